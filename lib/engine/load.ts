@@ -1,0 +1,267 @@
+/** @module rule file text -> validated rules, or issues that name the file, JSON path and source position. */
+import * as v from "valibot";
+import { type Node, parseTree, findNodeAtLocation, type ParseError, printParseErrorCode } from "jsonc-parser";
+import {
+  BUILTIN_ACTIONS,
+  BUILTIN_CHECKS,
+  type LayerName,
+  type LoadIssue,
+  type Rule,
+  type RuleInput,
+  RuleSchema,
+  issuePath,
+} from "./schema.ts";
+import { normalizeToolName } from "./tools.ts";
+
+export interface LoadResult {
+  rules: Rule[];
+  issues: LoadIssue[];
+  /** True when the file had no error: a caller keeps its last good rules otherwise. */
+  ok: boolean;
+}
+
+type PathSegment = string | number;
+
+/** Line and column (1-based) of a character offset. */
+export function positionOf(text: string, offset: number): { line: number; column: number } {
+  let line = 1;
+  let lineStart = 0;
+  for (let i = 0; i < offset && i < text.length; i++) {
+    if (text.charCodeAt(i) === 10) {
+      line++;
+      lineStart = i + 1;
+    }
+  }
+  return { line, column: offset - lineStart + 1 };
+}
+
+function formatPath(segments: PathSegment[]): string {
+  let out = "";
+  for (const s of segments) out += typeof s === "number" ? `[${s}]` : out === "" ? s : `.${s}`;
+  return out;
+}
+
+/** Derives a stable rule name from its comment when no name is given. */
+export function deriveName(comment: string | undefined, fallback: string): string {
+  if (!comment) return fallback;
+  const slug = comment
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, 60)
+    .replace(/-+$/, "");
+  return slug || fallback;
+}
+
+function toList(value: string | string[] | undefined): string[] | undefined {
+  if (value === undefined) return undefined;
+  return Array.isArray(value) ? value : [value];
+}
+
+function regexProblem(pattern: string, flags: string | undefined): string | undefined {
+  try {
+    new RegExp(pattern, flags);
+    return undefined;
+  } catch (err) {
+    return `invalid regular expression: ${err instanceof Error ? err.message : String(err)}`;
+  }
+}
+
+const TOOL_HOOKS = new Set(["tool_call", "tool_result"]);
+const CHECK_HOOKS = new Set(["agent_end", "session_shutdown"]);
+
+/** Semantic checks valibot cannot express; each returns [relative path, message]. */
+function semanticProblems(input: RuleInput): [PathSegment[], string][] {
+  const out: [PathSegment[], string][] = [];
+  const hook = input.hook ?? "tool_call";
+  if (input.pattern !== undefined) {
+    const p = regexProblem(input.pattern, input.flags);
+    if (p) out.push([["pattern"], p]);
+  }
+  input.conditions?.forEach((c, i) => {
+    const p = regexProblem(c.pattern, c.flags);
+    if (p) out.push([["conditions", i, "pattern"], p]);
+    if (c.field === "output" && hook !== "tool_result") out.push([["conditions", i, "field"], `field "output" only exists on tool_result, not ${hook}`]);
+  });
+  if (input.command?.args !== undefined) {
+    const p = regexProblem(input.command.args, undefined);
+    if (p) out.push([["command", "args"], p]);
+  }
+  if (input.action === "rewrite") {
+    if (!input.rewrite) out.push([["rewrite"], 'action "rewrite" needs a "rewrite": {"prefix"} or {"replace"}']);
+    if (hook !== "tool_call") out.push([["hook"], `action "rewrite" only works on tool_call, not ${hook}`]);
+    if (input.rewrite && "replace" in input.rewrite && input.pattern === undefined) {
+      out.push([["rewrite", "replace"], '"replace" needs a "pattern" to replace']);
+    }
+  } else if (input.rewrite) {
+    out.push([["rewrite"], `"rewrite" is only used with action "rewrite", not "${input.action}"`]);
+  }
+  if ((input.action === "block" || input.action === "ask") && !TOOL_HOOKS.has(hook) && hook !== "input") {
+    out.push([["action"], `action "${input.action}" cannot stop anything on ${hook}: use notify or steer`]);
+  }
+  if (input.check !== undefined && !CHECK_HOOKS.has(hook)) out.push([["check"], `"check" is only evaluated on agent_end or session_shutdown, not ${hook}`]);
+  if (input.stopReason !== undefined && hook !== "agent_end") out.push([["stopReason"], `"stopReason" only applies to agent_end, not ${hook}`]);
+  if (input.requireSuccess && hook !== "tool_result") out.push([["requireSuccess"], `"requireSuccess" only applies to tool_result, not ${hook}`]);
+  if (input.tool !== undefined && !TOOL_HOOKS.has(hook)) out.push([["tool"], `"tool" only applies to tool_call and tool_result, not ${hook}`]);
+  return out;
+}
+
+export interface LoadOptions {
+  file: string;
+  source: LayerName;
+}
+
+/**
+ * Parses a JSONC rule file (array, or object with `rules`). Never throws: every problem comes back as an
+ * issue with the file, the JSON path and a line:column.
+ */
+export function loadRuleText(text: string, opts: LoadOptions): LoadResult {
+  const issues: LoadIssue[] = [];
+  const at = (segments: PathSegment[], message: string, severity: "error" | "warning" = "error", offset?: number) => {
+    let pos: { line: number; column: number } | undefined;
+    if (offset !== undefined) pos = positionOf(text, offset);
+    else if (root) {
+      // Walk up until a node exists, so a missing key points at its parent object.
+      for (let n = segments.length; n >= 0; n--) {
+        const node = findNodeAtLocation(root, segments.slice(0, n));
+        if (node) {
+          const target = node.parent?.type === "property" && n === segments.length ? node.parent : node;
+          pos = positionOf(text, target.offset);
+          break;
+        }
+      }
+    }
+    issues.push({ file: opts.file, path: formatPath(segments), message, severity, ...(pos ?? {}) });
+  };
+
+  const errors: ParseError[] = [];
+  const root: Node | undefined = parseTree(text, errors, { allowTrailingComma: true, disallowComments: false });
+  if (errors.length > 0 || !root) {
+    for (const e of errors.slice(0, 5)) at([], `JSON syntax error: ${printParseErrorCode(e.error)}`, "error", e.offset);
+    if (errors.length === 0) at([], "empty file: expected a JSON array of rules or {\"rules\": [...]}", "error", 0);
+    return { rules: [], issues, ok: false };
+  }
+
+  const data = nodeValue(root);
+  let list: unknown[];
+  let base: PathSegment[];
+  if (Array.isArray(data)) {
+    list = data;
+    base = [];
+  } else if (data && typeof data === "object" && Array.isArray((data as { rules?: unknown }).rules)) {
+    list = (data as { rules: unknown[] }).rules;
+    base = ["rules"];
+    for (const key of Object.keys(data)) {
+      if (key !== "rules" && key !== "$schema" && key !== "$comment") at([key], `unknown top-level key "${key}" (expected "$schema" and "rules")`, "warning");
+    }
+  } else {
+    at([], 'expected a JSON array of rules or an object {"rules": [...]}');
+    return { rules: [], issues, ok: false };
+  }
+
+  const rules: Rule[] = [];
+  const seen = new Map<string, number>();
+  list.forEach((raw, index) => {
+    const rulePath: PathSegment[] = [...base, index];
+    const parsed = v.safeParse(RuleSchema, raw);
+    if (!parsed.success) {
+      for (const issue of parsed.issues) {
+        const segs: PathSegment[] = [...rulePath, ...(issue.path ?? []).map((p) => (typeof p.key === "number" ? p.key : String(p.key)))];
+        at(segs, describeIssue(issue));
+      }
+      return;
+    }
+    const input = parsed.output;
+    const problems = semanticProblems(input);
+    for (const [rel, message] of problems) at([...rulePath, ...rel], message);
+    if (problems.length > 0) return;
+    const name = input.name ?? deriveName(input.comment, `${input.action}-${index}`);
+    const prev = seen.get(name);
+    if (prev !== undefined) {
+      at([...rulePath, "name"], `duplicate rule name "${name}" (first at ${formatPath([...base, prev])})`);
+      return;
+    }
+    seen.set(name, index);
+    if (input.locked && opts.source === "project") at([...rulePath, "locked"], '"locked" only has effect in global rules; ignored in a project file', "warning");
+    rules.push(toRule(input, { name, index, file: opts.file, source: opts.source, jsonPath: formatPath(rulePath) }));
+  });
+  const ok = !issues.some((i) => i.severity === "error");
+  return { rules: ok ? rules : [], issues, ok };
+}
+
+function describeIssue(issue: v.BaseIssue<unknown>): string {
+  if (issue.type === "strict_object" && issue.path?.length) {
+    const key = issue.path[issue.path.length - 1]?.key;
+    return `unknown key "${String(key)}"`;
+  }
+  if (issue.type === "union" && issue.issues?.length) {
+    return issue.issues.map((i) => i.message).join("; or ");
+  }
+  return issue.message;
+}
+
+/** The plain value of a parsed JSONC tree (comments and trailing commas gone). */
+function nodeValue(node: Node): unknown {
+  switch (node.type) {
+    case "object": {
+      const out: Record<string, unknown> = {};
+      for (const prop of node.children ?? []) {
+        const [k, val] = prop.children ?? [];
+        if (k && val) out[String(k.value)] = nodeValue(val);
+      }
+      return out;
+    }
+    case "array":
+      return (node.children ?? []).map(nodeValue);
+    default:
+      return node.value;
+  }
+}
+
+export function toRule(
+  input: RuleInput,
+  meta: { name: string; index: number; file: string; source: LayerName; jsonPath: string },
+): Rule {
+  const hook = input.hook ?? "tool_call";
+  const isToolHook = TOOL_HOOKS.has(hook);
+  const toolList = toList(input.tool) ?? (isToolHook ? ["bash"] : []);
+  const tools = toolList.includes("*") ? [] : [...new Set(toolList.map(normalizeToolName))];
+  return {
+    name: meta.name,
+    ...(input.comment !== undefined ? { comment: input.comment } : {}),
+    hook,
+    tools,
+    action: input.action,
+    ...(input.pattern !== undefined ? { pattern: input.pattern } : {}),
+    ...(input.flags !== undefined ? { flags: input.flags } : {}),
+    ...(input.command !== undefined ? { command: input.command } : {}),
+    conditions: input.conditions ?? [],
+    ...(input.reason !== undefined ? { reason: input.reason } : {}),
+    ...(input.state !== undefined ? { state: input.state } : {}),
+    ...(input.check !== undefined ? { check: input.check } : {}),
+    ...(input.stopReason !== undefined ? { stopReason: toList(input.stopReason) } : {}),
+    subagent: input.subagent ?? true,
+    requireSuccess: input.requireSuccess ?? false,
+    ...(input.requiresTools !== undefined ? { requiresTools: toList(input.requiresTools)?.map(normalizeToolName) } : {}),
+    ...(input.rewrite !== undefined ? { rewrite: input.rewrite } : {}),
+    enabled: input.enabled ?? true,
+    locked: meta.source === "project" ? false : (input.locked ?? false),
+    tests: input.tests ?? [],
+    ...(input.options !== undefined ? { options: input.options } : {}),
+    source: meta.source,
+    file: meta.file,
+    index: meta.index,
+    jsonPath: meta.jsonPath,
+  };
+}
+
+/** True for the five actions the engine implements itself; anything else must come from a plugin. */
+export function isBuiltinAction(action: string): boolean {
+  return (BUILTIN_ACTIONS as readonly string[]).includes(action);
+}
+
+export function isBuiltinCheck(check: string): boolean {
+  return (BUILTIN_CHECKS as readonly string[]).includes(check);
+}
+
+export { issuePath };

@@ -1,0 +1,231 @@
+/** @module valibot schemas and inferred types for rules, hook events and decisions (the trust boundary). */
+import * as v from "valibot";
+import { CommandConditionSchema } from "../shell/command-condition-schema.ts";
+
+export const HOOK_NAMES = [
+  "tool_call",
+  "tool_result",
+  "message_end",
+  "agent_end",
+  "session_start",
+  "session_shutdown",
+  "before_provider_request",
+  "input",
+] as const;
+export type HookName = (typeof HOOK_NAMES)[number];
+
+export const BUILTIN_ACTIONS = ["block", "ask", "notify", "steer", "rewrite"] as const;
+export type BuiltinAction = (typeof BUILTIN_ACTIONS)[number];
+
+export const BUILTIN_CHECKS = ["has_edits", "git_uncommitted", "always"] as const;
+
+export const EXPECTATIONS = ["block", "allow", "rewrite", "notify", "steer", "ask"] as const;
+
+const RegexFlags = v.pipe(v.string(), v.regex(/^[dgimsuvy]*$/, "flags may only contain the letters d g i m s u v y"));
+
+export const ConditionSchema = v.strictObject({
+  field: v.pipe(v.string(), v.minLength(1)),
+  pattern: v.string(),
+  flags: v.optional(RegexFlags),
+  /** true inverts the condition: it holds when the pattern does NOT match. */
+  negate: v.optional(v.boolean()),
+});
+export type Condition = v.InferOutput<typeof ConditionSchema>;
+
+export const StateSchema = v.strictObject({
+  countKind: v.picklist(["errors", "calls"]),
+  gte: v.pipe(v.number(), v.integer(), v.minValue(1)),
+  /** Count only events of the event's own tool (true) or of one named tool. */
+  perTool: v.optional(v.union([v.boolean(), v.string()])),
+  /** After firing, the rule counts again from zero (default true, so a reminder is not repeated on every later event). */
+  reset: v.optional(v.boolean()),
+});
+export type RuleState = v.InferOutput<typeof StateSchema>;
+
+export const RewriteSchema = v.union([
+  v.strictObject({ prefix: v.pipe(v.string(), v.minLength(1)) }),
+  v.strictObject({ replace: v.string() }),
+]);
+
+export const RuleTestSchema = v.strictObject({
+  command: v.optional(v.string()),
+  path: v.optional(v.string()),
+  text: v.optional(v.string()),
+  output: v.optional(v.string()),
+  tool: v.optional(v.string()),
+  hook: v.optional(v.picklist(HOOK_NAMES)),
+  isError: v.optional(v.boolean()),
+  cwd: v.optional(v.string()),
+  expect: v.picklist(EXPECTATIONS),
+});
+export type RuleTest = v.InferOutput<typeof RuleTestSchema>;
+
+const StringOrList = v.union([v.pipe(v.string(), v.minLength(1)), v.pipe(v.array(v.pipe(v.string(), v.minLength(1))), v.minLength(1))]);
+
+/** A rule as written in a file. Unknown keys are errors so typos never silently disable a rule. */
+export const RuleSchema = v.strictObject({
+  $comment: v.optional(v.string()),
+  name: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(200))),
+  comment: v.optional(v.string()),
+  hook: v.optional(v.picklist(HOOK_NAMES)),
+  tool: v.optional(StringOrList),
+  action: v.pipe(v.string(), v.minLength(1), v.regex(/^[A-Za-z_][\w-]*$/, "action must be block, ask, notify, steer, rewrite, or a plugin action name")),
+  pattern: v.optional(v.string()),
+  flags: v.optional(RegexFlags),
+  command: v.optional(CommandConditionSchema),
+  conditions: v.optional(v.array(ConditionSchema)),
+  reason: v.optional(v.string()),
+  state: v.optional(StateSchema),
+  check: v.optional(v.pipe(v.string(), v.minLength(1))),
+  stopReason: v.optional(StringOrList),
+  subagent: v.optional(v.boolean()),
+  requireSuccess: v.optional(v.boolean()),
+  requiresTools: v.optional(StringOrList),
+  rewrite: v.optional(RewriteSchema),
+  enabled: v.optional(v.boolean()),
+  locked: v.optional(v.boolean()),
+  tests: v.optional(v.array(RuleTestSchema)),
+  options: v.optional(v.record(v.string(), v.unknown())),
+});
+export type RuleInput = v.InferOutput<typeof RuleSchema>;
+
+export const RuleFileSchema = v.union([
+  v.array(v.unknown()),
+  v.looseObject({ $schema: v.optional(v.string()), rules: v.array(v.unknown()) }),
+]);
+
+export const LayerNames = ["builtin", "global", "project"] as const;
+export type LayerName = (typeof LayerNames)[number];
+
+/** A rule after loading: defaults filled in, tagged with where it came from. */
+export interface Rule {
+  name: string;
+  comment?: string;
+  hook: HookName;
+  /** Normalized (lower-case, agent-neutral) tool names; empty = any tool. */
+  tools: string[];
+  action: string;
+  pattern?: string;
+  flags?: string;
+  command?: v.InferOutput<typeof CommandConditionSchema>;
+  conditions: Condition[];
+  reason?: string;
+  state?: RuleState;
+  check?: string;
+  stopReason?: string[];
+  subagent: boolean;
+  requireSuccess: boolean;
+  requiresTools?: string[];
+  rewrite?: { prefix: string } | { replace: string };
+  enabled: boolean;
+  locked: boolean;
+  tests: RuleTest[];
+  options?: Record<string, unknown>;
+  source: LayerName;
+  file: string;
+  /** Position of the rule within its file (0-based), for deterministic order and messages. */
+  index: number;
+  /** JSON path of the rule in its file, e.g. "rules[2]" or "[2]". */
+  jsonPath: string;
+}
+
+export const SessionSchema = v.looseObject({
+  id: v.pipe(v.string(), v.minLength(1), v.maxLength(512)),
+  cwd: v.string(),
+  agent: v.optional(v.string()),
+  subagent: v.optional(v.boolean()),
+});
+
+export const HookEventSchema = v.looseObject({
+  hook: v.picklist(HOOK_NAMES),
+  session: SessionSchema,
+  tool: v.optional(
+    v.looseObject({
+      name: v.pipe(v.string(), v.minLength(1)),
+      callId: v.optional(v.string()),
+      input: v.record(v.string(), v.unknown()),
+    }),
+  ),
+  result: v.optional(v.looseObject({ text: v.string(), isError: v.boolean() })),
+  message: v.optional(v.looseObject({ text: v.string() })),
+  stopReason: v.optional(v.string()),
+  prompt: v.optional(v.string()),
+  availableTools: v.optional(v.array(v.string())),
+});
+export type HookEvent = v.InferOutput<typeof HookEventSchema>;
+
+export const DecisionActions = ["allow", "block", "rewrite", "ask"] as const;
+export type DecisionAction = (typeof DecisionActions)[number];
+
+export interface Fired {
+  rule: string;
+  source: string;
+  action: string;
+}
+
+export interface Decision {
+  action: DecisionAction;
+  reason?: string;
+  input?: Record<string, unknown>;
+  notify: string[];
+  steer: string[];
+  fired: Fired[];
+}
+
+/** An issue found while loading or validating: always names the file and the JSON path. */
+export interface LoadIssue {
+  file: string;
+  /** Dotted/bracketed JSON path, e.g. `rules[3].pattern`; "" for the whole file. */
+  path: string;
+  message: string;
+  severity: "error" | "warning";
+  line?: number;
+  column?: number;
+}
+
+export const SettingsSchema = v.looseObject({
+  projectRulesPattern: v.optional(v.string()),
+  maxWarnings: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
+  timeoutMs: v.optional(v.pipe(v.number(), v.minValue(1))),
+  failMode: v.optional(v.picklist(["open", "closed"])),
+  binary: v.optional(v.string()),
+  trustedProjects: v.optional(v.array(v.string())),
+  pluginTimeoutMs: v.optional(v.pipe(v.number(), v.minValue(1))),
+  gitTimeoutMs: v.optional(v.pipe(v.number(), v.minValue(1))),
+  audit: v.optional(v.unknown()),
+});
+export type SettingsInput = v.InferOutput<typeof SettingsSchema>;
+
+export interface Settings {
+  projectRulesPattern: string;
+  maxWarnings: number;
+  timeoutMs: number;
+  failMode: "open" | "closed";
+  binary?: string;
+  trustedProjects: string[];
+  pluginTimeoutMs: number;
+  gitTimeoutMs: number;
+  audit?: unknown;
+  [key: string]: unknown;
+}
+
+export const DEFAULT_SETTINGS: Settings = {
+  projectRulesPattern: "shepherd-rules-*.json",
+  maxWarnings: 3,
+  timeoutMs: 3000,
+  failMode: "closed",
+  trustedProjects: [],
+  pluginTimeoutMs: 1000,
+  gitTimeoutMs: 1500,
+};
+
+/** Formats a valibot issue path as `rules[2].conditions[0].pattern`. */
+export function issuePath(issue: v.BaseIssue<unknown>, prefix = ""): string {
+  let out = prefix;
+  for (const item of issue.path ?? []) {
+    const key = item.key;
+    if (typeof key === "number") out += `[${key}]`;
+    else out += out === "" ? String(key) : `.${String(key)}`;
+  }
+  return out;
+}

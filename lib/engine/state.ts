@@ -1,0 +1,109 @@
+/** @module per-session counters, edit tracking, warning caps and ephemeral hints (plain data, serializable). */
+import * as v from "valibot";
+
+export interface SessionState {
+  calls: number;
+  errors: number;
+  callsByTool: Record<string, number>;
+  errorsByTool: Record<string, number>;
+  /** An edit or write succeeded since the last agent_end. */
+  hasEdits: boolean;
+  /** Per rule: the counter value at which it last fired (for `state.reset`). */
+  baselines: Record<string, number>;
+  /** Per rule: how many times it notified (for `maxWarnings`). */
+  warnings: Record<string, number>;
+  /** Ephemeral hints waiting for the next before_provider_request. */
+  hints: string[];
+  /** agent_end rules already delivered since the last user input (wrap-up never loops). */
+  wrapUpDelivered: string[];
+  lastSeen: number;
+}
+
+export function emptyState(now = 0): SessionState {
+  return {
+    calls: 0,
+    errors: 0,
+    callsByTool: {},
+    errorsByTool: {},
+    hasEdits: false,
+    baselines: {},
+    warnings: {},
+    hints: [],
+    wrapUpDelivered: [],
+    lastSeen: now,
+  };
+}
+
+const Counts = v.record(v.string(), v.number());
+export const SessionStateSchema = v.object({
+  calls: v.number(),
+  errors: v.number(),
+  callsByTool: Counts,
+  errorsByTool: Counts,
+  hasEdits: v.boolean(),
+  baselines: Counts,
+  warnings: Counts,
+  hints: v.array(v.string()),
+  wrapUpDelivered: v.array(v.string()),
+  lastSeen: v.number(),
+});
+
+/** Sessions in memory, bounded so a client inventing session ids cannot grow memory without limit. */
+export class SessionStore {
+  readonly #sessions = new Map<string, SessionState>();
+  readonly #max: number;
+
+  constructor(max = 10_000) {
+    this.#max = max;
+  }
+
+  get(id: string): SessionState {
+    let s = this.#sessions.get(id);
+    if (!s) {
+      s = emptyState(Date.now());
+      if (this.#sessions.size >= this.#max) this.#evictOldest();
+      this.#sessions.set(id, s);
+    }
+    return s;
+  }
+
+  peek(id: string): SessionState | undefined {
+    return this.#sessions.get(id);
+  }
+
+  set(id: string, state: SessionState): void {
+    this.#sessions.set(id, state);
+  }
+
+  delete(id: string): void {
+    this.#sessions.delete(id);
+  }
+
+  ids(): string[] {
+    return [...this.#sessions.keys()];
+  }
+
+  get size(): number {
+    return this.#sessions.size;
+  }
+
+  #evictOldest(): void {
+    let oldestId: string | undefined;
+    let oldest = Number.POSITIVE_INFINITY;
+    for (const [id, s] of this.#sessions) {
+      if (s.lastSeen < oldest) {
+        oldest = s.lastSeen;
+        oldestId = id;
+      }
+    }
+    if (oldestId !== undefined) this.#sessions.delete(oldestId);
+  }
+}
+
+const MAX_HINTS = 32;
+const MAX_HINT_LENGTH = 8_192;
+
+export function addHint(state: SessionState, text: string): void {
+  state.hints.push(text.length > MAX_HINT_LENGTH ? `${text.slice(0, MAX_HINT_LENGTH)}…` : text);
+  if (state.hints.length > MAX_HINTS) state.hints.splice(0, state.hints.length - MAX_HINTS);
+}

@@ -1,0 +1,89 @@
+/** @module agent-neutral tool names and input fields (Claude Code, Codex, Gemini CLI -> pi vocabulary). */
+
+const TOOL_ALIASES: Record<string, string> = {
+  bash: "bash",
+  shell: "bash",
+  exec_command: "bash",
+  run_shell_command: "bash",
+  local_shell: "bash",
+  edit: "edit",
+  multiedit: "edit",
+  replace: "edit",
+  apply_patch: "edit",
+  write: "write",
+  write_file: "write",
+  notebookedit: "edit",
+  read: "read",
+  read_file: "read",
+  read_many_files: "read",
+  grep: "grep",
+  search_file_content: "grep",
+  glob: "find",
+  find: "find",
+  ls: "ls",
+  list_directory: "ls",
+};
+
+/** Lower-cases and maps agent-specific tool names onto pi's (`Bash` -> `bash`, `write_file` -> `write`). */
+export function normalizeToolName(name: string): string {
+  const lower = name.toLowerCase();
+  return TOOL_ALIASES[lower] ?? lower;
+}
+
+/** Tool names Shepherd knows, for "did you mean" hints. */
+export const KNOWN_TOOLS = ["bash", "edit", "write", "read", "grep", "find", "ls", "*"] as const;
+
+const PATH_KEYS = ["path", "file_path", "filePath", "absolute_path", "notebook_path", "dir_path", "directory"] as const;
+const TEXT_KEYS = ["newText", "new_string", "content", "new_str", "text", "newContent"] as const;
+const COMMAND_KEYS = ["command", "cmd"] as const;
+
+function firstString(input: Record<string, unknown>, keys: readonly string[]): string | undefined {
+  for (const k of keys) {
+    const value = input[k];
+    if (typeof value === "string") return value;
+    if (Array.isArray(value) && value.every((x) => typeof x === "string")) return value.join(" ");
+  }
+  return undefined;
+}
+
+export function commandOf(input: Record<string, unknown>): string | undefined {
+  return firstString(input, COMMAND_KEYS);
+}
+
+export function pathOf(input: Record<string, unknown>): string | undefined {
+  return firstString(input, PATH_KEYS);
+}
+
+/** The text a tool writes: `newText`/`new_string`/`content`, or the joined new texts of a multi-edit. */
+export function textOf(input: Record<string, unknown>): string | undefined {
+  const direct = firstString(input, TEXT_KEYS);
+  if (direct !== undefined) return direct;
+  const edits = input.edits;
+  if (Array.isArray(edits)) {
+    const parts: string[] = [];
+    for (const e of edits) {
+      if (e && typeof e === "object") {
+        const t = firstString(e as Record<string, unknown>, TEXT_KEYS);
+        if (t !== undefined) parts.push(t);
+      }
+    }
+    if (parts.length > 0) return parts.join("\n");
+  }
+  return undefined;
+}
+
+/** The key under which the command or path lives in this input, so a rewrite keeps the agent's own shape. */
+export function mainKeyOf(input: Record<string, unknown>): string | undefined {
+  for (const k of [...COMMAND_KEYS, ...PATH_KEYS]) if (typeof input[k] === "string") return k;
+  return undefined;
+}
+
+/** Dotted path lookup into a tool input: `edits.0.newText`. */
+export function getDotted(input: unknown, dotted: string): unknown {
+  let cur: unknown = input;
+  for (const part of dotted.split(".")) {
+    if (cur === null || typeof cur !== "object") return undefined;
+    cur = (cur as Record<string, unknown>)[part];
+  }
+  return cur;
+}
