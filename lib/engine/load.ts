@@ -172,10 +172,14 @@ export function loadRuleText(text: string, opts: LoadOptions): LoadResult {
       return;
     }
     const input = parsed.output;
-    const problems = semanticProblems(input);
+    if (input.action === undefined && input.name === undefined) {
+      at([...rulePath], 'a rule needs an "action" (or a "name" to change an earlier rule of that name)');
+      return;
+    }
+    const problems = input.action === undefined ? [] : semanticProblems(input);
     for (const [rel, message] of problems) at([...rulePath, ...rel], message);
     if (problems.length > 0) return;
-    const name = input.name ?? deriveName(input.comment, `${input.action}-${index}`);
+    const name = input.name ?? deriveName(input.comment, `${input.action ?? "rule"}-${index}`);
     const prev = seen.get(name);
     if (prev !== undefined) {
       at([...rulePath, "name"], `duplicate rule name "${name}" (first at ${formatPath([...base, prev])})`);
@@ -183,7 +187,9 @@ export function loadRuleText(text: string, opts: LoadOptions): LoadResult {
     }
     seen.set(name, index);
     if (input.locked && opts.source === "project") at([...rulePath, "locked"], '"locked" only has effect in global rules; ignored in a project file', "warning");
-    rules.push(toRule(input, { name, index, file: opts.file, source: opts.source, jsonPath: formatPath(rulePath) }));
+    const meta = { name, index, file: opts.file, source: opts.source, jsonPath: formatPath(rulePath) };
+    const action = input.action;
+    rules.push(action === undefined ? toPatch(input, meta) : toRule({ ...input, action }, meta));
   });
   const ok = !issues.some((i) => i.severity === "error");
   return { rules: ok ? rules : [], issues, ok };
@@ -219,7 +225,7 @@ function nodeValue(node: Node): unknown {
 }
 
 export function toRule(
-  input: RuleInput,
+  input: RuleInput & { action: string },
   meta: { name: string; index: number; file: string; source: LayerName; jsonPath: string },
 ): Rule {
   const hook = input.hook ?? "tool_call";
@@ -253,6 +259,21 @@ export function toRule(
     index: meta.index,
     jsonPath: meta.jsonPath,
   };
+}
+
+/** A rule written with only a name and some fields: keeps just the fields it gives (tool -> tools). */
+function toPatch(input: RuleInput, meta: { name: string; index: number; file: string; source: LayerName; jsonPath: string }): Rule {
+  const full = toRule({ ...input, action: "patch" }, meta);
+  const patch: Partial<Rule> = {};
+  const target = patch as Record<string, unknown>;
+  const source = full as unknown as Record<string, unknown>;
+  for (const key of Object.keys(input)) {
+    if (key === "name" || key === "$comment") continue;
+    const ruleKey = key === "tool" ? "tools" : key;
+    target[ruleKey] = source[ruleKey];
+  }
+  if (meta.source === "project") delete patch.locked;
+  return { ...full, action: "", patch };
 }
 
 /** True for the five actions the engine implements itself; anything else must come from a plugin. */

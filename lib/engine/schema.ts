@@ -69,7 +69,8 @@ export const RuleSchema = v.strictObject({
   comment: v.optional(v.string()),
   hook: v.optional(v.picklist(HOOK_NAMES)),
   tool: v.optional(StringOrList),
-  action: v.pipe(v.string(), v.minLength(1), v.regex(/^[A-Za-z_][\w-]*$/, "action must be block, ask, notify, steer, rewrite, or a plugin action name")),
+  /** Absent = a patch: a rule with only a `name` and some fields changes the earlier rule of that name. */
+  action: v.optional(v.pipe(v.string(), v.minLength(1), v.regex(/^[A-Za-z_][\w-]*$/, "action must be block, ask, notify, steer, rewrite, or a plugin action name"))),
   pattern: v.optional(v.string()),
   flags: v.optional(RegexFlags),
   command: v.optional(CommandConditionSchema),
@@ -127,6 +128,10 @@ export interface Rule {
   index: number;
   /** JSON path of the rule in its file, e.g. "rules[2]" or "[2]". */
   jsonPath: string;
+  /** Set on a patch (a rule written without `action`): only the fields it gives, applied to the earlier rule. */
+  patch?: Partial<Rule>;
+  /** On a merged patch: the rule it changed. */
+  patched?: Rule;
 }
 
 export const SessionSchema = v.looseObject({

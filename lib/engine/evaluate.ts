@@ -1,0 +1,324 @@
+/** @module (rule set, session state, event) -> Decision, with the precedence of DESIGN section 3. */
+import type { ShellContext } from "../shell/index.ts";
+import { candidates, type RuleSet } from "./merge.ts";
+import { type CompiledRule, EventView, fillTemplate, matchStatic } from "./match.ts";
+import type { Decision, Fired, HookEvent, Rule } from "./schema.ts";
+import { type SessionState, SessionStore } from "./state.ts";
+import { mainKeyOf } from "./tools.ts";
+
+/** What a plugin action may answer: a partial decision, or nothing for "no opinion". */
+export interface PartialDecision {
+  action?: "block" | "ask" | "rewrite";
+  reason?: string;
+  input?: Record<string, unknown>;
+  notify?: string[];
+  steer?: string[];
+}
+
+export interface PluginCallArgs {
+  event: HookEvent;
+  rule: Rule;
+  options: Record<string, unknown>;
+  session: SessionState;
+}
+
+/** Side effects the pure engine needs, injected by the host (git, plugins). */
+export interface EvalHost {
+  /** `git_uncommitted`: bounded `git status` in the session's cwd. */
+  gitUncommitted?: (cwd: string) => Promise<boolean>;
+  /** Runs a plugin action (contained: never throws, times out). */
+  runAction?: (name: string, args: PluginCallArgs) => Promise<PartialDecision | undefined>;
+  /** Runs a plugin check (contained: never throws, times out). */
+  runCheck?: (name: string, args: PluginCallArgs) => Promise<boolean>;
+}
+
+export interface EvalContext {
+  rules: RuleSet;
+  sessions: SessionStore;
+  /** Caps how often one rule may notify per session; 0 = no cap. */
+  maxWarnings: number;
+  projectRoot: string;
+  home: string;
+  host?: EvalHost;
+}
+
+const EDIT_TOOLS = new Set(["edit", "write"]);
+
+/** Counts the current event into the session before any rule sees it (the 3rd error fires `gte: 3`). */
+function count(state: SessionState, view: EventView): void {
+  const ev = view.event;
+  if (ev.hook === "tool_call") {
+    state.calls++;
+    state.callsByTool[view.tool] = (state.callsByTool[view.tool] ?? 0) + 1;
+  } else if (ev.hook === "tool_result" && ev.result) {
+    if (ev.result.isError) {
+      state.errors++;
+      state.errorsByTool[view.tool] = (state.errorsByTool[view.tool] ?? 0) + 1;
+    } else if (EDIT_TOOLS.has(view.tool)) {
+      state.hasEdits = true;
+    }
+  } else if (ev.hook === "input") {
+    state.wrapUpDelivered = [];
+  }
+}
+
+function counterValue(rule: Rule, state: SessionState, view: EventView): number {
+  const s = rule.state;
+  if (!s) return 0;
+  const perTool = s.perTool === true ? view.tool : typeof s.perTool === "string" ? s.perTool : undefined;
+  if (s.countKind === "errors") return perTool === undefined ? state.errors : (state.errorsByTool[perTool] ?? 0);
+  return perTool === undefined ? state.calls : (state.callsByTool[perTool] ?? 0);
+}
+
+/** Session-dependent part of matching: counters, wrap-up once per prompt, warning cap. */
+function matchState(cr: CompiledRule, state: SessionState, view: EventView, maxWarnings: number): string | undefined {
+  const rule = cr.rule;
+  if (rule.state) {
+    const value = counterValue(rule, state, view) - (state.baselines[rule.name] ?? 0);
+    if (value < rule.state.gte) return `state: ${rule.state.countKind} count ${value} < ${rule.state.gte}`;
+  }
+  if (rule.hook === "agent_end" && state.wrapUpDelivered.includes(rule.name)) return "already reminded since the last user prompt";
+  if (rule.action === "notify" && maxWarnings > 0 && (state.warnings[rule.name] ?? 0) >= maxWarnings) {
+    return `maxWarnings: already notified ${maxWarnings} times this session`;
+  }
+  return undefined;
+}
+
+function builtinCheck(check: string, state: SessionState): boolean | undefined {
+  if (check === "always") return true;
+  if (check === "has_edits") return state.hasEdits;
+  return undefined;
+}
+
+function applyRewrite(cr: CompiledRule, view: EventView): Record<string, unknown> | undefined {
+  const rw = cr.rule.rewrite;
+  const key = mainKeyOf(view.input);
+  if (!rw || key === undefined) return undefined;
+  const current = String(view.input[key]);
+  let next: string;
+  if ("prefix" in rw) {
+    // Idempotent, so a rewritten command replayed by the agent is not prefixed twice.
+    if (current.trimStart().startsWith(rw.prefix)) return undefined;
+    next = `${rw.prefix}${rw.prefix.endsWith(" ") ? "" : " "}${current.trimStart()}`;
+  } else {
+    if (!cr.pattern) return undefined;
+    const global = new RegExp(cr.pattern.source, cr.rule.flags?.includes("g") ? `${cr.pattern.flags}g` : cr.pattern.flags);
+    next = current.replace(global, rw.replace);
+  }
+  if (next === current) return undefined;
+  return { ...view.input, [key]: next };
+}
+
+interface Outcome {
+  block?: { rule: Rule; reason: string };
+  ask?: { rule: Rule; reason: string };
+  notify: string[];
+  steer: string[];
+  fired: Fired[];
+  rewritten: boolean;
+  tookEffect: Rule[];
+}
+
+function defaultReason(rule: Rule): string {
+  return rule.comment ?? `Shepherd rule "${rule.name}"`;
+}
+
+function fired(rule: Rule, action = rule.action): Fired {
+  return { rule: rule.name, source: rule.source, action };
+}
+
+function pushUnique(list: string[], text: string): void {
+  if (text && !list.includes(text)) list.push(text);
+}
+
+/**
+ * Evaluates one event. Synchronous unless a rule needs the host (git status, a plugin), so the common
+ * tool_call path costs no promise allocation.
+ */
+export function evaluate(ctx: EvalContext, event: HookEvent): Decision | Promise<Decision> {
+  const view = new EventView(event);
+  const state = ctx.sessions.get(event.session.id);
+  state.lastSeen = Date.now();
+  count(state, view);
+  const shell: ShellContext = { cwd: event.session.cwd, projectRoot: ctx.projectRoot, home: ctx.home };
+  const list = candidates(ctx.rules, event.hook, view.tool);
+
+  const needsHost = list.some((cr) => (cr.rule.check !== undefined && builtinCheck(cr.rule.check, state) === undefined) || !isCoreAction(cr.rule.action));
+  if (needsHost) return evaluateAsync(ctx, view, state, list, shell);
+
+  const out = newOutcome();
+  for (const cr of list) {
+    if (out.block) break;
+    if (matchStatic(cr, view, shell) !== undefined) continue;
+    if (matchState(cr, state, view, ctx.maxWarnings) !== undefined) continue;
+    if (cr.rule.check !== undefined && builtinCheck(cr.rule.check, state) !== true) continue;
+    applyAction(cr, view, out);
+  }
+  return finish(ctx, view, state, list, shell, out);
+}
+
+function newOutcome(): Outcome {
+  return { notify: [], steer: [], fired: [], rewritten: false, tookEffect: [] };
+}
+
+function isCoreAction(action: string): boolean {
+  return action === "block" || action === "ask" || action === "notify" || action === "steer" || action === "rewrite";
+}
+
+async function evaluateAsync(ctx: EvalContext, view: EventView, state: SessionState, list: CompiledRule[], shell: ShellContext): Promise<Decision> {
+  const out = newOutcome();
+  for (const cr of list) {
+    if (out.block) break;
+    const rule = cr.rule;
+    if (matchStatic(cr, view, shell) !== undefined) continue;
+    if (matchState(cr, state, view, ctx.maxWarnings) !== undefined) continue;
+    if (rule.check !== undefined) {
+      let ok = builtinCheck(rule.check, state);
+      if (ok === undefined) {
+        if (rule.check === "git_uncommitted") ok = (await ctx.host?.gitUncommitted?.(view.event.session.cwd)) ?? false;
+        else ok = (await ctx.host?.runCheck?.(rule.check, pluginArgs(view, rule, state))) ?? false;
+      }
+      if (!ok) continue;
+    }
+    if (isCoreAction(rule.action)) {
+      applyAction(cr, view, out);
+      continue;
+    }
+    const partial = await ctx.host?.runAction?.(rule.action, pluginArgs(view, rule, state));
+    if (partial) applyPartial(rule, partial, view, out);
+  }
+  return finish(ctx, view, state, list, shell, out);
+}
+
+function pluginArgs(view: EventView, rule: Rule, state: SessionState): { event: HookEvent; rule: Rule; options: Record<string, unknown>; session: SessionState } {
+  return { event: view.event, rule, options: rule.options ?? {}, session: state };
+}
+
+function applyAction(cr: CompiledRule, view: EventView, out: Outcome): void {
+  const rule = cr.rule;
+  switch (rule.action) {
+    case "block":
+      out.block = { rule, reason: fillTemplate(rule.reason ?? `Blocked by Shepherd rule "${rule.name}"`, view) };
+      out.fired.push(fired(rule));
+      out.tookEffect.push(rule);
+      return;
+    case "ask":
+      if (!out.ask) out.ask = { rule, reason: fillTemplate(rule.reason ?? `Shepherd rule "${rule.name}" asks for confirmation`, view) };
+      out.fired.push(fired(rule));
+      out.tookEffect.push(rule);
+      return;
+    case "rewrite": {
+      const next = applyRewrite(cr, view);
+      if (!next) return;
+      view.input = next;
+      out.rewritten = true;
+      out.fired.push(fired(rule));
+      out.tookEffect.push(rule);
+      return;
+    }
+    case "notify":
+      pushUnique(out.notify, fillTemplate(rule.reason ?? defaultReason(rule), view));
+      out.fired.push(fired(rule));
+      out.tookEffect.push(rule);
+      return;
+    case "steer":
+      pushUnique(out.steer, fillTemplate(rule.reason ?? defaultReason(rule), view));
+      out.fired.push(fired(rule));
+      out.tookEffect.push(rule);
+      return;
+  }
+}
+
+function applyPartial(rule: Rule, partial: PartialDecision, view: EventView, out: Outcome): void {
+  let any = false;
+  if (partial.action === "block") {
+    out.block = { rule, reason: partial.reason ?? `Blocked by plugin action "${rule.action}" (rule "${rule.name}")` };
+    any = true;
+  } else if (partial.action === "ask") {
+    if (!out.ask) out.ask = { rule, reason: partial.reason ?? `Rule "${rule.name}" asks for confirmation` };
+    any = true;
+  } else if (partial.action === "rewrite" && partial.input && view.event.hook === "tool_call") {
+    view.input = partial.input;
+    out.rewritten = true;
+    any = true;
+  }
+  for (const n of partial.notify ?? []) {
+    pushUnique(out.notify, n);
+    any = true;
+  }
+  for (const s of partial.steer ?? []) {
+    pushUnique(out.steer, s);
+    any = true;
+  }
+  if (any) {
+    out.fired.push(fired(rule));
+    out.tookEffect.push(rule);
+  }
+}
+
+function finish(ctx: EvalContext, view: EventView, state: SessionState, list: CompiledRule[], shell: ShellContext, out: Outcome): Decision {
+  const ev = view.event;
+  // A rewrite must not launder a command past a block: block/ask rules see the final input too.
+  if (out.rewritten && !out.block) {
+    for (const cr of list) {
+      if (cr.rule.action !== "block" && cr.rule.action !== "ask") continue;
+      if (out.tookEffect.includes(cr.rule)) continue;
+      if (matchStatic(cr, view, shell) !== undefined || matchState(cr, state, view, ctx.maxWarnings) !== undefined) continue;
+      applyAction(cr, view, out);
+      if (out.block) break;
+    }
+  }
+
+  const effective = out.block ? [out.block.rule] : out.tookEffect;
+  for (const rule of effective) {
+    if (rule.state && rule.state.reset !== false) state.baselines[rule.name] = counterValue(rule, state, view);
+    if (rule.action === "notify") state.warnings[rule.name] = (state.warnings[rule.name] ?? 0) + 1;
+    if (rule.hook === "agent_end") state.wrapUpDelivered.push(rule.name);
+  }
+  if (ev.hook === "agent_end") state.hasEdits = false;
+
+  const steer = out.block ? [] : out.steer;
+  if (ev.hook === "before_provider_request" && state.hints.length > 0) {
+    for (const h of state.hints) pushUnique(steer, h);
+    state.hints = [];
+  }
+
+  if (out.block) {
+    return { action: "block", reason: out.block.reason, notify: [], steer: [], fired: [fired(out.block.rule)] };
+  }
+  const decision: Decision = {
+    action: out.ask ? "ask" : out.rewritten ? "rewrite" : "allow",
+    notify: out.notify,
+    steer,
+    fired: out.fired,
+  };
+  if (out.ask) decision.reason = out.ask.reason;
+  if (out.rewritten) decision.input = view.input;
+  return decision;
+}
+
+/** Per-rule verdicts for `rules explain`: fired, or the first condition that failed. Does not touch real state. */
+export function explain(ctx: EvalContext, event: HookEvent, sessionState: SessionState): { rule: Rule; fired: boolean; why?: string }[] {
+  const view = new EventView(event);
+  const state = structuredClone(sessionState);
+  count(state, view);
+  const shell: ShellContext = { cwd: event.session.cwd, projectRoot: ctx.projectRoot, home: ctx.home };
+  const list = candidates(ctx.rules, event.hook, view.tool);
+  const inList = new Set(list.map((cr) => cr.rule));
+  return ctx.rules.rules.map((rule) => {
+    if (rule.hook !== event.hook) return { rule, fired: false, why: `hook is ${rule.hook}, event is ${event.hook}` };
+    if (!inList.has(rule)) return { rule, fired: false, why: `tool ${view.tool || "(none)"} is not ${rule.tools.join("/")}` };
+    const cr = list.find((c) => c.rule === rule);
+    if (!cr) return { rule, fired: false, why: "not indexed" };
+    const why = matchStatic(cr, view, shell) ?? matchState(cr, state, view, ctx.maxWarnings);
+    if (why !== undefined) return { rule, fired: false, why };
+    if (rule.check !== undefined) {
+      const ok = builtinCheck(rule.check, state);
+      if (ok === false) return { rule, fired: false, why: `check ${rule.check} is false` };
+      if (ok === undefined) return { rule, fired: true, why: `check ${rule.check} is evaluated at run time` };
+    }
+    return { rule, fired: true };
+  });
+}
+
+export { SessionStore };

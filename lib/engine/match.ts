@@ -1,0 +1,171 @@
+/** @module compiled rules and the per-event view they match against (patterns compiled once, fields read lazily). */
+import { compileCommandCondition, type CommandMatcher, type ShellContext } from "../shell/index.ts";
+import type { HookEvent, Rule } from "./schema.ts";
+import { commandOf, getDotted, normalizeToolName, pathOf, textOf } from "./tools.ts";
+
+/** Compiles a regex for testing: `g`/`y` make `test` stateful, so they are dropped here. */
+export type RegexCompiler = (pattern: string, flags: string | undefined, rule: Rule) => RegExp;
+
+export const defaultRegexCompiler: RegexCompiler = (pattern, flags) => new RegExp(pattern, (flags ?? "").replace(/[gy]/g, ""));
+
+export interface CompiledCondition {
+  field: string;
+  re: RegExp;
+  negate: boolean;
+}
+
+export interface CompiledRule {
+  rule: Rule;
+  pattern?: RegExp;
+  conditions: CompiledCondition[];
+  command?: CommandMatcher;
+  stopReasons?: Set<string>;
+}
+
+export function compileRule(rule: Rule, compile: RegexCompiler = defaultRegexCompiler): CompiledRule {
+  return {
+    rule,
+    ...(rule.pattern !== undefined ? { pattern: compile(rule.pattern, rule.flags, rule) } : {}),
+    conditions: rule.conditions.map((c) => ({ field: c.field, re: compile(c.pattern, c.flags, rule), negate: c.negate ?? false })),
+    ...(rule.command !== undefined ? { command: compileCommandCondition(rule.command) } : {}),
+    ...(rule.stopReason !== undefined ? { stopReasons: new Set(rule.stopReason) } : {}),
+  };
+}
+
+/**
+ * One event as rules see it. Fields are computed on first use, so a rule set that never asks for the
+ * path never pays for it. `input` can be replaced while rewrites chain.
+ */
+export class EventView {
+  readonly event: HookEvent;
+  readonly tool: string;
+  #input: Record<string, unknown>;
+  #command: string | undefined | null = null;
+  #path: string | undefined | null = null;
+  #text: string | undefined | null = null;
+
+  constructor(event: HookEvent) {
+    this.event = event;
+    this.tool = event.tool ? normalizeToolName(event.tool.name) : "";
+    this.#input = event.tool?.input ?? {};
+  }
+
+  get input(): Record<string, unknown> {
+    return this.#input;
+  }
+
+  set input(next: Record<string, unknown>) {
+    this.#input = next;
+    this.#command = null;
+    this.#path = null;
+    this.#text = null;
+  }
+
+  get command(): string | undefined {
+    if (this.#command === null) this.#command = commandOf(this.#input);
+    return this.#command;
+  }
+
+  get path(): string | undefined {
+    if (this.#path === null) this.#path = pathOf(this.#input);
+    return this.#path;
+  }
+
+  /** Text written by a tool, the assistant's message, or the user's prompt, by hook. */
+  get text(): string | undefined {
+    if (this.#text === null) {
+      const h = this.event.hook;
+      if (h === "message_end" || h === "agent_end") this.#text = this.event.message?.text;
+      else if (h === "input") this.#text = this.event.prompt;
+      else this.#text = textOf(this.#input);
+    }
+    return this.#text;
+  }
+
+  /** What a rule's top-level `pattern` is tested against. */
+  get subject(): string {
+    switch (this.event.hook) {
+      case "tool_call":
+      case "tool_result":
+        return this.command ?? this.path ?? this.text ?? JSON.stringify(this.#input);
+      case "message_end":
+      case "agent_end":
+        return this.event.message?.text ?? "";
+      case "input":
+        return this.event.prompt ?? "";
+      default:
+        return "";
+    }
+  }
+
+  field(name: string): string | undefined {
+    switch (name) {
+      case "command":
+        return this.command;
+      case "path":
+        return this.path;
+      case "text":
+        return this.text;
+      case "output":
+        return this.event.result?.text;
+      case "prompt":
+        return this.event.prompt;
+      case "message":
+        return this.event.message?.text;
+      case "tool":
+        return this.tool;
+      default: {
+        const value = getDotted(this.#input, name);
+        if (value === undefined || value === null) return undefined;
+        return typeof value === "string" ? value : JSON.stringify(value);
+      }
+    }
+  }
+}
+
+/**
+ * The matching part of a rule that depends only on the event (not on session state or checks).
+ * Returns undefined when everything holds, else the first condition that failed, for `rules explain`.
+ */
+export function matchStatic(cr: CompiledRule, view: EventView, shell: ShellContext): string | undefined {
+  const rule = cr.rule;
+  const ev = view.event;
+  if (!rule.subagent && ev.session.subagent) return "rule is off inside sub-agents (subagent: false)";
+  if (rule.requireSuccess && ev.result?.isError !== false) return "requireSuccess: the tool did not succeed";
+  if (rule.requiresTools && ev.availableTools) {
+    const available = new Set(ev.availableTools.map(normalizeToolName));
+    const missing = rule.requiresTools.find((t) => !available.has(t));
+    if (missing !== undefined) return `requiresTools: tool "${missing}" is not available`;
+  }
+  if (cr.stopReasons && !cr.stopReasons.has(ev.stopReason ?? "")) return `stopReason "${ev.stopReason ?? ""}" is not one of ${[...cr.stopReasons].join(", ")}`;
+  if (cr.pattern && !cr.pattern.test(view.subject)) return `pattern /${rule.pattern}/ does not match ${JSON.stringify(clip(view.subject))}`;
+  for (const c of cr.conditions) {
+    const value = view.field(c.field);
+    const hit = value !== undefined && c.re.test(value);
+    if (hit === c.negate) {
+      return value === undefined
+        ? `condition ${c.field}: the event has no "${c.field}"`
+        : `condition ${c.field} ${c.negate ? "matches (negated)" : "does not match"} /${c.re.source}/: ${JSON.stringify(clip(value))}`;
+    }
+  }
+  if (cr.command) {
+    const command = view.command;
+    if (command === undefined) return "command condition: the event has no command";
+    const why = cr.command(command, shell);
+    if (why !== undefined) return `command condition: ${why}`;
+  }
+  return undefined;
+}
+
+function clip(s: string): string {
+  return s.length > 120 ? `${s.slice(0, 117)}...` : s;
+}
+
+/** Fills `{{command}}`, `{{path}}`, `{{tool}}` in a reason. */
+export function fillTemplate(template: string, view: EventView): string {
+  if (!template.includes("{{")) return template;
+  return template.replace(/\{\{\s*(command|path|tool|text)\s*\}\}/g, (_m, key: string) => {
+    if (key === "tool") return view.event.tool?.name ?? view.tool;
+    return view.field(key) ?? "";
+  });
+}

@@ -1,0 +1,187 @@
+/** @module layers (built-in, global, project) -> one rule set merged by name, indexed by hook and tool. */
+import { isBuiltinAction, isBuiltinCheck } from "./load.ts";
+import { type CompiledRule, compileRule, defaultRegexCompiler, type RegexCompiler } from "./match.ts";
+import type { HookName, LayerName, LoadIssue, Rule } from "./schema.ts";
+
+export interface LayerFile {
+  file: string;
+  rules: Rule[];
+}
+
+export interface Layer {
+  source: LayerName;
+  files: LayerFile[];
+}
+
+export interface SkippedRule {
+  rule: Rule;
+  reason: string;
+}
+
+export interface Override {
+  /** The rule that lost. */
+  rule: Rule;
+  /** The rule that took its place (a later layer, same name). */
+  by: Rule;
+}
+
+export interface MergeOptions {
+  /** Whether the project is trusted (DESIGN section 6). */
+  trusted: boolean;
+  /** The project directory, for the "run shepherd trust" hint. */
+  projectDir?: string;
+  /** Plugin action and check names available now. */
+  pluginActions?: ReadonlySet<string>;
+  pluginChecks?: ReadonlySet<string>;
+  /** Regex compiler: lets untrusted patterns go to a linear-time engine. */
+  compileRegex?: RegexCompiler;
+}
+
+interface HookIndex {
+  /** Rules with no tool filter, in order. */
+  any: CompiledRule[];
+  byTool: Map<string, CompiledRule[]>;
+  /** any + byTool merged in definition order, built on first use per tool. */
+  merged: Map<string, CompiledRule[]>;
+}
+
+export interface RuleSet {
+  /** Active rules in evaluation order: layer, then file, then position. */
+  rules: Rule[];
+  skipped: SkippedRule[];
+  overrides: Override[];
+  issues: LoadIssue[];
+  byHook: Map<HookName, HookIndex>;
+  /** Names of all active rules, for lookups by the `shepherd_rules` tool and the CLI. */
+  byName: Map<string, Rule>;
+  /** Position of each active rule in `rules`. */
+  order: Map<Rule, number>;
+}
+
+const LAYER_ORDER: Record<LayerName, number> = { builtin: 0, global: 1, project: 2 };
+
+/** Applies a patch rule (no `action`, only a name plus fields) on top of the rule it names. */
+function applyPatch(base: Rule, patch: Rule): Rule {
+  return { ...base, ...patch.patch, source: patch.source, file: patch.file, index: patch.index, jsonPath: patch.jsonPath, patch: undefined, patched: base };
+}
+
+function trustHint(opts: MergeOptions): string {
+  return `run \`shepherd trust${opts.projectDir ? ` ${opts.projectDir}` : ""}\` to allow it`;
+}
+
+export function mergeLayers(layers: Layer[], issues: LoadIssue[] = [], opts: MergeOptions = { trusted: true }): RuleSet {
+  const compile = opts.compileRegex ?? defaultRegexCompiler;
+  const byName = new Map<string, Rule>();
+  const skipped: SkippedRule[] = [];
+  const overrides: Override[] = [];
+  const sorted = [...layers].sort((a, b) => LAYER_ORDER[a.source] - LAYER_ORDER[b.source]);
+
+  for (const layer of sorted) {
+    for (const file of layer.files) {
+      for (const candidate of file.rules) {
+        const existing = byName.get(candidate.name);
+        let rule = candidate;
+        if (candidate.patch) {
+          if (!existing) {
+            skipped.push({ rule: candidate, reason: `changes rule "${candidate.name}", but no earlier layer defines it` });
+            continue;
+          }
+          rule = applyPatch(existing, candidate);
+        }
+        if (existing) {
+          if (existing.locked && existing.source !== rule.source) {
+            skipped.push({ rule, reason: `rule "${existing.name}" is locked by ${existing.source} (${existing.file})` });
+            continue;
+          }
+          if (rule.source === "project" && existing.source !== "project" && !opts.trusted) {
+            skipped.push({ rule, reason: `untrusted project may not override ${existing.source} rule "${existing.name}": ${trustHint(opts)}` });
+            continue;
+          }
+          overrides.push({ rule: existing, by: rule });
+        }
+        byName.set(rule.name, rule);
+      }
+    }
+  }
+
+  const ordered = [...byName.values()].sort(
+    (a, b) => LAYER_ORDER[a.source] - LAYER_ORDER[b.source] || fileOrder(layers, a, b) || a.index - b.index,
+  );
+
+  const rules: Rule[] = [];
+  const byHook = new Map<HookName, HookIndex>();
+  for (const rule of ordered) {
+    const why = skipReason(rule, opts);
+    if (why) {
+      skipped.push({ rule, reason: why });
+      continue;
+    }
+    let compiled: CompiledRule;
+    try {
+      compiled = compileRule(rule, compile);
+    } catch (err) {
+      skipped.push({ rule, reason: `cannot compile: ${err instanceof Error ? err.message : String(err)}` });
+      continue;
+    }
+    rules.push(rule);
+    let idx = byHook.get(rule.hook);
+    if (!idx) {
+      idx = { any: [], byTool: new Map(), merged: new Map() };
+      byHook.set(rule.hook, idx);
+    }
+    if (rule.tools.length === 0) idx.any.push(compiled);
+    for (const tool of rule.tools) {
+      const list = idx.byTool.get(tool) ?? [];
+      list.push(compiled);
+      idx.byTool.set(tool, list);
+    }
+  }
+  const activeByName = new Map(rules.map((r) => [r.name, r]));
+  const order = new Map(rules.map((r, i) => [r, i]));
+  return { rules, skipped, overrides, issues, byHook, byName: activeByName, order };
+}
+
+function fileOrder(layers: Layer[], a: Rule, b: Rule): number {
+  if (a.file === b.file) return 0;
+  const layer = layers.find((l) => l.source === a.source);
+  if (!layer) return 0;
+  const ia = layer.files.findIndex((f) => f.file === a.file);
+  const ib = layer.files.findIndex((f) => f.file === b.file);
+  return ia - ib;
+}
+
+function skipReason(rule: Rule, opts: MergeOptions): string | undefined {
+  if (!rule.enabled) return "disabled (enabled: false)";
+  if (!isBuiltinAction(rule.action) && !opts.pluginActions?.has(rule.action)) {
+    return `unknown action "${rule.action}": not block/ask/notify/steer/rewrite and no loaded plugin provides it`;
+  }
+  if (rule.check !== undefined && !isBuiltinCheck(rule.check) && !opts.pluginChecks?.has(rule.check)) {
+    return `unknown check "${rule.check}": not has_edits/git_uncommitted/always and no loaded plugin provides it`;
+  }
+  if (rule.source === "project" && !opts.trusted && rule.action === "rewrite") {
+    return `untrusted project may not rewrite commands: ${trustHint(opts)}`;
+  }
+  return undefined;
+}
+
+/** Candidate rules for one hook and (normalized) tool, in definition order. */
+export function candidates(set: RuleSet, hook: HookName, tool: string): CompiledRule[] {
+  const idx = set.byHook.get(hook);
+  if (!idx) return EMPTY;
+  let list = idx.merged.get(tool);
+  if (list) return list;
+  const specific = idx.byTool.get(tool);
+  if (!specific) list = idx.any;
+  else if (idx.any.length === 0) list = specific;
+  else list = [...idx.any, ...specific].sort((a, b) => orderOf(set, a.rule) - orderOf(set, b.rule));
+  idx.merged.set(tool, list);
+  return list;
+}
+
+const EMPTY: CompiledRule[] = [];
+
+function orderOf(set: RuleSet, rule: Rule): number {
+  return set.order.get(rule) ?? 0;
+}
+
+export { defaultRegexCompiler };
