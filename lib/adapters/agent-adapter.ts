@@ -1,0 +1,83 @@
+/** @module the shape every agent adapter shares: agent hook JSON -> HookEvents, Decision -> agent answer. */
+import type { Decision, HookEvent } from "../engine/schema.ts";
+
+/** What the adapter understood from one hook invocation of an agent. */
+export interface ParsedHook {
+  /** The agent's own event name, e.g. `PreToolUse`, `BeforeTool`. */
+  agentEvent: string;
+  /** Shepherd events to evaluate, in order; their decisions are merged into one answer. Empty = no opinion. */
+  events: HookEvent[];
+  /** The agent says this stop is already a forced continuation: never force another one. */
+  stopHookActive: boolean;
+  /** A tool call whose input Shepherd may rewrite (a pre-tool event). */
+  preTool: boolean;
+  /** The agent's session id (state file key). */
+  sessionId: string;
+  /** Only for Codex: the transcript to read a call's exit code from. */
+  transcriptPath?: string;
+}
+
+/** The agent's answer: what to write on stdout, and the exit code. */
+export interface AgentAnswer {
+  stdout: string;
+  exitCode: number;
+}
+
+/** The parts of the process environment an adapter reads (kept explicit so adapters stay pure). */
+export type AgentEnv = Readonly<Record<string, string | undefined>>;
+
+/** File access an adapter may need (injected, so the translation itself stays testable without a disk). */
+export interface AdapterIo {
+  /** The last `maxBytes` of a file, or undefined when it cannot be read. */
+  readFileTail(path: string, maxBytes: number): string | undefined;
+}
+
+export interface AgentAdapter {
+  readonly agent: "claude-code" | "codex" | "gemini";
+  /** Throws an `AdapterInputError` when the JSON is not this agent's hook input. */
+  parse(raw: unknown, env: AgentEnv, io?: AdapterIo): ParsedHook;
+  answer(parsed: ParsedHook, decision: Decision): AgentAnswer;
+  /** The answer when Shepherd itself failed: `failClosed` denies a pending tool call. */
+  failure(parsed: ParsedHook | undefined, message: string, failClosed: boolean): AgentAnswer;
+}
+
+export class AdapterInputError extends Error {
+  override readonly name = "AdapterInputError";
+}
+
+/** Joins reminders for a single text field; undefined when there is nothing to say. */
+export function joinLines(lines: readonly string[]): string | undefined {
+  const kept = lines.filter((l) => l.trim() !== "");
+  return kept.length === 0 ? undefined : kept.join("\n\n");
+}
+
+export function emptyDecision(): Decision {
+  return { action: "allow", notify: [], steer: [], fired: [] };
+}
+
+/**
+ * Several events of one hook (e.g. message_end then agent_end for a Stop) become one decision:
+ * a block wins, then ask, then the last rewrite; notify/steer keep order without duplicates.
+ */
+export function mergeDecisions(decisions: readonly Decision[]): Decision {
+  const out = emptyDecision();
+  const rank = { allow: 0, rewrite: 1, ask: 2, block: 3 } as const;
+  for (const d of decisions) {
+    if (rank[d.action] > rank[out.action] || (d.action === "rewrite" && out.action === "rewrite")) {
+      out.action = d.action;
+      out.reason = d.reason;
+      out.input = d.input;
+    }
+    for (const n of d.notify) if (!out.notify.includes(n)) out.notify.push(n);
+    for (const s of d.steer) if (!out.steer.includes(s)) out.steer.push(s);
+    out.fired.push(...d.fired);
+  }
+  if (out.action !== "rewrite") delete out.input;
+  if (out.action === "allow") delete out.reason;
+  return out;
+}
+
+/** Text of a tool result, capped so a huge output does not slow pattern matching down. */
+export function capText(text: string, max = 1 << 20): string {
+  return text.length > max ? text.slice(0, max) : text;
+}

@@ -1,0 +1,194 @@
+/** @module unit tests: Claude Code hook JSON <-> Shepherd events and decisions. */
+import { describe, expect, it } from "bun:test";
+import type { Decision } from "../engine/schema.ts";
+import { AdapterInputError, emptyDecision, mergeDecisions } from "./agent-adapter.ts";
+import { claudeCodeAdapter, toolResponseText } from "./claude-code.ts";
+
+const base = { session_id: "s1", transcript_path: "/t.jsonl", cwd: "/proj/sub" };
+const env = { CLAUDE_PROJECT_DIR: "/proj" };
+const decision = (d: Partial<Decision>): Decision => ({ ...emptyDecision(), ...d });
+
+describe("claudeCodeAdapter.parse", () => {
+  const cases: { name: string; raw: Record<string, unknown>; hooks: string[]; check?: (p: ReturnType<typeof claudeCodeAdapter.parse>) => void }[] = [
+    {
+      name: "PreToolUse as tool_call with the agent's tool name and input",
+      raw: { ...base, hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "ls" }, tool_use_id: "t1" },
+      hooks: ["tool_call"],
+      check: (p) => {
+        expect(p.preTool).toBe(true);
+        expect(p.events[0]?.tool).toEqual({ name: "Bash", input: { command: "ls" }, callId: "t1" });
+        expect(p.events[0]?.session).toEqual({ id: "s1", cwd: "/proj", agent: "claude-code" });
+      },
+    },
+    {
+      name: "PostToolUse as a successful tool_result with stdout and stderr",
+      raw: { ...base, hook_event_name: "PostToolUse", tool_name: "Bash", tool_input: { command: "ls" }, tool_response: { stdout: "a", stderr: "b" } },
+      hooks: ["tool_result"],
+      check: (p) => expect(p.events[0]?.result).toEqual({ text: "a\nb", isError: false }),
+    },
+    {
+      name: "PostToolUseFailure as a failed tool_result",
+      raw: { ...base, hook_event_name: "PostToolUseFailure", tool_name: "Bash", tool_input: { command: "false" }, error: "Exit code 1" },
+      hooks: ["tool_result"],
+      check: (p) => expect(p.events[0]?.result).toEqual({ text: "Exit code 1", isError: true }),
+    },
+    {
+      name: "UserPromptSubmit as input",
+      raw: { ...base, hook_event_name: "UserPromptSubmit", prompt: "hello" },
+      hooks: ["input"],
+      check: (p) => expect(p.events[0]?.prompt).toBe("hello"),
+    },
+    {
+      name: "Stop as message_end then agent_end",
+      raw: { ...base, hook_event_name: "Stop", stop_hook_active: true, last_assistant_message: "done" },
+      hooks: ["message_end", "agent_end"],
+      check: (p) => {
+        expect(p.stopHookActive).toBe(true);
+        expect(p.events[1]?.stopReason).toBe("stop");
+      },
+    },
+    { name: "Stop without a message as agent_end only", raw: { ...base, hook_event_name: "Stop" }, hooks: ["agent_end"] },
+    { name: "SessionStart", raw: { ...base, hook_event_name: "SessionStart", source: "startup" }, hooks: ["session_start"] },
+    { name: "SessionEnd", raw: { ...base, hook_event_name: "SessionEnd", reason: "other" }, hooks: ["session_shutdown"] },
+    { name: "an unknown event as nothing", raw: { ...base, hook_event_name: "Notification" }, hooks: [] },
+    {
+      name: "a hook from a sub-agent as subagent",
+      raw: { ...base, hook_event_name: "PreToolUse", tool_name: "Read", tool_input: {}, agent_id: "a1" },
+      hooks: ["tool_call"],
+      check: (p) => expect(p.events[0]?.session.subagent).toBe(true),
+    },
+  ];
+  for (const c of cases) {
+    it(`should map ${c.name}`, () => {
+      const p = claudeCodeAdapter.parse(c.raw, env);
+      expect(p.events.map((e): string => e.hook)).toEqual(c.hooks);
+      c.check?.(p);
+    });
+  }
+
+  it("should fall back to the hook's cwd without CLAUDE_PROJECT_DIR", () => {
+    const p = claudeCodeAdapter.parse({ ...base, hook_event_name: "SessionStart" }, {});
+    expect(p.events[0]?.session.cwd).toBe("/proj/sub");
+  });
+
+  const invalid: [string, unknown][] = [
+    ["null", null],
+    ["an array", []],
+    ["a missing session id", { hook_event_name: "PreToolUse" }],
+    ["a non-object tool_input", { ...base, hook_event_name: "PreToolUse", tool_input: "rm" }],
+  ];
+  for (const [name, raw] of invalid) {
+    it(`should reject ${name} with an AdapterInputError`, () => {
+      expect(() => claudeCodeAdapter.parse(raw, env)).toThrow(AdapterInputError);
+    });
+  }
+});
+
+describe("claudeCodeAdapter.answer", () => {
+  const parsed = (raw: Record<string, unknown>) => claudeCodeAdapter.parse({ ...base, ...raw }, env);
+  const answer = (raw: Record<string, unknown>, d: Decision): unknown => JSON.parse(claudeCodeAdapter.answer(parsed(raw), d).stdout);
+  const pre = { hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "rm -rf /" } };
+
+  it("should deny a blocked tool call with the reason", () => {
+    expect(answer(pre, decision({ action: "block", reason: "no rm" }))).toEqual({
+      hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: "no rm" },
+    });
+  });
+
+  it("should ask for an ask rule", () => {
+    expect(answer(pre, decision({ action: "ask", reason: "sure?" }))).toEqual({
+      hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "ask", permissionDecisionReason: "sure?" },
+    });
+  });
+
+  it("should send updatedInput for a rewrite without granting permission", () => {
+    expect(answer(pre, decision({ action: "rewrite", input: { command: "trash /" } }))).toEqual({
+      hookSpecificOutput: { hookEventName: "PreToolUse", updatedInput: { command: "trash /" } },
+    });
+  });
+
+  it("should answer an empty object when nothing fired", () => {
+    expect(answer(pre, decision({}))).toEqual({});
+  });
+
+  it("should give notify to the user and notify plus steer to the model", () => {
+    const post = { hook_event_name: "PostToolUse", tool_name: "Bash", tool_input: {}, tool_response: { stdout: "" } };
+    expect(answer(post, decision({ notify: ["run tests"], steer: ["be brief"] }))).toEqual({
+      systemMessage: "run tests",
+      hookSpecificOutput: { hookEventName: "PostToolUse", additionalContext: "run tests\n\nbe brief" },
+    });
+  });
+
+  it("should answer PostToolUseFailure with its own event name", () => {
+    const fail = { hook_event_name: "PostToolUseFailure", tool_name: "Bash", tool_input: {}, error: "x" };
+    expect(answer(fail, decision({ steer: ["three errors"] }))).toEqual({
+      hookSpecificOutput: { hookEventName: "PostToolUseFailure", additionalContext: "three errors" },
+    });
+  });
+
+  it("should block a prompt with the reason", () => {
+    expect(answer({ hook_event_name: "UserPromptSubmit", prompt: "x" }, decision({ action: "block", reason: "no" }))).toEqual({ decision: "block", reason: "no" });
+  });
+
+  it("should block a Stop with the wrap-up reminders", () => {
+    expect(answer({ hook_event_name: "Stop", stop_hook_active: false }, decision({ notify: ["commit"], steer: ["tests"] }))).toEqual({
+      decision: "block",
+      reason: "commit\n\ntests",
+    });
+  });
+
+  it("should never block a Stop that is already a forced continuation", () => {
+    expect(answer({ hook_event_name: "Stop", stop_hook_active: true }, decision({ notify: ["commit"] }))).toEqual({ systemMessage: "commit" });
+  });
+});
+
+describe("claudeCodeAdapter.failure", () => {
+  it("should deny a pending tool call when failing closed", () => {
+    const p = claudeCodeAdapter.parse({ ...base, hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: {} }, env);
+    const out = JSON.parse(claudeCodeAdapter.failure(p, "boom", true).stdout) as { hookSpecificOutput: { permissionDecision: string } };
+    expect(out.hookSpecificOutput.permissionDecision).toBe("deny");
+  });
+
+  it("should stay silent on other events and on fail-open", () => {
+    const p = claudeCodeAdapter.parse({ ...base, hook_event_name: "PostToolUse", tool_name: "Bash", tool_input: {} }, env);
+    expect(claudeCodeAdapter.failure(p, "boom", true)).toEqual({ stdout: "", exitCode: 0 });
+  });
+
+  it("should exit 1 (non-blocking) on input it could not parse", () => {
+    expect(claudeCodeAdapter.failure(undefined, "bad json", true).exitCode).toBe(1);
+  });
+});
+
+describe("toolResponseText", () => {
+  const cases: [string, unknown, string][] = [
+    ["a string", "out", "out"],
+    ["stdout only", { stdout: "a", stderr: "" }, "a"],
+    ["an object with output", { output: "o" }, "o"],
+    ["any other object as JSON", { filePath: "/x" }, '{"filePath":"/x"}'],
+    ["nothing", undefined, ""],
+  ];
+  for (const [name, input, want] of cases) it(`should read ${name}`, () => expect(toolResponseText(input)).toBe(want));
+});
+
+describe("mergeDecisions", () => {
+  it("should let a block win and keep every reminder once", () => {
+    const d = mergeDecisions([
+      decision({ notify: ["a"], fired: [{ rule: "r1", source: "global", action: "notify" }] }),
+      decision({ action: "block", reason: "stop", notify: ["a", "b"], fired: [{ rule: "r2", source: "global", action: "block" }] }),
+    ]);
+    expect(d).toEqual({
+      action: "block",
+      reason: "stop",
+      notify: ["a", "b"],
+      steer: [],
+      fired: [
+        { rule: "r1", source: "global", action: "notify" },
+        { rule: "r2", source: "global", action: "block" },
+      ],
+    });
+  });
+
+  it("should allow when given nothing", () => {
+    expect(mergeDecisions([])).toEqual(emptyDecision());
+  });
+});

@@ -1,0 +1,196 @@
+/** @module Claude Code hook JSON <-> Shepherd events and decisions (command hooks and `http` hooks share it). */
+import * as v from "valibot";
+import type { Decision, HookEvent } from "../engine/schema.ts";
+import {
+  AdapterInputError,
+  type AgentAdapter,
+  type AgentAnswer,
+  type AgentEnv,
+  type ParsedHook,
+  capText,
+  joinLines,
+} from "./agent-adapter.ts";
+
+/** Fields Claude Code (and Codex, which copied its contract) send to every hook; the rest stays loose. */
+export const ClaudeStyleInputSchema = v.looseObject({
+  hook_event_name: v.pipe(v.string(), v.minLength(1)),
+  session_id: v.pipe(v.string(), v.minLength(1), v.maxLength(512)),
+  cwd: v.optional(v.string()),
+  transcript_path: v.optional(v.string()),
+  tool_name: v.optional(v.string()),
+  tool_input: v.optional(v.record(v.string(), v.unknown())),
+  tool_use_id: v.optional(v.string()),
+  tool_response: v.optional(v.unknown()),
+  error: v.optional(v.unknown()),
+  prompt: v.optional(v.string()),
+  stop_hook_active: v.optional(v.boolean()),
+  last_assistant_message: v.optional(v.string()),
+  agent_id: v.optional(v.string()),
+  source: v.optional(v.string()),
+  reason: v.optional(v.string()),
+});
+export type ClaudeStyleInput = v.InferOutput<typeof ClaudeStyleInputSchema>;
+
+export function parseClaudeStyle(raw: unknown): ClaudeStyleInput {
+  const r = v.safeParse(ClaudeStyleInputSchema, raw);
+  if (!r.success) {
+    const issue = r.issues[0];
+    const where = issue ? v.getDotPath(issue) : null;
+    throw new AdapterInputError(`not a hook input${where ? ` (${where})` : ""}: ${issue?.message ?? "invalid"}`);
+  }
+  return r.output;
+}
+
+/** A tool result as text: Bash gives `{stdout, stderr}`, Codex a plain string, other tools an object. */
+export function toolResponseText(response: unknown): string {
+  if (response === undefined || response === null) return "";
+  if (typeof response === "string") return capText(response);
+  if (typeof response === "object" && !Array.isArray(response)) {
+    const r = response as Record<string, unknown>;
+    if (typeof r.stdout === "string" || typeof r.stderr === "string") {
+      const parts = [r.stdout, r.stderr].filter((x): x is string => typeof x === "string" && x !== "");
+      return capText(parts.join("\n"));
+    }
+    for (const key of ["output", "content", "result"]) if (typeof r[key] === "string") return capText(r[key]);
+  }
+  return capText(JSON.stringify(response));
+}
+
+/** The project root the agent reports, which is where `.pi/` rules live; falls back to the hook's cwd. */
+function projectDir(input: ClaudeStyleInput, env: AgentEnv, envKey: string): string {
+  return env[envKey] || input.cwd || env.PWD || "/";
+}
+
+export interface ClaudeStyleOptions {
+  agent: "claude-code" | "codex";
+  projectDirEnv: string;
+  /** Codex reports no failure for a tool call: the caller looks the exit code up. */
+  isError?: (input: ClaudeStyleInput) => boolean;
+}
+
+/** Maps one Claude-style hook input onto Shepherd events. */
+export function claudeStyleEvents(input: ClaudeStyleInput, env: AgentEnv, opts: ClaudeStyleOptions): ParsedHook {
+  const session: HookEvent["session"] = { id: input.session_id, cwd: projectDir(input, env, opts.projectDirEnv), agent: opts.agent };
+  if (input.agent_id !== undefined) session.subagent = true;
+  const base = {
+    agentEvent: input.hook_event_name,
+    stopHookActive: input.stop_hook_active === true,
+    preTool: false,
+    sessionId: input.session_id,
+    ...(input.transcript_path !== undefined ? { transcriptPath: input.transcript_path } : {}),
+  };
+  const tool = (): NonNullable<HookEvent["tool"]> => ({
+    name: input.tool_name ?? "unknown",
+    input: input.tool_input ?? {},
+    ...(input.tool_use_id !== undefined ? { callId: input.tool_use_id } : {}),
+  });
+  switch (input.hook_event_name) {
+    case "PreToolUse":
+      return { ...base, preTool: true, events: [{ hook: "tool_call", session, tool: tool() }] };
+    case "PostToolUse": {
+      const isError = opts.isError ? opts.isError(input) : false;
+      return { ...base, events: [{ hook: "tool_result", session, tool: tool(), result: { text: toolResponseText(input.tool_response), isError } }] };
+    }
+    case "PostToolUseFailure": {
+      const text = typeof input.error === "string" ? input.error : toolResponseText(input.error ?? input.tool_response);
+      return { ...base, events: [{ hook: "tool_result", session, tool: tool(), result: { text: capText(text), isError: true } }] };
+    }
+    case "UserPromptSubmit":
+      return { ...base, events: [{ hook: "input", session, prompt: input.prompt ?? "" }] };
+    case "Stop":
+    case "SubagentStop": {
+      const s = input.hook_event_name === "SubagentStop" ? { ...session, subagent: true } : session;
+      const events: HookEvent[] = [];
+      if (input.last_assistant_message) events.push({ hook: "message_end", session: s, message: { text: capText(input.last_assistant_message) } });
+      events.push({ hook: "agent_end", session: s, stopReason: "stop" });
+      return { ...base, events };
+    }
+    case "SessionStart":
+      return { ...base, events: [{ hook: "session_start", session }] };
+    case "SessionEnd":
+      return { ...base, events: [{ hook: "session_shutdown", session }] };
+    default:
+      // Events Shepherd has no rules for (Notification, PreCompact, ...) get no opinion.
+      return { ...base, events: [] };
+  }
+}
+
+function json(value: unknown): AgentAnswer {
+  return { stdout: `${JSON.stringify(value)}\n`, exitCode: 0 };
+}
+
+/** Reminders the model should read: visible notify first, then silent steer. */
+export function contextText(decision: Decision): string | undefined {
+  return joinLines([...decision.notify, ...decision.steer]);
+}
+
+/** Claude Code's answer to a decision, per hook event. */
+export function claudeCodeAnswer(parsed: ParsedHook, decision: Decision): AgentAnswer {
+  const context = contextText(decision);
+  const notice = joinLines(decision.notify);
+  const out: Record<string, unknown> = {};
+  // systemMessage is what the user sees: notify is meant for both user and model.
+  if (notice !== undefined) out.systemMessage = notice;
+  const ev = parsed.agentEvent;
+  switch (ev) {
+    case "PreToolUse": {
+      const hso: Record<string, unknown> = { hookEventName: ev };
+      if (decision.action === "block" || decision.action === "ask") {
+        hso.permissionDecision = decision.action === "block" ? "deny" : "ask";
+        hso.permissionDecisionReason = decision.reason ?? "Blocked by a Shepherd rule.";
+      } else if (decision.action === "rewrite" && decision.input) {
+        hso.updatedInput = decision.input;
+      }
+      if (context !== undefined) hso.additionalContext = context;
+      if (Object.keys(hso).length > 1) out.hookSpecificOutput = hso;
+      return json(out);
+    }
+    case "PostToolUse":
+    case "PostToolUseFailure":
+    case "UserPromptSubmit":
+    case "SessionStart": {
+      if (decision.action === "block" && ev !== "SessionStart") {
+        out.decision = "block";
+        out.reason = decision.reason ?? "Blocked by a Shepherd rule.";
+      }
+      if (context !== undefined) out.hookSpecificOutput = { hookEventName: ev, additionalContext: context };
+      return json(out);
+    }
+    case "Stop":
+    case "SubagentStop": {
+      // A forced continuation must end: honouring stop_hook_active is what keeps a wrap-up reminder from looping.
+      const reason = joinLines([...(decision.action === "block" && decision.reason ? [decision.reason] : []), ...decision.notify, ...decision.steer]);
+      if (!parsed.stopHookActive && reason !== undefined) {
+        delete out.systemMessage;
+        out.decision = "block";
+        out.reason = reason;
+      }
+      return json(out);
+    }
+    default:
+      return json(out);
+  }
+}
+
+/** Fail closed only where something is pending: a tool call that has not run yet. */
+export function claudeStyleFailure(parsed: ParsedHook | undefined, message: string, failClosed: boolean): AgentAnswer {
+  if (parsed?.preTool && failClosed) {
+    return json({
+      hookSpecificOutput: {
+        hookEventName: "PreToolUse",
+        permissionDecision: "deny",
+        permissionDecisionReason: `Shepherd could not evaluate this call (${message}); it is blocked because failMode is "closed".`,
+      },
+    });
+  }
+  // Exit 1 is a non-blocking error for Claude Code and Codex: the agent goes on, the user sees stderr.
+  return { stdout: "", exitCode: parsed ? 0 : 1 };
+}
+
+export const claudeCodeAdapter: AgentAdapter = {
+  agent: "claude-code",
+  parse: (raw: unknown, env: AgentEnv): ParsedHook =>
+    claudeStyleEvents(parseClaudeStyle(raw), env, { agent: "claude-code", projectDirEnv: "CLAUDE_PROJECT_DIR" }),
+  answer: claudeCodeAnswer,
+  failure: claudeStyleFailure,
+};

@@ -1,0 +1,152 @@
+/** @module Gemini CLI hook JSON <-> Shepherd events and decisions. */
+import * as v from "valibot";
+import type { Decision, HookEvent } from "../engine/schema.ts";
+import {
+  AdapterInputError,
+  type AgentAdapter,
+  type AgentAnswer,
+  type AgentEnv,
+  type ParsedHook,
+  capText,
+  joinLines,
+} from "./agent-adapter.ts";
+
+export const GeminiInputSchema = v.looseObject({
+  hook_event_name: v.pipe(v.string(), v.minLength(1)),
+  session_id: v.pipe(v.string(), v.minLength(1), v.maxLength(512)),
+  cwd: v.optional(v.string()),
+  transcript_path: v.optional(v.string()),
+  tool_name: v.optional(v.string()),
+  tool_input: v.optional(v.record(v.string(), v.unknown())),
+  tool_response: v.optional(v.unknown()),
+  prompt: v.optional(v.string()),
+  prompt_response: v.optional(v.string()),
+  stop_hook_active: v.optional(v.boolean()),
+});
+export type GeminiInput = v.InferOutput<typeof GeminiInputSchema>;
+
+/** Gemini's `llmContent` is a string, a part, or a list of parts. */
+function partsText(content: unknown): string {
+  if (typeof content === "string") return content;
+  if (Array.isArray(content)) return content.map(partsText).join("\n");
+  if (content && typeof content === "object") {
+    const c = content as Record<string, unknown>;
+    if (typeof c.text === "string") return c.text;
+    if (c.functionResponse !== undefined) return JSON.stringify(c.functionResponse);
+  }
+  return content === undefined || content === null ? "" : JSON.stringify(content);
+}
+
+/**
+ * The shell tool wraps output in `<untrusted_context>` with `Output:` / `Exit Code:` lines and no error flag:
+ * a non-zero `Exit Code` is the only sign a command failed.
+ */
+export function geminiToolResult(response: unknown): { text: string; isError: boolean } {
+  if (typeof response === "string") return { text: capText(response), isError: false };
+  if (!response || typeof response !== "object") return { text: "", isError: false };
+  const r = response as Record<string, unknown>;
+  const raw = partsText(r.llmContent ?? r.returnDisplay);
+  const text = raw.replace(/^<untrusted_context>\n?/, "").replace(/\n?<\/untrusted_context>$/, "");
+  const exit = /^Exit Code: (-?\d+)$/m.exec(text);
+  const hasError = r.error !== undefined && r.error !== null && r.error !== "";
+  const errorText = hasError ? partsText(typeof r.error === "object" && r.error && "message" in r.error ? (r.error as { message: unknown }).message : r.error) : "";
+  return {
+    text: capText(errorText && !text.includes(errorText) ? `${text}\n${errorText}`.trim() : text),
+    isError: hasError || (exit?.[1] !== undefined && Number(exit[1]) !== 0),
+  };
+}
+
+export function geminiEvents(input: GeminiInput, env: AgentEnv): ParsedHook {
+  const session: HookEvent["session"] = { id: input.session_id, cwd: env.GEMINI_PROJECT_DIR || input.cwd || env.PWD || "/", agent: "gemini" };
+  const base = { agentEvent: input.hook_event_name, stopHookActive: input.stop_hook_active === true, preTool: false, sessionId: input.session_id };
+  const tool = (): NonNullable<HookEvent["tool"]> => ({ name: input.tool_name ?? "unknown", input: input.tool_input ?? {} });
+  switch (input.hook_event_name) {
+    case "BeforeTool":
+      return { ...base, preTool: true, events: [{ hook: "tool_call", session, tool: tool() }] };
+    case "AfterTool":
+      return { ...base, events: [{ hook: "tool_result", session, tool: tool(), result: geminiToolResult(input.tool_response) }] };
+    case "BeforeAgent":
+      return { ...base, events: [{ hook: "input", session, prompt: input.prompt ?? "" }] };
+    case "AfterAgent": {
+      const events: HookEvent[] = [];
+      if (input.prompt_response) events.push({ hook: "message_end", session, message: { text: capText(input.prompt_response) } });
+      events.push({ hook: "agent_end", session, stopReason: "stop" });
+      return { ...base, events };
+    }
+    case "SessionStart":
+      return { ...base, events: [{ hook: "session_start", session }] };
+    case "SessionEnd":
+      return { ...base, events: [{ hook: "session_shutdown", session }] };
+    default:
+      return { ...base, events: [] };
+  }
+}
+
+function json(value: unknown): AgentAnswer {
+  return { stdout: `${JSON.stringify(value)}\n`, exitCode: 0 };
+}
+
+export function geminiAnswer(parsed: ParsedHook, decision: Decision): AgentAnswer {
+  const context = joinLines([...decision.notify, ...decision.steer]);
+  const notice = joinLines(decision.notify);
+  const out: Record<string, unknown> = {};
+  if (notice !== undefined) out.systemMessage = notice;
+  const blocked = decision.action === "block" || decision.action === "ask"; // Gemini has no "ask" for hooks
+  const reason = decision.reason ?? "Blocked by a Shepherd rule.";
+  switch (parsed.agentEvent) {
+    case "BeforeTool": {
+      if (blocked) {
+        out.decision = "deny";
+        out.reason = reason;
+      } else if (decision.action === "rewrite" && decision.input) {
+        // Gemini 0.61 replaces the arguments with tool_input (its docs say merge): send the whole new input.
+        out.hookSpecificOutput = { hookEventName: "BeforeTool", tool_input: decision.input };
+      }
+      if (context !== undefined) out.hookSpecificOutput = { hookEventName: "BeforeTool", ...(out.hookSpecificOutput as object | undefined), additionalContext: context };
+      return json(out);
+    }
+    case "AfterTool":
+    case "BeforeAgent":
+    case "SessionStart": {
+      if (blocked && parsed.agentEvent !== "SessionStart") {
+        out.decision = "deny";
+        out.reason = reason;
+      }
+      if (context !== undefined) out.hookSpecificOutput = { hookEventName: parsed.agentEvent, additionalContext: context };
+      return json(out);
+    }
+    case "AfterAgent": {
+      // A deny makes Gemini retry with the reason as a new prompt; stop_hook_active marks that retry, which must end.
+      const text = joinLines([...(blocked && decision.reason ? [decision.reason] : []), ...decision.notify, ...decision.steer]);
+      if (!parsed.stopHookActive && text !== undefined) {
+        delete out.systemMessage;
+        out.decision = "deny";
+        out.reason = text;
+      }
+      return json(out);
+    }
+    default:
+      return json(out);
+  }
+}
+
+export const geminiAdapter: AgentAdapter = {
+  agent: "gemini",
+  parse(raw: unknown, env: AgentEnv): ParsedHook {
+    const r = v.safeParse(GeminiInputSchema, raw);
+    if (!r.success) {
+      const issue = r.issues[0];
+      const where = issue ? v.getDotPath(issue) : null;
+      throw new AdapterInputError(`not a Gemini hook input${where ? ` (${where})` : ""}: ${issue?.message ?? "invalid"}`);
+    }
+    return geminiEvents(r.output, env);
+  },
+  answer: geminiAnswer,
+  failure(parsed, message, failClosed) {
+    if (parsed?.preTool && failClosed) {
+      return json({ decision: "deny", reason: `Shepherd could not evaluate this call (${message}); it is blocked because failMode is "closed".` });
+    }
+    // Exit 1 is a warning for Gemini: the CLI goes on. Stdout stays JSON-only even then.
+    return { stdout: parsed ? "{}\n" : "", exitCode: parsed ? 0 : 1 };
+  },
+};
