@@ -3,7 +3,7 @@ import type { ShellContext } from "../shell/index.ts";
 import { candidates, type RuleSet } from "./merge.ts";
 import { type CompiledRule, EventView, fillTemplate, matchStatic } from "./match.ts";
 import type { Decision, Fired, HookEvent, Rule } from "./schema.ts";
-import { type SessionState, SessionStore } from "./state.ts";
+import { recordCommand, recordEdit, type SessionState, SessionStore } from "./state.ts";
 import { mainKeyOf } from "./tools.ts";
 
 /** What a plugin action may answer: a partial decision, or nothing for "no opinion". */
@@ -55,8 +55,9 @@ function count(state: SessionState, view: EventView): void {
       state.errors++;
       state.errorsByTool[view.tool] = (state.errorsByTool[view.tool] ?? 0) + 1;
     } else if (EDIT_TOOLS.has(view.tool)) {
-      state.hasEdits = true;
+      recordEdit(state);
     }
+    if (view.tool === "bash" && view.command !== undefined) recordCommand(state, view.command, !ev.result.isError);
   } else if (ev.hook === "input") {
     state.wrapUpDelivered = [];
   }

@@ -1,6 +1,15 @@
 /** @module per-session counters, edit tracking, warning caps and ephemeral hints (plain data, serializable). */
 import * as v from "valibot";
 
+export interface CommandRecord {
+  command: string;
+  /** The tool result was not an error. */
+  ok: boolean;
+}
+
+export const MAX_COMMANDS_SINCE_EDIT = 64;
+const MAX_RECORDED_COMMAND_LENGTH = 2_048;
+
 export interface SessionState {
   calls: number;
   errors: number;
@@ -8,6 +17,14 @@ export interface SessionState {
   errorsByTool: Record<string, number>;
   /** An edit or write succeeded since the last agent_end. */
   hasEdits: boolean;
+  /** Successful edit/write tool results this session (plugins: "was anything ever edited?"). */
+  edits: number;
+  /**
+   * Shell commands that completed since the last successful edit, oldest first, capped at
+   * MAX_COMMANDS_SINCE_EDIT; lets a check such as `tests_ran` ask "did tests run after the last edit?"
+   * with its own idea of what a test command is.
+   */
+  commandsSinceEdit: CommandRecord[];
   /** Per rule: the counter value at which it last fired (for `state.reset`). */
   baselines: Record<string, number>;
   /** Per rule: how many times it notified (for `maxWarnings`). */
@@ -26,6 +43,8 @@ export function emptyState(now = 0): SessionState {
     callsByTool: {},
     errorsByTool: {},
     hasEdits: false,
+    edits: 0,
+    commandsSinceEdit: [],
     baselines: {},
     warnings: {},
     hints: [],
@@ -41,6 +60,9 @@ export const SessionStateSchema = v.object({
   callsByTool: Counts,
   errorsByTool: Counts,
   hasEdits: v.boolean(),
+  // Defaults keep session files written before these fields existed readable.
+  edits: v.optional(v.number(), 0),
+  commandsSinceEdit: v.optional(v.array(v.object({ command: v.string(), ok: v.boolean() })), []),
   baselines: Counts,
   warnings: Counts,
   hints: v.array(v.string()),
@@ -106,4 +128,17 @@ const MAX_HINT_LENGTH = 8_192;
 export function addHint(state: SessionState, text: string): void {
   state.hints.push(text.length > MAX_HINT_LENGTH ? `${text.slice(0, MAX_HINT_LENGTH)}…` : text);
   if (state.hints.length > MAX_HINTS) state.hints.splice(0, state.hints.length - MAX_HINTS);
+}
+
+/** Records a completed shell command; a long command is cut so one event cannot grow the session much. */
+export function recordCommand(state: SessionState, command: string, ok: boolean): void {
+  const text = command.length > MAX_RECORDED_COMMAND_LENGTH ? command.slice(0, MAX_RECORDED_COMMAND_LENGTH) : command;
+  state.commandsSinceEdit.push({ command: text, ok });
+  if (state.commandsSinceEdit.length > MAX_COMMANDS_SINCE_EDIT) state.commandsSinceEdit.splice(0, state.commandsSinceEdit.length - MAX_COMMANDS_SINCE_EDIT);
+}
+
+export function recordEdit(state: SessionState): void {
+  state.hasEdits = true;
+  state.edits++;
+  state.commandsSinceEdit = [];
 }
