@@ -1,0 +1,38 @@
+/** @module `shepherd serve`: the stdio sidecar (JSON-RPC 2.0 lines), exits 0 on stdin EOF or SIGTERM. */
+import type { Logger } from "../log.ts";
+import { Dispatcher } from "../rpc/dispatch.ts";
+import { serveStdio } from "../rpc/transport.ts";
+import type { Env } from "../rules/paths.ts";
+import { type PluginProvider, Workspace } from "../rules/workspace.ts";
+
+export interface ServeOptions {
+  cwd: string;
+  env: Env;
+  version: string;
+  log: Logger;
+  input: AsyncIterable<Uint8Array>;
+  write: (line: string) => void;
+  plugins?: PluginProvider;
+  maxLineBytes?: number;
+}
+
+/** Resolves with the exit code once stdin ends and every request is answered. */
+export async function runServe(opts: ServeOptions): Promise<{ done: Promise<number>; close: () => void }> {
+  const workspace = new Workspace({ env: opts.env, cwd: opts.cwd, watch: true, ...(opts.plugins ? { plugins: opts.plugins } : {}) }, opts.version);
+  const dispatcher = new Dispatcher({ workspace, version: opts.version, log: opts.log });
+  const transport = serveStdio({ input: opts.input, write: opts.write }, dispatcher, opts.log, opts.maxLineBytes);
+  workspace.onNotify((level, message, data) => {
+    opts.log[level](message);
+    transport.notify("notifications/message", { level, logger: "shepherd", data: { message, ...(data && typeof data === "object" ? data : {}) } });
+  });
+  // Load the starting project now, so broken rule files are reported at start, not at the first event.
+  workspace.host(opts.cwd);
+  opts.log.debug(`serving ${opts.cwd}`);
+  return {
+    done: transport.done.then(() => {
+      workspace.close();
+      return 0;
+    }),
+    close: () => workspace.close(),
+  };
+}

@@ -1,0 +1,161 @@
+/** @module JSON-RPC 2.0 method table: the one place where failures become wire errors. */
+import * as v from "valibot";
+import { HookEventSchema, issuePath } from "../engine/schema.ts";
+import type { Logger } from "../log.ts";
+import { RULES_TOOL_DEFINITION, RULES_TOOL_NAME, runRulesTool } from "../rules/rules-tool.ts";
+import type { Workspace } from "../rules/workspace.ts";
+
+export const ErrorCodes = {
+  ParseError: -32700,
+  InvalidRequest: -32600,
+  MethodNotFound: -32601,
+  InvalidParams: -32602,
+  InternalError: -32603,
+} as const;
+
+export const MCP_PROTOCOL_VERSION = "2025-06-18";
+
+type Id = string | number | null;
+
+export interface RpcError {
+  code: number;
+  message: string;
+  data?: unknown;
+}
+
+export type RpcResponse = { jsonrpc: "2.0"; id: Id; result: unknown } | { jsonrpc: "2.0"; id: Id; error: RpcError };
+
+/** Thrown by handlers for a bad argument; carries the offending path into `data`. */
+export class InvalidParams extends Error {
+  readonly path: string;
+  constructor(message: string, path: string) {
+    super(message);
+    this.path = path;
+  }
+}
+
+const EnvelopeSchema = v.object({
+  jsonrpc: v.literal("2.0"),
+  method: v.pipe(v.string(), v.minLength(1)),
+  id: v.optional(v.union([v.string(), v.number(), v.null()])),
+  params: v.optional(v.union([v.record(v.string(), v.unknown()), v.array(v.unknown())])),
+});
+
+const EvaluateParams = v.object({ event: HookEventSchema });
+const HintParams = v.object({ session: v.looseObject({ id: v.pipe(v.string(), v.minLength(1)) }), text: v.pipe(v.string(), v.minLength(1)), source: v.optional(v.string()) });
+const ToolCallParams = v.object({ name: v.string(), arguments: v.optional(v.unknown()) });
+const StatusParams = v.optional(v.object({ cwd: v.optional(v.string()), session: v.optional(v.looseObject({ id: v.string() })) }));
+
+function parseParams<const S extends v.GenericSchema>(schema: S, params: unknown): v.InferOutput<S> {
+  const res = v.safeParse(schema, params);
+  if (res.success) return res.output;
+  const first = res.issues[0];
+  const path = first ? issuePath(first) : "";
+  throw new InvalidParams(`invalid params${path ? ` at ${path}` : ""}: ${first?.message ?? "unknown"}`, path);
+}
+
+export interface DispatcherOptions {
+  workspace: Workspace;
+  version: string;
+  log: Logger;
+}
+
+type Handler = (params: unknown) => unknown;
+
+export class Dispatcher {
+  #methods: Map<string, Handler>;
+  #log: Logger;
+
+  constructor(opts: DispatcherOptions) {
+    const { workspace, version } = opts;
+    this.#log = opts.log;
+    this.#methods = new Map<string, Handler>([
+      [
+        "initialize",
+        () => ({
+          protocolVersion: MCP_PROTOCOL_VERSION,
+          capabilities: { tools: { listChanged: true }, logging: {}, experimental: { shepherd: { version: 1 } } },
+          serverInfo: { name: "shepherd", version },
+        }),
+      ],
+      ["ping", () => ({})],
+      ["logging/setLevel", () => ({})],
+      ["tools/list", () => ({ tools: [RULES_TOOL_DEFINITION] })],
+      [
+        "tools/call",
+        async (params) => {
+          const p = parseParams(ToolCallParams, params);
+          if (p.name !== RULES_TOOL_NAME) throw new InvalidParams(`unknown tool "${p.name}"`, "name");
+          const res = await runRulesTool(workspace, p.arguments ?? {});
+          return { content: [{ type: "text", text: res.text }], isError: res.isError };
+        },
+      ],
+      ["shepherd/evaluate", (params) => workspace.evaluate(parseParams(EvaluateParams, params).event)],
+      [
+        "shepherd/hint",
+        (params) => {
+          const p = parseParams(HintParams, params);
+          workspace.hint(p.session.id, p.text);
+          return {};
+        },
+      ],
+      [
+        "shepherd/status",
+        (params) => {
+          const p = parseParams(StatusParams, params);
+          return workspace.status(p?.cwd, p?.session?.id);
+        },
+      ],
+      ["shepherd/reload", (params) => workspace.reload(parseParams(StatusParams, params)?.cwd)],
+    ]);
+  }
+
+  /**
+   * Handles one line; resolves to the response to write, or undefined for a notification.
+   * Never rejects: every failure becomes a JSON-RPC error.
+   */
+  async handleLine(line: string): Promise<RpcResponse | undefined> {
+    let msg: unknown;
+    try {
+      msg = JSON.parse(line);
+    } catch {
+      return errorResponse(null, ErrorCodes.ParseError, "parse error: not valid JSON");
+    }
+    return this.handleMessage(msg);
+  }
+
+  async handleMessage(msg: unknown): Promise<RpcResponse | undefined> {
+    const env = v.safeParse(EnvelopeSchema, msg);
+    if (!env.success) {
+      const id = idOf(msg);
+      const first = env.issues[0];
+      return errorResponse(id, ErrorCodes.InvalidRequest, `invalid request${first ? `: ${issuePath(first) || "(message)"} ${first.message}` : ""}`);
+    }
+    const { method, params } = env.output;
+    const isNotification = !("id" in (msg as object));
+    const id = env.output.id ?? null;
+    if (method.startsWith("notifications/")) return undefined;
+    const handler = this.#methods.get(method);
+    if (!handler) return isNotification ? undefined : errorResponse(id, ErrorCodes.MethodNotFound, `method not found: ${method}`);
+    try {
+      const result = await handler(params);
+      return isNotification ? undefined : { jsonrpc: "2.0", id, result };
+    } catch (err) {
+      if (err instanceof InvalidParams) return isNotification ? undefined : errorResponse(id, ErrorCodes.InvalidParams, err.message, { path: err.path });
+      this.#log.error(`${method} failed: ${err instanceof Error ? err.message : String(err)}`);
+      return isNotification ? undefined : errorResponse(id, ErrorCodes.InternalError, `internal error in ${method}`);
+    }
+  }
+}
+
+function idOf(msg: unknown): Id {
+  if (msg && typeof msg === "object" && "id" in msg) {
+    const id = (msg as { id: unknown }).id;
+    if (typeof id === "string" || typeof id === "number") return id;
+  }
+  return null;
+}
+
+export function errorResponse(id: Id, code: number, message: string, data?: unknown): RpcResponse {
+  return { jsonrpc: "2.0", id, error: data === undefined ? { code, message } : { code, message, data } };
+}

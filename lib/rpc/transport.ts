@@ -1,0 +1,62 @@
+/** @module stdio transport over injected streams: frames lines in, writes responses and notifications out. */
+import type { Logger } from "../log.ts";
+import { type Dispatcher, ErrorCodes, errorResponse, type RpcResponse } from "./dispatch.ts";
+import { LineFramer } from "./framing.ts";
+
+export interface TransportIO {
+  /** Byte chunks from the client; the iterator ends at EOF. */
+  input: AsyncIterable<Uint8Array>;
+  /** Writes one complete line (with its LF). */
+  write: (line: string) => void;
+}
+
+export interface Transport {
+  notify(method: string, params: unknown): void;
+  /** Resolves at EOF once every in-flight request has been answered. */
+  done: Promise<void>;
+}
+
+/** Upper bound on requests in flight; past it, new ones wait for the stream (natural backpressure). */
+const MAX_IN_FLIGHT = 4096;
+
+export function serveStdio(io: TransportIO, dispatcher: Dispatcher, log: Logger, maxLineBytes?: number): Transport {
+  const framer = new LineFramer(maxLineBytes);
+  const inFlight = new Set<Promise<void>>();
+  const send = (msg: RpcResponse | { jsonrpc: "2.0"; method: string; params: unknown }) => {
+    try {
+      io.write(`${JSON.stringify(msg)}\n`);
+    } catch (err) {
+      log.error(`cannot write to stdout: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  };
+
+  const handle = (frame: Parameters<Parameters<LineFramer["push"]>[1]>[0]) => {
+    if (frame.kind === "too-long") {
+      send(errorResponse(null, ErrorCodes.InvalidRequest, `line too long: ${frame.bytes} bytes exceeds the ${framer.maxBytes}-byte cap`));
+      return;
+    }
+    if (frame.kind === "invalid-utf8") {
+      send(errorResponse(null, ErrorCodes.ParseError, "parse error: line is not valid UTF-8"));
+      return;
+    }
+    const p: Promise<void> = dispatcher.handleLine(frame.text).then((res) => {
+      if (res) send(res);
+    });
+    inFlight.add(p);
+    p.finally(() => inFlight.delete(p));
+  };
+
+  const done = (async () => {
+    for await (const chunk of io.input) {
+      framer.push(chunk, handle);
+      while (inFlight.size >= MAX_IN_FLIGHT) await Promise.race(inFlight);
+    }
+    framer.end(handle);
+    await Promise.allSettled([...inFlight]);
+  })();
+
+  return {
+    notify: (method, params) => send({ jsonrpc: "2.0", method, params }),
+    done,
+  };
+}

@@ -1,0 +1,25 @@
+/** @module `git_uncommitted`: a bounded `git status --porcelain` in the session's cwd, cached briefly. */
+import { execFile } from "node:child_process";
+
+const CACHE_MS = 500;
+
+/** Returns a check that never rejects: a missing git, a non-repository or a timeout count as "no changes". */
+export function createGitCheck(timeoutMs: () => number): (cwd: string) => Promise<boolean> {
+  const cache = new Map<string, { at: number; value: Promise<boolean> }>();
+  return (cwd) => {
+    const hit = cache.get(cwd);
+    const now = Date.now();
+    if (hit && now - hit.at < CACHE_MS) return hit.value;
+    const value = new Promise<boolean>((resolve) => {
+      execFile(
+        "git",
+        ["status", "--porcelain", "--untracked-files=normal"],
+        { cwd, timeout: timeoutMs(), maxBuffer: 1 << 20, windowsHide: true },
+        (err, stdout) => resolve(!err && stdout.trim().length > 0),
+      );
+    });
+    cache.set(cwd, { at: now, value });
+    if (cache.size > 256) cache.delete(cache.keys().next().value ?? "");
+    return value;
+  };
+}

@@ -1,0 +1,194 @@
+/** @module one project's rules: discovers the three layers, keeps the last good rules per file, hot-reloads. */
+import { readFileSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import { type LoadResult, loadRuleText } from "../engine/load.ts";
+import { type Layer, type LayerFile, mergeLayers, type RuleSet } from "../engine/merge.ts";
+import type { LayerName, LoadIssue, Rule, Settings } from "../engine/schema.ts";
+import { BUILTIN_RULE_FILES } from "./builtin-rules.gen.ts";
+import { agentDir, type Env, globalRulesFile, globalSettingsFile, projectPiDir, projectRuleFiles } from "./paths.ts";
+import { loadSettings } from "./settings.ts";
+import { type DirWatch, watchDir } from "./watch.ts";
+
+export interface ReloadReport {
+  /** Files whose text changed in this reload. */
+  changed: string[];
+  /** Problems now standing (errors keep the file's last good rules). */
+  issues: LoadIssue[];
+  ruleCount: number;
+}
+
+export interface RuleHostOptions {
+  cwd: string;
+  env: Env;
+  /** Built-in rule files; defaults to the ones embedded in the binary. */
+  builtin?: readonly { file: string; text: string }[];
+  /** Plugin action/check names, asked at every merge. */
+  plugins?: () => { actions: ReadonlySet<string>; checks: ReadonlySet<string> };
+  /** Called after every reload triggered by a file change (not by `reload()` calls). */
+  onReload?: (report: ReloadReport) => void;
+}
+
+interface FileCache {
+  text: string | undefined;
+  result: LoadResult;
+  lastGood: Rule[] | undefined;
+}
+
+const DEBOUNCE_MS = 4;
+
+export class RuleHost {
+  readonly cwd: string;
+  readonly env: Env;
+  #opts: RuleHostOptions;
+  #cache = new Map<string, FileCache>();
+  #ruleSet: RuleSet;
+  #settings: Settings;
+  #trusted = false;
+  #issues: LoadIssue[] = [];
+  #watches: DirWatch[] = [];
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #generation = 0;
+
+  constructor(opts: RuleHostOptions) {
+    this.cwd = resolve(opts.cwd);
+    this.env = opts.env;
+    this.#opts = opts;
+    const first = this.#build();
+    this.#ruleSet = first.ruleSet;
+    this.#settings = first.settings;
+  }
+
+  get ruleSet(): RuleSet {
+    return this.#ruleSet;
+  }
+
+  get settings(): Settings {
+    return this.#settings;
+  }
+
+  get trusted(): boolean {
+    return this.#trusted;
+  }
+
+  /** Every standing problem: load errors and warnings, settings errors. */
+  get issues(): LoadIssue[] {
+    return this.#issues;
+  }
+
+  /** Bumps on every rebuild; cheap change detection for callers that cache derived data. */
+  get generation(): number {
+    return this.#generation;
+  }
+
+  /** Rules per layer with the files they came from (for status and `rules list`). */
+  layerFiles(): { source: LayerName; file: string; rules: number; ok: boolean }[] {
+    const out: { source: LayerName; file: string; rules: number; ok: boolean }[] = [];
+    for (const [file, c] of this.#cache) out.push({ source: this.#sourceOf(file), file, rules: c.lastGood?.length ?? 0, ok: c.result.ok });
+    return out;
+  }
+
+  #sourceOf(file: string): LayerName {
+    if (file.startsWith("rules/")) return "builtin";
+    return file === globalRulesFile(this.env) ? "global" : "project";
+  }
+
+  reload(): ReloadReport {
+    const built = this.#build();
+    this.#ruleSet = built.ruleSet;
+    this.#settings = built.settings;
+    return built.report;
+  }
+
+  #loadFile(file: string, source: LayerName, text: string | undefined, changed: string[]): LayerFile | undefined {
+    const prev = this.#cache.get(file);
+    if (prev && prev.text === text) return prev.lastGood ? { file, rules: prev.lastGood } : undefined;
+    if (prev) changed.push(file);
+    if (text === undefined) {
+      this.#cache.delete(file);
+      return undefined;
+    }
+    const result = loadRuleText(text, { file, source });
+    const lastGood = result.ok ? result.rules : prev?.lastGood;
+    this.#cache.set(file, { text, result, lastGood });
+    if (!prev) changed.push(file);
+    return lastGood ? { file, rules: lastGood } : undefined;
+  }
+
+  #build(): { ruleSet: RuleSet; settings: Settings; report: ReloadReport } {
+    const changed: string[] = [];
+    const { settings, issues: settingsIssues, trusted } = loadSettings(this.cwd, this.env);
+    this.#trusted = trusted;
+
+    const seen = new Set<string>();
+    const layer = (source: LayerName, files: { file: string; text: string | undefined }[]): Layer => {
+      const out: LayerFile[] = [];
+      for (const f of files) {
+        seen.add(f.file);
+        const lf = this.#loadFile(f.file, source, f.text, changed);
+        if (lf) out.push(lf);
+      }
+      return { source, files: out };
+    };
+
+    const builtin = layer("builtin", [...(this.#opts.builtin ?? BUILTIN_RULE_FILES)]);
+    const globalFile = globalRulesFile(this.env);
+    const global = layer("global", [{ file: globalFile, text: readText(globalFile) }]);
+    const project = layer(
+      "project",
+      projectRuleFiles(this.cwd, settings.projectRulesPattern).map((file) => ({ file, text: readText(file) })),
+    );
+    // Files that vanished since the last build drop out (deleting a rule file is intentional).
+    for (const file of [...this.#cache.keys()]) {
+      if (!seen.has(file)) {
+        this.#cache.delete(file);
+        changed.push(file);
+      }
+    }
+
+    const issues: LoadIssue[] = [...settingsIssues];
+    for (const c of this.#cache.values()) issues.push(...c.result.issues);
+    const plugins = this.#opts.plugins?.();
+    const ruleSet = mergeLayers([builtin, global, project], issues, {
+      trusted: this.#trusted,
+      projectDir: this.cwd,
+      ...(plugins ? { pluginActions: plugins.actions, pluginChecks: plugins.checks } : {}),
+    });
+    this.#issues = issues;
+    this.#generation++;
+    return { ruleSet, settings, report: { changed, issues, ruleCount: ruleSet.rules.length } };
+  }
+
+  /** Starts watching the project's `.pi/` (even before it exists), the project folder, and the global folder. */
+  watch(): void {
+    if (this.#watches.length > 0) return;
+    const relevant = (name: string | null) =>
+      name === null || name === ".pi" || name.endsWith(".json") || name.startsWith("shepherd-rules") || name === "settings.json";
+    const schedule = (name: string | null) => {
+      if (!relevant(name)) return;
+      if (this.#timer) clearTimeout(this.#timer);
+      this.#timer = setTimeout(() => {
+        this.#timer = undefined;
+        const report = this.reload();
+        if (report.changed.length > 0 || name === null) this.#opts.onReload?.(report);
+      }, DEBOUNCE_MS);
+    };
+    this.#watches.push(watchDir(projectPiDir(this.cwd), schedule));
+    this.#watches.push(watchDir(agentDir(this.env), schedule));
+    const globalSettingsDir = dirname(globalSettingsFile(this.env));
+    if (globalSettingsDir !== agentDir(this.env)) this.#watches.push(watchDir(globalSettingsDir, schedule));
+  }
+
+  close(): void {
+    if (this.#timer) clearTimeout(this.#timer);
+    for (const w of this.#watches) w.close();
+    this.#watches = [];
+  }
+}
+
+function readText(file: string): string | undefined {
+  try {
+    return readFileSync(file, "utf8");
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,172 @@
+/** @module the `shepherd_rules` tool: list / add / remove / enable / disable, validated and atomic. */
+import { readFileSync } from "node:fs";
+import { applyEdits, modify, parse as parseJsonc } from "jsonc-parser";
+import * as v from "valibot";
+import { loadRuleText } from "../engine/load.ts";
+import { issuePath, type Rule, RuleSchema } from "../engine/schema.ts";
+import { writeFileAtomic } from "./atomic-write.ts";
+import { withFileLock } from "./file-lock.ts";
+import { globalRulesFile, projectRulesFile } from "./paths.ts";
+import type { Workspace } from "./workspace.ts";
+
+export const RULES_TOOL_NAME = "shepherd_rules";
+
+export const RulesToolArgsSchema = v.strictObject({
+  action: v.picklist(["list", "add", "remove", "enable", "disable"]),
+  scope: v.optional(v.picklist(["global", "project"])),
+  rule: v.optional(v.unknown()),
+  name: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(200))),
+  cwd: v.optional(v.string()),
+});
+
+export const RULES_TOOL_DEFINITION = {
+  name: RULES_TOOL_NAME,
+  description:
+    "Inspect and change Shepherd's guard rules. list: the merged rules with their sources. add/remove/enable/disable: change a rule in the global (default) or project rule file. Locked rules cannot be changed.",
+  inputSchema: {
+    type: "object",
+    properties: {
+      action: { type: "string", enum: ["list", "add", "remove", "enable", "disable"] },
+      scope: { type: "string", enum: ["global", "project"], description: "Which file to change (default global); with list, only that layer." },
+      rule: { type: "object", description: "For add: a rule as in a rules file (name, hook, tool, action, pattern, reason, ...)." },
+      name: { type: "string", description: "For remove/enable/disable: the rule's name." },
+    },
+    required: ["action"],
+    additionalProperties: false,
+  },
+} as const;
+
+export interface ToolResult {
+  text: string;
+  isError: boolean;
+}
+
+const fail = (text: string): ToolResult => ({ text, isError: true });
+
+function describeRule(r: Rule): string {
+  const what = r.hook === "tool_call" || r.hook === "tool_result" ? `${r.hook}:${r.tools.join("|") || "*"}` : r.hook;
+  return `- ${r.name} [${r.source}${r.locked ? ", locked" : ""}] ${what} -> ${r.action}${r.comment ? `: ${r.comment}` : ""} (${r.file})`;
+}
+
+/** Reads a rule file as a list of raw rules plus the JSON path prefix of the list. */
+function readRaw(file: string): { text: string; list: unknown[]; key: "rules" | null } | { error: string } {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch {
+    return { text: "[]\n", list: [], key: null };
+  }
+  const check = loadRuleText(text, { file, source: "global" });
+  if (!check.ok && check.issues.some((i) => i.path === "" && i.severity === "error")) {
+    return { error: `${file} cannot be parsed (${check.issues[0]?.message ?? "error"}); fix it by hand first` };
+  }
+  const data: unknown = parseJsonc(text, [], { allowTrailingComma: true });
+  if (Array.isArray(data)) return { text, list: data, key: null };
+  if (data && typeof data === "object" && Array.isArray((data as { rules?: unknown }).rules)) return { text, list: (data as { rules: unknown[] }).rules, key: "rules" };
+  return { error: `${file} is neither a rule array nor {"rules": [...]}` };
+}
+
+function nameOf(raw: unknown, index: number): string | undefined {
+  if (!raw || typeof raw !== "object") return undefined;
+  const r = raw as Record<string, unknown>;
+  if (typeof r.name === "string") return r.name;
+  const loaded = loadRuleText(JSON.stringify([raw]), { file: "", source: "global" });
+  return loaded.rules[0]?.name ?? `#${index}`;
+}
+
+export async function runRulesTool(workspace: Workspace, rawArgs: unknown, cwd?: string): Promise<ToolResult> {
+  const parsed = v.safeParse(RulesToolArgsSchema, rawArgs ?? {});
+  if (!parsed.success) {
+    const first = parsed.issues[0];
+    return fail(`invalid arguments: ${first ? `${issuePath(first) || "(args)"}: ${first.message}` : "unknown"}`);
+  }
+  const args = parsed.output;
+  const project = workspace.host(args.cwd ?? cwd ?? workspace.defaultCwd);
+  const merged = project.ruleSet;
+
+  if (args.action === "list") {
+    const rules = args.scope ? merged.rules.filter((r) => r.source === args.scope) : merged.rules;
+    const lines = rules.map(describeRule);
+    const skipped = merged.skipped.filter((s) => !args.scope || s.rule.source === args.scope).map((s) => `- ${s.rule.name} [${s.rule.source}] skipped: ${s.reason}`);
+    const errors = project.issues.filter((i) => i.severity === "error").map((i) => `- ${i.file} ${i.path}: ${i.message}`);
+    const text = [
+      `${rules.length} active rule(s):`,
+      ...lines,
+      ...(skipped.length ? ["", `${skipped.length} skipped:`, ...skipped] : []),
+      ...(errors.length ? ["", "load errors (last good rules in force):", ...errors] : []),
+    ].join("\n");
+    return { text, isError: false };
+  }
+
+  const scope = args.scope ?? "global";
+  const file = scope === "global" ? globalRulesFile(workspace.env) : projectRulesFile(project.cwd);
+  const lockedOwner = (name: string) => {
+    const r = merged.byName.get(name) ?? merged.skipped.find((s) => s.rule.name === name && s.rule.locked)?.rule;
+    return r?.locked && !(scope === "global" && r.source === "global") ? r : undefined;
+  };
+
+  let newRule: Record<string, unknown> | undefined;
+  let name = args.name;
+  if (args.action === "add") {
+    const checked = v.safeParse(RuleSchema, args.rule);
+    if (!checked.success) {
+      const first = checked.issues[0];
+      return fail(`invalid rule: ${first ? `${issuePath(first) || "(rule)"}: ${first.message}` : "unknown"}`);
+    }
+    if (checked.output.action === undefined) return fail('invalid rule: "action" is required when adding a rule');
+    newRule = args.rule as Record<string, unknown>;
+    name = nameOf(newRule, 0);
+  }
+  if (!name) return fail(`"name" is required for ${args.action}`);
+  const locked = lockedOwner(name);
+  if (locked) return fail(`rule "${name}" is locked by ${locked.source} (${locked.file}); it cannot be changed from here`);
+  if (scope === "project" && args.action !== "remove") {
+    const existing = merged.byName.get(name);
+    if (existing && existing.source !== "project" && !project.trusted) {
+      return fail(`this project is not trusted, so it cannot change the ${existing.source} rule "${name}"; run \`shepherd trust ${project.cwd}\` first`);
+    }
+  }
+
+  const result = await withFileLock(file, () => {
+    const raw = readRaw(file);
+    if ("error" in raw) return fail(raw.error);
+    const idx = raw.list.findIndex((r, i) => nameOf(r, i) === name);
+    const listPath: (string | number)[] = raw.key ? ["rules"] : [];
+    let text = raw.text;
+    const edit = (path: (string | number)[], value: unknown, opts: { isArrayInsertion?: boolean } = {}) => {
+      text = applyEdits(text, modify(text, path, value, { formattingOptions: { insertSpaces: true, tabSize: 2 }, ...opts }));
+    };
+    switch (args.action) {
+      case "add":
+        if (idx >= 0) edit([...listPath, idx], newRule);
+        else edit([...listPath, raw.list.length], newRule, { isArrayInsertion: true });
+        break;
+      case "remove":
+        if (idx < 0) {
+          const elsewhere = merged.byName.get(name);
+          return fail(elsewhere ? `rule "${name}" is not in ${file} (it comes from ${elsewhere.file}); use disable instead` : `no rule named "${name}" in ${file}`);
+        }
+        edit([...listPath, idx], undefined);
+        break;
+      case "enable":
+      case "disable": {
+        const enabled = args.action === "enable";
+        if (idx >= 0) edit([...listPath, idx, "enabled"], enabled);
+        else if (merged.byName.has(name) || merged.skipped.some((s) => s.rule.name === name)) {
+          // Not defined in this file: record a patch that changes the earlier layer's rule by name.
+          edit([...listPath, raw.list.length], { name, enabled }, { isArrayInsertion: true });
+        } else return fail(`no rule named "${name}"`);
+        break;
+      }
+    }
+    const check = loadRuleText(text, { file, source: scope });
+    if (!check.ok) {
+      const first = check.issues.find((i) => i.severity === "error");
+      return fail(`the change would make ${file} invalid: ${first ? `${first.path}: ${first.message}` : "unknown"}; nothing was written`);
+    }
+    writeFileAtomic(file, text.endsWith("\n") ? text : `${text}\n`);
+    return { text: `${args.action} "${name}" in ${scope} rules (${file})`, isError: false };
+  });
+  if (!result.isError) workspace.reload(project.cwd);
+  return result;
+}

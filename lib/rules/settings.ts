@@ -1,0 +1,92 @@
+/** @module settings: defaults -> global `settings.json` key `shepherd` -> project `.pi/settings.json` (deep merge, JSONC). */
+import { readFileSync, realpathSync } from "node:fs";
+import { resolve } from "node:path";
+import { parse, type ParseError, printParseErrorCode } from "jsonc-parser";
+import * as v from "valibot";
+import { DEFAULT_SETTINGS, issuePath, type LoadIssue, type Settings, SettingsSchema } from "../engine/schema.ts";
+import { type Env, globalSettingsFile, projectSettingsFile } from "./paths.ts";
+
+export interface SettingsResult {
+  settings: Settings;
+  issues: LoadIssue[];
+  /** Whether the global settings list this project as trusted (DESIGN section 6). */
+  trusted: boolean;
+}
+
+function isPlainObject(x: unknown): x is Record<string, unknown> {
+  return typeof x === "object" && x !== null && !Array.isArray(x);
+}
+
+export function deepMerge(base: Record<string, unknown>, over: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...base };
+  for (const [k, val] of Object.entries(over)) {
+    const prev = out[k];
+    out[k] = isPlainObject(prev) && isPlainObject(val) ? deepMerge(prev, val) : val;
+  }
+  return out;
+}
+
+/** Reads a JSONC file; a missing file is `undefined` with no issue. */
+export function readJsonc(file: string, issues: LoadIssue[]): unknown {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch {
+    return undefined;
+  }
+  const errors: ParseError[] = [];
+  const data: unknown = parse(text, errors, { allowTrailingComma: true });
+  if (errors.length > 0) {
+    const first = errors[0];
+    issues.push({ file, path: "", message: `JSON syntax error: ${first ? printParseErrorCode(first.error) : "unknown"}`, severity: "error" });
+    return undefined;
+  }
+  return data;
+}
+
+function shepherdKey(file: string, issues: LoadIssue[]): Record<string, unknown> {
+  const data = readJsonc(file, issues);
+  if (!isPlainObject(data)) return {};
+  const section = data.shepherd;
+  if (section === undefined) return {};
+  const parsed = v.safeParse(SettingsSchema, section);
+  if (!parsed.success) {
+    for (const issue of parsed.issues) issues.push({ file, path: issuePath(issue, "shepherd"), message: issue.message, severity: "error" });
+    return {};
+  }
+  return parsed.output;
+}
+
+/** Settings a project may only set once trusted: they loosen the guard or choose what runs. */
+const LOOSENING_KEYS = ["failMode", "binary", "audit"] as const;
+
+/**
+ * Trust decisions are read from the global file only: a project must never be able to trust itself,
+ * so `trustedProjects` in a project's settings is dropped, and an untrusted project cannot loosen the guard.
+ */
+export function loadSettings(cwd: string, env: Env): SettingsResult {
+  const issues: LoadIssue[] = [];
+  const global = shepherdKey(globalSettingsFile(env), issues);
+  const project = { ...shepherdKey(projectSettingsFile(cwd), issues) };
+  delete project.trustedProjects;
+  const trusted = trustedIn(global.trustedProjects, cwd);
+  if (!trusted) for (const key of LOOSENING_KEYS) delete project[key];
+  const merged = deepMerge(deepMerge({ ...DEFAULT_SETTINGS }, global), project);
+  return { settings: merged as Settings, issues, trusted };
+}
+
+function trustedIn(list: unknown, cwd: string): boolean {
+  if (!Array.isArray(list)) return false;
+  const dir = canonicalDir(cwd);
+  return list.some((entry) => typeof entry === "string" && canonicalDir(entry) === dir);
+}
+
+/** Absolute, symlinks resolved when possible, so `trust .` and a session's cwd compare equal. */
+export function canonicalDir(dir: string): string {
+  const abs = resolve(dir);
+  try {
+    return realpathSync(abs);
+  } catch {
+    return abs;
+  }
+}

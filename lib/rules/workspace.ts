@@ -1,0 +1,178 @@
+/** @module the service behind every face: rule hosts per project, sessions, hints; evaluate/hint/status/reload. */
+import { resolve } from "node:path";
+import { type EvalHost, evaluate } from "../engine/evaluate.ts";
+import type { Decision, HookEvent, LoadIssue } from "../engine/schema.ts";
+import { addHint, SessionStore, type SessionState } from "../engine/state.ts";
+import { createGitCheck } from "./git.ts";
+import { RuleHost, type ReloadReport } from "./host.ts";
+import { type Env, homeDir } from "./paths.ts";
+
+export type NotifyLevel = "info" | "warning" | "error";
+export type NotifyListener = (level: NotifyLevel, message: string, data?: unknown) => void;
+
+/** The plugin seam: the registry provides names for merging and a contained host for evaluation. */
+export interface PluginProvider {
+  names(cwd: string): { actions: ReadonlySet<string>; checks: ReadonlySet<string> };
+  evalHost(cwd: string): EvalHost;
+  /** Starts watching plugin folders for this project; calls back when they change. */
+  watch?(cwd: string, onChange: () => void): void;
+  close?(): void;
+}
+
+export interface WorkspaceOptions {
+  env: Env;
+  /** The project the process started in; events with another cwd get their own host. */
+  cwd: string;
+  watch: boolean;
+  plugins?: PluginProvider;
+  builtin?: readonly { file: string; text: string }[];
+  maxProjects?: number;
+  /** Called after every decision (audit log, dashboard). */
+  onDecision?: (event: HookEvent, decision: Decision) => void;
+}
+
+export interface Status {
+  version: string;
+  cwd: string;
+  trusted: boolean;
+  rules: Record<string, number>;
+  skipped: { rule: string; source: string; file: string; reason: string }[];
+  issues: LoadIssue[];
+  files: { source: string; file: string; rules: number; ok: boolean }[];
+  session?: Pick<SessionState, "calls" | "errors" | "callsByTool" | "errorsByTool" | "hasEdits" | "warnings">;
+  sessions: number;
+}
+
+export class Workspace {
+  readonly env: Env;
+  readonly sessions = new SessionStore();
+  readonly defaultCwd: string;
+  #opts: WorkspaceOptions;
+  #hosts = new Map<string, RuleHost>();
+  #listeners = new Set<NotifyListener>();
+  #gitCheck: (cwd: string) => Promise<boolean>;
+  #version: string;
+
+  constructor(opts: WorkspaceOptions, version: string) {
+    this.env = opts.env;
+    this.defaultCwd = resolve(opts.cwd);
+    this.#opts = opts;
+    this.#version = version;
+    this.#gitCheck = createGitCheck(() => this.host(this.defaultCwd).settings.gitTimeoutMs);
+  }
+
+  onNotify(listener: NotifyListener): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  #notify(level: NotifyLevel, message: string, data?: unknown): void {
+    for (const l of this.#listeners) l(level, message, data);
+  }
+
+  /** The rule host of a project folder, created (and watched) on first use. */
+  host(cwd: string): RuleHost {
+    const key = resolve(cwd || this.defaultCwd);
+    let h = this.#hosts.get(key);
+    if (h) return h;
+    const max = this.#opts.maxProjects ?? 64;
+    if (this.#hosts.size >= max) {
+      // Evict the oldest non-default project so a client inventing cwds cannot exhaust watchers.
+      for (const [k, old] of this.#hosts) {
+        if (k !== this.defaultCwd) {
+          old.close();
+          this.#hosts.delete(k);
+          break;
+        }
+      }
+    }
+    const plugins = this.#opts.plugins;
+    h = new RuleHost({
+      cwd: key,
+      env: this.env,
+      ...(this.#opts.builtin ? { builtin: this.#opts.builtin } : {}),
+      ...(plugins ? { plugins: () => plugins.names(key) } : {}),
+      onReload: (report) => this.#reported(key, report),
+    });
+    this.#hosts.set(key, h);
+    this.#announce(key, h.issues, "loaded");
+    if (this.#opts.watch) {
+      h.watch();
+      plugins?.watch?.(key, () => this.#reported(key, h?.reload() ?? { changed: [], issues: [], ruleCount: 0 }));
+    }
+    return h;
+  }
+
+  #announce(cwd: string, issues: LoadIssue[], verb: string): void {
+    const errors = issues.filter((i) => i.severity === "error");
+    for (const i of errors) {
+      this.#notify("error", `rule file ${i.file}${i.line ? `:${i.line}:${i.column ?? 1}` : ""} ${i.path || "(file)"}: ${i.message}; its last good rules stay in force`, { cwd, issue: i });
+    }
+    if (verb !== "loaded" || errors.length > 0) this.#notify(errors.length > 0 ? "warning" : "info", `rules ${verb} for ${cwd}`, { cwd, errors: errors.length });
+  }
+
+  #reported(cwd: string, report: ReloadReport): void {
+    this.#announce(cwd, report.issues, `reloaded (${report.ruleCount} active; changed: ${report.changed.join(", ") || "none"})`);
+  }
+
+  evaluate(event: HookEvent): Promise<Decision> | Decision {
+    const host = this.host(event.session.cwd);
+    const decision = evaluate(
+      {
+        rules: host.ruleSet,
+        sessions: this.sessions,
+        maxWarnings: host.settings.maxWarnings,
+        projectRoot: host.cwd,
+        home: homeDir(this.env),
+        host: this.#evalHost(host.cwd),
+      },
+      event,
+    );
+    const after = this.#opts.onDecision;
+    if (!after) return decision;
+    if (decision instanceof Promise) return decision.then((d) => (after(event, d), d));
+    after(event, decision);
+    return decision;
+  }
+
+  #evalHost(cwd: string): EvalHost {
+    const pluginHost = this.#opts.plugins?.evalHost(cwd);
+    return { ...pluginHost, gitUncommitted: this.#gitCheck };
+  }
+
+  hint(sessionId: string, text: string): void {
+    addHint(this.sessions.get(sessionId), text);
+  }
+
+  reload(cwd?: string): Status {
+    const h = this.host(cwd ?? this.defaultCwd);
+    this.#reported(h.cwd, h.reload());
+    return this.status(cwd);
+  }
+
+  status(cwd?: string, sessionId?: string): Status {
+    const h = this.host(cwd ?? this.defaultCwd);
+    const rules: Record<string, number> = { builtin: 0, global: 0, project: 0 };
+    for (const r of h.ruleSet.rules) rules[r.source] = (rules[r.source] ?? 0) + 1;
+    const s = sessionId ? this.sessions.peek(sessionId) : undefined;
+    return {
+      version: this.#version,
+      cwd: h.cwd,
+      trusted: h.trusted,
+      rules,
+      skipped: h.ruleSet.skipped.map((k) => ({ rule: k.rule.name, source: k.rule.source, file: k.rule.file, reason: k.reason })),
+      issues: h.issues,
+      files: h.layerFiles(),
+      ...(s
+        ? { session: { calls: s.calls, errors: s.errors, callsByTool: s.callsByTool, errorsByTool: s.errorsByTool, hasEdits: s.hasEdits, warnings: s.warnings } }
+        : {}),
+      sessions: this.sessions.size,
+    };
+  }
+
+  close(): void {
+    for (const h of this.#hosts.values()) h.close();
+    this.#hosts.clear();
+    this.#opts.plugins?.close?.();
+  }
+}

@@ -1,0 +1,2 @@
+/** @module the version shown by --version and initialize (kept in step with package.json by a test). */
+export const VERSION = "0.1.0";

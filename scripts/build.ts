@@ -1,0 +1,29 @@
+/** @module `npm run build`: regenerate embedded modules, then `bun build --compile` into dist/shepherd. */
+import { spawnSync } from "node:child_process";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { renderBuiltinModule } from "./gen-embedded.ts";
+
+const root = join(import.meta.dir, "..");
+writeFileSync(join(root, "lib/rules/builtin-rules.gen.ts"), renderBuiltinModule(root));
+mkdirSync(join(root, "dist"), { recursive: true });
+
+const outfile = process.env.SHEPHERD_OUTFILE ?? join(root, "dist/shepherd");
+const target = process.env.SHEPHERD_TARGET;
+const args = [
+  "build",
+  "--compile",
+  "--minify",
+  "--format=esm",
+  "--bytecode",
+  "--compile-autoload-package-json",
+  "--no-compile-autoload-dotenv",
+  "--no-compile-autoload-bunfig",
+  ...(target ? [`--target=${target}`] : []),
+  join(root, "main.ts"),
+  "--outfile",
+  outfile,
+];
+const res = spawnSync(process.execPath, args, { stdio: "inherit", cwd: root });
+if (res.status !== 0) process.exit(res.status ?? 1);
+process.stderr.write(`built ${outfile}\n`);
