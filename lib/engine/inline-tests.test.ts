@@ -28,7 +28,7 @@ describe("runRuleTests", () => {
   ])("should run %j with case %j -> %p", async (rule, test, status) => {
     const [r] = rulesOf([{ ...rule, tests: [test] }]);
     const results = await runRuleTests(r as Rule);
-    expect(results.map((x) => x.status)).toEqual([status]);
+    expect(results.map((x): string => x.status)).toEqual([status]);
   });
 
   it("should explain why a rule that should have fired did not", async () => {
