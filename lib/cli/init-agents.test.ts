@@ -1,0 +1,117 @@
+/** @module unit tests: merging Shepherd's hooks into Claude Code, Codex and Gemini settings files. */
+import { afterEach, beforeEach, describe, expect, it } from "bun:test";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { type InitAgentOptions, runInitAgent, shellQuote } from "./init-agents.ts";
+
+let root = "";
+let messages = "";
+beforeEach(() => {
+  root = mkdtempSync(join(tmpdir(), "shepherd-init-"));
+  messages = "";
+});
+afterEach(() => {
+  rmSync(root, { recursive: true, force: true });
+});
+
+const opts = (over: Partial<InitAgentOptions> = {}): InitAgentOptions => ({
+  cwd: join(root, "proj"),
+  env: { HOME: join(root, "home") },
+  scope: "project",
+  uninstall: false,
+  binary: "/opt/bin/shepherd",
+  write: (t) => void (messages += t),
+  writeErr: (t) => void (messages += t),
+  ...over,
+});
+const read = (file: string): Record<string, unknown> => JSON.parse(readFileSync(file, "utf8"));
+
+describe("runInitAgent", () => {
+  const files: [string, InitAgentOptions["scope"], string][] = [
+    ["claude-code", "project", "proj/.claude/settings.json"],
+    ["claude-code", "user", "home/.claude/settings.json"],
+    ["codex", "project", "proj/.codex/hooks.json"],
+    ["codex", "user", "home/.codex/hooks.json"],
+    ["gemini", "project", "proj/.gemini/settings.json"],
+    ["gemini", "user", "home/.gemini/settings.json"],
+  ];
+  for (const [agent, scope, rel] of files) {
+    it(`should write ${agent} ${scope} hooks to ${rel}`, () => {
+      expect(runInitAgent(agent, opts({ scope }))).toBe(0);
+      const hooks = read(join(root, rel)).hooks as Record<string, { hooks: { command: string }[] }[]>;
+      for (const groups of Object.values(hooks)) expect(groups[0]?.hooks[0]?.command).toBe(`/opt/bin/shepherd hook ${agent}`);
+    });
+  }
+
+  it("should keep other hooks, other settings and comments", () => {
+    const file = join(root, "proj/.claude/settings.json");
+    mkdirSync(join(root, "proj/.claude"), { recursive: true });
+    const mine = { matcher: "Bash", hooks: [{ type: "command", command: "my-guard" }] };
+    writeFileSync(file, `{\n  // mine\n  "model": "opus",\n  "hooks": {"PreToolUse": [${JSON.stringify(mine)}]}\n}\n`);
+    expect(runInitAgent("claude-code", opts())).toBe(0);
+    const text = readFileSync(file, "utf8");
+    expect(text).toContain("// mine");
+    const data = JSON.parse(text.replace("// mine", "")) as { model: string; hooks: Record<string, unknown[]> };
+    expect(data.model).toBe("opus");
+    expect(data.hooks.PreToolUse).toEqual([mine, { matcher: "*", hooks: [{ type: "command", command: "/opt/bin/shepherd hook claude-code", timeout: 30 }] }]);
+  });
+
+  it("should change nothing on a second run", () => {
+    runInitAgent("gemini", opts());
+    const first = readFileSync(join(root, "proj/.gemini/settings.json"), "utf8");
+    runInitAgent("gemini", opts());
+    expect(readFileSync(join(root, "proj/.gemini/settings.json"), "utf8")).toBe(first);
+    expect(messages).toContain("already with");
+  });
+
+  it("should replace an entry that points to a moved binary", () => {
+    runInitAgent("codex", opts({ binary: "/old/shepherd" }));
+    runInitAgent("codex", opts());
+    const hooks = read(join(root, "proj/.codex/hooks.json")).hooks as Record<string, unknown[]>;
+    expect(hooks.PreToolUse).toHaveLength(1);
+    expect(JSON.stringify(hooks)).not.toContain("/old/");
+  });
+
+  it("should enable Gemini hooks only when the user has not decided", () => {
+    runInitAgent("gemini", opts());
+    expect(read(join(root, "proj/.gemini/settings.json")).hooksConfig).toEqual({ enabled: true });
+  });
+
+  it("should remove only Shepherd's entries on --uninstall", () => {
+    const file = join(root, "proj/.claude/settings.json");
+    mkdirSync(join(root, "proj/.claude"), { recursive: true });
+    const mine = { hooks: { Stop: [{ hooks: [{ type: "command", command: "notify-send done" }] }] }, model: "opus" };
+    writeFileSync(file, JSON.stringify(mine, null, 2));
+    runInitAgent("claude-code", opts());
+    expect(runInitAgent("claude-code", opts({ uninstall: true }))).toBe(0);
+    expect(read(file)).toEqual(mine);
+  });
+
+  it("should drop an emptied hooks object on --uninstall", () => {
+    runInitAgent("claude-code", opts());
+    runInitAgent("claude-code", opts({ uninstall: true }));
+    expect(read(join(root, "proj/.claude/settings.json"))).toEqual({});
+  });
+
+  it("should refuse to touch a file that is not valid JSON", () => {
+    mkdirSync(join(root, "proj/.claude"), { recursive: true });
+    writeFileSync(join(root, "proj/.claude/settings.json"), "{ broken");
+    expect(runInitAgent("claude-code", opts())).toBe(1);
+    expect(readFileSync(join(root, "proj/.claude/settings.json"), "utf8")).toBe("{ broken");
+  });
+
+  it("should reject an unknown agent", () => {
+    expect(runInitAgent("cursor", opts())).toBe(2);
+    expect(existsSync(join(root, "proj"))).toBe(false);
+  });
+});
+
+describe("shellQuote", () => {
+  const cases: [string, string][] = [
+    ["/usr/bin/shepherd", "/usr/bin/shepherd"],
+    ["/my apps/shepherd", "'/my apps/shepherd'"],
+    ["/it's/shepherd", "'/it'\\''s/shepherd'"],
+  ];
+  for (const [input, want] of cases) it(`should quote ${input}`, () => expect(shellQuote(input)).toBe(want));
+});

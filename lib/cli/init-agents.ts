@@ -1,0 +1,193 @@
+/**
+ * @module `shepherd init claude-code|codex|gemini [--user] [--uninstall]`: merges Shepherd's hook entries into
+ * the agent's settings file. Other hooks and settings stay as they are (edits go through jsonc-parser, so
+ * comments and formatting survive), a second run changes nothing, and every write is atomic.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { homedir } from "node:os";
+import { join, resolve } from "node:path";
+import { applyEdits, type ParseError, modify, parse, printParseErrorCode } from "jsonc-parser";
+import { type AgentName, agentName, AGENTS } from "../adapters/index.ts";
+import { writeFileAtomic } from "../rules/atomic-write.ts";
+import type { Env } from "../rules/paths.ts";
+
+export type InitScope = "project" | "user";
+
+export interface InitAgentOptions {
+  cwd: string;
+  env: Env;
+  scope: InitScope;
+  uninstall: boolean;
+  /** How the agent should start Shepherd: the absolute path of this binary by default. */
+  binary: string;
+  write?: (text: string) => void;
+  writeErr?: (text: string) => void;
+}
+
+interface HookSpec {
+  event: string;
+  /** Tool events get a matcher for every tool: rules decide which tools matter. */
+  matcher?: string;
+}
+
+interface AgentPlan {
+  file: string;
+  events: HookSpec[];
+  /** One handler entry in the agent's format. */
+  handler: (command: string) => Record<string, unknown>;
+  /** Extra settings the hooks need to run at all (Gemini's `hooksConfig.enabled`). */
+  extra?: { path: string[]; value: unknown; onlyIfMissing: boolean }[];
+  notes: string[];
+}
+
+function home(env: Env): string {
+  return env.HOME || homedir();
+}
+
+function plan(agent: AgentName, opts: InitAgentOptions): AgentPlan {
+  const project = resolve(opts.cwd);
+  switch (agent) {
+    case "claude-code":
+      return {
+        file: opts.scope === "user" ? join(opts.env.CLAUDE_CONFIG_DIR || join(home(opts.env), ".claude"), "settings.json") : join(project, ".claude", "settings.json"),
+        events: [
+          { event: "PreToolUse", matcher: "*" },
+          { event: "PostToolUse", matcher: "*" },
+          { event: "PostToolUseFailure", matcher: "*" },
+          { event: "UserPromptSubmit" },
+          { event: "Stop" },
+          { event: "SessionStart" },
+          { event: "SessionEnd" },
+        ],
+        handler: (command) => ({ type: "command", command, timeout: 30 }),
+        notes: [],
+      };
+    case "codex":
+      return {
+        file: opts.scope === "user" ? join(opts.env.CODEX_HOME || join(home(opts.env), ".codex"), "hooks.json") : join(project, ".codex", "hooks.json"),
+        events: [{ event: "PreToolUse", matcher: "*" }, { event: "PostToolUse", matcher: "*" }, { event: "UserPromptSubmit" }, { event: "Stop" }, { event: "SessionStart" }],
+        handler: (command) => ({ type: "command", command, timeout: 30 }),
+        notes: [
+          "Codex runs new or changed hooks only once you trust them: review them with /hooks in the Codex TUI.",
+          ...(opts.scope === "project" ? ["Project hooks load only in a project Codex trusts (projects.<path>.trust_level = \"trusted\" in config.toml)."] : []),
+        ],
+      };
+    case "gemini":
+      return {
+        file: opts.scope === "user" ? join(opts.env.GEMINI_CLI_HOME || home(opts.env), ".gemini", "settings.json") : join(project, ".gemini", "settings.json"),
+        events: [
+          { event: "BeforeTool", matcher: ".*" },
+          { event: "AfterTool", matcher: ".*" },
+          { event: "BeforeAgent" },
+          { event: "AfterAgent" },
+          { event: "SessionStart" },
+          { event: "SessionEnd" },
+        ],
+        // Gemini's timeout is in milliseconds.
+        handler: (command) => ({ type: "command", name: "shepherd", command, timeout: 15000 }),
+        extra: [{ path: ["hooksConfig", "enabled"], value: true, onlyIfMissing: true }],
+        notes: opts.scope === "project" ? ["Gemini CLI reads project settings only in a trusted folder."] : [],
+      };
+  }
+}
+
+/** Single quotes keep a path with spaces one word for the agent's shell. */
+export function shellQuote(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, "'\\''")}'`;
+}
+
+/** Our entry is recognized by its command, so a moved binary is replaced, not duplicated. */
+function isShepherdHandler(h: unknown, agent: AgentName): boolean {
+  if (!h || typeof h !== "object") return false;
+  const command = (h as { command?: unknown }).command;
+  return typeof command === "string" && command.trimEnd().endsWith(` hook ${agent}`) && /shepherd/i.test(command);
+}
+
+type Group = { matcher?: string; hooks?: unknown[] } & Record<string, unknown>;
+
+/** The event's groups without our handlers; groups left empty by that are dropped. */
+function withoutShepherd(groups: unknown, agent: AgentName): unknown[] {
+  if (!Array.isArray(groups)) return [];
+  const out: unknown[] = [];
+  for (const g of groups) {
+    if (!g || typeof g !== "object" || !Array.isArray((g as Group).hooks)) {
+      out.push(g);
+      continue;
+    }
+    const group = g as Group;
+    const hooks = (group.hooks ?? []).filter((h) => !isShepherdHandler(h, agent));
+    if (hooks.length === (group.hooks ?? []).length) out.push(g);
+    else if (hooks.length > 0) out.push({ ...group, hooks });
+  }
+  return out;
+}
+
+function readSettings(file: string): { text: string; data: Record<string, unknown> } {
+  if (!existsSync(file)) return { text: "{}\n", data: {} };
+  const text = readFileSync(file, "utf8");
+  const errors: ParseError[] = [];
+  const data: unknown = parse(text.trim() === "" ? "{}" : text, errors, { allowTrailingComma: true });
+  if (errors.length > 0) {
+    const e = errors[0];
+    throw new Error(`${file} is not valid JSON (${e ? `${printParseErrorCode(e.error)} at offset ${e.offset}` : "parse error"}); fix it first, nothing was changed`);
+  }
+  if (!data || typeof data !== "object" || Array.isArray(data)) throw new Error(`${file} does not hold a JSON object; nothing was changed`);
+  return { text: text.trim() === "" ? "{}\n" : text, data: data as Record<string, unknown> };
+}
+
+const FORMAT = { formattingOptions: { insertSpaces: true, tabSize: 2, eol: "\n" } };
+
+/** Computes the new settings text; returns the same text when nothing changes. */
+export function mergeAgentSettings(text: string, data: Record<string, unknown>, agent: AgentName, p: AgentPlan, command: string, uninstall: boolean): string {
+  let next = text;
+  const hooks = data.hooks && typeof data.hooks === "object" && !Array.isArray(data.hooks) ? (data.hooks as Record<string, unknown>) : {};
+  if (data.hooks !== undefined && hooks !== data.hooks) throw new Error(`"hooks" is not an object; nothing was changed`);
+  for (const spec of p.events) {
+    const kept = withoutShepherd(hooks[spec.event], agent);
+    const groups = uninstall ? kept : [...kept, { ...(spec.matcher !== undefined ? { matcher: spec.matcher } : {}), hooks: [p.handler(command)] }];
+    const before = JSON.stringify(hooks[spec.event] ?? []);
+    if (JSON.stringify(groups) === before) continue;
+    next = applyEdits(next, modify(next, ["hooks", spec.event], groups.length > 0 ? groups : undefined, FORMAT));
+  }
+  if (uninstall) {
+    const after = parse(next) as Record<string, unknown>;
+    const h = after.hooks;
+    if (h && typeof h === "object" && Object.keys(h).length === 0) next = applyEdits(next, modify(next, ["hooks"], undefined, FORMAT));
+  } else {
+    for (const x of p.extra ?? []) {
+      let cur: unknown = data;
+      for (const k of x.path) cur = cur && typeof cur === "object" ? (cur as Record<string, unknown>)[k] : undefined;
+      if (x.onlyIfMissing && cur !== undefined) continue;
+      next = applyEdits(next, modify(next, x.path, x.value, FORMAT));
+    }
+  }
+  return next.endsWith("\n") ? next : `${next}\n`;
+}
+
+/** Installs (or removes) the hooks; returns the exit code. */
+export function runInitAgent(agent: string, opts: InitAgentOptions): number {
+  const out = opts.write ?? ((t: string) => void process.stderr.write(t));
+  const err = opts.writeErr ?? ((t: string) => void process.stderr.write(t));
+  const name = agentName(agent);
+  if (!name) {
+    err(`shepherd init: unknown agent "${agent}" (one of: pi, ${AGENTS.join(", ")})\n`);
+    return 2;
+  }
+  const p = plan(name, opts);
+  const command = `${shellQuote(opts.binary)} hook ${name}`;
+  try {
+    const { text, data } = readSettings(p.file);
+    const next = mergeAgentSettings(text, data, name, p, command, opts.uninstall);
+    if (next === text || (!existsSync(p.file) && opts.uninstall)) {
+      out(`${p.file}: already ${opts.uninstall ? "without" : "with"} Shepherd's hooks\n`);
+      return 0;
+    }
+    writeFileAtomic(p.file, next);
+    out(`${p.file}: ${opts.uninstall ? "removed" : "installed"} Shepherd's ${name} hooks (${p.events.map((e) => e.event).join(", ")})\n`);
+    if (!opts.uninstall) for (const n of p.notes) out(`note: ${n}\n`);
+    return 0;
+  } catch (e) {
+    err(`shepherd init ${name}: ${e instanceof Error ? e.message : String(e)}\n`);
+    return 1;
+  }
+}
