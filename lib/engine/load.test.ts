@@ -1,0 +1,64 @@
+import { describe, expect, it } from "bun:test";
+import { deriveName, loadRuleText } from "./load.ts";
+
+const load = (text: string) => loadRuleText(text, { file: "/p/.pi/shepherd-rules.json", source: "project" });
+
+describe("loadRuleText", () => {
+  it("should accept both file shapes, comments and trailing commas", () => {
+    const arr = load(`[ // a comment\n {"action": "block", "pattern": "x",},\n]`);
+    const obj = load(`{"$schema": "s.json", /* c */ "rules": [{"action": "notify", "hook": "input", "comment": "Say Hi!"}]}`);
+    expect(arr.ok && obj.ok).toBe(true);
+    expect(arr.rules[0]).toMatchObject({ hook: "tool_call", tools: ["bash"], action: "block", source: "project", jsonPath: "[0]" });
+    expect(obj.rules[0]).toMatchObject({ name: "say-hi", hook: "input", tools: [], jsonPath: "rules[0]" });
+  });
+
+  it.each([
+    ['[{"action": "block", "patern": "x"}]', "[0].patern", /unknown key "patern"/],
+    ['{"rules": [{"action": "block"}, {"action": "block", "pattern": "("}]}', "rules[1].pattern", /invalid regular expression/],
+    ['[{"action": "block", "hook": "tool_cal"}]', "[0].hook", /tool_call/],
+    ['[{"action": "rewrite", "pattern": "x"}]', "[0].rewrite", /needs a "rewrite"/],
+    ['[{"action": "notify", "check": "has_edits"}]', "[0].check", /only evaluated on agent_end/],
+    ['[{"action": "notify", "state": {"countKind": "oops", "gte": 1}}]', "[0].state.countKind", /errors/],
+    ['[{"name": "a", "action": "block"}, {"name": "a", "action": "notify"}]', "[1].name", /duplicate rule name "a"/],
+    ['[{"pattern": "x"}]', "[0]", /needs an "action"/],
+    ['{"rules": 3}', "", /expected a JSON array/],
+  ])("should report %s at %s", (text, path, message) => {
+    const res = load(text);
+    expect(res.ok).toBe(false);
+    expect(res.rules).toEqual([]);
+    const issue = res.issues.find((i) => i.severity === "error");
+    expect(issue?.path).toBe(path);
+    expect(issue?.message).toMatch(message);
+    expect(issue?.file).toBe("/p/.pi/shepherd-rules.json");
+  });
+
+  it("should point syntax errors and bad values at line and column", () => {
+    const syntax = load('[\n  {"action": "block",\n   "pattern": }\n]');
+    expect(syntax.issues[0]).toMatchObject({ line: 3, severity: "error" });
+    const value = load('[\n  {"action": "block",\n   "flags": "zz"}\n]');
+    expect(value.issues[0]).toMatchObject({ path: "[0].flags", line: 3, column: 4 });
+  });
+
+  it("should load a patch (name without action) keeping only the given fields", () => {
+    const res = load('[{"name": "git-push-force", "enabled": false}]');
+    expect(res.ok).toBe(true);
+    expect(res.rules[0]?.patch).toEqual({ enabled: false });
+  });
+
+  it("should ignore locked in a project file with a warning", () => {
+    const res = load('[{"action": "block", "locked": true}]');
+    expect(res.ok).toBe(true);
+    expect(res.rules[0]?.locked).toBe(false);
+    expect(res.issues[0]).toMatchObject({ severity: "warning", path: "[0].locked" });
+  });
+});
+
+describe("deriveName", () => {
+  it.each([
+    ["Never rm -rf /!", "never-rm-rf"],
+    [undefined, "fallback"],
+    ["!!!", "fallback"],
+  ])("should derive %p -> %p", (comment, expected) => {
+    expect(deriveName(comment, "fallback")).toBe(expected);
+  });
+});
