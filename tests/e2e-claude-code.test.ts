@@ -1,0 +1,127 @@
+/**
+ * @module e2e: the real Claude Code CLI (2.1.332), offline against a scripted fake Anthropic API, with
+ * `shepherd hook claude-code` installed by `shepherd init claude-code`. What the model saw is read from
+ * the fake API's log, so every assertion is about what reached the model or what ran.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "bun:test";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { claudeBin, initAgent, makeSandbox, readJsonl, run, type Sandbox, shepherdBin, startFake, writeGlobalRules } from "./helpers/agent-sandbox.ts";
+
+interface MainRequest {
+  kind: string;
+  step: number | null;
+  new_messages: { role: string; text: string }[];
+  tool_results: { tool_use_id: string; is_error: boolean; text: string }[];
+}
+
+const RULES = [
+  { name: "no-curl", action: "block", pattern: "\\bcurl\\b", reason: "E2E-BLOCK: curl is not allowed here ({{command}})" },
+  { name: "echo-rewrite", action: "rewrite", pattern: "^echo original$", rewrite: { replace: "echo rewritten-by-shepherd" } },
+  { name: "ls-reminder", hook: "tool_result", action: "notify", pattern: "^ls\\b", reason: "E2E-REMIND: you listed a folder" },
+  { name: "two-errors", hook: "tool_result", action: "steer", state: { countKind: "errors", gte: 2 }, reason: "E2E-ERRORS: two commands failed, stop and think" },
+  { name: "wrap-up", hook: "agent_end", check: "has_edits", action: "notify", reason: "E2E-WRAPUP: you edited files, commit them" },
+];
+
+const SCRIPT = {
+  steps: [
+    { tool_use: [{ name: "Bash", input: { command: "curl http://example.invalid" } }] },
+    { tool_use: [{ name: "Bash", input: { command: "echo original" } }] },
+    { tool_use: [{ name: "Bash", input: { command: "ls" } }] },
+    { tool_use: [{ name: "Bash", input: { command: "false" } }] },
+    { tool_use: [{ name: "Bash", input: { command: "ls /nonexistent-e2e" } }] },
+    { tool_use: [{ name: "Write", input: { file_path: "PLACEHOLDER", content: "hello\n" } }] },
+    { text: "done" },
+    { text: "done after the wrap-up reminder" },
+  ],
+  side_text: "ok",
+};
+
+let sb: Sandbox;
+let requests: MainRequest[] = [];
+let result: { code: number | null; stdout: string; stderr: string };
+
+beforeAll(async () => {
+  sb = makeSandbox("e2e-cc");
+  writeGlobalRules(sb, RULES);
+  const script = structuredClone(SCRIPT);
+  const write = script.steps[5]?.tool_use?.[0];
+  if (write) write.input.file_path = join(sb.proj, "notes.txt");
+  const api = await startFake("anthropic", script, join(sb.root, "api"));
+  const claudeEnv = { CLAUDE_CONFIG_DIR: join(sb.home, ".claude") };
+  await initAgent(sb, "claude-code", claudeEnv);
+  try {
+    result = await run(claudeBin(), ["-p", "tidy up", "--output-format", "stream-json", "--verbose", "--allowedTools", "Bash,Write"], {
+      cwd: sb.proj,
+      env: {
+        PATH: process.env.PATH,
+        HOME: sb.home,
+        ...claudeEnv,
+        TMPDIR: join(sb.home, "tmp"),
+        TERM: "dumb",
+        LANG: "C.UTF-8",
+        ANTHROPIC_BASE_URL: `http://127.0.0.1:${api.port}`,
+        ANTHROPIC_API_KEY: "sk-ant-api03-fake-e2e",
+        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+        DISABLE_AUTOUPDATER: "1",
+        DISABLE_TELEMETRY: "1",
+        DISABLE_ERROR_REPORTING: "1",
+        CLAUDE_CODE_MAX_RETRIES: "0",
+        PI_CODING_AGENT_DIR: sb.agentDir,
+      },
+    });
+  } finally {
+    await api.stop();
+  }
+  requests = readJsonl(api.logFile).filter((r) => r.kind === "main") as unknown as MainRequest[];
+});
+
+afterAll(() => sb?.cleanup());
+
+/** What the model got back after script step `step` ran. */
+function seenAfter(step: number): string {
+  const next = requests.find((r) => r.step === step + 1);
+  return next ? next.new_messages.map((m) => m.text).join("\n") : "";
+}
+
+describe("shepherd hook claude-code with the real Claude Code CLI", () => {
+  it("should let the run finish", () => {
+    expect(result.code).toBe(0);
+    expect(requests.map((r) => r.step)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+  });
+
+  it("should install its hooks with shepherd init claude-code", () => {
+    const settings = JSON.parse(readFileSync(join(sb.proj, ".claude", "settings.json"), "utf8")) as { hooks: Record<string, { hooks: { command: string }[] }[]> };
+    expect(settings.hooks.PreToolUse?.[0]?.hooks[0]?.command).toBe(`${shepherdBin()} hook claude-code`);
+  });
+
+  it("should block a Bash call and give the model the reason", () => {
+    const block = requests.find((r) => r.step === 1)?.tool_results[0];
+    expect(block?.is_error).toBe(true);
+    expect(block?.text).toContain("E2E-BLOCK: curl is not allowed here (curl http://example.invalid)");
+  });
+
+  it("should run the rewritten command", () => {
+    expect(requests.find((r) => r.step === 2)?.tool_results[0]?.text).toContain("rewritten-by-shepherd");
+  });
+
+  it("should bring a PostToolUse reminder to the model", () => {
+    expect(seenAfter(2)).toContain("E2E-REMIND: you listed a folder");
+  });
+
+  it("should count errors across separate hook processes", () => {
+    expect(seenAfter(3)).not.toContain("E2E-ERRORS");
+    expect(seenAfter(4)).toContain("E2E-ERRORS: two commands failed");
+  });
+
+  it("should block the first Stop after an edit with the wrap-up reminder, and only once", () => {
+    expect(existsSync(join(sb.proj, "notes.txt"))).toBe(true);
+    expect(seenAfter(6)).toContain("E2E-WRAPUP: you edited files, commit them");
+    expect(requests.some((r) => r.step === null)).toBe(false);
+  });
+
+  it("should drop the session state when the session ends", () => {
+    const dir = join(sb.agentDir, "shepherd", "sessions");
+    expect(existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith(".json")) : []).toEqual([]);
+  });
+});
