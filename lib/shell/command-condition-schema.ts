@@ -2,25 +2,53 @@
 import * as v from "valibot";
 
 const StringOrList = v.union([v.pipe(v.string(), v.minLength(1)), v.pipe(v.array(v.pipe(v.string(), v.minLength(1))), v.minLength(1))]);
+function isRegex(s: string): boolean {
+  try {
+    new RegExp(s);
+    return true;
+  } catch {
+    return false;
+  }
+}
+const RegexString = v.pipe(v.string(), v.check(isRegex, "invalid regular expression"));
+const FlagList = v.array(v.pipe(v.string(), v.minLength(1), v.regex(/^-/, "a flag starts with '-'")));
 
 /**
- * Matches the simple commands a shell line really runs (after unwrapping sudo, env, sh -c, ...).
- * Every given key must hold for one and the same simple command.
+ * Matches the simple commands a shell line really runs (after unwrapping sudo, env, sh -c, xargs, find -exec,
+ * interpreter one-liners, `X=rm; $X`, `cd DIR &&`). Every given key must hold for one and the same simple command.
  */
 export const CommandConditionSchema = v.strictObject({
-  /** Program name(s), basename compared: "rm", ["git"]. */
+  /** Program name(s), basename compared: "rm", ["git"]. `*` is a wildcard: "mkfs.*", "*" (any, even a bare redirection). */
   program: StringOrList,
-  /** First non-flag argument(s), e.g. "reset" for git. */
+  /** First operand after the program's global options, e.g. "reset" for git (`git -C dir reset` too). */
   subcommand: v.optional(StringOrList),
-  /** Every one of these flags must be present, in any order or combined form (-rf = -r -f). */
-  flags: v.optional(v.array(v.pipe(v.string(), v.minLength(1)))),
+  /** Every one of these flags must be present, in any order or combined form (-rf = -r -f = --recursive --force). */
+  flags: v.optional(FlagList),
   /** At least one of these flags must be present. */
-  anyFlags: v.optional(v.array(v.pipe(v.string(), v.minLength(1)))),
-  /** None of these flags may be present. */
-  notFlags: v.optional(v.array(v.pipe(v.string(), v.minLength(1)))),
-  /** Regex that at least one positional argument must match. */
-  args: v.optional(v.string()),
-  /** Where a path argument must point for the condition to hold. */
-  paths: v.optional(v.picklist(["outside_project", "inside_project", "home_or_root", "any"])),
+  anyFlags: v.optional(FlagList),
+  /** None of these flags may be present ("--" stands for the end-of-options marker). */
+  notFlags: v.optional(FlagList),
+  /** Regex that at least one argument must match: operands, option values (`-d @.env`), input redirection targets (`< .env`). */
+  args: v.optional(RegexString),
+  /** Regex that no argument may match (same arguments as `args`), e.g. to spare `.env.example`. */
+  notArgs: v.optional(RegexString),
+  /**
+   * Where at least one operand, resolved against the cwd (with ~, $HOME, `..`, `cd` followed), must point.
+   * home_or_root: /, the home directory, a system directory (/usr, /etc, ...), or a bare glob in one (`/*`).
+   * project_root: the project root itself, a bare glob in it (`./*`), or one of its ancestors.
+   * Operands that cannot be resolved ($UNKNOWN) match only "any".
+   */
+  paths: v.optional(v.picklist(["outside_project", "inside_project", "home_or_root", "project_root", "any"])),
+  /** Path prefixes (absolute or ~/...) whose contents never count for `paths`, e.g. ["/tmp", "/var/tmp"]. */
+  exceptPaths: v.optional(v.array(v.pipe(v.string(), v.minLength(1)))),
+  /**
+   * Regex on the destination branches of `git push` (`+main`, `HEAD:main`, `refs/heads/main` all give "main");
+   * a push naming no refspec has the branch "HEAD" (the current branch, which a parser cannot know).
+   */
+  branch: v.optional(RegexString),
+  /** The command's output feeds one of these programs (later in its pipeline, or `sh -c "$(curl ...)"`). */
+  pipeTo: v.optional(StringOrList),
+  /** Regex on the target of an output redirection (`>`, `>>`, `&>`), resolved like a path. */
+  writesTo: v.optional(RegexString),
 });
 export type CommandCondition = v.InferOutput<typeof CommandConditionSchema>;

@@ -1,5 +1,11 @@
 /** @module shell-aware matching seam used by the engine: compile a `command` condition into a matcher. */
 import type { CommandCondition } from "./command-condition-schema.ts";
+import { analyze, canonicalFlags, pushBranches, type Analysis } from "./flags.ts";
+import { parseShellLine } from "./parse.ts";
+import { pathInClass, resolvePath, isInside, type PathClass } from "./paths.ts";
+import type { ParseOptions, ParseResult, SimpleCommand } from "./types.ts";
+
+export type { ParseOptions, ParseResult, SimpleCommand } from "./types.ts";
 
 export interface ShellContext {
   /** The session's working directory (relative paths resolve against it). */
@@ -12,12 +18,127 @@ export interface ShellContext {
 /** undefined when the condition holds; otherwise why it did not (for `rules explain`). */
 export type CommandMatcher = (command: string, ctx: ShellContext) => string | undefined;
 
-/** PLACEHOLDER until the shell parser lands: whitespace split, no unwrapping. */
+let lastKey = "";
+let lastResult: ParseResult | undefined;
+
+/**
+ * The simple commands a line runs, and the parse error when it was not valid shell (the commands then come
+ * from a plain operator/whitespace split and `fallback` is true). The last result is cached, because every
+ * rule with a `command` condition asks about the same line.
+ */
+export function parseShell(command: string, opts: ParseOptions): ParseResult {
+  const key = `${opts.cwd}\0${opts.home}\0${command}`;
+  if (key === lastKey && lastResult) return lastResult;
+  const result = parseShellLine(command, opts);
+  lastKey = key;
+  lastResult = result;
+  return result;
+}
+
+/** The parse error of a line, or undefined when it parsed (for "unparsable, fell back" reports). */
+export function lastParseError(command: string, opts: ParseOptions): string | undefined {
+  return parseShell(command, opts).error;
+}
+
+/** Renders a simple command back as one normalized line, for explanations. */
+export function formatCommand(cmd: SimpleCommand): string {
+  const words = cmd.argv.map((w) => (/^[\w@%+=:,./~-]+$/.test(w) ? w : `'${w.replaceAll("'", "'\\''")}'`));
+  const via = cmd.via.length > 0 ? `  [via ${cmd.via.join(" > ")}]` : "";
+  return `${words.join(" ")}${via}`;
+}
+
+function list(v: string | string[] | undefined): string[] | undefined {
+  return v === undefined ? undefined : Array.isArray(v) ? v : [v];
+}
+
+function programMatcher(names: string[]): (p: string) => boolean {
+  const exact = new Set(names.filter((n) => !n.includes("*")));
+  const globs = names.filter((n) => n.includes("*")).map((n) => new RegExp(`^${n.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replaceAll("*", ".*")}$`));
+  return (p) => exact.has(p) || globs.some((g) => g.test(p));
+}
+
+function argWords(cmd: SimpleCommand, an: Analysis): string[] {
+  const out = [...an.positional, ...an.values];
+  for (const r of cmd.redirects) if (r.op === "<" || r.op === "<>") out.push(r.target);
+  return out;
+}
+
+/** Compiles a rule's `command` condition once; the matcher is then called per event. */
 export function compileCommandCondition(cond: CommandCondition): CommandMatcher {
-  const programs = Array.isArray(cond.program) ? cond.program : [cond.program];
-  return (command) => {
-    const words = command.trim().split(/\s+/);
-    const prog = (words[0] ?? "").split("/").pop() ?? "";
-    return programs.includes(prog) ? undefined : `program is not ${programs.join("/")}`;
+  const programs = list(cond.program) ?? [];
+  const isProgram = programMatcher(programs);
+  const subs = list(cond.subcommand);
+  const argsRe = cond.args !== undefined ? new RegExp(cond.args) : undefined;
+  const notArgsRe = cond.notArgs !== undefined ? new RegExp(cond.notArgs) : undefined;
+  const branchRe = cond.branch !== undefined ? new RegExp(cond.branch) : undefined;
+  const writesRe = cond.writesTo !== undefined ? new RegExp(cond.writesTo) : undefined;
+  const pipeTo = list(cond.pipeTo);
+  const pipeMatch = pipeTo ? programMatcher(pipeTo) : undefined;
+  const pathClass: PathClass | undefined = cond.paths;
+  // Rule flags are canonicalized with the table of the program (and subcommand) they are checked against.
+  const flagCache = new Map<string, { all: string[][]; any: string[][]; not: string[][] }>();
+  const flagsFor = (program: string, sub: string | undefined) => {
+    const key = `${program} ${sub ?? ""}`;
+    let f = flagCache.get(key);
+    if (!f) {
+      const canon = (l: string[] | undefined) => (l ?? []).map((w) => canonicalFlags(w, program, sub));
+      f = { all: canon(cond.flags), any: canon(cond.anyFlags), not: canon(cond.notFlags) };
+      flagCache.set(key, f);
+    }
+    return f;
+  };
+
+  const check = (cmd: SimpleCommand, ctx: ShellContext): string | undefined => {
+    const an = analyze(cmd);
+    if (subs && (an.sub === undefined || !subs.includes(an.sub))) return `subcommand is ${an.sub ?? "absent"}, not ${subs.join("/")}`;
+    if (cond.flags || cond.anyFlags || cond.notFlags) {
+      const f = flagsFor(cmd.program, an.sub);
+      const has = (group: string[]) => group.every((c) => an.flags.has(c));
+      const missing = f.all.findIndex((g) => !has(g));
+      if (missing >= 0) return `flag ${cond.flags?.[missing]} is absent`;
+      if (f.any.length > 0 && !f.any.some(has)) return `none of the flags ${cond.anyFlags?.join(" ")} is present`;
+      const present = f.not.findIndex(has);
+      if (present >= 0) return `flag ${cond.notFlags?.[present]} is present`;
+    }
+    if (argsRe || notArgsRe) {
+      const words = argWords(cmd, an);
+      if (argsRe && !words.some((w) => argsRe.test(w))) return `no argument matches /${cond.args}/`;
+      const bad = notArgsRe ? words.find((w) => notArgsRe.test(w)) : undefined;
+      if (bad !== undefined) return `argument ${bad} matches notArgs /${cond.notArgs}/`;
+    }
+    if (pathClass) {
+      const except = (cond.exceptPaths ?? []).map((e) => resolvePath(e, "/", ctx.home));
+      const cwd = cmd.cwd;
+      const hit = an.positional.some((w, k) => {
+        if (an.positionalDynamic[k] && !w.startsWith("/")) return pathClass === "any";
+        const p = resolvePath(w, cwd, ctx.home);
+        if (except.some((e) => isInside(p, e) && p !== e)) return false;
+        return pathInClass(p, pathClass, ctx.projectRoot, ctx.home);
+      });
+      if (!hit) return `no path argument is ${pathClass.replace("_", " ")} (${an.positional.join(" ") || "none"})`;
+    }
+    if (branchRe) {
+      const branches = pushBranches(an);
+      if (!branches.some((b) => branchRe.test(b))) return `push branch ${branches.join(",")} does not match /${cond.branch}/`;
+    }
+    if (pipeMatch && !cmd.pipeTo.some(pipeMatch)) return `output does not feed ${pipeTo?.join("/")}`;
+    if (writesRe) {
+      const outs = cmd.redirects.filter((r) => (r.op.includes(">") && !r.op.includes("&")) || r.op === "&>" || r.op === "&>>");
+      if (!outs.some((r) => writesRe.test(r.target))) return `no output redirection matches /${cond.writesTo}/`;
+    }
+    return undefined;
+  };
+
+  return (command, ctx) => {
+    const parsed = parseShell(command, ctx);
+    let why: string | undefined;
+    for (const cmd of parsed.commands) {
+      if (!isProgram(cmd.program)) continue;
+      const r = check(cmd, ctx);
+      if (r === undefined) return undefined;
+      why ??= `${cmd.program}: ${r}`;
+    }
+    why ??= `no command runs ${programs.join("/")}`;
+    return parsed.fallback ? `${why} (unparsable, fell back to a plain split: ${parsed.error})` : why;
   };
 }

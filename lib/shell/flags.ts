@@ -1,0 +1,168 @@
+/** @module per-program argument analysis: subcommand, flags in canonical form, positional arguments. */
+import type { SimpleCommand } from "./types.ts";
+
+/**
+ * Long/short equivalences, keyed by program or "program subcommand". A flag maps to the canonical flags it
+ * stands for, so `--recursive --force`, `-R -f`, `-rf` and `-fr` all become {-r, -f}.
+ */
+const ALIASES: Record<string, Record<string, string[]>> = {
+  rm: { "-R": ["-r"], "--recursive": ["-r"], "--force": ["-f"], "--dir": ["-d"], "--interactive": ["-i"], "--verbose": ["-v"] },
+  rmdir: { "--parents": ["-p"] },
+  cp: { "-R": ["-r"], "--recursive": ["-r"], "--force": ["-f"], "-a": ["-a", "-r"], "--archive": ["-a", "-r"], "--target-directory": ["-t"] },
+  mv: { "--force": ["-f"], "--target-directory": ["-t"], "--no-clobber": ["-n"] },
+  chmod: { "--recursive": ["-R"] },
+  chown: { "--recursive": ["-R"] },
+  chgrp: { "--recursive": ["-R"] },
+  shred: { "--remove": ["-u"], "--zero": ["-z"], "--force": ["-f"] },
+  "git push": { "--force": ["-f"], "--delete": ["-d"], "--set-upstream": ["-u"], "--tags": ["--tags"], "--dry-run": ["-n"] },
+  "git clean": { "--force": ["-f"], "--dry-run": ["-n"], "--interactive": ["-i"], "--quiet": ["-q"] },
+  "git branch": { "--delete": ["-d"], "--force": ["-f"], "-D": ["-d", "-f", "-D"], "--move": ["-m"], "-M": ["-m", "-f"] },
+  "git checkout": { "--force": ["-f"] },
+  "git switch": { "--force": ["-f"], "--discard-changes": ["-f"] },
+  "git restore": { "--staged": ["-S"], "--worktree": ["-W"], "--source": ["-s"] },
+  "git stash": {},
+  "git reset": {},
+  "npm publish": { "--dry-run": ["--dry-run"] },
+  "cargo publish": { "--dry-run": ["--dry-run"], "-n": ["--dry-run"] },
+  curl: { "--output": ["-o"], "--remote-name": ["-O"], "--data": ["-d"], "--form": ["-F"], "--upload-file": ["-T"] },
+  wget: { "--output-document": ["-O"] },
+  dd: {},
+};
+
+/** Options whose value is the next word (so it is not mistaken for a positional argument or subcommand). */
+const VALUE_OPTS: Record<string, Set<string>> = {
+  git: new Set(["-C", "-c", "--git-dir", "--work-tree", "--namespace", "--config-env", "--super-prefix", "--exec-path"]),
+  "git commit": new Set(["-m", "-F", "-C", "-c", "--message", "--file", "--author", "--date"]),
+  "git checkout": new Set(["-b", "-B", "--orphan"]),
+  "git switch": new Set(["-c", "-C", "--create", "--force-create", "--orphan"]),
+  "git push": new Set(["-o", "--push-option", "--repo", "--receive-pack", "--exec"]),
+  "git clean": new Set(["-e", "--exclude"]),
+  "git restore": new Set(["-s", "--source"]),
+  "git branch": new Set(["-u", "--set-upstream-to"]),
+  npm: new Set(["--prefix", "-w", "--workspace", "--registry", "--tag", "--otp", "--access"]),
+  cargo: new Set(["--manifest-path", "-p", "--package", "--registry", "--token", "-Z", "--config"]),
+  curl: new Set(["-o", "-d", "-X", "-H", "-u", "-A", "-F", "-T", "-e", "-x", "-b", "-c", "-m", "--data", "--data-binary", "--data-raw", "--data-urlencode", "--form", "--upload-file", "--output", "--header", "--request", "--user", "--user-agent", "--proxy", "--cookie", "--max-time", "--connect-timeout", "--retry"]),
+  wget: new Set(["-O", "-P", "-o", "-a", "-U", "--output-document", "--directory-prefix", "--header", "--post-file", "--post-data", "--body-file"]),
+  cp: new Set(["-t", "-S", "--target-directory", "--suffix"]),
+  mv: new Set(["-t", "-S", "--target-directory", "--suffix"]),
+  head: new Set(["-n", "-c"]),
+  tail: new Set(["-n", "-c"]),
+  grep: new Set(["-e", "-f", "-m", "-A", "-B", "-C", "--regexp", "--file", "--max-count"]),
+  docker: new Set(["-H", "--host", "--context", "--config", "-c"]),
+  kubectl: new Set(["-n", "--namespace", "--context", "--kubeconfig"]),
+};
+
+/** Programs whose single-dash words are whole options, never clusters of letters. */
+const NO_CLUSTER = new Set(["find", "dd", "java", "go", "node", "deno", "bun", "gcc", "clang", "cc", "mkfs", "xcodebuild"]);
+
+/** Programs that take a subcommand as their first operand. */
+const HAS_SUB = new Set(["git", "npm", "pnpm", "yarn", "bun", "cargo", "twine", "gem", "poetry", "uv", "pip", "pip3", "docker", "podman", "kubectl", "gh", "hatch", "flit", "mvn", "gradle", "dotnet", "helm", "terraform", "go", "deno", "rustup", "brew", "apt", "apt-get", "dnf", "yum", "pacman", "systemctl", "conda", "jj", "hg", "svn", "lerna", "changeset", "vsce", "ovsx", "swift", "aws", "gcloud", "az", "heroku", "fly", "flyctl", "vercel", "netlify", "wrangler"]);
+
+export interface Analysis {
+  sub: string | undefined;
+  /** Canonical flags present (combined forms split, long forms mapped through the alias table). */
+  flags: Set<string>;
+  /** Operands after the subcommand, in order. */
+  positional: string[];
+  /** True per positional when it came from something unresolvable. */
+  positionalDynamic: boolean[];
+  /** Values of options (`-d @.env`, `--output=x`), for `args` matching. */
+  values: string[];
+}
+
+export function aliasKey(program: string, sub: string | undefined): string {
+  return sub !== undefined && ALIASES[`${program} ${sub}`] !== undefined ? `${program} ${sub}` : program;
+}
+
+/** Canonical form(s) of one flag word, for a program (and subcommand). */
+export function canonicalFlags(word: string, program: string, sub: string | undefined): string[] {
+  const table = ALIASES[aliasKey(program, sub)] ?? {};
+  const out: string[] = [];
+  const add = (f: string) => {
+    for (const c of table[f] ?? [f]) out.push(c);
+  };
+  if (word.startsWith("--") || word === "-" || NO_CLUSTER.has(program) || !/^-[A-Za-z0-9]+$/.test(word)) {
+    const eq = word.indexOf("=");
+    add(eq > 0 && word.startsWith("--") ? word.slice(0, eq) : word);
+  } else {
+    for (const ch of word.slice(1)) add(`-${ch}`);
+  }
+  return out;
+}
+
+const cache = new WeakMap<SimpleCommand, Analysis>();
+
+/** Splits a command's words into subcommand, canonical flags, option values and operands (memoized per command). */
+export function analyze(cmd: SimpleCommand): Analysis {
+  const hit = cache.get(cmd);
+  if (hit) return hit;
+  const program = cmd.program;
+  const a = cmd.argv;
+  let i = 1;
+  let sub: string | undefined;
+  const globalValues = VALUE_OPTS[program];
+  const values: string[] = [];
+  if (HAS_SUB.has(program)) {
+    for (; i < a.length; i++) {
+      const w = a[i] ?? "";
+      if (w.startsWith("-")) {
+        if (globalValues?.has(w)) values.push(a[++i] ?? "");
+        continue;
+      }
+      sub = w;
+      i++;
+      break;
+    }
+  }
+  const key = sub !== undefined ? `${program} ${sub}` : program;
+  const valueOpts = VALUE_OPTS[key] ?? (sub === undefined ? globalValues : undefined);
+  const flags = new Set<string>();
+  const positional: string[] = [];
+  const positionalDynamic: boolean[] = [];
+  let endOfOptions = false;
+  for (; i < a.length; i++) {
+    const w = a[i] ?? "";
+    if (!endOfOptions && w === "--") {
+      endOfOptions = true;
+      flags.add("--");
+      continue;
+    }
+    if (!endOfOptions && w.startsWith("-") && w !== "-" && !/^-\d+$/.test(w)) {
+      const eq = w.indexOf("=");
+      if (w.startsWith("--") && eq > 0) values.push(w.slice(eq + 1));
+      for (const f of canonicalFlags(w, program, sub)) flags.add(f);
+      if (valueOpts?.has(w) && eq < 0) values.push(a[++i] ?? "");
+      else if (valueOpts && !w.startsWith("--") && w.length > 2 && !NO_CLUSTER.has(program)) {
+        // -Xvalue attached to a value-taking short option inside a cluster.
+        for (let k = 1; k < w.length; k++) {
+          if (valueOpts.has(`-${w[k]}`)) {
+            const rest = w.slice(k + 1);
+            values.push(rest !== "" ? rest : (a[++i] ?? ""));
+            break;
+          }
+        }
+      }
+      continue;
+    }
+    positional.push(w);
+    positionalDynamic.push(cmd.dynamic[i] ?? false);
+  }
+  if (program === "git" && sub === "push") {
+    // `+ref` forces that ref just like --force.
+    if (positional.slice(1).some((r) => r.startsWith("+"))) flags.add("-f");
+  }
+  const out: Analysis = { sub, flags, positional, positionalDynamic, values };
+  cache.set(cmd, out);
+  return out;
+}
+
+/** Destination branches of `git push`; ["HEAD"] when none is named (the current branch, unknown here). */
+export function pushBranches(an: Analysis): string[] {
+  const refspecs = an.positional.slice(1);
+  if (refspecs.length === 0) return ["HEAD"];
+  return refspecs.map((r) => {
+    const s = r.replace(/^\+/, "");
+    const dst = s.includes(":") ? s.slice(s.indexOf(":") + 1) : s;
+    return dst.replace(/^refs\/heads\//, "");
+  });
+}

@@ -1,0 +1,166 @@
+/** @module interpreter one-liners (python -c, node -e, perl -e, ruby -e, php -r): spot obvious destructive calls. */
+
+/** What a piece of code evidently does: runs a shell line, runs an argv, or deletes a path. */
+export type CodeEffect =
+  | { kind: "shell"; text: string }
+  | { kind: "argv"; argv: string[] }
+  | { kind: "delete"; recursive: boolean; path: string };
+
+/** Call names, across languages, and what calling them means. */
+const CALLS: [RegExp, "rmtree" | "remove" | "shell" | "spawn" | "rmsync"][] = [
+  [/\b(?:shutil\.)?rmtree\s*\(/g, "rmtree"],
+  [/\bremove_tree\s*\(/g, "rmtree"],
+  [/\bFileUtils\.(?:rm_rf|rm_r|remove_dir|remove_entry_secure|remove_entry|rmtree)\s*\(?\s*/g, "rmtree"],
+  [/\b(?:os\.(?:remove|unlink|rmdir|removedirs)|File\.(?:delete|unlink)|FileUtils\.(?:rm_f|rm|remove)|unlinkSync|rmdirSync|Deno\.removeSync|Deno\.remove)\s*\(/g, "remove"],
+  [/\b(?:fs\.)?(?:promises\.)?(?:rmSync|rm)\s*\(/g, "rmsync"],
+  [/\b(?:os\.system|os\.popen|commands\.getoutput|subprocess\.getoutput|subprocess\.getstatusoutput|execSync|shell_exec|passthru|system|exec|qx)\s*[({]\s*/g, "shell"],
+  [/\b(?:subprocess\.(?:run|call|check_call|check_output|Popen)|spawnSync|spawn|execFileSync|execFile|os\.execvp?|Bun\.spawnSync|Bun\.spawn)\s*\(\s*/g, "spawn"],
+];
+
+const HOME_EXPR = /^(?:os\.path\.expanduser\(\s*['"]~['"]\s*\)|Path\.home\(\)|os\.environ\[\s*['"]HOME['"]\s*\]|os\.getenv\(\s*['"]HOME['"]\s*\)|(?:require\(\s*['"](?:node:)?os['"]\s*\)\.|os\.)homedir\(\)|process\.env\.HOME|\$ENV\{\s*HOME\s*\}|ENV\[\s*['"]HOME['"]\s*\]|Dir\.home|Deno\.env\.get\(\s*['"]HOME['"]\s*\))/;
+
+/** Reads a string literal at `i` (python/js/perl/ruby quoting, simple escapes). */
+function readString(code: string, i: number): [string, number] | undefined {
+  const m = /^(?:[rRbBuUfF]{0,2})(['"`])/.exec(code.slice(i, i + 4));
+  if (!m?.[1]) return undefined;
+  const q = m[1];
+  let j = i + m[0].length;
+  // Python triple quotes.
+  const triple = code.startsWith(q.repeat(3), j - 1);
+  if (triple) j += 2;
+  let out = "";
+  while (j < code.length) {
+    const c = code[j] ?? "";
+    if (c === "\\") {
+      const e = code[j + 1] ?? "";
+      out += e === "n" ? "\n" : e === "t" ? "\t" : e;
+      j += 2;
+      continue;
+    }
+    if (triple ? code.startsWith(q.repeat(3), j) : c === q) return [out, j + (triple ? 3 : 1)];
+    out += c;
+    j++;
+  }
+  return undefined;
+}
+
+/** Evaluates the simplest argument expressions: a string, `~` via expanduser/home lookups, a + b concatenation. */
+function readPathExpr(code: string, i: number): string | undefined {
+  let out = "";
+  let j = i;
+  for (;;) {
+    while (/\s/.test(code[j] ?? "")) j++;
+    const rest = code.slice(j);
+    const home = HOME_EXPR.exec(rest);
+    const expand = /^os\.path\.expanduser\(\s*/.exec(rest);
+    if (home) {
+      out += "~";
+      j += home[0].length;
+    } else if (expand) {
+      const s = readString(code, j + expand[0].length);
+      if (!s) return undefined;
+      out += s[0];
+      j = s[1];
+      while (/\s/.test(code[j] ?? "")) j++;
+      if (code[j] !== ")") return undefined;
+      j++;
+    } else {
+      const s = readString(code, j);
+      if (!s) return undefined;
+      out += s[0];
+      j = s[1];
+    }
+    while (/\s/.test(code[j] ?? "")) j++;
+    const op = code[j];
+    if (op === "+" || op === ".") {
+      j++;
+      continue;
+    }
+    if (op === "/" && out !== "") {
+      // pathlib: Path.home() / "x"
+      j++;
+      out += "/";
+      continue;
+    }
+    return out;
+  }
+}
+
+/** Reads `["rm", "-rf", "/"]` / `('rm', '-rf')` / `qw(...)`-free list literals of strings. */
+function readList(code: string, i: number): string[] | undefined {
+  const open = code[i];
+  if (open !== "[" && open !== "(") return undefined;
+  const close = open === "[" ? "]" : ")";
+  const items: string[] = [];
+  let j = i + 1;
+  for (;;) {
+    while (/[\s,]/.test(code[j] ?? "")) j++;
+    if (code[j] === close) return items;
+    const s = readString(code, j);
+    if (!s) return items.length > 0 ? items : undefined;
+    items.push(s[0]);
+    j = s[1];
+  }
+}
+
+/** Strings following a first argument: `system("rm", "-rf", "/")`. */
+function readMoreStrings(code: string, j: number): string[] {
+  const out: string[] = [];
+  for (;;) {
+    while (/\s/.test(code[j] ?? "")) j++;
+    if (code[j] !== ",") return out;
+    j++;
+    while (/\s/.test(code[j] ?? "")) j++;
+    const s = readString(code, j);
+    if (!s) return out;
+    out.push(s[0]);
+    j = s[1];
+  }
+}
+
+/** Finds the obvious destructive calls in interpreter code. Not a language parser: obvious shapes only. */
+export function scanCode(code: string): CodeEffect[] {
+  const out: CodeEffect[] = [];
+  for (const [re, kind] of CALLS) {
+    re.lastIndex = 0;
+    for (let m = re.exec(code); m; m = re.exec(code)) {
+      const at = m.index + m[0].length;
+      if (kind === "rmtree" || kind === "remove" || kind === "rmsync") {
+        const path = readPathExpr(code, at);
+        if (path === undefined) continue;
+        const recursive = kind === "rmtree" || (kind === "rmsync" && /recursive\s*:\s*true/.test(code.slice(at, at + 200)));
+        out.push({ kind: "delete", recursive, path });
+      } else if (kind === "shell") {
+        const s = readString(code, at);
+        if (s) {
+          const more = readMoreStrings(code, s[1]);
+          out.push(more.length > 0 ? { kind: "argv", argv: [s[0], ...more] } : { kind: "shell", text: s[0] });
+        } else {
+          const list = readList(code, at - 1) ?? readList(code, at);
+          if (list && list.length > 0) out.push(list.length === 1 ? { kind: "shell", text: list[0] ?? "" } : { kind: "argv", argv: list });
+        }
+      } else {
+        const list = readList(code, at);
+        if (list && list.length > 0) {
+          out.push({ kind: "argv", argv: list });
+          continue;
+        }
+        const s = readString(code, at);
+        if (!s) continue;
+        // spawn("rm", ["-rf", "/"]) vs subprocess.run("rm -rf /", shell=True)
+        let j = s[1];
+        while (/[\s,]/.test(code[j] ?? "")) j++;
+        const rest = readList(code, j);
+        if (rest) out.push({ kind: "argv", argv: [s[0], ...rest] });
+        else out.push({ kind: "shell", text: s[0] });
+      }
+    }
+  }
+  // Backquotes run a shell in perl and ruby (not in JS template literals, which readString covers above).
+  for (const m of code.matchAll(/(?<![\w$])`([^`]+)`/g)) if (m[1] && !/\$\{/.test(m[1])) out.push({ kind: "shell", text: m[1] });
+  for (const m of code.matchAll(/%x\(([^)]*)\)|qx\{([^}]*)\}/g)) {
+    const t = m[1] ?? m[2];
+    if (t) out.push({ kind: "shell", text: t });
+  }
+  return out;
+}

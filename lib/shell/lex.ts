@@ -1,0 +1,423 @@
+/** @module shell lexer: a command line -> words (with unexpanded parts), operators and redirections. */
+
+/** One piece of a word, kept unexpanded so variables resolve in execution order. */
+export type Part =
+  | { k: "lit"; v: string; quoted: boolean }
+  | { k: "var"; name: string; def?: string; quoted: boolean }
+  | { k: "sub"; src: string; quoted: boolean; proc: boolean }
+  | { k: "tilde"; user: string };
+
+export interface Word {
+  parts: Part[];
+  raw: string;
+}
+
+export interface Redirect {
+  op: string;
+  fd: string;
+  target?: Word;
+  /** Heredoc body (for `<<`/`<<-`) or herestring word (`<<<`, in `target`). */
+  body?: string;
+}
+
+export type Token =
+  | { t: "w"; w: Word }
+  | { t: "op"; v: string }
+  | { t: "redir"; r: Redirect }
+  | { t: "arith"; src: string };
+
+export class ShellSyntaxError extends Error {
+  readonly offset: number;
+  constructor(message: string, offset: number) {
+    super(`${message} at offset ${offset}`);
+    this.offset = offset;
+  }
+}
+
+const META = new Set([" ", "\t", "\n", ";", "&", "|", "(", ")", "<", ">"]);
+const NAME_START = /[A-Za-z_]/;
+const NAME_CHAR = /[A-Za-z0-9_]/;
+const SPECIAL_PARAMS = new Set(["@", "*", "#", "?", "$", "!", "-", "0", "1", "2", "3", "4", "5", "6", "7", "8", "9"]);
+
+/**
+ * Index just past the `close` matching an already-consumed opener, skipping quoted text and nested
+ * substitutions. Throws on end of input so an unbalanced line is reported, never guessed.
+ */
+export function scanBalanced(src: string, start: number, open: string, close: string): number {
+  let depth = 1;
+  let i = start;
+  while (i < src.length) {
+    const c = src[i];
+    if (c === "\\") {
+      i += 2;
+      continue;
+    }
+    if (c === "'") {
+      const j = src.indexOf("'", i + 1);
+      if (j < 0) throw new ShellSyntaxError("unterminated single quote", i);
+      i = j + 1;
+      continue;
+    }
+    if (c === '"') {
+      i = scanDouble(src, i + 1);
+      continue;
+    }
+    if (c === "`") {
+      i = scanBacktick(src, i + 1);
+      continue;
+    }
+    if (c === "#" && (i === start || /\s/.test(src[i - 1] ?? "")) && close === ")") {
+      const nl = src.indexOf("\n", i);
+      i = nl < 0 ? src.length : nl;
+      continue;
+    }
+    if (c === open) depth++;
+    else if (c === close) {
+      depth--;
+      if (depth === 0) return i + 1;
+    }
+    i++;
+  }
+  throw new ShellSyntaxError(`missing '${close}'`, start);
+}
+
+/** Index just past the closing double quote; `i` is just after the opening one. */
+function scanDouble(src: string, i: number): number {
+  while (i < src.length) {
+    const c = src[i];
+    if (c === "\\") i += 2;
+    else if (c === '"') return i + 1;
+    else if (c === "$" && src[i + 1] === "(") i = scanBalanced(src, i + 2, "(", ")");
+    else if (c === "$" && src[i + 1] === "{") i = scanBalanced(src, i + 2, "{", "}");
+    else if (c === "`") i = scanBacktick(src, i + 1);
+    else i++;
+  }
+  throw new ShellSyntaxError("unterminated double quote", i);
+}
+
+function scanBacktick(src: string, i: number): number {
+  while (i < src.length) {
+    const c = src[i];
+    if (c === "\\") i += 2;
+    else if (c === "`") return i + 1;
+    else i++;
+  }
+  throw new ShellSyntaxError("unterminated backquote", i);
+}
+
+const ANSI_ESCAPES: Record<string, string> = { n: "\n", t: "\t", r: "\r", a: "\x07", b: "\b", e: "\x1b", E: "\x1b", f: "\f", v: "\v", "\\": "\\", "'": "'", '"': '"', "?": "?" };
+
+/** Decodes the body of `$'...'`; returns [text, index past the closing quote]. */
+function scanAnsi(src: string, i: number): [string, number] {
+  let out = "";
+  while (i < src.length) {
+    const c = src[i] ?? "";
+    if (c === "'") return [out, i + 1];
+    if (c === "\\") {
+      const n = src[i + 1] ?? "";
+      if (n === "x") {
+        const m = /^[0-9a-fA-F]{1,2}/.exec(src.slice(i + 2, i + 4));
+        if (m) {
+          out += String.fromCharCode(parseInt(m[0], 16));
+          i += 2 + m[0].length;
+          continue;
+        }
+      }
+      if (/[0-7]/.test(n)) {
+        const m = /^[0-7]{1,3}/.exec(src.slice(i + 1, i + 4)) ?? ["0"];
+        out += String.fromCharCode(parseInt(m[0], 8));
+        i += 1 + m[0].length;
+        continue;
+      }
+      out += ANSI_ESCAPES[n] ?? `\\${n}`;
+      i += 2;
+      continue;
+    }
+    out += c;
+    i++;
+  }
+  throw new ShellSyntaxError("unterminated $'...' quote", i);
+}
+
+interface Pending {
+  delim: string;
+  strip: boolean;
+  redirect: Redirect;
+}
+
+/** Tokenizes a whole script. Throws ShellSyntaxError on unbalanced quotes or substitutions. */
+export function lex(src: string): Token[] {
+  const out: Token[] = [];
+  const pending: Pending[] = [];
+  let i = 0;
+  const n = src.length;
+
+  const readHeredocs = () => {
+    // Bodies start on the line after the operator, in the order the operators appeared.
+    for (const p of pending) {
+      let body = "";
+      for (;;) {
+        if (i >= n) throw new ShellSyntaxError(`heredoc '${p.delim}' is not terminated`, i);
+        const nl = src.indexOf("\n", i);
+        const end = nl < 0 ? n : nl;
+        let line = src.slice(i, end);
+        i = nl < 0 ? n : nl + 1;
+        if (p.strip) line = line.replace(/^\t+/, "");
+        if (line === p.delim) break;
+        body += `${line}\n`;
+      }
+      p.redirect.body = body;
+    }
+    pending.length = 0;
+  };
+
+  const readWord = (): Word => {
+    const start = i;
+    const parts: Part[] = [];
+    let lit = "";
+    const flush = (quoted: boolean) => {
+      if (lit !== "") parts.push({ k: "lit", v: lit, quoted });
+      lit = "";
+    };
+    const readDollar = (quoted: boolean): boolean => {
+      // i at '$'
+      const c1 = src[i + 1] ?? "";
+      if (c1 === "(" && src[i + 2] === "(") {
+        const end = scanBalanced(src, i + 3, "(", ")");
+        flush(quoted);
+        parts.push({ k: "var", name: "((arith))", quoted });
+        i = src[end] === ")" ? end + 1 : end;
+        return true;
+      }
+      if (c1 === "(") {
+        const end = scanBalanced(src, i + 2, "(", ")");
+        flush(quoted);
+        parts.push({ k: "sub", src: src.slice(i + 2, end - 1), quoted, proc: false });
+        i = end;
+        return true;
+      }
+      if (c1 === "{") {
+        const end = scanBalanced(src, i + 2, "{", "}");
+        const inner = src.slice(i + 2, end - 1);
+        flush(quoted);
+        const m = /^([A-Za-z_][A-Za-z0-9_]*|[@*#?$!0-9-])(?::?[-=](.*))?$/s.exec(inner);
+        if (m?.[1] !== undefined) parts.push({ k: "var", name: m[1], ...(m[2] !== undefined ? { def: m[2] } : {}), quoted });
+        else parts.push({ k: "var", name: `{${inner}}`, quoted });
+        i = end;
+        return true;
+      }
+      if (NAME_START.test(c1)) {
+        let j = i + 1;
+        while (j < n && NAME_CHAR.test(src[j] ?? "")) j++;
+        flush(quoted);
+        parts.push({ k: "var", name: src.slice(i + 1, j), quoted });
+        i = j;
+        return true;
+      }
+      if (SPECIAL_PARAMS.has(c1)) {
+        flush(quoted);
+        parts.push({ k: "var", name: c1, quoted });
+        i += 2;
+        return true;
+      }
+      return false;
+    };
+
+    if (src[i] === "~") {
+      let j = i + 1;
+      while (j < n && /[A-Za-z0-9_.-]/.test(src[j] ?? "")) j++;
+      if (j >= n || src[j] === "/" || META.has(src[j] ?? "")) {
+        parts.push({ k: "tilde", user: src.slice(i + 1, j) });
+        i = j;
+      }
+    }
+    while (i < n) {
+      const c = src[i] ?? "";
+      if (META.has(c)) {
+        // Process substitution in the middle of a word (rare) or extglob handled below; else the word ends.
+        break;
+      }
+      if (c === "\\") {
+        if (src[i + 1] === "\n") {
+          i += 2;
+          continue;
+        }
+        lit += src[i + 1] ?? "";
+        i += 2;
+        continue;
+      }
+      if (c === "'") {
+        const j = src.indexOf("'", i + 1);
+        if (j < 0) throw new ShellSyntaxError("unterminated single quote", i);
+        flush(false);
+        parts.push({ k: "lit", v: src.slice(i + 1, j), quoted: true });
+        i = j + 1;
+        continue;
+      }
+      if (c === "$" && src[i + 1] === "'") {
+        const [text, end] = scanAnsi(src, i + 2);
+        flush(false);
+        parts.push({ k: "lit", v: text, quoted: true });
+        i = end;
+        continue;
+      }
+      if (c === '"' || (c === "$" && src[i + 1] === '"')) {
+        flush(false);
+        i += c === "$" ? 2 : 1;
+        // An empty "" still makes a (possibly empty) argument.
+        parts.push({ k: "lit", v: "", quoted: true });
+        for (;;) {
+          if (i >= n) throw new ShellSyntaxError("unterminated double quote", start);
+          const d = src[i] ?? "";
+          if (d === '"') {
+            i++;
+            break;
+          }
+          if (d === "\\") {
+            const e = src[i + 1] ?? "";
+            if (e === "\n") i += 2;
+            else if ("$`\"\\".includes(e)) {
+              lit += e;
+              i += 2;
+            } else {
+              lit += "\\";
+              i++;
+            }
+            continue;
+          }
+          if (d === "$" && readDollar(true)) continue;
+          if (d === "`") {
+            const end = scanBacktick(src, i + 1);
+            flush(true);
+            parts.push({ k: "sub", src: unescapeBackticks(src.slice(i + 1, end - 1)), quoted: true, proc: false });
+            i = end;
+            continue;
+          }
+          lit += d;
+          i++;
+        }
+        flush(true);
+        continue;
+      }
+      if (c === "$" && readDollar(false)) continue;
+      if (c === "`") {
+        const end = scanBacktick(src, i + 1);
+        flush(false);
+        parts.push({ k: "sub", src: unescapeBackticks(src.slice(i + 1, end - 1)), quoted: false, proc: false });
+        i = end;
+        continue;
+      }
+      if ("@!+*?".includes(c) && src[i + 1] === "(") {
+        const end = scanBalanced(src, i + 2, "(", ")");
+        lit += src.slice(i, end);
+        i = end;
+        continue;
+      }
+      if (c === "=" && src[i + 1] === "(" && parts.length === 0 && /^[A-Za-z_][A-Za-z0-9_]*\+?$/.test(lit)) {
+        // Array assignment: arr=(a b c) stays one word.
+        const end = scanBalanced(src, i + 2, "(", ")");
+        lit += src.slice(i, end);
+        i = end;
+        continue;
+      }
+      lit += c;
+      i++;
+    }
+    flush(false);
+    return { parts, raw: src.slice(start, i) };
+  };
+
+  const skipBlanks = () => {
+    while (i < n) {
+      const c = src[i];
+      if (c === " " || c === "\t") i++;
+      else if (c === "\\" && src[i + 1] === "\n") i += 2;
+      else break;
+    }
+  };
+
+  while (i < n) {
+    skipBlanks();
+    if (i >= n) break;
+    const c = src[i] ?? "";
+    const c2 = src.slice(i, i + 2);
+    const c3 = src.slice(i, i + 3);
+    if (c === "\n") {
+      out.push({ t: "op", v: "\n" });
+      i++;
+      if (pending.length > 0) readHeredocs();
+      continue;
+    }
+    if (c === "#") {
+      const nl = src.indexOf("\n", i);
+      i = nl < 0 ? n : nl;
+      continue;
+    }
+    if (c3 === ";;&") {
+      out.push({ t: "op", v: ";;" });
+      i += 3;
+      continue;
+    }
+    if (c2 === ";;" || c2 === ";&" || c2 === "&&" || c2 === "||" || c2 === "|&") {
+      out.push({ t: "op", v: c2 === ";&" ? ";;" : c2 });
+      i += 2;
+      continue;
+    }
+    if (c2 === "((") {
+      // Arithmetic command; `( (a) )` written without a space is treated the same, harmlessly.
+      const end = scanBalanced(src, i + 2, "(", ")");
+      out.push({ t: "arith", src: src.slice(i + 2, end - 1) });
+      i = src[end] === ")" ? end + 1 : end;
+      continue;
+    }
+    if ((c === "<" || c === ">") && src[i + 1] === "(") {
+      const end = scanBalanced(src, i + 2, "(", ")");
+      out.push({ t: "w", w: { parts: [{ k: "sub", src: src.slice(i + 2, end - 1), quoted: false, proc: true }], raw: src.slice(i, end) } });
+      i = end;
+      continue;
+    }
+    let fd = "";
+    if (/[0-9]/.test(c)) {
+      const m = /^[0-9]+(?=[<>])/.exec(src.slice(i, i + 6));
+      if (m) {
+        fd = m[0];
+        i += fd.length;
+      }
+    }
+    const r = /^(?:&>>|&>|<<<|<<-|<<|>>|>&|<&|>\||<>|>|<)/.exec(src.slice(i, i + 3));
+    if (r && (fd !== "" || r[0].startsWith("&") || c === "<" || c === ">")) {
+      const op = r[0];
+      i += op.length;
+      skipBlanks();
+      const redirect: Redirect = { op, fd };
+      if (op === "<<" || op === "<<-") {
+        const w = readWord();
+        const delim = w.parts.map((p) => (p.k === "lit" ? p.v : p.k === "tilde" ? `~${p.user}` : "")).join("");
+        pending.push({ delim, strip: op === "<<-", redirect });
+      } else if ((op === ">&" || op === "<&") && /^[0-9-]/.test(src[i] ?? "")) {
+        const m = /^[0-9]*-?/.exec(src.slice(i)) ?? [""];
+        redirect.target = { parts: [{ k: "lit", v: m[0], quoted: false }], raw: m[0] };
+        i += m[0].length;
+      } else {
+        if (i >= n || META.has(src[i] ?? "")) throw new ShellSyntaxError(`redirection '${op}' has no target`, i);
+        redirect.target = readWord();
+      }
+      out.push({ t: "redir", r: redirect });
+      continue;
+    }
+    if (fd !== "") i -= fd.length;
+    if (c === ";" || c === "&" || c === "|" || c === "(" || c === ")") {
+      out.push({ t: "op", v: c });
+      i++;
+      continue;
+    }
+    out.push({ t: "w", w: readWord() });
+  }
+  if (pending.length > 0) readHeredocs();
+  return out;
+}
+
+/** Inside backquotes, `\` only escapes `$`, backquote and backslash. */
+function unescapeBackticks(s: string): string {
+  return s.replace(/\\([$`\\])/g, "$1");
+}

@@ -1,0 +1,76 @@
+/** @module path arguments: resolve ~, $HOME, `..` against the session cwd and classify against project and home. */
+
+/** Normalizes `.`/`..`/`//` of an absolute path without touching the file system (no symlinks: hot path). */
+export function normalizeAbsolute(p: string): string {
+  const out: string[] = [];
+  for (const seg of p.split("/")) {
+    if (seg === "" || seg === ".") continue;
+    if (seg === "..") out.pop();
+    else out.push(seg);
+  }
+  return `/${out.join("/")}`;
+}
+
+/** Resolves a path argument as the shell and the program would see it. `~user` is left as is (unknowable). */
+export function resolvePath(p: string, cwd: string, home: string): string {
+  let s = p;
+  if (s === "~" || s.startsWith("~/")) s = home + s.slice(1);
+  if (s.startsWith("~")) return s;
+  if (!s.startsWith("/")) {
+    if (cwd === "") return s;
+    s = `${cwd}/${s}`;
+  }
+  return normalizeAbsolute(s);
+}
+
+export function isInside(p: string, root: string): boolean {
+  if (root === "/") return true;
+  return p === root || p.startsWith(`${root}/`);
+}
+
+/** Directories whose loss is a system-wide disaster, on top of / and the home directory. */
+const SYSTEM_DIRS = new Set([
+  "/bin", "/boot", "/dev", "/etc", "/home", "/lib", "/lib32", "/lib64", "/opt", "/proc", "/root", "/sbin", "/srv", "/sys",
+  "/usr", "/var", "/mnt", "/media", "/snap", "/Users", "/System", "/Library", "/Applications", "/private", "/usr/bin",
+  "/usr/lib", "/usr/local", "/usr/share", "/var/lib", "/etc/ssh",
+]);
+
+const GLOB_ONLY = /^[*?.[\]{},!]+$/;
+
+function dirname(p: string): string {
+  const i = p.lastIndexOf("/");
+  return i <= 0 ? "/" : p.slice(0, i);
+}
+
+/** `/`, the home directory, a system directory, or a bare glob directly inside one of them (`/*`, `~/.*`). */
+export function isHomeOrRoot(p: string, home: string): boolean {
+  const at = (q: string) => q === "/" || q === home || SYSTEM_DIRS.has(q) || (home !== "/" && isInside(home, q) && q !== "");
+  if (at(p)) return true;
+  const base = p.slice(p.lastIndexOf("/") + 1);
+  return GLOB_ONLY.test(base) && base.includes("*") && at(dirname(p));
+}
+
+/** The project root itself, a bare glob directly inside it (`rm -rf ./*`), or one of its ancestors. */
+export function isProjectRoot(p: string, root: string): boolean {
+  if (isInside(root, p)) return true;
+  const base = p.slice(p.lastIndexOf("/") + 1);
+  return GLOB_ONLY.test(base) && base.includes("*") && dirname(p) === root;
+}
+
+export type PathClass = "outside_project" | "inside_project" | "home_or_root" | "project_root" | "any";
+
+/** Whether a resolved path argument falls in the class. Unresolvable paths ($VAR, ~user) match only "any". */
+export function pathInClass(p: string, cls: PathClass, projectRoot: string, home: string): boolean {
+  if (cls === "any") return true;
+  if (!p.startsWith("/")) return false;
+  switch (cls) {
+    case "outside_project":
+      return !isInside(p, projectRoot);
+    case "inside_project":
+      return isInside(p, projectRoot);
+    case "home_or_root":
+      return isHomeOrRoot(p, home);
+    case "project_root":
+      return isProjectRoot(p, projectRoot);
+  }
+}

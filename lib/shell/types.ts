@@ -1,0 +1,44 @@
+/** @module shared shapes of the shell layer: parsed simple commands and parse results. */
+
+export interface RedirectInfo {
+  op: string;
+  fd: string;
+  /** Expanded target (file name, fd number, or herestring text). */
+  target: string;
+  /** Heredoc body. */
+  body?: string;
+}
+
+/** One command that really runs, after unwrapping sudo/env/sh -c/... and following assignments and cd. */
+export interface SimpleCommand {
+  /** Expanded words: quotes removed, known variables and literal `$(echo ..)` substituted. */
+  argv: string[];
+  /** Per word: true when it still holds something unresolvable ($UNKNOWN, $(date), ...). */
+  dynamic: boolean[];
+  /** Basename of argv[0] ("" for a bare redirection such as `> file`). */
+  program: string;
+  /** Working directory it runs in; "" when a `cd` went somewhere unknowable. */
+  cwd: string;
+  redirects: RedirectInfo[];
+  /** Programs that consume its standard output (later stages of its pipeline, or a shell running its output). */
+  pipeTo: string[];
+  /** Wrappers it was found inside, outermost first, e.g. ["sudo", "bash -c"]. */
+  via: string[];
+  /** True when it was derived rather than written: interpreter one-liner calls, `find -delete`. */
+  synthetic: boolean;
+  /** Set when its arguments also come from standard input (xargs). */
+  stdinArgs: boolean;
+}
+
+export interface ParseOptions {
+  cwd: string;
+  home: string;
+}
+
+export interface ParseResult {
+  commands: SimpleCommand[];
+  /** Why the line could not be parsed; the commands then come from the fallback splitter. */
+  error?: string;
+  /** True when the commands come from the whitespace/operator fallback split, not the parser. */
+  fallback: boolean;
+}

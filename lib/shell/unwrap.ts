@@ -1,0 +1,352 @@
+/** @module wrappers (sudo, env, sh -c, xargs, find -exec, interpreters...) -> the commands that really run. */
+import type { SimpleCommand } from "./types.ts";
+import { scanCode } from "./interp.ts";
+import { resolvePath } from "./paths.ts";
+
+/** What unwrapping needs from the parser: nested script parsing and a place to record commands. */
+export interface Unwrapper {
+  readonly home: string;
+  script(src: string, cwd: string, via: string, vars?: Map<string, string>): void;
+  emit(cmd: SimpleCommand): void;
+}
+
+export const SHELLS = new Set(["sh", "bash", "zsh", "dash", "ksh", "ash", "mksh", "fish", "busybox-sh"]);
+const PYTHON = /^(?:python[0-9.]*|pypy[0-9.]*)$/;
+
+function base(p: string): string {
+  const i = p.lastIndexOf("/");
+  return i < 0 ? p : p.slice(i + 1);
+}
+
+interface OptionSpec {
+  /** Short options that take a value (attached or as the next word). */
+  short: string;
+  /** Long options that take a value when not written as --opt=value. */
+  long: string[];
+}
+
+/**
+ * Index of the first operand after the options, honouring `--`. `onOpt` sees each option and its value so
+ * callers can pick up e.g. `sudo -D dir` or `env -C dir`.
+ */
+function skipOptions(args: string[], from: number, spec: OptionSpec, onOpt?: (opt: string, value: string | undefined) => void): number {
+  let i = from;
+  while (i < args.length) {
+    const a = args[i] ?? "";
+    if (a === "--") return i + 1;
+    if (!a.startsWith("-") || a === "-") return i;
+    if (a.startsWith("--")) {
+      const eq = a.indexOf("=");
+      if (eq > 0) onOpt?.(a.slice(0, eq), a.slice(eq + 1));
+      else if (spec.long.includes(a)) {
+        onOpt?.(a, args[i + 1]);
+        i++;
+      } else onOpt?.(a, undefined);
+      i++;
+      continue;
+    }
+    let consumed = false;
+    for (let k = 1; k < a.length; k++) {
+      const ch = a[k] ?? "";
+      if (spec.short.includes(ch)) {
+        const attached = a.slice(k + 1);
+        if (attached !== "") onOpt?.(`-${ch}`, attached);
+        else {
+          onOpt?.(`-${ch}`, args[i + 1]);
+          consumed = true;
+        }
+        break;
+      }
+      onOpt?.(`-${ch}`, undefined);
+    }
+    i += consumed ? 2 : 1;
+  }
+  return i;
+}
+
+const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
+
+interface Inner {
+  from: number;
+  label: string;
+  cwd?: string;
+  prefix?: string[];
+  stdinArgs?: boolean;
+}
+
+/** Where the wrapped command starts inside a wrapper's argv, or undefined when the program wraps nothing. */
+function wrapped(cmd: SimpleCommand, home: string): Inner | undefined {
+  const a = cmd.argv;
+  const p = cmd.program;
+  let cwd: string | undefined;
+  const chdir = (opt: string, value: string | undefined, names: string[]) => {
+    if (value !== undefined && names.includes(opt)) cwd = cmd.cwd === "" ? "" : resolvePath(value, cmd.cwd, home);
+  };
+  switch (p) {
+    case "sudo":
+    case "doas":
+    case "run0": {
+      let i = skipOptions(a, 1, { short: "ugpChDrtTURa", long: ["--user", "--group", "--host", "--prompt", "--close-from", "--chdir", "--role", "--type", "--other-user", "--command-timeout"] }, (o, v) => chdir(o, v, ["-D", "--chdir"]));
+      while (ASSIGNMENT.test(a[i] ?? "")) i++;
+      return { from: i, label: p, ...(cwd !== undefined ? { cwd } : {}) };
+    }
+    case "env": {
+      let prefix: string[] | undefined;
+      let i = skipOptions(a, 1, { short: "uCS", long: ["--unset", "--chdir", "--split-string"] }, (o, v) => {
+        chdir(o, v, ["-C", "--chdir"]);
+        if ((o === "-S" || o === "--split-string") && v !== undefined) prefix = v.split(/\s+/).filter((s) => s !== "");
+      });
+      if (prefix) {
+        // -S takes its value as the rest of the command: it was consumed as an option value above.
+        return { from: i, label: "env -S", prefix, ...(cwd !== undefined ? { cwd } : {}) };
+      }
+      while (ASSIGNMENT.test(a[i] ?? "")) i++;
+      return { from: i, label: "env", ...(cwd !== undefined ? { cwd } : {}) };
+    }
+    case "nice":
+      return { from: skipOptions(a, 1, { short: "n", long: ["--adjustment"] }), label: p };
+    case "ionice":
+      return { from: skipOptions(a, 1, { short: "cnpPu", long: ["--class", "--classdata", "--pid", "--pgid", "--uid"] }), label: p };
+    case "nohup":
+    case "builtin":
+    case "unbuffer":
+    case "caffeinate":
+    case "proxychains":
+    case "proxychains4":
+    case "torsocks":
+      return { from: skipOptions(a, 1, { short: "", long: [] }), label: p };
+    case "time":
+      return { from: skipOptions(a, 1, { short: "fo", long: ["--format", "--output"] }), label: p };
+    case "setsid":
+      return { from: skipOptions(a, 1, { short: "", long: [] }), label: p };
+    case "stdbuf":
+      return { from: skipOptions(a, 1, { short: "ioe", long: ["--input", "--output", "--error"] }), label: p };
+    case "chrt":
+    case "taskset": {
+      const i = skipOptions(a, 1, { short: "", long: [] });
+      return { from: i + (p === "chrt" ? 1 : 1), label: p };
+    }
+    case "timeout":
+      return { from: skipOptions(a, 1, { short: "sk", long: ["--signal", "--kill-after"] }) + 1, label: p };
+    case "command": {
+      let lookup = false;
+      const i = skipOptions(a, 1, { short: "", long: [] }, (o) => {
+        if (o === "-v" || o === "-V") lookup = true;
+      });
+      return lookup ? undefined : { from: i, label: p };
+    }
+    case "exec":
+      return { from: skipOptions(a, 1, { short: "a", long: [] }), label: p };
+    case "xargs": {
+      const i = skipOptions(a, 1, { short: "IEdLnPsaU", long: ["--replace", "--max-args", "--max-procs", "--delimiter", "--arg-file", "--max-lines", "--max-chars", "--eof"] });
+      return i >= a.length ? { from: a.length, label: p, prefix: ["echo"], stdinArgs: true } : { from: i, label: p, stdinArgs: true };
+    }
+    case "npx":
+    case "bunx":
+    case "pnpx":
+      return { from: skipOptions(a, 1, { short: "p", long: ["--package", "--call"] }), label: p };
+    case "busybox":
+    case "toybox":
+      return { from: 1, label: p };
+    default:
+      if (PYTHON.test(p)) {
+        // python -m twine upload -> twine upload
+        let mod: number | undefined;
+        skipOptions(a, 1, { short: "mcWXQ", long: [] }, (o, v) => {
+          if (o === "-m" && v !== undefined && mod === undefined) mod = a.indexOf(v, 1);
+          if (o === "-c") mod = -1;
+        });
+        return mod !== undefined && mod > 0 ? { from: mod, label: `${p} -m` } : undefined;
+      }
+      return undefined;
+  }
+}
+
+/** The script of `bash -c '...'`, undefined when the shell runs a file or reads stdin. */
+function shellScript(argv: string[]): { script?: string; readsStdin: boolean } {
+  let hasC = false;
+  let i = 1;
+  for (; i < argv.length; i++) {
+    const a = argv[i] ?? "";
+    if (a === "--" || a === "-") {
+      i++;
+      break;
+    }
+    if (a === "-o" || a === "+o" || a === "-O" || a === "+O" || a === "--rcfile" || a === "--init-file") {
+      i++;
+      continue;
+    }
+    if (/^[-+][A-Za-z]+$/.test(a)) {
+      if (a.startsWith("-") && a.includes("c")) hasC = true;
+      continue;
+    }
+    if (a.startsWith("--")) continue;
+    break;
+  }
+  if (hasC) {
+    const script = argv[i];
+    return script === undefined ? { readsStdin: false } : { script, readsStdin: false };
+  }
+  return { readsStdin: i >= argv.length };
+}
+
+/** Code given to an interpreter on its command line, or "stdin" when it reads code from standard input. */
+function interpreterCode(argv: string[], program: string): string | "stdin" | undefined {
+  let codeFlag: RegExp;
+  let valueShort = "";
+  if (PYTHON.test(program)) {
+    codeFlag = /^-[A-Za-z]*c$/;
+    valueShort = "WX";
+  } else if (program === "node" || program === "nodejs" || program === "bun") {
+    codeFlag = /^(?:-e|--eval|-p|--print|-pe)$/;
+    valueShort = "r";
+  } else if (program === "perl") {
+    codeFlag = /^-[A-Za-z]*[eE]$/;
+  } else if (program === "ruby") {
+    codeFlag = /^-[A-Za-z]*e$/;
+  } else if (program === "php") {
+    codeFlag = /^-r$/;
+  } else if (program === "deno") {
+    return argv[1] === "eval" ? argv[argv.length - 1] : undefined;
+  } else return undefined;
+  for (let i = 1; i < argv.length; i++) {
+    const a = argv[i] ?? "";
+    if (codeFlag.test(a)) return argv[i + 1];
+    if (a.startsWith("--eval=") || a.startsWith("--print=")) return a.slice(a.indexOf("=") + 1);
+    if (a.length === 2 && valueShort.includes(a[1] ?? "")) {
+      i++;
+      continue;
+    }
+    if (a === "-") return "stdin";
+    if (!a.startsWith("-")) return undefined;
+  }
+  return "stdin";
+}
+
+function child(cmd: SimpleCommand, argv: string[], dynamic: boolean[], label: string, extra: Partial<SimpleCommand> = {}): SimpleCommand {
+  return {
+    argv,
+    dynamic,
+    program: base(argv[0] ?? ""),
+    cwd: cmd.cwd,
+    redirects: cmd.redirects,
+    pipeTo: [],
+    via: [...cmd.via, label],
+    synthetic: cmd.synthetic,
+    stdinArgs: cmd.stdinArgs,
+    ...extra,
+  };
+}
+
+/** The text a command reads on stdin, when it is literal: heredoc, herestring or `echo ... |`. */
+function stdinText(cmd: SimpleCommand, piped: string | undefined): string | undefined {
+  for (const r of cmd.redirects) {
+    if (r.body !== undefined) return r.body;
+    if (r.op === "<<<") return r.target;
+  }
+  return piped;
+}
+
+const FIND_NON_FILTERS = new Set(["-delete", "-print", "-print0", "-depth", "-d", "-xdev", "-mount", "-follow", "-noleaf", "-daystart", "-warn", "-nowarn", "-ignore_readdir_race", "-maxdepth", "-mindepth", "-ls"]);
+
+function unwrapFind(cmd: SimpleCommand, api: Unwrapper): void {
+  const a = cmd.argv;
+  let i = 1;
+  while (/^-[HLPO]/.test(a[i] ?? "") || a[i] === "-D") i += a[i] === "-D" ? 2 : 1;
+  const starts: string[] = [];
+  for (; i < a.length; i++) {
+    const s = a[i] ?? "";
+    if (s.startsWith("-") || s === "(" || s === "!" || s === ")") break;
+    starts.push(s);
+  }
+  if (starts.length === 0) starts.push(".");
+  const first = starts[0] ?? ".";
+  let filtered = false;
+  let deletes = false;
+  for (; i < a.length; i++) {
+    const s = a[i] ?? "";
+    if (s === "-exec" || s === "-execdir" || s === "-ok" || s === "-okdir") {
+      let j = i + 1;
+      while (j < a.length && a[j] !== ";" && a[j] !== "+") j++;
+      // `{}` is each match: somewhere below the start point, never the start point's parent.
+      const inner = a.slice(i + 1, j).map((w) => w.replaceAll("{}", `${first.replace(/\/+$/, "")}/{}`));
+      if (inner.length > 0) unwrap(child(cmd, inner, inner.map(() => false), `find ${s}`), api, undefined);
+      i = j;
+      continue;
+    }
+    if (s === "-delete") deletes = true;
+    else if (s === "-maxdepth" || s === "-mindepth") i++;
+    else if (s.startsWith("-") || s === "(" || s === "!") {
+      if (!FIND_NON_FILTERS.has(s)) filtered = true;
+    }
+  }
+  if (deletes) {
+    // Unfiltered `find X -delete` removes X's whole tree, like `rm -rf X`.
+    const targets = filtered ? starts.map((s) => `${s.replace(/\/+$/, "")}/{}`) : starts;
+    const argv = ["rm", "-rf", ...targets];
+    api.emit(child(cmd, argv, argv.map(() => false), "find -delete", { synthetic: true }));
+  }
+}
+
+function runCode(cmd: SimpleCommand, code: string, api: Unwrapper, label: string, depth = 0): void {
+  for (const e of scanCode(code)) {
+    if (e.kind === "delete") {
+      const argv = ["rm", e.recursive ? "-rf" : "-f", e.path.startsWith("~") || e.path.startsWith("/") ? resolvePath(e.path, "/", api.home) : e.path];
+      api.emit(child(cmd, argv, argv.map(() => false), label, { synthetic: true, redirects: [] }));
+    } else if (e.kind === "argv") {
+      unwrap(child(cmd, e.argv, e.argv.map(() => false), label, { synthetic: true, redirects: [] }), api, undefined);
+    } else {
+      try {
+        api.script(e.text, cmd.cwd, label);
+      } catch {
+        // Code that is not shell (python exec("...")) is scanned as code instead.
+      }
+      if (depth < 2) runCode(cmd, e.text, api, label, depth + 1);
+    }
+  }
+}
+
+/** Records the command and everything it really runs underneath. */
+export function unwrap(cmd: SimpleCommand, api: Unwrapper, piped: string | undefined): void {
+  api.emit(cmd);
+  const p = cmd.program;
+  if (p === "find") return unwrapFind(cmd, api);
+  if (p === "eval") {
+    api.script(cmd.argv.slice(1).join(" "), cmd.cwd, "eval");
+    return;
+  }
+  if (SHELLS.has(p) || (p === "su" && cmd.argv.some((w) => w === "-c" || w === "--command"))) {
+    if (p === "su") {
+      const k = cmd.argv.findIndex((w) => w === "-c" || w === "--command");
+      const s = cmd.argv[k + 1];
+      if (s !== undefined) api.script(s, cmd.cwd, "su -c");
+      return;
+    }
+    const { script, readsStdin } = shellScript(cmd.argv);
+    if (script !== undefined) api.script(script, cmd.cwd, `${p} -c`);
+    else if (readsStdin) {
+      const text = stdinText(cmd, piped);
+      if (text !== undefined) api.script(text, cmd.cwd, `${p} <<<`);
+    }
+    return;
+  }
+  if (p === "watch") {
+    const i = skipOptions(cmd.argv, 1, { short: "nd", long: ["--interval", "--differences"] });
+    if (i < cmd.argv.length) api.script(cmd.argv.slice(i).join(" "), cmd.cwd, "watch");
+    return;
+  }
+  const code = interpreterCode(cmd.argv, p);
+  if (code !== undefined) {
+    const text = code === "stdin" ? stdinText(cmd, piped) : code;
+    if (text !== undefined) runCode(cmd, text, api, `${p} code`);
+  }
+  const inner = wrapped(cmd, api.home);
+  if (!inner) return;
+  const argv = [...(inner.prefix ?? []), ...cmd.argv.slice(inner.from)];
+  if (argv.length === 0) return;
+  const dynamic = [...(inner.prefix ?? []).map(() => false), ...cmd.dynamic.slice(inner.from)];
+  const extra: Partial<SimpleCommand> = {};
+  if (inner.cwd !== undefined) extra.cwd = inner.cwd;
+  if (inner.stdinArgs) extra.stdinArgs = true;
+  unwrap(child(cmd, argv, dynamic, inner.label, extra), api, piped);
+}
