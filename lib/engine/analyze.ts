@@ -238,7 +238,7 @@ export function analyzeRules(files: AnalyzedFile[], opts: AnalyzeOptions = {}): 
   }
 
   for (const [rule, by] of shadowed(files.flatMap((f) => f.rules))) {
-    warn(rule, "", `shadowed: rule "${by.name}" (${by.file} ${by.jsonPath}) blocks every event this rule matches, and a block stops evaluation`);
+    warn(rule, "", `shadowed: rule "${by.name}" (${by.file === rule.file ? by.jsonPath : `${by.file} ${by.jsonPath}`}) blocks every event this rule matches, and a block stops evaluation`);
   }
 
   const firstByLayer = new Map<string, Rule>();

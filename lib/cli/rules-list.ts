@@ -1,0 +1,180 @@
+/** @module `shepherd rules list [--json]`: the merged rule set with layers, files, overrides and skipped rules. */
+import { locatePath, sourceText, type SourceText } from "../engine/analyze.ts";
+import type { Rule } from "../engine/schema.ts";
+import { clip, type CliIO, displayPath, parseArgv, plural, type Style, styleFor, table, usageError, writeJson } from "./format.ts";
+import { type CliDeps, loadProject, type ProjectRules } from "./rule-files.ts";
+import { formatIssue } from "./rules-check.ts";
+
+export const RULES_LIST_HELP = `Usage: shepherd rules list [--json] [--all]
+
+Shows the merged rule set of the current project: every rule with its hook, tools,
+action, the layer and file:line it comes from, and its status:
+  active       in force
+  overridden   replaced by a rule of the same name in a later layer (named)
+  skipped      not in force, with the reason (disabled, untrusted project, locked,
+               unknown plugin action, ...)
+Problems in rule files are listed after the table (run \`shepherd rules check\` for all).
+
+Options:
+  --json      machine-readable output: {cwd, trusted, rules, issues}
+  --all       add a column with each rule's comment
+  -h, --help  this help
+
+Example:
+  shepherd rules list
+  NAME                 HOOK       TOOL   ACTION  SOURCE                        STATUS  NOTE
+  no-checkout-discard  tool_call  bash   block   builtin rules/defaults.json:5 active
+`;
+
+const OPTIONS = {
+  help: { type: "boolean", short: "h" },
+  json: { type: "boolean" },
+  all: { type: "boolean" },
+} as const;
+
+export type ListStatus = "active" | "overridden" | "skipped";
+
+export interface ListedRule {
+  name: string;
+  hook: string;
+  tools: string[];
+  action: string;
+  source: string;
+  file: string;
+  line?: number;
+  jsonPath: string;
+  enabled: boolean;
+  locked: boolean;
+  status: ListStatus;
+  comment?: string;
+  /** Active rules that replaced an earlier one: that rule's layer and file. */
+  overrides?: { source: string; file: string };
+  /** Overridden rules: the rule that replaced them. */
+  overriddenBy?: { source: string; file: string };
+  /** Skipped rules: why. */
+  reason?: string;
+  /** A patch (rule without action) applied on top of an earlier rule of the same name. */
+  patches?: { source: string; file: string };
+}
+
+const LAYER_RANK: Record<string, number> = { builtin: 0, global: 1, project: 2 };
+
+/** Every rule the project's files define, active or not, in layer/file/position order. */
+export function listRules(project: ProjectRules): ListedRule[] {
+  const set = project.set;
+  const sources = new Map<string, SourceText>();
+  for (const f of project.files) if (f.text !== undefined) sources.set(f.file, sourceText(f.text));
+  const fileRank = new Map(project.files.map((f, i) => [f.file, i]));
+  const lineOf = (r: Rule) => {
+    const src = sources.get(r.file);
+    return src ? locatePath(src, r.jsonPath)?.line : undefined;
+  };
+  const base = (r: Rule, status: ListStatus): ListedRule => {
+    const line = lineOf(r);
+    return {
+      name: r.name,
+      hook: r.hook,
+      tools: r.tools,
+      action: r.action || (r.patched?.action ?? "(patch)"),
+      source: r.source,
+      file: r.file,
+      ...(line !== undefined ? { line } : {}),
+      jsonPath: r.jsonPath,
+      enabled: r.enabled,
+      locked: r.locked,
+      status,
+      ...(r.comment !== undefined ? { comment: r.comment } : {}),
+      ...(r.patched ? { patches: { source: r.patched.source, file: r.patched.file } } : {}),
+    };
+  };
+  const out: { rule: Rule; listed: ListedRule }[] = [];
+  for (const r of set.rules) {
+    const listed = base(r, "active");
+    const ov = set.overrides.find((o) => o.by === r);
+    if (ov && !r.patched) listed.overrides = { source: ov.rule.source, file: ov.rule.file };
+    out.push({ rule: r, listed });
+  }
+  for (const o of set.overrides) {
+    // A patch "overrides" its base too; the base is then shown as overridden by the patching file.
+    const listed = base(o.rule, "overridden");
+    listed.overriddenBy = { source: o.by.source, file: o.by.file };
+    out.push({ rule: o.rule, listed });
+  }
+  for (const s of set.skipped) {
+    const listed = base(s.rule, "skipped");
+    listed.reason = s.reason;
+    out.push({ rule: s.rule, listed });
+  }
+  // A rule both overridden and later skipped (e.g. a patch that disabled it) is shown once: skipped wins.
+  const seen = new Set<string>();
+  const unique = out.filter(({ rule, listed }) => {
+    const key = `${rule.file}\0${rule.jsonPath}\0${listed.status}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+  unique.sort(
+    (a, b) =>
+      (LAYER_RANK[a.rule.source] ?? 0) - (LAYER_RANK[b.rule.source] ?? 0) ||
+      (fileRank.get(a.rule.file) ?? 0) - (fileRank.get(b.rule.file) ?? 0) ||
+      a.rule.index - b.rule.index,
+  );
+  return unique.map((u) => u.listed);
+}
+
+function statusCell(r: ListedRule, style: Style): string {
+  if (r.status === "active") return style.green(r.locked ? "active 🔒" : "active");
+  if (r.status === "overridden") return style.dim("overridden");
+  return style.yellow(r.reason?.startsWith("disabled") ? "disabled" : "skipped");
+}
+
+function noteCell(r: ListedRule, cwd: string): string {
+  if (r.status === "skipped") return r.reason?.startsWith("disabled") ? (r.patches ? `disabled by a patch of ${r.patches.source} ${displayPath(r.patches.file, cwd)}` : "") : (r.reason ?? "");
+  if (r.overriddenBy) return `by ${r.overriddenBy.source} ${displayPath(r.overriddenBy.file, cwd)}`;
+  if (r.patches) return `patches ${r.patches.source} ${displayPath(r.patches.file, cwd)}`;
+  if (r.overrides) return `overrides ${r.overrides.source} ${displayPath(r.overrides.file, cwd)}`;
+  return "";
+}
+
+export async function runRulesList(argv: string[], io: CliIO, deps: CliDeps = {}): Promise<number> {
+  const parsed = parseArgv(argv, OPTIONS, false);
+  if (!parsed.ok) return usageError(io, "rules list", parsed.message);
+  if (parsed.values.help) {
+    io.stdout(RULES_LIST_HELP);
+    return 0;
+  }
+  const project = loadProject(io.cwd, io.env, deps);
+  const listed = listRules(project);
+  if (parsed.values.json) {
+    writeJson(io, { cwd: project.cwd, trusted: project.trusted, rules: listed, issues: project.issues });
+    return 0;
+  }
+  const style = styleFor(io);
+  const header = ["NAME", "HOOK", "TOOL", "ACTION", "SOURCE", "STATUS", "NOTE"];
+  if (parsed.values.all) header.push("COMMENT");
+  const rows = listed.map((r) => {
+    const row = [
+      r.status === "active" ? style.bold(r.name) : r.name,
+      r.hook,
+      r.tools.length === 0 ? (r.hook === "tool_call" || r.hook === "tool_result" ? "*" : "-") : r.tools.join(","),
+      r.action,
+      `${r.source} ${displayPath(r.file, project.cwd)}${r.line !== undefined ? `:${r.line}` : ""}`,
+      statusCell(r, style),
+      noteCell(r, project.cwd),
+    ];
+    if (parsed.values.all) row.push(clip(r.comment ?? "", 60));
+    return row;
+  });
+  if (rows.length > 0) io.stdout(table(header, rows, style));
+  const counts = { active: 0, overridden: 0, skipped: 0 };
+  for (const r of listed) counts[r.status]++;
+  io.stdout(
+    `\n${plural(counts.active, "active rule")}, ${counts.overridden} overridden, ${counts.skipped} skipped; project ${project.trusted ? style.green("trusted") : style.yellow("not trusted")}${project.trusted ? "" : style.dim(` (run \`shepherd trust\` to let its rules rewrite or override)`)}\n`,
+  );
+  const errors = project.issues.filter((i) => i.severity === "error");
+  if (errors.length > 0) {
+    io.stdout(`\n${style.red(style.bold(`${plural(errors.length, "problem")} in rule files`))} (a file with errors contributes no rules):\n`);
+    for (const i of errors) io.stdout(`  ${formatIssue(i, style, project.cwd)}\n`);
+  }
+  return 0;
+}
