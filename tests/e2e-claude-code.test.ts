@@ -44,9 +44,8 @@ let result: { code: number | null; stdout: string; stderr: string };
 beforeAll(async () => {
   sb = makeSandbox("e2e-cc");
   writeGlobalRules(sb, RULES);
-  const script = structuredClone(SCRIPT);
-  const write = script.steps[5]?.tool_use?.[0];
-  if (write) write.input.file_path = join(sb.proj, "notes.txt");
+  const script = { ...SCRIPT, steps: [...SCRIPT.steps] };
+  script.steps[5] = { tool_use: [{ name: "Write", input: { file_path: join(sb.proj, "notes.txt"), content: "hello\n" } }] };
   const api = await startFake("anthropic", script, join(sb.root, "api"));
   const claudeEnv = { CLAUDE_CONFIG_DIR: join(sb.home, ".claude") };
   await initAgent(sb, "claude-code", claudeEnv);
