@@ -16,7 +16,7 @@ const ALIASES: Record<string, Record<string, string[]>> = {
   shred: { "--remove": ["-u"], "--zero": ["-z"], "--force": ["-f"] },
   "git push": { "--force": ["-f"], "--delete": ["-d"], "--set-upstream": ["-u"], "--tags": ["--tags"], "--dry-run": ["-n"] },
   "git clean": { "--force": ["-f"], "--dry-run": ["-n"], "--interactive": ["-i"], "--quiet": ["-q"] },
-  "git branch": { "--delete": ["-d"], "--force": ["-f"], "-D": ["-d", "-f", "-D"], "--move": ["-m"], "-M": ["-m", "-f"] },
+  "git branch": { "--delete": ["-d"], "--force": ["-f"], "-D": ["-d", "-f"], "--move": ["-m"], "-M": ["-m", "-f"] },
   "git checkout": { "--force": ["-f"] },
   "git switch": { "--force": ["-f"], "--discard-changes": ["-f"] },
   "git restore": { "--staged": ["-S"], "--worktree": ["-W"], "--source": ["-s"] },
