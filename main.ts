@@ -1,5 +1,11 @@
 /** @module argv -> one face of the binary; wires dependencies; the only place that exits the process. */
 import { writeSync } from "node:fs";
+import type { CliIO } from "./lib/cli/format.ts";
+import { runHook } from "./lib/cli/hook.ts";
+import { runInitAgent } from "./lib/cli/init-agents.ts";
+import { runRulesCheck } from "./lib/cli/rules-check.ts";
+import { runRulesExplain } from "./lib/cli/rules-explain.ts";
+import { runRulesList } from "./lib/cli/rules-list.ts";
 import { runServe } from "./lib/cli/serve.ts";
 import { log } from "./lib/log.ts";
 import { VERSION } from "./lib/version.ts";
@@ -28,11 +34,45 @@ Example: shepherd rules explain --tool bash --command "git checkout -- a.ts"
 `;
 
 function out(text: string): void {
-  writeSync(1, text.endsWith("\n") ? text : `${text}\n`);
+  writeFd(1, text.endsWith("\n") ? text : `${text}\n`);
 }
 
 async function stdinChunks(): Promise<AsyncIterable<Uint8Array>> {
   return process.stdin as AsyncIterable<Uint8Array>;
+}
+
+/** Writes to a file descriptor; a reader that went away (`shepherd rules list | head`) ends output quietly. */
+function writeFd(fd: number, s: string): void {
+  try {
+    writeSync(fd, s);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "EPIPE") process.exit(0);
+    throw err;
+  }
+}
+
+function cliIO(env: Record<string, string | undefined>, cwd: string): CliIO {
+  return {
+    stdout: (s) => writeFd(1, s),
+    stderr: (s) => writeFd(2, s),
+    cwd,
+    env,
+    isTTY: Boolean(process.stdout.isTTY),
+  };
+}
+
+async function rules(sub: string | undefined, argv: string[], io: CliIO): Promise<number> {
+  switch (sub) {
+    case "list":
+      return runRulesList(argv, io);
+    case "check":
+      return runRulesCheck(argv, io);
+    case "explain":
+      return runRulesExplain(argv, io);
+    default:
+      io.stderr(`shepherd rules: expected list, check, explain or test${sub ? `, not "${sub}"` : ""}\n`);
+      return 2;
+  }
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -68,9 +108,22 @@ async function main(argv: string[]): Promise<number> {
       process.on("SIGINT", stop);
       return server.done;
     }
+    case "hook":
+      return runHook(rest[0] ?? "", { env, cwd });
+    case "rules":
+      return rules(rest[0], rest.slice(1), cliIO(env, cwd));
+    case "init": {
+      const [agent, ...flags] = rest;
+      return runInitAgent(agent ?? "", {
+        cwd,
+        env,
+        scope: flags.includes("--user") ? "user" : "project",
+        uninstall: flags.includes("--uninstall"),
+        binary: process.execPath,
+      });
+    }
     default:
       process.stderr.write(`shepherd: unknown command "${cmd}"\n\n${HELP}`);
-      void rest;
       return 2;
   }
 }

@@ -14,7 +14,7 @@ describe("evaluate", () => {
     ["git status", "allow"],
     ["rm -rf x", "block"],
     ["echo rm -rf", "block"],
-  ])("should decide %p as %p", async (command, expected) => {
+  ] as const)("should decide %p as %p", async (command, expected) => {
     const { run } = makeEvaluator(ruleSetOf({ builtin: [{ name: "r", action: "block", pattern: "rm -rf" }] }));
     expect((await run(bashCall(command))).action).toBe(expected);
   });
