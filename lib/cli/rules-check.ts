@@ -67,7 +67,7 @@ export async function checkFiles(files: RuleFile[], extraIssues: LoadIssue[], op
   if (opts.tests) {
     const set = mergeFiles(files, [], { trusted: true, projectDir: opts.cwd, pluginActions: names.actions, pluginChecks: names.checks });
     const evalHost = opts.deps.plugins?.evalHost(opts.cwd);
-    const results = await runInlineTests(set, { cwd: opts.cwd, pluginActions: names.actions, pluginChecks: names.checks, ...(evalHost ? { host: evalHost } : {}) });
+    const results = await runInlineTests(set, { pluginActions: names.actions, pluginChecks: names.checks, ...(evalHost ? { host: evalHost } : {}) });
     for (const r of results) {
       if (r.status !== "fail") continue;
       const src = sources.get(r.rule.file);

@@ -14,7 +14,11 @@ export interface InlineTestOptions {
   pluginChecks?: ReadonlySet<string>;
   /** Runs plugin actions and checks; without it, cases of plugin rules are reported as skipped. */
   host?: EvalHost;
-  /** cwd of the synthetic session when a case gives none. */
+  /**
+   * cwd (and project root) of the synthetic session when a case gives none. Defaults to a fixed
+   * "/project" so a case means the same wherever the project happens to live (a project under /tmp
+   * would otherwise turn "../x" into an exempt temp path).
+   */
   cwd?: string;
   home?: string;
 }
