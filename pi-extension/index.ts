@@ -1,0 +1,558 @@
+/**
+ * @module The thin pi extension: forwards pi's hooks to `shepherd serve` and applies its decisions.
+ *
+ * All rule logic lives in the binary. This file only translates: pi event -> HookEvent,
+ * Decision -> block / rewrite / confirm / tool-result text / steer and follow-up messages.
+ * pi loads it as TypeScript with no build step, so it imports nothing but pi's own modules
+ * and node built-ins.
+ */
+import type {
+  AgentEndEvent,
+  ContextEvent,
+  ExtensionAPI,
+  ExtensionContext,
+  InputEvent,
+  ToolCallEvent,
+  ToolResultEvent,
+} from "@mariozechner/pi-coding-agent";
+import { Type } from "typebox";
+import { loadSettings, type ExtensionSettings } from "./settings.ts";
+import { SidecarClient, SidecarRpcError, SidecarUnavailableError } from "./sidecar-client.ts";
+import { markChildren, startedAsSubagent, SUBAGENT_ENV } from "./subagent.ts";
+import {
+  type Decision,
+  formatStatus,
+  type HookEvent,
+  type HookName,
+  isRecord,
+  parseDecision,
+  parseToolCallResult,
+  type SessionRef,
+} from "./wire.ts";
+
+export const EXTENSION_VERSION = "0.1.0";
+const MESSAGE_TYPE = "shepherd";
+const HINT_TYPE = "shepherd-hint";
+const LABEL = "[Shepherd]";
+
+interface Counters {
+  evaluations: number;
+  blocked: number;
+  rewritten: number;
+  asked: number;
+  notified: number;
+  steered: number;
+  failures: number;
+  wrapUps: number;
+}
+
+type Outcome = { ok: true; decision: Decision } | { ok: false; error: string };
+
+export default function shepherd(pi: ExtensionAPI): void {
+  // Read before anything sets it: this pi's own children inherit the marker, not this pi.
+  const subagent = startedAsSubagent();
+
+  let client: SidecarClient | undefined;
+  let settings: ExtensionSettings | undefined;
+  let session: SessionRef | undefined;
+  let lastCtx: ExtensionContext | undefined;
+  let shuttingDown = false;
+  const counters: Counters = { evaluations: 0, blocked: 0, rewritten: 0, asked: 0, notified: 0, steered: 0, failures: 0, wrapUps: 0 };
+
+  // One wrap-up follow-up per user prompt: the follow-up's own agent_end must not start another.
+  let promptSeq = 0;
+  let wrapUpSeq = -1;
+  // Steers from a final assistant message arrive after pi has decided to stop; they ride along
+  // with the agent_end follow-up instead of waiting in a queue nobody drains.
+  let pendingFinal: string[] = [];
+  // A run whose agent_end this extension has not handled yet (pi -p may shut down before it).
+  let runActive = false;
+  let followUpRunning = false;
+  let agentEndSignal = newSignal();
+  const callNotes = new Map<string, string[]>();
+  const pendingHints = new Set<Promise<unknown>>();
+
+  function warn(text: string, ctx: ExtensionContext | undefined = lastCtx): void {
+    say(`${LABEL} ${text}`, "warning", ctx);
+  }
+
+  function say(text: string, level: "info" | "warning" | "error", ctx: ExtensionContext | undefined = lastCtx): void {
+    try {
+      if (ctx?.hasUI) {
+        ctx.ui.notify(text, level);
+        return;
+      }
+    } catch {
+      // A context from a replaced session throws; stderr still reaches the person.
+    }
+    // Without a UI (pi -p, --mode json) stdout belongs to pi; stderr is where a person looks.
+    process.stderr.write(`${text}\n`);
+  }
+
+  function getClient(ctx: ExtensionContext): SidecarClient {
+    if (client) return client;
+    settings = loadSettings(ctx.cwd, process.env);
+    for (const issue of settings.issues) warn(`settings: ${issue}`, ctx);
+    const env: Record<string, string | undefined> = { ...process.env };
+    delete env[SUBAGENT_ENV];
+    client = new SidecarClient({
+      binary: settings.binary,
+      cwd: ctx.cwd,
+      env,
+      timeoutMs: settings.timeoutMs,
+      clientVersion: EXTENSION_VERSION,
+      onNotification: (method, params) => onServerNotification(method, params),
+      onLog: (line) => {
+        if (process.env.SHEPHERD_PI_DEBUG) process.stderr.write(`shepherd sidecar: ${line}\n`);
+      },
+    });
+    return client;
+  }
+
+  function onServerNotification(method: string, params: unknown): void {
+    if (method !== "notifications/message" || !isRecord(params)) return;
+    const level = params.level;
+    const data = params.data;
+    const text = typeof data === "string" ? data : JSON.stringify(data);
+    if (level === "error" || level === "critical" || level === "alert" || level === "emergency") say(`${LABEL} ${text}`, "error");
+    else if (level === "warning") say(`${LABEL} ${text}`, "warning");
+    else if (process.env.SHEPHERD_PI_DEBUG) say(`${LABEL} ${text}`, "info");
+  }
+
+  function sessionRef(ctx: ExtensionContext): SessionRef {
+    if (session) return session;
+    session = { id: ctx.sessionManager.getSessionId(), cwd: ctx.cwd, agent: "pi" };
+    if (subagent) session.subagent = true;
+    return session;
+  }
+
+  async function evaluate(hook: HookName, ctx: ExtensionContext, fields: Omit<HookEvent, "hook" | "session">): Promise<Outcome> {
+    lastCtx = ctx;
+    if (shuttingDown && !client) return { ok: false, error: "Shepherd is shutting down" };
+    const event: HookEvent = { hook, session: sessionRef(ctx), ...fields };
+    counters.evaluations += 1;
+    try {
+      const raw = await getClient(ctx).request("shepherd/evaluate", { event });
+      const decision = parseDecision(raw);
+      if (typeof decision === "string") throw new SidecarUnavailableError("protocol", `the sidecar sent a malformed decision: ${decision}`);
+      return { ok: true, decision };
+    } catch (error) {
+      counters.failures += 1;
+      return { ok: false, error: describe(error) };
+    }
+  }
+
+  function modelText(items: string[]): string {
+    return items.map((item) => `${LABEL} ${item}`).join("\n");
+  }
+
+  function showNotify(items: string[], ctx: ExtensionContext): void {
+    for (const item of items) say(`${LABEL} ${item}`, "warning", ctx);
+  }
+
+  function steer(items: string[], deliverAs: "steer" | "followUp" | "nextTurn"): void {
+    if (items.length === 0) return;
+    counters.steered += items.length;
+    pi.sendMessage({ customType: MESSAGE_TYPE, content: modelText(items), display: false }, { deliverAs });
+  }
+
+  // ---- lifecycle -------------------------------------------------------------------------
+
+  pi.on("session_start", async (_event, ctx) => {
+    lastCtx = ctx;
+    markChildren();
+    const sidecar = getClient(ctx);
+    try {
+      await sidecar.start();
+    } catch (error) {
+      warn(`Shepherd is unavailable: ${describe(error)}`, ctx);
+      return;
+    }
+    const outcome = await evaluate("session_start", ctx, {});
+    if (!outcome.ok) return;
+    showNotify(outcome.decision.notify, ctx);
+    // Nothing is streaming yet: these travel with the first prompt.
+    steer([...outcome.decision.notify, ...outcome.decision.steer], "nextTurn");
+  });
+
+  pi.on("session_shutdown", async (_event, ctx) => {
+    lastCtx = ctx;
+    await drain(ctx);
+    shuttingDown = true;
+    const sidecar = client;
+    if (!sidecar) return;
+    if (!sidecar.closed) {
+      sidecar.stopRestarts();
+      const outcome = await evaluate("session_shutdown", ctx, {});
+      if (outcome.ok) showNotify([...outcome.decision.notify, ...outcome.decision.steer], ctx);
+    }
+    await sidecar.shutdown();
+  });
+
+  /**
+   * In `pi -p`, pi shuts down as soon as the prompt resolves, while this extension's message_end
+   * and agent_end handlers may still be queued: wait for them (bounded), and for a wrap-up
+   * follow-up run this extension started, so the reminder is acted on before the sidecar ends.
+   */
+  async function drain(ctx: ExtensionContext): Promise<void> {
+    const budget = Math.max(5000, 3 * (settings?.timeoutMs ?? 3000));
+    const deadline = Date.now() + budget;
+    while (runActive) {
+      if (!followUpRunning) {
+        if (!isIdle(ctx)) return; // a run this extension did not start: never hold pi hostage
+        if (Date.now() > deadline) return;
+      }
+      await Promise.race([agentEndSignal.promise, sleep(100)]);
+    }
+  }
+
+  // ---- input -----------------------------------------------------------------------------
+
+  pi.on("input", async (event: InputEvent, ctx) => {
+    if (event.source !== "extension") promptSeq += 1;
+    const outcome = await evaluate("input", ctx, { prompt: event.text });
+    if (!outcome.ok) {
+      runActive = true;
+      return { action: "continue" };
+    }
+    const { decision } = outcome;
+    if (decision.action === "block" || (decision.action === "ask" && !(await confirm(ctx, decision)))) {
+      counters.blocked += 1;
+      say(`${LABEL} prompt not sent: ${decision.reason ?? "blocked by a rule"}`, "warning", ctx);
+      return { action: "handled" };
+    }
+    showNotify(decision.notify, ctx);
+    steer([...decision.notify, ...decision.steer], "nextTurn");
+    runActive = true;
+    const rewritten = decision.action === "rewrite" ? promptFrom(decision.input) : undefined;
+    if (rewritten !== undefined) {
+      counters.rewritten += 1;
+      return { action: "transform", text: rewritten };
+    }
+    return { action: "continue" };
+  });
+
+  pi.on("agent_start", () => {
+    runActive = true;
+  });
+
+  // ---- tool_call -------------------------------------------------------------------------
+
+  pi.on("tool_call", async (event: ToolCallEvent, ctx) => {
+    const input = plainRecord(event.input);
+    const outcome = await evaluate("tool_call", ctx, {
+      tool: { name: event.toolName, callId: event.toolCallId, input },
+      availableTools: activeTools(),
+    });
+    if (!outcome.ok) {
+      if ((settings?.failMode ?? "closed") === "open") {
+        const note = `Shepherd is unavailable (${outcome.error}); this call was let through unchecked because failMode is "open".`;
+        warn(note, ctx);
+        addNote(event.toolCallId, note);
+        return undefined;
+      }
+      counters.blocked += 1;
+      return {
+        block: true,
+        reason: `${LABEL} Shepherd is unavailable (${outcome.error}), so this call was blocked (failMode "closed"). Retry it; if it keeps failing, tell the user.`,
+      };
+    }
+    const { decision } = outcome;
+    if (decision.action === "block") {
+      counters.blocked += 1;
+      return { block: true, reason: withNotes(decision.reason ?? "Blocked by a Shepherd rule.", decision.notify) };
+    }
+    if (decision.action === "ask") {
+      counters.asked += 1;
+      if (!(await confirm(ctx, decision))) {
+        counters.blocked += 1;
+        const why = ctx.hasUI ? "the user declined it" : "no one can be asked in this mode";
+        return { block: true, reason: withNotes(`${decision.reason ?? "This call needs the user's approval"} (${why}).`, decision.notify) };
+      }
+    }
+    if (decision.action === "rewrite" && decision.input) {
+      counters.rewritten += 1;
+      replaceInPlace(event.input, decision.input);
+    }
+    if (decision.notify.length > 0) {
+      counters.notified += decision.notify.length;
+      showNotify(decision.notify, ctx);
+      for (const item of decision.notify) addNote(event.toolCallId, item);
+    }
+    steer(decision.steer, "steer");
+    return undefined;
+  });
+
+  async function confirm(ctx: ExtensionContext, decision: Decision): Promise<boolean> {
+    if (!ctx.hasUI) return false;
+    try {
+      return await ctx.ui.confirm("Shepherd", decision.reason ?? "Allow this?");
+    } catch {
+      return false;
+    }
+  }
+
+  function addNote(callId: string, note: string): void {
+    const notes = callNotes.get(callId) ?? [];
+    notes.push(note);
+    callNotes.set(callId, notes);
+  }
+
+  function activeTools(): string[] | undefined {
+    try {
+      return pi.getActiveTools();
+    } catch {
+      return undefined;
+    }
+  }
+
+  // ---- tool_result -----------------------------------------------------------------------
+
+  pi.on("tool_result", async (event: ToolResultEvent, ctx) => {
+    const notes = callNotes.get(event.toolCallId) ?? [];
+    callNotes.delete(event.toolCallId);
+    const text = event.content.map((part) => (part.type === "text" ? part.text : "")).join("\n");
+    const outcome = await evaluate("tool_result", ctx, {
+      tool: { name: event.toolName, callId: event.toolCallId, input: plainRecord(event.input) },
+      result: { text, isError: event.isError },
+      availableTools: activeTools(),
+    });
+    if (outcome.ok) {
+      const { decision } = outcome;
+      if (decision.notify.length > 0) {
+        counters.notified += decision.notify.length;
+        showNotify(decision.notify, ctx);
+        notes.push(...decision.notify);
+      }
+      // The model reads the next steer right after this batch of results, before its next call.
+      steer(decision.steer, "steer");
+    }
+    if (notes.length === 0) return undefined;
+    return { content: [...event.content, { type: "text", text: `\n${modelText(notes)}` }] };
+  });
+
+  // ---- message_end -----------------------------------------------------------------------
+
+  pi.on("message_end", async (event, ctx) => {
+    const message = event.message;
+    if (message.role !== "assistant") return undefined;
+    const text = message.content.map((part) => (part.type === "text" ? part.text : "")).join("\n").trim();
+    if (text === "") return undefined;
+    const outcome = await evaluate("message_end", ctx, { message: { text } });
+    if (!outcome.ok) return undefined;
+    const { notify, steer: steers } = outcome.decision;
+    showNotify(notify, ctx);
+    counters.notified += notify.length;
+    const items = [...notify, ...steers];
+    if (items.length === 0) return undefined;
+    if (message.stopReason === "toolUse") {
+      // pi waits for this handler before running the tools, so the steer is queued in time.
+      steer(items, "steer");
+    } else {
+      pendingFinal.push(...items);
+    }
+    return undefined;
+  });
+
+  // ---- agent_end -------------------------------------------------------------------------
+
+  pi.on("agent_end", async (event: AgentEndEvent, ctx) => {
+    try {
+      const reminders = [...pendingFinal];
+      pendingFinal = [];
+      const wasFollowUp = followUpRunning;
+      followUpRunning = false;
+      const outcome = await evaluate("agent_end", ctx, { stopReason: lastStopReason(event) });
+      if (outcome.ok) {
+        showNotify(outcome.decision.notify, ctx);
+        counters.notified += outcome.decision.notify.length;
+        reminders.push(...outcome.decision.notify, ...outcome.decision.steer);
+      }
+      const unique = [...new Set(reminders)];
+      if (unique.length === 0) return;
+      if (wasFollowUp || wrapUpSeq === promptSeq || client?.closed) {
+        // Already reminded once for this prompt: the next prompt carries it instead of a loop.
+        steer(unique, "nextTurn");
+        return;
+      }
+      wrapUpSeq = promptSeq;
+      counters.wrapUps += 1;
+      counters.steered += unique.length;
+      followUpRunning = true;
+      pi.sendMessage(
+        { customType: MESSAGE_TYPE, content: `${modelText(unique)}\nAct on this before you finish.`, display: true },
+        { deliverAs: "followUp", triggerTurn: true },
+      );
+    } finally {
+      runActive = followUpRunning;
+      const signal = agentEndSignal;
+      agentEndSignal = newSignal();
+      signal.resolve();
+    }
+  });
+
+  // ---- context: ephemeral hints and before_provider_request steers ------------------------
+
+  pi.events.on("ephemeral:hint", (data: unknown) => {
+    const hint = parseHint(data);
+    const ctx = lastCtx;
+    if (!hint || !ctx || shuttingDown) return;
+    const sent = getClient(ctx)
+      .request("shepherd/hint", { session: { id: sessionRef(ctx).id }, ...hint })
+      .catch((error: unknown) => warn(`could not relay a hint: ${describe(error)}`));
+    pendingHints.add(sent);
+    void sent.finally(() => pendingHints.delete(sent));
+  });
+
+  pi.on("context", async (event: ContextEvent, ctx) => {
+    // A hint emitted just before this LLM call must be registered before it is asked for.
+    await Promise.all([...pendingHints]);
+    const outcome = await evaluate("before_provider_request", ctx, {});
+    if (!outcome.ok) return undefined;
+    const items = [...outcome.decision.notify, ...outcome.decision.steer];
+    if (items.length === 0) return undefined;
+    // Returned from `context`, the hint reaches this one request and is never stored in the session.
+    const hint = { role: "custom" as const, customType: HINT_TYPE, content: modelText(items), display: false, timestamp: Date.now() };
+    return { messages: [...event.messages, hint] };
+  });
+
+  // ---- the shepherd_rules tool and /shepherd ---------------------------------------------
+
+  pi.registerTool({
+    name: "shepherd_rules",
+    label: "Shepherd rules",
+    description:
+      "List, add, remove, enable or disable Shepherd guard rules. list (optionally by scope) shows each rule with its source; " +
+      "add takes a rule object; remove/enable/disable take a rule name. Writes go to the global rules file unless scope is project.",
+    promptSnippet: "Inspect or change the Shepherd guard rules (list, add, remove, enable, disable)",
+    parameters: Type.Object({
+      action: Type.Unsafe<"list" | "add" | "remove" | "enable" | "disable">({
+        type: "string",
+        enum: ["list", "add", "remove", "enable", "disable"],
+      }),
+      scope: Type.Optional(Type.Unsafe<"global" | "project">({ type: "string", enum: ["global", "project"] })),
+      rule: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: "the rule to add (action add)" })),
+      name: Type.Optional(Type.String({ description: "the rule name (remove, enable, disable)" })),
+    }),
+    async execute(_toolCallId, params, _signal, _onUpdate, ctx) {
+      let raw: unknown;
+      try {
+        raw = await getClient(ctx).request("tools/call", { name: "shepherd_rules", arguments: params });
+      } catch (error) {
+        throw new Error(`Shepherd is unavailable: ${describe(error)}`);
+      }
+      const result = parseToolCallResult(raw);
+      if (typeof result === "string") throw new Error(`Shepherd sent a malformed answer: ${result}`);
+      // pi marks a tool result as an error only when execute throws.
+      if (result.isError) throw new Error(result.text);
+      return { content: [{ type: "text", text: result.text }], details: {} };
+    },
+  });
+
+  pi.registerCommand("shepherd", {
+    description: "Shepherd status (binary, version, rules per source, load errors, counters); `/shepherd reload` reloads the rules",
+    getArgumentCompletions: (prefix: string) => {
+      const items = ["status", "reload"].filter((item) => item.startsWith(prefix)).map((item) => ({ value: item, label: item }));
+      return items.length > 0 ? items : null;
+    },
+    handler: async (args, ctx) => {
+      lastCtx = ctx;
+      const sub = args.trim() || "status";
+      if (sub !== "status" && sub !== "reload") {
+        say(`${LABEL} usage: /shepherd [status|reload]`, "warning", ctx);
+        return;
+      }
+      say(await statusText(ctx, sub), "info", ctx);
+    },
+  });
+
+  async function statusText(ctx: ExtensionContext, sub: "status" | "reload"): Promise<string> {
+    const sidecar = getClient(ctx);
+    const local: Record<string, string> = {
+      extension: `shepherd-pi ${EXTENSION_VERSION}`,
+      binary: `${sidecar.options.binary} (from ${settings?.binarySource ?? "default"})`,
+      failMode: settings?.failMode ?? "closed",
+      timeoutMs: String(settings?.timeoutMs ?? ""),
+      subagent: String(subagent),
+      sidecar: sidecar.pid ? `pid ${sidecar.pid}, restarts ${Math.max(0, sidecar.starts - 1)}` : "not running",
+      "extension counters": Object.entries(counters).map(([key, value]) => `${key}=${value}`).join(" "),
+    };
+    try {
+      const params = sub === "reload" ? {} : { session: { id: sessionRef(ctx).id } };
+      const status = await sidecar.request(sub === "reload" ? "shepherd/reload" : "shepherd/status", params);
+      return `${LABEL} ${sub === "reload" ? "rules reloaded" : "status"}\n${formatStatus(status, local)}`;
+    } catch (error) {
+      return `${LABEL} status\n${formatStatus(undefined, local).replace(/\nstatus: undefined$/, "")}\nsidecar status unavailable: ${describe(error)}`;
+    }
+  }
+}
+
+// ---- helpers ---------------------------------------------------------------------------
+
+function describe(error: unknown): string {
+  if (error instanceof SidecarRpcError) return `sidecar error ${error.code}: ${error.message}`;
+  if (error instanceof Error) return error.message;
+  return String(error);
+}
+
+function plainRecord(value: object): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(value));
+}
+
+/** pi runs what `event.input` holds after the handlers, so the object itself must change. */
+function replaceInPlace(target: object, next: Record<string, unknown>): void {
+  for (const key of Object.keys(target)) if (!(key in next)) Reflect.deleteProperty(target, key);
+  for (const [key, value] of Object.entries(next)) Reflect.set(target, key, value);
+}
+
+function withNotes(reason: string, notes: string[]): string {
+  return notes.length === 0 ? reason : `${reason}\n${notes.map((note) => `${LABEL} ${note}`).join("\n")}`;
+}
+
+function promptFrom(input: Record<string, unknown> | undefined): string | undefined {
+  if (!input) return undefined;
+  for (const key of ["prompt", "text"]) {
+    const value = input[key];
+    if (typeof value === "string") return value;
+  }
+  return undefined;
+}
+
+function lastStopReason(event: AgentEndEvent): string | undefined {
+  for (let i = event.messages.length - 1; i >= 0; i--) {
+    const message = event.messages[i];
+    if (message && message.role === "assistant") return message.stopReason;
+  }
+  return undefined;
+}
+
+function parseHint(data: unknown): { text: string; source?: string } | undefined {
+  if (typeof data === "string") return data.trim() === "" ? undefined : { text: data };
+  if (!isRecord(data) || typeof data.text !== "string" || data.text.trim() === "") return undefined;
+  return typeof data.source === "string" ? { text: data.text, source: data.source } : { text: data.text };
+}
+
+function isIdle(ctx: ExtensionContext): boolean {
+  try {
+    return ctx.isIdle();
+  } catch {
+    return true;
+  }
+}
+
+interface Signal {
+  promise: Promise<void>;
+  resolve: () => void;
+}
+
+function newSignal(): Signal {
+  let resolve: () => void = () => {};
+  const promise = new Promise<void>((done) => {
+    resolve = done;
+  });
+  return { promise, resolve };
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

@@ -1,0 +1,142 @@
+/**
+ * @module The sidecar's wire shapes (DESIGN section 2) and hand-written checks for its answers.
+ *
+ * pi loads this extension as plain TypeScript from wherever it is installed, with no
+ * node_modules beside it, so the trust boundary is checked by hand rather than with valibot.
+ */
+
+export type HookName =
+  | "tool_call"
+  | "tool_result"
+  | "message_end"
+  | "agent_end"
+  | "session_start"
+  | "session_shutdown"
+  | "before_provider_request"
+  | "input";
+
+export interface SessionRef {
+  id: string;
+  cwd: string;
+  agent?: string;
+  subagent?: boolean;
+}
+
+export interface HookEvent {
+  hook: HookName;
+  session: SessionRef;
+  tool?: { name: string; callId?: string; input: Record<string, unknown> };
+  result?: { text: string; isError: boolean };
+  message?: { text: string };
+  stopReason?: string;
+  prompt?: string;
+  availableTools?: string[];
+}
+
+export type DecisionAction = "allow" | "block" | "rewrite" | "ask";
+
+export interface Fired {
+  rule: string;
+  source: string;
+  action: string;
+}
+
+export interface Decision {
+  action: DecisionAction;
+  reason?: string;
+  input?: Record<string, unknown>;
+  notify: string[];
+  steer: string[];
+  fired: Fired[];
+}
+
+export interface ToolCallResult {
+  text: string;
+  isError: boolean;
+}
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function isStringArray(value: unknown): value is string[] {
+  return Array.isArray(value) && value.every((item) => typeof item === "string");
+}
+
+const DECISION_ACTIONS: readonly string[] = ["allow", "block", "rewrite", "ask"];
+
+/** Returns the decision, or a message naming the first field that is wrong. */
+export function parseDecision(value: unknown): Decision | string {
+  if (!isRecord(value)) return "decision is not an object";
+  const { action, reason, input, notify, steer, fired } = value;
+  if (typeof action !== "string" || !DECISION_ACTIONS.includes(action)) return "decision.action is not allow|block|rewrite|ask";
+  if (reason !== undefined && typeof reason !== "string") return "decision.reason is not a string";
+  if (input !== undefined && !isRecord(input)) return "decision.input is not an object";
+  if (action === "rewrite" && input === undefined) return "decision.input is missing on a rewrite";
+  // Lists may be omitted by a lenient server; a present list must hold strings.
+  if (notify !== undefined && !isStringArray(notify)) return "decision.notify is not a list of strings";
+  if (steer !== undefined && !isStringArray(steer)) return "decision.steer is not a list of strings";
+  const firedList: Fired[] = [];
+  if (fired !== undefined) {
+    if (!Array.isArray(fired)) return "decision.fired is not a list";
+    for (const item of fired) {
+      if (!isRecord(item) || typeof item.rule !== "string") return "decision.fired has an entry without a rule name";
+      firedList.push({
+        rule: item.rule,
+        source: typeof item.source === "string" ? item.source : "",
+        action: typeof item.action === "string" ? item.action : "",
+      });
+    }
+  }
+  const decision: Decision = {
+    action: action as DecisionAction,
+    notify: notify ?? [],
+    steer: steer ?? [],
+    fired: firedList,
+  };
+  if (reason !== undefined) decision.reason = reason;
+  if (input !== undefined) decision.input = input;
+  return decision;
+}
+
+/** An MCP `tools/call` answer: `{content: [{type: "text", text}], isError}`. */
+export function parseToolCallResult(value: unknown): ToolCallResult | string {
+  if (!isRecord(value)) return "tool result is not an object";
+  const { content, isError } = value;
+  if (!Array.isArray(content)) return "tool result content is not a list";
+  const texts: string[] = [];
+  for (const part of content) {
+    if (isRecord(part) && part.type === "text" && typeof part.text === "string") texts.push(part.text);
+  }
+  return { text: texts.join("\n"), isError: isError === true };
+}
+
+/** Renders `shepherd/status` for a person; unknown fields are shown as JSON rather than dropped. */
+export function formatStatus(value: unknown, extra: Record<string, string>): string {
+  const lines: string[] = [];
+  for (const [key, text] of Object.entries(extra)) lines.push(`${key}: ${text}`);
+  if (!isRecord(value)) {
+    lines.push(`status: ${JSON.stringify(value)}`);
+    return lines.join("\n");
+  }
+  for (const [key, field] of Object.entries(value)) {
+    if (typeof field === "string" || typeof field === "number" || typeof field === "boolean") {
+      lines.push(`${key}: ${String(field)}`);
+    } else if (Array.isArray(field)) {
+      if (field.length === 0) {
+        lines.push(`${key}: none`);
+        continue;
+      }
+      lines.push(`${key}:`);
+      for (const item of field) lines.push(`  - ${typeof item === "string" ? item : JSON.stringify(item)}`);
+    } else if (isRecord(field)) {
+      lines.push(`${key}:`);
+      for (const [sub, subField] of Object.entries(field)) {
+        lines.push(`  ${sub}: ${typeof subField === "string" || typeof subField === "number" ? String(subField) : JSON.stringify(subField)}`);
+      }
+    } else if (field !== undefined && field !== null) {
+      lines.push(`${key}: ${JSON.stringify(field)}`);
+    }
+  }
+  return lines.join("\n");
+}
