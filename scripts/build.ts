@@ -21,6 +21,8 @@ const args = [
   "--no-compile-autoload-bunfig",
   ...(target ? [`--target=${target}`] : []),
   join(root, "main.ts"),
+  // Plugins run in a worker (so a hung plugin can be terminated): its entry point must be in the binary too.
+  join(root, "lib/plugins/plugin-worker.ts"),
   "--outfile",
   outfile,
 ];
