@@ -187,7 +187,7 @@ class Parser implements Unwrapper {
       // Each stage's output feeds every later stage (`curl x | tee f | sh`).
       for (let k = 0; k < pipeline.length; k++) {
         const later = pipeline.slice(k + 1).flat();
-        for (const c of pipeline[k] ?? []) for (const l of later) if (!c.pipeTo.includes(l.program)) c.pipeTo.push(l.program);
+        for (const c of pipeline[k] ?? []) for (const l of later) if (!l.ignoresStdinCode && !c.pipeTo.includes(l.program)) c.pipeTo.push(l.program);
       }
       pipeline = [];
     };

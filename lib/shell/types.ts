@@ -28,6 +28,8 @@ export interface SimpleCommand {
   synthetic: boolean;
   /** Set when its arguments also come from standard input (xargs). */
   stdinArgs: boolean;
+  /** Set on a shell or interpreter that runs code from elsewhere (-c, a script file, -m module), not from stdin. */
+  ignoresStdinCode?: boolean;
 }
 
 export interface ParseOptions {

@@ -190,6 +190,10 @@ function shellScript(argv: string[]): { script?: string; readsStdin: boolean } {
   return { readsStdin: i >= argv.length };
 }
 
+function isInterpreter(p: string): boolean {
+  return PYTHON.test(p) || ["node", "nodejs", "bun", "perl", "ruby", "php", "deno"].includes(p);
+}
+
 /** Code given to an interpreter on its command line, or "stdin" when it reads code from standard input. */
 function interpreterCode(argv: string[], program: string): string | "stdin" | undefined {
   let codeFlag: RegExp;
@@ -323,6 +327,7 @@ export function unwrap(cmd: SimpleCommand, api: Unwrapper, piped: string | undef
       return;
     }
     const { script, readsStdin } = shellScript(cmd.argv);
+    if (!readsStdin) cmd.ignoresStdinCode = true;
     if (script !== undefined) api.script(script, cmd.cwd, `${p} -c`);
     else if (readsStdin) {
       const text = stdinText(cmd, piped);
@@ -336,15 +341,18 @@ export function unwrap(cmd: SimpleCommand, api: Unwrapper, piped: string | undef
     return;
   }
   const code = interpreterCode(cmd.argv, p);
+  if (code === undefined && isInterpreter(p)) cmd.ignoresStdinCode = true;
   if (code !== undefined) {
     const text = code === "stdin" ? stdinText(cmd, piped) : code;
     if (text !== undefined) runCode(cmd, text, api, `${p} code`);
   }
   const inner = wrapped(cmd, api.home);
   if (!inner) return;
-  const argv = [...(inner.prefix ?? []), ...cmd.argv.slice(inner.from)];
+  // `echo / | xargs rm -rf`: literal piped words become arguments.
+  const fromStdin = inner.stdinArgs && piped !== undefined ? piped.split(/\s+/).filter((w) => w !== "") : [];
+  const argv = [...(inner.prefix ?? []), ...cmd.argv.slice(inner.from), ...fromStdin];
   if (argv.length === 0) return;
-  const dynamic = [...(inner.prefix ?? []).map(() => false), ...cmd.dynamic.slice(inner.from)];
+  const dynamic = [...(inner.prefix ?? []).map(() => false), ...cmd.dynamic.slice(inner.from), ...fromStdin.map(() => false)];
   const extra: Partial<SimpleCommand> = {};
   if (inner.cwd !== undefined) extra.cwd = inner.cwd;
   if (inner.stdinArgs) extra.stdinArgs = true;
