@@ -1,0 +1,235 @@
+/**
+ * @module the HTTP face as a hono app: agent hook routes (Claude Code's `http` hook type), a generic evaluate
+ * route, health, status for the dashboard, and a server-sent-events feed of live decisions. Routes translate
+ * only; every decision comes from the same Workspace the stdio sidecar uses.
+ */
+import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { streamSSE } from "hono/streaming";
+import * as v from "valibot";
+import { AdapterInputError, mergeDecisions, type ParsedHook } from "../adapters/agent-adapter.ts";
+import { adapterFor } from "../adapters/index.ts";
+import { fileIo } from "../cli/hook.ts";
+import { type Decision, type HookEvent, HookEventSchema } from "../engine/schema.ts";
+import type { Logger } from "../log.ts";
+import type { Workspace } from "../rules/workspace.ts";
+import { dashboardPage } from "./dashboard-page.ts";
+import type { DecisionFeed, FeedEntry } from "./decision-feed.ts";
+
+export const MAX_BODY_BYTES = 8 * 1024 * 1024;
+const HEARTBEAT_MS = 15_000;
+
+export interface AppDeps {
+  workspace: Workspace;
+  feed: DecisionFeed;
+  version: string;
+  log: Logger;
+  /** When set, every route but /health needs `Authorization: Bearer <token>` or `?token=`. */
+  token?: string;
+  /** Bound to loopback without a token: only local Host names are answered (blocks DNS rebinding). */
+  loopbackOnly: boolean;
+}
+
+const HintBodySchema = v.looseObject({ session: v.looseObject({ id: v.pipe(v.string(), v.minLength(1)) }), text: v.pipe(v.string(), v.minLength(1)) });
+
+function sameSecret(a: string, b: string): boolean {
+  // Constant time in the length of the expected token, so a timing probe learns nothing.
+  let diff = a.length ^ b.length;
+  for (let i = 0; i < b.length; i++) diff |= (a.charCodeAt(i % Math.max(1, a.length)) || 0) ^ b.charCodeAt(i);
+  return diff === 0;
+}
+
+const LOCAL_HOST = /^(127\.0\.0\.1|localhost|\[::1\])(:\d+)?$/i;
+
+function issueBody(issues: readonly v.BaseIssue<unknown>[]): { error: string; path: string } {
+  const first = issues[0];
+  return { error: first?.message ?? "invalid body", path: first ? (v.getDotPath(first) ?? "") : "" };
+}
+
+export function createApp(deps: AppDeps): Hono {
+  const { workspace, feed } = deps;
+  const app = new Hono();
+
+  app.onError((err, c) => {
+    deps.log.error(`http ${c.req.method} ${c.req.path}: ${err.message}`);
+    return c.json({ error: "internal error" }, 500);
+  });
+
+  app.use("*", async (c, next) => {
+    if (deps.loopbackOnly && !LOCAL_HOST.test(c.req.header("host") ?? "")) return c.json({ error: "forbidden host" }, 403);
+    if (deps.token !== undefined && c.req.path !== "/health") {
+      const auth = c.req.header("authorization") ?? "";
+      const given = auth.startsWith("Bearer ") ? auth.slice(7) : (c.req.query("token") ?? "");
+      if (!sameSecret(given, deps.token)) return c.json({ error: "unauthorized" }, 401);
+    }
+    if (c.req.method === "POST" && !(c.req.header("content-type") ?? "").toLowerCase().startsWith("application/json")) {
+      // A cross-site page can only send simple content types without a preflight we never answer.
+      return c.json({ error: "content-type must be application/json" }, 415);
+    }
+    return next();
+  });
+  app.use("/v1/*", bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => c.json({ error: `body exceeds ${MAX_BODY_BYTES} bytes` }, 413) }));
+
+  async function evaluateAll(events: readonly HookEvent[]): Promise<Decision> {
+    const decisions: Decision[] = [];
+    for (const event of events) {
+      const d = await workspace.evaluate(event);
+      feed.publish(event, d);
+      decisions.push(d);
+      // The server keeps sessions in memory; an ended one need not wait for eviction.
+      if (event.hook === "session_shutdown") workspace.sessions.delete(event.session.id);
+    }
+    return mergeDecisions(decisions);
+  }
+
+  async function readJson(c: { req: { json: () => Promise<unknown> } }): Promise<{ ok: true; value: unknown } | { ok: false }> {
+    try {
+      return { ok: true, value: await c.req.json() };
+    } catch {
+      return { ok: false };
+    }
+  }
+
+  app.get("/health", (c) => c.json({ ok: true, name: "shepherd", version: deps.version }));
+
+  app.post("/v1/evaluate", async (c) => {
+    const body = await readJson(c);
+    if (!body.ok) return c.json({ error: "body is not JSON", path: "" }, 400);
+    // Both `{event: HookEvent}` (like the stdio method's params) and a bare HookEvent are accepted.
+    const wrapped = body.value !== null && typeof body.value === "object" && "event" in body.value;
+    const parsed = v.safeParse(HookEventSchema, wrapped ? (body.value as { event: unknown }).event : body.value);
+    if (!parsed.success) {
+      const issue = issueBody(parsed.issues);
+      return c.json({ ...issue, path: wrapped ? `event${issue.path ? `.${issue.path}` : ""}` : issue.path }, 400);
+    }
+    const event: HookEvent = parsed.output;
+    return c.json(await evaluateAll([event]));
+  });
+
+  app.post("/v1/hint", async (c) => {
+    const body = await readJson(c);
+    if (!body.ok) return c.json({ error: "body is not JSON", path: "" }, 400);
+    const parsed = v.safeParse(HintBodySchema, body.value);
+    if (!parsed.success) return c.json(issueBody(parsed.issues), 400);
+    workspace.hint(parsed.output.session.id, parsed.output.text);
+    return c.json({});
+  });
+
+  // Claude Code's `http` hook type posts its hook JSON here; Codex and Gemini JSON work too (e.g. via curl).
+  app.post("/v1/hooks/:agent", async (c) => {
+    const adapter = adapterFor(c.req.param("agent"));
+    if (!adapter) return c.json({ error: `unknown agent ${c.req.param("agent")}` }, 404);
+    const body = await readJson(c);
+    if (!body.ok) return c.json({ error: "body is not JSON", path: "" }, 400);
+    let parsed: ParsedHook;
+    try {
+      parsed = adapter.parse(body.value, {}, deps.loopbackOnly ? fileIo : undefined);
+    } catch (e) {
+      if (e instanceof AdapterInputError) return c.json({ error: e.message, path: "" }, 400);
+      throw e;
+    }
+    let decision: Decision;
+    try {
+      decision = await evaluateAll(parsed.events);
+    } catch (e) {
+      const message = e instanceof Error ? e.message : String(e);
+      deps.log.error(`http hook ${adapter.agent}: ${message}`);
+      const closed = parsed.events[0] ? workspace.host(parsed.events[0].session.cwd).settings.failMode !== "open" : true;
+      const failure = adapter.failure(parsed, message, closed);
+      return c.body(failure.stdout || "{}", 200, { "content-type": "application/json" });
+    }
+    const answer = adapter.answer(parsed, decision);
+    return c.body(answer.stdout || "{}", 200, { "content-type": "application/json" });
+  });
+
+  app.get("/v1/status", (c) => c.json(statusOf(workspace, c.req.query("cwd"), deps.version)));
+
+  app.get("/v1/events", (c) =>
+    streamSSE(c, async (stream) => {
+      const queue: FeedEntry[] = [...feed.recent()];
+      let wake: (() => void) | undefined;
+      const unsubscribe = feed.subscribe((e) => {
+        queue.push(e);
+        wake?.();
+      });
+      let closed = false;
+      stream.onAbort(() => {
+        closed = true;
+        wake?.();
+      });
+      const beat = setInterval(() => wake?.(), HEARTBEAT_MS);
+      try {
+        await stream.writeSSE({ event: "hello", data: JSON.stringify({ version: deps.version }) });
+        while (!closed) {
+          const next = queue.shift();
+          if (next) {
+            await stream.writeSSE({ event: "decision", id: String(next.seq), data: JSON.stringify(next) });
+            continue;
+          }
+          await new Promise<void>((resolve) => {
+            wake = resolve;
+          });
+          wake = undefined;
+          if (!closed && queue.length === 0) await stream.writeSSE({ event: "ping", data: "" });
+        }
+      } finally {
+        clearInterval(beat);
+        unsubscribe();
+      }
+    }),
+  );
+
+  app.get("/", (c) => {
+    c.header("content-security-policy", "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; connect-src 'self'; img-src 'self' data:");
+    c.header("x-content-type-options", "nosniff");
+    return c.html(dashboardPage(deps.version));
+  });
+
+  app.notFound((c) => c.json({ error: "not found" }, 404));
+  return app;
+}
+
+export interface RuleSummary {
+  name: string;
+  hook: string;
+  tools: string[];
+  action: string;
+  file: string;
+  locked: boolean;
+  comment?: string;
+}
+
+export interface DashboardStatus {
+  version: string;
+  cwd: string;
+  trusted: boolean;
+  layers: Record<"builtin" | "global" | "project", RuleSummary[]>;
+  files: { source: string; file: string; rules: number; ok: boolean }[];
+  issues: { file: string; path: string; message: string; severity: string; line?: number; column?: number }[];
+  skipped: { rule: string; source: string; file: string; reason: string }[];
+  sessions: { id: string; calls: number; errors: number; callsByTool: Record<string, number>; errorsByTool: Record<string, number>; hasEdits: boolean; lastSeen: number }[];
+}
+
+export function statusOf(workspace: Workspace, cwd: string | undefined, version: string): DashboardStatus {
+  const host = workspace.host(cwd || workspace.defaultCwd);
+  const layers: DashboardStatus["layers"] = { builtin: [], global: [], project: [] };
+  for (const r of host.ruleSet.rules) {
+    layers[r.source].push({ name: r.name, hook: r.hook, tools: r.tools, action: r.action, file: r.file, locked: r.locked, ...(r.comment ? { comment: r.comment } : {}) });
+  }
+  const sessions: DashboardStatus["sessions"] = [];
+  for (const id of workspace.sessions.ids()) {
+    const s = workspace.sessions.peek(id);
+    if (s) sessions.push({ id, calls: s.calls, errors: s.errors, callsByTool: s.callsByTool, errorsByTool: s.errorsByTool, hasEdits: s.hasEdits, lastSeen: s.lastSeen });
+  }
+  sessions.sort((a, b) => b.lastSeen - a.lastSeen);
+  return {
+    version,
+    cwd: host.cwd,
+    trusted: host.trusted,
+    layers,
+    files: host.layerFiles(),
+    issues: host.issues.map((i) => ({ file: i.file, path: i.path, message: i.message, severity: i.severity, ...(i.line !== undefined ? { line: i.line, column: i.column ?? 1 } : {}) })),
+    skipped: host.ruleSet.skipped.map((k) => ({ rule: k.rule.name, source: k.rule.source, file: k.rule.file, reason: k.reason })),
+    sessions: sessions.slice(0, 100),
+  };
+}

@@ -1,0 +1,76 @@
+/** @module `shepherd http`: the hono app on Bun.serve, loopback by default; a wider bind needs a token. */
+import type { Logger } from "../log.ts";
+import type { Env } from "../rules/paths.ts";
+import { type PluginProvider, Workspace } from "../rules/workspace.ts";
+import { createApp } from "./app.ts";
+import { DecisionFeed } from "./decision-feed.ts";
+
+export const DEFAULT_HTTP_PORT = 7373;
+
+export interface HttpOptions {
+  cwd: string;
+  env: Env;
+  version: string;
+  log: Logger;
+  /** 0 picks a free port. */
+  port?: number;
+  host?: string;
+  token?: string;
+  plugins?: PluginProvider;
+  /** An existing workspace (shares sessions with another face); otherwise one is made and watched. */
+  workspace?: Workspace;
+}
+
+export interface HttpServer {
+  url: string;
+  port: number;
+  host: string;
+  feed: DecisionFeed;
+  workspace: Workspace;
+  close(): Promise<void>;
+}
+
+export function isLoopback(host: string): boolean {
+  const h = host.replace(/^\[|\]$/g, "").toLowerCase();
+  return h === "localhost" || h === "::1" || /^127(\.\d{1,3}){3}$/.test(h);
+}
+
+export class HttpOptionsError extends Error {
+  override readonly name = "HttpOptionsError";
+}
+
+/** Starts the server; throws HttpOptionsError for a non-loopback bind without a token. */
+export function runHttp(opts: HttpOptions): HttpServer {
+  const host = opts.host ?? "127.0.0.1";
+  const token = opts.token ?? opts.env.SHEPHERD_HTTP_TOKEN;
+  if (!isLoopback(host) && !token) {
+    throw new HttpOptionsError(`binding to ${host} exposes Shepherd beyond this machine: pass --token <secret> (or set SHEPHERD_HTTP_TOKEN)`);
+  }
+  if (token !== undefined && token.length < 16) throw new HttpOptionsError("--token must be at least 16 characters");
+  const workspace = opts.workspace ?? new Workspace({ env: opts.env, cwd: opts.cwd, watch: true, ...(opts.plugins ? { plugins: opts.plugins } : {}) }, opts.version);
+  workspace.host(opts.cwd);
+  const feed = new DecisionFeed();
+  const app = createApp({ workspace, feed, version: opts.version, log: opts.log, ...(token !== undefined ? { token } : {}), loopbackOnly: isLoopback(host) && token === undefined });
+  const server = Bun.serve({
+    hostname: host,
+    port: opts.port ?? DEFAULT_HTTP_PORT,
+    // SSE streams stay open; the feed sends its own heartbeat.
+    idleTimeout: 0,
+    fetch: app.fetch,
+  });
+  const port = server.port ?? opts.port ?? DEFAULT_HTTP_PORT;
+  const shownHost = host.includes(":") ? `[${host}]` : host;
+  const url = `http://${shownHost}:${port}`;
+  opts.log.info(`http listening on ${url} (dashboard: ${url}/${token ? "?token=…" : ""})`);
+  return {
+    url,
+    port,
+    host,
+    feed,
+    workspace,
+    close: async () => {
+      await server.stop(true);
+      if (!opts.workspace) workspace.close();
+    },
+  };
+}
