@@ -6,6 +6,9 @@ import { runInitAgent } from "./lib/cli/init-agents.ts";
 import { runRulesCheck } from "./lib/cli/rules-check.ts";
 import { runRulesExplain } from "./lib/cli/rules-explain.ts";
 import { runRulesList } from "./lib/cli/rules-list.ts";
+import { runRulesTest } from "./lib/cli/rules-test.ts";
+import { runReplay } from "./lib/cli/replay.ts";
+import { runSchema } from "./lib/cli/schema.ts";
 import { runServe } from "./lib/cli/serve.ts";
 import { log } from "./lib/log.ts";
 import { VERSION } from "./lib/version.ts";
@@ -69,6 +72,8 @@ async function rules(sub: string | undefined, argv: string[], io: CliIO): Promis
       return runRulesCheck(argv, io);
     case "explain":
       return runRulesExplain(argv, io);
+    case "test":
+      return runRulesTest(argv, io);
     default:
       io.stderr(`shepherd rules: expected list, check, explain or test${sub ? `, not "${sub}"` : ""}\n`);
       return 2;
@@ -112,6 +117,10 @@ async function main(argv: string[]): Promise<number> {
       return runHook(rest[0] ?? "", { env, cwd });
     case "rules":
       return rules(rest[0], rest.slice(1), cliIO(env, cwd));
+    case "schema":
+      return runSchema(rest, cliIO(env, cwd));
+    case "replay":
+      return runReplay(rest, cliIO(env, cwd));
     case "init": {
       const [agent, ...flags] = rest;
       return runInitAgent(agent ?? "", {
