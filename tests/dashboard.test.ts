@@ -1,0 +1,88 @@
+/**
+ * @module black-box: the dashboard of `shepherd http` in a real headless browser (Debian's chromium driven by
+ * playwright-core): rules by layer with sources, load errors, live decisions over SSE, session counters, and a
+ * screenshot. Waits are on page content, never on time.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "bun:test";
+import { existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { type Browser, chromium, type Page } from "playwright-core";
+import { makeSandbox, type Sandbox, writeGlobalRules } from "./helpers/agent-sandbox.ts";
+import { type RunningHttp, startHttp } from "./helpers/http-server.ts";
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+
+let sb: Sandbox;
+let srv: RunningHttp;
+let browser: Browser;
+let page: Page;
+
+beforeAll(async () => {
+  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: run .ci/setup-chromium.sh`);
+  sb = makeSandbox("dashboard");
+  writeGlobalRules(sb, [{ name: "no-curl", action: "block", pattern: "\\bcurl\\b", reason: "DASH-BLOCK: no curl" }]);
+  mkdirSync(join(sb.proj, ".pi"), { recursive: true });
+  writeFileSync(join(sb.proj, ".pi", "shepherd-rules.json"), JSON.stringify([{ name: "ls-note", hook: "tool_result", action: "notify", pattern: "^ls", reason: "listed" }]));
+  writeFileSync(join(sb.proj, ".pi", "shepherd-rules-broken.json"), '[{"name": "bad", "action": "block", "pattern": "("}]');
+  srv = await startHttp([], { cwd: sb.proj, env: { PATH: process.env.PATH, HOME: sb.home, PI_CODING_AGENT_DIR: sb.agentDir } });
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS, headless: true });
+  page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+  await page.goto(`${srv.url}/`);
+  await page.locator("#conn.on").waitFor();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await srv?.stop();
+  sb?.cleanup();
+});
+
+const postHook = (body: unknown) =>
+  fetch(`${srv.url}/v1/hooks/claude-code`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+
+describe("dashboard", () => {
+  it("should show rules by layer with their source files", async () => {
+    await page.locator("#rules-global tr", { hasText: "no-curl" }).waitFor();
+    expect(await page.locator("#rules-global").innerText()).toContain("shepherd-rules.json");
+    expect(await page.locator("#rules-project").innerText()).toContain("ls-note");
+    expect(Number(await page.locator("#count-builtin").innerText())).toBeGreaterThan(0);
+  });
+
+  it("should show a rule file that failed to load", async () => {
+    await page.locator("#issues tr", { hasText: "shepherd-rules-broken.json" }).waitFor();
+    expect(await page.locator("#issues").innerText()).toContain("error");
+  });
+
+  it("should show a decision live as it happens", async () => {
+    const res = await postHook({ session_id: "dash-1", cwd: sb.proj, hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "curl http://x.invalid" } });
+    expect(res.status).toBe(200);
+    const row = page.locator("#decisions tr", { hasText: "curl http://x.invalid" });
+    await row.waitFor();
+    expect(await row.getAttribute("data-action")).toBe("block");
+    expect(await row.innerText()).toContain("no-curl (global)");
+  });
+
+  it("should show per-session counters", async () => {
+    await postHook({ session_id: "dash-1", cwd: sb.proj, hook_event_name: "PostToolUseFailure", tool_name: "Bash", tool_input: { command: "false" }, error: "Exit code 1" });
+    const row = page.locator("#sessions tr", { hasText: "dash-1" });
+    await row.locator("td:nth-child(3)", { hasText: /^1$/ }).waitFor();
+    expect(await row.locator("td:nth-child(2)").innerText()).toBe("1");
+  });
+
+  it("should render text from rules as text, not markup", async () => {
+    await fetch(`${srv.url}/v1/evaluate`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ hook: "tool_call", session: { id: "<img src=x onerror=alert(1)>", cwd: sb.proj }, tool: { name: "bash", input: { command: "curl <b>bold</b>" } } }),
+    });
+    await page.locator("#decisions tr", { hasText: "curl <b>bold</b>" }).waitFor();
+    expect(await page.locator("#decisions img").count()).toBe(0);
+  });
+
+  it("should save a non-empty screenshot", async () => {
+    const file = join(sb.root, "dashboard.png");
+    await page.screenshot({ path: file, fullPage: true });
+    expect(statSync(file).size).toBeGreaterThan(10_000);
+  });
+});
