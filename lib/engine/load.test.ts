@@ -53,6 +53,14 @@ describe("loadRuleText", () => {
   });
 });
 
+describe("loadRuleText on an empty file", () => {
+  it.each([[""], ["   \n"], ["// only a comment\n"], ["/* block */"]])("should say the file %p is empty, not a syntax error", (text) => {
+    const res = load(text);
+    expect(res.ok).toBe(false);
+    expect(res.issues).toEqual([expect.objectContaining({ path: "", severity: "error", line: 1, column: 1, message: expect.stringContaining("empty file") })]);
+  });
+});
+
 describe("deriveName", () => {
   it.each([
     ["Never rm -rf /!", "never-rm-rf"],

@@ -1,6 +1,6 @@
 /** @module rule file text -> validated rules, or issues that name the file, JSON path and source position. */
 import * as v from "valibot";
-import { type Node, parseTree, findNodeAtLocation, type ParseError, printParseErrorCode } from "jsonc-parser";
+import { type Node, parseTree, findNodeAtLocation, type ParseError, printParseErrorCode, stripComments } from "jsonc-parser";
 import {
   BUILTIN_ACTIONS,
   BUILTIN_CHECKS,
@@ -136,6 +136,10 @@ export function loadRuleText(text: string, opts: LoadOptions): LoadResult {
 
   const errors: ParseError[] = [];
   const root: Node | undefined = parseTree(text, errors, { allowTrailingComma: true, disallowComments: false });
+  if (!root && stripComments(text).trim() === "") {
+    at([], 'empty file: expected a JSON array of rules or {"rules": [...]}', "error", 0);
+    return { rules: [], issues, ok: false };
+  }
   if (errors.length > 0 || !root) {
     for (const e of errors.slice(0, 5)) at([], `JSON syntax error: ${printParseErrorCode(e.error)}`, "error", e.offset);
     if (errors.length === 0) at([], "empty file: expected a JSON array of rules or {\"rules\": [...]}", "error", 0);
