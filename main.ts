@@ -10,6 +10,8 @@ import { runRulesTest } from "./lib/cli/rules-test.ts";
 import { runReplay } from "./lib/cli/replay.ts";
 import { runSchema } from "./lib/cli/schema.ts";
 import { runServe } from "./lib/cli/serve.ts";
+import { runTrust } from "./lib/cli/trust.ts";
+import { createPluginProvider, type WorkspacePlugins } from "./lib/plugins/provider.ts";
 import { log } from "./lib/log.ts";
 import { VERSION } from "./lib/version.ts";
 
@@ -80,6 +82,13 @@ async function rules(sub: string | undefined, argv: string[], io: CliIO): Promis
   }
 }
 
+function pluginProvider(env: Record<string, string | undefined>): WorkspacePlugins {
+  return createPluginProvider({
+    env,
+    onIssue: (_cwd, issue) => log[issue.severity === "error" ? "error" : "warning"](`plugin ${issue.file}${issue.path ? ` ${issue.path}` : ""}: ${issue.message}`),
+  });
+}
+
 async function main(argv: string[]): Promise<number> {
   const [cmd, ...rest] = argv;
   const env = process.env;
@@ -97,11 +106,15 @@ async function main(argv: string[]): Promise<number> {
       out(VERSION);
       return 0;
     case "serve": {
+      const plugins = pluginProvider(env);
+      // Rules naming plugin actions are merged once the plugins are known, so the first event already sees them.
+      await plugins.ready(cwd);
       const server = await runServe({
         cwd,
         env,
         version: VERSION,
         log,
+        plugins,
         input: await stdinChunks(),
         write: (line) => process.stdout.write(line),
       });
@@ -117,6 +130,8 @@ async function main(argv: string[]): Promise<number> {
       return runHook(rest[0] ?? "", { env, cwd });
     case "rules":
       return rules(rest[0], rest.slice(1), cliIO(env, cwd));
+    case "trust":
+      return runTrust(rest, cliIO(env, cwd));
     case "schema":
       return runSchema(rest, cliIO(env, cwd));
     case "replay":
