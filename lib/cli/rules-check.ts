@@ -64,8 +64,15 @@ export async function checkFiles(files: RuleFile[], extraIssues: LoadIssue[], op
       { pluginActions: names.actions, pluginChecks: names.checks },
     ),
   );
+  const set = mergeFiles(files, [], { trusted: true, projectDir: opts.cwd, pluginActions: names.actions, pluginChecks: names.checks });
+  for (const s of set.skipped) {
+    // Disabled, untrusted and unknown-plugin skips are expected or reported above; these two mean a rule that can never apply.
+    if (!s.reason.startsWith("changes rule") && !s.reason.startsWith("cannot compile")) continue;
+    const src = sources.get(s.rule.file);
+    const pos = src ? locatePath(src, s.rule.jsonPath) : undefined;
+    issues.push({ file: s.rule.file, path: s.rule.jsonPath, severity: "warning", message: `rule "${s.rule.name}" never applies: ${s.reason}`, ...(pos ?? {}) });
+  }
   if (opts.tests) {
-    const set = mergeFiles(files, [], { trusted: true, projectDir: opts.cwd, pluginActions: names.actions, pluginChecks: names.checks });
     const evalHost = opts.deps.plugins?.evalHost(opts.cwd);
     const results = await runInlineTests(set, { pluginActions: names.actions, pluginChecks: names.checks, ...(evalHost ? { host: evalHost } : {}) });
     for (const r of results) {
