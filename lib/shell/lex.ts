@@ -200,8 +200,9 @@ export function lex(src: string): Token[] {
         const end = scanBalanced(src, i + 2, "{", "}");
         const inner = src.slice(i + 2, end - 1);
         flush(quoted);
-        const m = /^([A-Za-z_][A-Za-z0-9_]*|[@*#?$!0-9-])(?::?[-=](.*))?$/s.exec(inner);
-        if (m?.[1] !== undefined) parts.push({ k: "var", name: m[1], ...(m[2] !== undefined ? { def: m[2] } : {}), quoted });
+        // ${X:-d} / ${X=d} give a default; ${X:?msg} is X or an error, so it is X here.
+        const m = /^([A-Za-z_][A-Za-z0-9_]*|[@*#?$!0-9-])(?::?([-=?])(.*))?$/s.exec(inner);
+        if (m?.[1] !== undefined) parts.push({ k: "var", name: m[1], ...(m[3] !== undefined && m[2] !== "?" ? { def: m[3] } : {}), quoted });
         else parts.push({ k: "var", name: `{${inner}}`, quoted });
         i = end;
         return true;

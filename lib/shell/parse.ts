@@ -92,6 +92,7 @@ class Parser implements Unwrapper {
     const inner = this.st.out.slice(before).filter((c) => c.via.length === this.st.via.length + 1);
     if (proc || inner.length !== 1) return undefined;
     const only = inner[0];
+    if (only?.program === "pwd" && only.argv.length === 1 && scope.cwd !== "") return scope.cwd;
     return only ? literalOutput(only)?.replace(/\n+$/, "") : undefined;
   }
 
@@ -133,7 +134,8 @@ class Parser implements Unwrapper {
           started = true;
           break;
         case "var": {
-          const known = p.name === "HOME" ? (scope.vars.get("HOME") ?? this.st.home) : scope.vars.get(p.name);
+          const known =
+            p.name === "HOME" ? (scope.vars.get("HOME") ?? this.st.home) : p.name === "PWD" && scope.cwd !== "" ? scope.cwd : scope.vars.get(p.name);
           if (known !== undefined) {
             if (p.quoted) {
               cur += known;

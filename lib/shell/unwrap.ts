@@ -274,6 +274,8 @@ function unwrapFind(cmd: SimpleCommand, api: Unwrapper): void {
       while (j < a.length && a[j] !== ";" && a[j] !== "+") j++;
       // `{}` is each match: somewhere below the start point, never the start point's parent.
       const inner = a.slice(i + 1, j).map((w) => w.replaceAll("{}", `${first.replace(/\/+$/, "")}/{}`));
+      // rm run on every match of a tree walk deletes across the tree: it counts as recursive.
+      if (base(inner[0] ?? "") === "rm" && !inner.includes("-r")) inner.splice(1, 0, "-r");
       if (inner.length > 0) unwrap(child(cmd, inner, inner.map(() => false), `find ${s}`), api, undefined);
       i = j;
       continue;
