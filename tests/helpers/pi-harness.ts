@@ -46,7 +46,7 @@ export interface RunOptions {
   extraExtensions?: string[];
   /** Keep the session file in this folder instead of --no-session. */
   sessionDir?: string;
-  mode?: "json" | "text";
+  mode?: "json" | "text" | "rpc";
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -151,12 +151,9 @@ export class PiProject {
 
   /** The pi command line (without the binary), as used by run() and by nested sub-agent runs. */
   piArgs(opts: RunOptions = {}): string[] {
-    const args = [
-      "--mode",
-      opts.mode ?? "json",
-      "-p",
-      ...(opts.sessionDir ? ["--session-dir", opts.sessionDir] : ["--no-session"]),
-    ];
+    const mode = opts.mode ?? "json";
+    const args = ["--mode", mode, ...(mode === "rpc" ? [] : ["-p"])];
+    args.push(...(opts.sessionDir ? ["--session-dir", opts.sessionDir] : ["--no-session"]));
     if (opts.loadExtension === false) {
       // Discovery must be on for an installed extension to load.
       args.push("-e", FAUX_PROVIDER);
@@ -175,8 +172,8 @@ export class PiProject {
       "faux-1",
       "--tools",
       "bash,read,edit,write",
-      opts.prompt ?? "do the task",
     );
+    if (mode !== "rpc") args.push(opts.prompt ?? "do the task");
     return args;
   }
 
