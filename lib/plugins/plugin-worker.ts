@@ -91,11 +91,12 @@ async function handle(req: WorkerRequest): Promise<void> {
   if (req.type === "load") {
     let mod: unknown;
     try {
-      if (!bun) throw new Error("plugin files need the Bun runtime (the compiled shepherd binary or `bun run`): the virtual module shepherd:plugin is served by Bun.plugin");
-      // The one dynamic import of the code base: user plugins are only known at run time.
+      // The one dynamic import of the code base: user plugins are only known at run time. Without Bun,
+      // `shepherd:plugin` resolves only where an import map provides it (deno.json in this repo).
       mod = await import(pathToFileURL(req.file).href);
     } catch (err) {
-      scope.postMessage({ type: "loaded", id: req.id, plugins: [], errors: [{ file: req.file, message: `failed to load: ${errorText(err)}` }] });
+      const hint = bun ? "" : " (outside Bun, shepherd:plugin needs an import map entry; use the compiled binary)";
+      scope.postMessage({ type: "loaded", id: req.id, plugins: [], errors: [{ file: req.file, message: `failed to load: ${errorText(err)}${hint}` }] });
       return;
     }
     const r = register(req.file, mod);
