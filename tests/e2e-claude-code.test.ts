@@ -6,7 +6,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { claudeBin, initAgent, makeSandbox, readJsonl, run, type Sandbox, shepherdBin, startFake, writeGlobalRules } from "./helpers/agent-sandbox.ts";
+import { startHttp } from "./helpers/http-server.ts";
 
 interface MainRequest {
   kind: string;
@@ -37,6 +39,26 @@ const SCRIPT = {
   side_text: "ok",
 };
 
+/** Claude Code isolated in the sandbox, talking to the fake API only. */
+function claudeRunEnv(box: Sandbox, apiPort: number): Record<string, string | undefined> {
+  return {
+    PATH: process.env.PATH,
+    HOME: box.home,
+    CLAUDE_CONFIG_DIR: join(box.home, ".claude"),
+    TMPDIR: join(box.home, "tmp"),
+    TERM: "dumb",
+    LANG: "C.UTF-8",
+    ANTHROPIC_BASE_URL: `http://127.0.0.1:${apiPort}`,
+    ANTHROPIC_API_KEY: "sk-ant-api03-fake-e2e",
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+    DISABLE_AUTOUPDATER: "1",
+    DISABLE_TELEMETRY: "1",
+    DISABLE_ERROR_REPORTING: "1",
+    CLAUDE_CODE_MAX_RETRIES: "0",
+    PI_CODING_AGENT_DIR: box.agentDir,
+  };
+}
+
 let sb: Sandbox;
 let requests: MainRequest[] = [];
 let result: { code: number | null; stdout: string; stderr: string };
@@ -52,22 +74,7 @@ beforeAll(async () => {
   try {
     result = await run(claudeBin(), ["-p", "tidy up", "--output-format", "stream-json", "--verbose", "--allowedTools", "Bash,Write"], {
       cwd: sb.proj,
-      env: {
-        PATH: process.env.PATH,
-        HOME: sb.home,
-        ...claudeEnv,
-        TMPDIR: join(sb.home, "tmp"),
-        TERM: "dumb",
-        LANG: "C.UTF-8",
-        ANTHROPIC_BASE_URL: `http://127.0.0.1:${api.port}`,
-        ANTHROPIC_API_KEY: "sk-ant-api03-fake-e2e",
-        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
-        DISABLE_AUTOUPDATER: "1",
-        DISABLE_TELEMETRY: "1",
-        DISABLE_ERROR_REPORTING: "1",
-        CLAUDE_CODE_MAX_RETRIES: "0",
-        PI_CODING_AGENT_DIR: sb.agentDir,
-      },
+      env: claudeRunEnv(sb, api.port),
     });
   } finally {
     await api.stop();
@@ -122,5 +129,32 @@ describe("shepherd hook claude-code with the real Claude Code CLI", () => {
   it("should drop the session state when the session ends", () => {
     const dir = join(sb.agentDir, "shepherd", "sessions");
     expect(existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith(".json")) : []).toEqual([]);
+  });
+});
+
+describe("shepherd http with Claude Code's http hook type", () => {
+  it("should block a Bash call through POST /v1/hooks/claude-code", async () => {
+    const box = makeSandbox("e2e-cc-http");
+    try {
+      writeGlobalRules(box, RULES);
+      const srv = await startHttp([], { cwd: box.proj, env: { PATH: process.env.PATH, HOME: box.home, PI_CODING_AGENT_DIR: box.agentDir } });
+      const api = await startFake("anthropic", { steps: [{ tool_use: [{ name: "Bash", input: { command: "curl http://example.invalid" } }] }, { text: "done" }] }, join(box.root, "api"));
+      try {
+        mkdirSync(join(box.proj, ".claude"), { recursive: true });
+        const hook = { matcher: "*", hooks: [{ type: "http", url: `${srv.url}/v1/hooks/claude-code` }] };
+        writeFileSync(join(box.proj, ".claude", "settings.json"), JSON.stringify({ hooks: { PreToolUse: [hook] } }));
+        const r = await run(claudeBin(), ["-p", "go", "--output-format", "stream-json", "--verbose", "--allowedTools", "Bash"], { cwd: box.proj, env: claudeRunEnv(box, api.port) });
+        expect(r.code).toBe(0);
+      } finally {
+        await api.stop();
+        await srv.stop();
+      }
+      const main = readJsonl(api.logFile).filter((x) => x.kind === "main") as unknown as MainRequest[];
+      const blocked = main.find((x) => x.step === 1)?.tool_results[0];
+      expect(blocked?.is_error).toBe(true);
+      expect(blocked?.text).toContain("E2E-BLOCK: curl is not allowed here (curl http://example.invalid)");
+    } finally {
+      box.cleanup();
+    }
   });
 });
