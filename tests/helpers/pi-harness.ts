@@ -171,7 +171,7 @@ export class PiProject {
       "--model",
       "faux-1",
       "--tools",
-      "bash,read,edit,write",
+      "bash,read,edit,write,shepherd_rules",
     );
     if (mode !== "rpc") args.push(opts.prompt ?? "do the task");
     return args;
