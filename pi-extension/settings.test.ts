@@ -1,0 +1,70 @@
+/** @module Unit tests of the extension's settings: trust gating, binary lookup order, comments. */
+import { afterEach, beforeEach, describe, expect, it } from "bun:test";
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { loadSettings, stripJsonComments } from "./settings.ts";
+
+let root: string;
+let agent: string;
+let project: string;
+let extDir: string;
+beforeEach(() => {
+  root = mkdtempSync(join(tmpdir(), "shepherd-settings-"));
+  agent = join(root, "agent");
+  project = join(root, "project");
+  extDir = join(root, "ext");
+  for (const d of [agent, join(project, ".pi"), extDir, join(root, "bin")]) mkdirSync(d, { recursive: true });
+});
+afterEach(() => {
+  rmSync(root, { recursive: true, force: true });
+});
+
+function executable(path: string): string {
+  writeFileSync(path, "#!/bin/sh\n");
+  chmodSync(path, 0o755);
+  return path;
+}
+
+describe("loadSettings", () => {
+  it("should default to fail closed with a 3 s timeout", () => {
+    const s = loadSettings(project, { PI_CODING_AGENT_DIR: agent, PATH: "" }, extDir);
+    expect(s).toMatchObject({ failMode: "closed", timeoutMs: 3000, binary: "shepherd", binarySource: "default", trusted: false });
+  });
+
+  it("should ignore a project's failMode and binary until the project is trusted", () => {
+    writeFileSync(join(project, ".pi", "settings.json"), JSON.stringify({ shepherd: { failMode: "open", binary: "/evil", timeoutMs: 50 } }));
+    const untrusted = loadSettings(project, { PI_CODING_AGENT_DIR: agent, PATH: "" }, extDir);
+    expect(untrusted).toMatchObject({ failMode: "closed", binarySource: "default", timeoutMs: 50 });
+    writeFileSync(join(agent, "settings.json"), JSON.stringify({ shepherd: { trustedProjects: [project] } }));
+    const trusted = loadSettings(project, { PI_CODING_AGENT_DIR: agent, PATH: "" }, extDir);
+    expect(trusted).toMatchObject({ failMode: "open", binary: "/evil", binarySource: "setting", trusted: true });
+  });
+
+  it("should find the binary by setting, then SHEPHERD_BIN, then the install pointer, then PATH", () => {
+    const onPath = executable(join(root, "bin", "shepherd"));
+    const installed = executable(join(root, "installed-shepherd"));
+    const env = { PI_CODING_AGENT_DIR: agent, PATH: join(root, "bin") };
+    expect(loadSettings(project, env, extDir)).toMatchObject({ binary: onPath, binarySource: "PATH" });
+    writeFileSync(join(extDir, "install.json"), JSON.stringify({ binary: installed }));
+    expect(loadSettings(project, env, extDir)).toMatchObject({ binary: installed, binarySource: "install" });
+    expect(loadSettings(project, { ...env, SHEPHERD_BIN: "/from/env" }, extDir)).toMatchObject({ binary: "/from/env", binarySource: "SHEPHERD_BIN" });
+    writeFileSync(join(agent, "settings.json"), `{ // pi settings\n "shepherd": { "binary": "/from/setting" } }`);
+    expect(loadSettings(project, { ...env, SHEPHERD_BIN: "/from/env" }, extDir)).toMatchObject({ binary: "/from/setting", binarySource: "setting" });
+  });
+
+  it("should report a bad value instead of using it", () => {
+    writeFileSync(join(agent, "settings.json"), JSON.stringify({ shepherd: { timeoutMs: -1, failMode: "sometimes" } }));
+    const s = loadSettings(project, { PI_CODING_AGENT_DIR: agent, PATH: "" }, extDir);
+    expect(s.timeoutMs).toBe(3000);
+    expect(s.failMode).toBe("closed");
+    expect(s.issues.length).toBe(2);
+  });
+});
+
+describe("stripJsonComments", () => {
+  it("should drop comments but keep comment-like text inside strings", () => {
+    const text = `{ "a": "http://x/*y*/", /* block */ "b": 1 // line\n }`;
+    expect(JSON.parse(stripJsonComments(text))).toEqual({ a: "http://x/*y*/", b: 1 });
+  });
+});

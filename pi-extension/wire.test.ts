@@ -1,0 +1,33 @@
+/** @module Unit tests of the hand-written checks on the sidecar's answers. */
+import { describe, expect, it } from "bun:test";
+import { parseDecision, parseToolCallResult } from "./wire.ts";
+
+describe("parseDecision", () => {
+  it("should accept a full decision and fill in missing lists", () => {
+    expect(parseDecision({ action: "rewrite", input: { command: "x" }, fired: [{ rule: "r", source: "project", action: "rewrite" }] })).toEqual({
+      action: "rewrite",
+      input: { command: "x" },
+      notify: [],
+      steer: [],
+      fired: [{ rule: "r", source: "project", action: "rewrite" }],
+    });
+  });
+
+  it("should name the field that is wrong", () => {
+    expect(parseDecision(null)).toBe("decision is not an object");
+    expect(parseDecision({ action: "explode" })).toContain("decision.action");
+    expect(parseDecision({ action: "rewrite" })).toContain("decision.input");
+    expect(parseDecision({ action: "allow", notify: [1] })).toContain("decision.notify");
+    expect(parseDecision({ action: "block", reason: 3 })).toContain("decision.reason");
+  });
+});
+
+describe("parseToolCallResult", () => {
+  it("should join the text parts and keep the error flag", () => {
+    expect(parseToolCallResult({ content: [{ type: "text", text: "a" }, { type: "image" }, { type: "text", text: "b" }], isError: true })).toEqual({
+      text: "a\nb",
+      isError: true,
+    });
+    expect(parseToolCallResult({ content: "nope" })).toContain("not a list");
+  });
+});
