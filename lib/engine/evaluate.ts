@@ -2,6 +2,7 @@
 import type { ShellContext } from "../shell/index.ts";
 import { candidates, type RuleSet } from "./merge.ts";
 import { type CompiledRule, EventView, fillTemplate, matchStatic } from "./match.ts";
+import { selectorFor } from "./prefilter.ts";
 import type { Decision, Fired, HookEvent, Rule } from "./schema.ts";
 import { recordCommand, recordEdit, type SessionState, SessionStore } from "./state.ts";
 import { mainKeyOf } from "./tools.ts";
@@ -144,16 +145,24 @@ export function evaluate(ctx: EvalContext, event: HookEvent): Decision | Promise
   const shell: ShellContext = { cwd: event.session.cwd, projectRoot: ctx.projectRoot, home: ctx.home };
   const list = candidates(ctx.rules, event.hook, view.tool);
 
-  const needsHost = list.some((cr) => (cr.rule.check !== undefined && builtinCheck(cr.rule.check, state) === undefined) || !isCoreAction(cr.rule.action));
-  if (needsHost) return evaluateAsync(ctx, view, state, list, shell);
+  const selector = selectorFor(list);
+  if (selector.needsHost) return evaluateAsync(ctx, view, state, list, shell);
 
   const out = newOutcome();
-  for (const cr of list) {
+  let picked = selector.select(view, shell);
+  for (let k = 0; k < picked.length; k++) {
+    const cr = picked[k] as CompiledRule;
     if (out.block) break;
-    if (matchStatic(cr, view, shell) !== undefined) continue;
+    if (matchStatic(cr, view, shell, false) !== undefined) continue;
     if (matchState(cr, state, view, ctx.maxWarnings) !== undefined) continue;
     if (cr.rule.check !== undefined && builtinCheck(cr.rule.check, state) !== true) continue;
+    const input = view.input;
     applyAction(cr, view, out);
+    if (view.input !== input) {
+      // The prefilter saw the old input: the rules after this one are picked again for the new one.
+      picked = selector.select(view, shell, cr);
+      k = -1;
+    }
   }
   return finish(ctx, view, state, list, shell, out);
 }
@@ -168,10 +177,14 @@ function isCoreAction(action: string): boolean {
 
 async function evaluateAsync(ctx: EvalContext, view: EventView, state: SessionState, list: CompiledRule[], shell: ShellContext): Promise<Decision> {
   const out = newOutcome();
-  for (const cr of list) {
+  const selector = selectorFor(list);
+  let picked = selector.select(view, shell);
+  for (let k = 0; k < picked.length; k++) {
+    const cr = picked[k] as CompiledRule;
     if (out.block) break;
     const rule = cr.rule;
-    if (matchStatic(cr, view, shell) !== undefined) continue;
+    const input = view.input;
+    if (matchStatic(cr, view, shell, false) !== undefined) continue;
     if (matchState(cr, state, view, ctx.maxWarnings) !== undefined) continue;
     if (rule.check !== undefined) {
       let ok = builtinCheck(rule.check, state);
@@ -181,12 +194,15 @@ async function evaluateAsync(ctx: EvalContext, view: EventView, state: SessionSt
       }
       if (!ok) continue;
     }
-    if (isCoreAction(rule.action)) {
-      applyAction(cr, view, out);
-      continue;
+    if (isCoreAction(rule.action)) applyAction(cr, view, out);
+    else {
+      const partial = await ctx.host?.runAction?.(rule.action, pluginArgs(view, rule, state));
+      if (partial) applyPartial(rule, partial, view, out);
     }
-    const partial = await ctx.host?.runAction?.(rule.action, pluginArgs(view, rule, state));
-    if (partial) applyPartial(rule, partial, view, out);
+    if (view.input !== input) {
+      picked = selector.select(view, shell, cr);
+      k = -1;
+    }
   }
   return finish(ctx, view, state, list, shell, out);
 }
@@ -264,7 +280,7 @@ function finish(ctx: EvalContext, view: EventView, state: SessionState, list: Co
     for (const cr of list) {
       if (cr.rule.action !== "block" && cr.rule.action !== "ask") continue;
       if (out.tookEffect.includes(cr.rule)) continue;
-      if (matchStatic(cr, view, shell) !== undefined || matchState(cr, state, view, ctx.maxWarnings) !== undefined) continue;
+      if (matchStatic(cr, view, shell, false) !== undefined || matchState(cr, state, view, ctx.maxWarnings) !== undefined) continue;
       applyAction(cr, view, out);
       if (out.block) break;
     }

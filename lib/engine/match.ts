@@ -123,26 +123,33 @@ export class EventView {
   }
 }
 
+/** What a failed match returns when the caller did not ask why (the hot path builds no message). */
+export const NO_MATCH = "no match";
+
 /**
  * The matching part of a rule that depends only on the event (not on session state or checks).
  * Returns undefined when everything holds, else the first condition that failed, for `rules explain`.
+ * With `explain` false a failure returns NO_MATCH: building the message costs more than the regex test.
  */
-export function matchStatic(cr: CompiledRule, view: EventView, shell: ShellContext): string | undefined {
+export function matchStatic(cr: CompiledRule, view: EventView, shell: ShellContext, explain = true): string | undefined {
   const rule = cr.rule;
   const ev = view.event;
-  if (!rule.subagent && ev.session.subagent) return "rule is off inside sub-agents (subagent: false)";
-  if (rule.requireSuccess && ev.result?.isError !== false) return "requireSuccess: the tool did not succeed";
+  if (!rule.subagent && ev.session.subagent) return explain ? "rule is off inside sub-agents (subagent: false)" : NO_MATCH;
+  if (rule.requireSuccess && ev.result?.isError !== false) return explain ? "requireSuccess: the tool did not succeed" : NO_MATCH;
   if (rule.requiresTools && ev.availableTools) {
     const available = new Set(ev.availableTools.map(normalizeToolName));
     const missing = rule.requiresTools.find((t) => !available.has(t));
-    if (missing !== undefined) return `requiresTools: tool "${missing}" is not available`;
+    if (missing !== undefined) return explain ? `requiresTools: tool "${missing}" is not available` : NO_MATCH;
   }
-  if (cr.stopReasons && !cr.stopReasons.has(ev.stopReason ?? "")) return `stopReason "${ev.stopReason ?? ""}" is not one of ${[...cr.stopReasons].join(", ")}`;
-  if (cr.pattern && !cr.pattern.test(view.subject)) return `pattern /${rule.pattern}/ does not match ${JSON.stringify(clip(view.subject))}`;
+  if (cr.stopReasons && !cr.stopReasons.has(ev.stopReason ?? "")) {
+    return explain ? `stopReason "${ev.stopReason ?? ""}" is not one of ${[...cr.stopReasons].join(", ")}` : NO_MATCH;
+  }
+  if (cr.pattern && !cr.pattern.test(view.subject)) return explain ? `pattern /${rule.pattern}/ does not match ${JSON.stringify(clip(view.subject))}` : NO_MATCH;
   for (const c of cr.conditions) {
     const value = view.field(c.field);
     const hit = value !== undefined && c.re.test(value);
     if (hit === c.negate) {
+      if (!explain) return NO_MATCH;
       return value === undefined
         ? `condition ${c.field}: the event has no "${c.field}"`
         : `condition ${c.field} ${c.negate ? "matches (negated)" : "does not match"} /${c.re.source}/: ${JSON.stringify(clip(value))}`;
@@ -150,9 +157,9 @@ export function matchStatic(cr: CompiledRule, view: EventView, shell: ShellConte
   }
   if (cr.command) {
     const command = view.command;
-    if (command === undefined) return "command condition: the event has no command";
+    if (command === undefined) return explain ? "command condition: the event has no command" : NO_MATCH;
     const why = cr.command(command, shell);
-    if (why !== undefined) return `command condition: ${why}`;
+    if (why !== undefined) return explain ? `command condition: ${why}` : NO_MATCH;
   }
   return undefined;
 }

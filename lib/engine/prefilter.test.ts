@@ -1,0 +1,112 @@
+/** @module unit tests: the literal prefilter never drops a rule that matches, and reads regex syntax conservatively. */
+import { describe, expect, it } from "bun:test";
+import fc from "fast-check";
+import { loadRuleText } from "./load.ts";
+import { candidates, mergeLayers } from "./merge.ts";
+import { EventView, matchStatic } from "./match.ts";
+import { requiredLiteralSets, selectorFor } from "./prefilter.ts";
+import type { HookEvent } from "./schema.ts";
+
+describe("requiredLiteralSets", () => {
+  const cases: [string, string, string[][] | undefined][] = [
+    ["\\bgit\\b.*\\bpush\\b", "", [["git"], ["push"]]],
+    ["rm\\s+-rf", "", [["rm"], ["-rf"]]],
+    ["GIT", "i", [["git"]]],
+    ["abc?d", "", [["ab"], ["d"]]],
+    ["a{2}bc", "", [["bc"]]],
+    ["(foo|bar)baz", "", [["foo", "bar"], ["baz"]]],
+    ["(?:foo|ba)?qux", "", [["qux"]]],
+    ["foo|bar", "", [["foo", "bar"]]],
+    ["foo|", "", []],
+    ["foo|.*", "", []],
+    ["(?=secret)x", "", [["x"]]],
+    ["\\.env$", "", [[".env"]]],
+    ["[a-z]+\\d", "", []],
+    ["\\x41bc", "", undefined],
+    ["(?i)abc", "", undefined],
+    ["[]a]bc", "", undefined],
+    ["abc", "v", undefined],
+    ["\\1abc", "", undefined],
+  ];
+  for (const [pattern, flags, expected] of cases) {
+    it(`/${pattern}/${flags}`, () => expect(requiredLiteralSets(pattern, flags)).toEqual(expected));
+  }
+
+  it("every literal of a set it returns occurs in a string the regex matches (for one set member)", () => {
+    const atoms = ["a", "b", "ab", "x", "\\.", "\\s", "\\d", ".", "[a-c]", "(?:ab|c)", "(b|x)?", "q+", "k*", "^", "$", "\\b"];
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...atoms), { minLength: 1, maxLength: 7 }), fc.string({ maxLength: 12 }), fc.boolean(), (parts, text, ci) => {
+        const source = parts.join("");
+        const re = new RegExp(source, ci ? "i" : "");
+        const sets = requiredLiteralSets(source, ci ? "i" : "");
+        if (!sets || !re.test(text)) return;
+        const folded = text.toLowerCase();
+        for (const set of sets) expect(set.some((l) => folded.includes(l))).toBe(true);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+});
+
+describe("selector", () => {
+  const rules = [
+    ...Array.from({ length: 40 }, (_, i) => ({ name: `r${i}`, action: "block", pattern: `\\bprog${i}\\b.*--flag${i}` })),
+    { name: "no-literal", action: "notify", pattern: "\\s-[a-z]{3}\\d" },
+    { name: "cond", action: "notify", conditions: [{ field: "command", pattern: "(deploy|publish) (prod|live)" }] },
+    { name: "neg", action: "notify", pattern: "x", conditions: [{ field: "command", pattern: "zzz", negate: true }] },
+    { name: "ci", action: "steer", pattern: "SeCrEt", flags: "i" },
+    { name: "shell", action: "block", command: { program: "rm", flags: ["-r"] } },
+    { name: "shell-glob", action: "block", command: { program: "python*" } },
+  ];
+  const loaded = loadRuleText(JSON.stringify(rules), { file: "t.json", source: "global" });
+  const set = mergeLayers([{ source: "global", files: [{ file: "t.json", rules: loaded.rules }] }]);
+  const list = candidates(set, "tool_call", "bash");
+  const shell = { cwd: "/p", projectRoot: "/p", home: "/home/u" };
+
+  const commands = [
+    "prog3 run --flag3",
+    "PROG3 --FLAG3",
+    "prog12 --flag1",
+    "ls -abc1",
+    "deploy prod",
+    "x",
+    "echo ſecret",
+    "echo \u212a",
+    "sudo rm -r /tmp/x",
+    "bash -c 'rm -r a'",
+    "python3 -c 'print(1)'",
+    "prog7 --flag7 && prog8 --flag8",
+    "",
+  ];
+
+  it("has every rule that matches, in definition order", () => {
+    expect(loaded.ok).toBe(true);
+    const sel = selectorFor(list);
+    const check = (command: string) => {
+      const ev: HookEvent = { hook: "tool_call", session: { id: "s", cwd: "/p" }, tool: { name: "bash", input: { command } } };
+      const view = new EventView(ev);
+      const picked = sel.select(view, shell);
+      const matching = list.filter((cr) => matchStatic(cr, view, shell, false) === undefined);
+      for (const cr of matching) expect(picked).toContain(cr);
+      const order = picked.map((cr) => list.indexOf(cr));
+      expect(order).toEqual([...order].sort((a, b) => a - b));
+      return picked.length;
+    };
+    for (const c of commands) check(c);
+    expect(check("git status")).toBeLessThan(list.length / 2);
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom("prog1", "--flag1", "prog22", "--FLAG22", "rm", "-r", "deploy", "prod", "x", "zzz", "SECRET", " ", "|", "&&", "'", "-abc9"), { maxLength: 8 }), (words) => {
+        check(words.join(" "));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it("picks again after a given rule, for rewrites", () => {
+    const sel = selectorFor(list);
+    const view = new EventView({ hook: "tool_call", session: { id: "s", cwd: "/p" }, tool: { name: "bash", input: { command: "prog1 --flag1 prog30 --flag30" } } });
+    const all = sel.select(view, shell);
+    const after = sel.select(view, shell, all[0]);
+    expect(after).toEqual(all.slice(1));
+  });
+});

@@ -1,0 +1,397 @@
+/**
+ * @module literal prefilter: skips rules whose regex cannot match an event, without running the regex.
+ *
+ * Most rule patterns contain text that every match must contain (`\bgit\b.*push` needs "git" and "push").
+ * Each rule is keyed by one such literal (per top-level alternative) of its pattern or of one of its
+ * conditions; an event is scanned once per keyed field, and only the rules whose literal may occur there
+ * are tested for real. The filter is one-sided: it may keep a rule that then fails, never drop one that
+ * would match. Rules without a provable literal are always kept. Order is preserved (definition order).
+ * Rules with a semantic `command` condition are filed under its program names instead: the line is parsed
+ * once (the shell layer caches the last parse) and only rules naming a program that really runs are kept.
+ */
+import { parseShell, type ShellContext } from "../shell/index.ts";
+import type { CompiledRule, EventView } from "./match.ts";
+
+/** Below this many candidates a plain scan is as cheap as the filter. */
+const MIN_RULES = 16;
+/** The filter works on n-grams of at most this many characters of a literal. */
+const GRAM = 3;
+
+const ESCAPED_LITERALS = new Set([..."\\/.-()[]{}*+?|^$\"':=!<>,#&~@%`; _"]);
+
+/**
+ * Sets of literals, lower-cased, such that every match of `pattern` contains at least one literal of each
+ * set; [] when none can be proven, undefined when the syntax is not understood. Conservative by
+ * construction: anything not understood ends a literal run or gives up.
+ */
+export function requiredLiteralSets(pattern: string, flags = ""): string[][] | undefined {
+  // Unicode sets (v) and unknown flags: not worth the risk of misreading the syntax.
+  if (/[^gimsuyd]/.test(flags)) return undefined;
+  const parsed = parseAlternation(pattern, 0);
+  if (!parsed || parsed.end !== pattern.length) return undefined;
+  // `i` with Unicode folding matches U+017F for "s" and U+212A for "k": the scan folds those too.
+  return parsed.sets;
+}
+
+/** Shortest literal of a set: what a set is worth as a filter, before knowing how common its text is. */
+function strength(set: string[]): number {
+  let min = Number.POSITIVE_INFINITY;
+  for (const l of set) min = Math.min(min, l.length);
+  return min;
+}
+
+/** Parses alternatives from `i` up to a `)` or the end; `end` is the index of that `)` (or the length). */
+function parseAlternation(p: string, i: number): { sets: string[][]; end: number } | undefined {
+  const branches: string[][][] = [];
+  let sets: string[][] = [];
+  let run = "";
+  const endRun = () => {
+    if (run !== "") sets.push([run]);
+    run = "";
+  };
+  for (;;) {
+    const ch = p[i];
+    if (ch === undefined || ch === ")" || ch === "|") {
+      endRun();
+      branches.push(sets);
+      sets = [];
+      if (ch !== "|") break;
+      i++;
+      continue;
+    }
+    if (ch === "^" || ch === "$") {
+      i++; // zero-width: the text around it stays contiguous
+      continue;
+    }
+    let literal: string | undefined;
+    let atomEnd: number;
+    let inner: string[][] | undefined;
+    if (ch === "\\") {
+      const next = p[i + 1];
+      if (next === undefined) return undefined;
+      if (next === "b" || next === "B") {
+        i += 2;
+        continue;
+      }
+      if ("dDwWsS".includes(next)) literal = undefined;
+      else if (ESCAPED_LITERALS.has(next)) literal = next;
+      else return undefined; // \x, \u, \p, \k, \c, backreferences, RE2's \Q...: not worth modelling
+      atomEnd = i + 2;
+    } else if (ch === "(") {
+      let body = i + 1;
+      let counts = true;
+      if (p[i + 1] === "?") {
+        const k = p[i + 2];
+        const k2 = p[i + 3];
+        if (k === ":") body = i + 3;
+        else if (k === "=" || k === "!") {
+          body = i + 3;
+          counts = false; // lookahead: its text is not consumed here
+        } else if (k === "<" && (k2 === "=" || k2 === "!")) {
+          body = i + 4;
+          counts = false;
+        } else if (k === "<" || (k === "P" && k2 === "<")) {
+          const close = p.indexOf(">", i);
+          if (close === -1) return undefined;
+          body = close + 1;
+        } else return undefined; // inline flags and other extensions change matching
+      }
+      const group = parseAlternation(p, body);
+      if (!group || p[group.end] !== ")") return undefined;
+      atomEnd = group.end + 1;
+      if (counts) inner = group.sets;
+    } else if (ch === "[") {
+      const close = skipClass(p, i);
+      if (close === undefined) return undefined;
+      atomEnd = close;
+    } else if (ch === "]" || ch === "{" || ch === "}" || ch === "*" || ch === "+" || ch === "?") {
+      return undefined; // stray syntax: the engine may read it differently
+    } else if (ch === ".") {
+      atomEnd = i + 1;
+    } else {
+      const code = ch.charCodeAt(0);
+      literal = code >= 32 && code < 127 ? ch : undefined;
+      atomEnd = i + 1;
+    }
+    const q = quantifierEnd(p, atomEnd);
+    if (q === undefined) return undefined;
+    if (q > atomEnd || literal === undefined) {
+      // A quantified atom may repeat or vanish; a group or class is not literal text: the run stops.
+      endRun();
+      // A group that must occur once as written still requires its own literals.
+      if (q === atomEnd && inner) sets.push(...inner);
+      i = q;
+      continue;
+    }
+    run += literal.toLowerCase();
+    i = atomEnd;
+  }
+  if (branches.length === 1) return { sets: branches[0] as string[][], end: i };
+  // Alternatives: each must bring a set; their best sets together form one set.
+  const union: string[] = [];
+  for (const b of branches) {
+    if (b.length === 0) return { sets: [], end: i };
+    let best = b[0] as string[];
+    for (const set of b) if (strength(set) > strength(best) || (strength(set) === strength(best) && set.length < best.length)) best = set;
+    for (const l of best) if (!union.includes(l)) union.push(l);
+  }
+  return { sets: [union], end: i };
+}
+
+/** Index just past a quantifier at `i` (with its lazy `?`), `i` when there is none, undefined if unsure. */
+function quantifierEnd(p: string, i: number): number | undefined {
+  const ch = p[i];
+  let end = i;
+  if (ch === "*" || ch === "+" || ch === "?") end = i + 1;
+  else if (ch === "{") {
+    const m = /^\{\d+(,\d*)?\}/.exec(p.slice(i, i + 24));
+    if (!m) return undefined;
+    end = i + m[0].length;
+  } else return i;
+  return p[end] === "?" ? end + 1 : end;
+}
+
+/** Index just past the `]` closing the class opened at `i`; undefined for forms engines read differently. */
+function skipClass(p: string, i: number): number | undefined {
+  let j = i + 1;
+  if (p[j] === "^") j++;
+  if (p[j] === "]") return undefined; // `[]a]`: empty class in JS, a class with "]" in RE2
+  for (; j < p.length; j++) {
+    const c = p[j];
+    if (c === "\\") j++;
+    else if (c === "[") return undefined; // nested or POSIX classes
+    else if (c === "]") return j + 1;
+  }
+  return undefined;
+}
+
+/** Lower-cased code of one character for matching against literals; -1 for anything no literal holds. */
+function fold(code: number): number {
+  if (code >= 65 && code <= 90) return code + 32;
+  if (code < 127) return code;
+  if (code === 0x17f) return 115; // ſ folds to s
+  if (code === 0x212a) return 107; // Kelvin sign folds to k
+  return -1;
+}
+
+function gramKey(s: string, start: number, len: number): number {
+  let key = len;
+  for (let k = 0; k < len; k++) key = key * 128 + s.charCodeAt(start + k);
+  return key;
+}
+
+interface FieldFilter {
+  /** `subject` for a rule's pattern, else a condition field name. */
+  field: string;
+  /** n-gram key -> positions (in the candidate list) of rules keyed by it. */
+  grams: Map<number, number[]>;
+  lengths: number[];
+}
+
+export interface Selector {
+  all: CompiledRule[];
+  /** A rule in the list needs a plugin or git (the async path). */
+  needsHost: boolean;
+  /**
+   * The rules that may match this event, in definition order (a superset of those that do); with `after`,
+   * only those defined after it (a rewrite changed the input: the rest are selected again).
+   */
+  select(view: EventView, shell: ShellContext, after?: CompiledRule): CompiledRule[];
+}
+
+interface RuleKey {
+  field: string;
+  literals: string[];
+}
+
+/** Every literal set the rule's pattern and non-negated conditions require (any one would do as its key). */
+function keyOptions(cr: CompiledRule): RuleKey[] {
+  const out: RuleKey[] = [];
+  const add = (field: string, re: RegExp) => {
+    for (const literals of requiredLiteralSets(re.source, re.flags) ?? []) out.push({ field, literals });
+  };
+  if (cr.pattern) add("subject", cr.pattern);
+  for (const c of cr.conditions) if (!c.negate) add(c.field, c.re);
+  return out;
+}
+
+/** Short n-grams turn up in most text: a set holding one is worth far less as a filter. */
+const SHORT_GRAM_PENALTY = 64;
+
+/**
+ * The program names a rule's `command` condition requires (one of them must run), or undefined when it has
+ * none or uses a glob (`python*`), which cannot be looked up by name.
+ */
+function exactPrograms(cr: CompiledRule): string[] | undefined {
+  const program = cr.rule.command?.program;
+  if (program === undefined) return undefined;
+  const names = Array.isArray(program) ? program : [program];
+  return names.some((n) => n.includes("*")) ? undefined : names;
+}
+
+const BUILTIN_CHECKS = new Set(["always", "has_edits"]);
+const CORE_ACTIONS = new Set(["block", "ask", "notify", "steer", "rewrite"]);
+
+function buildSelector(all: CompiledRule[]): Selector {
+  const needsHost = all.some((cr) => (cr.rule.check !== undefined && !BUILTIN_CHECKS.has(cr.rule.check)) || !CORE_ACTIONS.has(cr.rule.action));
+  if (all.length < MIN_RULES) return { all, needsHost, select: (_view, _shell, after) => (after ? all.slice(all.indexOf(after) + 1) : all) };
+
+  const options = all.map(keyOptions);
+  // Count every n-gram once per rule first, so each rule can be filed under its rarest text.
+  const freq = new Map<number, number>();
+  const gramsOf = (lit: string): number[] => {
+    const len = Math.min(GRAM, lit.length);
+    const out: number[] = [];
+    for (let s = 0; s + len <= lit.length; s++) out.push(gramKey(lit, s, len));
+    return out;
+  };
+  for (const opts of options) {
+    const mine = new Set<number>();
+    for (const o of opts) for (const lit of o.literals) for (const g of gramsOf(lit)) mine.add(g);
+    for (const g of mine) freq.set(g, (freq.get(g) ?? 0) + 1);
+  }
+  const rarestGram = (lit: string): { gram: number; cost: number } => {
+    let gram = 0;
+    let cost = Number.POSITIVE_INFINITY;
+    for (const g of gramsOf(lit)) {
+      const c = (freq.get(g) ?? 0) * (lit.length < GRAM ? SHORT_GRAM_PENALTY : 1);
+      if (c < cost) {
+        gram = g;
+        cost = c;
+      }
+    }
+    return { gram, cost };
+  };
+  const keys = options.map((opts) => {
+    let best: { field: string; grams: { gram: number; len: number }[]; cost: number } | undefined;
+    for (const o of opts) {
+      let cost = 0;
+      const grams = o.literals.map((lit) => {
+        const r = rarestGram(lit);
+        cost += r.cost;
+        return { gram: r.gram, len: Math.min(GRAM, lit.length) };
+      });
+      if (!best || cost < best.cost) best = { field: o.field, grams, cost };
+    }
+    return best;
+  });
+
+  const always: number[] = [];
+  const byField = new Map<string, FieldFilter>();
+  /** program name -> positions of rules whose `command` condition names it. */
+  const byProgram = new Map<string, number[]>();
+  keys.forEach((key, pos) => {
+    const programs = exactPrograms(all[pos] as CompiledRule);
+    if (programs) {
+      for (const name of programs) {
+        const list = byProgram.get(name) ?? [];
+        if (list[list.length - 1] !== pos) list.push(pos);
+        byProgram.set(name, list);
+      }
+      return;
+    }
+    if (!key) {
+      always.push(pos);
+      return;
+    }
+    let f = byField.get(key.field);
+    if (!f) {
+      f = { field: key.field, grams: new Map(), lengths: [] };
+      byField.set(key.field, f);
+    }
+    for (const { gram, len } of key.grams) {
+      const list = f.grams.get(gram) ?? [];
+      if (list[list.length - 1] !== pos) list.push(pos);
+      f.grams.set(gram, list);
+      if (!f.lengths.includes(len)) f.lengths.push(len);
+    }
+  });
+  const fields = [...byField.values()];
+  const seen = new Uint32Array(all.length);
+  let stamp = 0;
+
+  const positions = new Map(all.map((cr, i) => [cr, i]));
+  const select = (view: EventView, shell: ShellContext, after?: CompiledRule): CompiledRule[] => {
+    const picked = pick(view, shell);
+    if (!after) return picked;
+    const from = positions.get(after) ?? -1;
+    return picked.filter((cr) => (positions.get(cr) ?? 0) > from);
+  };
+  const pick = (view: EventView, shell: ShellContext): CompiledRule[] => {
+    if (++stamp === 0xffffffff) {
+      seen.fill(0);
+      stamp = 1;
+    }
+    const hits: number[] = [];
+    for (const f of fields) {
+      const value = f.field === "subject" ? view.subject : view.field(f.field);
+      // A non-negated condition on a missing field fails, so its rules cannot match.
+      if (value === undefined) continue;
+      for (const len of f.lengths) scan(value, len, f.grams, seen, stamp, hits);
+    }
+    if (byProgram.size > 0) {
+      const command = view.command;
+      // The same parse the matchers make (cached), so the programs are the ones they compare.
+      if (command !== undefined) {
+        for (const cmd of parseShell(command, shell).commands) {
+          const list = byProgram.get(cmd.program);
+          if (list === undefined) continue;
+          for (const pos of list) {
+            if (seen[pos] !== stamp) {
+              seen[pos] = stamp;
+              hits.push(pos);
+            }
+          }
+        }
+      }
+    }
+    if (hits.length === 0) return always.map((p) => all[p] as CompiledRule);
+    hits.sort((a, b) => a - b);
+    const out: CompiledRule[] = [];
+    let a = 0;
+    let h = 0;
+    while (a < always.length || h < hits.length) {
+      const next = h >= hits.length || (a < always.length && (always[a] as number) < (hits[h] as number)) ? (always[a++] as number) : (hits[h++] as number);
+      out.push(all[next] as CompiledRule);
+    }
+    return out;
+  };
+  return { all, needsHost, select };
+}
+
+/** Slides an n-gram window over the folded text; collects positions of rules filed under a gram seen. */
+function scan(text: string, len: number, grams: Map<number, number[]>, seen: Uint32Array, stamp: number, hits: number[]): void {
+  const mod = 128 ** len;
+  let key = 0;
+  let valid = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = fold(text.charCodeAt(i));
+    if (c < 0) {
+      valid = 0;
+      key = 0;
+      continue;
+    }
+    key = (key * 128 + c) % mod;
+    if (++valid < len) continue;
+    const list = grams.get(len * mod + key);
+    if (list === undefined) continue;
+    for (const pos of list) {
+      if (seen[pos] !== stamp) {
+        seen[pos] = stamp;
+        hits.push(pos);
+      }
+    }
+  }
+}
+
+const selectors = new WeakMap<CompiledRule[], Selector>();
+
+/** The selector of a candidate list, built on first use (lists are cached per hook and tool by merge). */
+export function selectorFor(list: CompiledRule[]): Selector {
+  let s = selectors.get(list);
+  if (!s) {
+    s = buildSelector(list);
+    selectors.set(list, s);
+  }
+  return s;
+}
