@@ -30,7 +30,7 @@ describe("parseSession", () => {
   ])("should map the entry %s to %p", (line, hook) => {
     const parsed = parseSession(`${line}\n`, "id", "/cwd");
     const inner = parsed.steps.filter((s) => s.event.hook !== "session_shutdown");
-    expect(inner.map((s) => s.event.hook)).toEqual(hook === undefined ? [] : [hook]);
+    expect(inner.map((s): string => s.event.hook)).toEqual(hook === undefined ? [] : [hook]);
   });
 
   it("should give a tool result the input of its call", () => {
