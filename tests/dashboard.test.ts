@@ -30,7 +30,7 @@ beforeAll(async () => {
   page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
   await page.goto(`${srv.url}/`);
   await page.locator("#conn.on").waitFor();
-});
+}, 180_000);
 
 afterAll(async () => {
   await browser?.close();

@@ -80,7 +80,7 @@ beforeAll(async () => {
     await api.stop();
   }
   requests = readJsonl(api.logFile).filter((r) => r.kind === "main") as unknown as MainRequest[];
-});
+}, 180_000);
 
 afterAll(() => sb?.cleanup());
 
@@ -156,5 +156,5 @@ describe("shepherd http with Claude Code's http hook type", () => {
     } finally {
       box.cleanup();
     }
-  });
+  }, 180_000);
 });

@@ -57,7 +57,7 @@ beforeAll(async () => {
     await fake.stop();
   }
   for (const r of readJsonl(fake.logFile)) if (typeof r.step === "number") bodies.set(r.step, JSON.stringify(r.body));
-});
+}, 180_000);
 
 afterAll(() => sb?.cleanup());
 

@@ -59,7 +59,7 @@ beforeAll(async () => {
     await fake.stop();
   }
   for (const r of readJsonl(fake.logFile)) if (r.role === "main" && typeof r.stepIdx === "number") bodies.set(r.stepIdx, JSON.stringify(r.body));
-});
+}, 180_000);
 
 afterAll(() => sb?.cleanup());
 

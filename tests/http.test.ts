@@ -16,7 +16,7 @@ beforeAll(async () => {
   sb = makeSandbox("http");
   writeGlobalRules(sb, RULES);
   srv = await startHttp([], { cwd: sb.proj, env: env() });
-});
+}, 180_000);
 afterAll(async () => {
   await srv?.stop();
   sb?.cleanup();
