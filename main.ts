@@ -67,25 +67,40 @@ function cliIO(env: Record<string, string | undefined>, cwd: string): CliIO {
 }
 
 async function rules(sub: string | undefined, argv: string[], io: CliIO): Promise<number> {
+  const run = async (fn: (argv: string[], io: CliIO, deps: { plugins: WorkspacePlugins }) => Promise<number>) => {
+    // The authoring commands see exactly what the sidecar sees, plugin actions included.
+    const plugins = pluginProvider(io.env);
+    await plugins.ready(io.cwd);
+    try {
+      return await fn(argv, io, { plugins });
+    } finally {
+      plugins.close?.();
+    }
+  };
   switch (sub) {
     case "list":
-      return runRulesList(argv, io);
+      return run(runRulesList);
     case "check":
-      return runRulesCheck(argv, io);
+      return run(runRulesCheck);
     case "explain":
-      return runRulesExplain(argv, io);
+      return run(runRulesExplain);
     case "test":
-      return runRulesTest(argv, io);
+      return run(runRulesTest);
     default:
       io.stderr(`shepherd rules: expected list, check, explain or test${sub ? `, not "${sub}"` : ""}\n`);
       return 2;
   }
 }
 
-function pluginProvider(env: Record<string, string | undefined>): WorkspacePlugins {
+function pluginProvider(env: Record<string, string | undefined>, report?: (level: "error" | "warning", message: string) => void): WorkspacePlugins {
   return createPluginProvider({
     env,
-    onIssue: (_cwd, issue) => log[issue.severity === "error" ? "error" : "warning"](`plugin ${issue.file}${issue.path ? ` ${issue.path}` : ""}: ${issue.message}`),
+    onIssue: (_cwd, issue) => {
+      const level = issue.severity === "error" ? "error" : "warning";
+      const message = `plugin ${issue.file}${issue.path ? ` ${issue.path}` : ""}: ${issue.message}`;
+      if (report) report(level, message);
+      else log[level](message);
+    },
   });
 }
 
@@ -106,10 +121,12 @@ async function main(argv: string[]): Promise<number> {
       out(VERSION);
       return 0;
     case "serve": {
-      const plugins = pluginProvider(env);
+      let server: Awaited<ReturnType<typeof runServe>> | undefined;
+      // Plugin problems go to stderr and, once the sidecar runs, to the client as notifications/message.
+      const plugins = pluginProvider(env, (level, message) => (server ? server.workspace.notify(level, message) : log[level](message)));
       // Rules naming plugin actions are merged once the plugins are known, so the first event already sees them.
       await plugins.ready(cwd);
-      const server = await runServe({
+      server = await runServe({
         cwd,
         env,
         version: VERSION,
@@ -118,13 +135,14 @@ async function main(argv: string[]): Promise<number> {
         input: await stdinChunks(),
         write: (line) => process.stdout.write(line),
       });
+      const running = server;
       const stop = () => {
-        server.close();
+        running.close();
         process.exit(0);
       };
       process.on("SIGTERM", stop);
       process.on("SIGINT", stop);
-      return server.done;
+      return running.done;
     }
     case "hook":
       return runHook(rest[0] ?? "", { env, cwd });

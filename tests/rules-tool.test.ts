@@ -48,11 +48,13 @@ describe("shepherd_rules tool", () => {
   });
 
   it("should disable and re-enable a built-in rule by name through a patch", async () => {
-    expect((await sc.evaluate(bashEvent("git checkout -- a.ts", tp.project))).action).toBe("block");
+    const firedRules = async () => ((await sc.evaluate(bashEvent("git checkout -- a.ts", tp.project))).fired as { rule: string }[]).map((f) => f.rule);
+    expect(await firedRules()).toEqual(["no-checkout-discard"]);
     expect((await tool({ action: "disable", name: "no-checkout-discard" })).isError).toBe(false);
-    expect((await sc.evaluate(bashEvent("git checkout -- a.ts", tp.project))).action).toBe("allow");
+    // The safety pack's own rule still guards the same command: only the disabled one is gone.
+    expect(await firedRules()).toEqual(["safety-git-checkout-discard"]);
     expect((await tool({ action: "enable", name: "no-checkout-discard" })).isError).toBe(false);
-    expect((await sc.evaluate(bashEvent("git checkout -- a.ts", tp.project))).action).toBe("block");
+    expect(await firedRules()).toEqual(["no-checkout-discard"]);
   });
 
   it.each([

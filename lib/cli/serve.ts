@@ -17,7 +17,7 @@ export interface ServeOptions {
 }
 
 /** Resolves with the exit code once stdin ends and every request is answered. */
-export async function runServe(opts: ServeOptions): Promise<{ done: Promise<number>; close: () => void }> {
+export async function runServe(opts: ServeOptions): Promise<{ done: Promise<number>; close: () => void; workspace: Workspace }> {
   const workspace = new Workspace({ env: opts.env, cwd: opts.cwd, watch: true, ...(opts.plugins ? { plugins: opts.plugins } : {}) }, opts.version);
   const dispatcher = new Dispatcher({ workspace, version: opts.version, log: opts.log });
   const transport = serveStdio({ input: opts.input, write: opts.write }, dispatcher, opts.log, opts.maxLineBytes);
@@ -34,5 +34,6 @@ export async function runServe(opts: ServeOptions): Promise<{ done: Promise<numb
       return 0;
     }),
     close: () => workspace.close(),
+    workspace,
   };
 }

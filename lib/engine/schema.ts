@@ -196,6 +196,7 @@ export const SettingsSchema = v.looseObject({
   binary: v.optional(v.string()),
   trustedProjects: v.optional(v.array(v.string())),
   pluginTimeoutMs: v.optional(v.pipe(v.number(), v.minValue(1))),
+  pluginLoadTimeoutMs: v.optional(v.pipe(v.number(), v.minValue(1))),
   gitTimeoutMs: v.optional(v.pipe(v.number(), v.minValue(1))),
   audit: v.optional(v.unknown()),
 });

@@ -14,6 +14,8 @@ export type NotifyListener = (level: NotifyLevel, message: string, data?: unknow
 export interface PluginProvider {
   names(cwd: string): { actions: ReadonlySet<string>; checks: ReadonlySet<string> };
   evalHost(cwd: string): EvalHost;
+  /** Resolves once a project's plugins are loaded (rules naming plugin actions merge correctly after it). */
+  ready?(cwd: string): Promise<void>;
   /** Starts watching plugin folders for this project; calls back when they change. */
   watch?(cwd: string, onChange: () => void): void;
   close?(): void;
@@ -49,6 +51,8 @@ export class Workspace {
   readonly defaultCwd: string;
   #opts: WorkspaceOptions;
   #hosts = new Map<string, RuleHost>();
+  /** Projects whose plugins are still loading: their first events wait for them. */
+  #loading = new Map<string, Promise<void>>();
   #listeners = new Set<NotifyListener>();
   #gitCheck: (cwd: string) => Promise<boolean>;
   #version: string;
@@ -64,6 +68,11 @@ export class Workspace {
   onNotify(listener: NotifyListener): () => void {
     this.#listeners.add(listener);
     return () => this.#listeners.delete(listener);
+  }
+
+  /** Reports to every listener (stderr log and `notifications/message` in serve). */
+  notify(level: NotifyLevel, message: string, data?: unknown): void {
+    this.#notify(level, message, data);
   }
 
   #notify(level: NotifyLevel, message: string, data?: unknown): void {
@@ -95,6 +104,15 @@ export class Workspace {
       onReload: (report) => this.#reported(key, report),
     });
     this.#hosts.set(key, h);
+    const ready = plugins?.ready?.(key);
+    if (ready) {
+      const created = h;
+      const p = ready.then(() => {
+        this.#loading.delete(key);
+        created.reload();
+      });
+      this.#loading.set(key, p);
+    }
     this.#announce(key, h.issues, "loaded");
     if (this.#opts.watch) {
       h.watch();
@@ -117,6 +135,8 @@ export class Workspace {
 
   evaluate(event: HookEvent): Promise<Decision> | Decision {
     const host = this.host(event.session.cwd);
+    const loading = this.#loading.get(host.cwd);
+    if (loading) return loading.then(() => this.evaluate(event));
     const decision = evaluate(
       {
         rules: host.ruleSet,
