@@ -151,7 +151,11 @@ export async function runRulesTool(workspace: Workspace, rawArgs: unknown, cwd?:
       case "enable":
       case "disable": {
         const enabled = args.action === "enable";
-        if (idx >= 0) edit([...listPath, idx, "enabled"], enabled);
+        const entry = idx >= 0 ? raw.list[idx] : undefined;
+        const barePatch = entry !== null && typeof entry === "object" && Object.keys(entry).every((k) => k === "name" || k === "enabled");
+        // Re-enabling a rule that was only switched off here: drop the patch, so the rule is exactly as before.
+        if (idx >= 0 && enabled && barePatch) edit([...listPath, idx], undefined);
+        else if (idx >= 0) edit([...listPath, idx, "enabled"], enabled);
         else if (merged.byName.has(name) || merged.skipped.some((s) => s.rule.name === name)) {
           // Not defined in this file: record a patch that changes the earlier layer's rule by name.
           edit([...listPath, raw.list.length], { name, enabled }, { isArrayInsertion: true });
