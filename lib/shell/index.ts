@@ -18,7 +18,9 @@ export interface ShellContext {
 /** undefined when the condition holds; otherwise why it did not (for `rules explain`). */
 export type CommandMatcher = (command: string, ctx: ShellContext) => string | undefined;
 
-let lastKey = "";
+let lastCommand = "";
+let lastCwd = "";
+let lastHome = "";
 let lastResult: ParseResult | undefined;
 
 /**
@@ -27,10 +29,12 @@ let lastResult: ParseResult | undefined;
  * rule with a `command` condition asks about the same line.
  */
 export function parseShell(command: string, opts: ParseOptions): ParseResult {
-  const key = `${opts.cwd}\0${opts.home}\0${command}`;
-  if (key === lastKey && lastResult) return lastResult;
+  // Compared field by field: concatenating a key costs more than the lookup saves, once per rule.
+  if (lastResult && command === lastCommand && opts.cwd === lastCwd && opts.home === lastHome) return lastResult;
   const result = parseShellLine(command, opts);
-  lastKey = key;
+  lastCommand = command;
+  lastCwd = opts.cwd;
+  lastHome = opts.home;
   lastResult = result;
   return result;
 }
