@@ -51,6 +51,7 @@ export class Workspace {
   readonly defaultCwd: string;
   #opts: WorkspaceOptions;
   #hosts = new Map<string, RuleHost>();
+  #lastHost: { asked: string; host: RuleHost } | undefined;
   /** Projects whose plugins are still loading: their first events wait for them. */
   #loading = new Map<string, Promise<void>>();
   #listeners = new Set<NotifyListener>();
@@ -81,6 +82,15 @@ export class Workspace {
 
   /** The rule host of a project folder, created (and watched) on first use. */
   host(cwd: string): RuleHost {
+    // Every event names its cwd: skip path.resolve when it is the one asked last (still not evicted).
+    const last = this.#lastHost;
+    if (last && cwd === last.asked && this.#hosts.get(last.host.cwd) === last.host) return last.host;
+    const h = this.#hostFor(cwd);
+    this.#lastHost = { asked: cwd, host: h };
+    return h;
+  }
+
+  #hostFor(cwd: string): RuleHost {
     const key = resolve(cwd || this.defaultCwd);
     let h = this.#hosts.get(key);
     if (h) return h;
