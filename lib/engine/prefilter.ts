@@ -174,10 +174,18 @@ function fold(code: number): number {
   return -1;
 }
 
+/** An n-gram as one int: its length in bits 21-22, its 7-bit characters below. */
 function gramKey(s: string, start: number, len: number): number {
-  let key = len;
-  for (let k = 0; k < len; k++) key = key * 128 + s.charCodeAt(start + k);
-  return key;
+  let key = 0;
+  for (let k = 0; k < len; k++) key = (key << 7) | s.charCodeAt(start + k);
+  return (len << 21) | key;
+}
+
+/** Bits of the Bloom-style bitmap that lets most positions of a scan skip the Map lookup. */
+const BLOOM_BITS = 16;
+
+function bloomIndex(key: number): number {
+  return Math.imul(key, 0x9e3779b1) >>> (32 - BLOOM_BITS);
 }
 
 interface FieldFilter {
@@ -185,7 +193,9 @@ interface FieldFilter {
   field: string;
   /** n-gram key -> positions (in the candidate list) of rules keyed by it. */
   grams: Map<number, number[]>;
-  lengths: number[];
+  bloom: Uint8Array;
+  /** Which n-gram lengths (1..3) occur, as bits 1 << len. */
+  lengths: number;
 }
 
 export interface Selector {
@@ -296,14 +306,16 @@ function buildSelector(all: CompiledRule[]): Selector {
     }
     let f = byField.get(key.field);
     if (!f) {
-      f = { field: key.field, grams: new Map(), lengths: [] };
+      f = { field: key.field, grams: new Map(), bloom: new Uint8Array(1 << (BLOOM_BITS - 3)), lengths: 0 };
       byField.set(key.field, f);
     }
     for (const { gram, len } of key.grams) {
       const list = f.grams.get(gram) ?? [];
       if (list[list.length - 1] !== pos) list.push(pos);
       f.grams.set(gram, list);
-      if (!f.lengths.includes(len)) f.lengths.push(len);
+      f.lengths |= 1 << len;
+      const b = bloomIndex(gram);
+      f.bloom[b >>> 3] = (f.bloom[b >>> 3] as number) | (1 << (b & 7));
     }
   });
   const fields = [...byField.values()];
@@ -327,7 +339,7 @@ function buildSelector(all: CompiledRule[]): Selector {
       const value = f.field === "subject" ? view.subject : view.field(f.field);
       // A non-negated condition on a missing field fails, so its rules cannot match.
       if (value === undefined) continue;
-      for (const len of f.lengths) scan(value, len, f.grams, seen, stamp, hits);
+      scan(value, f, seen, stamp, hits);
     }
     if (byProgram.size > 0) {
       const command = view.command;
@@ -359,26 +371,32 @@ function buildSelector(all: CompiledRule[]): Selector {
   return { all, needsHost, select };
 }
 
-/** Slides an n-gram window over the folded text; collects positions of rules filed under a gram seen. */
-function scan(text: string, len: number, grams: Map<number, number[]>, seen: Uint32Array, stamp: number, hits: number[]): void {
-  const mod = 128 ** len;
-  let key = 0;
+/** Slides 1-, 2- and 3-gram windows over the folded text; collects positions of rules filed under a gram seen. */
+function scan(text: string, f: FieldFilter, seen: Uint32Array, stamp: number, hits: number[]): void {
+  const { grams, bloom, lengths } = f;
+  let window = 0;
   let valid = 0;
   for (let i = 0; i < text.length; i++) {
     const c = fold(text.charCodeAt(i));
     if (c < 0) {
       valid = 0;
-      key = 0;
+      window = 0;
       continue;
     }
-    key = (key * 128 + c) % mod;
-    if (++valid < len) continue;
-    const list = grams.get(len * mod + key);
-    if (list === undefined) continue;
-    for (const pos of list) {
-      if (seen[pos] !== stamp) {
-        seen[pos] = stamp;
-        hits.push(pos);
+    window = ((window << 7) | c) & 0x1fffff;
+    if (valid < 3) valid++;
+    for (let len = 1; len <= valid; len++) {
+      if ((lengths & (1 << len)) === 0) continue;
+      const key = (len << 21) | (window & ((1 << (7 * len)) - 1));
+      const b = bloomIndex(key);
+      if (((bloom[b >>> 3] as number) & (1 << (b & 7))) === 0) continue;
+      const list = grams.get(key);
+      if (list === undefined) continue;
+      for (const pos of list) {
+        if (seen[pos] !== stamp) {
+          seen[pos] = stamp;
+          hits.push(pos);
+        }
       }
     }
   }
