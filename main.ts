@@ -2,6 +2,8 @@
 import { writeSync } from "node:fs";
 import type { CliIO } from "./lib/cli/format.ts";
 import { runHook } from "./lib/cli/hook.ts";
+import { runInitPi } from "./lib/cli/init-pi.ts";
+import { DEFAULT_HTTP_PORT, HttpOptionsError, type HttpServer, runHttp } from "./lib/http/serve.ts";
 import { runInitAgent } from "./lib/cli/init-agents.ts";
 import { runRulesCheck } from "./lib/cli/rules-check.ts";
 import { runRulesExplain } from "./lib/cli/rules-explain.ts";
@@ -104,6 +106,50 @@ function pluginProvider(env: Record<string, string | undefined>, report?: (level
   });
 }
 
+const HTTP_HELP = `Usage: shepherd http [--port N] [--host H] [--token T]
+
+Serves the engine over HTTP (hono): Claude Code http hooks at POST /v1/hooks/claude-code, POST /v1/evaluate,
+GET /health, and a live dashboard at /. Binds 127.0.0.1 by default; a non-loopback --host requires --token.
+Example: shepherd http --port 7373
+`;
+
+async function http(argv: string[], env: Record<string, string | undefined>, cwd: string): Promise<number> {
+  const flag = (name: string) => {
+    const i = argv.indexOf(name);
+    return i >= 0 ? argv[i + 1] : undefined;
+  };
+  if (argv.includes("--help") || argv.includes("-h")) {
+    out(HTTP_HELP);
+    return 0;
+  }
+  const portText = flag("--port");
+  const port = portText === undefined ? DEFAULT_HTTP_PORT : Number(portText);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    process.stderr.write(`shepherd http: --port must be an integer 0-65535, not "${portText}"\n`);
+    return 2;
+  }
+  const host = flag("--host");
+  const token = flag("--token") ?? env.SHEPHERD_TOKEN;
+  let server: HttpServer | undefined;
+  const plugins = pluginProvider(env, (level, message) => (server ? server.workspace.notify(level, message) : log[level](message)));
+  await plugins.ready(cwd);
+  try {
+    server = runHttp({ cwd, env, version: VERSION, log, plugins, port, ...(host ? { host } : {}), ...(token ? { token } : {}) });
+  } catch (err) {
+    if (err instanceof HttpOptionsError) {
+      process.stderr.write(`shepherd http: ${err.message}\n`);
+      return 2;
+    }
+    throw err;
+  }
+  const running = server;
+  return new Promise<number>((resolve) => {
+    const stop = () => void running.close().then(() => resolve(0));
+    process.on("SIGTERM", stop);
+    process.on("SIGINT", stop);
+  });
+}
+
 async function main(argv: string[]): Promise<number> {
   const [cmd, ...rest] = argv;
   const env = process.env;
@@ -145,7 +191,9 @@ async function main(argv: string[]): Promise<number> {
       return running.done;
     }
     case "hook":
-      return runHook(rest[0] ?? "", { env, cwd });
+      return runHook(rest[0] ?? "", { env, cwd, loadPlugins: () => pluginProvider(env) });
+    case "http":
+      return http(rest, env, cwd);
     case "rules":
       return rules(rest[0], rest.slice(1), cliIO(env, cwd));
     case "trust":
@@ -156,6 +204,7 @@ async function main(argv: string[]): Promise<number> {
       return runReplay(rest, cliIO(env, cwd));
     case "init": {
       const [agent, ...flags] = rest;
+      if (agent === "pi") return runInitPi({ uninstall: flags.includes("--uninstall"), binaryPath: process.execPath, env });
       return runInitAgent(agent ?? "", {
         cwd,
         env,

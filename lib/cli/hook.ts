@@ -7,6 +7,8 @@ import { closeSync, openSync, readFileSync, readSync, fstatSync, writeSync } fro
 import { AdapterInputError, type AdapterIo, type AgentAdapter, emptyDecision, mergeDecisions, type ParsedHook } from "../adapters/agent-adapter.ts";
 import { adapterFor, AGENTS } from "../adapters/index.ts";
 import { pruneStateFiles, sessionStateDir, withSessionState } from "../adapters/session-state-file.ts";
+import { isBuiltinAction, isBuiltinCheck } from "../engine/load.ts";
+import type { RuleSet } from "../engine/merge.ts";
 import type { Decision } from "../engine/schema.ts";
 import type { Env } from "../rules/paths.ts";
 import { type PluginProvider, Workspace } from "../rules/workspace.ts";
@@ -21,6 +23,11 @@ export interface HookDeps {
   /** The process cwd: the project when the hook JSON names none. */
   cwd: string;
   plugins?: PluginProvider;
+  /**
+   * Makes the plugin provider on demand: loading plugins starts a worker, so a hook process only pays for
+   * it when an enabled rule names an action or check no built-in provides.
+   */
+  loadPlugins?: () => PluginProvider;
   readStdin?: () => string;
   writeOut?: (text: string) => void;
   writeErr?: (text: string) => void;
@@ -106,12 +113,23 @@ export async function runHook(agent: string, deps: HookDeps): Promise<number> {
   }
 }
 
+/** True when an enabled rule was skipped only because its action or check must come from a plugin. */
+function needsPlugins(set: RuleSet): boolean {
+  return set.skipped.some((s) => s.rule.enabled && (!isBuiltinAction(s.rule.action) || (s.rule.check !== undefined && !isBuiltinCheck(s.rule.check))));
+}
+
 async function decide(adapter: AgentAdapter, parsed: ParsedHook, deps: HookDeps, setFailMode: (closed: boolean) => void): Promise<Decision> {
   const first = parsed.events[0];
   if (!first) return emptyDecision();
-  const ws = new Workspace({ env: deps.env, cwd: first.session.cwd || deps.cwd, watch: false, ...(deps.plugins ? { plugins: deps.plugins } : {}) }, VERSION);
+  const cwd = first.session.cwd || deps.cwd;
+  let ws = new Workspace({ env: deps.env, cwd, watch: false, ...(deps.plugins ? { plugins: deps.plugins } : {}) }, VERSION);
   try {
-    const host = ws.host(first.session.cwd || deps.cwd);
+    let host = ws.host(cwd);
+    if (!deps.plugins && deps.loadPlugins && needsPlugins(host.ruleSet)) {
+      ws.close();
+      ws = new Workspace({ env: deps.env, cwd, watch: false, plugins: deps.loadPlugins() }, VERSION);
+      host = ws.host(cwd);
+    }
     setFailMode(host.settings.failMode !== "open");
     const dir = sessionStateDir(deps.env);
     const ending = parsed.events.some((e) => e.hook === "session_shutdown");
