@@ -129,7 +129,7 @@ async function http(argv: string[], env: Record<string, string | undefined>, cwd
     return 2;
   }
   const host = flag("--host");
-  const token = flag("--token") ?? env.SHEPHERD_TOKEN;
+  const token = flag("--token");
   let server: HttpServer | undefined;
   const plugins = pluginProvider(env, (level, message) => (server ? server.workspace.notify(level, message) : log[level](message)));
   await plugins.ready(cwd);
