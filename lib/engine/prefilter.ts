@@ -243,8 +243,8 @@ const BUILTIN_CHECKS = new Set(["always", "has_edits"]);
 const CORE_ACTIONS = new Set(["block", "ask", "notify", "steer", "rewrite"]);
 
 function buildSelector(all: CompiledRule[]): Selector {
-  const needsHost = all.some((cr) => (cr.rule.check !== undefined && !BUILTIN_CHECKS.has(cr.rule.check)) || !CORE_ACTIONS.has(cr.rule.action));
-  if (all.length < MIN_RULES) return { all, needsHost, select: (_view, _shell, after) => (after ? all.slice(all.indexOf(after) + 1) : all) };
+  if (all.length < MIN_RULES) return plainSelector(all);
+  const { needsHost } = plainSelector(all);
 
   const options = all.map(keyOptions);
   // Count every n-gram once per rule first, so each rule can be filed under its rarest text.
@@ -402,14 +402,27 @@ function scan(text: string, f: FieldFilter, seen: Uint32Array, stamp: number, hi
   }
 }
 
-const selectors = new WeakMap<CompiledRule[], Selector>();
+/**
+ * Indexing a list costs about as much as a few hundred plain evaluations of it: a one-shot hook process
+ * never earns it back, a sidecar does from its first events. So a list is scanned plainly until it has
+ * been used this many times.
+ */
+const INDEX_AFTER_USES = 4;
 
-/** The selector of a candidate list, built on first use (lists are cached per hook and tool by merge). */
+function plainSelector(all: CompiledRule[]): Selector {
+  const needsHost = all.some((cr) => (cr.rule.check !== undefined && !BUILTIN_CHECKS.has(cr.rule.check)) || !CORE_ACTIONS.has(cr.rule.action));
+  return { all, needsHost, select: (_view, _shell, after) => (after ? all.slice(all.indexOf(after) + 1) : all) };
+}
+
+const selectors = new WeakMap<CompiledRule[], { uses: number; selector: Selector }>();
+
+/** The selector of a candidate list (lists are cached per hook and tool by merge); indexed once it is in use. */
 export function selectorFor(list: CompiledRule[]): Selector {
-  let s = selectors.get(list);
-  if (!s) {
-    s = buildSelector(list);
-    selectors.set(list, s);
+  let entry = selectors.get(list);
+  if (!entry) {
+    entry = { uses: 0, selector: plainSelector(list) };
+    selectors.set(list, entry);
   }
-  return s;
+  if (++entry.uses === INDEX_AFTER_USES) entry.selector = buildSelector(list);
+  return entry.selector;
 }
