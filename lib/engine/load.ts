@@ -120,9 +120,10 @@ export function loadRuleText(text: string, opts: LoadOptions): LoadResult {
   const at = (segments: PathSegment[], message: string, severity: "error" | "warning" = "error", offset?: number) => {
     let pos: { line: number; column: number } | undefined;
     if (offset !== undefined) pos = positionOf(text, offset);
-    else if (root) {
+    else {
+      const root = tree();
       // Walk up until a node exists, so a missing key points at its parent object.
-      for (let n = segments.length; n >= 0; n--) {
+      for (let n = segments.length; root && n >= 0; n--) {
         const node = findNodeAtLocation(root, segments.slice(0, n));
         if (node) {
           const target = node.parent?.type === "property" && n === segments.length ? node.parent : node;
@@ -134,19 +135,34 @@ export function loadRuleText(text: string, opts: LoadOptions): LoadResult {
     issues.push({ file: opts.file, path: formatPath(segments), message, severity, ...(pos ?? {}) });
   };
 
+  // Plain JSON (what tools and the shepherd_rules tool write) parses natively, many times faster than the
+  // JSONC tree; the tree is built only for comments, syntax errors, or to place an issue.
   const errors: ParseError[] = [];
-  const root: Node | undefined = parseTree(text, errors, { allowTrailingComma: true, disallowComments: false });
-  if (!root && stripComments(text).trim() === "") {
-    at([], 'empty file: expected a JSON array of rules or {"rules": [...]}', "error", 0);
-    return { rules: [], issues, ok: false };
+  let root: Node | undefined;
+  let treeBuilt = false;
+  const tree = (): Node | undefined => {
+    if (!treeBuilt) {
+      treeBuilt = true;
+      root = parseTree(text, errors, { allowTrailingComma: true, disallowComments: false });
+    }
+    return root;
+  };
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    const parsed = tree();
+    if (!parsed && stripComments(text).trim() === "") {
+      at([], 'empty file: expected a JSON array of rules or {"rules": [...]}', "error", 0);
+      return { rules: [], issues, ok: false };
+    }
+    if (errors.length > 0 || !parsed) {
+      for (const e of errors.slice(0, 5)) at([], `JSON syntax error: ${printParseErrorCode(e.error)}`, "error", e.offset);
+      if (errors.length === 0) at([], "empty file: expected a JSON array of rules or {\"rules\": [...]}", "error", 0);
+      return { rules: [], issues, ok: false };
+    }
+    data = nodeValue(parsed);
   }
-  if (errors.length > 0 || !root) {
-    for (const e of errors.slice(0, 5)) at([], `JSON syntax error: ${printParseErrorCode(e.error)}`, "error", e.offset);
-    if (errors.length === 0) at([], "empty file: expected a JSON array of rules or {\"rules\": [...]}", "error", 0);
-    return { rules: [], issues, ok: false };
-  }
-
-  const data = nodeValue(root);
   let list: unknown[];
   let base: PathSegment[];
   if (Array.isArray(data)) {
