@@ -113,7 +113,7 @@ export default function shepherd(pi: ExtensionAPI): void {
     if (method !== "notifications/message" || !isRecord(params)) return;
     const level = params.level;
     const data = params.data;
-    const text = typeof data === "string" ? data : JSON.stringify(data);
+    const text = typeof data === "string" ? data : isRecord(data) && typeof data.message === "string" ? data.message : JSON.stringify(data);
     if (level === "error" || level === "critical" || level === "alert" || level === "emergency") say(`${LABEL} ${text}`, "error");
     else if (level === "warning") say(`${LABEL} ${text}`, "warning");
     else if (process.env.SHEPHERD_PI_DEBUG) say(`${LABEL} ${text}`, "info");
@@ -311,6 +311,7 @@ export default function shepherd(pi: ExtensionAPI): void {
   pi.on("tool_result", async (event: ToolResultEvent, ctx) => {
     const notes = callNotes.get(event.toolCallId) ?? [];
     callNotes.delete(event.toolCallId);
+    if (!event.isError && touchesRules(event.toolName, event.input)) await reloadRules(ctx);
     const text = event.content.map((part) => (part.type === "text" ? part.text : "")).join("\n");
     const outcome = await evaluate("tool_result", ctx, {
       tool: { name: event.toolName, callId: event.toolCallId, input: plainRecord(event.input) },
@@ -328,8 +329,21 @@ export default function shepherd(pi: ExtensionAPI): void {
       steer(decision.steer, "steer");
     }
     if (notes.length === 0) return undefined;
-    return { content: [...event.content, { type: "text", text: `\n${modelText(notes)}` }] };
+    return { content: [...event.content, { type: "text", text: modelText(notes) }] };
   });
+
+  /**
+   * The sidecar notices edited rule files through a file watcher, a few milliseconds late; the
+   * agent's next call can come sooner. When the agent itself wrote a rule file, reload now so the
+   * very next call is judged by it.
+   */
+  async function reloadRules(ctx: ExtensionContext): Promise<void> {
+    try {
+      await getClient(ctx).request("shepherd/reload", {});
+    } catch (error) {
+      warn(`could not reload the rules: ${describe(error)}`, ctx);
+    }
+  }
 
   // ---- message_end -----------------------------------------------------------------------
 
@@ -482,7 +496,7 @@ export default function shepherd(pi: ExtensionAPI): void {
       const status = await sidecar.request(sub === "reload" ? "shepherd/reload" : "shepherd/status", params);
       return `${LABEL} ${sub === "reload" ? "rules reloaded" : "status"}\n${formatStatus(status, local)}`;
     } catch (error) {
-      return `${LABEL} status\n${formatStatus(undefined, local).replace(/\nstatus: undefined$/, "")}\nsidecar status unavailable: ${describe(error)}`;
+      return `${LABEL} status\n${formatStatus(undefined, local)}\nsidecar status unavailable: ${describe(error)}`;
     }
   }
 }
@@ -503,6 +517,21 @@ function plainRecord(value: object): Record<string, unknown> {
 function replaceInPlace(target: object, next: Record<string, unknown>): void {
   for (const key of Object.keys(target)) if (!(key in next)) Reflect.deleteProperty(target, key);
   for (const [key, value] of Object.entries(next)) Reflect.set(target, key, value);
+}
+
+const RULE_FILE = /(^|[\\/])(shepherd-rules[^\\/]*|settings)\.json$/;
+
+/** Whether a finished tool call may have changed Shepherd's rules or settings. */
+function touchesRules(toolName: string, input: Record<string, unknown>): boolean {
+  if (toolName === "write" || toolName === "edit") {
+    const path = input.path ?? input.file_path;
+    return typeof path === "string" && RULE_FILE.test(path);
+  }
+  if (toolName === "bash") {
+    const command = input.command;
+    return typeof command === "string" && command.includes("shepherd-rules");
+  }
+  return false;
 }
 
 function withNotes(reason: string, notes: string[]): string {

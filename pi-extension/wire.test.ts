@@ -1,6 +1,6 @@
 /** @module Unit tests of the hand-written checks on the sidecar's answers. */
 import { describe, expect, it } from "bun:test";
-import { parseDecision, parseToolCallResult } from "./wire.ts";
+import { formatStatus, parseDecision, parseToolCallResult } from "./wire.ts";
 
 describe("parseDecision", () => {
   it("should accept a full decision and fill in missing lists", () => {
@@ -29,5 +29,26 @@ describe("parseToolCallResult", () => {
       isError: true,
     });
     expect(parseToolCallResult({ content: "nope" })).toContain("not a list");
+  });
+});
+
+describe("formatStatus", () => {
+  it("should put the extension's own lines first and render nested status one line per entry", () => {
+    const text = formatStatus(
+      { version: "1.2.3", rules: { builtin: 3, project: 1 }, issues: [], files: [{ source: "project", file: "a.json", ok: true }], session: { callsByTool: { bash: 2 } } },
+      { binary: "/bin/shepherd" },
+    );
+    expect(text.split("\n")).toEqual([
+      "binary: /bin/shepherd",
+      "version: 1.2.3",
+      "rules:",
+      "  builtin: 3",
+      "  project: 1",
+      "issues: none",
+      "files:",
+      "  - source=project file=a.json ok=true",
+      "session:",
+      "  callsByTool: bash=2",
+    ]);
   });
 });

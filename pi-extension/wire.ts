@@ -111,32 +111,41 @@ export function parseToolCallResult(value: unknown): ToolCallResult | string {
   return { text: texts.join("\n"), isError: isError === true };
 }
 
-/** Renders `shepherd/status` for a person; unknown fields are shown as JSON rather than dropped. */
+/** Renders `shepherd/status` for a person; unknown fields are shown rather than dropped. */
 export function formatStatus(value: unknown, extra: Record<string, string>): string {
   const lines: string[] = [];
   for (const [key, text] of Object.entries(extra)) lines.push(`${key}: ${text}`);
+  if (value === undefined) return lines.join("\n");
   if (!isRecord(value)) {
-    lines.push(`status: ${JSON.stringify(value)}`);
+    lines.push(`status: ${inline(value)}`);
     return lines.join("\n");
   }
   for (const [key, field] of Object.entries(value)) {
-    if (typeof field === "string" || typeof field === "number" || typeof field === "boolean") {
-      lines.push(`${key}: ${String(field)}`);
-    } else if (Array.isArray(field)) {
+    if (Array.isArray(field)) {
       if (field.length === 0) {
         lines.push(`${key}: none`);
         continue;
       }
       lines.push(`${key}:`);
-      for (const item of field) lines.push(`  - ${typeof item === "string" ? item : JSON.stringify(item)}`);
+      for (const item of field) lines.push(`  - ${inline(item)}`);
     } else if (isRecord(field)) {
       lines.push(`${key}:`);
-      for (const [sub, subField] of Object.entries(field)) {
-        lines.push(`  ${sub}: ${typeof subField === "string" || typeof subField === "number" ? String(subField) : JSON.stringify(subField)}`);
-      }
+      for (const [sub, subField] of Object.entries(field)) lines.push(`  ${sub}: ${inline(subField)}`);
     } else if (field !== undefined && field !== null) {
-      lines.push(`${key}: ${JSON.stringify(field)}`);
+      lines.push(`${key}: ${inline(field)}`);
     }
   }
   return lines.join("\n");
+}
+
+/** One line per value: `key=value` pairs for objects, commas for lists. */
+function inline(value: unknown): string {
+  if (typeof value === "string") return value;
+  if (typeof value === "number" || typeof value === "boolean") return String(value);
+  if (Array.isArray(value)) return value.length === 0 ? "none" : value.map(inline).join(", ");
+  if (isRecord(value)) {
+    const pairs = Object.entries(value).filter(([, v]) => v !== undefined);
+    return pairs.length === 0 ? "none" : pairs.map(([k, v]) => `${k}=${isRecord(v) || Array.isArray(v) ? JSON.stringify(v) : inline(v)}`).join(" ");
+  }
+  return JSON.stringify(value) ?? "";
 }

@@ -14,6 +14,7 @@ export class PiRpc {
   #buffer = "";
   #waiters: { match: (e: Event) => boolean; done: (e: Event) => void; fail: (err: Error) => void }[] = [];
   #exit: Promise<number | null>;
+  #taps: ((e: Event) => void)[] = [];
 
   constructor(project: PiProject, opts: Omit<RunOptions, "mode" | "prompt"> = {}) {
     const env: Record<string, string> = {};
@@ -41,12 +42,18 @@ export class PiRpc {
     this.#buffer = this.#buffer.slice(cut + 1);
     for (const event of parseLines(complete)) {
       this.events.push(event);
+      for (const tap of this.#taps) tap(event);
       this.#waiters = this.#waiters.filter((w) => {
         if (!w.match(event)) return true;
         w.done(event);
         return false;
       });
     }
+  }
+
+  /** Calls `fn` for every event from now on (the demo narrates with it). */
+  onEvent(fn: (e: Event) => void): void {
+    this.#taps.push(fn);
   }
 
   send(command: Record<string, unknown>): void {
