@@ -187,7 +187,8 @@ function hotReload(): void {
   const file = ".pi/shepherd-rules-team.json";
   project.write(file, `${JSON.stringify(lateRule, null, 2)}\n`);
   say(`  ${yellow("you save")} ${file}: block \`npm install\`  (the next tool call is checked against it)`);
-  writeFileSync(join(project.dir, ".pi", ".demo-continue"), "");
+  // The slow task ends a moment after your save, as it would for a person typing.
+  setTimeout(() => writeFileSync(join(project.dir, ".pi", ".demo-continue"), ""), 500);
 }
 
 pi.send({ type: "prompt", message: "Tidy up this project and make the check pass." });
