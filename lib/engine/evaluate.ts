@@ -104,7 +104,8 @@ function applyRewrite(cr: CompiledRule, view: EventView): Record<string, unknown
     next = `${rw.prefix}${rw.prefix.endsWith(" ") ? "" : " "}${current.trimStart()}`;
   } else {
     if (!cr.pattern) return undefined;
-    const global = new RegExp(cr.pattern.source, cr.rule.flags?.includes("g") ? `${cr.pattern.flags}g` : cr.pattern.flags);
+    // Through the pattern's own constructor, so a linear-time pattern (regex-safety.ts) stays linear.
+    const global = new (cr.pattern.constructor as RegExpConstructor)(cr.pattern, cr.rule.flags?.includes("g") ? `${cr.pattern.flags}g` : cr.pattern.flags);
     next = current.replace(global, rw.replace);
   }
   if (next === current) return undefined;

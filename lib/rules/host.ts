@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { type LoadResult, loadRuleText } from "../engine/load.ts";
 import { type Layer, type LayerFile, mergeLayers, type RuleSet } from "../engine/merge.ts";
+import { createSafeRegexCompiler } from "../engine/regex-safety.ts";
 import type { LayerName, LoadIssue, Rule, Settings } from "../engine/schema.ts";
 import { BUILTIN_RULE_FILES } from "./builtin-rules.gen.ts";
 import { agentDir, type Env, globalRulesFile, globalSettingsFile, projectPiDir, projectRuleFiles } from "./paths.ts";
@@ -151,6 +152,12 @@ export class RuleHost {
     const ruleSet = mergeLayers([builtin, global, project], issues, {
       trusted: this.#trusted,
       projectDir: this.cwd,
+      // No pattern may stall an evaluation: untrusted ones run on a linear-time engine (regex-safety.ts).
+      compileRegex: createSafeRegexCompiler({
+        trusted: this.#trusted,
+        onReport: (r) =>
+          issues.push({ file: r.rule.file, path: `${r.rule.jsonPath}.pattern`, message: `rule "${r.rule.name}": ${r.message}`, severity: r.outcome === "skipped" ? "error" : "warning" }),
+      }),
       ...(plugins ? { pluginActions: plugins.actions, pluginChecks: plugins.checks } : {}),
     });
     this.#issues = issues;
