@@ -173,16 +173,24 @@ export class RuleHost {
     const schedule = (name: string | null) => {
       if (!relevant(name)) return;
       if (this.#timer) clearTimeout(this.#timer);
-      this.#timer = setTimeout(() => {
-        this.#timer = undefined;
-        const report = this.reload();
-        if (report.changed.length > 0 || name === null) this.#opts.onReload?.(report);
-      }, DEBOUNCE_MS);
+      this.#timer = setTimeout(() => this.flush(), DEBOUNCE_MS);
     };
     this.#watches.push(watchDir(projectPiDir(this.cwd), schedule));
     this.#watches.push(watchDir(agentDir(this.env), schedule));
     const globalSettingsDir = dirname(globalSettingsFile(this.env));
     if (globalSettingsDir !== agentDir(this.env)) this.#watches.push(watchDir(globalSettingsDir, schedule));
+  }
+
+  /**
+   * Applies a change the watcher has seen but the debounce still holds back. Called before each evaluation,
+   * so a rule saved just before a tool call governs that call (one field check when nothing is pending).
+   */
+  flush(): void {
+    if (!this.#timer) return;
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    const report = this.reload();
+    if (report.changed.length > 0) this.#opts.onReload?.(report);
   }
 
   close(): void {

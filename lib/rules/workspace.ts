@@ -145,6 +145,7 @@ export class Workspace {
 
   evaluate(event: HookEvent): Promise<Decision> | Decision {
     const host = this.host(event.session.cwd);
+    host.flush();
     const loading = this.#loading.get(host.cwd);
     if (loading) return loading.then(() => this.evaluate(event));
     const decision = evaluate(
