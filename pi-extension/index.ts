@@ -153,7 +153,18 @@ export default function shepherd(pi: ExtensionAPI): void {
   function steer(items: string[], deliverAs: "steer" | "followUp" | "nextTurn"): void {
     if (items.length === 0) return;
     counters.steered += items.length;
-    pi.sendMessage({ customType: MESSAGE_TYPE, content: modelText(items), display: false }, { deliverAs });
+    send(modelText(items), false, { deliverAs });
+  }
+
+  function send(content: string, display: boolean, options: { deliverAs: "steer" | "followUp" | "nextTurn"; triggerTurn?: boolean }): boolean {
+    try {
+      pi.sendMessage({ customType: MESSAGE_TYPE, content, display }, options);
+      return true;
+    } catch (error) {
+      // After shutdown (pi -p runs agent_end late) the session is gone; say it rather than throw.
+      warn(`could not deliver to the model: ${describe(error)}`);
+      return false;
+    }
   }
 
   // ---- lifecycle -------------------------------------------------------------------------
@@ -376,7 +387,8 @@ export default function shepherd(pi: ExtensionAPI): void {
       pendingFinal = [];
       const wasFollowUp = followUpRunning;
       followUpRunning = false;
-      const outcome = await evaluate("agent_end", ctx, { stopReason: lastStopReason(event) });
+      const stopReason = lastStopReason(event);
+      const outcome = await evaluate("agent_end", ctx, stopReason === undefined ? {} : { stopReason });
       if (outcome.ok) {
         showNotify(outcome.decision.notify, ctx);
         counters.notified += outcome.decision.notify.length;
@@ -384,19 +396,16 @@ export default function shepherd(pi: ExtensionAPI): void {
       }
       const unique = [...new Set(reminders)];
       if (unique.length === 0) return;
-      if (wasFollowUp || wrapUpSeq === promptSeq || client?.closed) {
-        // Already reminded once for this prompt: the next prompt carries it instead of a loop.
+      // Once per prompt (never a loop), and never restarting a run the user aborted or a provider
+      // that just failed: then the next prompt carries the reminder instead.
+      if (wasFollowUp || wrapUpSeq === promptSeq || client?.closed || stopReason === "aborted" || stopReason === "error") {
         steer(unique, "nextTurn");
         return;
       }
       wrapUpSeq = promptSeq;
       counters.wrapUps += 1;
       counters.steered += unique.length;
-      followUpRunning = true;
-      pi.sendMessage(
-        { customType: MESSAGE_TYPE, content: `${modelText(unique)}\nAct on this before you finish.`, display: true },
-        { deliverAs: "followUp", triggerTurn: true },
-      );
+      followUpRunning = send(`${modelText(unique)}\nAct on this before you finish.`, true, { deliverAs: "followUp", triggerTurn: true });
     } finally {
       runActive = followUpRunning;
       const signal = agentEndSignal;
