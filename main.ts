@@ -1,21 +1,13 @@
 /** @module argv -> one face of the binary; wires dependencies; the only place that exits the process. */
 import { writeSync } from "node:fs";
 import type { CliIO } from "./lib/cli/format.ts";
-import { runHook } from "./lib/cli/hook.ts";
-import { runInitPi } from "./lib/cli/init-pi.ts";
-import { DEFAULT_HTTP_PORT, HttpOptionsError, type HttpServer, runHttp } from "./lib/http/serve.ts";
-import { runInitAgent } from "./lib/cli/init-agents.ts";
-import { runRulesCheck } from "./lib/cli/rules-check.ts";
-import { runRulesExplain } from "./lib/cli/rules-explain.ts";
-import { runRulesList } from "./lib/cli/rules-list.ts";
-import { runRulesTest } from "./lib/cli/rules-test.ts";
-import { runReplay } from "./lib/cli/replay.ts";
-import { runSchema } from "./lib/cli/schema.ts";
-import { runServe } from "./lib/cli/serve.ts";
-import { runTrust } from "./lib/cli/trust.ts";
-import { createPluginProvider, type WorkspacePlugins } from "./lib/plugins/provider.ts";
+import type { HttpServer } from "./lib/http/serve.ts";
+import type { createPluginProvider, WorkspacePlugins } from "./lib/plugins/provider.ts";
 import { log } from "./lib/log.ts";
 import { VERSION } from "./lib/version.ts";
+
+// Faces are imported when chosen: a hook process is timed from spawn to answer, and evaluating the
+// modules of every other face (hono, the schema generator, embedded texts) would cost it several ms.
 
 const HELP = `shepherd ${VERSION}: a rule-driven guard for AI coding agents
 
@@ -71,7 +63,7 @@ function cliIO(env: Record<string, string | undefined>, cwd: string): CliIO {
 async function rules(sub: string | undefined, argv: string[], io: CliIO): Promise<number> {
   const run = async (fn: (argv: string[], io: CliIO, deps: { plugins: WorkspacePlugins }) => Promise<number>) => {
     // The authoring commands see exactly what the sidecar sees, plugin actions included.
-    const plugins = pluginProvider(io.env);
+    const plugins = await pluginProvider(io.env);
     await plugins.ready(io.cwd);
     try {
       return await fn(argv, io, { plugins });
@@ -81,21 +73,31 @@ async function rules(sub: string | undefined, argv: string[], io: CliIO): Promis
   };
   switch (sub) {
     case "list":
-      return run(runRulesList);
+      return run((await import("./lib/cli/rules-list.ts")).runRulesList);
     case "check":
-      return run(runRulesCheck);
+      return run((await import("./lib/cli/rules-check.ts")).runRulesCheck);
     case "explain":
-      return run(runRulesExplain);
+      return run((await import("./lib/cli/rules-explain.ts")).runRulesExplain);
     case "test":
-      return run(runRulesTest);
+      return run((await import("./lib/cli/rules-test.ts")).runRulesTest);
     default:
       io.stderr(`shepherd rules: expected list, check, explain or test${sub ? `, not "${sub}"` : ""}\n`);
       return 2;
   }
 }
 
-function pluginProvider(env: Record<string, string | undefined>, report?: (level: "error" | "warning", message: string) => void): WorkspacePlugins {
-  return createPluginProvider({
+type PluginReport = (level: "error" | "warning", message: string) => void;
+
+async function pluginProvider(env: Record<string, string | undefined>, report?: PluginReport): Promise<WorkspacePlugins> {
+  return pluginProviderWith((await import("./lib/plugins/provider.ts")).createPluginProvider, env, report);
+}
+
+function pluginProviderWith(
+  create: typeof createPluginProvider,
+  env: Record<string, string | undefined>,
+  report?: PluginReport,
+): WorkspacePlugins {
+  return create({
     env,
     onIssue: (_cwd, issue) => {
       const level = issue.severity === "error" ? "error" : "warning";
@@ -122,6 +124,7 @@ async function http(argv: string[], env: Record<string, string | undefined>, cwd
     out(HTTP_HELP);
     return 0;
   }
+  const { DEFAULT_HTTP_PORT, HttpOptionsError, runHttp } = await import("./lib/http/serve.ts");
   const portText = flag("--port");
   const port = portText === undefined ? DEFAULT_HTTP_PORT : Number(portText);
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
@@ -131,7 +134,7 @@ async function http(argv: string[], env: Record<string, string | undefined>, cwd
   const host = flag("--host");
   const token = flag("--token");
   let server: HttpServer | undefined;
-  const plugins = pluginProvider(env, (level, message) => (server ? server.workspace.notify(level, message) : log[level](message)));
+  const plugins = await pluginProvider(env, (level, message) => (server ? server.workspace.notify(level, message) : log[level](message)));
   await plugins.ready(cwd);
   try {
     server = runHttp({ cwd, env, version: VERSION, log, plugins, port, ...(host ? { host } : {}), ...(token ? { token } : {}) });
@@ -167,9 +170,10 @@ async function main(argv: string[]): Promise<number> {
       out(VERSION);
       return 0;
     case "serve": {
+      const { runServe } = await import("./lib/cli/serve.ts");
       let server: Awaited<ReturnType<typeof runServe>> | undefined;
       // Plugin problems go to stderr and, once the sidecar runs, to the client as notifications/message.
-      const plugins = pluginProvider(env, (level, message) => (server ? server.workspace.notify(level, message) : log[level](message)));
+      const plugins = await pluginProvider(env, (level, message) => (server ? server.workspace.notify(level, message) : log[level](message)));
       // Rules naming plugin actions are merged once the plugins are known, so the first event already sees them.
       await plugins.ready(cwd);
       server = await runServe({
@@ -179,7 +183,10 @@ async function main(argv: string[]): Promise<number> {
         log,
         plugins,
         input: await stdinChunks(),
-        write: (line) => process.stdout.write(line),
+        write: (line) => {
+          stdoutUsed = true;
+          process.stdout.write(line);
+        },
       });
       const running = server;
       const stop = () => {
@@ -190,22 +197,25 @@ async function main(argv: string[]): Promise<number> {
       process.on("SIGINT", stop);
       return running.done;
     }
-    case "hook":
-      return runHook(rest[0] ?? "", { env, cwd, loadPlugins: () => pluginProvider(env) });
+    case "hook": {
+      const { runHook } = await import("./lib/cli/hook.ts");
+      const { createPluginProvider: create } = await import("./lib/plugins/provider.ts");
+      return runHook(rest[0] ?? "", { env, cwd, loadPlugins: () => pluginProviderWith(create, env) });
+    }
     case "http":
       return http(rest, env, cwd);
     case "rules":
       return rules(rest[0], rest.slice(1), cliIO(env, cwd));
     case "trust":
-      return runTrust(rest, cliIO(env, cwd));
+      return (await import("./lib/cli/trust.ts")).runTrust(rest, cliIO(env, cwd));
     case "schema":
-      return runSchema(rest, cliIO(env, cwd));
+      return (await import("./lib/cli/schema.ts")).runSchema(rest, cliIO(env, cwd));
     case "replay":
-      return runReplay(rest, cliIO(env, cwd));
+      return (await import("./lib/cli/replay.ts")).runReplay(rest, cliIO(env, cwd));
     case "init": {
       const [agent, ...flags] = rest;
-      if (agent === "pi") return runInitPi({ uninstall: flags.includes("--uninstall"), binaryPath: process.execPath, env });
-      return runInitAgent(agent ?? "", {
+      if (agent === "pi") return (await import("./lib/cli/init-pi.ts")).runInitPi({ uninstall: flags.includes("--uninstall"), binaryPath: process.execPath, env });
+      return (await import("./lib/cli/init-agents.ts")).runInitAgent(agent ?? "", {
         cwd,
         env,
         scope: flags.includes("--user") ? "user" : "project",
@@ -219,10 +229,13 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
+/** Set once process.stdout is written: its first use costs ms in a compiled binary, so hooks never touch it. */
+let stdoutUsed = false;
+
 main(process.argv.slice(2)).then(
   (code) => {
     // Give stdout a chance to drain before leaving (pipes are async in Bun and Node).
-    if (process.stdout.writableLength > 0) process.stdout.once("drain", () => process.exit(code));
+    if (stdoutUsed && process.stdout.writableLength > 0) process.stdout.once("drain", () => process.exit(code));
     else process.exit(code);
   },
   (err: unknown) => {
