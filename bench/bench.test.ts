@@ -1,0 +1,42 @@
+/** @module smoke test of the bench: the suite at a tiny size yields every row with sane numbers (no speed asserted). */
+import { describe, expect, it } from "bun:test";
+import { existsSync } from "node:fs";
+import { SHEPHERD } from "./lib/paths.ts";
+import { renderMarkdown, renderTable, rows } from "./lib/report.ts";
+import { runBench } from "./run.ts";
+
+describe.skipIf(!existsSync(SHEPHERD))("bench --quick", () => {
+  it("produces every row of the table with finite, positive figures", async () => {
+    const report = await runBench({ quick: true, log: () => {} });
+    const table = rows(report);
+    const names = table.map((r) => r[0]);
+    for (const expected of [
+      "stdio round-trip p50",
+      "stdio round-trip p99",
+      "in-process evaluation",
+      "spawn-per-hook median (vs plain node hook)",
+      "save-to-effect p50",
+      "save-to-effect p99",
+      "resident memory after",
+      "memory growth",
+      "HTTP round-trip",
+    ]) {
+      expect(names.some((name) => name.startsWith(expected))).toBe(true);
+    }
+    expect(report.stdio).toHaveLength(3);
+    for (const s of report.stdio) {
+      for (const x of [s.shepherd.p50, s.shepherd.p99, s.echo.p50, s.echo.p99, s.ratioP50]) expect(x).toBeGreaterThan(0);
+      expect(s.shepherd.p99).toBeGreaterThanOrEqual(s.shepherd.p50);
+    }
+    for (const p of report.inProcess) {
+      expect(Number.isFinite(p.usPerEvent) && p.usPerEvent > 0).toBe(true);
+      expect(p.active).toBeGreaterThanOrEqual(p.rules);
+    }
+    expect(report.spawn?.shepherd.median).toBeGreaterThan(0);
+    expect(report.reload?.samples).toBe(3);
+    expect(report.memory?.final).toBeGreaterThan(1024 * 1024);
+    const text = renderTable(report);
+    expect(text).not.toContain("NaN");
+    expect(renderMarkdown(report)).toContain("| measurement |");
+  }, 120_000);
+});

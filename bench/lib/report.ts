@@ -1,0 +1,164 @@
+/** @module the bench report: machine info, the one table (plain text and markdown), the targets of issue 7. */
+import { spawnSync } from "node:child_process";
+import { cpus, loadavg, totalmem } from "node:os";
+import type { HttpResult } from "../sections/http.ts";
+import type { InProcessResult } from "../sections/in-process.ts";
+import type { MemoryResult } from "../sections/memory.ts";
+import type { ReloadResult } from "../sections/reload.ts";
+import type { SpawnResult } from "../sections/spawn.ts";
+import type { StdioResult } from "../sections/stdio.ts";
+import { fmtMb, fmtMs, fmtRatio, fmtUs } from "./stats.ts";
+
+export interface MachineInfo {
+  cpu: string;
+  cores: number;
+  memory: string;
+  os: string;
+  bun: string;
+  node: string;
+  shepherd: string;
+  loadAtStart: string;
+}
+
+export interface BenchReport {
+  quick: boolean;
+  sizes: number[];
+  machine: MachineInfo;
+  stdio: StdioResult[];
+  inProcess: InProcessResult[];
+  spawn?: SpawnResult;
+  reload?: ReloadResult;
+  memory?: MemoryResult;
+  http?: HttpResult;
+  durationMs: number;
+}
+
+function firstLine(cmd: string, args: string[]): string {
+  try {
+    return spawnSync(cmd, args, { encoding: "utf8" }).stdout.trim().split("\n")[0] ?? "?";
+  } catch {
+    return "?";
+  }
+}
+
+export function collectMachineInfo(shepherd: string): MachineInfo {
+  const c = cpus();
+  return {
+    cpu: c[0]?.model ?? "?",
+    cores: c.length,
+    memory: `${(totalmem() / 1024 ** 3).toFixed(1)} GiB`,
+    os: firstLine("uname", ["-sr"]),
+    bun: Bun.version,
+    node: firstLine("node", ["--version"]),
+    shepherd: firstLine(shepherd, ["--version"]),
+    loadAtStart: loadavg()
+      .map((l) => l.toFixed(2))
+      .join(" "),
+  };
+}
+
+type Row = [measure: string, rules: string, shepherd: string, baseline: string, ratio: string, target: string, met: string];
+
+const n = (x: number) => x.toLocaleString("en-US");
+const met = (ok: boolean | undefined) => (ok === undefined ? "" : ok ? "yes" : "NO");
+
+export function rows(r: BenchReport): Row[] {
+  const out: Row[] = [];
+  const mid = r.sizes[1];
+  const big = r.sizes[2];
+  const targeted = (size: number, at: number) => !r.quick && size === at;
+  for (const s of r.stdio) {
+    const t = targeted(s.rules, 1_000);
+    out.push(["stdio round-trip p50 (vs echo server)", n(s.rules), fmtMs(s.shepherd.p50), fmtMs(s.echo.p50), fmtRatio(s.ratioP50), t ? "≤ 1.3x" : "", met(t ? s.ratioP50 <= 1.3 : undefined)]);
+  }
+  for (const s of r.stdio) {
+    const t = targeted(s.rules, 1_000);
+    out.push(["stdio round-trip p99 (vs echo server)", n(s.rules), fmtMs(s.shepherd.p99), fmtMs(s.echo.p99), fmtRatio(s.ratioP99), t ? "≤ 2x" : "", met(t ? s.ratioP99 <= 2 : undefined)]);
+  }
+  for (const p of r.inProcess) {
+    const limit = r.quick ? undefined : p.rules === 1_000 ? 5 : p.rules === 10_000 ? 50 : undefined;
+    out.push(["in-process evaluation, per event", n(p.rules), fmtUs(p.usPerEvent), "", "", limit ? `< ${limit} µs` : "", met(limit ? p.usPerEvent < limit : undefined)]);
+  }
+  if (r.spawn) {
+    const s = r.spawn;
+    const t = targeted(s.rules, 1_000);
+    out.push(["spawn-per-hook median (vs plain node hook)", n(s.rules), fmtMs(s.shepherd.median), fmtMs(s.node.median), fmtRatio(s.shepherd.median / s.node.median), t ? "< 15 ms" : "", met(t ? s.shepherd.median < 15 : undefined)]);
+    if (s.peer) out.push([`spawn-per-hook median (vs ${s.peer.name})`, n(s.rules), fmtMs(s.shepherd.median), fmtMs(s.peer.median), fmtRatio(s.shepherd.median / s.peer.median), "", ""]);
+    out.push(["spawn-per-hook p90", n(s.rules), fmtMs(s.shepherd.p90), fmtMs(s.node.p90), fmtRatio(s.shepherd.p90 / s.node.p90), "", ""]);
+  }
+  if (r.reload) {
+    const t = targeted(r.reload.rules, 1_000);
+    out.push([`save-to-effect p50 (${r.reload.samples} saves)`, n(r.reload.rules), fmtMs(r.reload.p50), "", "", "", ""]);
+    out.push([`save-to-effect p99 (${r.reload.samples} saves)`, n(r.reload.rules), fmtMs(r.reload.p99), "", "", t ? "< 50 ms" : "", met(t ? r.reload.p99 < 50 : undefined)]);
+  }
+  if (r.memory) {
+    const m = r.memory;
+    const t = targeted(m.rules, 10_000);
+    out.push([`resident memory after ${n(m.evaluations)} evaluations`, n(m.rules), fmtMb(m.final), `${fmtMb(m.afterLoad)} after load`, "", t ? "< 100 MB" : "", met(t ? m.final < 100 * 1024 * 1024 : undefined)]);
+    // "No growth": the second half of the run may not add more than allocator noise.
+    out.push(["memory growth, 2nd half of the run", n(m.rules), `${m.growthSecondHalf >= 0 ? "+" : ""}${fmtMb(m.growthSecondHalf)}`, "", "", t ? "≈ 0" : "", met(t ? m.growthSecondHalf < 5 * 1024 * 1024 : undefined)]);
+  }
+  if (r.http) {
+    const h = r.http;
+    if (h.available) {
+      out.push(["HTTP round-trip p50 (vs Bun.serve echo)", n(h.rules), fmtMs(h.shepherd.p50), fmtMs(h.echo.p50), fmtRatio(h.ratioP50), "", ""]);
+      out.push(["HTTP round-trip p99 (vs Bun.serve echo)", n(h.rules), fmtMs(h.shepherd.p99), fmtMs(h.echo.p99), fmtRatio(h.ratioP99), "", ""]);
+    } else out.push(["HTTP round-trip", n(h.rules), `n/a: ${h.why}`, "", "", "", ""]);
+  }
+  void mid;
+  void big;
+  return out;
+}
+
+const HEADER: Row = ["measurement", "rules", "shepherd", "baseline", "ratio", "target", "met"];
+
+export function renderTable(r: BenchReport): string {
+  const all = [HEADER, ...rows(r)];
+  const widths = HEADER.map((_, i) => Math.max(...all.map((row) => row[i]?.length ?? 0)));
+  const line = (row: Row) => row.map((c, i) => (i === 1 || (i >= 2 && i <= 4) ? c.padStart(widths[i] ?? 0) : c.padEnd(widths[i] ?? 0))).join("  ");
+  return [line(HEADER), widths.map((w) => "-".repeat(w)).join("  "), ...rows(r).map(line)].join("\n");
+}
+
+export function renderMarkdown(r: BenchReport): string {
+  const md = (row: Row) => `| ${row.join(" | ")} |`;
+  const m = r.machine;
+  return `# Shepherd performance
+
+${md(HEADER)}
+|---|---:|---:|---:|---:|---|---|
+${rows(r).map(md).join("\n")}
+
+Machine: ${m.cpu}, ${m.cores} cores, ${m.memory}, ${m.os}; Bun ${m.bun}, node ${m.node}; shepherd ${m.shepherd}.
+Load average when the run started: ${m.loadAtStart}. The whole run took ${(r.durationMs / 1000).toFixed(0)} s.
+
+## What is measured
+
+- **Rules**: N synthetic rules (distinct patterns over programs, flags, paths, phrases, spread over tool_call
+  bash/edit/write/read, tool_result, message_end and input; 3% have no literal text at all) written to the
+  project's \`.pi/shepherd-rules.json\` of a temp project with an isolated \`PI_CODING_AGENT_DIR\` and \`HOME\`,
+  loaded through the real load path, plus the built-in rules (defaults and the shell-aware safety pack). The
+  project is trusted, as \`shepherd trust\` would record it: a thousand rules are the user's own.
+- **Events**: a fixed mix of 15 (8 shell commands, one of them blocked by a built-in rule; an edit, a 1 KB
+  write, a read; two tool results; an assistant message; a prompt).
+- **stdio round-trip**: \`dist/shepherd serve\` and a minimal Bun JSON-RPC echo server
+  (\`bench/fixtures/echo-server.ts\`: parse the line, answer a fixed allow) are spawned side by side and sent
+  the same \`shepherd/evaluate\` lines alternately, one request in flight; p50/p99 per run, then the median
+  of the runs, and the median of the per-run ratios.
+- **in-process**: \`Workspace.evaluate\` (what every face calls) over the mix, after warm-up; mean per event.
+- **spawn-per-hook**: \`dist/shepherd hook claude-code\`, a plain node hook doing the same regex check
+  (\`bench/fixtures/node-hook.mjs\`) and \`cc-safety-net --claude-code\` from npm, run in turn with a
+  PreToolUse Bash input; wall time from spawn to exit, each first checked to block \`git checkout -- x\`.
+- **save-to-effect**: while a client keeps asking, the rule file is replaced atomically (temp + rename) with
+  one more rule blocking a probe; time from the rename to the first \`block\` answer.
+- **memory**: RSS of \`shepherd serve\` (\`/proc/<pid>/status\`) after the evaluations (32 in flight, 50
+  sessions), and its change over the second half of the run.
+- **HTTP**: \`shepherd http\` \`POST /v1/evaluate\` against a \`Bun.serve\` echo parsing the body, alternately.
+
+## Reproduce
+
+\`\`\`sh
+npm run bench            # = bun run build && bun run bench/run.ts; writes bench/results.md
+bun run bench/run.ts --quick   # the smoke-test sizes, in seconds
+\`\`\`
+`;
+}

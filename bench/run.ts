@@ -1,0 +1,66 @@
+/**
+ * @module `npm run bench`: every measurement of issue 7 in one table, printed and written to bench/results.md.
+ *
+ *   bun run bench/run.ts            full run (about 10 minutes on 2 cores)
+ *   bun run bench/run.ts --quick    tiny sizes, a few samples (the smoke test); writes nothing unless --out
+ *   --out FILE                      where to write the markdown (default bench/results.md on a full run)
+ *
+ * Figures are medians over several runs; every ratio pairs numbers taken side by side in the same run.
+ */
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { collectMachineInfo, renderMarkdown, renderTable, type BenchReport } from "./lib/report.ts";
+import { ROOT, SHEPHERD } from "./lib/paths.ts";
+import { benchHttp } from "./sections/http.ts";
+import { benchInProcess } from "./sections/in-process.ts";
+import { benchMemory } from "./sections/memory.ts";
+import { benchReload } from "./sections/reload.ts";
+import { benchSpawn } from "./sections/spawn.ts";
+import { benchStdio } from "./sections/stdio.ts";
+
+export interface BenchOptions {
+  quick: boolean;
+  log?: (line: string) => void;
+}
+
+export async function runBench(opts: BenchOptions): Promise<BenchReport> {
+  const log = opts.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const q = opts.quick;
+  const sizes = q ? [10, 100, 200] : [10, 1_000, 10_000];
+  const mid = sizes[1] as number;
+  const big = sizes[2] as number;
+  const started = Date.now();
+  const report: BenchReport = { quick: q, sizes, machine: collectMachineInfo(SHEPHERD), stdio: [], inProcess: [], durationMs: 0 };
+
+  for (const n of sizes) {
+    log(`stdio round-trip, ${n} rules...`);
+    report.stdio.push(await benchStdio(n, q ? { runs: 2, requests: 40, warmup: 20 } : { runs: 5, requests: 2_000, warmup: 1_000 }));
+  }
+  for (const n of sizes) {
+    log(`in-process evaluation, ${n} rules...`);
+    report.inProcess.push(benchInProcess(n, q ? { runs: 2, events: 300 } : { runs: 7, events: n >= 10_000 ? 30_000 : 100_000 }));
+  }
+  log(`spawn-per-hook, ${mid} rules...`);
+  report.spawn = benchSpawn(mid, q ? { runs: 2, warmup: 1 } : { runs: 31, warmup: 3 });
+  log(`save-to-effect, ${mid} rules...`);
+  report.reload = await benchReload(mid, { samples: q ? 3 : 100 });
+  log(`resident memory, ${big} rules...`);
+  report.memory = await benchMemory(big, { evaluations: q ? 500 : 100_000 });
+  log(`http round-trip, ${mid} rules...`);
+  report.http = await benchHttp(mid, q ? { runs: 2, requests: 30, warmup: 10 } : { runs: 5, requests: 1_000, warmup: 500 });
+  report.durationMs = Date.now() - started;
+  return report;
+}
+
+if (import.meta.main) {
+  const argv = process.argv.slice(2);
+  const quick = argv.includes("--quick");
+  const outIdx = argv.indexOf("--out");
+  const out = outIdx >= 0 ? argv[outIdx + 1] : quick ? undefined : join(ROOT, "bench", "results.md");
+  const report = await runBench({ quick });
+  process.stdout.write(`${renderTable(report)}\n`);
+  if (out) {
+    writeFileSync(out, renderMarkdown(report));
+    process.stderr.write(`wrote ${out}\n`);
+  }
+}

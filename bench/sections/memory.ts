@@ -1,0 +1,53 @@
+/**
+ * @module resident memory of `shepherd serve` at a large rule set: after loading, then through 100,000
+ * evaluations (the event mix over 50 sessions), sampled along the way to see whether it keeps growing.
+ */
+import { rssOf, spawnLineClient } from "../lib/line-client.ts";
+import { SHEPHERD } from "../lib/paths.ts";
+import { createProject } from "../lib/project.ts";
+import { eventMix } from "../lib/synthetic-rules.ts";
+
+export interface MemoryResult {
+  rules: number;
+  evaluations: number;
+  afterLoad: number;
+  /** RSS at each checkpoint (bytes), the last one after all evaluations. */
+  checkpoints: { evaluations: number; rss: number }[];
+  final: number;
+  /** RSS growth over the second half of the run (bytes): near zero when nothing leaks. */
+  growthSecondHalf: number;
+}
+
+const IN_FLIGHT = 32;
+
+export async function benchMemory(ruleCount: number, opts: { evaluations: number }): Promise<MemoryResult> {
+  const project = createProject(ruleCount, "memory");
+  const client = spawnLineClient([SHEPHERD, "serve"], { cwd: project.cwd, env: project.env });
+  try {
+    await client.request("initialize", { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "bench", version: "0" } });
+    await client.request("ping", {});
+    const afterLoad = rssOf(client.pid);
+    const mixes = Array.from({ length: 50 }, (_, i) => eventMix(project.cwd, `memory-${i}`).map((event) => JSON.stringify({ jsonrpc: "2.0", method: "shepherd/evaluate", params: { event } })));
+    const checkpoints: { evaluations: number; rss: number }[] = [];
+    const every = Math.max(1, Math.floor(opts.evaluations / 10));
+    let sent = 0;
+    const worker = async () => {
+      while (sent < opts.evaluations) {
+        const n = sent++;
+        const mix = mixes[n % mixes.length] as string[];
+        const body = mix[Math.floor(n / mixes.length) % mix.length] as string;
+        const id = client.nextId();
+        await client.send(id, `{"id":${id},${body.slice(1)}\n`);
+        if ((n + 1) % every === 0) checkpoints.push({ evaluations: n + 1, rss: rssOf(client.pid) });
+      }
+    };
+    await Promise.all(Array.from({ length: IN_FLIGHT }, worker));
+    await client.request("ping", {});
+    const final = rssOf(client.pid);
+    const half = checkpoints.find((c) => c.evaluations >= opts.evaluations / 2)?.rss ?? afterLoad;
+    return { rules: ruleCount, evaluations: opts.evaluations, afterLoad, checkpoints, final, growthSecondHalf: final - half };
+  } finally {
+    await client.close();
+    project.dispose();
+  }
+}

@@ -1,0 +1,79 @@
+/**
+ * @module spawn-per-hook: one Claude Code PreToolUse hook process from spawn to answer, for Shepherd (with
+ * the project's rules loaded), a plain node script doing one regex check, and a published guard. The three
+ * are run in turn, round after round, so they share the machine's state.
+ */
+import { NODE, NODE_HOOK, PEER_GUARD, SHEPHERD, hasPeerGuard } from "../lib/paths.ts";
+import { createProject } from "../lib/project.ts";
+import { median, percentile } from "../lib/stats.ts";
+
+export interface SpawnTiming {
+  name: string;
+  median: number;
+  p90: number;
+}
+
+export interface SpawnResult {
+  rules: number;
+  shepherd: SpawnTiming;
+  node: SpawnTiming;
+  peer?: SpawnTiming;
+}
+
+function hookInput(cwd: string, command: string): string {
+  return JSON.stringify({
+    session_id: "bench-spawn",
+    transcript_path: "/dev/null",
+    cwd,
+    hook_event_name: "PreToolUse",
+    tool_name: "Bash",
+    tool_input: { command, description: "bench" },
+    tool_use_id: "toolu_bench",
+  });
+}
+
+/** Runs one hook to completion; returns wall time in ms and what it wrote. */
+function runOnce(cmd: string[], input: string, cwd: string, env: Record<string, string>): { ms: number; stdout: string; code: number } {
+  const t0 = performance.now();
+  const res = Bun.spawnSync(cmd, { cwd, env, stdin: Buffer.from(input), stdout: "pipe", stderr: "pipe" });
+  const ms = performance.now() - t0;
+  return { ms, stdout: res.stdout.toString(), code: res.exitCode ?? -1 };
+}
+
+export function benchSpawn(ruleCount: number, opts: { runs: number; warmup: number }): SpawnResult {
+  const project = createProject(ruleCount, "spawn");
+  const env = { ...project.env, CC_SAFETY_NET_HOME: `${project.root}/cc-safety-net` };
+  const contenders: { name: string; cmd: string[] }[] = [
+    { name: "shepherd hook claude-code", cmd: [SHEPHERD, "hook", "claude-code"] },
+    { name: "plain node hook", cmd: [NODE, NODE_HOOK] },
+  ];
+  if (hasPeerGuard()) contenders.push({ name: "cc-safety-net 2.4.5", cmd: [NODE, PEER_GUARD, "--claude-code"] });
+  try {
+    // Each contender must really answer: block the discard, allow the harmless command.
+    for (const c of contenders) {
+      const blocked = runOnce(c.cmd, hookInput(project.cwd, "git checkout -- src/a.ts"), project.cwd, env);
+      if (!blocked.stdout.includes('"deny"')) throw new Error(`bench: ${c.name} did not block (exit ${blocked.code}): ${blocked.stdout.slice(0, 300)}`);
+    }
+    const input = hookInput(project.cwd, "git status --short");
+    const samples = new Map<string, number[]>(contenders.map((c) => [c.name, []]));
+    for (let r = 0; r < opts.warmup + opts.runs; r++) {
+      for (const c of contenders) {
+        const { ms, code, stdout } = runOnce(c.cmd, input, project.cwd, env);
+        if (code !== 0 || stdout.includes('"deny"')) throw new Error(`bench: ${c.name} failed on an allowed command (exit ${code}): ${stdout.slice(0, 300)}`);
+        if (r >= opts.warmup) samples.get(c.name)?.push(ms);
+      }
+    }
+    const timing = (name: string): SpawnTiming => {
+      const s = samples.get(name) ?? [];
+      return { name, median: median(s), p90: percentile(s, 90) };
+    };
+    return {
+      rules: ruleCount,
+      shepherd: timing("shepherd hook claude-code"),
+      node: timing("plain node hook"),
+      ...(hasPeerGuard() ? { peer: timing("cc-safety-net 2.4.5") } : {}),
+    };
+  } finally {
+    project.dispose();
+  }
+}
