@@ -43,7 +43,7 @@ describe("sidecar restart", () => {
   });
 
   it("should give up on a hung (stopped) sidecar after the timeout, start a new one and keep enforcing", async () => {
-    project.settings({ timeoutMs: 1500 });
+    project.settings({ timeoutMs: 2000 });
     project.write("victim/keep.txt", "precious\n");
     project.rules([NO_RM]);
     project.script([
