@@ -7,9 +7,10 @@ import { closeSync, openSync, readFileSync, readSync, fstatSync, writeSync } fro
 import { AdapterInputError, type AdapterIo, type AgentAdapter, emptyDecision, mergeDecisions, type ParsedHook } from "../adapters/agent-adapter.ts";
 import { adapterFor, AGENTS } from "../adapters/index.ts";
 import { pruneStateFiles, sessionStateDir, withSessionState } from "../adapters/session-state-file.ts";
+import { AuditLog } from "../audit/audit-log.ts";
 import { isBuiltinAction, isBuiltinCheck } from "../engine/load.ts";
 import type { RuleSet } from "../engine/merge.ts";
-import type { Decision } from "../engine/schema.ts";
+import type { Decision, HookEvent } from "../engine/schema.ts";
 import type { Env } from "../rules/paths.ts";
 import { type PluginProvider, Workspace } from "../rules/workspace.ts";
 import { VERSION } from "../version.ts";
@@ -122,12 +123,14 @@ async function decide(adapter: AgentAdapter, parsed: ParsedHook, deps: HookDeps,
   const first = parsed.events[0];
   if (!first) return emptyDecision();
   const cwd = first.session.cwd || deps.cwd;
-  let ws = new Workspace({ env: deps.env, cwd, watch: false, ...(deps.plugins ? { plugins: deps.plugins } : {}) }, VERSION);
+  const audit = new AuditLog({ env: deps.env, settingFor: (c): unknown => ws.host(c).settings.audit });
+  const onDecision = (event: HookEvent, decision: Decision): void => audit.record(event, decision);
+  let ws = new Workspace({ env: deps.env, cwd, watch: false, onDecision, ...(deps.plugins ? { plugins: deps.plugins } : {}) }, VERSION);
   try {
     let host = ws.host(cwd);
     if (!deps.plugins && deps.loadPlugins && needsPlugins(host.ruleSet)) {
       ws.close();
-      ws = new Workspace({ env: deps.env, cwd, watch: false, plugins: deps.loadPlugins() }, VERSION);
+      ws = new Workspace({ env: deps.env, cwd, watch: false, onDecision, plugins: deps.loadPlugins() }, VERSION);
       host = ws.host(cwd);
     }
     setFailMode(host.settings.failMode !== "open");
@@ -150,5 +153,6 @@ async function decide(adapter: AgentAdapter, parsed: ParsedHook, deps: HookDeps,
     );
   } finally {
     ws.close();
+    audit.close();
   }
 }

@@ -1,4 +1,5 @@
 /** @module `shepherd serve`: the stdio sidecar (JSON-RPC 2.0 lines), exits 0 on stdin EOF or SIGTERM. */
+import { AuditLog } from "../audit/audit-log.ts";
 import type { Logger } from "../log.ts";
 import { Dispatcher } from "../rpc/dispatch.ts";
 import { serveStdio } from "../rpc/transport.ts";
@@ -18,7 +19,11 @@ export interface ServeOptions {
 
 /** Resolves with the exit code once stdin ends and every request is answered. */
 export async function runServe(opts: ServeOptions): Promise<{ done: Promise<number>; close: () => void; workspace: Workspace }> {
-  const workspace = new Workspace({ env: opts.env, cwd: opts.cwd, watch: true, ...(opts.plugins ? { plugins: opts.plugins } : {}) }, opts.version);
+  const audit = new AuditLog({ env: opts.env, log: opts.log, settingFor: (cwd): unknown => workspace.host(cwd).settings.audit });
+  const workspace = new Workspace(
+    { env: opts.env, cwd: opts.cwd, watch: true, onDecision: (event, decision) => audit.record(event, decision), ...(opts.plugins ? { plugins: opts.plugins } : {}) },
+    opts.version,
+  );
   const dispatcher = new Dispatcher({ workspace, version: opts.version, log: opts.log });
   const transport = serveStdio({ input: opts.input, write: opts.write }, dispatcher, opts.log, opts.maxLineBytes);
   workspace.onNotify((level, message, data) => {
@@ -31,9 +36,13 @@ export async function runServe(opts: ServeOptions): Promise<{ done: Promise<numb
   return {
     done: transport.done.then(() => {
       workspace.close();
+      audit.close();
       return 0;
     }),
-    close: () => workspace.close(),
+    close: () => {
+      workspace.close();
+      audit.close();
+    },
     workspace,
   };
 }

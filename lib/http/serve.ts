@@ -1,4 +1,5 @@
 /** @module `shepherd http`: the hono app on Bun.serve, loopback by default; a wider bind needs a token. */
+import { AuditLog } from "../audit/audit-log.ts";
 import type { Logger } from "../log.ts";
 import type { Env } from "../rules/paths.ts";
 import { type PluginProvider, Workspace } from "../rules/workspace.ts";
@@ -47,7 +48,13 @@ export function runHttp(opts: HttpOptions): HttpServer {
     throw new HttpOptionsError(`binding to ${host} exposes Shepherd beyond this machine: pass --token <secret> (or set SHEPHERD_HTTP_TOKEN)`);
   }
   if (token !== undefined && token.length < 16) throw new HttpOptionsError("--token must be at least 16 characters");
-  const workspace = opts.workspace ?? new Workspace({ env: opts.env, cwd: opts.cwd, watch: true, ...(opts.plugins ? { plugins: opts.plugins } : {}) }, opts.version);
+  const audit = new AuditLog({ env: opts.env, log: opts.log, settingFor: (cwd): unknown => workspace.host(cwd).settings.audit });
+  const workspace =
+    opts.workspace ??
+    new Workspace(
+      { env: opts.env, cwd: opts.cwd, watch: true, onDecision: (event, decision) => audit.record(event, decision), ...(opts.plugins ? { plugins: opts.plugins } : {}) },
+      opts.version,
+    );
   workspace.host(opts.cwd);
   const feed = new DecisionFeed();
   const app = createApp({ workspace, feed, version: opts.version, log: opts.log, ...(token !== undefined ? { token } : {}), loopbackOnly: isLoopback(host) && token === undefined });
@@ -71,6 +78,7 @@ export function runHttp(opts: HttpOptions): HttpServer {
     close: async () => {
       await server.stop(true);
       if (!opts.workspace) workspace.close();
+      audit.close();
     },
   };
 }

@@ -1,0 +1,198 @@
+/**
+ * @module the audit log: one JSON line per decision in which a rule fired, appended to a file per
+ * UTC day. Off by default; the `audit` setting turns it on (a project can set it only once trusted).
+ * Lines carry who/what/which rule, never tool inputs or outputs unless `includeContent` asks for them,
+ * and then with secrets redacted.
+ */
+import { closeSync, mkdirSync, openSync, readdirSync, rmSync, writeSync } from "node:fs";
+import { join, resolve } from "node:path";
+import * as v from "valibot";
+import type { Decision, HookEvent } from "../engine/schema.ts";
+import type { Logger } from "../log.ts";
+import { agentDir, type Env } from "../rules/paths.ts";
+import { redactText, redactValue } from "./redact.ts";
+
+export const AuditSettingSchema = v.union([
+  v.boolean(),
+  v.strictObject({
+    enabled: v.optional(v.boolean()),
+    /** Folder of the daily files; default `<agent dir>/shepherd/audit`. */
+    dir: v.optional(v.pipe(v.string(), v.minLength(1))),
+    /** Adds the (redacted) tool input, output, message, reasons and rewritten input to each line. */
+    includeContent: v.optional(v.boolean()),
+    /** Daily files older than this many days are deleted when a new day starts; 0 keeps all. */
+    retainDays: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
+  }),
+]);
+
+export interface AuditConfig {
+  dir: string;
+  includeContent: boolean;
+  retainDays: number;
+}
+
+export const DEFAULT_RETAIN_DAYS = 30;
+
+export function defaultAuditDir(env: Env): string {
+  return join(agentDir(env), "shepherd", "audit");
+}
+
+/** The `audit` setting as a config, or undefined when auditing is off (the default) or the value is invalid. */
+export function auditConfig(raw: unknown, env: Env): AuditConfig | undefined {
+  if (raw === undefined || raw === null) return undefined;
+  const parsed = v.safeParse(AuditSettingSchema, raw);
+  if (!parsed.success) return undefined;
+  const s = parsed.output;
+  if (s === false) return undefined;
+  if (s === true) return { dir: defaultAuditDir(env), includeContent: false, retainDays: DEFAULT_RETAIN_DAYS };
+  if (s.enabled === false) return undefined;
+  return { dir: s.dir ? resolve(s.dir) : defaultAuditDir(env), includeContent: s.includeContent ?? false, retainDays: s.retainDays ?? DEFAULT_RETAIN_DAYS };
+}
+
+export interface AuditRecord {
+  time: string;
+  session: string;
+  agent?: string;
+  cwd: string;
+  hook: string;
+  tool: string | null;
+  /** The decision's action (allow, block, rewrite, ask). */
+  action: string;
+  /** The rule that decided: the blocking or asking rule, else the first that fired. */
+  rule: string;
+  source: string;
+  fired: { rule: string; source: string; action: string }[];
+  input?: unknown;
+  output?: string;
+  message?: string;
+  prompt?: string;
+  reason?: string;
+  notify?: string[];
+  steer?: string[];
+  rewritten?: unknown;
+}
+
+/** The line for one decision, or undefined when no rule fired (those are not audited). */
+export function auditRecord(event: HookEvent, decision: Decision, includeContent: boolean, now: Date): AuditRecord | undefined {
+  const deciding =
+    decision.action === "block" || decision.action === "ask" ? (decision.fired.find((f) => f.action === decision.action) ?? decision.fired[0]) : decision.fired[0];
+  if (!deciding) return undefined;
+  const rec: AuditRecord = {
+    time: now.toISOString(),
+    session: event.session.id,
+    ...(event.session.agent !== undefined ? { agent: event.session.agent } : {}),
+    cwd: event.session.cwd,
+    hook: event.hook,
+    tool: event.tool?.name ?? null,
+    action: decision.action,
+    rule: deciding.rule,
+    source: deciding.source,
+    fired: decision.fired.map((f) => ({ rule: f.rule, source: f.source, action: f.action })),
+  };
+  if (!includeContent) return rec;
+  if (event.tool) rec.input = redactValue(event.tool.input);
+  if (event.result) rec.output = redactText(event.result.text);
+  if (event.message) rec.message = redactText(event.message.text);
+  if (event.prompt !== undefined) rec.prompt = redactText(event.prompt);
+  if (decision.reason !== undefined) rec.reason = redactText(decision.reason);
+  if (decision.notify.length > 0) rec.notify = decision.notify.map((n) => redactText(n));
+  if (decision.steer.length > 0) rec.steer = decision.steer.map((s) => redactText(s));
+  if (decision.input) rec.rewritten = redactValue(decision.input);
+  return rec;
+}
+
+/** `audit-2025-01-31.jsonl`: UTC, so a file never depends on the machine's time zone. */
+export function auditFileName(now: Date): string {
+  return `audit-${now.toISOString().slice(0, 10)}.jsonl`;
+}
+
+const FILE_RE = /^audit-(\d{4}-\d{2}-\d{2})\.jsonl$/;
+
+export interface AuditLogOptions {
+  /** The raw `audit` setting in force for a project folder. */
+  settingFor: (cwd: string) => unknown;
+  env: Env;
+  log?: Logger;
+  now?: () => Date;
+}
+
+/**
+ * Appends audit lines. Each line is one `write` on an O_APPEND descriptor, so concurrent Shepherd
+ * processes (one-shot hooks) interleave whole lines. Failures are logged, never thrown: auditing must
+ * not change a decision.
+ */
+export class AuditLog {
+  #opts: AuditLogOptions;
+  #fd: number | undefined;
+  #path: string | undefined;
+  #lastError = "";
+
+  constructor(opts: AuditLogOptions) {
+    this.#opts = opts;
+  }
+
+  record(event: HookEvent, decision: Decision): void {
+    if (decision.fired.length === 0) return;
+    let config: AuditConfig | undefined;
+    try {
+      config = auditConfig(this.#opts.settingFor(event.session.cwd), this.#opts.env);
+    } catch {
+      return;
+    }
+    if (!config) return;
+    const now = this.#opts.now?.() ?? new Date();
+    try {
+      const rec = auditRecord(event, decision, config.includeContent, now);
+      if (!rec) return;
+      const fd = this.#open(config, now);
+      writeSync(fd, `${JSON.stringify(rec)}\n`);
+    } catch (err) {
+      this.#fail(err);
+    }
+  }
+
+  #open(config: AuditConfig, now: Date): number {
+    const path = join(config.dir, auditFileName(now));
+    if (this.#fd !== undefined && this.#path === path) return this.#fd;
+    this.close();
+    mkdirSync(config.dir, { recursive: true, mode: 0o700 });
+    this.#fd = openSync(path, "a", 0o600);
+    this.#path = path;
+    this.#prune(config, now);
+    return this.#fd;
+  }
+
+  /** Rotation: a new day's file was opened, so drop the ones past the retention. */
+  #prune(config: AuditConfig, now: Date): void {
+    if (config.retainDays <= 0) return;
+    const cutoff = new Date(now.getTime() - config.retainDays * 86_400_000).toISOString().slice(0, 10);
+    try {
+      for (const name of readdirSync(config.dir)) {
+        const day = FILE_RE.exec(name)?.[1];
+        if (day !== undefined && day < cutoff) rmSync(join(config.dir, name), { force: true });
+      }
+    } catch (err) {
+      this.#fail(err);
+    }
+  }
+
+  #fail(err: unknown): void {
+    const message = err instanceof Error ? err.message : String(err);
+    // Once per distinct problem: a full disk must not turn every decision into a log line.
+    if (message === this.#lastError) return;
+    this.#lastError = message;
+    this.#opts.log?.error(`audit log: ${message}`);
+  }
+
+  close(): void {
+    if (this.#fd !== undefined) {
+      try {
+        closeSync(this.#fd);
+      } catch {
+        // Already closed: nothing to release.
+      }
+    }
+    this.#fd = undefined;
+    this.#path = undefined;
+  }
+}
