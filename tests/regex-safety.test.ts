@@ -1,0 +1,71 @@
+/** @module black-box: a catastrophic pattern in project rules cannot stall the sidecar's answers. */
+import { afterEach, describe, expect, it } from "bun:test";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { bashEvent, Sidecar, type TempProject, tempProject } from "./helpers/sidecar-client.ts";
+
+let project: TempProject | undefined;
+let sidecar: Sidecar | undefined;
+afterEach(async () => {
+  sidecar?.child.kill("SIGKILL");
+  await sidecar?.exited;
+  project?.cleanup();
+  project = undefined;
+  sidecar = undefined;
+});
+
+function start(rules: unknown[], trusted = false): { p: TempProject; s: Sidecar } {
+  const p = tempProject("shepherd-regex-");
+  mkdirSync(join(p.project, ".pi"), { recursive: true });
+  writeFileSync(join(p.project, ".pi", "shepherd-rules.json"), JSON.stringify(rules));
+  if (trusted) writeFileSync(join(p.agentDir, "settings.json"), JSON.stringify({ shepherd: { trustedProjects: [p.project] } }));
+  project = p;
+  const s = new Sidecar(p.project, p.env);
+  sidecar = s;
+  return { p, s };
+}
+
+// Bun's backtracking engine needs far longer than any test timeout for these on this input.
+const EVIL = `${"a".repeat(64)}!`;
+
+describe("catastrophic project patterns", () => {
+  it("should answer within the timeout when an untrusted rule is (a+)+$", async () => {
+    const { p, s } = start([
+      { name: "evil", action: "block", pattern: "(a+)+$", reason: "evil" },
+      { name: "evil-condition", action: "notify", conditions: [{ field: "command", pattern: "^(\\w+\\s?)*$" }], reason: "x" },
+      { name: "rm", action: "block", pattern: "\\brm\\s+-rf\\b", reason: "no rm" },
+    ]);
+    const started = Date.now();
+    const d = await s.evaluate(bashEvent(EVIL, p.project));
+    expect(d.action).toBe("allow");
+    expect(Date.now() - started).toBeLessThan(10_000);
+    // The rules still work: on matching input they fire.
+    expect((await s.evaluate(bashEvent("aaaa", p.project))).action).toBe("block");
+    expect((await s.evaluate(bashEvent(`rm -rf / ${EVIL}`, p.project))).action).toBe("block");
+  });
+
+  it("should answer within the timeout for a trusted project too", async () => {
+    const { p, s } = start([{ name: "evil", action: "block", pattern: "^(([a-z])+.)+[A-Z]([a-z])+$" }], true);
+    const d = await s.evaluate(bashEvent("a".repeat(40), p.project));
+    expect(d.action).toBe("allow");
+  });
+
+  it("should skip and report a catastrophic pattern the linear engine cannot run", async () => {
+    const { p, s } = start([{ name: "evil-look", action: "block", pattern: "(a+)+(?=!)" }]);
+    const d = await s.evaluate(bashEvent(EVIL, p.project));
+    expect(d.action).toBe("allow");
+    const status = (await s.request("shepherd/status", {})).result as { skipped: { rule: string; reason: string }[]; issues: { path: string; message: string }[] };
+    expect(status.skipped.find((k) => k.rule === "evil-look")?.reason).toMatch(/linear time/);
+    expect(status.issues.some((i) => i.path === "[0].pattern")).toBe(true);
+    const note = await s.waitFor((m) => m.method === "notifications/message" && JSON.stringify(m.params).includes("evil-look"));
+    expect(JSON.stringify(note.params)).toContain("error");
+  });
+
+  it("should keep answering a large write checked by a quadratic pattern", async () => {
+    const { p, s } = start([{ name: "trailing-space", action: "notify", tool: "write", conditions: [{ field: "text", pattern: "\\s+$" }], reason: "trailing space" }]);
+    const content = `${" ".repeat(2_000_000)}x`;
+    const d = await s.evaluate({ hook: "tool_call", session: { id: "w", cwd: p.project }, tool: { name: "write", input: { path: "a.txt", content } } });
+    expect(d.action).toBe("allow");
+    expect(d.notify).toEqual([]);
+  });
+});
