@@ -36,10 +36,6 @@ function out(text: string): void {
   writeFd(1, text.endsWith("\n") ? text : `${text}\n`);
 }
 
-async function stdinChunks(): Promise<AsyncIterable<Uint8Array>> {
-  return process.stdin as AsyncIterable<Uint8Array>;
-}
-
 /** Writes to a file descriptor; a reader that went away (`shepherd rules list | head`) ends output quietly. */
 function writeFd(fd: number, s: string): void {
   try {
@@ -171,6 +167,11 @@ async function main(argv: string[]): Promise<number> {
       return 0;
     case "serve": {
       const { runServe } = await import("./lib/cli/serve.ts");
+      const { createStdoutWriter, stdinChunks } = await import("./lib/rpc/stdio-io.ts");
+      const writeLine = createStdoutWriter((chunk) => {
+        stdoutUsed = true;
+        process.stdout.write(chunk);
+      });
       let server: Awaited<ReturnType<typeof runServe>> | undefined;
       // Plugin problems go to stderr and, once the sidecar runs, to the client as notifications/message.
       const plugins = await pluginProvider(env, (level, message) => (server ? server.workspace.notify(level, message) : log[level](message)));
@@ -182,11 +183,8 @@ async function main(argv: string[]): Promise<number> {
         version: VERSION,
         log,
         plugins,
-        input: await stdinChunks(),
-        write: (line) => {
-          stdoutUsed = true;
-          process.stdout.write(line);
-        },
+        input: stdinChunks(),
+        write: writeLine,
       });
       const running = server;
       const stop = () => {
