@@ -148,7 +148,11 @@ export const HookEventSchema = v.looseObject({
     v.looseObject({
       name: v.pipe(v.string(), v.minLength(1)),
       callId: v.optional(v.string()),
-      input: v.record(v.string(), v.unknown()),
+      // valibot's record accepts arrays; a tool input is always a JSON object.
+      input: v.pipe(
+        v.custom<Record<string, unknown>>((x) => typeof x === "object" && x !== null && !Array.isArray(x), "Invalid type: Expected a JSON object"),
+        v.record(v.string(), v.unknown()),
+      ),
     }),
   ),
   result: v.optional(v.looseObject({ text: v.string(), isError: v.boolean() })),
