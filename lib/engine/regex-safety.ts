@@ -447,7 +447,10 @@ export function compileLinear(pattern: string, flags = ""): RE2JS {
 }
 
 interface GuardConfig {
-  re2: RE2JS;
+  /** undefined until a long input needs it, for a lazily guarded pattern. */
+  re2: RE2JS | undefined;
+  pattern: string;
+  flags: string;
   /** Inputs up to this length use the native engine; -1 = never. */
   nativeMax: number;
 }
@@ -463,25 +466,43 @@ export class GuardedRegExp extends RegExp {
   #native: RegExp;
   #guard: GuardConfig;
 
-  constructor(pattern: string | RegExp, flags?: string) {
+  /**
+   * `lazy`: compile the re2js program on the first input past `nativeMax`, not now. re2js programs are
+   * large (typed arrays per state): eagerly, 10,000 trusted rules held ~130 MB for inputs that are
+   * almost never that long. If it then cannot compile, the pattern stays native, as the eager path
+   * decides for a trusted, non-exponential pattern.
+   */
+  constructor(pattern: string | RegExp, flags?: string, lazy = false) {
     const source = typeof pattern === "string" ? pattern : pattern.source;
     const f = flags ?? (typeof pattern === "string" ? "" : pattern.flags);
     super(source, f);
     this.#native = new RegExp(source, f);
     const inherited = typeof pattern === "string" ? undefined : guardOf.get(pattern);
-    this.#guard = inherited ?? { re2: compileLinear(source, f), nativeMax: -1 };
+    this.#guard = inherited ?? { re2: lazy ? undefined : compileLinear(source, f), pattern: source, flags: f, nativeMax: -1 };
     guardOf.set(this, this.#guard);
   }
 
   /** True when matching this input runs on re2js. */
   isLinearFor(input: string): boolean {
-    return input.length > this.#guard.nativeMax;
+    return input.length > this.#guard.nativeMax && this.#linear() !== undefined;
+  }
+
+  #linear(): RE2JS | undefined {
+    const g = this.#guard;
+    if (g.re2 === undefined) {
+      try {
+        g.re2 = compileLinear(g.pattern, g.flags);
+      } catch {
+        g.nativeMax = Number.POSITIVE_INFINITY;
+      }
+    }
+    return g.re2;
   }
 
   override test(input: string): boolean {
     const s = String(input);
     if (this.global || this.sticky) return this.exec(s) !== null;
-    return this.isLinearFor(s) ? this.#guard.re2.test(s) : this.#native.test(s);
+    return this.isLinearFor(s) ? (this.#linear() as RE2JS).test(s) : this.#native.test(s);
   }
 
   override exec(input: string): RegExpExecArray | null {
@@ -498,14 +519,15 @@ export class GuardedRegExp extends RegExp {
       this.lastIndex = 0;
       return null;
     }
-    const m = this.#guard.re2.matcher(s);
+    const re2 = this.#linear() as RE2JS;
+    const m = re2.matcher(s);
     if (!m.find(start) || (this.sticky && m.start() !== start)) {
       if (stateful) this.lastIndex = 0;
       return null;
     }
     const groups: string[] = [];
     for (let g = 0; g <= m.groupCount(); g++) groups.push(m.group(g) ?? (undefined as unknown as string));
-    const names = this.#guard.re2.namedGroups();
+    const names = re2.namedGroups();
     const named = Object.keys(names).length > 0 ? Object.fromEntries(Object.entries(names).map(([k, i]) => [k, m.group(i) ?? undefined])) : undefined;
     const out = Object.assign(groups, { index: m.start(), input: s, groups: named }) as RegExpExecArray;
     if (stateful) this.lastIndex = m.end();
@@ -514,8 +536,8 @@ export class GuardedRegExp extends RegExp {
 }
 
 /** A guarded RegExp: re2js always (`nativeMax` -1) or past `nativeMax` characters. Throws if RE2 cannot run it. */
-export function guardedRegExp(pattern: string, flags: string, nativeMax: number): GuardedRegExp {
-  const re = new GuardedRegExp(pattern, flags);
+export function guardedRegExp(pattern: string, flags: string, nativeMax: number, lazy = false): GuardedRegExp {
+  const re = new GuardedRegExp(pattern, flags, lazy);
   const guard = guardOf.get(re) as GuardConfig;
   guard.nativeMax = nativeMax;
   // The config object is shared with copies made from this instance, so set it before anyone copies.
@@ -553,6 +575,8 @@ export function createSafeRegexCompiler(opts: SafeCompilerOptions): RegexCompile
     const untrusted = rule.source === "project" && !opts.trusted;
     const analysis = analyzePattern(pattern, flags);
     const exponential = analysis.risk?.kind === "exponential";
+    // Trusted and not exponential: native on short inputs; the linear engine only matters past nativeMax.
+    if (!untrusted && !exponential) return analysis.needsBacktracking ? new RegExp(pattern, flags) : guardedRegExp(pattern, flags, nativeMax, true);
     let linear: RE2JS | undefined;
     let linearError = "";
     try {
@@ -561,21 +585,15 @@ export function createSafeRegexCompiler(opts: SafeCompilerOptions): RegexCompile
       linearError = err instanceof Error ? err.message : String(err);
     }
     if (!linear) {
-      if (untrusted || exponential) {
-        const message = untrusted
-          ? `pattern /${pattern}/ needs a backtracking engine (${linearError}); an untrusted project's patterns must run in linear time: run \`shepherd trust\` to allow it`
-          : `pattern /${pattern}/ can take exponential time (${analysis.risk?.why}) and the linear-time engine cannot run it (${linearError})`;
-        opts.onReport?.({ rule, pattern, outcome: "skipped", message });
-        throw new Error(message);
-      }
-      return new RegExp(pattern, flags);
+      const message = untrusted
+        ? `pattern /${pattern}/ needs a backtracking engine (${linearError}); an untrusted project's patterns must run in linear time: run \`shepherd trust\` to allow it`
+        : `pattern /${pattern}/ can take exponential time (${analysis.risk?.why}) and the linear-time engine cannot run it (${linearError})`;
+      opts.onReport?.({ rule, pattern, outcome: "skipped", message });
+      throw new Error(message);
     }
-    if (untrusted || exponential) {
-      if (exponential) {
-        opts.onReport?.({ rule, pattern, outcome: "linear", message: `pattern /${pattern}/ can take exponential time (${analysis.risk?.why}); it runs on the linear-time engine` });
-      }
-      return guardedRegExp(pattern, flags, -1);
+    if (exponential) {
+      opts.onReport?.({ rule, pattern, outcome: "linear", message: `pattern /${pattern}/ can take exponential time (${analysis.risk?.why}); it runs on the linear-time engine` });
     }
-    return guardedRegExp(pattern, flags, nativeMax);
+    return guardedRegExp(pattern, flags, -1);
   };
 }
