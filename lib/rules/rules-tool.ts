@@ -1,12 +1,14 @@
 /** @module the `shepherd_rules` tool: list / add / remove / enable / disable, validated and atomic. */
-import { readFileSync } from "node:fs";
+import { lstatSync, readFileSync, realpathSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { applyEdits, modify, parse as parseJsonc } from "jsonc-parser";
 import * as v from "valibot";
 import { loadRuleText } from "../engine/load.ts";
 import { issuePath, type Rule, RuleSchema } from "../engine/schema.ts";
 import { writeFileAtomic } from "./atomic-write.ts";
 import { withFileLock } from "./file-lock.ts";
-import { globalRulesFile, projectRulesFile } from "./paths.ts";
+import { globalRulesFile, projectPiDir, projectRulesFile } from "./paths.ts";
+import { canonicalDir } from "./settings.ts";
 import type { Workspace } from "./workspace.ts";
 
 export const RULES_TOOL_NAME = "shepherd_rules";
@@ -74,6 +76,43 @@ function nameOf(raw: unknown, index: number): string | undefined {
   return loaded.rules[0]?.name ?? `#${index}`;
 }
 
+/** Actions an untrusted project may add to the global rules: they only restrict or remind. */
+const TIGHTENING = new Set(["block", "ask", "notify", "steer"]);
+
+/**
+ * Why this write would cross the trust boundary (DESIGN section 6), or undefined. The tool's arguments
+ * come from the model, which a cloned repository can steer, so from an untrusted project:
+ * - a rule added to the global rules may only block, ask, notify or steer: a global rewrite or plugin
+ *   action would hand the project what section 6 withholds from its own files (locked rules are
+ *   refused further down, for every project);
+ * - `cwd` cannot aim a write at another project unless that one is trusted;
+ * - a project write never leaves the project's own `.pi/` (a symlinked `.pi` or rule file is refused).
+ */
+function trustBoundary(workspace: Workspace, project: { cwd: string; trusted: boolean; ruleSet: { byName: Map<string, Rule> } }, args: v.InferOutput<typeof RulesToolArgsSchema>, scope: "global" | "project", file: string): string | undefined {
+  const hint = `run \`shepherd trust ${project.cwd}\` first`;
+  if (args.cwd !== undefined && canonicalDir(project.cwd) !== canonicalDir(workspace.defaultCwd) && !project.trusted) {
+    return `cwd "${args.cwd}" is not this session's project and is not trusted; shepherd_rules only changes the project it runs in`;
+  }
+  if (scope === "global" && !project.trusted && args.action === "add") {
+    const rule = (args.rule !== null && typeof args.rule === "object" ? args.rule : {}) as Record<string, unknown>;
+    const action = typeof rule.action === "string" ? rule.action : "";
+    if (!TIGHTENING.has(action)) {
+      return `this project is not trusted, so rule "${nameOf(rule, 0)}" with action "${action}" cannot go into the global rules (only block, ask, notify or steer); ${hint}`;
+    }
+  }
+  if (scope === "project") {
+    const pi = projectPiDir(project.cwd);
+    try {
+      if (lstatSync(pi).isSymbolicLink() || realpathSync(pi) !== join(realpathSync(project.cwd), ".pi")) return `${pi} is a symbolic link; shepherd_rules writes only inside the project's own .pi/`;
+      if (lstatSync(file).isSymbolicLink()) return `${file} is a symbolic link; shepherd_rules writes only inside the project's own .pi/`;
+    } catch {
+      // Missing .pi/ or rule file: the write creates them as plain entries.
+    }
+    if (dirname(file) !== pi) return `refusing to write ${file} outside ${pi}`;
+  }
+  return undefined;
+}
+
 export async function runRulesTool(workspace: Workspace, rawArgs: unknown, cwd?: string): Promise<ToolResult> {
   const parsed = v.safeParse(RulesToolArgsSchema, rawArgs ?? {});
   if (!parsed.success) {
@@ -102,7 +141,9 @@ export async function runRulesTool(workspace: Workspace, rawArgs: unknown, cwd?:
   const file = scope === "global" ? globalRulesFile(workspace.env) : projectRulesFile(project.cwd);
   const lockedOwner = (name: string) => {
     const r = merged.byName.get(name) ?? merged.skipped.find((s) => s.rule.name === name && s.rule.locked)?.rule;
-    return r?.locked && !(scope === "global" && r.source === "global") ? r : undefined;
+    // No tool call may change a locked rule, not even in its own global file (DESIGN sections 3 and 5):
+    // the model is steerable by whatever repository it reads; the user edits the file by hand.
+    return r?.locked ? r : undefined;
   };
 
   let newRule: Record<string, unknown> | undefined;
@@ -127,6 +168,8 @@ export async function runRulesTool(workspace: Workspace, rawArgs: unknown, cwd?:
     }
   }
 
+  const boundary = trustBoundary(workspace, project, args, scope, file);
+  if (boundary) return fail(boundary);
   const result = await withFileLock(file, () => {
     const raw = readRaw(file);
     if ("error" in raw) return fail(raw.error);
