@@ -32,6 +32,44 @@ export function compileRule(rule: Rule, compile: RegexCompiler = defaultRegexCom
   };
 }
 
+/** Never matches: what a lazily compiled rule becomes when its patterns do not compile. */
+const NEVER = /(?!)/;
+
+/**
+ * A rule compiled on first use rather than at merge. A one-shot hook evaluates one event: compiling (and
+ * safety-analysing) the patterns of a thousand rules it never tests would cost it most of its budget.
+ * A rule that fails to compile then never matches: eagerly it would have been skipped, the same decision.
+ */
+export function lazyCompiledRule(rule: Rule, compile: RegexCompiler = defaultRegexCompiler, onError?: (rule: Rule, err: unknown) => void): CompiledRule {
+  let done: CompiledRule | undefined;
+  const get = (): CompiledRule => {
+    if (!done) {
+      try {
+        done = compileRule(rule, compile);
+      } catch (err) {
+        onError?.(rule, err);
+        done = { rule, pattern: NEVER, conditions: [] };
+      }
+    }
+    return done;
+  };
+  return {
+    rule,
+    get pattern() {
+      return get().pattern;
+    },
+    get conditions() {
+      return get().conditions;
+    },
+    get command() {
+      return get().command;
+    },
+    get stopReasons() {
+      return get().stopReasons;
+    },
+  };
+}
+
 /**
  * One event as rules see it. Fields are computed on first use, so a rule set that never asks for the
  * path never pays for it. `input` can be replaced while rewrites chain.

@@ -1,6 +1,6 @@
 /** @module layers (built-in, global, project) -> one rule set merged by name, indexed by hook and tool. */
 import { isBuiltinAction, isBuiltinCheck } from "./load.ts";
-import { type CompiledRule, compileRule, defaultRegexCompiler, type RegexCompiler } from "./match.ts";
+import { type CompiledRule, compileRule, defaultRegexCompiler, lazyCompiledRule, type RegexCompiler } from "./match.ts";
 import type { HookName, LayerName, LoadIssue, Rule } from "./schema.ts";
 
 export interface LayerFile {
@@ -35,6 +35,11 @@ export interface MergeOptions {
   pluginChecks?: ReadonlySet<string>;
   /** Regex compiler: lets untrusted patterns go to a linear-time engine. */
   compileRegex?: RegexCompiler;
+  /**
+   * Compile each rule on first use instead of now (one-shot hooks). Compile failures then make the rule
+   * never match instead of appearing in `skipped`: for reports, merge eagerly.
+   */
+  lazyCompile?: boolean;
 }
 
 interface HookIndex {
@@ -118,7 +123,7 @@ export function mergeLayers(layers: Layer[], issues: LoadIssue[] = [], opts: Mer
     }
     let compiled: CompiledRule;
     try {
-      compiled = compileRule(rule, compile);
+      compiled = opts.lazyCompile ? lazyCompiledRule(rule, compile) : compileRule(rule, compile);
     } catch (err) {
       skipped.push({ rule, reason: `cannot compile: ${err instanceof Error ? err.message : String(err)}` });
       continue;

@@ -409,9 +409,67 @@ function scan(text: string, f: FieldFilter, seen: Uint32Array, stamp: number, hi
  */
 const INDEX_AFTER_USES = 4;
 
+/**
+ * Before a list is indexed, each rule is still gated by one literal set of its source text (read from the
+ * rule, so a lazily compiled rule is not compiled to be skipped): a cheap `includes` instead of a regex.
+ */
+interface Gate {
+  field: string;
+  literals: string[];
+}
+
+const gates = new WeakMap<CompiledRule, Gate | null>();
+
+function gateOf(cr: CompiledRule): Gate | null {
+  let gate = gates.get(cr);
+  if (gate !== undefined) return gate;
+  gate = null;
+  let strongest = 0;
+  const consider = (field: string, pattern: string, flags: string | undefined) => {
+    for (const literals of requiredLiteralSets(pattern, flags ?? "") ?? []) {
+      const min = Math.min(...literals.map((l) => l.length));
+      if (min > strongest) {
+        strongest = min;
+        gate = { field, literals };
+      }
+    }
+  };
+  const rule = cr.rule;
+  if (rule.pattern !== undefined) consider("subject", rule.pattern, rule.flags);
+  for (const c of rule.conditions) if (!c.negate) consider(c.field, c.pattern, c.flags);
+  gates.set(cr, gate);
+  return gate;
+}
+
+/** Lower-cased text as the literals are, with the two non-ASCII letters that case-fold to ASCII. */
+function foldText(text: string): string {
+  const lower = text.toLowerCase();
+  return /[\u017f]/.test(lower) ? lower.replace(/\u017f/g, "s") : lower;
+}
+
 function plainSelector(all: CompiledRule[]): Selector {
   const needsHost = all.some((cr) => (cr.rule.check !== undefined && !BUILTIN_CHECKS.has(cr.rule.check)) || !CORE_ACTIONS.has(cr.rule.action));
-  return { all, needsHost, select: (_view, _shell, after) => (after ? all.slice(all.indexOf(after) + 1) : all) };
+  const select = (view: EventView, _shell: ShellContext, after?: CompiledRule): CompiledRule[] => {
+    const from = after ? all.indexOf(after) + 1 : 0;
+    const folded = new Map<string, string | undefined>();
+    const out: CompiledRule[] = [];
+    for (let i = from; i < all.length; i++) {
+      const cr = all[i] as CompiledRule;
+      const gate = gateOf(cr);
+      if (gate) {
+        let text = folded.get(gate.field);
+        if (!folded.has(gate.field)) {
+          const raw = gate.field === "subject" ? view.subject : view.field(gate.field);
+          text = raw === undefined ? undefined : foldText(raw);
+          folded.set(gate.field, text);
+        }
+        if (text === undefined || !gate.literals.some((l) => text.includes(l))) continue;
+      }
+      out.push(cr);
+    }
+    return out;
+  };
+  return { all, needsHost, select };
 }
 
 const selectors = new WeakMap<CompiledRule[], { uses: number; selector: Selector }>();
