@@ -1,5 +1,6 @@
 /** @module argv -> one face of the binary; wires dependencies; the only place that exits the process. */
-import { writeSync } from "node:fs";
+import { statSync, writeSync } from "node:fs";
+import { join } from "node:path";
 import type { CliIO } from "./lib/cli/format.ts";
 import type { HttpServer } from "./lib/http/serve.ts";
 import type { createPluginProvider, WorkspacePlugins } from "./lib/plugins/provider.ts";
@@ -198,7 +199,12 @@ async function main(argv: string[]): Promise<number> {
     case "hook": {
       const { runHook } = await import("./lib/cli/hook.ts");
       const { createPluginProvider: create } = await import("./lib/plugins/provider.ts");
-      return runHook(rest[0] ?? "", { env, cwd, loadPlugins: () => pluginProviderWith(create, env) });
+      const { fileLoadCache } = await import("./lib/rules/load-cache.ts");
+      const { agentDir } = await import("./lib/rules/paths.ts");
+      // Entries of another build are ignored: the binary's size and mtime stand for the loader's version.
+      const self = statSync(process.execPath);
+      const loadCache = fileLoadCache(join(agentDir(env), "shepherd", "cache"), `${VERSION}:${self.size}:${self.mtimeMs}`);
+      return runHook(rest[0] ?? "", { env, cwd, loadCache, loadPlugins: () => pluginProviderWith(create, env) });
     }
     case "http":
       return http(rest, env, cwd);

@@ -12,6 +12,7 @@ import { isBuiltinAction, isBuiltinCheck } from "../engine/load.ts";
 import type { RuleSet } from "../engine/merge.ts";
 import type { Decision, HookEvent } from "../engine/schema.ts";
 import type { Env } from "../rules/paths.ts";
+import type { RuleLoadCache } from "../rules/load-cache.ts";
 import { type PluginProvider, Workspace } from "../rules/workspace.ts";
 import { VERSION } from "../version.ts";
 
@@ -29,6 +30,8 @@ export interface HookDeps {
    * it when an enabled rule names an action or check no built-in provides.
    */
   loadPlugins?: () => PluginProvider;
+  /** Loaded rule files kept across hook processes (load-cache.ts); none in tests. */
+  loadCache?: RuleLoadCache;
   readStdin?: () => string;
   writeOut?: (text: string) => void;
   writeErr?: (text: string) => void;
@@ -125,12 +128,12 @@ async function decide(adapter: AgentAdapter, parsed: ParsedHook, deps: HookDeps,
   const cwd = first.session.cwd || deps.cwd;
   const audit = new AuditLog({ env: deps.env, settingFor: (c): unknown => ws.host(c).settings.audit });
   const onDecision = (event: HookEvent, decision: Decision): void => audit.record(event, decision);
-  let ws = new Workspace({ env: deps.env, cwd, watch: false, onDecision, ...(deps.plugins ? { plugins: deps.plugins } : {}) }, VERSION);
+  let ws = new Workspace({ env: deps.env, cwd, watch: false, lazyCompile: true, ...(deps.loadCache ? { loadCache: deps.loadCache } : {}), onDecision, ...(deps.plugins ? { plugins: deps.plugins } : {}) }, VERSION);
   try {
     let host = ws.host(cwd);
     if (!deps.plugins && deps.loadPlugins && needsPlugins(host.ruleSet)) {
       ws.close();
-      ws = new Workspace({ env: deps.env, cwd, watch: false, onDecision, plugins: deps.loadPlugins() }, VERSION);
+      ws = new Workspace({ env: deps.env, cwd, watch: false, lazyCompile: true, ...(deps.loadCache ? { loadCache: deps.loadCache } : {}), onDecision, plugins: deps.loadPlugins() }, VERSION);
       host = ws.host(cwd);
     }
     setFailMode(host.settings.failMode !== "open");

@@ -8,6 +8,7 @@ import type { LayerName, LoadIssue, Rule, Settings } from "../engine/schema.ts";
 import { BUILTIN_RULE_FILES } from "./builtin-rules.gen.ts";
 import { agentDir, type Env, globalRulesFile, globalSettingsFile, projectPiDir, projectRuleFiles } from "./paths.ts";
 import { loadSettings } from "./settings.ts";
+import type { RuleLoadCache } from "./load-cache.ts";
 import { type DirWatch, watchDir } from "./watch.ts";
 
 export interface ReloadReport {
@@ -25,6 +26,10 @@ export interface RuleHostOptions {
   builtin?: readonly { file: string; text: string }[];
   /** Plugin action/check names, asked at every merge. */
   plugins?: () => { actions: ReadonlySet<string>; checks: ReadonlySet<string> };
+  /** Compile rules on first use (a one-shot hook tests few of them); see MergeOptions.lazyCompile. */
+  lazyCompile?: boolean;
+  /** Loaded rule files by text, across processes (one-shot hooks). */
+  loadCache?: RuleLoadCache;
   /** Called after every reload triggered by a file change (not by `reload()` calls). */
   onReload?: (report: ReloadReport) => void;
 }
@@ -108,7 +113,9 @@ export class RuleHost {
       this.#cache.delete(file);
       return undefined;
     }
-    const result = loadRuleText(text, { file, source });
+    const cached = this.#opts.loadCache?.get(file, source, text);
+    const result = cached ?? loadRuleText(text, { file, source });
+    if (!cached) this.#opts.loadCache?.set(file, source, text, result);
     const lastGood = result.ok ? result.rules : prev?.lastGood;
     this.#cache.set(file, { text, result, lastGood });
     if (!prev) changed.push(file);
@@ -159,6 +166,7 @@ export class RuleHost {
           issues.push({ file: r.rule.file, path: `${r.rule.jsonPath}.pattern`, message: `rule "${r.rule.name}": ${r.message}`, severity: r.outcome === "skipped" ? "error" : "warning" }),
       }),
       ...(plugins ? { pluginActions: plugins.actions, pluginChecks: plugins.checks } : {}),
+      ...(this.#opts.lazyCompile ? { lazyCompile: true } : {}),
     });
     this.#issues = issues;
     this.#generation++;

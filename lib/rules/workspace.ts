@@ -5,6 +5,7 @@ import type { Decision, HookEvent, LoadIssue } from "../engine/schema.ts";
 import { addHint, SessionStore, type SessionState } from "../engine/state.ts";
 import { createGitCheck } from "./git.ts";
 import { RuleHost, type ReloadReport } from "./host.ts";
+import type { RuleLoadCache } from "./load-cache.ts";
 import { type Env, homeDir } from "./paths.ts";
 
 export type NotifyLevel = "info" | "warning" | "error";
@@ -29,6 +30,10 @@ export interface WorkspaceOptions {
   plugins?: PluginProvider;
   builtin?: readonly { file: string; text: string }[];
   maxProjects?: number;
+  /** Compile rules on first use: for one-shot hooks (see MergeOptions.lazyCompile). */
+  lazyCompile?: boolean;
+  /** Loaded rule files across processes: for one-shot hooks (load-cache.ts). */
+  loadCache?: RuleLoadCache;
   /** Called after every decision (audit log, dashboard). */
   onDecision?: (event: HookEvent, decision: Decision) => void;
 }
@@ -110,6 +115,8 @@ export class Workspace {
       cwd: key,
       env: this.env,
       ...(this.#opts.builtin ? { builtin: this.#opts.builtin } : {}),
+      ...(this.#opts.lazyCompile ? { lazyCompile: true } : {}),
+      ...(this.#opts.loadCache ? { loadCache: this.#opts.loadCache } : {}),
       ...(plugins ? { plugins: () => plugins.names(key) } : {}),
       onReload: (report) => this.#reported(key, report),
     });

@@ -1,0 +1,87 @@
+/**
+ * @module a disk cache of loaded rule files for one-shot hook processes. Validating a thousand rules (JSON,
+ * valibot, regex checks) costs a cold process more than its whole time budget; the result depends only
+ * on the file's text, so it is kept under the agent folder, keyed by path, and used while the text hashes
+ * the same. Small files are not worth a second read and are never cached.
+ */
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { LoadResult } from "../engine/load.ts";
+import type { LayerName } from "../engine/schema.ts";
+
+export interface RuleLoadCache {
+  get(file: string, source: LayerName, text: string): LoadResult | undefined;
+  set(file: string, source: LayerName, text: string, result: LoadResult): void;
+}
+
+interface Entry {
+  salt: string;
+  file: string;
+  source: LayerName;
+  length: number;
+  hash: string;
+  result: LoadResult;
+}
+
+/** Files below this size load faster than a cache entry is read and checked. */
+export const MIN_CACHED_BYTES = 16 * 1024;
+
+type Hasher = (text: string) => string;
+
+/** Bun's native wyhash when there is one (microseconds for a MB), else FNV-1a in JS. */
+function hasher(): Hasher {
+  const bun = (globalThis as { Bun?: { hash(data: string): number | bigint } }).Bun;
+  if (bun) return (text) => bun.hash(text).toString(36);
+  return (text) => {
+    let h = 0x811c9dc5;
+    for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193) >>> 0;
+    return h.toString(36);
+  };
+}
+
+function nameHash(text: string): string {
+  let h1 = 0x811c9dc5;
+  let h2 = 0x9e3779b1;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    h1 = Math.imul(h1 ^ c, 0x01000193) >>> 0;
+    h2 = Math.imul(h2 ^ c, 0x5bd1e995) >>> 0;
+  }
+  return h1.toString(16).padStart(8, "0") + h2.toString(16).padStart(8, "0");
+}
+
+/**
+ * `salt` must change whenever the loader may read a file differently (the binary's identity): an entry
+ * written by another build is ignored.
+ */
+export function fileLoadCache(dir: string, salt: string, minBytes = MIN_CACHED_BYTES): RuleLoadCache {
+  const hash = hasher();
+  const entryFile = (file: string, source: LayerName) => join(dir, `rules-${nameHash(`${source}\0${file}`)}.json`);
+  let tmpCount = 0;
+  return {
+    get(file, source, text) {
+      if (text.length < minBytes) return undefined;
+      try {
+        const e = JSON.parse(readFileSync(entryFile(file, source), "utf8")) as Entry;
+        if (e.salt !== salt || e.file !== file || e.source !== source || e.length !== text.length || e.hash !== hash(text)) return undefined;
+        return e.result;
+      } catch {
+        return undefined;
+      }
+    },
+    set(file, source, text, result) {
+      if (text.length < minBytes) return;
+      const target = entryFile(file, source);
+      const tmp = `${target}.${process.pid}.${tmpCount++}.tmp`;
+      try {
+        mkdirSync(dir, { recursive: true, mode: 0o700 });
+        const entry: Entry = { salt, file, source, length: text.length, hash: hash(text), result };
+        writeFileSync(tmp, JSON.stringify(entry), { mode: 0o600 });
+        renameSync(tmp, target);
+      } catch {
+        // A cache that cannot be written only costs the next hook the full load.
+        rmSync(tmp, { force: true });
+      }
+    },
+  };
+}
