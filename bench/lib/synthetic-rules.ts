@@ -37,7 +37,8 @@ export function syntheticRules(count: number, seed = 7): RuleJson[] {
     const base = { name: `synthetic-${i}`, action, reason: `synthetic rule ${i}: {{command}}{{path}}` };
     const roll = r();
     if (roll < 0.2) rules.push({ ...base, pattern: `\\b${prog}\\b.*\\b${sub}\\b.*--${word}\\b` });
-    else if (roll < 0.35) rules.push({ ...base, pattern: `^\\s*${prog}\\s+${sub}\\s+(-\\w+\\s+)*${word}` });
+    // Bounded flag run: `(-\w+\s+)*` would be flagged as nested quantifiers and moved to re2js (regex-safety.ts).
+    else if (roll < 0.35) rules.push({ ...base, pattern: `^\\s*${prog}\\s+${sub}\\s+(?:-\\w+\\s+){0,3}${word}` });
     else if (roll < 0.45) rules.push({ ...base, pattern: `(?:${prog}|${pick(PROGRAMS)})\\s+.*${word}(\\s|$)` });
     else if (roll < 0.52) rules.push({ ...base, pattern: `${word}[-_]?(token|secret|password)`, flags: "i" });
     else if (roll < 0.55) rules.push({ ...base, pattern: `\\s-[a-z]{${3 + (i % 5)}}\\d{${2 + (i % 7)}}\\s+\\S+\\s+[A-Z]{${4 + (i % 3)}}$` });
