@@ -1,5 +1,5 @@
 /** @module an advisory lock file (O_EXCL) so two Shepherd writers never interleave a read-modify-write. */
-import { closeSync, openSync, rmSync, statSync, writeSync } from "node:fs";
+import { closeSync, openSync, readFileSync, rmSync, statSync, writeSync } from "node:fs";
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 
@@ -19,7 +19,7 @@ export async function withFileLock<T>(file: string, fn: () => T | Promise<T>, wa
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
       try {
-        if (Date.now() - statSync(lock).mtimeMs > STALE_MS) rmSync(lock, { force: true });
+        if (Date.now() - statSync(lock).mtimeMs > STALE_MS || holderIsDead(lock)) rmSync(lock, { force: true });
       } catch {
         // The holder released it between our open and stat: just retry.
       }
@@ -31,5 +31,21 @@ export async function withFileLock<T>(file: string, fn: () => T | Promise<T>, wa
     return await fn();
   } finally {
     rmSync(lock, { force: true });
+  }
+}
+
+/**
+ * A lock whose holder process is gone (killed mid-write) is broken at once rather than after STALE_MS,
+ * so the next write after a crash does not time out. Only for a holder on this machine: the pid is
+ * meaningless elsewhere, and a lock being written (empty) is treated as alive.
+ */
+function holderIsDead(lock: string): boolean {
+  const pid = Number(readFileSync(lock, "utf8"));
+  if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid) return false;
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "ESRCH";
   }
 }

@@ -56,7 +56,7 @@ function readRaw(file: string): { text: string; list: unknown[]; key: "rules" | 
   try {
     text = readFileSync(file, "utf8");
   } catch {
-    return { text: "[]\n", list: [], key: null };
+    return { text: EMPTY_FILE, list: [], key: null };
   }
   const check = loadRuleText(text, { file, source: "global" });
   if (!check.ok && check.issues.some((i) => i.path === "" && i.severity === "error")) {
@@ -68,6 +68,16 @@ function readRaw(file: string): { text: string; list: unknown[]; key: "rules" | 
   return { error: `${file} is neither a rule array nor {"rules": [...]}` };
 }
 
+const EMPTY_FILE = "[]\n";
+
+function currentText(file: string): string | undefined {
+  try {
+    return readFileSync(file, "utf8");
+  } catch {
+    return undefined;
+  }
+}
+
 function nameOf(raw: unknown, index: number): string | undefined {
   if (!raw || typeof raw !== "object") return undefined;
   const r = raw as Record<string, unknown>;
@@ -75,6 +85,10 @@ function nameOf(raw: unknown, index: number): string | undefined {
   const loaded = loadRuleText(JSON.stringify([raw]), { file: "", source: "global" });
   return loaded.rules[0]?.name ?? `#${index}`;
 }
+
+const MAX_WRITE_ATTEMPTS = 8;
+/** Longer than any editor's read-compare-rename, so a save that raced ours has landed when we look. */
+const SETTLE_MS = 30;
 
 /** Actions an untrusted project may add to the global rules: they only restrict or remind. */
 const TIGHTENING = new Set(["block", "ask", "notify", "steer"]);
@@ -159,6 +173,7 @@ export async function runRulesTool(workspace: Workspace, rawArgs: unknown, cwd?:
     name = nameOf(newRule, 0);
   }
   if (!name) return fail(`"name" is required for ${args.action}`);
+  const ruleName = name;
   const locked = lockedOwner(name);
   if (locked) return fail(`rule "${name}" is locked by ${locked.source} (${locked.file}); it cannot be changed from here`);
   if (scope === "project" && args.action !== "remove") {
@@ -170,10 +185,41 @@ export async function runRulesTool(workspace: Workspace, rawArgs: unknown, cwd?:
 
   const boundary = trustBoundary(workspace, project, args, scope, file);
   if (boundary) return fail(boundary);
-  const result = await withFileLock(file, () => {
+  // Shepherd writers serialize on the lock; a user's editor does not, so every write is also a
+  // compare-and-swap (re-read just before the rename) and is checked again once the dust settles.
+  let result: ToolResult & { written?: string; conflict?: boolean } = fail("not written");
+  for (let attempt = 0; attempt < MAX_WRITE_ATTEMPTS; attempt++) {
+    result = await withFileLock(file, () => writeOnce(attempt > 0));
+    if (result.conflict) continue;
+    if (result.isError || result.written === undefined) break;
+    await new Promise((r) => setTimeout(r, SETTLE_MS));
+    // Others may have written since (fine); what matters is that this change is still in the file.
+    if (stillApplied()) break;
+    result = fail(`${file} kept changing under this write; try again`);
+  }
+  if (!result.isError) workspace.reload(project.cwd);
+  return { text: result.text, isError: result.isError };
+
+  function stillApplied(): boolean {
+    const raw = readRaw(file);
+    if ("error" in raw) return false;
+    const entry = raw.list.find((r, i) => nameOf(r, i) === ruleName) as Record<string, unknown> | undefined;
+    switch (args.action) {
+      case "add":
+        return entry !== undefined && JSON.stringify(entry) === JSON.stringify(newRule);
+      case "remove":
+        return entry === undefined;
+      case "disable":
+        return entry?.enabled === false;
+      default:
+        return entry?.enabled !== false;
+    }
+  }
+
+  function writeOnce(retry: boolean): ToolResult & { written?: string; conflict?: boolean } {
     const raw = readRaw(file);
     if ("error" in raw) return fail(raw.error);
-    const idx = raw.list.findIndex((r, i) => nameOf(r, i) === name);
+    const idx = raw.list.findIndex((r, i) => nameOf(r, i) === ruleName);
     const listPath: (string | number)[] = raw.key ? ["rules"] : [];
     let text = raw.text;
     const edit = (path: (string | number)[], value: unknown, opts: { isArrayInsertion?: boolean } = {}) => {
@@ -185,9 +231,11 @@ export async function runRulesTool(workspace: Workspace, rawArgs: unknown, cwd?:
         else edit([...listPath, raw.list.length], newRule, { isArrayInsertion: true });
         break;
       case "remove":
+        // A retry after a concurrent save: the rule being gone already is the outcome asked for.
+        if (idx < 0 && retry) return { text: `remove "${ruleName}" in ${scope} rules (${file})`, isError: false };
         if (idx < 0) {
-          const elsewhere = merged.byName.get(name);
-          return fail(elsewhere ? `rule "${name}" is not in ${file} (it comes from ${elsewhere.file}); use disable instead` : `no rule named "${name}" in ${file}`);
+          const elsewhere = merged.byName.get(ruleName);
+          return fail(elsewhere ? `rule "${ruleName}" is not in ${file} (it comes from ${elsewhere.file}); use disable instead` : `no rule named "${ruleName}" in ${file}`);
         }
         edit([...listPath, idx], undefined);
         break;
@@ -199,10 +247,10 @@ export async function runRulesTool(workspace: Workspace, rawArgs: unknown, cwd?:
         // Re-enabling a rule that was only switched off here: drop the patch, so the rule is exactly as before.
         if (idx >= 0 && enabled && barePatch) edit([...listPath, idx], undefined);
         else if (idx >= 0) edit([...listPath, idx, "enabled"], enabled);
-        else if (merged.byName.has(name) || merged.skipped.some((s) => s.rule.name === name)) {
+        else if (merged.byName.has(ruleName) || merged.skipped.some((s) => s.rule.name === ruleName)) {
           // Not defined in this file: record a patch that changes the earlier layer's rule by name.
-          edit([...listPath, raw.list.length], { name, enabled }, { isArrayInsertion: true });
-        } else return fail(`no rule named "${name}"`);
+          edit([...listPath, raw.list.length], { name: ruleName, enabled }, { isArrayInsertion: true });
+        } else return fail(`no rule named "${ruleName}"`);
         break;
       }
     }
@@ -211,9 +259,9 @@ export async function runRulesTool(workspace: Workspace, rawArgs: unknown, cwd?:
       const first = check.issues.find((i) => i.severity === "error");
       return fail(`the change would make ${file} invalid: ${first ? `${first.path}: ${first.message}` : "unknown"}; nothing was written`);
     }
-    writeFileAtomic(file, text.endsWith("\n") ? text : `${text}\n`);
-    return { text: `${args.action} "${name}" in ${scope} rules (${file})`, isError: false };
-  });
-  if (!result.isError) workspace.reload(project.cwd);
-  return result;
+    const written = text.endsWith("\n") ? text : `${text}\n`;
+    if ((currentText(file) ?? EMPTY_FILE) !== raw.text) return { ...fail(`${file} kept changing while this write was prepared; try again`), conflict: true };
+    writeFileAtomic(file, written);
+    return { text: `${args.action} "${ruleName}" in ${scope} rules (${file})`, isError: false, written };
+  }
 }
