@@ -23,7 +23,7 @@ export interface RuleHostOptions {
   cwd: string;
   env: Env;
   /** Built-in rule files; defaults to the ones embedded in the binary. */
-  builtin?: readonly { file: string; text: string }[];
+  builtin?: readonly { file: string; text: string; loaded?: LoadResult }[];
   /** Plugin action/check names, asked at every merge. */
   plugins?: () => { actions: ReadonlySet<string>; checks: ReadonlySet<string> };
   /** Compile rules on first use (a one-shot hook tests few of them); see MergeOptions.lazyCompile. */
@@ -105,7 +105,7 @@ export class RuleHost {
     return built.report;
   }
 
-  #loadFile(file: string, source: LayerName, text: string | undefined, changed: string[]): LayerFile | undefined {
+  #loadFile(file: string, source: LayerName, text: string | undefined, changed: string[], preloaded?: LoadResult): LayerFile | undefined {
     const prev = this.#cache.get(file);
     if (prev && prev.text === text) return prev.lastGood ? { file, rules: prev.lastGood } : undefined;
     if (prev) changed.push(file);
@@ -113,7 +113,7 @@ export class RuleHost {
       this.#cache.delete(file);
       return undefined;
     }
-    const cached = this.#opts.loadCache?.get(file, source, text);
+    const cached = preloaded ?? this.#opts.loadCache?.get(file, source, text);
     const result = cached ?? loadRuleText(text, { file, source });
     if (!cached) this.#opts.loadCache?.set(file, source, text, result);
     const lastGood = result.ok ? result.rules : prev?.lastGood;
@@ -128,11 +128,12 @@ export class RuleHost {
     this.#trusted = trusted;
 
     const seen = new Set<string>();
-    const layer = (source: LayerName, files: { file: string; text: string | undefined }[]): Layer => {
+    const layer = (source: LayerName, files: { file: string; text: string | undefined; loaded?: LoadResult }[]): Layer => {
       const out: LayerFile[] = [];
       for (const f of files) {
         seen.add(f.file);
-        const lf = this.#loadFile(f.file, source, f.text, changed);
+        // Built-in files come loaded at build time (scripts/gen-embedded.ts).
+        const lf = this.#loadFile(f.file, source, f.text, changed, f.loaded);
         if (lf) out.push(lf);
       }
       return { source, files: out };
