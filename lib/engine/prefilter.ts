@@ -11,6 +11,7 @@
  */
 import { parseShell, type ShellContext } from "../shell/index.ts";
 import type { CompiledRule, EventView } from "./match.ts";
+import type { Rule } from "./schema.ts";
 
 /** Below this many candidates a plain scan is as cheap as the filter. */
 const MIN_RULES = 16;
@@ -413,15 +414,28 @@ const INDEX_AFTER_USES = 4;
  * Before a list is indexed, each rule is still gated by one literal set of its source text (read from the
  * rule, so a lazily compiled rule is not compiled to be skipped): a cheap `includes` instead of a regex.
  */
-interface Gate {
+export interface Gate {
   field: string;
   literals: string[];
 }
 
-const gates = new WeakMap<CompiledRule, Gate | null>();
+/** Keyed by rule (not compiled rule), so gates computed once can travel with cached rules (load-cache.ts). */
+const gates = new WeakMap<Rule, Gate | null>();
 
-function gateOf(cr: CompiledRule): Gate | null {
-  let gate = gates.get(cr);
+/** Records gates computed earlier for these rules (same order as `gatesOf` gave them). */
+export function primeGates(rules: readonly Rule[], known: readonly (Gate | null)[]): void {
+  rules.forEach((rule, i) => {
+    const gate = known[i];
+    if (gate !== undefined && !gates.has(rule)) gates.set(rule, gate);
+  });
+}
+
+export function gatesOf(rules: readonly Rule[]): (Gate | null)[] {
+  return rules.map(gateOf);
+}
+
+function gateOf(rule: Rule): Gate | null {
+  let gate = gates.get(rule);
   if (gate !== undefined) return gate;
   gate = null;
   let strongest = 0;
@@ -434,10 +448,9 @@ function gateOf(cr: CompiledRule): Gate | null {
       }
     }
   };
-  const rule = cr.rule;
   if (rule.pattern !== undefined) consider("subject", rule.pattern, rule.flags);
   for (const c of rule.conditions) if (!c.negate) consider(c.field, c.pattern, c.flags);
-  gates.set(cr, gate);
+  gates.set(rule, gate);
   return gate;
 }
 
@@ -455,7 +468,7 @@ function plainSelector(all: CompiledRule[]): Selector {
     const out: CompiledRule[] = [];
     for (let i = from; i < all.length; i++) {
       const cr = all[i] as CompiledRule;
-      const gate = gateOf(cr);
+      const gate = gateOf(cr.rule);
       if (gate) {
         let text = folded.get(gate.field);
         if (!folded.has(gate.field)) {

@@ -7,6 +7,7 @@
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { LoadResult } from "../engine/load.ts";
+import { type Gate, gatesOf, primeGates } from "../engine/prefilter.ts";
 import type { LayerName } from "../engine/schema.ts";
 
 export interface RuleLoadCache {
@@ -21,6 +22,8 @@ interface Entry {
   length: number;
   hash: string;
   result: LoadResult;
+  /** The prefilter's literal gate of each rule: computing them cold costs a hook as much as loading. */
+  gates: (Gate | null)[];
 }
 
 /** Files below this size load faster than a cache entry is read and checked. */
@@ -64,6 +67,7 @@ export function fileLoadCache(dir: string, salt: string, minBytes = MIN_CACHED_B
       try {
         const e = JSON.parse(readFileSync(entryFile(file, source), "utf8")) as Entry;
         if (e.salt !== salt || e.file !== file || e.source !== source || e.length !== text.length || e.hash !== hash(text)) return undefined;
+        if (Array.isArray(e.gates)) primeGates(e.result.rules, e.gates);
         return e.result;
       } catch {
         return undefined;
@@ -75,7 +79,7 @@ export function fileLoadCache(dir: string, salt: string, minBytes = MIN_CACHED_B
       const tmp = `${target}.${process.pid}.${tmpCount++}.tmp`;
       try {
         mkdirSync(dir, { recursive: true, mode: 0o700 });
-        const entry: Entry = { salt, file, source, length: text.length, hash: hash(text), result };
+        const entry: Entry = { salt, file, source, length: text.length, hash: hash(text), result, gates: gatesOf(result.rules) };
         writeFileSync(tmp, JSON.stringify(entry), { mode: 0o600 });
         renameSync(tmp, target);
       } catch {
