@@ -84,8 +84,12 @@ export class SessionStore {
     if (!s) {
       s = emptyState(Date.now());
       if (this.#sessions.size >= this.#max) this.#evictOldest();
-      this.#sessions.set(id, s);
+    } else {
+      // Re-inserting keeps the Map in least-recently-used order, so eviction takes the first key in
+      // O(1): a scan for the oldest `lastSeen` cost 10,000 steps per new session id (found by the soak).
+      this.#sessions.delete(id);
     }
+    this.#sessions.set(id, s);
     return s;
   }
 
@@ -110,16 +114,10 @@ export class SessionStore {
   }
 
   #evictOldest(): void {
-    let oldestId: string | undefined;
-    let oldest = Number.POSITIVE_INFINITY;
-    for (const [id, s] of this.#sessions) {
-      if (s.lastSeen < oldest) {
-        oldest = s.lastSeen;
-        oldestId = id;
-      }
-    }
-    if (oldestId !== undefined) this.#sessions.delete(oldestId);
+    const oldestId = this.#sessions.keys().next();
+    if (!oldestId.done) this.#sessions.delete(oldestId.value);
   }
+
 }
 
 const MAX_HINTS = 32;
