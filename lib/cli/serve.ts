@@ -2,6 +2,7 @@
 import { AuditLog } from "../audit/audit-log.ts";
 import type { Logger } from "../log.ts";
 import { Dispatcher } from "../rpc/dispatch.ts";
+import { createGcPolicy } from "../rpc/gc-policy.ts";
 import { serveStdio } from "../rpc/transport.ts";
 import type { Env } from "../rules/paths.ts";
 import { type PluginProvider, Workspace } from "../rules/workspace.ts";
@@ -25,13 +26,21 @@ export async function runServe(opts: ServeOptions): Promise<{ done: Promise<numb
     opts.version,
   );
   const dispatcher = new Dispatcher({ workspace, version: opts.version, log: opts.log });
-  const transport = serveStdio({ input: opts.input, write: opts.write }, dispatcher, opts.log, opts.maxLineBytes);
+  const gc = createGcPolicy();
+  const write = (line: string) => {
+    opts.write(line);
+    gc.request();
+  };
+  const transport = serveStdio({ input: opts.input, write }, dispatcher, opts.log, opts.maxLineBytes);
   workspace.onNotify((level, message, data) => {
+    // Notifications follow (re)loads: their garbage is collected once they are done.
+    gc.loaded();
     opts.log[level](message);
     transport.notify("notifications/message", { level, logger: "shepherd", data: { message, ...(data && typeof data === "object" ? data : {}) } });
   });
   // Load the starting project now, so broken rule files are reported at start, not at the first event.
   workspace.host(opts.cwd);
+  gc.loaded();
   opts.log.debug(`serving ${opts.cwd}`);
   return {
     done: transport.done.then(() => {
