@@ -359,7 +359,7 @@ function buildSelector(all: CompiledRule[]): Selector {
       }
     }
     if (hits.length === 0) return always.map((p) => all[p] as CompiledRule);
-    hits.sort((a, b) => a - b);
+    sortSmall(hits);
     const out: CompiledRule[] = [];
     let a = 0;
     let h = 0;
@@ -372,33 +372,62 @@ function buildSelector(all: CompiledRule[]): Selector {
   return { all, needsHost, select };
 }
 
+/** Insertion sort: hits are a few dozen at most, where it beats Array#sort with a comparator. */
+function sortSmall(list: number[]): void {
+  if (list.length > 64) {
+    list.sort((a, b) => a - b);
+    return;
+  }
+  for (let i = 1; i < list.length; i++) {
+    const v = list[i] as number;
+    let j = i - 1;
+    while (j >= 0 && (list[j] as number) > v) {
+      list[j + 1] = list[j] as number;
+      j--;
+    }
+    list[j + 1] = v;
+  }
+}
+
 /** Slides 1-, 2- and 3-gram windows over the folded text; collects positions of rules filed under a gram seen. */
 function scan(text: string, f: FieldFilter, seen: Uint32Array, stamp: number, hits: number[]): void {
   const { grams, bloom, lengths } = f;
+  // Most literals are 3+ characters: then one probe per position, and no loop over lengths.
+  const only3 = lengths === 1 << 3;
   let window = 0;
   let valid = 0;
   for (let i = 0; i < text.length; i++) {
-    const c = fold(text.charCodeAt(i));
-    if (c < 0) {
-      valid = 0;
-      window = 0;
-      continue;
+    let c = text.charCodeAt(i);
+    if (c >= 65 && c <= 90) c += 32;
+    else if (c >= 127) {
+      c = fold(c);
+      if (c < 0) {
+        valid = 0;
+        window = 0;
+        continue;
+      }
     }
     window = ((window << 7) | c) & 0x1fffff;
     if (valid < 3) valid++;
+    if (only3) {
+      if (valid === 3) probe((3 << 21) | window, grams, bloom, seen, stamp, hits);
+      continue;
+    }
     for (let len = 1; len <= valid; len++) {
-      if ((lengths & (1 << len)) === 0) continue;
-      const key = (len << 21) | (window & ((1 << (7 * len)) - 1));
-      const b = bloomIndex(key);
-      if (((bloom[b >>> 3] as number) & (1 << (b & 7))) === 0) continue;
-      const list = grams.get(key);
-      if (list === undefined) continue;
-      for (const pos of list) {
-        if (seen[pos] !== stamp) {
-          seen[pos] = stamp;
-          hits.push(pos);
-        }
-      }
+      if ((lengths & (1 << len)) !== 0) probe((len << 21) | (window & ((1 << (7 * len)) - 1)), grams, bloom, seen, stamp, hits);
+    }
+  }
+}
+
+function probe(key: number, grams: Map<number, number[]>, bloom: Uint8Array, seen: Uint32Array, stamp: number, hits: number[]): void {
+  const b = bloomIndex(key);
+  if (((bloom[b >>> 3] as number) & (1 << (b & 7))) === 0) return;
+  const list = grams.get(key);
+  if (list === undefined) return;
+  for (const pos of list) {
+    if (seen[pos] !== stamp) {
+      seen[pos] = stamp;
+      hits.push(pos);
     }
   }
 }
