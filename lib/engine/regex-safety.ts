@@ -465,6 +465,8 @@ const guardOf = new WeakMap<RegExp, GuardConfig>();
 export class GuardedRegExp extends RegExp {
   #native: RegExp;
   #guard: GuardConfig;
+  /** `global || sticky`, read once: the flag getters are accessor calls on every test otherwise. */
+  #stateful: boolean;
 
   /**
    * `lazy`: compile the re2js program on the first input past `nativeMax`, not now. re2js programs are
@@ -477,6 +479,7 @@ export class GuardedRegExp extends RegExp {
     const f = flags ?? (typeof pattern === "string" ? "" : pattern.flags);
     super(source, f);
     this.#native = new RegExp(source, f);
+    this.#stateful = this.global || this.sticky;
     const inherited = typeof pattern === "string" ? undefined : guardOf.get(pattern);
     this.#guard = inherited ?? { re2: lazy ? undefined : compileLinear(source, f), pattern: source, flags: f, nativeMax: -1 };
     guardOf.set(this, this.#guard);
@@ -500,8 +503,10 @@ export class GuardedRegExp extends RegExp {
   }
 
   override test(input: string): boolean {
-    const s = String(input);
-    if (this.global || this.sticky) return this.exec(s) !== null;
+    const s = typeof input === "string" ? input : String(input);
+    if (this.#stateful) return this.exec(s) !== null;
+    // Short inputs (nearly all) go straight to the native engine.
+    if (s.length <= this.#guard.nativeMax) return this.#native.test(s);
     return this.isLinearFor(s) ? (this.#linear() as RE2JS).test(s) : this.#native.test(s);
   }
 
