@@ -9,6 +9,7 @@ export const NODE = Bun.which("node") ?? "node";
 export const ECHO_SERVER = join(ROOT, "bench", "fixtures", "echo-server.ts");
 export const HTTP_ECHO_SERVER = join(ROOT, "bench", "fixtures", "http-echo-server.ts");
 export const NODE_HOOK = join(ROOT, "bench", "fixtures", "node-hook.mjs");
+export const BARE_HOOK = join(ROOT, "bench", "fixtures", "bare-hook.ts");
 export const PEER_GUARD = join(ROOT, "node_modules", "cc-safety-net", "dist", "bin", "cc-safety-net.js");
 
 export function hasPeerGuard(): boolean {

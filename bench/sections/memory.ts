@@ -5,6 +5,7 @@
 import { rssOf, spawnLineClient } from "../lib/line-client.ts";
 import { SHEPHERD } from "../lib/paths.ts";
 import { createProject } from "../lib/project.ts";
+import { median } from "../lib/stats.ts";
 import { eventMix } from "../lib/synthetic-rules.ts";
 
 export interface MemoryResult {
@@ -14,7 +15,10 @@ export interface MemoryResult {
   /** RSS at each checkpoint (bytes), the last one after all evaluations. */
   checkpoints: { evaluations: number; rss: number }[];
   final: number;
-  /** RSS growth over the second half of the run (bytes): near zero when nothing leaks. */
+  /**
+   * Median RSS of the second half of the run minus that of the first (after its first checkpoint, which
+   * still holds the warm-up): near zero when nothing accumulates; single samples swing with each GC.
+   */
   growthSecondHalf: number;
 }
 
@@ -44,8 +48,11 @@ export async function benchMemory(ruleCount: number, opts: { evaluations: number
     await Promise.all(Array.from({ length: IN_FLIGHT }, worker));
     await client.request("ping", {});
     const final = rssOf(client.pid);
-    const half = checkpoints.find((c) => c.evaluations >= opts.evaluations / 2)?.rss ?? afterLoad;
-    return { rules: ruleCount, evaluations: opts.evaluations, afterLoad, checkpoints, final, growthSecondHalf: final - half };
+    const sorted = [...checkpoints].sort((a, b) => a.evaluations - b.evaluations);
+    const first = sorted.filter((c, i) => i > 0 && c.evaluations <= opts.evaluations / 2).map((c) => c.rss);
+    const second = sorted.filter((c) => c.evaluations > opts.evaluations / 2).map((c) => c.rss);
+    const growth = first.length > 0 && second.length > 0 ? median(second) - median(first) : final - afterLoad;
+    return { rules: ruleCount, evaluations: opts.evaluations, afterLoad, checkpoints: sorted, final, growthSecondHalf: growth };
   } finally {
     await client.close();
     project.dispose();

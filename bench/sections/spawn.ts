@@ -3,7 +3,8 @@
  * the project's rules loaded), a plain node script doing one regex check, and a published guard. The three
  * are run in turn, round after round, so they share the machine's state.
  */
-import { NODE, NODE_HOOK, PEER_GUARD, SHEPHERD, hasPeerGuard } from "../lib/paths.ts";
+import { join } from "node:path";
+import { BARE_HOOK, BUN, NODE, NODE_HOOK, PEER_GUARD, SHEPHERD, hasPeerGuard } from "../lib/paths.ts";
 import { createProject } from "../lib/project.ts";
 import { median, percentile } from "../lib/stats.ts";
 
@@ -18,6 +19,15 @@ export interface SpawnResult {
   shepherd: SpawnTiming;
   node: SpawnTiming;
   peer?: SpawnTiming;
+  /** The same check compiled by `bun build --compile`: Bun's own start-up, the floor for any compiled hook. */
+  bare?: SpawnTiming;
+}
+
+/** Compiles the bare hook with Shepherd's build flags; undefined if the compiler is not at hand. */
+function compileBareHook(outDir: string): string | undefined {
+  const out = join(outDir, "bare-hook");
+  const res = Bun.spawnSync([BUN, "build", "--compile", "--minify", "--format=esm", "--bytecode", "--no-compile-autoload-dotenv", "--no-compile-autoload-bunfig", BARE_HOOK, "--outfile", out], { stdout: "ignore", stderr: "pipe" });
+  return res.exitCode === 0 ? out : undefined;
 }
 
 function hookInput(cwd: string, command: string): string {
@@ -48,6 +58,8 @@ export function benchSpawn(ruleCount: number, opts: { runs: number; warmup: numb
     { name: "plain node hook", cmd: [NODE, NODE_HOOK] },
   ];
   if (hasPeerGuard()) contenders.push({ name: "cc-safety-net 2.4.5", cmd: [NODE, PEER_GUARD, "--claude-code"] });
+  const bare = compileBareHook(project.root);
+  if (bare) contenders.push({ name: "bare compiled Bun hook", cmd: [bare] });
   try {
     // Each contender must really answer: block the discard, allow the harmless command.
     for (const c of contenders) {
@@ -72,6 +84,7 @@ export function benchSpawn(ruleCount: number, opts: { runs: number; warmup: numb
       shepherd: timing("shepherd hook claude-code"),
       node: timing("plain node hook"),
       ...(hasPeerGuard() ? { peer: timing("cc-safety-net 2.4.5") } : {}),
+      ...(bare ? { bare: timing("bare compiled Bun hook") } : {}),
     };
   } finally {
     project.dispose();
