@@ -218,11 +218,13 @@ interface RuleKey {
 /** Every literal set the rule's pattern and non-negated conditions require (any one would do as its key). */
 function keyOptions(cr: CompiledRule): RuleKey[] {
   const out: RuleKey[] = [];
-  const add = (field: string, re: RegExp) => {
-    for (const literals of requiredLiteralSets(re.source, re.flags) ?? []) out.push({ field, literals });
+  const add = (field: string, pattern: string, flags: string | undefined) => {
+    for (const literals of requiredLiteralSets(pattern, flags ?? "") ?? []) out.push({ field, literals });
   };
-  if (cr.pattern) add("subject", cr.pattern);
-  for (const c of cr.conditions) if (!c.negate) add(c.field, c.re);
+  // From the rule's text, not its compiled RegExp: indexing must not compile a lazily compiled rule.
+  const rule = cr.rule;
+  if (rule.pattern !== undefined) add("subject", rule.pattern, rule.flags);
+  for (const c of rule.conditions) if (!c.negate) add(c.field, c.pattern, c.flags);
   return out;
 }
 
@@ -323,12 +325,14 @@ function buildSelector(all: CompiledRule[]): Selector {
   const seen = new Uint32Array(all.length);
   let stamp = 0;
 
-  const positions = new Map(all.map((cr, i) => [cr, i]));
+  // The plain selector's gates are not needed once the list is indexed.
+  for (const cr of all) gates.delete(cr.rule);
   const select = (view: EventView, shell: ShellContext, after?: CompiledRule): CompiledRule[] => {
     const picked = pick(view, shell);
     if (!after) return picked;
-    const from = positions.get(after) ?? -1;
-    return picked.filter((cr) => (positions.get(cr) ?? 0) > from);
+    // Only after a rewrite (rare): a linear search beats keeping a position map per list.
+    const from = all.indexOf(after);
+    return picked.filter((cr) => all.indexOf(cr) > from);
   };
   const pick = (view: EventView, shell: ShellContext): CompiledRule[] => {
     if (++stamp === 0xffffffff) {
