@@ -42,6 +42,8 @@ export async function runBench(opts: BenchOptions): Promise<BenchReport> {
   }
   log(`spawn-per-hook, ${mid} rules...`);
   report.spawn = benchSpawn(mid, q ? { runs: 2, warmup: 1 } : { runs: 31, warmup: 3 });
+  log("spawn-per-hook, built-in rules only...");
+  report.spawnBuiltin = benchSpawn(0, q ? { runs: 2, warmup: 1, shepherdOnly: true } : { runs: 31, warmup: 3, shepherdOnly: true });
   log(`save-to-effect, ${mid} rules...`);
   report.reload = await benchReload(mid, { samples: q ? 3 : 100 });
   log(`resident memory, ${big} rules...`);

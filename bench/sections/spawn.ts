@@ -50,15 +50,17 @@ function runOnce(cmd: string[], input: string, cwd: string, env: Record<string, 
   return { ms, stdout: res.stdout.toString(), code: res.exitCode ?? -1 };
 }
 
-export function benchSpawn(ruleCount: number, opts: { runs: number; warmup: number }): SpawnResult {
+/** `shepherdOnly`: time Shepherd alone (e.g. with the built-in rules only, to see what N rules add). */
+export function benchSpawn(ruleCount: number, opts: { runs: number; warmup: number; shepherdOnly?: boolean }): SpawnResult {
   const project = createProject(ruleCount, "spawn");
   const env = { ...project.env, CC_SAFETY_NET_HOME: `${project.root}/cc-safety-net` };
   const contenders: { name: string; cmd: string[] }[] = [
     { name: "shepherd hook claude-code", cmd: [SHEPHERD, "hook", "claude-code"] },
     { name: "plain node hook", cmd: [NODE, NODE_HOOK] },
   ];
-  if (hasPeerGuard()) contenders.push({ name: "cc-safety-net 2.4.5", cmd: [NODE, PEER_GUARD, "--claude-code"] });
-  const bare = compileBareHook(project.root);
+  if (opts.shepherdOnly) contenders.splice(1);
+  else if (hasPeerGuard()) contenders.push({ name: "cc-safety-net 2.4.5", cmd: [NODE, PEER_GUARD, "--claude-code"] });
+  const bare = opts.shepherdOnly ? undefined : compileBareHook(project.root);
   if (bare) contenders.push({ name: "bare compiled Bun hook", cmd: [bare] });
   try {
     // Each contender must really answer: block the discard, allow the harmless command.
@@ -83,7 +85,7 @@ export function benchSpawn(ruleCount: number, opts: { runs: number; warmup: numb
       rules: ruleCount,
       shepherd: timing("shepherd hook claude-code"),
       node: timing("plain node hook"),
-      ...(hasPeerGuard() ? { peer: timing("cc-safety-net 2.4.5") } : {}),
+      ...(hasPeerGuard() && !opts.shepherdOnly ? { peer: timing("cc-safety-net 2.4.5") } : {}),
       ...(bare ? { bare: timing("bare compiled Bun hook") } : {}),
     };
   } finally {
