@@ -2,11 +2,14 @@
 import { spawnSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { schemaText } from "../lib/cli/schema.ts";
 import { renderBuiltinModule } from "./gen-embedded.ts";
 
 const root = join(import.meta.dir, "..");
 writeFileSync(join(root, "lib/rules/builtin-rules.gen.ts"), renderBuiltinModule(root));
 mkdirSync(join(root, "dist"), { recursive: true });
+// The built-in rule files name this schema in `$schema`, so editors validate them in the repository.
+writeFileSync(join(root, "dist/rules.schema.json"), schemaText());
 
 const outfile = process.env.SHEPHERD_OUTFILE ?? join(root, "dist/shepherd");
 const target = process.env.SHEPHERD_TARGET;
