@@ -92,4 +92,15 @@ describe("hot reload", () => {
     const d = await until("foo", "allow");
     expect(d.notify).toEqual(["just a note"]);
   });
+  it("should report a failing inline test when rules load, without enforcing it", async () => {
+    mkdirSync(join(tp.project, ".pi"));
+    const rules = [{ name: "no-foo", action: "block", pattern: "foo", tests: [{ command: "echo bar", expect: "block" }, { command: "foo", expect: "block" }] }];
+    atomicWrite(join(tp.project, ".pi/shepherd-rules.json"), rules);
+    sc = new Sidecar(tp.project, tp.env);
+    const note = await sc.waitFor((m) => m.method === "notifications/message" && JSON.stringify(m.params).includes("inline test"));
+    const text = JSON.stringify(note.params);
+    expect(text).toContain("[0].tests[0]");
+    expect(text).not.toContain("[0].tests[1]");
+    expect((await sc.evaluate(bashEvent("foo", tp.project))).action).toBe("block");
+  });
 });

@@ -3,6 +3,7 @@ import { resolve } from "node:path";
 import { type EvalHost, evaluate } from "../engine/evaluate.ts";
 import type { Decision, HookEvent, LoadIssue } from "../engine/schema.ts";
 import { addHint, SessionStore, type SessionState } from "../engine/state.ts";
+import { inlineTestIssues } from "../engine/inline-tests.ts";
 import { createGitCheck } from "./git.ts";
 import { RuleHost, type ReloadReport } from "./host.ts";
 import type { RuleLoadCache } from "./load-cache.ts";
@@ -131,6 +132,7 @@ export class Workspace {
       this.#loading.set(key, p);
     }
     this.#announce(key, h.issues, "loaded");
+    this.#checkInlineTests(key, h);
     if (this.#opts.watch) {
       h.watch();
       plugins?.watch?.(key, () => this.#reported(key, h?.reload() ?? { changed: [], issues: [], ruleCount: 0 }));
@@ -146,8 +148,26 @@ export class Workspace {
     if (verb !== "loaded" || errors.length > 0) this.#notify(errors.length > 0 ? "warning" : "info", `rules ${verb} for ${cwd}`, { cwd, errors: errors.length });
   }
 
+  /**
+   * Runs the rules' inline tests and reports failing cases as warnings (DESIGN: reported at load, never
+   * enforced). Only long-running faces do this: a one-shot hook process must not pay for it.
+   */
+  #checkInlineTests(cwd: string, host: RuleHost): void {
+    if (!this.#opts.watch) return;
+    const names = this.#opts.plugins?.names(cwd);
+    const opts = { host: this.#evalHost(cwd), ...(names ? { pluginActions: names.actions, pluginChecks: names.checks } : {}) };
+    inlineTestIssues(host.ruleSet, opts).then(
+      (issues) => {
+        for (const i of issues) this.#notify("warning", `${i.file} ${i.path}: ${i.message}`, { cwd, issue: i });
+      },
+      (err: unknown) => this.#notify("warning", `inline tests could not run: ${err instanceof Error ? err.message : String(err)}`, { cwd }),
+    );
+  }
+
   #reported(cwd: string, report: ReloadReport): void {
     this.#announce(cwd, report.issues, `reloaded (${report.ruleCount} active; changed: ${report.changed.join(", ") || "none"})`);
+    const host = this.#hosts.get(cwd);
+    if (host && report.changed.length > 0) this.#checkInlineTests(cwd, host);
   }
 
   evaluate(event: HookEvent): Promise<Decision> | Decision {
