@@ -179,3 +179,24 @@ describe("trust", () => {
     await until("rm -rf x", "allow");
   });
 });
+
+describe("shepherd rules list", () => {
+  it("should say which plugin file provides a rule's action and check", () => {
+    mkdirSync(join(tp.project, ".pi"), { recursive: true });
+    writeFileSync(
+      join(tp.project, ".pi/shepherd-rules.json"),
+      JSON.stringify([
+        { name: "max-len", tool: ["write", "edit"], action: "line_guard", options: { maxLines: 3 } },
+        { name: "wrap", hook: "agent_end", check: "tests_missing", action: "steer", reason: "run tests" },
+      ]),
+    );
+    const res = spawnSync(BINARY, ["rules", "list", "--json"], { cwd: tp.project, env: tp.env, encoding: "utf8" });
+    expect(res.status).toBe(0);
+    const out = JSON.parse(res.stdout) as { rules: { name: string; actionFrom?: string; checkFrom?: string }[]; plugins: { file: string; actions: string[] }[] };
+    expect(out.rules.find((r) => r.name === "max-len")?.actionFrom).toBe("plugins/line-guard.ts");
+    expect(out.rules.find((r) => r.name === "wrap")?.checkFrom).toBe("plugins/tests-ran.ts");
+    expect(out.plugins.find((p) => p.file === "plugins/line-guard.ts")?.actions).toEqual(["line_guard"]);
+    const table = spawnSync(BINARY, ["rules", "list"], { cwd: tp.project, env: { ...tp.env, NO_COLOR: "1" }, encoding: "utf8" });
+    expect(table.stdout).toMatch(/max-len .*action from plugins\/line-guard\.ts/);
+  });
+});

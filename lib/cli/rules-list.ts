@@ -2,6 +2,7 @@
 import { locatePath, sourceText, type SourceText } from "../engine/analyze.ts";
 import type { Rule } from "../engine/schema.ts";
 import { clip, type CliIO, displayPath, parseArgv, plural, type Style, styleFor, table, usageError, writeJson } from "./format.ts";
+import type { PluginDescription } from "../rules/workspace.ts";
 import { type CliDeps, loadProject, type ProjectRules } from "./rule-files.ts";
 import { formatIssue } from "./rules-check.ts";
 
@@ -55,6 +56,10 @@ export interface ListedRule {
   reason?: string;
   /** A patch (rule without action) applied on top of an earlier rule of the same name. */
   patches?: { source: string; file: string };
+  check?: string;
+  /** The plugin file providing this rule's action or check. */
+  actionFrom?: string;
+  checkFrom?: string;
 }
 
 const LAYER_RANK: Record<string, number> = { builtin: 0, global: 1, project: 2 };
@@ -84,6 +89,7 @@ export function listRules(project: ProjectRules): ListedRule[] {
       locked: r.locked,
       status,
       ...(r.comment !== undefined ? { comment: r.comment } : {}),
+      ...(r.check !== undefined ? { check: r.check } : {}),
       ...(r.patched ? { patches: { source: r.patched.source, file: r.patched.file } } : {}),
     };
   };
@@ -128,7 +134,21 @@ function statusCell(r: ListedRule, style: Style): string {
   return style.yellow(r.reason?.startsWith("disabled") ? "disabled" : "skipped");
 }
 
+/** Names the plugin file behind a rule's plugin action or check. */
+function withProvider(r: ListedRule, plugins: PluginDescription[]): ListedRule {
+  const byAction = plugins.find((p) => p.status === "loaded" && p.actions.includes(r.action));
+  const byCheck = r.check === undefined ? undefined : plugins.find((p) => p.status === "loaded" && p.checks.includes(r.check ?? ""));
+  if (!byAction && !byCheck) return r;
+  return { ...r, ...(byAction ? { actionFrom: byAction.file } : {}), ...(byCheck ? { checkFrom: byCheck.file } : {}) };
+}
+
 function noteCell(r: ListedRule, cwd: string): string {
+  const from = [r.actionFrom ? `action from ${displayPath(r.actionFrom, cwd)}` : "", r.checkFrom ? `check from ${displayPath(r.checkFrom, cwd)}` : ""].filter(Boolean).join("; ");
+  const base = baseNote(r, cwd);
+  return [base, from].filter(Boolean).join("; ");
+}
+
+function baseNote(r: ListedRule, cwd: string): string {
   if (r.status === "skipped") return r.reason?.startsWith("disabled") ? (r.patches ? `disabled by a patch of ${r.patches.source} ${displayPath(r.patches.file, cwd)}` : "") : (r.reason ?? "");
   if (r.overriddenBy) return `by ${r.overriddenBy.source} ${displayPath(r.overriddenBy.file, cwd)}`;
   if (r.patches) return `patches ${r.patches.source} ${displayPath(r.patches.file, cwd)}`;
@@ -144,9 +164,10 @@ export async function runRulesList(argv: string[], io: CliIO, deps: CliDeps = {}
     return 0;
   }
   const project = loadProject(io.cwd, io.env, deps);
-  const listed = listRules(project);
+  const plugins = deps.plugins?.describe?.(project.cwd) ?? [];
+  const listed = listRules(project).map((r) => withProvider(r, plugins));
   if (parsed.values.json) {
-    writeJson(io, { cwd: project.cwd, trusted: project.trusted, rules: listed, issues: project.issues });
+    writeJson(io, { cwd: project.cwd, trusted: project.trusted, rules: listed, plugins, issues: project.issues });
     return 0;
   }
   const style = styleFor(io);
@@ -171,6 +192,14 @@ export async function runRulesList(argv: string[], io: CliIO, deps: CliDeps = {}
   io.stdout(
     `\n${plural(counts.active, "active rule")}, ${counts.overridden} overridden, ${counts.skipped} skipped; project ${project.trusted ? style.green("trusted") : style.yellow("not trusted")}${project.trusted ? "" : style.dim(` (run \`shepherd trust\` to let its rules rewrite or override)`)}\n`,
   );
+  if (plugins.length > 0) {
+    io.stdout(`\n${style.bold("Plugins")}:\n`);
+    for (const p of plugins) {
+      const provides = [...p.actions.map((a) => `action ${a}`), ...p.checks.map((c) => `check ${c}`)].join(", ") || "nothing";
+      const state = p.status === "loaded" ? style.green(p.status) : style.yellow(p.status);
+      io.stdout(`  ${p.source} ${displayPath(p.file, project.cwd)}  ${state}  ${provides}${p.reason ? style.dim(`  (${p.reason})`) : ""}\n`);
+    }
+  }
   const errors = project.issues.filter((i) => i.severity === "error");
   if (errors.length > 0) {
     io.stdout(`\n${style.red(style.bold(`${plural(errors.length, "problem")} in rule files`))} (a file with errors contributes no rules):\n`);

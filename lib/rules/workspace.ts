@@ -12,10 +12,22 @@ import { type Env, homeDir } from "./paths.ts";
 export type NotifyLevel = "info" | "warning" | "error";
 export type NotifyListener = (level: NotifyLevel, message: string, data?: unknown) => void;
 
+export interface PluginDescription {
+  file: string;
+  source: string;
+  name: string;
+  actions: string[];
+  checks: string[];
+  status: string;
+  reason?: string;
+}
+
 /** The plugin seam: the registry provides names for merging and a contained host for evaluation. */
 export interface PluginProvider {
   names(cwd: string): { actions: ReadonlySet<string>; checks: ReadonlySet<string> };
   evalHost(cwd: string): EvalHost;
+  /** Which plugin file provides which action and check (and which were skipped or failed), for `rules list`. */
+  describe?(cwd: string): PluginDescription[];
   /** Resolves once a project's plugins are loaded (rules naming plugin actions merge correctly after it). */
   ready?(cwd: string): Promise<void>;
   /** Starts watching plugin folders for this project; calls back when they change. */
