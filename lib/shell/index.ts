@@ -24,6 +24,14 @@ let lastHome = "";
 let lastResult: ParseResult | undefined;
 
 /**
+ * Recent lines beyond the last one. Agents repeat lines (`git status`, the test command), and a line is
+ * seen again at tool_result; parsing is a third of an evaluation. Results are never mutated (the
+ * last-line cache already shares them between rules), so sharing them between events is as safe.
+ */
+const RECENT_MAX = 64;
+const recent = new Map<string, { cwd: string; home: string; result: ParseResult }>();
+
+/**
  * The simple commands a line runs, and the parse error when it was not valid shell (the commands then come
  * from a plain operator/whitespace split and `fallback` is true). The last result is cached, because every
  * rule with a `command` condition asks about the same line.
@@ -31,7 +39,13 @@ let lastResult: ParseResult | undefined;
 export function parseShell(command: string, opts: ParseOptions): ParseResult {
   // Compared field by field: concatenating a key costs more than the lookup saves, once per rule.
   if (lastResult && command === lastCommand && opts.cwd === lastCwd && opts.home === lastHome) return lastResult;
-  const result = parseShellLine(command, opts);
+  const hit = recent.get(command);
+  const result = hit && hit.cwd === opts.cwd && hit.home === opts.home ? hit.result : parseShellLine(command, opts);
+  if (!hit || hit.result !== result) {
+    if (hit) recent.delete(command);
+    else if (recent.size >= RECENT_MAX) recent.delete(recent.keys().next().value as string);
+    recent.set(command, { cwd: opts.cwd, home: opts.home, result });
+  }
   lastCommand = command;
   lastCwd = opts.cwd;
   lastHome = opts.home;
