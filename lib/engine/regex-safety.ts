@@ -425,6 +425,44 @@ export function analyzePattern(pattern: string, flags = ""): PatternAnalysis {
   return { ...(risk ? { risk } : {}), needsBacktracking: p.backrefs || p.lookaround };
 }
 
+/**
+ * Analyses carried over from an earlier process (load-cache.ts), by `flags/pattern`. Only primed entries are
+ * kept: a sidecar analyses each pattern once per merge anyway, and 10,000 remembered analyses would cost
+ * it memory for nothing. The analysis depends only on the text and this build, as the cache's key does.
+ */
+const primedAnalyses = new Map<string, PatternAnalysis>();
+
+function analysisKey(pattern: string, flags: string): string {
+  return `${flags}/${pattern}`;
+}
+
+/** The analyses of these patterns (flags as the compiler normalizes them), to travel with cached rules. */
+export function analysesOf(patterns: readonly { pattern: string; flags: string | undefined }[]): [string, PatternAnalysis][] {
+  const out: [string, PatternAnalysis][] = [];
+  const seen = new Set<string>();
+  for (const p of patterns) {
+    const flags = (p.flags ?? "").replace(/[gy]/g, "");
+    const key = analysisKey(p.pattern, flags);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    try {
+      out.push([key, analyzePattern(p.pattern, flags)]);
+    } catch {
+      // A pattern the analyser cannot read is analysed (and reported) again when it is compiled.
+    }
+  }
+  return out;
+}
+
+/** Records analyses computed earlier (see `analysesOf`). */
+export function primeAnalyses(entries: readonly [string, PatternAnalysis][]): void {
+  for (const [key, analysis] of entries) primedAnalyses.set(key, analysis);
+}
+
+function analysisFor(pattern: string, flags: string): PatternAnalysis {
+  return primedAnalyses.get(analysisKey(pattern, flags)) ?? analyzePattern(pattern, flags);
+}
+
 // ---- re2js behind a RegExp ------------------------------------------------------------------
 
 const RE2_CACHE_MAX = 2048;
@@ -578,7 +616,7 @@ export function createSafeRegexCompiler(opts: SafeCompilerOptions): RegexCompile
     // Syntax errors keep their native message (load.ts already reports them with positions).
     new RegExp(pattern, flags);
     const untrusted = rule.source === "project" && !opts.trusted;
-    const analysis = analyzePattern(pattern, flags);
+    const analysis = analysisFor(pattern, flags);
     const exponential = analysis.risk?.kind === "exponential";
     // Trusted and not exponential: native on short inputs; the linear engine only matters past nativeMax.
     if (!untrusted && !exponential) return analysis.needsBacktracking ? new RegExp(pattern, flags) : guardedRegExp(pattern, flags, nativeMax, true);

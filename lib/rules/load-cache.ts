@@ -8,6 +8,7 @@ import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node
 import { join } from "node:path";
 import type { LoadResult } from "../engine/load.ts";
 import { type Gate, gatesOf, primeGates } from "../engine/prefilter.ts";
+import { analysesOf, type PatternAnalysis, primeAnalyses } from "../engine/regex-safety.ts";
 import type { LayerName } from "../engine/schema.ts";
 
 export interface RuleLoadCache {
@@ -24,6 +25,8 @@ interface Entry {
   result: LoadResult;
   /** The prefilter's literal gate of each rule: computing them cold costs a hook as much as loading. */
   gates: (Gate | null)[];
+  /** Regex safety analyses of the rules' patterns: the picked rules of a hook are compiled, and analysing cost more than matching. */
+  analyses?: [string, PatternAnalysis][];
 }
 
 /** Files below this size load faster than a cache entry is read and checked. */
@@ -68,6 +71,7 @@ export function fileLoadCache(dir: string, salt: string, minBytes = MIN_CACHED_B
         const e = JSON.parse(readFileSync(entryFile(file, source), "utf8")) as Entry;
         if (e.salt !== salt || e.file !== file || e.source !== source || e.length !== text.length || e.hash !== hash(text)) return undefined;
         if (Array.isArray(e.gates)) primeGates(e.result.rules, e.gates);
+        if (Array.isArray(e.analyses)) primeAnalyses(e.analyses);
         return e.result;
       } catch {
         return undefined;
@@ -79,7 +83,7 @@ export function fileLoadCache(dir: string, salt: string, minBytes = MIN_CACHED_B
       const tmp = `${target}.${process.pid}.${tmpCount++}.tmp`;
       try {
         mkdirSync(dir, { recursive: true, mode: 0o700 });
-        const entry: Entry = { salt, file, source, length: text.length, hash: hash(text), result, gates: gatesOf(result.rules) };
+        const entry: Entry = { salt, file, source, length: text.length, hash: hash(text), result, gates: gatesOf(result.rules), analyses: analysesOf(patternsOf(result)) };
         writeFileSync(tmp, JSON.stringify(entry), { mode: 0o600 });
         renameSync(tmp, target);
       } catch {
@@ -88,4 +92,13 @@ export function fileLoadCache(dir: string, salt: string, minBytes = MIN_CACHED_B
       }
     },
   };
+}
+
+function patternsOf(result: LoadResult): { pattern: string; flags: string | undefined }[] {
+  const out: { pattern: string; flags: string | undefined }[] = [];
+  for (const r of result.rules) {
+    if (r.pattern !== undefined) out.push({ pattern: r.pattern, flags: r.flags });
+    for (const c of r.conditions) out.push({ pattern: c.pattern, flags: c.flags });
+  }
+  return out;
 }
