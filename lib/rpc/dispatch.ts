@@ -111,10 +111,11 @@ export class Dispatcher {
   }
 
   /**
-   * Handles one line; resolves to the response to write, or undefined for a notification.
-   * Never rejects: every failure becomes a JSON-RPC error.
+   * Handles one line; gives the response to write, or undefined for a notification. Synchronous when the
+   * handler is (ping, evaluate without a plugin or git check): a promise per line costs the sidecar's
+   * round-trip microseconds. Never throws or rejects: every failure becomes a JSON-RPC error.
    */
-  async handleLine(line: string): Promise<RpcResponse | undefined> {
+  handleLine(line: string): Answer {
     let msg: unknown;
     try {
       msg = JSON.parse(line);
@@ -124,7 +125,7 @@ export class Dispatcher {
     return this.handleMessage(msg);
   }
 
-  async handleMessage(msg: unknown): Promise<RpcResponse | undefined> {
+  handleMessage(msg: unknown): Answer {
     const env = v.safeParse(EnvelopeSchema, msg);
     if (!env.success) {
       const id = idOf(msg);
@@ -137,16 +138,24 @@ export class Dispatcher {
     if (method.startsWith("notifications/")) return undefined;
     const handler = this.#methods.get(method);
     if (!handler) return isNotification ? undefined : errorResponse(id, ErrorCodes.MethodNotFound, `method not found: ${method}`);
-    try {
-      const result = await handler(params);
-      return isNotification ? undefined : { jsonrpc: "2.0", id, result };
-    } catch (err) {
+    const ok = (result: unknown): RpcResponse | undefined => (isNotification ? undefined : { jsonrpc: "2.0", id, result });
+    const failed = (err: unknown): RpcResponse | undefined => {
       if (err instanceof InvalidParams) return isNotification ? undefined : errorResponse(id, ErrorCodes.InvalidParams, err.message, { path: err.path });
       this.#log.error(`${method} failed: ${err instanceof Error ? err.message : String(err)}`);
       return isNotification ? undefined : errorResponse(id, ErrorCodes.InternalError, `internal error in ${method}`);
+    };
+    let result: unknown;
+    try {
+      result = handler(params);
+    } catch (err) {
+      return failed(err);
     }
+    return result instanceof Promise ? result.then(ok, failed) : ok(result);
   }
 }
+
+/** A response now, one later, or none (a notification). */
+export type Answer = RpcResponse | undefined | Promise<RpcResponse | undefined>;
 
 function idOf(msg: unknown): Id {
   if (msg && typeof msg === "object" && "id" in msg) {

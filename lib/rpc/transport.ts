@@ -39,7 +39,12 @@ export function serveStdio(io: TransportIO, dispatcher: Dispatcher, log: Logger,
       send(errorResponse(null, ErrorCodes.ParseError, "parse error: line is not valid UTF-8"));
       return;
     }
-    const p: Promise<void> = dispatcher.handleLine(frame.text).then((res) => {
+    const answer = dispatcher.handleLine(frame.text);
+    if (!(answer instanceof Promise)) {
+      if (answer) send(answer);
+      return;
+    }
+    const p: Promise<void> = answer.then((res) => {
       if (res) send(res);
     });
     inFlight.add(p);
