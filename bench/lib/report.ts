@@ -161,25 +161,40 @@ Load average when the run started: ${m.loadAtStart}. The whole run took ${(r.dur
 
 ## Reading the table
 
-- **stdio**: Shepherd's own work per request is small (the in-process row, plus ~3-5 µs of JSON and
-  valibot validation per line), yet its round-trip sits tens of µs above the echo floor, and even a
-  \`ping\` (no evaluation at all) does. On this 2-vCPU VM the round-trip is dominated by wake-up and
-  cache-cold effects: the same echo server measures ~30 µs when paired with Shepherd and ~80 µs when
-  paired with a second echo server, and the figures move by 2x between runs minutes apart. The ratio is
-  therefore reported as measured, side by side, but it mostly compares a tiny process with a larger one.
+- **stdio**: Shepherd's own work per request is small, yet its round-trip sits above the echo floor, and
+  even a \`ping\` (no evaluation at all) does. Measured by CPU time per request (\`/proc/<pid>/stat\`,
+  20,000 requests at 1,000 rules): ping 38.5 µs for Shepherd vs 25.5 µs for the echo, evaluate 84 µs vs
+  31 µs, so roughly 13 µs are JS per line (envelope and event validation, JSON, the evaluation) and the
+  rest of the gap is scheduling. A strace shows the same syscalls per request for both (one read, one
+  write, the same epoll calls); the sampled wall time is spent inside \`write(1)\`, i.e. waking the
+  reader. On this 2-vCPU VM the figure depends on which vCPU each process lands on: with three servers
+  in turn, a compiled copy of the echo itself measures 45-64 µs against 29-38 µs for the first echo, and
+  Shepherd's ping moves between ~28 µs and ~75 µs from one process start to the next, with the same
+  code. The ratio is reported as measured, side by side; its run-to-run spread is larger than what is
+  left of Shepherd's own cost.
 - **in-process**: every event is first narrowed by a literal/program prefilter
-  (\`lib/engine/prefilter.ts\`), so cost grows slowly with the rule count. What remains at 1,000 rules is
-  mostly the shell parse of each new command line (the safety pack's \`command\` conditions) and the
-  rules whose patterns have no selective literal (3% of the synthetic set).
+  (\`lib/engine/prefilter.ts\`), and the parses of the 64 most recent command lines are kept (agents
+  repeat lines, and every \`command\` condition asks about the same one), so cost grows slowly with the
+  rule count. The event mix cycles through 8 command lines, so in this row every line is parsed once and
+  then found again; without that cache the same mix cost 6.0-6.5 µs per event at 1,000 rules (side by
+  side), which is closer to what a session of lines never seen before pays.
 - **spawn-per-hook**: compare with the bare compiled Bun hook row (the same regex check compiled with the
-  same flags): that is Bun's start-up, the floor for any compiled hook. The built-in-rules-only row shows
-  Shepherd's fixed cost (module evaluation, settings, session state file, shell parser warm-up); the
-  difference to the 1,000-rule row is the project's rules (a disk cache of loaded rule files keyed by text
-  and build, lazy compilation, literal gates). Claude Code's \`http\` hook type against \`shepherd http\`
-  avoids the spawn altogether.
+  same flags): that is Bun's start-up, the floor for any compiled hook. Measured inside the binary at
+  1,000 rules: ~4-5 ms until the first line of \`main.ts\` runs (runtime start-up and the static
+  imports), ~3 ms evaluating the hook's modules (valibot schemas, jsonc-parser, re2js, the built-in
+  rules), ~0.6 ms settings, ~2 ms reading the cached rule file (450 KB of JSON) and priming its gates,
+  ~2.4 ms merging and indexing 1,035 rules, ~3-4 ms evaluating (literal gates over ~650 candidates,
+  compiling the picked rules, the first shell parse, all in cold code), ~1 ms for the session state
+  file. The load cache now also carries the regex safety analyses of its rules (32.5 -> 29.5 ms side by
+  side). Reaching 15 ms needs the merged, indexed rule set cached per project so a hook parses only the
+  rules its event can pick, and the modules the hook does not need made lazy; neither is done yet.
+  Claude Code's \`http\` hook type against \`shepherd http\` avoids the spawn altogether.
 - **memory**: a Bun process serving requests sits at ~70-75 MB RSS with 10 rules; 10,000 rules add their
-  live data (~20 MB of heap) times the collector's head-room. The sidecar collects after loads and every
-  5,000 requests, so RSS stays flat instead of climbing.
+  live data (the rule objects, two compiled \`RegExp\` per pattern in \`GuardedRegExp\`, the prefilter
+  index, the rule file's text kept to detect changes) times the collector's head-room. The sidecar
+  collects after loads and every 5,000 requests, so RSS stays flat instead of climbing, but ~25 MB above
+  the target (already ~9 MB above it right after loading): trimming what each rule holds was not
+  attempted in this round.
 
 ## Reproduce
 
