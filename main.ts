@@ -2,6 +2,7 @@
 import { statSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import type { CliIO } from "./lib/cli/format.ts";
+import type { HookEvent } from "./lib/engine/schema.ts";
 import type { HttpServer } from "./lib/http/serve.ts";
 import type { createPluginProvider, WorkspacePlugins } from "./lib/plugins/provider.ts";
 import { log } from "./lib/log.ts";
@@ -200,11 +201,15 @@ async function main(argv: string[]): Promise<number> {
       const { runHook } = await import("./lib/cli/hook.ts");
       const { createPluginProvider: create } = await import("./lib/plugins/provider.ts");
       const { fileLoadCache } = await import("./lib/rules/load-cache.ts");
+      const { fileRuleSnapshots } = await import("./lib/rules/hook-snapshot.ts");
       const { agentDir } = await import("./lib/rules/paths.ts");
       // Entries of another build are ignored: the binary's size and mtime stand for the loader's version.
       const self = statSync(process.execPath);
-      const loadCache = fileLoadCache(join(agentDir(env), "shepherd", "cache"), `${VERSION}:${self.size}:${self.mtimeMs}`);
-      return runHook(rest[0] ?? "", { env, cwd, loadCache, loadPlugins: () => pluginProviderWith(create, env) });
+      const cacheDir = join(agentDir(env), "shepherd", "cache");
+      const salt = `${VERSION}:${self.size}:${self.mtimeMs}`;
+      const loadCache = fileLoadCache(cacheDir, salt);
+      const snapshots = (events: readonly HookEvent[]) => fileRuleSnapshots(cacheDir, salt, events);
+      return runHook(rest[0] ?? "", { env, cwd, loadCache, snapshots, loadPlugins: () => pluginProviderWith(create, env) });
     }
     case "http":
       return http(rest, env, cwd);

@@ -12,6 +12,7 @@ import { isBuiltinAction, isBuiltinCheck } from "../engine/load.ts";
 import type { RuleSet } from "../engine/merge.ts";
 import type { Decision, HookEvent } from "../engine/schema.ts";
 import type { Env } from "../rules/paths.ts";
+import type { RuleSnapshots } from "../rules/hook-snapshot.ts";
 import type { RuleLoadCache } from "../rules/load-cache.ts";
 import { type PluginProvider, Workspace } from "../rules/workspace.ts";
 import { VERSION } from "../version.ts";
@@ -32,6 +33,8 @@ export interface HookDeps {
   loadPlugins?: () => PluginProvider;
   /** Loaded rule files kept across hook processes (load-cache.ts); none in tests. */
   loadCache?: RuleLoadCache;
+  /** Merged rule sets kept across hook processes, narrowed to these events (hook-snapshot.ts). */
+  snapshots?: (events: readonly HookEvent[]) => RuleSnapshots;
   readStdin?: () => string;
   writeOut?: (text: string) => void;
   writeErr?: (text: string) => void;
@@ -128,7 +131,12 @@ async function decide(adapter: AgentAdapter, parsed: ParsedHook, deps: HookDeps,
   const cwd = first.session.cwd || deps.cwd;
   const audit = new AuditLog({ env: deps.env, settingFor: (c): unknown => ws.host(c).settings.audit });
   const onDecision = (event: HookEvent, decision: Decision): void => audit.record(event, decision);
-  let ws = new Workspace({ env: deps.env, cwd, watch: false, lazyCompile: true, ...(deps.loadCache ? { loadCache: deps.loadCache } : {}), onDecision, ...(deps.plugins ? { plugins: deps.plugins } : {}) }, VERSION);
+  // A snapshot holds no plugin-provided rules: with plugins the rules are loaded and merged in full.
+  const snapshots = deps.plugins ? undefined : deps.snapshots?.(parsed.events);
+  let ws = new Workspace(
+    { env: deps.env, cwd, watch: false, lazyCompile: true, ...(deps.loadCache ? { loadCache: deps.loadCache } : {}), ...(snapshots ? { snapshots } : {}), onDecision, ...(deps.plugins ? { plugins: deps.plugins } : {}) },
+    VERSION,
+  );
   try {
     let host = ws.host(cwd);
     if (!deps.plugins && deps.loadPlugins && needsPlugins(host.ruleSet)) {

@@ -493,6 +493,22 @@ function foldText(text: string): string {
   return /[\u017f]/.test(lower) ? lower.replace(/\u017f/g, "s") : lower;
 }
 
+/**
+ * False when the rule's literal gate rules it out for this event: it cannot match. `folded` keeps each
+ * field's folded text across the rules of one event. Shared with the hook snapshot (hook-snapshot.ts),
+ * which must drop exactly the rules this selector would.
+ */
+export function gatePasses(gate: Gate | null, view: EventView, folded: Map<string, string | undefined>): boolean {
+  if (!gate) return true;
+  let text = folded.get(gate.field);
+  if (!folded.has(gate.field)) {
+    const raw = gate.field === "subject" ? view.subject : view.field(gate.field);
+    text = raw === undefined ? undefined : foldText(raw);
+    folded.set(gate.field, text);
+  }
+  return text !== undefined && gate.literals.some((l) => text.includes(l));
+}
+
 function plainSelector(all: CompiledRule[]): Selector {
   const needsHost = all.some((cr) => (cr.rule.check !== undefined && !BUILTIN_CHECKS.has(cr.rule.check)) || !CORE_ACTIONS.has(cr.rule.action));
   const select = (view: EventView, _shell: ShellContext, after?: CompiledRule): CompiledRule[] => {
@@ -501,17 +517,7 @@ function plainSelector(all: CompiledRule[]): Selector {
     const out: CompiledRule[] = [];
     for (let i = from; i < all.length; i++) {
       const cr = all[i] as CompiledRule;
-      const gate = gateOf(cr.rule);
-      if (gate) {
-        let text = folded.get(gate.field);
-        if (!folded.has(gate.field)) {
-          const raw = gate.field === "subject" ? view.subject : view.field(gate.field);
-          text = raw === undefined ? undefined : foldText(raw);
-          folded.set(gate.field, text);
-        }
-        if (text === undefined || !gate.literals.some((l) => text.includes(l))) continue;
-      }
-      out.push(cr);
+      if (gatePasses(gateOf(cr.rule), view, folded)) out.push(cr);
     }
     return out;
   };

@@ -1,13 +1,14 @@
 /** @module one project's rules: discovers the three layers, keeps the last good rules per file, hot-reloads. */
 import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
-import { type LoadResult, loadRuleText } from "../engine/load.ts";
+import { isBuiltinAction, isBuiltinCheck, type LoadResult, loadRuleText } from "../engine/load.ts";
 import { type Layer, type LayerFile, mergeLayers, type RuleSet } from "../engine/merge.ts";
 import { createSafeRegexCompiler } from "../engine/regex-safety.ts";
 import type { LayerName, LoadIssue, Rule, Settings } from "../engine/schema.ts";
 import { BUILTIN_RULE_FILES } from "./builtin-rules.gen.ts";
 import { agentDir, type Env, globalRulesFile, globalSettingsFile, projectPiDir, projectRuleFiles } from "./paths.ts";
 import { loadSettings } from "./settings.ts";
+import type { RuleSnapshots } from "./hook-snapshot.ts";
 import type { RuleLoadCache } from "./load-cache.ts";
 import { type DirWatch, watchDir } from "./watch.ts";
 
@@ -30,6 +31,8 @@ export interface RuleHostOptions {
   lazyCompile?: boolean;
   /** Loaded rule files by text, across processes (one-shot hooks). */
   loadCache?: RuleLoadCache;
+  /** Merged rule sets across processes (one-shot hooks): when one matches, no file is loaded or merged. */
+  snapshots?: RuleSnapshots;
   /** Called after every reload triggered by a file change (not by `reload()` calls). */
   onReload?: (report: ReloadReport) => void;
 }
@@ -129,8 +132,28 @@ export class RuleHost {
     const { settings, issues: settingsIssues, trusted } = loadSettings(this.cwd, this.env);
     this.#trusted = trusted;
 
+    type Input = { file: string; text: string | undefined; loaded?: LoadResult };
+    const builtinFiles: readonly Input[] = this.#opts.builtin ?? BUILTIN_RULE_FILES;
+    const globalFile = globalRulesFile(this.env);
+    const globalFiles: Input[] = [{ file: globalFile, text: readText(globalFile) }];
+    const projectFiles: Input[] = projectRuleFiles(this.cwd, settings.projectRulesPattern).map((file) => ({ file, text: readText(file) }));
+    const plugins = this.#opts.plugins?.();
+
+    // Everything the merge depends on, rule texts by fingerprint; the snapshot store adds the binary's identity.
+    const snapshots = this.#opts.snapshots;
+    let snapshotKey: string | undefined;
+    if (snapshots) {
+      const parts = [`trusted=${this.#trusted}`, `cwd=${this.cwd}`, `actions=${[...(plugins?.actions ?? [])].sort().join(",")}`, `checks=${[...(plugins?.checks ?? [])].sort().join(",")}`];
+      for (const [source, files] of [["builtin", builtinFiles], ["global", globalFiles], ["project", projectFiles]] as const) {
+        for (const f of files) parts.push(`${source}\0${f.file}\0${f.text === undefined ? "-" : fingerprint(f.text)}`);
+      }
+      snapshotKey = parts.join("\n");
+      const rules = snapshots.load(this.cwd, snapshotKey);
+      if (rules) return this.#fromSnapshot(rules, settings, settingsIssues, plugins);
+    }
+
     const seen = new Set<string>();
-    const layer = (source: LayerName, files: { file: string; text: string | undefined; loaded?: LoadResult }[]): Layer => {
+    const layer = (source: LayerName, files: readonly Input[]): Layer => {
       const out: LayerFile[] = [];
       for (const f of files) {
         seen.add(f.file);
@@ -141,13 +164,9 @@ export class RuleHost {
       return { source, files: out };
     };
 
-    const builtin = layer("builtin", [...(this.#opts.builtin ?? BUILTIN_RULE_FILES)]);
-    const globalFile = globalRulesFile(this.env);
-    const global = layer("global", [{ file: globalFile, text: readText(globalFile) }]);
-    const project = layer(
-      "project",
-      projectRuleFiles(this.cwd, settings.projectRulesPattern).map((file) => ({ file, text: readText(file) })),
-    );
+    const builtin = layer("builtin", builtinFiles);
+    const global = layer("global", globalFiles);
+    const project = layer("project", projectFiles);
     // Files that vanished since the last build drop out (deleting a rule file is intentional).
     for (const file of [...this.#cache.keys()]) {
       if (!seen.has(file)) {
@@ -158,8 +177,18 @@ export class RuleHost {
 
     const issues: LoadIssue[] = [...settingsIssues];
     for (const c of this.#cache.values()) issues.push(...c.result.issues);
-    const plugins = this.#opts.plugins?.();
-    const ruleSet = mergeLayers([builtin, global, project], issues, {
+    const ruleSet = this.#merge([builtin, global, project], issues, plugins);
+    // Sets that need plugins are reloaded with them (hook.ts): a snapshot would hide what they skipped.
+    if (snapshots && snapshotKey !== undefined && !ruleSet.skipped.some((s) => s.rule.enabled && (!isBuiltinAction(s.rule.action) || (s.rule.check !== undefined && !isBuiltinCheck(s.rule.check))))) {
+      snapshots.save(this.cwd, snapshotKey, ruleSet);
+    }
+    this.#issues = issues;
+    this.#generation++;
+    return { ruleSet, settings, report: { changed, issues, ruleCount: ruleSet.rules.length } };
+  }
+
+  #merge(layers: Layer[], issues: LoadIssue[], plugins: { actions: ReadonlySet<string>; checks: ReadonlySet<string> } | undefined): RuleSet {
+    return mergeLayers(layers, issues, {
       trusted: this.#trusted,
       projectDir: this.cwd,
       // No pattern may stall an evaluation: untrusted ones run on a linear-time engine (regex-safety.ts).
@@ -171,9 +200,37 @@ export class RuleHost {
       ...(plugins ? { pluginActions: plugins.actions, pluginChecks: plugins.checks } : {}),
       ...(this.#opts.lazyCompile ? { lazyCompile: true } : {}),
     });
+  }
+
+  /**
+   * A rule set from already merged rules (a snapshot's, narrowed to what this process can pick): merged
+   * again as layers of their own files in their order, which keeps that order and drops nothing (names
+   * are unique and every rule passed the same checks). Load issues are not in the snapshot: a hook
+   * reports none.
+   */
+  #fromSnapshot(
+    rules: Rule[],
+    settings: Settings,
+    settingsIssues: LoadIssue[],
+    plugins: { actions: ReadonlySet<string>; checks: ReadonlySet<string> } | undefined,
+  ): { ruleSet: RuleSet; settings: Settings; report: ReloadReport } {
+    const layers = new Map<LayerName, Map<string, Rule[]>>();
+    for (const rule of rules) {
+      let files = layers.get(rule.source);
+      if (!files) layers.set(rule.source, (files = new Map()));
+      let list = files.get(rule.file);
+      if (!list) files.set(rule.file, (list = []));
+      list.push(rule);
+    }
+    const issues: LoadIssue[] = [...settingsIssues];
+    const ruleSet = this.#merge(
+      [...layers].map(([source, files]) => ({ source, files: [...files].map(([file, list]) => ({ file, rules: list })) })),
+      issues,
+      plugins,
+    );
     this.#issues = issues;
     this.#generation++;
-    return { ruleSet, settings, report: { changed, issues, ruleCount: ruleSet.rules.length } };
+    return { ruleSet, settings, report: { changed: [], issues, ruleCount: ruleSet.rules.length } };
   }
 
   /** Starts watching the project's `.pi/` (even before it exists), the project folder, and the global folder. */

@@ -6,6 +6,7 @@ import { addHint, SessionStore, type SessionState } from "../engine/state.ts";
 import { inlineTestIssues } from "../engine/inline-tests.ts";
 import { createGitCheck } from "./git.ts";
 import { RuleHost, type ReloadReport } from "./host.ts";
+import type { RuleSnapshots } from "./hook-snapshot.ts";
 import type { RuleLoadCache } from "./load-cache.ts";
 import { type Env, homeDir } from "./paths.ts";
 
@@ -47,6 +48,8 @@ export interface WorkspaceOptions {
   lazyCompile?: boolean;
   /** Loaded rule files across processes: for one-shot hooks (load-cache.ts). */
   loadCache?: RuleLoadCache;
+  /** Merged rule sets across processes: for one-shot hooks (hook-snapshot.ts). */
+  snapshots?: RuleSnapshots;
   /** Called after every decision (audit log, dashboard). */
   onDecision?: (event: HookEvent, decision: Decision) => void;
 }
@@ -130,6 +133,7 @@ export class Workspace {
       ...(this.#opts.builtin ? { builtin: this.#opts.builtin } : {}),
       ...(this.#opts.lazyCompile ? { lazyCompile: true } : {}),
       ...(this.#opts.loadCache ? { loadCache: this.#opts.loadCache } : {}),
+      ...(this.#opts.snapshots ? { snapshots: this.#opts.snapshots } : {}),
       ...(plugins ? { plugins: () => plugins.names(key) } : {}),
       onReload: (report) => this.#reported(key, report),
     });

@@ -1,0 +1,126 @@
+/** @module unit tests: hook processes answering from a snapshot of the merged rules answer as from the files, and never from a stale one. */
+import { afterEach, beforeEach, describe, expect, it } from "bun:test";
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { runHook } from "../cli/hook.ts";
+import type { HookEvent } from "../engine/schema.ts";
+import { fileRuleSnapshots, type RuleSnapshots } from "./hook-snapshot.ts";
+
+let root = "";
+let proj = "";
+let env: Record<string, string> = {};
+let hits = 0;
+let misses = 0;
+
+beforeEach(() => {
+  root = mkdtempSync(join(tmpdir(), "shepherd-snapshot-"));
+  proj = join(root, "proj");
+  env = { HOME: join(root, "home"), PI_CODING_AGENT_DIR: join(root, "agent") };
+  mkdirSync(env.PI_CODING_AGENT_DIR as string, { recursive: true });
+  mkdirSync(join(proj, ".pi"), { recursive: true });
+  hits = 0;
+  misses = 0;
+});
+afterEach(() => {
+  rmSync(root, { recursive: true, force: true });
+});
+
+/** A store counting hits and misses, over the real file store. */
+function counting(events: readonly HookEvent[]): RuleSnapshots {
+  const inner = fileRuleSnapshots(join(root, "cache"), "test-salt", events);
+  return {
+    load(cwd, key) {
+      const rules = inner.load(cwd, key);
+      if (rules) hits++;
+      else misses++;
+      return rules;
+    },
+    save: (cwd, key, set) => inner.save(cwd, key, set),
+  };
+}
+
+async function bash(command: string, withSnapshots: boolean): Promise<string> {
+  let out = "";
+  await runHook("claude-code", {
+    env,
+    cwd: proj,
+    readStdin: () => JSON.stringify({ session_id: "s1", cwd: proj, hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command } }),
+    writeOut: (t) => void (out += t),
+    writeErr: () => {},
+    ...(withSnapshots ? { snapshots: counting } : {}),
+  });
+  return out;
+}
+
+function projectRules(rules: unknown[]): void {
+  writeFileSync(join(proj, ".pi", "shepherd-rules.json"), JSON.stringify(rules));
+}
+
+function trust(): void {
+  writeFileSync(join(env.PI_CODING_AGENT_DIR as string, "settings.json"), JSON.stringify({ shepherd: { trustedProjects: [realpathSync(proj)] } }));
+}
+
+describe("hook snapshots", () => {
+  it("should answer from a snapshot exactly as from the rule files", async () => {
+    trust();
+    const rules: unknown[] = [];
+    for (let i = 0; i < 60; i++) rules.push({ name: `r${i}`, action: i % 3 === 0 ? "block" : "notify", pattern: `\\bprog${i}\\b.*--flag${i}`, reason: `rule ${i}` });
+    rules.push({ name: "no-literal", action: "notify", pattern: "^\\S+$", reason: "one word" });
+    rules.push({ name: "edits", tool: "edit", action: "block", conditions: [{ field: "path", pattern: "secret\\.txt$" }], reason: "no secrets" });
+    projectRules(rules);
+    const commands = ["prog3 run --flag3", "prog4 --flag4", "ls", "git status --short", "prog30 x --flag30 && prog31 --flag31", "rm -rf /"];
+    const fromFiles = await Promise.all(commands.map((c) => bash(c, false)));
+    await bash("ls -la", true);
+    expect(misses).toBe(1);
+    const fromSnapshot: string[] = [];
+    for (const c of commands) fromSnapshot.push(await bash(c, true));
+    expect(hits).toBe(commands.length);
+    expect(fromSnapshot).toEqual(fromFiles);
+    expect(fromSnapshot[0]).toContain('"deny"');
+  });
+
+  it("should not serve a snapshot once a rule file changed, even at the same size", async () => {
+    trust();
+    projectRules([{ name: "guard", action: "block", pattern: "\\bshred\\b", reason: "no shred" }]);
+    expect(await bash("shred a", true)).toContain('"deny"');
+    expect(await bash("shred a", true)).toContain('"deny"');
+    expect(hits).toBe(1);
+    // Same length, other program: a stale snapshot would still block shred and allow wipe.
+    projectRules([{ name: "guard", action: "block", pattern: "\\bwiped\\b", reason: "no shred" }]);
+    expect(await bash("shred a", true)).not.toContain('"deny"');
+    expect(await bash("wiped a", true)).toContain('"deny"');
+  });
+
+  it("should not serve a snapshot across a change of trust", async () => {
+    writeFileSync(join(env.PI_CODING_AGENT_DIR as string, "shepherd-rules.json"), JSON.stringify([{ name: "no-rm", action: "block", pattern: "\\brm\\b", reason: "no rm" }]));
+    projectRules([{ name: "no-rm", enabled: false }]);
+    // Untrusted: the project may not switch off the user's rule.
+    expect(await bash("rm x", true)).toContain('"deny"');
+    expect(await bash("rm x", true)).toContain('"deny"');
+    trust();
+    expect(await bash("rm x", true)).not.toContain('"deny"');
+  });
+
+  it("should keep rules a rewrite can reach, whatever the original command", async () => {
+    trust();
+    projectRules([
+      { name: "ci", action: "rewrite", pattern: "^npm test$", rewrite: { replace: "npm test --forbidden" }, reason: "in CI mode" },
+      { name: "forbidden", action: "block", pattern: "--forbidden", reason: "no forbidden flag" },
+    ]);
+    const fromFiles = await bash("npm test", false);
+    await bash("npm test", true);
+    const fromSnapshot = await bash("npm test", true);
+    expect(hits).toBe(1);
+    expect(fromSnapshot).toEqual(fromFiles);
+    expect(fromSnapshot).toContain('"deny"');
+  });
+
+  it("should never store rules that need plugins", async () => {
+    trust();
+    projectRules([{ name: "ext", action: "page-someone", pattern: "deploy", reason: "x" }]);
+    await bash("deploy now", true);
+    await bash("deploy now", true);
+    expect(hits).toBe(0);
+  });
+});
