@@ -153,6 +153,8 @@ async function http(argv: string[], env: Record<string, string | undefined>, cwd
 
 async function main(argv: string[]): Promise<number> {
   const [cmd, ...rest] = argv;
+  // Bun loads these on first use (lazy-deps.ts); elsewhere they must be loaded before anything runs.
+  if (typeof require !== "function") await (await import("./lib/lazy-deps.ts")).preloadLazyDeps();
   const env = process.env;
   const cwd = process.cwd();
   switch (cmd) {

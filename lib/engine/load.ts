@@ -1,6 +1,7 @@
 /** @module rule file text -> validated rules, or issues that name the file, JSON path and source position. */
 import * as v from "valibot";
-import { type Node, parseTree, findNodeAtLocation, type ParseError, printParseErrorCode, stripComments } from "jsonc-parser";
+import type { Node, ParseError } from "jsonc-parser";
+import { jsoncParser } from "../lazy-deps.ts";
 import {
   BUILTIN_ACTIONS,
   BUILTIN_CHECKS,
@@ -124,7 +125,7 @@ export function loadRuleText(text: string, opts: LoadOptions): LoadResult {
       const root = tree();
       // Walk up until a node exists, so a missing key points at its parent object.
       for (let n = segments.length; root && n >= 0; n--) {
-        const node = findNodeAtLocation(root, segments.slice(0, n));
+        const node = jsoncParser().findNodeAtLocation(root, segments.slice(0, n));
         if (node) {
           const target = node.parent?.type === "property" && n === segments.length ? node.parent : node;
           pos = positionOf(text, target.offset);
@@ -143,7 +144,7 @@ export function loadRuleText(text: string, opts: LoadOptions): LoadResult {
   const tree = (): Node | undefined => {
     if (!treeBuilt) {
       treeBuilt = true;
-      root = parseTree(text, errors, { allowTrailingComma: true, disallowComments: false });
+      root = jsoncParser().parseTree(text, errors, { allowTrailingComma: true, disallowComments: false });
     }
     return root;
   };
@@ -152,12 +153,12 @@ export function loadRuleText(text: string, opts: LoadOptions): LoadResult {
     data = JSON.parse(text);
   } catch {
     const parsed = tree();
-    if (!parsed && stripComments(text).trim() === "") {
+    if (!parsed && jsoncParser().stripComments(text).trim() === "") {
       at([], 'empty file: expected a JSON array of rules or {"rules": [...]}', "error", 0);
       return { rules: [], issues, ok: false };
     }
     if (errors.length > 0 || !parsed) {
-      for (const e of errors.slice(0, 5)) at([], `JSON syntax error: ${printParseErrorCode(e.error)}`, "error", e.offset);
+      for (const e of errors.slice(0, 5)) at([], `JSON syntax error: ${jsoncParser().printParseErrorCode(e.error)}`, "error", e.offset);
       if (errors.length === 0) at([], "empty file: expected a JSON array of rules or {\"rules\": [...]}", "error", 0);
       return { rules: [], issues, ok: false };
     }

@@ -11,7 +11,8 @@
  *   and on re2js above `nativeMaxLength`; a pattern flagged as exponential always runs on re2js, or is
  *   skipped and reported when re2js cannot run it.
  */
-import { RE2JS } from "re2js";
+import type { RE2JS } from "re2js";
+import { re2 } from "../lazy-deps.ts";
 import type { RegexCompiler } from "./match.ts";
 import type { Rule } from "./schema.ts";
 
@@ -474,11 +475,12 @@ export function compileLinear(pattern: string, flags = ""): RE2JS {
   const hit = re2Cache.get(key);
   if (hit) return hit;
   if (flags.includes("v")) throw new Error("the v flag is not supported by the linear-time engine");
+  const { RE2JS: Engine } = re2();
   let f = 0;
-  if (flags.includes("i")) f |= RE2JS.CASE_INSENSITIVE;
-  if (flags.includes("m")) f |= RE2JS.MULTILINE;
-  if (flags.includes("s")) f |= RE2JS.DOTALL;
-  const re = RE2JS.compile(RE2JS.translateRegExp(pattern), f);
+  if (flags.includes("i")) f |= Engine.CASE_INSENSITIVE;
+  if (flags.includes("m")) f |= Engine.MULTILINE;
+  if (flags.includes("s")) f |= Engine.DOTALL;
+  const re = Engine.compile(Engine.translateRegExp(pattern), f);
   if (re2Cache.size >= RE2_CACHE_MAX) re2Cache.delete(re2Cache.keys().next().value as string);
   re2Cache.set(key, re);
   return re;

@@ -1,7 +1,8 @@
 /** @module settings: defaults -> global `settings.json` key `shepherd` -> project `.pi/settings.json` (deep merge, JSONC). */
 import { readFileSync, realpathSync } from "node:fs";
 import { resolve } from "node:path";
-import { parse, type ParseError, printParseErrorCode } from "jsonc-parser";
+import type { ParseError } from "jsonc-parser";
+import { jsoncParser } from "../lazy-deps.ts";
 import * as v from "valibot";
 import { DEFAULT_SETTINGS, issuePath, type LoadIssue, type Settings, SettingsSchema } from "../engine/schema.ts";
 import { type Env, globalSettingsFile, projectSettingsFile } from "./paths.ts";
@@ -34,6 +35,13 @@ export function readJsonc(file: string, issues: LoadIssue[]): unknown {
   } catch {
     return undefined;
   }
+  // Plain JSON (most settings files) parses natively; jsonc-parser is loaded for comments or errors only.
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    // fall through to the JSONC parser
+  }
+  const { parse, printParseErrorCode } = jsoncParser();
   const errors: ParseError[] = [];
   const data: unknown = parse(text, errors, { allowTrailingComma: true });
   if (errors.length > 0) {

@@ -1,0 +1,39 @@
+/**
+ * @module dependencies a one-shot hook rarely needs, loaded on first use: jsonc-parser (files with
+ * comments or errors) and re2js (untrusted or exponential patterns, inputs past the native limit).
+ * Evaluating them costs a hook process ~2 ms of its 15 ms budget, and most hooks need neither.
+ *
+ * Bun resolves `require` synchronously in ES modules, and its bundler keeps the module in the binary;
+ * runtimes without `require` there (Deno, Node) must `await preloadLazyDeps()` before anything runs
+ * (main.ts does), or the first use throws instead of quietly doing without.
+ */
+import type * as JsoncParser from "jsonc-parser";
+import type * as Re2js from "re2js";
+
+let jsonc: typeof JsoncParser | undefined;
+let re2js: typeof Re2js | undefined;
+
+export async function preloadLazyDeps(): Promise<void> {
+  jsonc ??= await import("jsonc-parser");
+  re2js ??= await import("re2js");
+}
+
+function missing(name: string): Error {
+  return new Error(`${name} is not loaded: call preloadLazyDeps() first on runtimes without require in ES modules`);
+}
+
+export function jsoncParser(): typeof JsoncParser {
+  if (jsonc) return jsonc;
+  if (typeof require !== "function") throw missing("jsonc-parser");
+  // A literal `require(...)`: the bundler puts the module in the binary only for a call it can read.
+  // The ES build: the package main is a UMD wrapper whose inner requires the bundler cannot follow.
+  jsonc = require("jsonc-parser/lib/esm/main.js") as typeof JsoncParser;
+  return jsonc;
+}
+
+export function re2(): typeof Re2js {
+  if (re2js) return re2js;
+  if (typeof require !== "function") throw missing("re2js");
+  re2js = require("re2js") as typeof Re2js;
+  return re2js;
+}
