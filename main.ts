@@ -1,8 +1,6 @@
 /** @module argv -> one face of the binary; wires dependencies; the only place that exits the process. */
-import { statSync, writeSync } from "node:fs";
-import { join } from "node:path";
+import { writeSync } from "node:fs";
 import type { CliIO } from "./lib/cli/format.ts";
-import type { HookEvent } from "./lib/engine/schema.ts";
 import type { HttpServer } from "./lib/http/serve.ts";
 import type { createPluginProvider, WorkspacePlugins } from "./lib/plugins/provider.ts";
 import { log } from "./lib/log.ts";
@@ -199,20 +197,9 @@ async function main(argv: string[]): Promise<number> {
       process.on("SIGINT", stop);
       return running.done;
     }
-    case "hook": {
-      const { runHook } = await import("./lib/cli/hook.ts");
-      const { createPluginProvider: create } = await import("./lib/plugins/provider.ts");
-      const { fileLoadCache } = await import("./lib/rules/load-cache.ts");
-      const { fileRuleSnapshots } = await import("./lib/rules/hook-snapshot.ts");
-      const { agentDir } = await import("./lib/rules/paths.ts");
-      // Entries of another build are ignored: the binary's size and mtime stand for the loader's version.
-      const self = statSync(process.execPath);
-      const cacheDir = join(agentDir(env), "shepherd", "cache");
-      const salt = `${VERSION}:${self.size}:${self.mtimeMs}`;
-      const loadCache = fileLoadCache(cacheDir, salt);
-      const snapshots = (events: readonly HookEvent[]) => fileRuleSnapshots(cacheDir, salt, events);
-      return runHook(rest[0] ?? "", { env, cwd, loadCache, snapshots, loadPlugins: () => pluginProviderWith(create, env) });
-    }
+    case "hook":
+      // The binary enters hooks through lib/cli/entry.ts; this serves `bun main.ts hook` and Deno.
+      return (await import("./lib/cli/hook-face.ts")).runHookFace(rest[0] ?? "", env, cwd);
     case "http":
       return http(rest, env, cwd);
     case "rules":

@@ -1,0 +1,32 @@
+/**
+ * @module the `shepherd hook <agent>` face: wires the disk caches and the plugin provider into runHook.
+ * Its own entry point in the binary (lib/cli/entry.ts), so a hook process loads only the modules it needs.
+ */
+import { statSync } from "node:fs";
+import { join } from "node:path";
+import type { HookEvent } from "../engine/schema.ts";
+import { log } from "../log.ts";
+import { createPluginProvider } from "../plugins/provider.ts";
+import { fileRuleSnapshots } from "../rules/hook-snapshot.ts";
+import { fileLoadCache } from "../rules/load-cache.ts";
+import { agentDir } from "../rules/paths.ts";
+import { VERSION } from "../version.ts";
+import { runHook } from "./hook.ts";
+
+export function runHookFace(agent: string, env: Record<string, string | undefined>, cwd: string): Promise<number> {
+  // Entries of another build are ignored: the binary's size and mtime stand for the loader's version.
+  const self = statSync(process.execPath);
+  const cacheDir = join(agentDir(env), "shepherd", "cache");
+  const salt = `${VERSION}:${self.size}:${self.mtimeMs}`;
+  const loadCache = fileLoadCache(cacheDir, salt);
+  const snapshots = (events: readonly HookEvent[]) => fileRuleSnapshots(cacheDir, salt, events);
+  const loadPlugins = () =>
+    createPluginProvider({
+      env,
+      onIssue: (_cwd, issue) => {
+        const level = issue.severity === "error" ? "error" : "warning";
+        log[level](`plugin ${issue.file}${issue.path ? ` ${issue.path}` : ""}: ${issue.message}`);
+      },
+    });
+  return runHook(agent, { env, cwd, loadCache, snapshots, loadPlugins });
+}
