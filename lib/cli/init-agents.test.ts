@@ -37,19 +37,19 @@ describe("runInitAgent", () => {
     ["gemini", "user", "home/.gemini/settings.json"],
   ];
   for (const [agent, scope, rel] of files) {
-    it(`should write ${agent} ${scope} hooks to ${rel}`, () => {
-      expect(runInitAgent(agent, opts({ scope }))).toBe(0);
+    it(`should write ${agent} ${scope} hooks to ${rel}`, async () => {
+      expect(await runInitAgent(agent, opts({ scope }))).toBe(0);
       const hooks = read(join(root, rel)).hooks as Record<string, { hooks: { command: string }[] }[]>;
       for (const groups of Object.values(hooks)) expect(groups[0]?.hooks[0]?.command).toBe(`/opt/bin/shepherd hook ${agent}`);
     });
   }
 
-  it("should keep other hooks, other settings and comments", () => {
+  it("should keep other hooks, other settings and comments", async () => {
     const file = join(root, "proj/.claude/settings.json");
     mkdirSync(join(root, "proj/.claude"), { recursive: true });
     const mine = { matcher: "Bash", hooks: [{ type: "command", command: "my-guard" }] };
     writeFileSync(file, `{\n  // mine\n  "model": "opus",\n  "hooks": {"PreToolUse": [${JSON.stringify(mine)}]}\n}\n`);
-    expect(runInitAgent("claude-code", opts())).toBe(0);
+    expect(await runInitAgent("claude-code", opts())).toBe(0);
     const text = readFileSync(file, "utf8");
     expect(text).toContain("// mine");
     const data = JSON.parse(text.replace("// mine", "")) as { model: string; hooks: Record<string, unknown[]> };
@@ -57,52 +57,64 @@ describe("runInitAgent", () => {
     expect(data.hooks.PreToolUse).toEqual([mine, { matcher: "*", hooks: [{ type: "command", command: "/opt/bin/shepherd hook claude-code", timeout: 30 }] }]);
   });
 
-  it("should change nothing on a second run", () => {
-    runInitAgent("gemini", opts());
+  it("should change nothing on a second run", async () => {
+    await runInitAgent("gemini", opts());
     const first = readFileSync(join(root, "proj/.gemini/settings.json"), "utf8");
-    runInitAgent("gemini", opts());
+    await runInitAgent("gemini", opts());
     expect(readFileSync(join(root, "proj/.gemini/settings.json"), "utf8")).toBe(first);
     expect(messages).toContain("already with");
   });
 
-  it("should replace an entry that points to a moved binary", () => {
-    runInitAgent("codex", opts({ binary: "/old/shepherd" }));
-    runInitAgent("codex", opts());
+  it("should change nothing when the user added hooks after Shepherd's", async () => {
+    const file = join(root, "proj/.claude/settings.json");
+    await runInitAgent("claude-code", opts());
+    const data = read(file) as { hooks: Record<string, unknown[]> };
+    data.hooks.PreToolUse?.push({ matcher: "Edit", hooks: [{ type: "command", command: "my-formatter" }] });
+    writeFileSync(file, `${JSON.stringify(data, null, 2)}\n`);
+    const before = readFileSync(file, "utf8");
+    expect(await runInitAgent("claude-code", opts())).toBe(0);
+    expect(readFileSync(file, "utf8")).toBe(before);
+    expect(messages).toContain("already with");
+  });
+
+  it("should replace an entry that points to a moved binary", async () => {
+    await runInitAgent("codex", opts({ binary: "/old/shepherd" }));
+    await runInitAgent("codex", opts());
     const hooks = read(join(root, "proj/.codex/hooks.json")).hooks as Record<string, unknown[]>;
     expect(hooks.PreToolUse).toHaveLength(1);
     expect(JSON.stringify(hooks)).not.toContain("/old/");
   });
 
-  it("should enable Gemini hooks only when the user has not decided", () => {
-    runInitAgent("gemini", opts());
+  it("should enable Gemini hooks only when the user has not decided", async () => {
+    await runInitAgent("gemini", opts());
     expect(read(join(root, "proj/.gemini/settings.json")).hooksConfig).toEqual({ enabled: true });
   });
 
-  it("should remove only Shepherd's entries on --uninstall", () => {
+  it("should remove only Shepherd's entries on --uninstall", async () => {
     const file = join(root, "proj/.claude/settings.json");
     mkdirSync(join(root, "proj/.claude"), { recursive: true });
     const mine = { hooks: { Stop: [{ hooks: [{ type: "command", command: "notify-send done" }] }] }, model: "opus" };
     writeFileSync(file, JSON.stringify(mine, null, 2));
-    runInitAgent("claude-code", opts());
-    expect(runInitAgent("claude-code", opts({ uninstall: true }))).toBe(0);
+    await runInitAgent("claude-code", opts());
+    expect(await runInitAgent("claude-code", opts({ uninstall: true }))).toBe(0);
     expect(read(file)).toEqual(mine);
   });
 
-  it("should drop an emptied hooks object on --uninstall", () => {
-    runInitAgent("claude-code", opts());
-    runInitAgent("claude-code", opts({ uninstall: true }));
+  it("should drop an emptied hooks object on --uninstall", async () => {
+    await runInitAgent("claude-code", opts());
+    await runInitAgent("claude-code", opts({ uninstall: true }));
     expect(read(join(root, "proj/.claude/settings.json"))).toEqual({});
   });
 
-  it("should refuse to touch a file that is not valid JSON", () => {
+  it("should refuse to touch a file that is not valid JSON", async () => {
     mkdirSync(join(root, "proj/.claude"), { recursive: true });
     writeFileSync(join(root, "proj/.claude/settings.json"), "{ broken");
-    expect(runInitAgent("claude-code", opts())).toBe(1);
+    expect(await runInitAgent("claude-code", opts())).toBe(1);
     expect(readFileSync(join(root, "proj/.claude/settings.json"), "utf8")).toBe("{ broken");
   });
 
-  it("should reject an unknown agent", () => {
-    expect(runInitAgent("cursor", opts())).toBe(2);
+  it("should reject an unknown agent", async () => {
+    expect(await runInitAgent("cursor", opts())).toBe(2);
     expect(existsSync(join(root, "proj"))).toBe(false);
   });
 });

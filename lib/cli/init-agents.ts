@@ -1,15 +1,16 @@
 /**
  * @module `shepherd init claude-code|codex|gemini [--user] [--uninstall]`: merges Shepherd's hook entries into
  * the agent's settings file. Other hooks and settings stay as they are (edits go through jsonc-parser, so
- * comments and formatting survive), a second run changes nothing, and every write is atomic.
+ * comments and formatting survive), a second run changes nothing, and every write goes through the shared
+ * safe update (locked, atomic, and safe against the user saving the same file).
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { applyEdits, type ParseError, modify, parse, printParseErrorCode } from "jsonc-parser";
 import { type AgentName, agentName, AGENTS } from "../adapters/index.ts";
-import { writeFileAtomic } from "../rules/atomic-write.ts";
 import type { Env } from "../rules/paths.ts";
+import { updateFileSafely } from "../rules/safe-update.ts";
 
 export type InitScope = "project" | "user";
 
@@ -122,9 +123,10 @@ function withoutShepherd(groups: unknown, agent: AgentName): unknown[] {
   return out;
 }
 
-function readSettings(file: string): { text: string; data: Record<string, unknown> } {
-  if (!existsSync(file)) return { text: "{}\n", data: {} };
-  const text = readFileSync(file, "utf8");
+/** Parses the settings text (undefined: no file yet); throws on a file Shepherd must not overwrite. */
+function parseSettings(file: string, current: string | undefined): { text: string; data: Record<string, unknown> } {
+  if (current === undefined) return { text: "{}\n", data: {} };
+  const text = current;
   const errors: ParseError[] = [];
   const data: unknown = parse(text.trim() === "" ? "{}" : text, errors, { allowTrailingComma: true });
   if (errors.length > 0) {
@@ -144,7 +146,14 @@ export function mergeAgentSettings(text: string, data: Record<string, unknown>, 
   if (data.hooks !== undefined && hooks !== data.hooks) throw new Error(`"hooks" is not an object; nothing was changed`);
   for (const spec of p.events) {
     const kept = withoutShepherd(hooks[spec.event], agent);
-    const groups = uninstall ? kept : [...kept, { ...(spec.matcher !== undefined ? { matcher: spec.matcher } : {}), hooks: [p.handler(command)] }];
+    const ours = { ...(spec.matcher !== undefined ? { matcher: spec.matcher } : {}), hooks: [p.handler(command)] };
+    const current: unknown[] = Array.isArray(hooks[spec.event]) ? (hooks[spec.event] as unknown[]) : [];
+    // Ours already there, once and as is: where it sits is the user's business (they may have added
+    // hooks after it), so an installed event is left alone rather than moved to the end.
+    const handlers = current.flatMap((g) => (g && typeof g === "object" && Array.isArray((g as Group).hooks) ? ((g as Group).hooks ?? []) : []));
+    const installed = handlers.filter((h) => isShepherdHandler(h, agent)).length === 1 && current.some((g) => JSON.stringify(g) === JSON.stringify(ours));
+    if (!uninstall && installed) continue;
+    const groups = uninstall ? kept : [...kept, ours];
     const before = JSON.stringify(hooks[spec.event] ?? []);
     if (JSON.stringify(groups) === before) continue;
     next = applyEdits(next, modify(next, ["hooks", spec.event], groups.length > 0 ? groups : undefined, FORMAT));
@@ -165,7 +174,7 @@ export function mergeAgentSettings(text: string, data: Record<string, unknown>, 
 }
 
 /** Installs (or removes) the hooks; returns the exit code. */
-export function runInitAgent(agent: string, opts: InitAgentOptions): number {
+export async function runInitAgent(agent: string, opts: InitAgentOptions): Promise<number> {
   const out = opts.write ?? ((t: string) => void process.stderr.write(t));
   const err = opts.writeErr ?? ((t: string) => void process.stderr.write(t));
   const name = agentName(agent);
@@ -175,19 +184,30 @@ export function runInitAgent(agent: string, opts: InitAgentOptions): number {
   }
   const p = plan(name, opts);
   const command = `${shellQuote(opts.binary)} hook ${name}`;
-  try {
-    const { text, data } = readSettings(p.file);
-    const next = mergeAgentSettings(text, data, name, p, command, opts.uninstall);
-    if (next === text || (!existsSync(p.file) && opts.uninstall)) {
-      out(`${p.file}: already ${opts.uninstall ? "without" : "with"} Shepherd's hooks\n`);
-      return 0;
-    }
-    writeFileAtomic(p.file, next);
-    out(`${p.file}: ${opts.uninstall ? "removed" : "installed"} Shepherd's ${name} hooks (${p.events.map((e) => e.event).join(", ")})\n`);
-    if (!opts.uninstall) for (const n of p.notes) out(`note: ${n}\n`);
+  if (opts.uninstall && !existsSync(p.file)) {
+    out(`${p.file}: already without Shepherd's hooks\n`);
     return 0;
-  } catch (e) {
-    err(`shepherd init ${name}: ${e instanceof Error ? e.message : String(e)}\n`);
+  }
+  const r = await updateFileSafely(p.file, (current) => {
+    try {
+      if (current === undefined && opts.uninstall) return { value: false };
+      const { text, data } = parseSettings(p.file, current);
+      const next = mergeAgentSettings(text, data, name, p, command, opts.uninstall);
+      // The hooks are what counts: a missing final newline alone is no reason to write.
+      return next.trimEnd() === text.trimEnd() ? { value: false } : { value: true, text: next };
+    } catch (e) {
+      return { error: e instanceof Error ? e.message : String(e) };
+    }
+  });
+  if (!r.ok) {
+    err(`shepherd init ${name}: ${r.message}\n`);
     return 1;
   }
+  if (!r.value) {
+    out(`${p.file}: already ${opts.uninstall ? "without" : "with"} Shepherd's hooks\n`);
+    return 0;
+  }
+  out(`${p.file}: ${opts.uninstall ? "removed" : "installed"} Shepherd's ${name} hooks (${p.events.map((e) => e.event).join(", ")})\n`);
+  if (!opts.uninstall) for (const n of p.notes) out(`note: ${n}\n`);
+  return 0;
 }

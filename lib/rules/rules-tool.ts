@@ -1,13 +1,12 @@
 /** @module the `shepherd_rules` tool: list / add / remove / enable / disable, validated and atomic. */
-import { lstatSync, readFileSync, realpathSync } from "node:fs";
+import { lstatSync, realpathSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { applyEdits, modify, parse as parseJsonc } from "jsonc-parser";
 import * as v from "valibot";
 import { loadRuleText } from "../engine/load.ts";
 import { issuePath, type Rule, RuleSchema } from "../engine/schema.ts";
-import { writeFileAtomic } from "./atomic-write.ts";
-import { withFileLock } from "./file-lock.ts";
 import { globalRulesFile, projectPiDir, projectRulesFile } from "./paths.ts";
+import { updateFileSafely, type UpdateStep } from "./safe-update.ts";
 import { canonicalDir } from "./settings.ts";
 import type { Workspace } from "./workspace.ts";
 
@@ -50,14 +49,10 @@ function describeRule(r: Rule): string {
   return `- ${r.name} [${r.source}${r.locked ? ", locked" : ""}] ${what} -> ${r.action}${r.comment ? `: ${r.comment}` : ""} (${r.file})`;
 }
 
-/** Reads a rule file as a list of raw rules plus the JSON path prefix of the list. */
-function readRaw(file: string): { text: string; list: unknown[]; key: "rules" | null } | { error: string } {
-  let text: string;
-  try {
-    text = readFileSync(file, "utf8");
-  } catch {
-    return { text: EMPTY_FILE, list: [], key: null };
-  }
+/** A rule file's text (undefined: missing) as a list of raw rules plus the JSON path prefix of the list. */
+function parseRaw(file: string, current: string | undefined): { text: string; list: unknown[]; key: "rules" | null } | { error: string } {
+  if (current === undefined) return { text: EMPTY_FILE, list: [], key: null };
+  const text = current;
   const check = loadRuleText(text, { file, source: "global" });
   if (!check.ok && check.issues.some((i) => i.path === "" && i.severity === "error")) {
     return { error: `${file} cannot be parsed (${check.issues[0]?.message ?? "error"}); fix it by hand first` };
@@ -70,14 +65,6 @@ function readRaw(file: string): { text: string; list: unknown[]; key: "rules" | 
 
 const EMPTY_FILE = "[]\n";
 
-function currentText(file: string): string | undefined {
-  try {
-    return readFileSync(file, "utf8");
-  } catch {
-    return undefined;
-  }
-}
-
 function nameOf(raw: unknown, index: number): string | undefined {
   if (!raw || typeof raw !== "object") return undefined;
   const r = raw as Record<string, unknown>;
@@ -85,10 +72,6 @@ function nameOf(raw: unknown, index: number): string | undefined {
   const loaded = loadRuleText(JSON.stringify([raw]), { file: "", source: "global" });
   return loaded.rules[0]?.name ?? `#${index}`;
 }
-
-const MAX_WRITE_ATTEMPTS = 8;
-/** Longer than any editor's read-compare-rename, so a save that raced ours has landed when we look. */
-const SETTLE_MS = 30;
 
 /** Actions an untrusted project may add to the global rules: they only restrict or remind. */
 const TIGHTENING = new Set(["block", "ask", "notify", "steer"]);
@@ -185,23 +168,14 @@ export async function runRulesTool(workspace: Workspace, rawArgs: unknown, cwd?:
 
   const boundary = trustBoundary(workspace, project, args, scope, file);
   if (boundary) return fail(boundary);
-  // Shepherd writers serialize on the lock; a user's editor does not, so every write is also a
-  // compare-and-swap (re-read just before the rename) and is checked again once the dust settles.
-  let result: ToolResult & { written?: string; conflict?: boolean } = fail("not written");
-  for (let attempt = 0; attempt < MAX_WRITE_ATTEMPTS; attempt++) {
-    result = await withFileLock(file, () => writeOnce(attempt > 0));
-    if (result.conflict) continue;
-    if (result.isError || result.written === undefined) break;
-    await new Promise((r) => setTimeout(r, SETTLE_MS));
-    // Others may have written since (fine); what matters is that this change is still in the file.
-    if (stillApplied()) break;
-    result = fail(`${file} kept changing under this write; try again`);
-  }
-  if (!result.isError) workspace.reload(project.cwd);
-  return { text: result.text, isError: result.isError };
+  // Shepherd writers serialize on the lock; a user's editor does not (safe-update.ts).
+  const result = await updateFileSafely(file, applyChange, { verify: stillApplied });
+  if (!result.ok) return fail(result.message);
+  workspace.reload(project.cwd);
+  return { text: result.value, isError: false };
 
-  function stillApplied(): boolean {
-    const raw = readRaw(file);
+  function stillApplied(current: string | undefined): boolean {
+    const raw = parseRaw(file, current);
     if ("error" in raw) return false;
     const entry = raw.list.find((r, i) => nameOf(r, i) === ruleName) as Record<string, unknown> | undefined;
     switch (args.action) {
@@ -216,9 +190,11 @@ export async function runRulesTool(workspace: Workspace, rawArgs: unknown, cwd?:
     }
   }
 
-  function writeOnce(retry: boolean): ToolResult & { written?: string; conflict?: boolean } {
-    const raw = readRaw(file);
-    if ("error" in raw) return fail(raw.error);
+  /** The edited text, validated; the result's value is the tool's answer. */
+  function applyChange(current: string | undefined, attempt: number): UpdateStep<string> {
+    const retry = attempt > 0;
+    const raw = parseRaw(file, current);
+    if ("error" in raw) return raw;
     const idx = raw.list.findIndex((r, i) => nameOf(r, i) === ruleName);
     const listPath: (string | number)[] = raw.key ? ["rules"] : [];
     let text = raw.text;
@@ -232,10 +208,10 @@ export async function runRulesTool(workspace: Workspace, rawArgs: unknown, cwd?:
         break;
       case "remove":
         // A retry after a concurrent save: the rule being gone already is the outcome asked for.
-        if (idx < 0 && retry) return { text: `remove "${ruleName}" in ${scope} rules (${file})`, isError: false };
+        if (idx < 0 && retry) return { value: `remove "${ruleName}" in ${scope} rules (${file})` };
         if (idx < 0) {
           const elsewhere = merged.byName.get(ruleName);
-          return fail(elsewhere ? `rule "${ruleName}" is not in ${file} (it comes from ${elsewhere.file}); use disable instead` : `no rule named "${ruleName}" in ${file}`);
+          return { error: elsewhere ? `rule "${ruleName}" is not in ${file} (it comes from ${elsewhere.file}); use disable instead` : `no rule named "${ruleName}" in ${file}` };
         }
         edit([...listPath, idx], undefined);
         break;
@@ -250,18 +226,15 @@ export async function runRulesTool(workspace: Workspace, rawArgs: unknown, cwd?:
         else if (merged.byName.has(ruleName) || merged.skipped.some((s) => s.rule.name === ruleName)) {
           // Not defined in this file: record a patch that changes the earlier layer's rule by name.
           edit([...listPath, raw.list.length], { name: ruleName, enabled }, { isArrayInsertion: true });
-        } else return fail(`no rule named "${ruleName}"`);
+        } else return { error: `no rule named "${ruleName}"` };
         break;
       }
     }
     const check = loadRuleText(text, { file, source: scope });
     if (!check.ok) {
       const first = check.issues.find((i) => i.severity === "error");
-      return fail(`the change would make ${file} invalid: ${first ? `${first.path}: ${first.message}` : "unknown"}; nothing was written`);
+      return { error: `the change would make ${file} invalid: ${first ? `${first.path}: ${first.message}` : "unknown"}; nothing was written` };
     }
-    const written = text.endsWith("\n") ? text : `${text}\n`;
-    if ((currentText(file) ?? EMPTY_FILE) !== raw.text) return { ...fail(`${file} kept changing while this write was prepared; try again`), conflict: true };
-    writeFileAtomic(file, written);
-    return { text: `${args.action} "${ruleName}" in ${scope} rules (${file})`, isError: false, written };
+    return { value: `${args.action} "${ruleName}" in ${scope} rules (${file})`, text: text.endsWith("\n") ? text : `${text}\n` };
   }
 }

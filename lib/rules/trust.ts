@@ -3,13 +3,12 @@
  * Written with targeted JSONC edits, so pi's own keys, other tools' keys, comments and formatting
  * survive; validated before and after; atomic; never written over a file it cannot parse.
  */
-import { existsSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { applyEdits, modify, parse, type ParseError, printParseErrorCode } from "jsonc-parser";
 import * as v from "valibot";
 import { issuePath, SettingsSchema } from "../engine/schema.ts";
-import { writeFileAtomic } from "./atomic-write.ts";
-import { withFileLock } from "./file-lock.ts";
 import { type Env, globalSettingsFile } from "./paths.ts";
+import { updateFileSafely, type UpdateStep } from "./safe-update.ts";
 import { canonicalDir } from "./settings.ts";
 
 export type TrustResult<T> = { ok: true; value: T } | { ok: false; message: string };
@@ -24,16 +23,9 @@ function isObject(x: unknown): x is Record<string, unknown> {
   return typeof x === "object" && x !== null && !Array.isArray(x);
 }
 
-/** Reads settings.json and its trust list; a missing file is an empty list, a broken one is an error. */
-function readSettingsText(file: string): TrustResult<SettingsText> {
-  if (!existsSync(file)) return { ok: true, value: { file, text: "", list: [] } };
-  let text: string;
-  try {
-    text = readFileSync(file, "utf8");
-  } catch (err) {
-    return { ok: false, message: `cannot read ${file}: ${err instanceof Error ? err.message : String(err)}` };
-  }
-  if (text.trim() === "") return { ok: true, value: { file, text: "", list: [] } };
+/** Parses settings.json (undefined: missing) and its trust list; an empty file is an empty list, a broken one is an error. */
+function parseSettingsText(file: string, text: string | undefined): TrustResult<SettingsText> {
+  if (text === undefined || text.trim() === "") return { ok: true, value: { file, text: "", list: [] } };
   const errors: ParseError[] = [];
   const data: unknown = parse(text, errors, { allowTrailingComma: true });
   const first = errors[0];
@@ -53,7 +45,13 @@ function readSettingsText(file: string): TrustResult<SettingsText> {
 /** The trusted project folders, as stored. */
 export function listTrusted(env: Env): TrustResult<{ file: string; list: string[] }> {
   const file = globalSettingsFile(env);
-  const r = readSettingsText(file);
+  let text: string | undefined;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== "ENOENT") return { ok: false, message: `cannot read ${file}: ${err instanceof Error ? err.message : String(err)}` };
+  }
+  const r = parseSettingsText(file, text);
   return r.ok ? { ok: true, value: { file, list: r.value.list } } : r;
 }
 
@@ -64,8 +62,8 @@ export function isTrusted(dir: string, env: Env): boolean {
   return r.value.list.some((entry) => canonicalDir(entry) === want);
 }
 
-/** Writes `list` as `shepherd.trustedProjects`, touching nothing else, and checks the result before the rename. */
-function writeList(s: SettingsText, list: string[]): TrustResult<void> {
+/** The settings text with `list` as `shepherd.trustedProjects`, touching nothing else, validated. */
+function withList(s: SettingsText, list: string[]): TrustResult<string> {
   const base = s.text === "" ? "{}\n" : s.text;
   const edits = modify(base, ["shepherd", "trustedProjects"], list, { formattingOptions: { insertSpaces: true, tabSize: 2, eol: "\n" } });
   const next = applyEdits(base, edits);
@@ -77,21 +75,29 @@ function writeList(s: SettingsText, list: string[]): TrustResult<void> {
     const i = checked.issues[0];
     return { ok: false, message: `refusing to write ${s.file}: shepherd.${i ? issuePath(i) : ""} ${i?.message ?? "is invalid"}` };
   }
-  // Dotfile managers symlink settings.json: replace the target, not the link.
-  let target = s.file;
-  let mode = 0o644;
-  try {
-    target = realpathSync(s.file);
-    mode = statSync(target).mode & 0o777;
-  } catch {
-    // New file: defaults apply.
-  }
-  try {
-    writeFileAtomic(target, next.endsWith("\n") ? next : `${next}\n`, mode);
-  } catch (err) {
-    return { ok: false, message: `cannot write ${target}: ${err instanceof Error ? err.message : String(err)}` };
-  }
-  return { ok: true, value: undefined };
+  return { ok: true, value: next.endsWith("\n") ? next : `${next}\n` };
+}
+
+/**
+ * Changes the trust list with `change` (undefined: no change needed) under the shared safe update: a
+ * person saving settings.json at the same time keeps their edit, and the entry survives their save.
+ */
+async function updateList(env: Env, change: (list: string[]) => string[] | undefined): Promise<TrustResult<{ file: string; changed: boolean }>> {
+  const file = globalSettingsFile(env);
+  const r = await updateFileSafely(
+    file,
+    (current): UpdateStep<boolean> => {
+      const parsed = parseSettingsText(file, current);
+      if (!parsed.ok) return { error: parsed.message };
+      const next = change(parsed.value.list);
+      if (next === undefined) return { value: false };
+      const text = withList(parsed.value, next);
+      return text.ok ? { value: true, text: text.value } : { error: text.message };
+    },
+    // Dotfile managers symlink settings.json: replace the target, not the link.
+    { followSymlink: true },
+  );
+  return r.ok ? { ok: true, value: { file, changed: r.value } } : r;
 }
 
 export interface TrustChange {
@@ -111,26 +117,16 @@ export async function trustDir(dir: string, env: Env): Promise<TrustResult<Trust
   }
   if (!isDir) return { ok: false, message: `${dir} is not a folder` };
   const canonical = canonicalDir(dir);
-  const file = globalSettingsFile(env);
-  return withFileLock(file, (): TrustResult<TrustChange> => {
-    const r = readSettingsText(file);
-    if (!r.ok) return r;
-    if (r.value.list.some((e) => canonicalDir(e) === canonical)) return { ok: true, value: { file, dir: canonical, changed: false } };
-    const w = writeList(r.value, [...r.value.list, canonical]);
-    return w.ok ? { ok: true, value: { file, dir: canonical, changed: true } } : w;
-  });
+  const r = await updateList(env, (list) => (list.some((e) => canonicalDir(e) === canonical) ? undefined : [...list, canonical]));
+  return r.ok ? { ok: true, value: { ...r.value, dir: canonical } } : r;
 }
 
 /** Removes a folder from the trust list; entries are compared canonically, so a removed folder can still be revoked by path. */
 export async function revokeDir(dir: string, env: Env): Promise<TrustResult<TrustChange>> {
   const canonical = canonicalDir(dir);
-  const file = globalSettingsFile(env);
-  return withFileLock(file, (): TrustResult<TrustChange> => {
-    const r = readSettingsText(file);
-    if (!r.ok) return r;
-    const kept = r.value.list.filter((e) => canonicalDir(e) !== canonical);
-    if (kept.length === r.value.list.length) return { ok: true, value: { file, dir: canonical, changed: false } };
-    const w = writeList(r.value, kept);
-    return w.ok ? { ok: true, value: { file, dir: canonical, changed: true } } : w;
+  const r = await updateList(env, (list) => {
+    const kept = list.filter((e) => canonicalDir(e) !== canonical);
+    return kept.length === list.length ? undefined : kept;
   });
+  return r.ok ? { ok: true, value: { ...r.value, dir: canonical } } : r;
 }
