@@ -1,8 +1,9 @@
 /** @module black-box: a catastrophic pattern in project rules cannot stall the sidecar's answers. */
 import { afterEach, describe, expect, it } from "bun:test";
+import { spawnSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { bashEvent, Sidecar, type TempProject, tempProject } from "./helpers/sidecar-client.ts";
+import { BINARY, bashEvent, Sidecar, type TempProject, tempProject } from "./helpers/sidecar-client.ts";
 
 let project: TempProject | undefined;
 let sidecar: Sidecar | undefined;
@@ -68,4 +69,26 @@ describe("catastrophic project patterns", () => {
     expect(d.action).toBe("allow");
     expect(d.notify).toEqual([]);
   });
+});
+
+describe("shepherd rules explain on catastrophic project patterns", () => {
+  // Bun's backtracking engine gives up on one such match after about half a second, so a single rule
+  // would only be slow; forty of them take far longer than the bound below unless they run in linear time.
+  const evil = Array.from({ length: 40 }, (_, i) => ({ name: `evil-${i}`, action: "block", pattern: `(a+)+$${"|z".repeat(i)}`, reason: "evil" }));
+  const explain = (p: TempProject, command: string) =>
+    spawnSync(BINARY, ["rules", "explain", "--tool", "bash", "--command", command], { cwd: p.project, env: p.env, encoding: "utf8", timeout: 20_000 });
+
+  it("should answer promptly when an untrusted project rule is (a+)+$", () => {
+    const p = tempProject("shepherd-regex-");
+    project = p;
+    mkdirSync(join(p.project, ".pi"), { recursive: true });
+    writeFileSync(join(p.project, ".pi", "shepherd-rules.json"), JSON.stringify(evil));
+    const res = explain(p, EVIL);
+    expect(res.signal).toBeNull();
+    expect(res.status).toBe(0);
+    expect(res.stdout).toContain("evil-0");
+    expect(res.stdout).toContain("decision: allow");
+    // The rules still judge: on matching input they fire.
+    expect(explain(p, "aaaa").stdout).toContain("decision: block");
+  }, 60_000);
 });
