@@ -45,6 +45,19 @@ describe("catastrophic project patterns", () => {
     expect((await s.evaluate(bashEvent(`rm -rf / ${EVIL}`, p.project))).action).toBe("block");
   });
 
+  it("should answer within the timeout when the catastrophic pattern sits in a command condition", async () => {
+    // Many rules, so that even a backtracking engine that gives up after ~0.5 s per match would blow the bound.
+    const { p, s } = start([
+      ...Array.from({ length: 12 }, (_, i) => ({ name: `evil-args-${i}`, action: "block", command: { program: "echo", args: `^(a+)+$${"|z".repeat(i)}` }, reason: "evil args" })),
+      ...Array.from({ length: 12 }, (_, i) => ({ name: `evil-branch-${i}`, action: "block", command: { program: "git", subcommand: "push", branch: `^(a+)+$${"|z".repeat(i)}` }, reason: "evil branch" })),
+    ]);
+    const started = Date.now();
+    expect((await s.evaluate(bashEvent(`echo ${EVIL}`, p.project))).action).toBe("allow");
+    expect((await s.evaluate(bashEvent(`git push origin ${EVIL}`, p.project))).action).toBe("allow");
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect((await s.evaluate(bashEvent("echo aaaa", p.project))).action).toBe("block");
+  });
+
   it("should answer within the timeout for a trusted project too", async () => {
     const { p, s } = start([{ name: "evil", action: "block", pattern: "^(([a-z])+.)+[A-Z]([a-z])+$" }], true);
     const d = await s.evaluate(bashEvent("a".repeat(40), p.project));

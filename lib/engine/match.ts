@@ -27,7 +27,7 @@ export function compileRule(rule: Rule, compile: RegexCompiler = defaultRegexCom
     rule,
     ...(rule.pattern !== undefined ? { pattern: compile(rule.pattern, rule.flags, rule) } : {}),
     conditions: rule.conditions.map((c) => ({ field: c.field, re: compile(c.pattern, c.flags, rule), negate: c.negate ?? false })),
-    ...(rule.command !== undefined ? { command: compileCommandCondition(rule.command) } : {}),
+    ...(rule.command !== undefined ? { command: compileCommandCondition(rule.command, (p) => compile(p, undefined, rule)) } : {}),
     ...(rule.stopReason !== undefined ? { stopReasons: new Set(rule.stopReason) } : {}),
   };
 }

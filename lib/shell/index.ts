@@ -82,14 +82,16 @@ function argWords(cmd: SimpleCommand, an: Analysis): string[] {
 }
 
 /** Compiles a rule's `command` condition once; the matcher is then called per event. */
-export function compileCommandCondition(cond: CommandCondition): CommandMatcher {
+export function compileCommandCondition(cond: CommandCondition, compile: (pattern: string) => RegExp = (p) => new RegExp(p)): CommandMatcher {
   const programs = list(cond.program) ?? [];
   const isProgram = programMatcher(programs);
   const subs = list(cond.subcommand);
-  const argsRe = cond.args !== undefined ? new RegExp(cond.args) : undefined;
-  const notArgsRe = cond.notArgs !== undefined ? new RegExp(cond.notArgs) : undefined;
-  const branchRe = cond.branch !== undefined ? new RegExp(cond.branch) : undefined;
-  const writesRe = cond.writesTo !== undefined ? new RegExp(cond.writesTo) : undefined;
+  // The rule's own regexes go through the caller's compiler, so an untrusted project's pattern gets the
+  // same linear-time engine here as in `pattern` and `conditions`.
+  const argsRe = cond.args !== undefined ? compile(cond.args) : undefined;
+  const notArgsRe = cond.notArgs !== undefined ? compile(cond.notArgs) : undefined;
+  const branchRe = cond.branch !== undefined ? compile(cond.branch) : undefined;
+  const writesRe = cond.writesTo !== undefined ? compile(cond.writesTo) : undefined;
   const pipeTo = list(cond.pipeTo);
   const pipeMatch = pipeTo ? programMatcher(pipeTo) : undefined;
   const pathClass: PathClass | undefined = cond.paths;
