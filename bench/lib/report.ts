@@ -179,22 +179,28 @@ Load average when the run started: ${m.loadAtStart}. The whole run took ${(r.dur
   then found again; without that cache the same mix cost 6.0-6.5 µs per event at 1,000 rules (side by
   side), which is closer to what a session of lines never seen before pays.
 - **spawn-per-hook**: compare with the bare compiled Bun hook row (the same regex check compiled with the
-  same flags): that is Bun's start-up, the floor for any compiled hook. Measured inside the binary at
-  1,000 rules: ~4-5 ms until the first line of \`main.ts\` runs (runtime start-up and the static
-  imports), ~3 ms evaluating the hook's modules (valibot schemas, jsonc-parser, re2js, the built-in
-  rules), ~0.6 ms settings, ~2 ms reading the cached rule file (450 KB of JSON) and priming its gates,
-  ~2.4 ms merging and indexing 1,035 rules, ~3-4 ms evaluating (literal gates over ~650 candidates,
-  compiling the picked rules, the first shell parse, all in cold code), ~1 ms for the session state
-  file. The load cache now also carries the regex safety analyses of its rules (32.5 -> 29.5 ms side by
-  side). Reaching 15 ms needs the merged, indexed rule set cached per project so a hook parses only the
-  rules its event can pick, and the modules the hook does not need made lazy; neither is done yet.
-  Claude Code's \`http\` hook type against \`shepherd http\` avoids the spawn altogether.
-- **memory**: a Bun process serving requests sits at ~70-75 MB RSS with 10 rules; 10,000 rules add their
-  live data (the rule objects, two compiled \`RegExp\` per pattern in \`GuardedRegExp\`, the prefilter
-  index, the rule file's text kept to detect changes) times the collector's head-room. The sidecar
-  collects after loads and every 5,000 requests, so RSS stays flat instead of climbing, but ~25 MB above
-  the target (already ~9 MB above it right after loading): trimming what each rule holds was not
-  attempted in this round.
+  same flags): that is Bun's start-up, the floor for any compiled hook. A hook answers from a per-project
+  snapshot of the merged rule set (\`lib/rules/hook-snapshot.ts\`, keyed by every rule file's
+  fingerprint, trust, plugins and the binary): an index by hook, tool and literal gate, then one JSON per
+  rule, so it parses only the rules its event can pick. The binary enters hooks through a bundle of their
+  own (\`lib/cli/entry.ts\`), and jsonc-parser, re2js and \`node:child_process\` load on first use.
+  Measured inside the binary at 1,000 rules: ~3.2 ms until the hook's entry runs (about what an empty
+  compiled program takes), ~2.9 ms evaluating the hook's modules (~1.6 ms of it building the valibot
+  schemas of \`lib/engine/schema.ts\`), ~0.9 ms reading and validating the input and setting up, ~0.3 ms
+  settings, ~0.4 ms reading the rule files (their fingerprints key the snapshot), ~2.2 ms the snapshot
+  (its index, the literal gates of ~650 candidates, parsing the ~66 picked rules, nearly all of them the
+  3% with no literal text, which no gate can rule out), ~0.5 ms merging those, ~2.1 ms evaluating
+  (compiling and first-running the picked patterns in cold code), ~1 ms session state and audit; the rest,
+  ~4 ms, is spawning and leaving the process. Side by side, the round took the median from 25-30 ms to
+  20-23 ms. Claude Code's \`http\` hook type against \`shepherd http\` avoids the spawn altogether.
+- **memory**: of the RSS, ~46 MB are file pages of the binary itself (Bun's code and the embedded
+  bytecode, the same at 10 rules); a Bun process serving requests sits at ~70-75 MB with 10 rules.
+  10,000 rules add ~13 MB of live JS heap (rule objects, \`GuardedRegExp\` wrappers, the prefilter
+  index), the compiled code of the patterns that ran, and the allocator's head-room and retained pages
+  from loading. The rule files' text is no longer kept (a length and two 64-bit hashes detect changes:
+  -1.9 MB of live heap) and the sidecar collects after loads and every 1,000 requests instead of 5,000
+  (RSS after the run ~127 -> ~118 MB, side by side). Single runs swing by ±8 MB: the target is
+  missed by a few MB in a good run and by ~20 in a bad one.
 
 ## Reproduce
 
