@@ -1,6 +1,7 @@
 /**
  * @module dependencies a one-shot hook rarely needs, loaded on first use: jsonc-parser (files with
- * comments or errors) and re2js (untrusted or exponential patterns, inputs past the native limit).
+ * comments or errors), re2js (untrusted or exponential patterns, inputs past the native limit) and the
+ * valibot rule schemas (a hook answering from its snapshot validates no rule).
  * Evaluating them costs a hook process ~2 ms of its 15 ms budget, and most hooks need neither.
  *
  * Bun resolves `require` synchronously in ES modules, and its bundler keeps the module in the binary;
@@ -9,13 +10,16 @@
  */
 import type * as JsoncParser from "jsonc-parser";
 import type * as Re2js from "re2js";
+import type * as RuleSchemas from "./engine/schema.ts";
 
 let jsonc: typeof JsoncParser | undefined;
 let re2js: typeof Re2js | undefined;
+let schemas: typeof RuleSchemas | undefined;
 
 export async function preloadLazyDeps(): Promise<void> {
   jsonc ??= await import("jsonc-parser");
   re2js ??= await import("re2js");
+  schemas ??= await import("./engine/schema.ts");
 }
 
 function missing(name: string): Error {
@@ -36,4 +40,11 @@ export function re2(): typeof Re2js {
   if (typeof require !== "function") throw missing("re2js");
   re2js = require("re2js") as typeof Re2js;
   return re2js;
+}
+
+export function ruleSchemas(): typeof RuleSchemas {
+  if (schemas) return schemas;
+  if (typeof require !== "function") throw missing("the rule schemas");
+  schemas = require("./engine/schema.ts") as typeof RuleSchemas;
+  return schemas;
 }

@@ -1,17 +1,9 @@
 /** @module rule file text -> validated rules, or issues that name the file, JSON path and source position. */
 import * as v from "valibot";
 import type { Node, ParseError } from "jsonc-parser";
-import { jsoncParser } from "../lazy-deps.ts";
-import {
-  BUILTIN_ACTIONS,
-  BUILTIN_CHECKS,
-  type LayerName,
-  type LoadIssue,
-  type Rule,
-  type RuleInput,
-  RuleSchema,
-  issuePath,
-} from "./schema.ts";
+import { jsoncParser, ruleSchemas } from "../lazy-deps.ts";
+import type { Rule, RuleInput } from "./schema.ts";
+import { BUILTIN_ACTIONS, BUILTIN_CHECKS, type LayerName, type LoadIssue, issuePath } from "./schema-core.ts";
 import { normalizeToolName } from "./tools.ts";
 
 export interface LoadResult {
@@ -182,6 +174,8 @@ export function loadRuleText(text: string, opts: LoadOptions): LoadResult {
 
   const rules: Rule[] = [];
   const seen = new Map<string, number>();
+  // The rule schemas are built on first use: a hook answering from its snapshot never validates a rule.
+  const { RuleSchema } = ruleSchemas();
   list.forEach((raw, index) => {
     const rulePath: PathSegment[] = [...base, index];
     const parsed = v.safeParse(RuleSchema, raw);

@@ -1,23 +1,18 @@
 /** @module valibot schemas and inferred types for rules, hook events and decisions (the trust boundary). */
 import * as v from "valibot";
 import { CommandConditionSchema } from "../shell/command-condition-schema.ts";
+import { HOOK_NAMES, type HookName, type LayerName } from "./schema-core.ts";
 
-export const HOOK_NAMES = [
-  "tool_call",
-  "tool_result",
-  "message_end",
-  "agent_end",
-  "session_start",
-  "session_shutdown",
-  "before_provider_request",
-  "input",
-] as const;
-export type HookName = (typeof HOOK_NAMES)[number];
-
-export const BUILTIN_ACTIONS = ["block", "ask", "notify", "steer", "rewrite"] as const;
-export type BuiltinAction = (typeof BUILTIN_ACTIONS)[number];
-
-export const BUILTIN_CHECKS = ["has_edits", "git_uncommitted", "always"] as const;
+export {
+  BUILTIN_ACTIONS,
+  BUILTIN_CHECKS,
+  DEFAULT_SETTINGS,
+  HOOK_NAMES,
+  issuePath,
+  LayerNames,
+  SettingsSchema,
+} from "./schema-core.ts";
+export type { BuiltinAction, HookName, LayerName, LoadIssue, Settings, SettingsInput } from "./schema-core.ts";
 
 export const EXPECTATIONS = ["block", "allow", "rewrite", "notify", "steer", "ask"] as const;
 
@@ -94,9 +89,6 @@ export const RuleFileSchema = v.union([
   v.array(v.unknown()),
   v.looseObject({ $schema: v.optional(v.string()), rules: v.array(v.unknown()) }),
 ]);
-
-export const LayerNames = ["builtin", "global", "project"] as const;
-export type LayerName = (typeof LayerNames)[number];
 
 /** A rule after loading: defaults filled in, tagged with where it came from. */
 export interface Rule {
@@ -181,61 +173,3 @@ export interface Decision {
   fired: Fired[];
 }
 
-/** An issue found while loading or validating: always names the file and the JSON path. */
-export interface LoadIssue {
-  file: string;
-  /** Dotted/bracketed JSON path, e.g. `rules[3].pattern`; "" for the whole file. */
-  path: string;
-  message: string;
-  severity: "error" | "warning";
-  line?: number;
-  column?: number;
-}
-
-export const SettingsSchema = v.looseObject({
-  projectRulesPattern: v.optional(v.string()),
-  maxWarnings: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
-  timeoutMs: v.optional(v.pipe(v.number(), v.minValue(1))),
-  failMode: v.optional(v.picklist(["open", "closed"])),
-  binary: v.optional(v.string()),
-  trustedProjects: v.optional(v.array(v.string())),
-  pluginTimeoutMs: v.optional(v.pipe(v.number(), v.minValue(1))),
-  pluginLoadTimeoutMs: v.optional(v.pipe(v.number(), v.minValue(1))),
-  gitTimeoutMs: v.optional(v.pipe(v.number(), v.minValue(1))),
-  audit: v.optional(v.unknown()),
-});
-export type SettingsInput = v.InferOutput<typeof SettingsSchema>;
-
-export interface Settings {
-  projectRulesPattern: string;
-  maxWarnings: number;
-  timeoutMs: number;
-  failMode: "open" | "closed";
-  binary?: string;
-  trustedProjects: string[];
-  pluginTimeoutMs: number;
-  gitTimeoutMs: number;
-  audit?: unknown;
-  [key: string]: unknown;
-}
-
-export const DEFAULT_SETTINGS: Settings = {
-  projectRulesPattern: "shepherd-rules-*.json",
-  maxWarnings: 3,
-  timeoutMs: 3000,
-  failMode: "closed",
-  trustedProjects: [],
-  pluginTimeoutMs: 1000,
-  gitTimeoutMs: 1500,
-};
-
-/** Formats a valibot issue path as `rules[2].conditions[0].pattern`. */
-export function issuePath(issue: v.BaseIssue<unknown>, prefix = ""): string {
-  let out = prefix;
-  for (const item of issue.path ?? []) {
-    const key = item.key;
-    if (typeof key === "number") out += `[${key}]`;
-    else out += out === "" ? String(key) : `.${String(key)}`;
-  }
-  return out;
-}

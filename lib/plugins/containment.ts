@@ -4,7 +4,7 @@
  */
 import * as v from "valibot";
 import type { PartialDecision } from "../engine/evaluate.ts";
-import { type HookName, issuePath } from "../engine/schema.ts";
+import { type HookName, issuePath } from "../engine/schema-core.ts";
 
 const MAX_TEXT = 16_384;
 const MAX_LIST = 32;

@@ -6,7 +6,7 @@
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import type { EvalHost, PartialDecision, PluginCallArgs } from "../engine/evaluate.ts";
-import { BUILTIN_ACTIONS, BUILTIN_CHECKS, type LoadIssue } from "../engine/schema.ts";
+import { BUILTIN_ACTIONS, BUILTIN_CHECKS, type LoadIssue } from "../engine/schema-core.ts";
 import { type DirWatch, watchDir } from "../rules/watch.ts";
 import { checkActionResult, checkCheckResult, clampBudget, type FailMode, failedActionDecision } from "./containment.ts";
 import type { LoadedPlugin } from "./protocol.ts";

@@ -4,7 +4,7 @@ import { resolve } from "node:path";
 import type { ParseError } from "jsonc-parser";
 import { jsoncParser } from "../lazy-deps.ts";
 import * as v from "valibot";
-import { DEFAULT_SETTINGS, issuePath, type LoadIssue, type Settings, SettingsSchema } from "../engine/schema.ts";
+import { DEFAULT_SETTINGS, issuePath, type LoadIssue, type Settings, SettingsSchema } from "../engine/schema-core.ts";
 import { type Env, globalSettingsFile, projectSettingsFile } from "./paths.ts";
 
 export interface SettingsResult {

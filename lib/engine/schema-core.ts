@@ -1,0 +1,85 @@
+/**
+ * @module the part of the schema every hook process needs: names, settings, issues. Kept apart from the
+ * rule and event schemas (schema.ts, which re-exports all of this) because building those valibot schemas
+ * costs a cold hook process ~1.5 ms, and a hook answering from its snapshot never validates a rule.
+ */
+import * as v from "valibot";
+
+export const HOOK_NAMES = [
+  "tool_call",
+  "tool_result",
+  "message_end",
+  "agent_end",
+  "session_start",
+  "session_shutdown",
+  "before_provider_request",
+  "input",
+] as const;
+export type HookName = (typeof HOOK_NAMES)[number];
+
+export const BUILTIN_ACTIONS = ["block", "ask", "notify", "steer", "rewrite"] as const;
+export type BuiltinAction = (typeof BUILTIN_ACTIONS)[number];
+
+export const BUILTIN_CHECKS = ["has_edits", "git_uncommitted", "always"] as const;
+
+export const LayerNames = ["builtin", "global", "project"] as const;
+export type LayerName = (typeof LayerNames)[number];
+
+/** An issue found while loading or validating: always names the file and the JSON path. */
+export interface LoadIssue {
+  file: string;
+  /** Dotted/bracketed JSON path, e.g. `rules[3].pattern`; "" for the whole file. */
+  path: string;
+  message: string;
+  severity: "error" | "warning";
+  line?: number;
+  column?: number;
+}
+
+export const SettingsSchema = v.looseObject({
+  projectRulesPattern: v.optional(v.string()),
+  maxWarnings: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
+  timeoutMs: v.optional(v.pipe(v.number(), v.minValue(1))),
+  failMode: v.optional(v.picklist(["open", "closed"])),
+  binary: v.optional(v.string()),
+  trustedProjects: v.optional(v.array(v.string())),
+  pluginTimeoutMs: v.optional(v.pipe(v.number(), v.minValue(1))),
+  pluginLoadTimeoutMs: v.optional(v.pipe(v.number(), v.minValue(1))),
+  gitTimeoutMs: v.optional(v.pipe(v.number(), v.minValue(1))),
+  audit: v.optional(v.unknown()),
+});
+export type SettingsInput = v.InferOutput<typeof SettingsSchema>;
+
+export interface Settings {
+  projectRulesPattern: string;
+  maxWarnings: number;
+  timeoutMs: number;
+  failMode: "open" | "closed";
+  binary?: string;
+  trustedProjects: string[];
+  pluginTimeoutMs: number;
+  gitTimeoutMs: number;
+  audit?: unknown;
+  [key: string]: unknown;
+}
+
+export const DEFAULT_SETTINGS: Settings = {
+  projectRulesPattern: "shepherd-rules-*.json",
+  maxWarnings: 3,
+  timeoutMs: 3000,
+  failMode: "closed",
+  trustedProjects: [],
+  pluginTimeoutMs: 1000,
+  gitTimeoutMs: 1500,
+};
+
+/** Formats a valibot issue path as `rules[2].conditions[0].pattern`. */
+export function issuePath(issue: v.BaseIssue<unknown>, prefix = ""): string {
+  let out = prefix;
+  for (const item of issue.path ?? []) {
+    const key = item.key;
+    if (typeof key === "number") out += `[${key}]`;
+    else out += out === "" ? String(key) : `.${String(key)}`;
+  }
+  return out;
+}
