@@ -198,9 +198,10 @@ Load average when the run started: ${m.loadAtStart}. The whole run took ${(r.dur
   10,000 rules add ~13 MB of live JS heap (rule objects, \`GuardedRegExp\` wrappers, the prefilter
   index), the compiled code of the patterns that ran, and the allocator's head-room and retained pages
   from loading. The rule files' text is no longer kept (a length and two 64-bit hashes detect changes:
-  -1.9 MB of live heap) and the sidecar collects after loads and every 1,000 requests instead of 5,000
-  (RSS after the run ~127 -> ~118 MB, side by side). Single runs swing by ±8 MB: the target is
-  missed by a few MB in a good run and by ~20 in a bad one.
+  -1.9 MB of live heap). The sidecar collects after loads and every 5,000 requests: every 1,000 took
+  ~8 MB off this row but raised the stdio p50 at 1,000 rules by ~30 µs (side by side), so it was
+  reverted. Single runs swing by ±8 MB; the target is missed by ~15-30 MB, and trimming what each rule
+  and each compiled pattern holds was not attempted.
 
 ## Reproduce
 
