@@ -184,15 +184,16 @@ Load average when the run started: ${m.loadAtStart}. The whole run took ${(r.dur
   fingerprint, trust, plugins and the binary): an index by hook, tool and literal gate, then one JSON per
   rule, so it parses only the rules its event can pick. The binary enters hooks through a bundle of their
   own (\`lib/cli/entry.ts\`), and jsonc-parser, re2js and \`node:child_process\` load on first use.
-  Measured inside the binary at 1,000 rules: ~3.2 ms until the hook's entry runs (about what an empty
-  compiled program takes), ~2.9 ms evaluating the hook's modules (~1.6 ms of it building the valibot
-  schemas of \`lib/engine/schema.ts\`), ~0.9 ms reading and validating the input and setting up, ~0.3 ms
-  settings, ~0.4 ms reading the rule files (their fingerprints key the snapshot), ~2.2 ms the snapshot
-  (its index, the literal gates of ~650 candidates, parsing the ~66 picked rules, nearly all of them the
-  3% with no literal text, which no gate can rule out), ~0.5 ms merging those, ~2.1 ms evaluating
-  (compiling and first-running the picked patterns in cold code), ~1 ms session state and audit; the rest,
-  ~4 ms, is spawning and leaving the process. Side by side, the round took the median from 25-30 ms to
-  20-23 ms. Claude Code's \`http\` hook type against \`shepherd http\` avoids the spawn altogether.
+  Measured inside the binary at 1,000 rules: ~2.8 ms until the hook's entry runs (about what an empty
+  compiled program takes), ~2.3 ms evaluating the hook's modules, ~0.8 ms reading and validating the
+  input and setting up, ~0.2 ms settings, ~0.4 ms reading the rule files (their fingerprints key the
+  snapshot), ~2 ms the snapshot (its index, the literal gates of ~650 candidates, parsing the ~66 picked
+  rules, nearly all of them the 3% with no literal text, which no gate can rule out), ~0.5 ms merging
+  those, ~3 ms evaluating (compiling and first-running the picked patterns, and valibot's first calls, in
+  cold code), ~0.9 ms session state; the rest, ~4 ms, is spawning and leaving the process. The rule
+  schemas are no longer built in a hook, but that saved only ~0.3 ms: most of their ~1.5 ms was valibot's
+  own first calls, now paid in evaluation instead. Side by side, the round took the median from 25-30 ms
+  to 17-18 ms in quiet runs. Claude Code's \`http\` hook type against \`shepherd http\` avoids the spawn altogether.
 - **memory**: of the RSS, ~46 MB are file pages of the binary itself (Bun's code and the embedded
   bytecode, the same at 10 rules); a Bun process serving requests sits at ~70-75 MB with 10 rules.
   10,000 rules add ~13 MB of live JS heap (rule objects, \`GuardedRegExp\` wrappers, the prefilter
