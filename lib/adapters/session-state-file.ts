@@ -8,6 +8,7 @@ import { join } from "node:path";
 import * as v from "valibot";
 import { emptyState, type SessionState, SessionStateSchema } from "../engine/state.ts";
 import { agentDir, type Env } from "../rules/paths.ts";
+import { textHash } from "../hash.ts";
 
 export function sessionStateDir(env: Env): string {
   return join(agentDir(env), "shepherd", "sessions");
@@ -15,20 +16,8 @@ export function sessionStateDir(env: Env): string {
 
 /** A file name that cannot escape the folder whatever the agent sends as a session id. */
 export function stateFileName(agent: string, sessionId: string): string {
-  const safe = /^[A-Za-z0-9._-]{1,128}$/.test(sessionId) && !sessionId.startsWith(".") ? sessionId : `h${fnv1a(sessionId)}`;
+  const safe = /^[A-Za-z0-9._-]{1,128}$/.test(sessionId) && !sessionId.startsWith(".") ? sessionId : `h${textHash(sessionId)}`;
   return `${agent}-${safe}.json`;
-}
-
-/** Cheap stable hash for odd session ids (no crypto import on the hook's hot path). */
-function fnv1a(text: string): string {
-  let h1 = 0x811c9dc5;
-  let h2 = 0x01000193;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    h1 = Math.imul(h1 ^ c, 0x01000193) >>> 0;
-    h2 = Math.imul(h2 ^ c, 0x5bd1e995) >>> 0;
-  }
-  return h1.toString(16).padStart(8, "0") + h2.toString(16).padStart(8, "0");
 }
 
 export interface StateFileOptions {

@@ -16,6 +16,7 @@ import type { RuleSet } from "../engine/merge.ts";
 import { type Gate, gatePasses, gatesOf, primeGates } from "../engine/prefilter.ts";
 import { analysesOf, type PatternAnalysis, primeAnalyses } from "../engine/regex-safety.ts";
 import type { HookEvent, Rule } from "../engine/schema.ts";
+import { textHash } from "../hash.ts";
 
 export interface RuleSnapshots {
   /** The merged rules stored under `key` that this process's events may pick, in merged order; undefined on a miss. */
@@ -40,17 +41,6 @@ interface Body {
   analyses: [string, PatternAnalysis][];
 }
 
-function nameHash(text: string): string {
-  let h1 = 0x811c9dc5;
-  let h2 = 0x9e3779b1;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    h1 = Math.imul(h1 ^ c, 0x01000193) >>> 0;
-    h2 = Math.imul(h2 ^ c, 0x5bd1e995) >>> 0;
-  }
-  return h1.toString(16).padStart(8, "0") + h2.toString(16).padStart(8, "0");
-}
-
 function patternsOf(rule: Rule): { pattern: string; flags: string | undefined }[] {
   const out: { pattern: string; flags: string | undefined }[] = [];
   if (rule.pattern !== undefined) out.push({ pattern: rule.pattern, flags: rule.flags });
@@ -64,7 +54,7 @@ function patternsOf(rule: Rule): { pattern: string; flags: string | undefined }[
  * `salt` must change whenever the loader or merge may differ (the binary's identity).
  */
 export function fileRuleSnapshots(dir: string, salt: string, events: readonly HookEvent[]): RuleSnapshots {
-  const fileOf = (cwd: string) => join(dir, `snapshot-${nameHash(cwd)}.bin`);
+  const fileOf = (cwd: string) => join(dir, `snapshot-${textHash(cwd)}.bin`);
   let tmpCount = 0;
   return {
     load(cwd, key) {

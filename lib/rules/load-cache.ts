@@ -10,6 +10,7 @@ import type { LoadResult } from "../engine/load.ts";
 import { type Gate, gatesOf, primeGates } from "../engine/prefilter.ts";
 import { analysesOf, type PatternAnalysis, primeAnalyses } from "../engine/regex-safety.ts";
 import type { LayerName } from "../engine/schema.ts";
+import { textHash } from "../hash.ts";
 
 export interface RuleLoadCache {
   get(file: string, source: LayerName, text: string): LoadResult | undefined;
@@ -45,24 +46,13 @@ function hasher(): Hasher {
   };
 }
 
-function nameHash(text: string): string {
-  let h1 = 0x811c9dc5;
-  let h2 = 0x9e3779b1;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    h1 = Math.imul(h1 ^ c, 0x01000193) >>> 0;
-    h2 = Math.imul(h2 ^ c, 0x5bd1e995) >>> 0;
-  }
-  return h1.toString(16).padStart(8, "0") + h2.toString(16).padStart(8, "0");
-}
-
 /**
  * `salt` must change whenever the loader may read a file differently (the binary's identity): an entry
  * written by another build is ignored.
  */
 export function fileLoadCache(dir: string, salt: string, minBytes = MIN_CACHED_BYTES): RuleLoadCache {
   const hash = hasher();
-  const entryFile = (file: string, source: LayerName) => join(dir, `rules-${nameHash(`${source}\0${file}`)}.json`);
+  const entryFile = (file: string, source: LayerName) => join(dir, `rules-${textHash(`${source}\0${file}`)}.json`);
   let tmpCount = 0;
   return {
     get(file, source, text) {
