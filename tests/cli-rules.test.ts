@@ -71,6 +71,14 @@ describe("shepherd rules check <file>", () => {
     expect(res.stdout).toContain("no problems");
   });
 
+  it("should still analyse the valid rules of a file that has an error", () => {
+    writeProjectRules("shepherd-rules.json", '[\n  { "name": "a", "tool": "bsh", "action": "block", "pattern": "x" },\n  { "name": "b", "action": "block", "pattern": "(" }\n]\n');
+    const res = shepherd(["rules", "check", ".pi/shepherd-rules.json", "--no-tests"]);
+    expect(res.code).toBe(1);
+    expect(res.stdout).toContain('[0].tool  warning: unknown tool "bsh"; did you mean "bash"?');
+    expect(res.stdout).toContain("[1].pattern  error");
+  });
+
   it("should report a missing file as an error", () => {
     const res = shepherd(["rules", "check", "nope.json"]);
     expect(res.code).toBe(1);

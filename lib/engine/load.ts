@@ -11,6 +11,11 @@ export interface LoadResult {
   issues: LoadIssue[];
   /** True when the file had no error: a caller keeps its last good rules otherwise. */
   ok: boolean;
+  /**
+   * When the file has errors: the rules that validated on their own. They never take effect (the file keeps
+   * its last good rules), but `rules check` still analyses them, so one typo does not hide every warning.
+   */
+  valid?: Rule[];
 }
 
 type PathSegment = string | number;
@@ -56,7 +61,9 @@ function regexProblem(pattern: string, flags: string | undefined): string | unde
     new RegExp(pattern, flags);
     return undefined;
   } catch (err) {
-    return `invalid regular expression: ${err instanceof Error ? err.message : String(err)}`;
+    // The engine's own message already starts with "Invalid regular expression:"; say it once.
+    const detail = (err instanceof Error ? err.message : String(err)).replace(/^invalid regular expression:\s*/i, "");
+    return `invalid regular expression: ${detail}`;
   }
 }
 
@@ -207,7 +214,7 @@ export function loadRuleText(text: string, opts: LoadOptions): LoadResult {
     rules.push(action === undefined ? toPatch(input, meta) : toRule({ ...input, action }, meta));
   });
   const ok = !issues.some((i) => i.severity === "error");
-  return { rules: ok ? rules : [], issues, ok };
+  return ok ? { rules, issues, ok } : { rules: [], issues, ok, valid: rules };
 }
 
 function describeIssue(issue: v.BaseIssue<unknown>): string {
