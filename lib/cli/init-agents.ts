@@ -4,7 +4,7 @@
  * comments and formatting survive), a second run changes nothing, and every write goes through the shared
  * safe update (locked, atomic, and safe against the user saving the same file).
  */
-import { existsSync } from "node:fs";
+import { existsSync, writeSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { applyEdits, type ParseError, modify, parse, printParseErrorCode } from "jsonc-parser";
@@ -175,7 +175,7 @@ export function mergeAgentSettings(text: string, data: Record<string, unknown>, 
 
 /** Installs (or removes) the hooks; returns the exit code. */
 export async function runInitAgent(agent: string, opts: InitAgentOptions): Promise<number> {
-  const out = opts.write ?? ((t: string) => void process.stderr.write(t));
+  const out = opts.write ?? ((t: string) => void writeSync(1, t));
   const err = opts.writeErr ?? ((t: string) => void process.stderr.write(t));
   const name = agentName(agent);
   if (!name) {
