@@ -45,6 +45,9 @@ function patternsOf(rule: Rule): { pattern: string; flags: string | undefined }[
   const out: { pattern: string; flags: string | undefined }[] = [];
   if (rule.pattern !== undefined) out.push({ pattern: rule.pattern, flags: rule.flags });
   for (const c of rule.conditions) out.push({ pattern: c.pattern, flags: c.flags });
+  // The `command` condition's regexes go through the same compiler (lib/shell/index.ts), without flags.
+  const cmd = rule.command;
+  if (cmd) for (const p of [cmd.args, cmd.notArgs, cmd.branch, cmd.writesTo]) if (p !== undefined) out.push({ pattern: p, flags: undefined });
   return out;
 }
 

@@ -89,6 +89,9 @@ function patternsOf(result: LoadResult): { pattern: string; flags: string | unde
   for (const r of result.rules) {
     if (r.pattern !== undefined) out.push({ pattern: r.pattern, flags: r.flags });
     for (const c of r.conditions) out.push({ pattern: c.pattern, flags: c.flags });
+    // The `command` condition's regexes go through the same compiler (lib/shell/index.ts), without flags.
+    const cmd = r.command;
+    if (cmd) for (const p of [cmd.args, cmd.notArgs, cmd.branch, cmd.writesTo]) if (p !== undefined) out.push({ pattern: p, flags: undefined });
   }
   return out;
 }
