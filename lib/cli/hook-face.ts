@@ -6,7 +6,6 @@ import { statSync } from "node:fs";
 import { join } from "node:path";
 import type { HookEvent } from "../engine/schema.ts";
 import { log } from "../log.ts";
-import { createPluginProvider } from "../plugins/provider.ts";
 import { fileRuleSnapshots } from "../rules/hook-snapshot.ts";
 import { fileLoadCache } from "../rules/load-cache.ts";
 import { agentDir } from "../rules/paths.ts";
@@ -20,8 +19,9 @@ export function runHookFace(agent: string, env: Record<string, string | undefine
   const salt = `${VERSION}:${self.size}:${self.mtimeMs}`;
   const loadCache = fileLoadCache(cacheDir, salt);
   const snapshots = (events: readonly HookEvent[]) => fileRuleSnapshots(cacheDir, salt, events);
-  const loadPlugins = () =>
-    createPluginProvider({
+  // Imported on demand: the plugin host's modules cost every hook process start-up time, and few need them.
+  const loadPlugins = async () =>
+    (await import("../plugins/provider.ts")).createPluginProvider({
       env,
       onIssue: (_cwd, issue) => {
         const level = issue.severity === "error" ? "error" : "warning";

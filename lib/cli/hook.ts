@@ -30,7 +30,7 @@ export interface HookDeps {
    * Makes the plugin provider on demand: loading plugins starts a worker, so a hook process only pays for
    * it when an enabled rule names an action or check no built-in provides.
    */
-  loadPlugins?: () => PluginProvider;
+  loadPlugins?: () => PluginProvider | Promise<PluginProvider>;
   /** Loaded rule files kept across hook processes (load-cache.ts); none in tests. */
   loadCache?: RuleLoadCache;
   /** Merged rule sets kept across hook processes, narrowed to these events (hook-snapshot.ts). */
@@ -141,7 +141,7 @@ async function decide(adapter: AgentAdapter, parsed: ParsedHook, deps: HookDeps,
     let host = ws.host(cwd);
     if (!deps.plugins && deps.loadPlugins && needsPlugins(host.ruleSet)) {
       ws.close();
-      ws = new Workspace({ env: deps.env, cwd, watch: false, lazyCompile: true, ...(deps.loadCache ? { loadCache: deps.loadCache } : {}), onDecision, plugins: deps.loadPlugins() }, VERSION);
+      ws = new Workspace({ env: deps.env, cwd, watch: false, lazyCompile: true, ...(deps.loadCache ? { loadCache: deps.loadCache } : {}), onDecision, plugins: await deps.loadPlugins() }, VERSION);
       host = ws.host(cwd);
     }
     setFailMode(host.settings.failMode !== "open");
