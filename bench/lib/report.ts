@@ -188,12 +188,23 @@ Load average when the run started: ${m.loadAtStart}. The whole run took ${(r.dur
   compiled program takes), ~2.3 ms evaluating the hook's modules, ~0.8 ms reading and validating the
   input and setting up, ~0.2 ms settings, ~0.4 ms reading the rule files (their fingerprints key the
   snapshot), ~2 ms the snapshot (its index, the literal gates of ~650 candidates, parsing the ~66 picked
-  rules, nearly all of them the 3% with no literal text, which no gate can rule out), ~0.5 ms merging
+  rules: the 3% with no literal text, which no gate can rule out, and the ~28 built-in rules with a
+  \`command\` condition, which the gates do not narrow), ~0.5 ms merging
   those, ~3 ms evaluating (compiling and first-running the picked patterns, and valibot's first calls, in
   cold code), ~0.9 ms session state; the rest, ~4 ms, is spawning and leaving the process. The rule
   schemas are no longer built in a hook, but that saved only ~0.3 ms: most of their ~1.5 ms was valibot's
   own first calls, now paid in evaluation instead. Side by side, the round took the median from 25-30 ms
-  to 17-18 ms in quiet runs. Claude Code's \`http\` hook type against \`shepherd http\` avoids the spawn altogether.
+  to 17-18 ms in quiet runs. A second round: the analyses of the \`command\` condition's regexes (\`args\`,
+  \`notArgs\`, \`branch\`, \`writesTo\`) now travel with the cached rules too (every hook re-analysed the safety
+  pack's picked command rules, ~1.2 ms of evaluation), the plugin host is imported only when a rule needs a
+  plugin, and the built-in layer's load results are embedded as JSON parsed on first use rather than object
+  literals built while the module is evaluated. Side by side with the binary before that round (both
+  interleaved, 300 runs each, project on tmpfs, on a VM with heavy I/O wait, load ~2): p10 19.7 -> 15.9 ms,
+  p25 22.6 -> 17.2 ms, median 34.8 -> 28.0 ms, CPU time per hook 40.6 -> 29.1 ms. The table's spawn rows
+  are from the earlier quiet run and were not re-measured; whether the quiet median is now under 15 ms is
+  still to be confirmed. Measured inside the binary after the first two changes, the old binary in the same
+  noisy run: evaluation ~2.5 ms (was ~4.7 ms). Tried and dropped: importing only the hook's own agent adapter (no
+  difference measurable). Claude Code's \`http\` hook type against \`shepherd http\` avoids the spawn altogether.
 - **memory**: of the RSS, ~46 MB are file pages of the binary itself (Bun's code and the embedded
   bytecode, the same at 10 rules); a Bun process serving requests sits at ~70-75 MB with 10 rules.
   10,000 rules add ~13 MB of live JS heap (rule objects, \`GuardedRegExp\` wrappers, the prefilter
