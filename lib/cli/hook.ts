@@ -8,8 +8,7 @@ import { AdapterInputError, type AdapterIo, type AgentAdapter, emptyDecision, me
 import { adapterFor, AGENTS } from "../adapters/index.ts";
 import { pruneStateFiles, sessionStateDir, withSessionState } from "../adapters/session-state-file.ts";
 import { AuditLog } from "../audit/audit-log.ts";
-import { isBuiltinAction, isBuiltinCheck } from "../engine/load.ts";
-import type { RuleSet } from "../engine/merge.ts";
+import { needsPlugins } from "../engine/merge.ts";
 import type { Decision, HookEvent } from "../engine/schema.ts";
 import type { Env } from "../rules/paths.ts";
 import type { RuleSnapshots } from "../rules/hook-snapshot.ts";
@@ -118,11 +117,6 @@ export async function runHook(agent: string, deps: HookDeps): Promise<number> {
     if (answer.stdout) out(answer.stdout);
     return answer.exitCode;
   }
-}
-
-/** True when an enabled rule was skipped only because its action or check must come from a plugin. */
-function needsPlugins(set: RuleSet): boolean {
-  return set.skipped.some((s) => s.rule.enabled && (!isBuiltinAction(s.rule.action) || (s.rule.check !== undefined && !isBuiltinCheck(s.rule.check))));
 }
 
 async function decide(adapter: AgentAdapter, parsed: ParsedHook, deps: HookDeps, setFailMode: (closed: boolean) => void): Promise<Decision> {

@@ -7,10 +7,10 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type { EvalHost } from "../engine/evaluate.ts";
 import { type LoadResult, loadRuleText } from "../engine/load.ts";
-import { type Layer, mergeLayers, type RuleSet } from "../engine/merge.ts";
-import { createSafeRegexCompiler } from "../engine/regex-safety.ts";
+import type { Layer, RuleSet } from "../engine/merge.ts";
 import type { LayerName, LoadIssue, Settings } from "../engine/schema.ts";
 import { BUILTIN_RULE_FILES } from "../rules/builtin-rules.gen.ts";
+import { mergeProject } from "../rules/merge-project.ts";
 import { type Env, globalRulesFile, homeDir, projectRuleFiles } from "../rules/paths.ts";
 import { loadSettings } from "../rules/settings.ts";
 import type { PluginProvider } from "../rules/workspace.ts";
@@ -80,18 +80,10 @@ export function mergeFiles(files: RuleFile[], issues: LoadIssue[], opts: { trust
     source,
     files: files.filter((f) => f.source === source && f.result.ok).map((f) => ({ file: f.file, rules: f.result.rules })),
   }));
-  return mergeLayers(layers, issues, {
+  return mergeProject(layers, issues, {
     trusted: opts.trusted,
     projectDir: opts.projectDir,
-    pluginActions: opts.pluginActions,
-    pluginChecks: opts.pluginChecks,
-    // The same compiler as the rule host: `rules explain` on a cloned repository must not stall on its
-    // patterns, and must show the verdict the sidecar would give (a skipped pattern is skipped here too).
-    compileRegex: createSafeRegexCompiler({
-      trusted: opts.trusted,
-      onReport: (r) =>
-        issues.push({ file: r.rule.file, path: `${r.rule.jsonPath}.pattern`, message: `rule "${r.rule.name}": ${r.message}`, severity: r.outcome === "skipped" ? "error" : "warning" }),
-    }),
+    plugins: { actions: opts.pluginActions, checks: opts.pluginChecks },
   });
 }
 

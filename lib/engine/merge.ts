@@ -169,6 +169,14 @@ function skipReason(rule: Rule, opts: MergeOptions): string | undefined {
   return undefined;
 }
 
+/**
+ * True when an enabled rule was skipped only because its action or check must come from a plugin: a face
+ * that loads plugins lazily (the hook) loads them then, and such a set is never snapshotted.
+ */
+export function needsPlugins(set: RuleSet): boolean {
+  return set.skipped.some((s) => s.rule.enabled && (!isBuiltinAction(s.rule.action) || (s.rule.check !== undefined && !isBuiltinCheck(s.rule.check))));
+}
+
 /** Candidate rules for one hook and (normalized) tool, in definition order. */
 export function candidates(set: RuleSet, hook: HookName, tool: string): CompiledRule[] {
   const idx = set.byHook.get(hook);

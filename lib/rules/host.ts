@@ -1,12 +1,12 @@
 /** @module one project's rules: discovers the three layers, keeps the last good rules per file, hot-reloads. */
 import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
-import { isBuiltinAction, isBuiltinCheck, type LoadResult, loadRuleText } from "../engine/load.ts";
-import { type Layer, type LayerFile, mergeLayers, type RuleSet } from "../engine/merge.ts";
-import { createSafeRegexCompiler } from "../engine/regex-safety.ts";
+import { type LoadResult, loadRuleText } from "../engine/load.ts";
+import { type Layer, type LayerFile, needsPlugins, type RuleSet } from "../engine/merge.ts";
 import type { LayerName, LoadIssue, Rule, Settings } from "../engine/schema.ts";
 import { BUILTIN_RULE_FILES } from "./builtin-rules.gen.ts";
 import { agentDir, type Env, globalRulesFile, globalSettingsFile, projectPiDir, projectRuleFiles } from "./paths.ts";
+import { mergeProject } from "./merge-project.ts";
 import { loadSettings } from "./settings.ts";
 import type { RuleSnapshots } from "./hook-snapshot.ts";
 import type { RuleLoadCache } from "./load-cache.ts";
@@ -179,7 +179,7 @@ export class RuleHost {
     for (const c of this.#cache.values()) issues.push(...c.result.issues);
     const ruleSet = this.#merge([builtin, global, project], issues, plugins);
     // Sets that need plugins are reloaded with them (hook.ts): a snapshot would hide what they skipped.
-    if (snapshots && snapshotKey !== undefined && !ruleSet.skipped.some((s) => s.rule.enabled && (!isBuiltinAction(s.rule.action) || (s.rule.check !== undefined && !isBuiltinCheck(s.rule.check))))) {
+    if (snapshots && snapshotKey !== undefined && !needsPlugins(ruleSet)) {
       snapshots.save(this.cwd, snapshotKey, ruleSet);
     }
     this.#issues = issues;
@@ -188,16 +188,10 @@ export class RuleHost {
   }
 
   #merge(layers: Layer[], issues: LoadIssue[], plugins: { actions: ReadonlySet<string>; checks: ReadonlySet<string> } | undefined): RuleSet {
-    return mergeLayers(layers, issues, {
+    return mergeProject(layers, issues, {
       trusted: this.#trusted,
       projectDir: this.cwd,
-      // No pattern may stall an evaluation: untrusted ones run on a linear-time engine (regex-safety.ts).
-      compileRegex: createSafeRegexCompiler({
-        trusted: this.#trusted,
-        onReport: (r) =>
-          issues.push({ file: r.rule.file, path: `${r.rule.jsonPath}.pattern`, message: `rule "${r.rule.name}": ${r.message}`, severity: r.outcome === "skipped" ? "error" : "warning" }),
-      }),
-      ...(plugins ? { pluginActions: plugins.actions, pluginChecks: plugins.checks } : {}),
+      ...(plugins ? { plugins } : {}),
       ...(this.#opts.lazyCompile ? { lazyCompile: true } : {}),
     });
   }
