@@ -192,6 +192,24 @@ describe("evaluate", () => {
     expect((await run({ hook: "input", session: { id: "m", cwd: "/" }, prompt: "please deploy" })).notify).toEqual(["deploying"]);
   });
 
+  it("should hand a plugin action the input an earlier rewrite produced", async () => {
+    const rules = ruleSetOf(
+      { builtin: [{ name: "rw", action: "rewrite", pattern: "^git status", rewrite: { prefix: "rtk" } }, { name: "p", action: "seen", tool: "bash" }] },
+      { trusted: true, pluginActions: new Set(["seen"]) },
+    );
+    let seen: unknown;
+    const { run } = makeEvaluator(rules, { host: { runAction: async (_n, args) => ((seen = args.event.tool?.input.command), undefined) } });
+    expect((await run(bashCall("git status"))).input).toEqual({ command: "rtk git status" });
+    expect(seen).toBe("rtk git status");
+  });
+
+  it("should let requiresTools hold when the agent does not say which tools it has", async () => {
+    const rules = ruleSetOf({ builtin: [{ name: "g", action: "notify", pattern: "x", requiresTools: ["grep"], reason: "use grep" }] });
+    const { run } = makeEvaluator(rules);
+    expect((await run(bashCall("x"))).notify).toEqual(["use grep"]);
+    expect((await run({ ...bashCall("x"), availableTools: ["bash"] })).notify).toEqual([]);
+  });
+
   it("should run plugin actions through the host and keep their partial decision", async () => {
     const rules = ruleSetOf({ builtin: [{ name: "p", action: "custom_guard", options: { max: 1 } }] }, { trusted: true, pluginActions: new Set(["custom_guard"]) });
     const { run } = makeEvaluator(rules, {

@@ -1,10 +1,10 @@
 /** @module (rule set, session state, event) -> Decision, with the precedence of DESIGN section 3. */
 import type { ShellContext } from "../shell/index.ts";
 import { candidates, type RuleSet } from "./merge.ts";
-import { type CompiledRule, EventView, fillTemplate, matchStatic } from "./match.ts";
+import { type CompiledRule, EventView, fillTemplate, matchStatic, NO_MATCH } from "./match.ts";
 import { selectorFor } from "./prefilter.ts";
 import type { Decision, Fired, HookEvent, Rule } from "./schema.ts";
-import { recordCommand, recordEdit, type SessionState, SessionStore } from "./state.ts";
+import { recordCommand, recordEdit, type SessionState, type SessionStore } from "./state.ts";
 import { mainKeyOf } from "./tools.ts";
 
 /** What a plugin action may answer: a partial decision, or nothing for "no opinion". */
@@ -72,18 +72,26 @@ function counterValue(rule: Rule, state: SessionState, view: EventView): number 
   return perTool === undefined ? state.calls : (state.callsByTool[perTool] ?? 0);
 }
 
-/** Session-dependent part of matching: counters, wrap-up once per prompt, warning cap. */
-function matchState(cr: CompiledRule, state: SessionState, view: EventView, maxWarnings: number): string | undefined {
+/**
+ * Session-dependent part of matching: counters, wrap-up once per prompt, warning cap. Like matchStatic,
+ * it builds a message only when asked (`rules explain`), never on the hot path.
+ */
+function matchState(cr: CompiledRule, state: SessionState, view: EventView, maxWarnings: number, explain = true): string | undefined {
   const rule = cr.rule;
   if (rule.state) {
     const value = counterValue(rule, state, view) - (state.baselines[rule.name] ?? 0);
-    if (value < rule.state.gte) return `state: ${rule.state.countKind} count ${value} < ${rule.state.gte}`;
+    if (value < rule.state.gte) return explain ? `state: ${rule.state.countKind} count ${value} < ${rule.state.gte}` : NO_MATCH;
   }
-  if (rule.hook === "agent_end" && state.wrapUpDelivered.includes(rule.name)) return "already reminded since the last user prompt";
+  if (rule.hook === "agent_end" && state.wrapUpDelivered.includes(rule.name)) return explain ? "already reminded since the last user prompt" : NO_MATCH;
   if (rule.action === "notify" && maxWarnings > 0 && (state.warnings[rule.name] ?? 0) >= maxWarnings) {
-    return `maxWarnings: already notified ${maxWarnings} times this session`;
+    return explain ? `maxWarnings: already notified ${maxWarnings} times this session` : NO_MATCH;
   }
   return undefined;
+}
+
+/** Whether a rule matches this event in this session (everything but its check), with no message built. */
+function matches(cr: CompiledRule, view: EventView, shell: ShellContext, state: SessionState, maxWarnings: number): boolean {
+  return matchStatic(cr, view, shell, false) === undefined && matchState(cr, state, view, maxWarnings, false) === undefined;
 }
 
 function builtinCheck(check: string, state: SessionState): boolean | undefined {
@@ -154,8 +162,7 @@ export function evaluate(ctx: EvalContext, event: HookEvent): Decision | Promise
   for (let k = 0; k < picked.length; k++) {
     const cr = picked[k] as CompiledRule;
     if (out.block) break;
-    if (matchStatic(cr, view, shell, false) !== undefined) continue;
-    if (matchState(cr, state, view, ctx.maxWarnings) !== undefined) continue;
+    if (!matches(cr, view, shell, state, ctx.maxWarnings)) continue;
     if (cr.rule.check !== undefined && builtinCheck(cr.rule.check, state) !== true) continue;
     const input = view.input;
     applyAction(cr, view, out);
@@ -185,8 +192,7 @@ async function evaluateAsync(ctx: EvalContext, view: EventView, state: SessionSt
     if (out.block) break;
     const rule = cr.rule;
     const input = view.input;
-    if (matchStatic(cr, view, shell, false) !== undefined) continue;
-    if (matchState(cr, state, view, ctx.maxWarnings) !== undefined) continue;
+    if (!matches(cr, view, shell, state, ctx.maxWarnings)) continue;
     if (rule.check !== undefined) {
       let ok = builtinCheck(rule.check, state);
       if (ok === undefined) {
@@ -208,8 +214,16 @@ async function evaluateAsync(ctx: EvalContext, view: EventView, state: SessionSt
   return finish(ctx, view, state, list, shell, out);
 }
 
-function pluginArgs(view: EventView, rule: Rule, state: SessionState): { event: HookEvent; rule: Rule; options: Record<string, unknown>; session: SessionState } {
-  return { event: view.event, rule, options: rule.options ?? {}, session: state };
+/** A plugin sees the event as the rules after a rewrite do: with the input the earlier rules produced. */
+function pluginArgs(view: EventView, rule: Rule, state: SessionState): PluginCallArgs {
+  const ev = view.event;
+  const event = ev.tool && ev.tool.input !== view.input ? { ...ev, tool: { ...ev.tool, input: view.input } } : ev;
+  return { event, rule, options: rule.options ?? {}, session: state };
+}
+
+function took(out: Outcome, rule: Rule): void {
+  out.fired.push(fired(rule));
+  out.tookEffect.push(rule);
 }
 
 function applyAction(cr: CompiledRule, view: EventView, out: Outcome): void {
@@ -217,34 +231,27 @@ function applyAction(cr: CompiledRule, view: EventView, out: Outcome): void {
   switch (rule.action) {
     case "block":
       out.block = { rule, reason: fillTemplate(rule.reason ?? `Blocked by Shepherd rule "${rule.name}"`, view) };
-      out.fired.push(fired(rule));
-      out.tookEffect.push(rule);
-      return;
+      break;
     case "ask":
       if (!out.ask) out.ask = { rule, reason: fillTemplate(rule.reason ?? `Shepherd rule "${rule.name}" asks for confirmation`, view) };
-      out.fired.push(fired(rule));
-      out.tookEffect.push(rule);
-      return;
+      break;
     case "rewrite": {
       const next = applyRewrite(cr, view);
       if (!next) return;
       view.input = next;
       out.rewritten = true;
-      out.fired.push(fired(rule));
-      out.tookEffect.push(rule);
-      return;
+      break;
     }
     case "notify":
       pushUnique(out.notify, fillTemplate(rule.reason ?? defaultReason(rule), view));
-      out.fired.push(fired(rule));
-      out.tookEffect.push(rule);
-      return;
+      break;
     case "steer":
       pushUnique(out.steer, fillTemplate(rule.reason ?? defaultReason(rule), view));
-      out.fired.push(fired(rule));
-      out.tookEffect.push(rule);
+      break;
+    default:
       return;
   }
+  took(out, rule);
 }
 
 function applyPartial(rule: Rule, partial: PartialDecision, view: EventView, out: Outcome): void {
@@ -268,10 +275,7 @@ function applyPartial(rule: Rule, partial: PartialDecision, view: EventView, out
     pushUnique(out.steer, s);
     any = true;
   }
-  if (any) {
-    out.fired.push(fired(rule));
-    out.tookEffect.push(rule);
-  }
+  if (any) took(out, rule);
 }
 
 function finish(ctx: EvalContext, view: EventView, state: SessionState, list: CompiledRule[], shell: ShellContext, out: Outcome): Decision {
@@ -281,7 +285,7 @@ function finish(ctx: EvalContext, view: EventView, state: SessionState, list: Co
     for (const cr of list) {
       if (cr.rule.action !== "block" && cr.rule.action !== "ask") continue;
       if (out.tookEffect.includes(cr.rule)) continue;
-      if (matchStatic(cr, view, shell, false) !== undefined || matchState(cr, state, view, ctx.maxWarnings) !== undefined) continue;
+      if (!matches(cr, view, shell, state, ctx.maxWarnings)) continue;
       applyAction(cr, view, out);
       if (out.block) break;
     }
@@ -321,13 +325,11 @@ export function explain(ctx: EvalContext, event: HookEvent, sessionState: Sessio
   const state = structuredClone(sessionState);
   count(state, view);
   const shell: ShellContext = { cwd: event.session.cwd, projectRoot: ctx.projectRoot, home: ctx.home };
-  const list = candidates(ctx.rules, event.hook, view.tool);
-  const inList = new Set(list.map((cr) => cr.rule));
+  const compiled = new Map(candidates(ctx.rules, event.hook, view.tool).map((cr) => [cr.rule, cr]));
   return ctx.rules.rules.map((rule) => {
     if (rule.hook !== event.hook) return { rule, fired: false, why: `hook is ${rule.hook}, event is ${event.hook}` };
-    if (!inList.has(rule)) return { rule, fired: false, why: `tool ${view.tool || "(none)"} is not ${rule.tools.join("/")}` };
-    const cr = list.find((c) => c.rule === rule);
-    if (!cr) return { rule, fired: false, why: "not indexed" };
+    const cr = compiled.get(rule);
+    if (!cr) return { rule, fired: false, why: `tool ${view.tool || "(none)"} is not ${rule.tools.join("/")}` };
     const why = matchStatic(cr, view, shell) ?? matchState(cr, state, view, ctx.maxWarnings);
     if (why !== undefined) return { rule, fired: false, why };
     if (rule.check !== undefined) {
@@ -339,4 +341,3 @@ export function explain(ctx: EvalContext, event: HookEvent, sessionState: Sessio
   });
 }
 
-export { SessionStore };
