@@ -109,8 +109,12 @@ export function mergeLayers(layers: Layer[], issues: LoadIssue[] = [], opts: Mer
     }
   }
 
+  // Position of each file within its layer, computed once rather than searched in every comparison.
+  const fileRank = new Map<string, number>();
+  for (const layer of layers) layer.files.forEach((f, i) => fileRank.set(`${layer.source}\0${f.file}`, i));
+  const rankOf = (r: Rule) => fileRank.get(`${r.source}\0${r.file}`) ?? 0;
   const ordered = [...byName.values()].sort(
-    (a, b) => LAYER_ORDER[a.source] - LAYER_ORDER[b.source] || fileOrder(layers, a, b) || a.index - b.index,
+    (a, b) => LAYER_ORDER[a.source] - LAYER_ORDER[b.source] || rankOf(a) - rankOf(b) || a.index - b.index,
   );
 
   const rules: Rule[] = [];
@@ -144,15 +148,6 @@ export function mergeLayers(layers: Layer[], issues: LoadIssue[] = [], opts: Mer
   const activeByName = new Map(rules.map((r) => [r.name, r]));
   const order = new Map(rules.map((r, i) => [r, i]));
   return { rules, skipped, overrides, issues, byHook, byName: activeByName, order };
-}
-
-function fileOrder(layers: Layer[], a: Rule, b: Rule): number {
-  if (a.file === b.file) return 0;
-  const layer = layers.find((l) => l.source === a.source);
-  if (!layer) return 0;
-  const ia = layer.files.findIndex((f) => f.file === a.file);
-  const ib = layer.files.findIndex((f) => f.file === b.file);
-  return ia - ib;
 }
 
 function skipReason(rule: Rule, opts: MergeOptions): string | undefined {
