@@ -1,8 +1,9 @@
 import { describe, expect, it } from "bun:test";
 import { spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { renderBuiltinModule } from "../scripts/gen-embedded.ts";
+import { loadRuleText } from "../lib/engine/load.ts";
 import { BINARY } from "./helpers/sidecar-client.ts";
 
 describe("shepherd binary", () => {
@@ -20,8 +21,21 @@ describe("shepherd binary", () => {
     expect(res.stderr).toContain('unknown command "frobnicate"');
   });
 
-  it("should embed the built-in rules generated from rules/*.json", () => {
-    const current = readFileSync(join(import.meta.dir, "../lib/rules/builtin-rules.gen.ts"), "utf8");
-    expect(current).toBe(renderBuiltinModule(join(import.meta.dir, "..")));
+  it("should carry every rule of rules/*.json inside the binary, run from a folder with no rules", () => {
+    const dir = join(import.meta.dir, "../rules");
+    const expected = readdirSync(dir)
+      .filter((f) => f.endsWith(".json"))
+      .flatMap((f) => loadRuleText(readFileSync(join(dir, f), "utf8"), { file: `rules/${f}`, source: "builtin" }).rules.map((r) => r.name))
+      .sort();
+    const home = mkdtempSync(join(tmpdir(), "shepherd-embed-"));
+    try {
+      const res = spawnSync(BINARY, ["rules", "list", "--json"], { cwd: home, encoding: "utf8", env: { PATH: process.env.PATH ?? "", HOME: home, PI_CODING_AGENT_DIR: join(home, "agent") } });
+      expect(res.status).toBe(0);
+      const listed = (JSON.parse(res.stdout) as { rules: { name: string; source: string }[] }).rules.filter((r) => r.source === "builtin").map((r) => r.name);
+      expect(expected.length).toBeGreaterThan(20);
+      expect(listed.sort()).toEqual(expected);
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
   });
 });

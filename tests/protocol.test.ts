@@ -90,6 +90,15 @@ describe("shepherd serve", () => {
     expect(await sc.exited).toBe(0);
   });
 
+  it("should cap one rule's notify at the default maxWarnings of 3 per session", async () => {
+    writeFileSync(join(tp.project, ".pi/shepherd-rules-notes.json"), JSON.stringify([{ name: "note-ls", action: "notify", pattern: "^ls", reason: "listing" }]));
+    await sc.request("shepherd/reload");
+    const counts: number[] = [];
+    for (let i = 0; i < 5; i++) counts.push(((await sc.evaluate(bashEvent("ls", tp.project, "cap"))).notify as string[]).length);
+    expect(counts).toEqual([1, 1, 1, 0, 0]);
+    expect(((await sc.evaluate(bashEvent("ls", tp.project, "other-session"))).notify as string[]).length).toBe(1);
+  });
+
   it("should keep U+2028 inside a line as data", async () => {
     const d = await sc.evaluate(bashEvent("echo a\u2028b && rm -rf x", tp.project));
     expect(d.action).toBe("block");
