@@ -34,6 +34,19 @@ describe("shepherd_rules tool", () => {
     expect(list.text).toMatch(/no-checkout-discard \[builtin\]/);
   });
 
+  it("should name an unnamed rule when adding it, so it neither replaces another nor gets lost", async () => {
+    mkdirSync(join(tp.project, ".pi"));
+    const file = join(tp.project, ".pi/shepherd-rules.json");
+    writeFileSync(file, JSON.stringify([{ action: "block", pattern: "first" }]));
+    expect((await tool({ action: "add", scope: "project", rule: { action: "block", pattern: "second" } })).isError).toBe(false);
+    const rules = JSON.parse(readFileSync(file, "utf8")) as { name?: string; pattern: string }[];
+    expect(rules.map((r) => r.pattern)).toEqual(["first", "second"]);
+    const added = rules[1]?.name ?? "";
+    expect(added).toMatch(/^block-/);
+    expect((await tool({ action: "remove", scope: "project", name: added })).isError).toBe(false);
+    expect((JSON.parse(readFileSync(file, "utf8")) as { pattern: string }[]).map((r) => r.pattern)).toEqual(["first"]);
+  });
+
   it("should write project scope to .pi/shepherd-rules.json, keeping comments", async () => {
     mkdirSync(join(tp.project, ".pi"));
     const file = join(tp.project, ".pi/shepherd-rules.json");

@@ -3,7 +3,7 @@ import { lstatSync, realpathSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { applyEdits, modify, parse as parseJsonc } from "jsonc-parser";
 import * as v from "valibot";
-import { loadRuleText } from "../engine/load.ts";
+import { deriveName, loadRuleText } from "../engine/load.ts";
 import { issuePath, type Rule, RuleSchema } from "../engine/schema.ts";
 import { globalRulesFile, projectPiDir, projectRulesFile } from "./paths.ts";
 import { updateFileSafely, type UpdateStep } from "./safe-update.ts";
@@ -65,12 +65,12 @@ function parseRaw(file: string, current: string | undefined): { text: string; li
 
 const EMPTY_FILE = "[]\n";
 
+/** The name the loader gives the rule at `index` of a file: its own, else derived as load.ts derives it. */
 function nameOf(raw: unknown, index: number): string | undefined {
   if (!raw || typeof raw !== "object") return undefined;
   const r = raw as Record<string, unknown>;
   if (typeof r.name === "string") return r.name;
-  const loaded = loadRuleText(JSON.stringify([raw]), { file: "", source: "global" });
-  return loaded.rules[0]?.name ?? `#${index}`;
+  return deriveName(typeof r.comment === "string" ? r.comment : undefined, `${typeof r.action === "string" ? r.action : "rule"}-${index}`);
 }
 
 /** Actions an untrusted project may add to the global rules: they only restrict or remind. */
@@ -152,8 +152,11 @@ export async function runRulesTool(workspace: Workspace, rawArgs: unknown, cwd?:
       return fail(`invalid rule: ${first ? `${issuePath(first) || "(rule)"}: ${first.message}` : "unknown"}`);
     }
     if (checked.output.action === undefined) return fail('invalid rule: "action" is required when adding a rule');
-    newRule = args.rule as Record<string, unknown>;
-    name = nameOf(newRule, 0);
+    const given = args.rule as Record<string, unknown>;
+    // A derived name depends on the rule's position in the file; written out, it stays the rule's name
+    // wherever the rule lands, so a later remove/disable finds it and an add never replaces a stranger.
+    name = typeof given.name === "string" ? given.name : deriveName(checked.output.comment, `${checked.output.action}-${Date.now().toString(36)}`);
+    newRule = typeof given.name === "string" ? given : { name, ...given };
   }
   if (!name) return fail(`"name" is required for ${args.action}`);
   const ruleName = name;
