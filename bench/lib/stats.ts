@@ -32,3 +32,48 @@ export function fmtRatio(r: number): string {
 export function fmtMb(bytes: number): string {
   return Number.isFinite(bytes) ? `${(bytes / 1024 / 1024).toFixed(1)} MB` : "n/a";
 }
+
+export interface RoundTrip {
+  p50: number;
+  p99: number;
+}
+
+export interface SideBySide {
+  shepherd: RoundTrip;
+  echo: RoundTrip;
+  /** Medians over runs of the per-run ratios (shepherd / echo). */
+  ratioP50: number;
+  ratioP99: number;
+}
+
+/**
+ * Times `one(shepherd)` against `one(echo)` interleaved request by request, alternating which goes first
+ * so neither always follows the other's wake-up; per run p50/p99, then medians across runs.
+ */
+export async function sideBySide<T>(shepherd: T, echo: T, one: (target: T) => Promise<number>, opts: { runs: number; requests: number; warmup: number }): Promise<SideBySide> {
+  for (let i = 0; i < opts.warmup; i++) {
+    await one(echo);
+    await one(shepherd);
+  }
+  const runs: { s: RoundTrip; e: RoundTrip }[] = [];
+  for (let r = 0; r < opts.runs; r++) {
+    const s: number[] = [];
+    const e: number[] = [];
+    for (let i = 0; i < opts.requests; i++) {
+      if (i % 2 === 0) {
+        e.push(await one(echo));
+        s.push(await one(shepherd));
+      } else {
+        s.push(await one(shepherd));
+        e.push(await one(echo));
+      }
+    }
+    runs.push({ s: { p50: percentile(s, 50), p99: percentile(s, 99) }, e: { p50: percentile(e, 50), p99: percentile(e, 99) } });
+  }
+  return {
+    shepherd: { p50: median(runs.map((x) => x.s.p50)), p99: median(runs.map((x) => x.s.p99)) },
+    echo: { p50: median(runs.map((x) => x.e.p50)), p99: median(runs.map((x) => x.e.p99)) },
+    ratioP50: median(runs.map((x) => x.s.p50 / x.e.p50)),
+    ratioP99: median(runs.map((x) => x.s.p99 / x.e.p99)),
+  };
+}

@@ -4,12 +4,11 @@
  */
 import { BUN, HTTP_ECHO_SERVER, SHEPHERD } from "../lib/paths.ts";
 import { createProject } from "../lib/project.ts";
-import { median, percentile } from "../lib/stats.ts";
+import { type SideBySide, sideBySide } from "../lib/stats.ts";
 import { eventMix } from "../lib/synthetic-rules.ts";
-import type { RoundTrip } from "./stdio.ts";
 
 export type HttpResult =
-  | { rules: number; available: true; shepherd: RoundTrip; echo: RoundTrip; ratioP50: number; ratioP99: number }
+  | ({ rules: number; available: true } & SideBySide)
   | { rules: number; available: false; why: string };
 
 /** Starts a server that prints its port on stderr; resolves with the port. */
@@ -65,35 +64,7 @@ export async function benchHttp(ruleCount: number, opts: { runs: number; request
       if (res.status !== 200) throw new Error(`bench: POST /v1/evaluate answered ${res.status}`);
       return dt;
     };
-    const sp = shepherd.port;
-    const ep = echo.port;
-    for (let i = 0; i < opts.warmup; i++) {
-      await one(ep);
-      await one(sp);
-    }
-    const runs: { s: RoundTrip; e: RoundTrip }[] = [];
-    for (let r = 0; r < opts.runs; r++) {
-      const s: number[] = [];
-      const e: number[] = [];
-      for (let i = 0; i < opts.requests; i++) {
-        if (i % 2 === 0) {
-          e.push(await one(ep));
-          s.push(await one(sp));
-        } else {
-          s.push(await one(sp));
-          e.push(await one(ep));
-        }
-      }
-      runs.push({ s: { p50: percentile(s, 50), p99: percentile(s, 99) }, e: { p50: percentile(e, 50), p99: percentile(e, 99) } });
-    }
-    return {
-      rules: ruleCount,
-      available: true,
-      shepherd: { p50: median(runs.map((x) => x.s.p50)), p99: median(runs.map((x) => x.s.p99)) },
-      echo: { p50: median(runs.map((x) => x.e.p50)), p99: median(runs.map((x) => x.e.p99)) },
-      ratioP50: median(runs.map((x) => x.s.p50 / x.e.p50)),
-      ratioP99: median(runs.map((x) => x.s.p99 / x.e.p99)),
-    };
+    return { rules: ruleCount, available: true, ...(await sideBySide(shepherd.port, echo.port, one, opts)) };
   } finally {
     await shepherd?.stop();
     await echo?.stop();

@@ -5,21 +5,12 @@
 import { spawnLineClient } from "../lib/line-client.ts";
 import { BUN, ECHO_SERVER, SHEPHERD } from "../lib/paths.ts";
 import { createProject } from "../lib/project.ts";
-import { median, percentile } from "../lib/stats.ts";
+import { type SideBySide, sideBySide } from "../lib/stats.ts";
 import { eventMix } from "../lib/synthetic-rules.ts";
 
-export interface RoundTrip {
-  p50: number;
-  p99: number;
-}
-
-export interface StdioResult {
+/** shepherd vs echo p50/p99, and the medians over runs of the per-run ratios. */
+export interface StdioResult extends SideBySide {
   rules: number;
-  shepherd: RoundTrip;
-  echo: RoundTrip;
-  /** Medians over runs of the per-run ratios (shepherd / echo). */
-  ratioP50: number;
-  ratioP99: number;
 }
 
 export async function benchStdio(ruleCount: number, opts: { runs: number; requests: number; warmup: number }): Promise<StdioResult> {
@@ -40,33 +31,7 @@ export async function benchStdio(ruleCount: number, opts: { runs: number; reques
       if (!("result" in res)) throw new Error(`bench: evaluate failed: ${JSON.stringify(res)}`);
       return dt;
     };
-    for (let i = 0; i < opts.warmup; i++) {
-      await one(echo);
-      await one(shepherd);
-    }
-    const runs: { s: RoundTrip; e: RoundTrip }[] = [];
-    for (let r = 0; r < opts.runs; r++) {
-      const s: number[] = [];
-      const e: number[] = [];
-      for (let i = 0; i < opts.requests; i++) {
-        // Alternate which goes first, so neither always follows the other's wake-up.
-        if (i % 2 === 0) {
-          e.push(await one(echo));
-          s.push(await one(shepherd));
-        } else {
-          s.push(await one(shepherd));
-          e.push(await one(echo));
-        }
-      }
-      runs.push({ s: { p50: percentile(s, 50), p99: percentile(s, 99) }, e: { p50: percentile(e, 50), p99: percentile(e, 99) } });
-    }
-    return {
-      rules: ruleCount,
-      shepherd: { p50: median(runs.map((x) => x.s.p50)), p99: median(runs.map((x) => x.s.p99)) },
-      echo: { p50: median(runs.map((x) => x.e.p50)), p99: median(runs.map((x) => x.e.p99)) },
-      ratioP50: median(runs.map((x) => x.s.p50 / x.e.p50)),
-      ratioP99: median(runs.map((x) => x.s.p99 / x.e.p99)),
-    };
+    return { rules: ruleCount, ...(await sideBySide(shepherd, echo, one, opts)) };
   } finally {
     await shepherd.close();
     await echo.close();
