@@ -104,22 +104,44 @@ function pluginProviderWith(
   });
 }
 
-const HTTP_HELP = `Usage: shepherd http [--port N] [--host H] [--token T]
+/** `shepherd <face> --help` for the faces whose options main.ts parses itself. */
+const FACE_HELP: Record<string, string> = {
+  serve: `Usage: shepherd serve
+
+The stdio sidecar: JSON-RPC 2.0, one message a line (MCP lifecycle, shepherd/evaluate, shepherd/hint,
+the shepherd_rules tool). Rules come from the current folder's layers. Exits 0 on stdin EOF or SIGTERM.
+Example: printf '{"jsonrpc":"2.0","id":1,"method":"ping"}\\n' | shepherd serve
+`,
+  http: `Usage: shepherd http [--port N] [--host H] [--token T]
 
 Serves the engine over HTTP (hono): Claude Code http hooks at POST /v1/hooks/claude-code, POST /v1/evaluate,
 GET /health, and a live dashboard at /. Binds 127.0.0.1 by default; a non-loopback --host requires --token.
 Example: shepherd http --port 7373
-`;
+`,
+  hook: `Usage: shepherd hook <claude-code|codex|gemini>
+
+Reads one hook call of that agent on stdin and answers in its contract (deny, ask, rewrite, context,
+wrap-up). Counters survive across hook processes in a per-session state file.
+Example: echo '{"session_id":"s","cwd":".","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"git checkout -- a.ts"}}' | shepherd hook claude-code
+`,
+  init: `Usage: shepherd init <pi|claude-code|codex|gemini> [--user] [--uninstall]
+
+pi: installs the thin extension into ~/.pi/agent/extensions/ (PI_CODING_AGENT_DIR honoured).
+claude-code, codex, gemini: merges Shepherd's hooks into the project's settings file (--user: the
+user's), keeping everything else. --uninstall removes only what Shepherd added.
+Example: shepherd init claude-code --user
+`,
+};
+
+function wantsHelp(argv: string[]): boolean {
+  return argv.includes("--help") || argv.includes("-h");
+}
 
 async function http(argv: string[], env: Record<string, string | undefined>, cwd: string): Promise<number> {
   const flag = (name: string) => {
     const i = argv.indexOf(name);
     return i >= 0 ? argv[i + 1] : undefined;
   };
-  if (argv.includes("--help") || argv.includes("-h")) {
-    out(HTTP_HELP);
-    return 0;
-  }
   const { DEFAULT_HTTP_PORT, HttpOptionsError, runHttp } = await import("./lib/http/serve.ts");
   const portText = flag("--port");
   const port = portText === undefined ? DEFAULT_HTTP_PORT : Number(portText);
@@ -155,6 +177,11 @@ async function main(argv: string[]): Promise<number> {
   if (typeof require !== "function") await (await import("./lib/lazy-deps.ts")).preloadLazyDeps();
   const env = process.env;
   const cwd = process.cwd();
+  const faceHelp = cmd === undefined ? undefined : FACE_HELP[cmd];
+  if (faceHelp && wantsHelp(rest)) {
+    out(faceHelp);
+    return 0;
+  }
   switch (cmd) {
     case undefined:
     case "--help":

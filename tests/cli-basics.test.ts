@@ -15,6 +15,16 @@ describe("shepherd binary", () => {
     else expect(res.stdout).toContain("shepherd serve");
   });
 
+  it.each([["serve"], ["http"], ["hook"], ["init"], ["trust"], ["rules", "list"], ["rules", "check"], ["rules", "explain"], ["rules", "test"], ["schema"], ["replay"]])(
+    "should print usage with an example for shepherd %s --help",
+    (...cmd) => {
+      const res = spawnSync(BINARY, [...cmd, "--help"], { cwd: "/", encoding: "utf8", input: "" });
+      expect(res.status).toBe(0);
+      expect(res.stdout).toContain(`Usage: shepherd ${cmd[0]}`);
+      expect(res.stdout).toMatch(/Example/);
+    },
+  );
+
   it("should exit 2 with help on an unknown command", () => {
     const res = spawnSync(BINARY, ["frobnicate"], { encoding: "utf8" });
     expect(res.status).toBe(2);

@@ -10,7 +10,8 @@ const compiled = import.meta.url.includes("$bunfs") || import.meta.url.includes(
 const at = (inBinary: string, fromHere: string) => (compiled ? inBinary : new URL(fromHere, import.meta.url).href);
 
 const argv = process.argv.slice(2);
-if (argv[0] === "hook") {
+// `hook --help` is answered by main.ts with the other faces' help.
+if (argv[0] === "hook" && argv[1] !== "--help" && argv[1] !== "-h") {
   const face = (await import(at("./lib/cli/hook-face.ts", "./hook-face.ts"))) as typeof import("./hook-face.ts");
   face.runHookFace(argv[1] ?? "", process.env, process.cwd()).then(
     (code) => process.exit(code),

@@ -12,6 +12,9 @@ A trusted project's rules may rewrite commands and override or disable global an
 built-in rules, and its plugins (.pi/shepherd/plugins/) run. Locked global rules stay
 out of reach. The list lives in the global settings (~/.pi/agent/settings.json,
 key shepherd.trustedProjects; PI_CODING_AGENT_DIR moves it).
+
+Example:
+  shepherd trust ~/src/app
 `;
 
 export async function runTrust(argv: string[], io: CliIO): Promise<number> {
