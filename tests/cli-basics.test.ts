@@ -15,12 +15,12 @@ describe("shepherd binary", () => {
     else expect(res.stdout).toContain("shepherd serve");
   });
 
-  it.each([["serve"], ["http"], ["hook"], ["init"], ["trust"], ["rules", "list"], ["rules", "check"], ["rules", "explain"], ["rules", "test"], ["schema"], ["replay"]])(
+  it.each(["serve", "http", "hook", "init", "trust", "rules list", "rules check", "rules explain", "rules test", "schema", "replay"])(
     "should print usage with an example for shepherd %s --help",
-    (...cmd) => {
-      const res = spawnSync(BINARY, [...cmd, "--help"], { cwd: "/", encoding: "utf8", input: "" });
+    (command) => {
+      const res = spawnSync(BINARY, [...command.split(" "), "--help"], { cwd: "/", encoding: "utf8", input: "" });
       expect(res.status).toBe(0);
-      expect(res.stdout).toContain(`Usage: shepherd ${cmd[0]}`);
+      expect(res.stdout).toContain(`Usage: shepherd ${command.split(" ")[0]}`);
       expect(res.stdout).toMatch(/Example/);
     },
   );
