@@ -1,6 +1,6 @@
 /** @module the service behind every face: rule hosts per project, sessions, hints; evaluate/hint/status/reload. */
 import { resolve } from "node:path";
-import { type EvalHost, evaluate } from "../engine/evaluate.ts";
+import { type EvalContext, type EvalHost, evaluate } from "../engine/evaluate.ts";
 import type { Decision, HookEvent, LoadIssue } from "../engine/schema.ts";
 import { addHint, SessionStore, type SessionState } from "../engine/state.ts";
 import { inlineTestIssues } from "../engine/inline-tests.ts";
@@ -72,6 +72,7 @@ export class Workspace {
   readonly defaultCwd: string;
   #opts: WorkspaceOptions;
   #hosts = new Map<string, RuleHost>();
+  #contexts = new WeakMap<RuleHost, { generation: number; ctx: EvalContext }>();
   #lastHost: { asked: string; host: RuleHost } | undefined;
   /** Projects whose plugins are still loading: their first events wait for them. */
   #loading = new Map<string, Promise<void>>();
@@ -191,22 +192,28 @@ export class Workspace {
     host.flush();
     const loading = this.#loading.get(host.cwd);
     if (loading) return loading.then(() => this.evaluate(event));
-    const decision = evaluate(
-      {
-        rules: host.ruleSet,
-        sessions: this.sessions,
-        maxWarnings: host.settings.maxWarnings,
-        projectRoot: host.cwd,
-        home: homeDir(this.env),
-        host: this.#evalHost(host.cwd),
-      },
-      event,
-    );
+    const decision = evaluate(this.#contextFor(host), event);
     const after = this.#opts.onDecision;
     if (!after) return decision;
     if (decision instanceof Promise) return decision.then((d) => (after(event, d), d));
     after(event, decision);
     return decision;
+  }
+
+  /** The evaluation context of a project, rebuilt only when its rules reload (not on every event). */
+  #contextFor(host: RuleHost): EvalContext {
+    const hit = this.#contexts.get(host);
+    if (hit && hit.generation === host.generation) return hit.ctx;
+    const ctx: EvalContext = {
+      rules: host.ruleSet,
+      sessions: this.sessions,
+      maxWarnings: host.settings.maxWarnings,
+      projectRoot: host.cwd,
+      home: homeDir(this.env),
+      host: this.#evalHost(host.cwd),
+    };
+    this.#contexts.set(host, { generation: host.generation, ctx });
+    return ctx;
   }
 
   #evalHost(cwd: string): EvalHost {
