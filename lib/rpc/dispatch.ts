@@ -37,7 +37,8 @@ export class InvalidParams extends Error {
 const EnvelopeSchema = v.object({
   jsonrpc: v.literal("2.0"),
   method: v.pipe(v.string(), v.minLength(1)),
-  id: v.optional(v.union([v.string(), v.number(), v.null()])),
+  // Numbers first: most clients count ids, and a failed union branch builds an issue message.
+  id: v.optional(v.union([v.number(), v.string(), v.null()])),
   params: v.optional(v.union([v.record(v.string(), v.unknown()), v.array(v.unknown())])),
 });
 

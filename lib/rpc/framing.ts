@@ -27,6 +27,12 @@ export class LineFramer {
       const nl = chunk.indexOf(10, start);
       const end = nl === -1 ? chunk.length : nl;
       const piece = chunk.subarray(start, end);
+      if (nl !== -1 && this.#size === 0 && !this.#discarding && piece.length <= this.maxBytes) {
+        // A whole line inside one chunk (nearly every request): decoded in place, no copy.
+        this.#emitLine(piece, emit);
+        start = nl + 1;
+        continue;
+      }
       if (this.#discarding) this.#discarded += piece.length;
       else if (this.#size + piece.length > this.maxBytes) {
         this.#discarding = true;
@@ -59,6 +65,11 @@ export class LineFramer {
     const bytes = this.#chunks.length === 1 ? (this.#chunks[0] as Uint8Array) : concat(this.#chunks, this.#size);
     this.#chunks = [];
     this.#size = 0;
+    this.#emitLine(bytes, emit);
+  }
+
+  #emitLine(bytes: Uint8Array, emit: (frame: Frame) => void): void {
+    if (bytes.length === 0) return;
     let text: string;
     try {
       text = this.#decoder.decode(bytes);

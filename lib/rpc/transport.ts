@@ -3,9 +3,14 @@ import type { Logger } from "../log.ts";
 import { type Dispatcher, ErrorCodes, errorResponse, type RpcResponse } from "./dispatch.ts";
 import { LineFramer } from "./framing.ts";
 
+/** A stream reader's shape (`ReadableStreamDefaultReader`): pulled directly, without an async iterator's extra hops. */
+export interface ChunkReader {
+  read(): Promise<{ done: boolean; value?: Uint8Array | undefined }>;
+}
+
 export interface TransportIO {
-  /** Byte chunks from the client; the iterator ends at EOF. */
-  input: AsyncIterable<Uint8Array>;
+  /** Byte chunks from the client, ending at EOF: an async iterable, or a reader (a few µs less per line). */
+  input: AsyncIterable<Uint8Array> | ChunkReader;
   /** Writes one complete line (with its LF). */
   write: (line: string) => void;
 }
@@ -52,8 +57,13 @@ export function serveStdio(io: TransportIO, dispatcher: Dispatcher, log: Logger,
   };
 
   const done = (async () => {
-    for await (const chunk of io.input) {
-      framer.push(chunk, handle);
+    const input = io.input;
+    const pull: () => Promise<IteratorResult<Uint8Array> | { done: boolean; value?: Uint8Array | undefined }> =
+      "read" in input ? () => input.read() : ((it) => () => it.next())(input[Symbol.asyncIterator]());
+    for (;;) {
+      const { done, value } = await pull();
+      if (done) break;
+      if (value) framer.push(value, handle);
       while (inFlight.size >= MAX_IN_FLIGHT) await Promise.race(inFlight);
     }
     framer.end(handle);
