@@ -1,9 +1,11 @@
 /** @module JSON-RPC 2.0 method table: the one place where failures become wire errors. */
 import * as v from "valibot";
+import { isHookEvent } from "../engine/event-guard.ts";
 import { HookEventSchema, issuePath } from "../engine/schema.ts";
 import type { Logger } from "../log.ts";
 import { RULES_TOOL_DEFINITION, RULES_TOOL_NAME, runRulesTool } from "../rules/rules-tool.ts";
 import type { Workspace } from "../rules/workspace.ts";
+import { type Envelope, EnvelopeSchema, isEnvelope } from "./envelope.ts";
 
 export const ErrorCodes = {
   ParseError: -32700,
@@ -34,13 +36,6 @@ export class InvalidParams extends Error {
   }
 }
 
-const EnvelopeSchema = v.object({
-  jsonrpc: v.literal("2.0"),
-  method: v.pipe(v.string(), v.minLength(1)),
-  // Numbers first: most clients count ids, and a failed union branch builds an issue message.
-  id: v.optional(v.union([v.number(), v.string(), v.null()])),
-  params: v.optional(v.union([v.record(v.string(), v.unknown()), v.array(v.unknown())])),
-});
 
 const EvaluateParams = v.object({ event: HookEventSchema });
 const HintParams = v.object({ session: v.looseObject({ id: v.pipe(v.string(), v.minLength(1)) }), text: v.pipe(v.string(), v.minLength(1)), source: v.optional(v.string()) });
@@ -91,7 +86,14 @@ export class Dispatcher {
           return { content: [{ type: "text", text: res.text }], isError: res.isError };
         },
       ],
-      ["shepherd/evaluate", (params) => workspace.evaluate(parseParams(EvaluateParams, params).event)],
+      [
+        "shepherd/evaluate",
+        (params) => {
+          // The hot path: a valid event is used as it came; anything else gets the schema's error message.
+          const event = (params as { event?: unknown } | undefined)?.event;
+          return workspace.evaluate(isHookEvent(event) ? event : parseParams(EvaluateParams, params).event);
+        },
+      ],
       [
         "shepherd/hint",
         (params) => {
@@ -127,15 +129,20 @@ export class Dispatcher {
   }
 
   handleMessage(msg: unknown): Answer {
-    const env = v.safeParse(EnvelopeSchema, msg);
-    if (!env.success) {
-      const id = idOf(msg);
-      const first = env.issues[0];
-      return errorResponse(id, ErrorCodes.InvalidRequest, `invalid request${first ? `: ${issuePath(first) || "(message)"} ${first.message}` : ""}`);
+    let envelope: Envelope;
+    if (isEnvelope(msg)) envelope = msg;
+    else {
+      const env = v.safeParse(EnvelopeSchema, msg);
+      if (!env.success) {
+        const id = idOf(msg);
+        const first = env.issues[0];
+        return errorResponse(id, ErrorCodes.InvalidRequest, `invalid request${first ? `: ${issuePath(first) || "(message)"} ${first.message}` : ""}`);
+      }
+      envelope = env.output;
     }
-    const { method, params } = env.output;
+    const { method, params } = envelope;
     const isNotification = !("id" in (msg as object));
-    const id = env.output.id ?? null;
+    const id = envelope.id ?? null;
     if (method.startsWith("notifications/")) return undefined;
     const handler = this.#methods.get(method);
     if (!handler) return isNotification ? undefined : errorResponse(id, ErrorCodes.MethodNotFound, `method not found: ${method}`);

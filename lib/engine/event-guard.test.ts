@@ -1,0 +1,84 @@
+/** @module the hand-written event guard against the valibot schema it mirrors: same verdicts, same value. */
+import { describe, expect, it } from "bun:test";
+import fc from "fast-check";
+import * as v from "valibot";
+import { isHookEvent } from "./event-guard.ts";
+import { HOOK_NAMES } from "./schema-core.ts";
+import { HookEventSchema } from "./schema.ts";
+
+/** Values that are right for some field and wrong for others. */
+const anyValue = fc.oneof(
+  fc.constant(undefined),
+  fc.constant(null),
+  fc.boolean(),
+  fc.integer(),
+  fc.constantFrom("", "x", "bash", "tool_call"),
+  fc.string({ maxLength: 4 }),
+  fc.constant("s".repeat(513)),
+  fc.constant([]),
+  fc.constant(["a", 1]),
+  fc.constant({}),
+);
+// Mostly right: with eight fields, an even mix would almost never build a valid event.
+const maybe = <T,>(arb: fc.Arbitrary<T>) => fc.oneof({ arbitrary: arb, weight: 12 }, { arbitrary: anyValue, weight: 1 });
+const input = fc.oneof(
+  fc.dictionary(fc.constantFrom("command", "path", "__proto__", "constructor", "prototype", "x"), anyValue, { maxKeys: 3 }),
+  fc.constant(JSON.parse('{"__proto__":{"a":1},"command":"ls"}') as unknown),
+  anyValue,
+);
+const event = fc.record(
+  {
+    hook: maybe(fc.constantFrom(...HOOK_NAMES, "Tool_Call")),
+    session: maybe(
+      fc.record(
+        { id: maybe(fc.string({ minLength: 1, maxLength: 8 })), cwd: maybe(fc.constant("/p")), agent: maybe(fc.constant("pi")), subagent: maybe(fc.boolean()) },
+        { requiredKeys: [] },
+      ),
+    ),
+    tool: maybe(fc.record({ name: maybe(fc.constantFrom("bash", "edit")), callId: maybe(fc.constant("c1")), input }, { requiredKeys: [] })),
+    result: maybe(fc.record({ text: maybe(fc.constant("ok")), isError: maybe(fc.boolean()) }, { requiredKeys: [] })),
+    message: maybe(fc.record({ text: maybe(fc.constant("hi")) }, { requiredKeys: [] })),
+    stopReason: maybe(fc.constantFrom("stop", "")),
+    prompt: maybe(fc.string({ maxLength: 5 })),
+    availableTools: maybe(fc.array(maybe(fc.constantFrom("bash", "read")), { maxLength: 3 })),
+    extra: anyValue,
+  },
+  { requiredKeys: [] },
+);
+
+describe("isHookEvent", () => {
+  it("should give valibot's verdict on generated events, and accept only what valibot returns unchanged", () => {
+    let accepted = 0;
+    fc.assert(
+      fc.property(fc.oneof(event, anyValue), (x) => {
+        const parsed = v.safeParse(HookEventSchema, x);
+        expect(isHookEvent(x)).toBe(parsed.success && !hasDroppedKey(x));
+        if (isHookEvent(x)) {
+          accepted++;
+          expect(parsed.output).toEqual(x as never);
+        }
+      }),
+      { numRuns: 5000 },
+    );
+    // The generator must reach the accepting branch, or the comparison above proves little.
+    expect(accepted).toBeGreaterThan(20);
+  });
+
+  it.each([
+    ["a minimal tool call", { hook: "tool_call", session: { id: "s", cwd: "/p" }, tool: { name: "bash", input: { command: "ls" } } }, true],
+    ["an array as tool input", { hook: "tool_call", session: { id: "s", cwd: "/p" }, tool: { name: "bash", input: [] } }, false],
+    ["an empty session id", { hook: "input", session: { id: "", cwd: "/p" } }, false],
+    ["a 513-character session id", { hook: "input", session: { id: "s".repeat(513), cwd: "/p" } }, false],
+    ["an unknown hook", { hook: "before_tool", session: { id: "s", cwd: "/p" } }, false],
+    ["a non-string available tool", { hook: "input", session: { id: "s", cwd: "/p" }, availableTools: ["bash", 3] }, false],
+  ])("should judge %s", (_name, x, ok) => {
+    expect(isHookEvent(x)).toBe(ok);
+    expect(v.safeParse(HookEventSchema, x).success).toBe(ok);
+  });
+});
+
+/** valibot's record leaves these keys out of a tool input; the guard hands such events to the schema. */
+function hasDroppedKey(x: unknown): boolean {
+  const input = (x as { tool?: { input?: unknown } } | null)?.tool?.input;
+  return typeof input === "object" && input !== null && ["__proto__", "prototype", "constructor"].some((k) => Object.hasOwn(input, k));
+}
