@@ -8,7 +8,7 @@ import type { HookEvent } from "../engine/schema.ts";
 import { log } from "../log.ts";
 import { fileRuleSnapshots } from "../rules/hook-snapshot.ts";
 import { fileLoadCache } from "../rules/load-cache.ts";
-import { agentDir } from "../rules/paths.ts";
+import { agentDir, homeDir } from "../rules/paths.ts";
 import { VERSION } from "../version.ts";
 import { runHook } from "./hook.ts";
 
@@ -18,7 +18,7 @@ export function runHookFace(agent: string, env: Record<string, string | undefine
   const cacheDir = join(agentDir(env), "shepherd", "cache");
   const salt = `${VERSION}:${self.size}:${self.mtimeMs}`;
   const loadCache = fileLoadCache(cacheDir, salt);
-  const snapshots = (events: readonly HookEvent[]) => fileRuleSnapshots(cacheDir, salt, events);
+  const snapshots = (events: readonly HookEvent[]) => fileRuleSnapshots(cacheDir, salt, events, homeDir(env));
   // Imported on demand: the plugin host's modules cost every hook process start-up time, and few need them.
   const loadPlugins = async () =>
     (await import("../plugins/provider.ts")).createPluginProvider({

@@ -236,7 +236,16 @@ const SHORT_GRAM_PENALTY = 64;
  * none or uses a glob (`python*`), which cannot be looked up by name.
  */
 function exactPrograms(cr: CompiledRule): string[] | undefined {
-  const program = cr.rule.command?.program;
+  return requiredPrograms(cr.rule);
+}
+
+/**
+ * The program names a rule's `command` condition requires, one of which must run in the event's command
+ * line, or undefined when no name can be required (no condition, or a glob). Shared with the hook snapshot
+ * (hook-snapshot.ts), which must drop exactly the rules this prefilter would.
+ */
+export function requiredPrograms(rule: Rule): string[] | undefined {
+  const program = rule.command?.program;
   if (program === undefined) return undefined;
   const names = Array.isArray(program) ? program : [program];
   return names.some((n) => n.includes("*")) ? undefined : names;

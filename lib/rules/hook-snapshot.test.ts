@@ -6,12 +6,15 @@ import { join } from "node:path";
 import { runHook } from "../cli/hook.ts";
 import type { HookEvent } from "../engine/schema.ts";
 import { fileRuleSnapshots, type RuleSnapshots } from "./hook-snapshot.ts";
+import { homeDir } from "./paths.ts";
 
 let root = "";
 let proj = "";
 let env: Record<string, string> = {};
 let hits = 0;
 let misses = 0;
+/** Names of the rules the last snapshot hit handed over. */
+let loaded: string[] = [];
 
 beforeEach(() => {
   root = mkdtempSync(join(tmpdir(), "shepherd-snapshot-"));
@@ -28,12 +31,13 @@ afterEach(() => {
 
 /** A store counting hits and misses, over the real file store. */
 function counting(events: readonly HookEvent[]): RuleSnapshots {
-  const inner = fileRuleSnapshots(join(root, "cache"), "test-salt", events);
+  const inner = fileRuleSnapshots(join(root, "cache"), "test-salt", events, homeDir(env));
   return {
     load(cwd, key) {
       const rules = inner.load(cwd, key);
       if (rules) hits++;
       else misses++;
+      loaded = rules?.map((r) => r.name) ?? [];
       return rules;
     },
     save: (cwd, key, set) => inner.save(cwd, key, set),
@@ -78,6 +82,30 @@ describe("hook snapshots", () => {
     expect(hits).toBe(commands.length);
     expect(fromSnapshot).toEqual(fromFiles);
     expect(fromSnapshot[0]).toContain('"deny"');
+  });
+
+  it("should hand over a `command` rule only when its program runs in the line, answering as from the files", async () => {
+    trust();
+    projectRules([
+      { name: "no-shred", action: "block", command: { program: "shred" }, reason: "no shred" },
+      { name: "no-dd-of", action: "block", command: { program: ["dd", "ddrescue"], args: "\\bof=" }, reason: "no dd" },
+      { name: "no-py-rm", action: "block", command: { program: "python*", args: "rmtree" }, reason: "globs are kept" },
+    ]);
+    const cases: [string, string[]][] = [
+      ["ls -la", ["no-py-rm"]],
+      ["cd /tmp && shred -u a", ["no-shred", "no-py-rm"]],
+      ["echo shred", ["no-py-rm"]],
+      ["sudo ddrescue if=/dev/sda of=x", ["no-dd-of", "no-py-rm"]],
+    ];
+    const fromFiles = await Promise.all(cases.map(([c]) => bash(c, false)));
+    await bash("true", true);
+    for (const [i, [command, names]] of cases.entries()) {
+      expect(await bash(command, true)).toEqual(fromFiles[i] as string);
+      expect(loaded.filter((n) => n.startsWith("no-"))).toEqual(names);
+    }
+    expect(hits).toBe(cases.length);
+    expect(fromFiles[1]).toContain('"deny"');
+    expect(fromFiles[2]).not.toContain('"deny"');
   });
 
   it("should not serve a snapshot once a rule file changed, even at the same size", async () => {

@@ -13,10 +13,11 @@ import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node
 import { join } from "node:path";
 import { EventView } from "../engine/match.ts";
 import type { RuleSet } from "../engine/merge.ts";
-import { type Gate, gatePasses, gatesOf, primeGates } from "../engine/prefilter.ts";
+import { type Gate, gatePasses, gatesOf, primeGates, requiredPrograms } from "../engine/prefilter.ts";
 import { analysesOf, type PatternAnalysis, primeAnalyses } from "../engine/regex-safety.ts";
 import type { HookEvent, Rule } from "../engine/schema.ts";
 import { textHash } from "../hash.ts";
+import { parseShell } from "../shell/index.ts";
 
 export interface RuleSnapshots {
   /** The merged rules stored under `key` that this process's events may pick, in merged order; undefined on a miss. */
@@ -30,6 +31,8 @@ interface Header {
   /** Per hook: indices of the rules for any tool, and per tool. */
   index: Record<string, { any: number[]; byTool: Record<string, number[]> }>;
   gates: (Gate | null)[];
+  /** Per rule, the programs its `command` condition requires (one must run), or null: the prefilter's program index. */
+  programs: (string[] | null)[];
   /** Rules that rewrite: a rewritten input is selected again, so their lists are never narrowed by gate. */
   rewrites: number[];
   /** End of each rule's JSON in the body (bytes); each starts where the previous one ends. */
@@ -54,9 +57,10 @@ function patternsOf(rule: Rule): { pattern: string; flags: string | undefined }[
 /**
  * `events`: what this process will evaluate; a loaded snapshot holds only the rules of their hooks and
  * tools whose literal gate their text passes (the same test the evaluation's prefilter makes first).
- * `salt` must change whenever the loader or merge may differ (the binary's identity).
+ * `salt` must change whenever the loader or merge may differ (the binary's identity). `home` is the one
+ * evaluation parses command lines with, so the parse made here is the one its cache hands the matchers.
  */
-export function fileRuleSnapshots(dir: string, salt: string, events: readonly HookEvent[]): RuleSnapshots {
+export function fileRuleSnapshots(dir: string, salt: string, events: readonly HookEvent[], home: string): RuleSnapshots {
   const fileOf = (cwd: string) => join(dir, `snapshot-${textHash(cwd)}.bin`);
   let tmpCount = 0;
   return {
@@ -75,7 +79,7 @@ export function fileRuleSnapshots(dir: string, salt: string, events: readonly Ho
       } catch {
         return undefined;
       }
-      if (header.salt !== salt || header.key !== key) return undefined;
+      if (header.salt !== salt || header.key !== key || !Array.isArray(header.programs)) return undefined;
       const wanted = new Set<number>();
       const rewrites = new Set(header.rewrites);
       for (const event of events) {
@@ -85,7 +89,21 @@ export function fileRuleSnapshots(dir: string, salt: string, events: readonly Ho
         const list = [...idx.any, ...(idx.byTool[view.tool] ?? [])];
         const narrow = !list.some((i) => rewrites.has(i));
         const folded = new Map<string, string | undefined>();
-        for (const i of list) if (!narrow || gatePasses(header.gates[i] ?? null, view, folded)) wanted.add(i);
+        let running: Set<string> | undefined;
+        const runs = (programs: string[]): boolean => {
+          // A condition on a missing command line fails; otherwise one of the programs must really run.
+          if (view.command === undefined) return false;
+          running ??= new Set(parseShell(view.command, { cwd: event.session.cwd, home }).commands.map((c) => c.program));
+          return programs.some((p) => running?.has(p));
+        };
+        for (const i of list) {
+          if (narrow) {
+            if (!gatePasses(header.gates[i] ?? null, view, folded)) continue;
+            const programs = header.programs[i];
+            if (programs && !runs(programs)) continue;
+          }
+          wanted.add(i);
+        }
       }
       const base = nl + 1;
       const rules: Rule[] = [];
@@ -124,7 +142,8 @@ export function fileRuleSnapshots(dir: string, salt: string, events: readonly Ho
           parts.push(text);
         }
         const rewrites = set.rules.flatMap((r, i) => (r.action === "rewrite" ? [i] : []));
-        const header: Header = { salt, key, index, gates: gatesOf(set.rules), rewrites, ends };
+        const programs = set.rules.map((r) => requiredPrograms(r) ?? null);
+        const header: Header = { salt, key, index, gates: gatesOf(set.rules), programs, rewrites, ends };
         mkdirSync(dir, { recursive: true, mode: 0o700 });
         writeFileSync(tmp, `${JSON.stringify(header)}\n${parts.join("")}`, { mode: 0o600 });
         renameSync(tmp, target);
