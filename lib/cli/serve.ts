@@ -3,7 +3,7 @@ import { AuditLog } from "../audit/audit-log.ts";
 import type { Logger } from "../log.ts";
 import { Dispatcher } from "../rpc/dispatch.ts";
 import { createGcPolicy } from "../rpc/gc-policy.ts";
-import { serveStdio } from "../rpc/transport.ts";
+import { serveStdio, type TransportIO } from "../rpc/transport.ts";
 import type { Env } from "../rules/paths.ts";
 import { type PluginProvider, Workspace } from "../rules/workspace.ts";
 
@@ -12,7 +12,7 @@ export interface ServeOptions {
   env: Env;
   version: string;
   log: Logger;
-  input: AsyncIterable<Uint8Array>;
+  input: TransportIO["input"];
   write: (line: string) => void;
   plugins?: PluginProvider;
   maxLineBytes?: number;
