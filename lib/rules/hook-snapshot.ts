@@ -1,19 +1,22 @@
 /**
  * @module a per-project snapshot of the merged rule set for one-shot hook processes. Loading, merging and
  * indexing a thousand rules costs a cold process more than everything else it does; a hook then tests a
- * few of them. The snapshot keeps the merged rules one JSON per rule behind an index (hook, tool, literal
- * gate, byte range), so a hook parses only the rules its events can pick.
+ * few of them. The snapshot keeps the merged rules one JSON per rule behind an index (hook, tool, the
+ * prefilter's gate literals and programs, byte range), so a hook parses only the rules its events can pick.
+ * The index is a superset filter: it may hand over a rule that then fails its gate, never drop one that
+ * could match (evaluation tests every gate again).
  *
  * Staleness: the key is built by the rule host from what the merge depends on (every rule file's path and
  * content fingerprint, trust, plugin names, the project folder), and the store adds the binary's
  * identity; a snapshot is used only when the whole key matches. Rule sets naming plugin actions or checks
  * are never stored (the hook reloads them with plugins).
  */
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { closeSync, mkdirSync, openSync, readSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { EventView } from "../engine/match.ts";
 import type { RuleSet } from "../engine/merge.ts";
 import { type Gate, gatePasses, gatesOf, primeGates, requiredPrograms } from "../engine/prefilter.ts";
+import type { CompiledRule } from "../engine/match.ts";
 import { analysesOf, type PatternAnalysis, primeAnalyses } from "../engine/regex-safety.ts";
 import type { HookEvent, Rule } from "../engine/schema.ts";
 import { textHash } from "../hash.ts";
@@ -28,20 +31,52 @@ export interface RuleSnapshots {
 interface Header {
   salt: string;
   key: string;
-  /** Per hook: indices of the rules for any tool, and per tool. */
-  index: Record<string, { any: number[]; byTool: Record<string, number[]> }>;
-  gates: (Gate | null)[];
-  /** Per rule, the programs its `command` condition requires (one must run), or null: the prefilter's program index. */
-  programs: (string[] | null)[];
-  /** Rules that rewrite: a rewritten input is selected again, so their lists are never narrowed by gate. */
-  rewrites: number[];
-  /** End of each rule's JSON in the body (bytes); each starts where the previous one ends. */
+  /** Byte range (from the end of this line) of each candidate list's index: "hook\ttool", "hook\t" for any tool. */
+  sections: Record<string, [number, number]>;
+  /** Where the bodies start (from the end of this line); end of each rule's JSON counted from there. */
+  bodies: number;
   ends: number[];
+}
+
+/**
+ * One candidate list (merge's index by hook and tool), indexed the way the prefilter narrows it, so a hook
+ * reads its event's texts once instead of testing every rule's gate.
+ */
+interface Section {
+  /** Every rule of the list, by position in the merged order. */
+  all: number[];
+  /** The list holds a rewrite: a rewritten input is selected again, so it is never narrowed. */
+  rewrites: boolean;
+  /** Rules picked whatever the text: no gate, or a gate literal too short to index. */
+  always: number[];
+  /** Gated rules: field -> a GRAM-character substring of each gate literal -> rules. */
+  grams: Record<string, Record<string, number[]>>;
+  /** Rules whose `command` condition requires a program: name -> rules (the prefilter's program index). */
+  programs: Record<string, number[]>;
 }
 
 interface Body {
   rule: Rule;
+  gate: Gate | null;
   analyses: [string, PatternAnalysis][];
+}
+
+/** Literals are indexed by a substring of GRAM characters; a shorter literal makes its rule always picked. */
+const GRAM = 3;
+
+/** The first read of a snapshot: the header and indexes of a thousand rules (~40 KB), and bodies behind them. */
+const FIRST_READ = 128 * 1024;
+
+/** Up to `length` bytes at `position` (fewer at the end of the file). */
+function readAt(fd: number, position: number, length: number): Buffer {
+  const buf = Buffer.allocUnsafe(length);
+  let got = 0;
+  while (got < length) {
+    const n = readSync(fd, buf, got, length - got, position + got);
+    if (n === 0) break;
+    got += n;
+  }
+  return got === length ? buf : buf.subarray(0, got);
 }
 
 function patternsOf(rule: Rule): { pattern: string; flags: string | undefined }[] {
@@ -63,87 +98,106 @@ function patternsOf(rule: Rule): { pattern: string; flags: string | undefined }[
 export function fileRuleSnapshots(dir: string, salt: string, events: readonly HookEvent[], home: string): RuleSnapshots {
   const fileOf = (cwd: string) => join(dir, `snapshot-${textHash(cwd)}.bin`);
   let tmpCount = 0;
+  /** The picked rules of the snapshot open at `fd`, or undefined when it is not the one for `key`. */
+  const pick = (fd: number, key: string): Rule[] | undefined => {
+    let head = readAt(fd, 0, FIRST_READ);
+    let nl = head.indexOf(10);
+    // A header past the first read (tens of thousands of rules): read on until its end.
+    while (nl < 0 && head.length % FIRST_READ === 0 && head.length > 0) {
+      const more = readAt(fd, head.length, head.length);
+      if (more.length === 0) break;
+      head = Buffer.concat([head, more]);
+      nl = head.indexOf(10);
+    }
+    if (nl < 0) return undefined;
+    const header = JSON.parse(head.toString("utf8", 0, nl)) as Header;
+    if (header.salt !== salt || header.key !== key || typeof header.sections !== "object") return undefined;
+    const base = nl + 1;
+    const bytesAt = (start: number, end: number): Buffer => {
+      const bytes = end <= head.length ? head.subarray(start, end) : readAt(fd, start, end - start);
+      if (bytes.length !== end - start) throw new Error("snapshot: short read");
+      return bytes;
+    };
+    const section = (name: string): Section | undefined => {
+      const range = header.sections[name];
+      return range ? (JSON.parse(bytesAt(base + range[0], base + range[1]).toString("utf8")) as Section) : undefined;
+    };
+    const wanted = new Set<number>();
+    for (const event of events) {
+      const view = new EventView(event);
+      const lists = [section(`${event.hook}\t`), section(`${event.hook}\t${view.tool}`)].filter((x): x is Section => x !== undefined);
+      if (lists.some((l) => l.rewrites)) {
+        for (const l of lists) for (const i of l.all) wanted.add(i);
+        continue;
+      }
+      const folded = new Map<string, string | undefined>();
+      let running: string[] | undefined;
+      for (const l of lists) {
+        for (const i of l.always) wanted.add(i);
+        for (const [field, grams] of Object.entries(l.grams)) {
+          const text = foldedField(view, field, folded);
+          // A gate on a missing field fails: none of these rules can match.
+          if (text !== undefined) pickByGrams(text, grams, wanted);
+        }
+        const names = Object.keys(l.programs);
+        if (names.length === 0 || view.command === undefined) continue;
+        running ??= parseShell(view.command, { cwd: event.session.cwd, home }).commands.map((c) => c.program);
+        for (const program of running) if (Object.hasOwn(l.programs, program)) for (const i of l.programs[program] as number[]) wanted.add(i);
+      }
+    }
+    const bodies = base + header.bodies;
+    const rules: Rule[] = [];
+    for (const i of [...wanted].sort((a, b) => a - b)) {
+      const start = bodies + (i === 0 ? 0 : (header.ends[i - 1] as number));
+      const body = JSON.parse(bytesAt(start, bodies + (header.ends[i] as number)).toString("utf8")) as Body;
+      primeGates([body.rule], [body.gate]);
+      primeAnalyses(body.analyses);
+      rules.push(body.rule);
+    }
+    return rules;
+  };
   return {
     load(cwd, key) {
-      let buf: Buffer;
+      // Read the header, then only the bodies this process picks: a thousand rules make a file of ~600 KB.
+      let fd: number;
       try {
-        buf = readFileSync(fileOf(cwd));
+        fd = openSync(fileOf(cwd), "r");
       } catch {
         return undefined;
       }
-      const nl = buf.indexOf(10);
-      if (nl < 0) return undefined;
-      let header: Header;
       try {
-        header = JSON.parse(buf.toString("utf8", 0, nl)) as Header;
+        return pick(fd, key);
       } catch {
         return undefined;
+      } finally {
+        closeSync(fd);
       }
-      if (header.salt !== salt || header.key !== key || !Array.isArray(header.programs)) return undefined;
-      const wanted = new Set<number>();
-      const rewrites = new Set(header.rewrites);
-      for (const event of events) {
-        const view = new EventView(event);
-        const idx = header.index[event.hook];
-        if (!idx) continue;
-        const list = [...idx.any, ...(idx.byTool[view.tool] ?? [])];
-        const narrow = !list.some((i) => rewrites.has(i));
-        const folded = new Map<string, string | undefined>();
-        let running: Set<string> | undefined;
-        const runs = (programs: string[]): boolean => {
-          // A condition on a missing command line fails; otherwise one of the programs must really run.
-          if (view.command === undefined) return false;
-          running ??= new Set(parseShell(view.command, { cwd: event.session.cwd, home }).commands.map((c) => c.program));
-          return programs.some((p) => running?.has(p));
-        };
-        for (const i of list) {
-          if (narrow) {
-            if (!gatePasses(header.gates[i] ?? null, view, folded)) continue;
-            const programs = header.programs[i];
-            if (programs && !runs(programs)) continue;
-          }
-          wanted.add(i);
-        }
-      }
-      const base = nl + 1;
-      const rules: Rule[] = [];
-      try {
-        for (const i of [...wanted].sort((a, b) => a - b)) {
-          const start = i === 0 ? 0 : (header.ends[i - 1] as number);
-          const body = JSON.parse(buf.toString("utf8", base + start, base + (header.ends[i] as number))) as Body;
-          primeGates([body.rule], [header.gates[i] ?? null]);
-          primeAnalyses(body.analyses);
-          rules.push(body.rule);
-        }
-      } catch {
-        return undefined;
-      }
-      return rules;
     },
     save(cwd, key, set) {
       const target = fileOf(cwd);
       const tmp = `${target}.${process.pid}.${tmpCount++}.tmp`;
       try {
         const position = new Map(set.rules.map((r, i) => [r, i]));
-        const at = (list: readonly { rule: Rule }[]) => list.map((cr) => position.get(cr.rule) as number);
-        const index: Header["index"] = {};
-        for (const [hook, idx] of set.byHook) {
-          const byTool: Record<string, number[]> = {};
-          for (const [tool, list] of idx.byTool) byTool[tool] = at(list);
-          index[hook] = { any: at(idx.any), byTool };
-        }
-        const ends: number[] = [];
+        const gates = gatesOf(set.rules);
         const parts: string[] = [];
-        let end = 0;
-        for (const rule of set.rules) {
-          const text = JSON.stringify({ rule, analyses: analysesOf(patternsOf(rule)) } satisfies Body);
-          end += Buffer.byteLength(text);
-          ends.push(end);
+        let offset = 0;
+        const append = (text: string): [number, number] => {
+          const start = offset;
+          offset += Buffer.byteLength(text);
           parts.push(text);
+          return [start, offset];
+        };
+        const sections: Header["sections"] = {};
+        for (const [hook, idx] of set.byHook) {
+          sections[`${hook}\t`] = append(JSON.stringify(sectionOf(idx.any, position, gates)));
+          for (const [tool, list] of idx.byTool) sections[`${hook}\t${tool}`] = append(JSON.stringify(sectionOf(list, position, gates)));
         }
-        const rewrites = set.rules.flatMap((r, i) => (r.action === "rewrite" ? [i] : []));
-        const programs = set.rules.map((r) => requiredPrograms(r) ?? null);
-        const header: Header = { salt, key, index, gates: gatesOf(set.rules), programs, rewrites, ends };
+        const bodies = offset;
+        const ends: number[] = [];
+        set.rules.forEach((rule, i) => {
+          ends.push(append(JSON.stringify({ rule, gate: gates[i] ?? null, analyses: analysesOf(patternsOf(rule)) } satisfies Body))[1] - bodies);
+        });
+        const header: Header = { salt, key, sections, bodies, ends };
         mkdirSync(dir, { recursive: true, mode: 0o700 });
         writeFileSync(tmp, `${JSON.stringify(header)}\n${parts.join("")}`, { mode: 0o600 });
         renameSync(tmp, target);
@@ -153,4 +207,72 @@ export function fileRuleSnapshots(dir: string, salt: string, events: readonly Ho
       }
     },
   };
+}
+
+/**
+ * A candidate list's index: each rule under its programs, else under its gate's literals, else always. A
+ * literal is filed under its rarest GRAM-character substring in the list, as the prefilter files rules:
+ * literals sharing a prefix ("prog1", "prog2") would otherwise all be picked together.
+ */
+function sectionOf(list: readonly CompiledRule[], position: ReadonlyMap<Rule, number>, gates: readonly (Gate | null)[]): Section {
+  const section: Section = { all: [], rewrites: false, always: [], grams: {}, programs: {} };
+  const add = (map: Record<string, number[]>, key: string, i: number) => {
+    const at = Object.hasOwn(map, key) ? (map[key] as number[]) : (map[key] = []);
+    if (at.at(-1) !== i) at.push(i);
+  };
+  const gramsOf = (literal: string): string[] => {
+    const out = new Set<string>();
+    for (let at = 0; at + GRAM <= literal.length; at++) out.add(literal.slice(at, at + GRAM));
+    return [...out];
+  };
+  const indexed: { i: number; gate: Gate }[] = [];
+  const freq = new Map<string, number>();
+  for (const cr of list) {
+    const i = position.get(cr.rule) as number;
+    section.all.push(i);
+    if (cr.rule.action === "rewrite") section.rewrites = true;
+    const programs = requiredPrograms(cr.rule);
+    const gate = gates[i] ?? null;
+    if (programs) for (const p of programs) add(section.programs, p, i);
+    else if (!gate || gate.literals.some((l) => l.length < GRAM)) section.always.push(i);
+    else {
+      indexed.push({ i, gate });
+      for (const l of gate.literals) for (const g of gramsOf(l)) freq.set(`${gate.field}\0${g}`, (freq.get(`${gate.field}\0${g}`) ?? 0) + 1);
+    }
+  }
+  for (const { i, gate } of indexed) {
+    const grams = Object.hasOwn(section.grams, gate.field) ? (section.grams[gate.field] as Record<string, number[]>) : (section.grams[gate.field] = {});
+    for (const l of gate.literals) {
+      let best = "";
+      let bestCount = Number.POSITIVE_INFINITY;
+      for (const g of gramsOf(l)) {
+        const n = freq.get(`${gate.field}\0${g}`) ?? 0;
+        if (n < bestCount) [best, bestCount] = [g, n];
+      }
+      add(grams, best, i);
+    }
+  }
+  return section;
+}
+
+/**
+ * Adds the rules one of whose literals may occur in `text` (its indexed substring does). Short texts are
+ * read once, gram by gram; a long one (a written file) is searched for each indexed gram instead.
+ */
+function pickByGrams(text: string, grams: Record<string, number[]>, wanted: Set<number>): void {
+  const keys = Object.keys(grams);
+  if (text.length > keys.length * 8) {
+    for (const g of keys) if (text.includes(g)) for (const i of grams[g] as number[]) wanted.add(i);
+    return;
+  }
+  for (let at = 0; at + GRAM <= text.length; at++) {
+    const g = text.slice(at, at + GRAM);
+    if (Object.hasOwn(grams, g)) for (const i of grams[g] as number[]) wanted.add(i);
+  }
+}
+
+/** A field's text folded as gate literals are, through the prefilter's own gate test (which caches it). */
+function foldedField(view: EventView, field: string, folded: Map<string, string | undefined>): string | undefined {
+  if (!folded.has(field)) gatePasses({ field, literals: [] }, view, folded);
+  return folded.get(field);
 }
