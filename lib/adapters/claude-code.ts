@@ -1,5 +1,6 @@
 /** @module Claude Code hook JSON <-> Shepherd events and decisions (command hooks and `http` hooks share it). */
 import * as v from "valibot";
+import { lazySchema } from "../lazy-schema.ts";
 import type { Decision, HookEvent } from "../engine/schema.ts";
 import {
   AdapterInputError,
@@ -12,27 +13,29 @@ import {
 } from "./agent-adapter.ts";
 
 /** Fields Claude Code (and Codex, which copied its contract) send to every hook; the rest stays loose. */
-export const ClaudeStyleInputSchema = v.looseObject({
-  hook_event_name: v.pipe(v.string(), v.minLength(1)),
-  session_id: v.pipe(v.string(), v.minLength(1), v.maxLength(512)),
-  cwd: v.optional(v.string()),
-  transcript_path: v.optional(v.string()),
-  tool_name: v.optional(v.string()),
-  tool_input: v.optional(v.record(v.string(), v.unknown())),
-  tool_use_id: v.optional(v.string()),
-  tool_response: v.optional(v.unknown()),
-  error: v.optional(v.unknown()),
-  prompt: v.optional(v.string()),
-  stop_hook_active: v.optional(v.boolean()),
-  last_assistant_message: v.optional(v.string()),
-  agent_id: v.optional(v.string()),
-  source: v.optional(v.string()),
-  reason: v.optional(v.string()),
-});
-export type ClaudeStyleInput = v.InferOutput<typeof ClaudeStyleInputSchema>;
+export const ClaudeStyleInputSchema = lazySchema(() =>
+  v.looseObject({
+    hook_event_name: v.pipe(v.string(), v.minLength(1)),
+    session_id: v.pipe(v.string(), v.minLength(1), v.maxLength(512)),
+    cwd: v.optional(v.string()),
+    transcript_path: v.optional(v.string()),
+    tool_name: v.optional(v.string()),
+    tool_input: v.optional(v.record(v.string(), v.unknown())),
+    tool_use_id: v.optional(v.string()),
+    tool_response: v.optional(v.unknown()),
+    error: v.optional(v.unknown()),
+    prompt: v.optional(v.string()),
+    stop_hook_active: v.optional(v.boolean()),
+    last_assistant_message: v.optional(v.string()),
+    agent_id: v.optional(v.string()),
+    source: v.optional(v.string()),
+    reason: v.optional(v.string()),
+  }),
+);
+export type ClaudeStyleInput = v.InferOutput<ReturnType<typeof ClaudeStyleInputSchema>>;
 
 export function parseClaudeStyle(raw: unknown): ClaudeStyleInput {
-  const r = v.safeParse(ClaudeStyleInputSchema, raw);
+  const r = v.safeParse(ClaudeStyleInputSchema(), raw);
   if (!r.success) {
     const issue = r.issues[0];
     const where = issue ? v.getDotPath(issue) : null;

@@ -1,5 +1,6 @@
 /** @module Gemini CLI hook JSON <-> Shepherd events and decisions. */
 import * as v from "valibot";
+import { lazySchema } from "../lazy-schema.ts";
 import type { Decision, HookEvent } from "../engine/schema.ts";
 import {
   AdapterInputError,
@@ -11,19 +12,21 @@ import {
   joinLines,
 } from "./agent-adapter.ts";
 
-export const GeminiInputSchema = v.looseObject({
-  hook_event_name: v.pipe(v.string(), v.minLength(1)),
-  session_id: v.pipe(v.string(), v.minLength(1), v.maxLength(512)),
-  cwd: v.optional(v.string()),
-  transcript_path: v.optional(v.string()),
-  tool_name: v.optional(v.string()),
-  tool_input: v.optional(v.record(v.string(), v.unknown())),
-  tool_response: v.optional(v.unknown()),
-  prompt: v.optional(v.string()),
-  prompt_response: v.optional(v.string()),
-  stop_hook_active: v.optional(v.boolean()),
-});
-export type GeminiInput = v.InferOutput<typeof GeminiInputSchema>;
+export const GeminiInputSchema = lazySchema(() =>
+  v.looseObject({
+    hook_event_name: v.pipe(v.string(), v.minLength(1)),
+    session_id: v.pipe(v.string(), v.minLength(1), v.maxLength(512)),
+    cwd: v.optional(v.string()),
+    transcript_path: v.optional(v.string()),
+    tool_name: v.optional(v.string()),
+    tool_input: v.optional(v.record(v.string(), v.unknown())),
+    tool_response: v.optional(v.unknown()),
+    prompt: v.optional(v.string()),
+    prompt_response: v.optional(v.string()),
+    stop_hook_active: v.optional(v.boolean()),
+  }),
+);
+export type GeminiInput = v.InferOutput<ReturnType<typeof GeminiInputSchema>>;
 
 /** Gemini's `llmContent` is a string, a part, or a list of parts. */
 function partsText(content: unknown): string {
@@ -133,7 +136,7 @@ export function geminiAnswer(parsed: ParsedHook, decision: Decision): AgentAnswe
 export const geminiAdapter: AgentAdapter = {
   agent: "gemini",
   parse(raw: unknown, env: AgentEnv): ParsedHook {
-    const r = v.safeParse(GeminiInputSchema, raw);
+    const r = v.safeParse(GeminiInputSchema(), raw);
     if (!r.success) {
       const issue = r.issues[0];
       const where = issue ? v.getDotPath(issue) : null;

@@ -36,7 +36,7 @@ export function readStateFile(file: string, now = Date.now()): SessionState {
     return emptyState(now);
   }
   try {
-    const parsed = v.safeParse(SessionStateSchema, JSON.parse(text));
+    const parsed = v.safeParse(SessionStateSchema(), JSON.parse(text));
     // A corrupt or older-format file restarts the counters rather than failing the hook.
     return parsed.success ? parsed.output : emptyState(now);
   } catch {

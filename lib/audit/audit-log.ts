@@ -7,23 +7,26 @@
 import { closeSync, mkdirSync, openSync, readdirSync, rmSync, writeSync } from "node:fs";
 import { join, resolve } from "node:path";
 import * as v from "valibot";
+import { lazySchema } from "../lazy-schema.ts";
 import type { Decision, HookEvent } from "../engine/schema.ts";
 import type { Logger } from "../log.ts";
 import { agentDir, type Env } from "../rules/paths.ts";
 import { redactText, redactValue } from "./redact.ts";
 
-export const AuditSettingSchema = v.union([
-  v.boolean(),
-  v.strictObject({
-    enabled: v.optional(v.boolean()),
-    /** Folder of the daily files; default `<agent dir>/shepherd/audit`. */
-    dir: v.optional(v.pipe(v.string(), v.minLength(1))),
-    /** Adds the (redacted) tool input, output, message, reasons and rewritten input to each line. */
-    includeContent: v.optional(v.boolean()),
-    /** Daily files older than this many days are deleted when a new day starts; 0 keeps all. */
-    retainDays: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
-  }),
-]);
+export const AuditSettingSchema = lazySchema(() =>
+  v.union([
+    v.boolean(),
+    v.strictObject({
+      enabled: v.optional(v.boolean()),
+      /** Folder of the daily files; default `<agent dir>/shepherd/audit`. */
+      dir: v.optional(v.pipe(v.string(), v.minLength(1))),
+      /** Adds the (redacted) tool input, output, message, reasons and rewritten input to each line. */
+      includeContent: v.optional(v.boolean()),
+      /** Daily files older than this many days are deleted when a new day starts; 0 keeps all. */
+      retainDays: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
+    }),
+  ]),
+);
 
 export interface AuditConfig {
   dir: string;
@@ -40,7 +43,7 @@ export function defaultAuditDir(env: Env): string {
 /** The `audit` setting as a config, or undefined when auditing is off (the default) or the value is invalid. */
 export function auditConfig(raw: unknown, env: Env): AuditConfig | undefined {
   if (raw === undefined || raw === null) return undefined;
-  const parsed = v.safeParse(AuditSettingSchema, raw);
+  const parsed = v.safeParse(AuditSettingSchema(), raw);
   if (!parsed.success) return undefined;
   const s = parsed.output;
   if (s === false) return undefined;

@@ -4,6 +4,7 @@
  * costs a cold hook process ~1.5 ms, and a hook answering from its snapshot never validates a rule.
  */
 import * as v from "valibot";
+import { lazySchema } from "../lazy-schema.ts";
 
 export const HOOK_NAMES = [
   "tool_call",
@@ -36,19 +37,21 @@ export interface LoadIssue {
   column?: number;
 }
 
-export const SettingsSchema = v.looseObject({
-  projectRulesPattern: v.optional(v.string()),
-  maxWarnings: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
-  timeoutMs: v.optional(v.pipe(v.number(), v.minValue(1))),
-  failMode: v.optional(v.picklist(["open", "closed"])),
-  binary: v.optional(v.string()),
-  trustedProjects: v.optional(v.array(v.string())),
-  pluginTimeoutMs: v.optional(v.pipe(v.number(), v.minValue(1))),
-  pluginLoadTimeoutMs: v.optional(v.pipe(v.number(), v.minValue(1))),
-  gitTimeoutMs: v.optional(v.pipe(v.number(), v.minValue(1))),
-  audit: v.optional(v.unknown()),
-});
-export type SettingsInput = v.InferOutput<typeof SettingsSchema>;
+export const SettingsSchema = lazySchema(() =>
+  v.looseObject({
+    projectRulesPattern: v.optional(v.string()),
+    maxWarnings: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
+    timeoutMs: v.optional(v.pipe(v.number(), v.minValue(1))),
+    failMode: v.optional(v.picklist(["open", "closed"])),
+    binary: v.optional(v.string()),
+    trustedProjects: v.optional(v.array(v.string())),
+    pluginTimeoutMs: v.optional(v.pipe(v.number(), v.minValue(1))),
+    pluginLoadTimeoutMs: v.optional(v.pipe(v.number(), v.minValue(1))),
+    gitTimeoutMs: v.optional(v.pipe(v.number(), v.minValue(1))),
+    audit: v.optional(v.unknown()),
+  }),
+);
+export type SettingsInput = v.InferOutput<ReturnType<typeof SettingsSchema>>;
 
 export interface Settings {
   projectRulesPattern: string;

@@ -1,5 +1,6 @@
 /** @module per-session counters, edit tracking, warning caps and ephemeral hints (plain data, serializable). */
 import * as v from "valibot";
+import { lazySchema } from "../lazy-schema.ts";
 
 export interface CommandRecord {
   command: string;
@@ -53,21 +54,23 @@ export function emptyState(now = 0): SessionState {
   };
 }
 
-const Counts = v.record(v.string(), v.number());
-export const SessionStateSchema = v.object({
-  calls: v.number(),
-  errors: v.number(),
-  callsByTool: Counts,
-  errorsByTool: Counts,
-  hasEdits: v.boolean(),
-  // Defaults keep session files written before these fields existed readable.
-  edits: v.optional(v.number(), 0),
-  commandsSinceEdit: v.optional(v.array(v.object({ command: v.string(), ok: v.boolean() })), []),
-  baselines: Counts,
-  warnings: Counts,
-  hints: v.array(v.string()),
-  wrapUpDelivered: v.array(v.string()),
-  lastSeen: v.number(),
+export const SessionStateSchema = lazySchema(() => {
+  const Counts = v.record(v.string(), v.number());
+  return v.object({
+    calls: v.number(),
+    errors: v.number(),
+    callsByTool: Counts,
+    errorsByTool: Counts,
+    hasEdits: v.boolean(),
+    // Defaults keep session files written before these fields existed readable.
+    edits: v.optional(v.number(), 0),
+    commandsSinceEdit: v.optional(v.array(v.object({ command: v.string(), ok: v.boolean() })), []),
+    baselines: Counts,
+    warnings: Counts,
+    hints: v.array(v.string()),
+    wrapUpDelivered: v.array(v.string()),
+    lastSeen: v.number(),
+  });
 });
 
 /** Sessions in memory, bounded so a client inventing session ids cannot grow memory without limit. */

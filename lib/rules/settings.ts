@@ -57,7 +57,7 @@ function shepherdKey(file: string, issues: LoadIssue[]): Record<string, unknown>
   if (!isPlainObject(data)) return {};
   const section = data.shepherd;
   if (section === undefined) return {};
-  const parsed = v.safeParse(SettingsSchema, section);
+  const parsed = v.safeParse(SettingsSchema(), section);
   if (!parsed.success) {
     for (const issue of parsed.issues) issues.push({ file, path: issuePath(issue, "shepherd"), message: issue.message, severity: "error" });
     return {};

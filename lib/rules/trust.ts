@@ -70,7 +70,7 @@ function withList(s: SettingsText, list: string[]): TrustResult<string> {
   const errors: ParseError[] = [];
   const data: unknown = parse(next, errors, { allowTrailingComma: true });
   if (errors.length > 0 || !isObject(data)) return { ok: false, message: `refusing to write ${s.file}: the edited file would not parse` };
-  const checked = v.safeParse(SettingsSchema, data.shepherd);
+  const checked = v.safeParse(SettingsSchema(), data.shepherd);
   if (!checked.success) {
     const i = checked.issues[0];
     return { ok: false, message: `refusing to write ${s.file}: shepherd.${i ? issuePath(i) : ""} ${i?.message ?? "is invalid"}` };
