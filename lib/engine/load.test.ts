@@ -12,6 +12,23 @@ describe("loadRuleText", () => {
     expect(obj.rules[0]).toMatchObject({ name: "say-hi", hook: "input", tools: [], jsonPath: "rules[0]" });
   });
 
+  it("should share frozen lists between rules, so changing one rule's list cannot change another's", () => {
+    const res = load('[{"action": "block", "pattern": "a"}, {"action": "block", "pattern": "b", "tool": "Bash"}, {"action": "notify", "hook": "input"}]');
+    const [a, b, c] = res.rules;
+    expect(a?.tools).toBe(b?.tools as string[]);
+    expect(a?.tests).toBe(c?.tests as never[]);
+    expect(a?.conditions).toEqual([]);
+    expect(Object.isFrozen(a?.tools) && Object.isFrozen(a?.tests) && Object.isFrozen(a?.conditions)).toBe(true);
+    expect(() => a?.tools.push("edit")).toThrow();
+    expect(b?.tools).toEqual(["bash"]);
+  });
+
+  it("should keep each rule's conditions and their fields", () => {
+    const res = load('{"rules": [{"action": "block", "conditions": [{"field": "path", "pattern": "x", "flags": "i", "negate": true}, {"field": "command", "pattern": "y"}]}]}');
+    expect(res.rules[0]?.conditions).toEqual([{ field: "path", pattern: "x", flags: "i", negate: true }, { field: "command", pattern: "y" }]);
+    expect(res.rules[0]?.jsonPath).toBe("rules[0]");
+  });
+
   it.each([
     ['[{"action": "block", "patern": "x"}]', "[0].patern", /unknown key "patern"/],
     ['{"rules": [{"action": "block"}, {"action": "block", "pattern": "("}]}', "rules[1].pattern", /invalid regular expression/],

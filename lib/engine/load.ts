@@ -34,9 +34,15 @@ export function positionOf(text: string, offset: number): { line: number; column
 }
 
 function formatPath(segments: PathSegment[]): string {
-  let out = "";
-  for (const s of segments) out += typeof s === "number" ? `[${s}]` : out === "" ? s : `.${s}`;
-  return out;
+  // Joined, not concatenated: `+=` builds a rope that keeps every piece alive (each rule keeps its path).
+  const parts: string[] = [];
+  let empty = true;
+  for (const s of segments) {
+    const part = typeof s === "number" ? `[${s}]` : empty ? s : `.${s}`;
+    if (part !== "") empty = false;
+    parts.push(part);
+  }
+  return parts.join("");
 }
 
 /** Derives a stable rule name from its comment when no name is given. */
@@ -180,6 +186,7 @@ export function loadRuleText(text: string, opts: LoadOptions): LoadResult {
   }
 
   const rules: Rule[] = [];
+  const valid: { input: RuleInput; name: string; index: number; rulePath: PathSegment[] }[] = [];
   const seen = new Map<string, number>();
   // The rule schemas are built on first use: a hook answering from its snapshot never validates a rule.
   const { RuleSchema } = ruleSchemas();
@@ -209,10 +216,17 @@ export function loadRuleText(text: string, opts: LoadOptions): LoadResult {
     }
     seen.set(name, index);
     if (input.locked && opts.source === "project") at([...rulePath, "locked"], '"locked" only has effect in global rules; ignored in a project file', "warning");
+    valid.push({ input, name, index, rulePath });
+  });
+  // Built apart from validation: the rules live on, and allocated among validation's garbage they would
+  // each keep a mostly empty heap block resident (JSC does not move objects). Conditions first, in a run
+  // of their own: the validated ones were allocated among that garbage.
+  for (const { input } of valid) if (input.conditions) input.conditions = input.conditions.map((c) => ({ ...c }));
+  for (const { input, name, index, rulePath } of valid) {
     const meta = { name, index, file: opts.file, source: opts.source, jsonPath: formatPath(rulePath) };
     const action = input.action;
     rules.push(action === undefined ? toPatch(input, meta) : toRule({ ...input, action }, meta));
-  });
+  }
   const ok = !issues.some((i) => i.severity === "error");
   return ok ? { rules, issues, ok } : { rules: [], issues, ok, valid: rules };
 }
@@ -246,6 +260,27 @@ function nodeValue(node: Node): unknown {
   }
 }
 
+/**
+ * Lists every rule carries, shared: thousands of rules have no tests or conditions, and the same one or two
+ * tools. A sidecar keeps its rules for good, so one array per rule is memory held for nothing. Frozen,
+ * so code that would change one rule's list throws instead of changing them all.
+ */
+const NONE = Object.freeze([]) as never[];
+const sharedLists = new Map<string, string[]>();
+
+function sharedList(list: string[]): string[] {
+  if (list.length === 0) return NONE;
+  const key = list.join("\0");
+  let shared = sharedLists.get(key);
+  if (!shared) {
+    // Tool lists are few (a handful of tool names); bounded all the same.
+    if (sharedLists.size >= 256) sharedLists.clear();
+    shared = Object.freeze(list) as string[];
+    sharedLists.set(key, shared);
+  }
+  return shared;
+}
+
 export function toRule(
   input: RuleInput & { action: string },
   meta: { name: string; index: number; file: string; source: LayerName; jsonPath: string },
@@ -253,7 +288,7 @@ export function toRule(
   const hook = input.hook ?? "tool_call";
   const isToolHook = TOOL_HOOKS.has(hook);
   const toolList = toList(input.tool) ?? (isToolHook ? ["bash"] : []);
-  const tools = toolList.includes("*") ? [] : [...new Set(toolList.map(normalizeToolName))];
+  const tools = toolList.includes("*") ? NONE : sharedList([...new Set(toolList.map(normalizeToolName))]);
   return {
     name: meta.name,
     ...(input.comment !== undefined ? { comment: input.comment } : {}),
@@ -263,7 +298,7 @@ export function toRule(
     ...(input.pattern !== undefined ? { pattern: input.pattern } : {}),
     ...(input.flags !== undefined ? { flags: input.flags } : {}),
     ...(input.command !== undefined ? { command: input.command } : {}),
-    conditions: input.conditions ?? [],
+    conditions: input.conditions ?? NONE,
     ...(input.reason !== undefined ? { reason: input.reason } : {}),
     ...(input.state !== undefined ? { state: input.state } : {}),
     ...(input.check !== undefined ? { check: input.check } : {}),
@@ -274,7 +309,7 @@ export function toRule(
     ...(input.rewrite !== undefined ? { rewrite: input.rewrite } : {}),
     enabled: input.enabled ?? true,
     locked: meta.source === "project" ? false : (input.locked ?? false),
-    tests: input.tests ?? [],
+    tests: input.tests ?? NONE,
     ...(input.options !== undefined ? { options: input.options } : {}),
     source: meta.source,
     file: meta.file,

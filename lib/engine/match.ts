@@ -22,14 +22,42 @@ export interface CompiledRule {
   stopReasons?: Set<string>;
 }
 
+/** Shared by every rule without conditions (most of them): one array fewer per rule. */
+const NO_CONDITIONS = Object.freeze([]) as never[];
+
+/** What compiling a rule produces, before the compiled rule itself is built (see `assembleRule`). */
+export interface RulePatterns {
+  pattern: RegExp | undefined;
+  /** One per condition, in order. */
+  conditions: RegExp[];
+  command: CommandMatcher | undefined;
+}
+
+/** Compiles a rule's patterns (pattern, conditions, command, in that order); throws when one cannot be. */
+export function compilePatterns(rule: Rule, compile: RegexCompiler = defaultRegexCompiler): RulePatterns {
+  const pattern = rule.pattern !== undefined ? compile(rule.pattern, rule.flags, rule) : undefined;
+  const conditions = rule.conditions.map((c) => compile(c.pattern, c.flags, rule));
+  const command = rule.command !== undefined ? compileCommandCondition(rule.command, (p) => compile(p, undefined, rule)) : undefined;
+  return { pattern, conditions, command };
+}
+
+/**
+ * The compiled rule around compiled patterns. Allocates nothing else: a sidecar keeps these objects for
+ * good, and built in a run of their own (merge.ts) they share heap blocks instead of each pinning one
+ * among the compilers' garbage (JSC does not move objects).
+ */
+export function assembleRule(rule: Rule, p: RulePatterns): CompiledRule {
+  const conditions: CompiledCondition[] = rule.conditions.length === 0 ? NO_CONDITIONS : [];
+  rule.conditions.forEach((c, i) => conditions.push({ field: c.field, re: p.conditions[i] as RegExp, negate: c.negate ?? false }));
+  const cr: CompiledRule = { rule, conditions };
+  if (p.pattern !== undefined) cr.pattern = p.pattern;
+  if (p.command !== undefined) cr.command = p.command;
+  if (rule.stopReason !== undefined) cr.stopReasons = new Set(rule.stopReason);
+  return cr;
+}
+
 export function compileRule(rule: Rule, compile: RegexCompiler = defaultRegexCompiler): CompiledRule {
-  return {
-    rule,
-    ...(rule.pattern !== undefined ? { pattern: compile(rule.pattern, rule.flags, rule) } : {}),
-    conditions: rule.conditions.map((c) => ({ field: c.field, re: compile(c.pattern, c.flags, rule), negate: c.negate ?? false })),
-    ...(rule.command !== undefined ? { command: compileCommandCondition(rule.command, (p) => compile(p, undefined, rule)) } : {}),
-    ...(rule.stopReason !== undefined ? { stopReasons: new Set(rule.stopReason) } : {}),
-  };
+  return assembleRule(rule, compilePatterns(rule, compile));
 }
 
 /** Never matches: what a lazily compiled rule becomes when its patterns do not compile. */

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "bun:test";
-import { candidates } from "./merge.ts";
+import { candidates, mergeLayers } from "./merge.ts";
+import { loadRuleText } from "./load.ts";
+import type { LayerName } from "./schema.ts";
 import { ruleSetOf } from "./test-helpers.ts";
 
 describe("mergeLayers", () => {
@@ -57,5 +59,51 @@ describe("mergeLayers", () => {
     expect(candidates(set, "tool_call", "bash").map((c) => c.rule.name)).toEqual(["1", "3", "4"]);
     expect(candidates(set, "tool_call", "edit").map((c) => c.rule.name)).toEqual(["1", "2", "4"]);
     expect(candidates(set, "agent_end", "").map((c) => c.rule.name)).toEqual([]);
+  });
+
+  it("should keep evaluation order (layer, file, position) when merging any-tool and tool lists across files", () => {
+    const file = (source: LayerName, name: string, rules: unknown[]) => ({ file: name, rules: loadRuleText(JSON.stringify(rules), { file: name, source }).rules });
+    const set = mergeLayers(
+      [
+        // Out of layer order on purpose: layers sort by source, files keep their order within a layer.
+        { source: "project", files: [file("project", "p1.json", [{ name: "p1", action: "notify", tool: "*" }]), file("project", "p2.json", [{ name: "p2", action: "notify" }, { name: "p3", action: "notify", tool: "*" }])] },
+        { source: "builtin", files: [file("builtin", "b.json", [{ name: "b1", action: "notify" }, { name: "b2", action: "notify", tool: "*" }, { name: "b3", action: "notify" }])] },
+        { source: "global", files: [file("global", "g.json", [{ name: "g1", action: "notify", tool: "*" }, { name: "b1", action: "notify", tool: "edit" }])] },
+      ],
+      [],
+      { trusted: true },
+    );
+    expect(set.rules.map((r) => r.name)).toEqual(["b2", "b3", "g1", "b1", "p1", "p2", "p3"]);
+    expect(candidates(set, "tool_call", "bash").map((c) => c.rule.name)).toEqual(["b2", "b3", "g1", "p1", "p2", "p3"]);
+    expect(candidates(set, "tool_call", "edit").map((c) => c.rule.name)).toEqual(["b2", "g1", "b1", "p1", "p3"]);
+  });
+
+  it("should look active rules up by name, not skipped ones", () => {
+    const set = ruleSetOf({ builtin: [{ name: "a", action: "block", pattern: "x" }, { name: "b", action: "block", enabled: false }], project: [{ name: "c", action: "notify" }] });
+    expect([...set.byName.keys()].sort()).toEqual(["a", "c"]);
+    expect(set.byName.get("c")?.source).toBe("project");
+    expect(set.byName).toBe(set.byName);
+  });
+
+  it("should report skipped rules in definition order, whether skipped before or at compiling", () => {
+    const set = ruleSetOf(
+      { project: [{ name: "a", action: "block", pattern: "bad" }, { name: "b", action: "block", enabled: false }, { name: "c", action: "block", conditions: [{ field: "path", pattern: "bad" }] }, { name: "d", action: "block", pattern: "ok" }] },
+      {
+        trusted: true,
+        compileRegex: (pattern) => {
+          if (pattern === "bad") throw new Error("refused");
+          return new RegExp(pattern);
+        },
+      },
+    );
+    expect(set.skipped.map((s) => [s.rule.name, s.reason])).toEqual([
+      ["a", "cannot compile: refused"],
+      ["b", "disabled (enabled: false)"],
+      ["c", "cannot compile: refused"],
+    ]);
+    expect(set.rules.map((r) => r.name)).toEqual(["d"]);
+    const [d] = candidates(set, "tool_call", "bash");
+    expect(d?.pattern?.test("ok")).toBe(true);
+    expect(d?.conditions).toEqual([]);
   });
 });

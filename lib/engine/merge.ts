@@ -1,6 +1,6 @@
 /** @module layers (built-in, global, project) -> one rule set merged by name, indexed by hook and tool. */
 import { isBuiltinAction, isBuiltinCheck } from "./load.ts";
-import { type CompiledRule, compileRule, defaultRegexCompiler, lazyCompiledRule, type RegexCompiler } from "./match.ts";
+import { assembleRule, type CompiledRule, compilePatterns, defaultRegexCompiler, lazyCompiledRule, type RegexCompiler, type RulePatterns } from "./match.ts";
 import type { HookName, LayerName, LoadIssue, Rule } from "./schema.ts";
 
 export interface LayerFile {
@@ -57,10 +57,10 @@ export interface RuleSet {
   overrides: Override[];
   issues: LoadIssue[];
   byHook: Map<HookName, HookIndex>;
-  /** Names of all active rules, for lookups by the `shepherd_rules` tool and the CLI. */
-  byName: Map<string, Rule>;
-  /** Position of each active rule in `rules`. */
-  order: Map<Rule, number>;
+  /** Names of all active rules, for lookups by the `shepherd_rules` tool and the CLI (built on first use). */
+  readonly byName: Map<string, Rule>;
+  /** Position of each rule file within its layer, by `source\0file`: what orders rules across lists. */
+  fileRank: Map<string, number>;
 }
 
 const LAYER_ORDER: Record<LayerName, number> = { builtin: 0, global: 1, project: 2 };
@@ -112,27 +112,32 @@ export function mergeLayers(layers: Layer[], issues: LoadIssue[] = [], opts: Mer
   // Position of each file within its layer, computed once rather than searched in every comparison.
   const fileRank = new Map<string, number>();
   for (const layer of layers) layer.files.forEach((f, i) => fileRank.set(`${layer.source}\0${f.file}`, i));
-  const rankOf = (r: Rule) => fileRank.get(`${r.source}\0${r.file}`) ?? 0;
-  const ordered = [...byName.values()].sort(
-    (a, b) => LAYER_ORDER[a.source] - LAYER_ORDER[b.source] || rankOf(a) - rankOf(b) || a.index - b.index,
-  );
+  const ordered = [...byName.values()].sort((a, b) => compareRules(fileRank, a, b));
 
+  // Every pattern is compiled (and safety-analysed) before any compiled rule is built: the analysis leaves
+  // dozens of small dead objects per pattern, and compiled rules allocated among them would each keep a
+  // mostly empty heap block resident (at 10,000 rules, MBs); built in one run afterwards, they share blocks.
   const rules: Rule[] = [];
-  const byHook = new Map<HookName, HookIndex>();
+  const compiledPatterns: (RulePatterns | undefined)[] = [];
   for (const rule of ordered) {
     const why = skipReason(rule, opts);
     if (why) {
       skipped.push({ rule, reason: why });
       continue;
     }
-    let compiled: CompiledRule;
     try {
-      compiled = opts.lazyCompile ? lazyCompiledRule(rule, compile) : compileRule(rule, compile);
+      compiledPatterns.push(opts.lazyCompile ? undefined : compilePatterns(rule, compile));
     } catch (err) {
       skipped.push({ rule, reason: `cannot compile: ${err instanceof Error ? err.message : String(err)}` });
       continue;
     }
     rules.push(rule);
+  }
+  const byHook = new Map<HookName, HookIndex>();
+  for (let i = 0; i < rules.length; i++) {
+    const rule = rules[i] as Rule;
+    const patterns = compiledPatterns[i];
+    const compiled = patterns ? assembleRule(rule, patterns) : lazyCompiledRule(rule, compile);
     let idx = byHook.get(rule.hook);
     if (!idx) {
       idx = { any: [], byTool: new Map(), merged: new Map() };
@@ -145,9 +150,23 @@ export function mergeLayers(layers: Layer[], issues: LoadIssue[] = [], opts: Mer
       idx.byTool.set(tool, list);
     }
   }
-  const activeByName = new Map(rules.map((r) => [r.name, r]));
-  const order = new Map(rules.map((r, i) => [r, i]));
-  return { rules, skipped, overrides, issues, byHook, byName: activeByName, order };
+  return withLazyByName({ rules, skipped, overrides, issues, byHook, fileRank });
+}
+
+/**
+ * A sidecar never asks by name: at 10,000 rules the map is ~0.6 MB of live heap, so it waits until asked.
+ * Made here, not in `mergeLayers`: the getter would keep that function's whole scope alive.
+ */
+function withLazyByName(set: Omit<RuleSet, "byName">): RuleSet {
+  let byName: Map<string, Rule> | undefined;
+  const rules = set.rules;
+  return {
+    ...set,
+    get byName() {
+      byName ??= new Map(rules.map((r) => [r.name, r]));
+      return byName;
+    },
+  };
 }
 
 function skipReason(rule: Rule, opts: MergeOptions): string | undefined {
@@ -181,15 +200,38 @@ export function candidates(set: RuleSet, hook: HookName, tool: string): Compiled
   const specific = idx.byTool.get(tool);
   if (!specific) list = idx.any;
   else if (idx.any.length === 0) list = specific;
-  else list = [...idx.any, ...specific].sort((a, b) => orderOf(set, a.rule) - orderOf(set, b.rule));
+  else list = mergeInOrder(set, idx.any, specific);
   idx.merged.set(tool, list);
   return list;
 }
 
 const EMPTY: CompiledRule[] = [];
 
-function orderOf(set: RuleSet, rule: Rule): number {
-  return set.order.get(rule) ?? 0;
+/** Both lists are in evaluation order (layer, file, position), so one pass interleaves them. */
+function mergeInOrder(set: RuleSet, a: CompiledRule[], b: CompiledRule[]): CompiledRule[] {
+  const out: CompiledRule[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length) {
+    const x = a[i] as CompiledRule;
+    const y = b[j] as CompiledRule;
+    if (compareRules(set.fileRank, x.rule, y.rule) <= 0) {
+      out.push(x);
+      i++;
+    } else {
+      out.push(y);
+      j++;
+    }
+  }
+  while (i < a.length) out.push(a[i++] as CompiledRule);
+  while (j < b.length) out.push(b[j++] as CompiledRule);
+  return out;
+}
+
+/** Evaluation order: layer, then file within the layer, then position in the file. */
+function compareRules(fileRank: Map<string, number>, a: Rule, b: Rule): number {
+  const rankOf = (r: Rule) => fileRank.get(`${r.source}\0${r.file}`) ?? 0;
+  return LAYER_ORDER[a.source] - LAYER_ORDER[b.source] || rankOf(a) - rankOf(b) || a.index - b.index;
 }
 
 export { defaultRegexCompiler };

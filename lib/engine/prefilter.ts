@@ -254,10 +254,19 @@ export function requiredPrograms(rule: Rule): string[] | undefined {
 const BUILTIN_CHECKS = new Set(["always", "has_edits"]);
 const CORE_ACTIONS = new Set(["block", "ask", "notify", "steer", "rewrite"]);
 
-function buildSelector(all: CompiledRule[]): Selector {
-  if (all.length < MIN_RULES) return plainSelector(all);
-  const { needsHost } = plainSelector(all);
+interface Index {
+  /** Positions of the rules no literal or program keys: candidates for every event. */
+  always: number[];
+  fields: FieldFilter[];
+  /** program name -> positions of rules whose `command` condition names it. */
+  byProgram: Map<string, number[]>;
+}
 
+/**
+ * Built apart from the selector's closures: JSC keeps a function's whole scope alive, so the n-gram counts
+ * and key choices (MBs at 10,000 rules) would otherwise live as long as the selector.
+ */
+function buildIndex(all: CompiledRule[]): Index {
   const options = all.map(keyOptions);
   // Count every n-gram once per rule first, so each rule can be filed under its rarest text.
   const freq = new Map<number, number>();
@@ -300,7 +309,6 @@ function buildSelector(all: CompiledRule[]): Selector {
 
   const always: number[] = [];
   const byField = new Map<string, FieldFilter>();
-  /** program name -> positions of rules whose `command` condition names it. */
   const byProgram = new Map<string, number[]>();
   keys.forEach((key, pos) => {
     const programs = exactPrograms(all[pos] as CompiledRule);
@@ -330,7 +338,13 @@ function buildSelector(all: CompiledRule[]): Selector {
       f.bloom[b >>> 3] = (f.bloom[b >>> 3] as number) | (1 << (b & 7));
     }
   });
-  const fields = [...byField.values()];
+  return { always, fields: [...byField.values()], byProgram };
+}
+
+function buildSelector(all: CompiledRule[]): Selector {
+  if (all.length < MIN_RULES) return plainSelector(all);
+  const { needsHost } = plainSelector(all);
+  const { always, fields, byProgram } = buildIndex(all);
   const seen = new Uint32Array(all.length);
   let stamp = 0;
 

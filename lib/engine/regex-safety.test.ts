@@ -90,6 +90,33 @@ describe("GuardedRegExp", () => {
     expect("rm -rf a; rm -f b".replace(copy, "trash $1")).toBe("trash -rf a; trash -f b");
   });
 
+  it("should iterate a global or sticky copy like a native RegExp on both engines", () => {
+    for (const nativeMax of [-1, 1000]) {
+      const re = guardedRegExp("rm\\s+(-\\w+)", "", nativeMax);
+      const global = new (re.constructor as RegExpConstructor)(re, "g");
+      expect(global).toBeInstanceOf(GuardedRegExp);
+      expect((global as GuardedRegExp).isLinearFor("x")).toBe(nativeMax === -1);
+      const input = "rm -rf a; rm -f b";
+      expect(input.replace(global, "trash $1")).toBe("trash -rf a; trash -f b");
+      expect([...input.matchAll(global)].map((m) => [m.index, m[1]])).toEqual([[0, "-rf"], [10, "-f"]]);
+      global.lastIndex = 0;
+      expect(global.exec(input)?.index).toBe(0);
+      expect(global.lastIndex).toBe(6);
+      expect(global.test(input)).toBe(true);
+      expect(global.lastIndex).toBe(15);
+      expect(global.test(input)).toBe(false);
+      expect(global.lastIndex).toBe(0);
+      const sticky = new (re.constructor as RegExpConstructor)(re, "y");
+      sticky.lastIndex = 10;
+      expect(sticky.test(input)).toBe(true);
+      expect(sticky.test(input)).toBe(false);
+      // The original keeps no state of its own.
+      expect(re.lastIndex).toBe(0);
+      expect(re.exec(input)?.index).toBe(0);
+      expect(re.exec(input)?.index).toBe(0);
+    }
+  });
+
   it("should answer a catastrophic pattern on a long input at once", () => {
     const re = guardedRegExp("(a+)+$", "", -1);
     const start = performance.now();

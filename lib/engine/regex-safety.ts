@@ -488,25 +488,21 @@ export function compileLinear(pattern: string, flags = ""): RE2JS {
   return re;
 }
 
-interface GuardConfig {
-  /** undefined until a long input needs it, for a lazily guarded pattern. */
-  re2: RE2JS | undefined;
-  pattern: string;
-  flags: string;
-  /** Inputs up to this length use the native engine; -1 = never. */
-  nativeMax: number;
-}
-
-const guardOf = new WeakMap<RegExp, GuardConfig>();
+/** The builtin matcher, called on a GuardedRegExp itself: `test` and `exec` are overridden on it. */
+const nativeExec = RegExp.prototype.exec;
 
 /**
  * A RegExp whose matching runs on re2js for inputs past `nativeMax` characters (always, with -1).
  * `test` and `exec` are overridden; `String#replace`/`match` go through `exec`, so rewrites are
  * linear too. Construct through `guardedRegExp`; `new (re.constructor)(re, flags)` copies the guard.
+ * Short inputs run on the builtin matcher of this very object, so no second RegExp is kept per pattern
+ * (10,000 rules hold one each).
  */
 export class GuardedRegExp extends RegExp {
-  #native: RegExp;
-  #guard: GuardConfig;
+  /** undefined until a long input needs it, for a lazily guarded pattern. */
+  #re2: RE2JS | undefined;
+  /** Inputs up to this length use the native engine; -1 = never. */
+  #nativeMax = -1;
   /** `global || sticky`, read once: the flag getters are accessor calls on every test otherwise. */
   #stateful: boolean;
 
@@ -520,48 +516,51 @@ export class GuardedRegExp extends RegExp {
     const source = typeof pattern === "string" ? pattern : pattern.source;
     const f = flags ?? (typeof pattern === "string" ? "" : pattern.flags);
     super(source, f);
-    this.#native = new RegExp(source, f);
     this.#stateful = this.global || this.sticky;
-    const inherited = typeof pattern === "string" ? undefined : guardOf.get(pattern);
-    this.#guard = inherited ?? { re2: lazy ? undefined : compileLinear(source, f), pattern: source, flags: f, nativeMax: -1 };
-    guardOf.set(this, this.#guard);
+    if (pattern instanceof GuardedRegExp) {
+      // A copy (the rewrite path adds `g`): same guard; re2js ignores g and y, so the program carries over.
+      this.#nativeMax = pattern.#nativeMax;
+      this.#re2 = sameLinearFlags(pattern.flags, f) ? pattern.#re2 : undefined;
+      if (this.#re2 === undefined && pattern.#re2 !== undefined) this.#re2 = compileLinear(source, f);
+    } else if (!lazy) this.#re2 = compileLinear(source, f);
+  }
+
+  /** Sets the length cut; only `guardedRegExp` calls this, before anyone copies the instance. */
+  static withNativeMax(re: GuardedRegExp, nativeMax: number): GuardedRegExp {
+    re.#nativeMax = nativeMax;
+    return re;
   }
 
   /** True when matching this input runs on re2js. */
   isLinearFor(input: string): boolean {
-    return input.length > this.#guard.nativeMax && this.#linear() !== undefined;
+    return input.length > this.#nativeMax && this.#linear() !== undefined;
   }
 
   #linear(): RE2JS | undefined {
-    const g = this.#guard;
-    if (g.re2 === undefined) {
+    if (this.#re2 === undefined && this.#nativeMax !== Number.POSITIVE_INFINITY) {
       try {
-        g.re2 = compileLinear(g.pattern, g.flags);
+        this.#re2 = compileLinear(this.source, this.flags);
       } catch {
-        g.nativeMax = Number.POSITIVE_INFINITY;
+        this.#nativeMax = Number.POSITIVE_INFINITY;
       }
     }
-    return g.re2;
+    return this.#re2;
   }
 
   override test(input: string): boolean {
     const s = typeof input === "string" ? input : String(input);
     if (this.#stateful) return this.exec(s) !== null;
-    // Short inputs (nearly all) go straight to the native engine.
-    if (s.length <= this.#guard.nativeMax) return this.#native.test(s);
-    return this.isLinearFor(s) ? (this.#linear() as RE2JS).test(s) : this.#native.test(s);
+    // Short inputs (nearly all) go straight to the native engine; a miss allocates nothing.
+    if (s.length <= this.#nativeMax) return nativeExec.call(this, s) !== null;
+    return this.isLinearFor(s) ? (this.#linear() as RE2JS).test(s) : nativeExec.call(this, s) !== null;
   }
 
   override exec(input: string): RegExpExecArray | null {
     const s = String(input);
-    const stateful = this.global || this.sticky;
+    // The builtin reads and advances this object's own lastIndex, as a plain RegExp would.
+    if (!this.isLinearFor(s)) return nativeExec.call(this, s);
+    const stateful = this.#stateful;
     const start = stateful ? this.lastIndex : 0;
-    if (!this.isLinearFor(s)) {
-      this.#native.lastIndex = start;
-      const r = this.#native.exec(s);
-      if (stateful) this.lastIndex = this.#native.lastIndex;
-      return r;
-    }
     if (start > s.length) {
       this.lastIndex = 0;
       return null;
@@ -582,13 +581,15 @@ export class GuardedRegExp extends RegExp {
   }
 }
 
+/** Flags re2js reads (i, m, s) are the same: its program serves both. */
+function sameLinearFlags(a: string, b: string): boolean {
+  const linear = (f: string) => f.replace(/[^ims]/g, "");
+  return linear(a) === linear(b);
+}
+
 /** A guarded RegExp: re2js always (`nativeMax` -1) or past `nativeMax` characters. Throws if RE2 cannot run it. */
 export function guardedRegExp(pattern: string, flags: string, nativeMax: number, lazy = false): GuardedRegExp {
-  const re = new GuardedRegExp(pattern, flags, lazy);
-  const guard = guardOf.get(re) as GuardConfig;
-  guard.nativeMax = nativeMax;
-  // The config object is shared with copies made from this instance, so set it before anyone copies.
-  return re;
+  return GuardedRegExp.withNativeMax(new GuardedRegExp(pattern, flags, lazy), nativeMax);
 }
 
 // ---- the compiler the rule host uses --------------------------------------------------------
