@@ -16,7 +16,7 @@ import { benchInProcess } from "./sections/in-process.ts";
 import { benchMemory } from "./sections/memory.ts";
 import { benchReload } from "./sections/reload.ts";
 import { benchSpawn } from "./sections/spawn.ts";
-import { benchStdio } from "./sections/stdio.ts";
+import { benchStdio, canPin, PLACEMENTS, type Placement } from "./sections/stdio.ts";
 
 export interface BenchOptions {
   quick: boolean;
@@ -32,9 +32,17 @@ export async function runBench(opts: BenchOptions): Promise<BenchReport> {
   const started = Date.now();
   const report: BenchReport = { quick: q, sizes, machine: collectMachineInfo(SHEPHERD), stdio: [], inProcess: [], durationMs: 0 };
 
+  // The headline placement pins client and servers to one CPU (see sections/stdio.ts); without taskset, none.
+  const headline: Placement = canPin() ? "same CPU" : "unpinned";
+  const stdioOpts = q ? { runs: 2, requests: 40, warmup: 20 } : { runs: 5, requests: 2_000, warmup: 20_000 };
   for (const n of sizes) {
-    log(`stdio round-trip, ${n} rules...`);
-    report.stdio.push(await benchStdio(n, q ? { runs: 2, requests: 40, warmup: 20 } : { runs: 5, requests: 2_000, warmup: 1_000 }));
+    log(`stdio round-trip, ${n} rules, ${headline}...`);
+    report.stdio.push(await benchStdio(n, { ...stdioOpts, placement: headline, ...(n === mid ? { early: q ? 10 : 2_000 } : {}) }));
+  }
+  for (const placement of PLACEMENTS) {
+    if (placement === headline || (placement !== "unpinned" && !canPin())) continue;
+    log(`stdio round-trip, ${mid} rules, ${placement}...`);
+    report.stdio.push(await benchStdio(mid, { ...stdioOpts, placement }));
   }
   for (const n of sizes) {
     log(`in-process evaluation, ${n} rules...`);

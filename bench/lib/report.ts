@@ -69,13 +69,20 @@ export function rows(r: BenchReport): Row[] {
   const mid = r.sizes[1];
   const big = r.sizes[2];
   const targeted = (size: number, at: number) => !r.quick && size === at;
-  for (const s of r.stdio) {
-    const t = targeted(s.rules, 1_000);
-    out.push(["stdio round-trip p50 (vs echo server)", n(s.rules), fmtMs(s.shepherd.p50), fmtMs(s.echo.p50), fmtRatio(s.ratioP50), t ? "≤ 1.3x" : "", met(t ? s.ratioP50 <= 1.3 : undefined)]);
+  // The targets hold for every pinned placement; the unpinned run is shown for what a scheduler may do.
+  const stdioTargeted = (s: BenchReport["stdio"][number]) => targeted(s.rules, 1_000) && s.placement !== "unpinned";
+  for (const pct of ["p50", "p99"] as const) {
+    for (const s of r.stdio) {
+      const t = stdioTargeted(s);
+      const ratio = pct === "p50" ? s.ratioP50 : s.ratioP99;
+      const limit = pct === "p50" ? 1.3 : 2;
+      out.push([`stdio round-trip ${pct} (vs echo server), ${s.placement}`, n(s.rules), fmtMs(s.shepherd[pct]), fmtMs(s.echo[pct]), fmtRatio(ratio), t ? `≤ ${limit}x` : "", met(t ? ratio <= limit : undefined)]);
+    }
   }
   for (const s of r.stdio) {
-    const t = targeted(s.rules, 1_000);
-    out.push(["stdio round-trip p99 (vs echo server)", n(s.rules), fmtMs(s.shepherd.p99), fmtMs(s.echo.p99), fmtRatio(s.ratioP99), t ? "≤ 2x" : "", met(t ? s.ratioP99 <= 2 : undefined)]);
+    const w = s.warmingUp;
+    if (!w) continue;
+    out.push([`stdio round-trip p50, first ${n(w.requests)} requests (JIT warming up), ${s.placement}`, n(s.rules), fmtMs(w.shepherd.p50), fmtMs(w.echo.p50), fmtRatio(w.shepherd.p50 / w.echo.p50), "", ""]);
   }
   for (const p of r.inProcess) {
     const limit = r.quick ? undefined : p.rules === 1_000 ? 5 : p.rules === 10_000 ? 50 : undefined;
