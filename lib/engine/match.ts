@@ -224,7 +224,7 @@ export function matchStatic(cr: CompiledRule, view: EventView, shell: ShellConte
   if (cr.command) {
     const command = view.command;
     if (command === undefined) return explain ? "command condition: the event has no command" : NO_MATCH;
-    const why = cr.command(command, shell);
+    const why = cr.command(command, shell, explain);
     if (why !== undefined) return explain ? `command condition: ${why}` : NO_MATCH;
   }
   return undefined;

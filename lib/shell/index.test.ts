@@ -2,7 +2,7 @@
 import { describe, expect, it } from "bun:test";
 import * as v from "valibot";
 import { type CommandCondition, CommandConditionSchema } from "./command-condition-schema.ts";
-import { compileCommandCondition, lastParseError, parseShell } from "./index.ts";
+import { compileCommandCondition, lastParseError, MISMATCH, parseShell } from "./index.ts";
 
 const ctx = { cwd: "/home/u/proj", projectRoot: "/home/u/proj", home: "/home/u" };
 
@@ -38,8 +38,11 @@ describe("compileCommandCondition", () => {
   ];
   it.each(cases)("should %s", (_name, cond, command, holds) => {
     expect(v.safeParse(CommandConditionSchema, cond).success).toBe(true);
-    const why = compileCommandCondition(cond)(command, ctx);
+    const matcher = compileCommandCondition(cond);
+    const why = matcher(command, ctx);
     expect(why === undefined).toBe(holds);
+    // Unexplained (the evaluation's way): the same verdict, and no message on a failure.
+    expect(matcher(command, ctx, false)).toBe(holds ? undefined : MISMATCH);
   });
 
   it("should explain why a condition did not hold", () => {

@@ -15,8 +15,15 @@ export interface ShellContext {
   home: string;
 }
 
-/** undefined when the condition holds; otherwise why it did not (for `rules explain`). */
-export type CommandMatcher = (command: string, ctx: ShellContext) => string | undefined;
+/**
+ * undefined when the condition holds; otherwise why it did not (for `rules explain`). With `explain` false
+ * a failure is only `MISMATCH`: the evaluation asks every event and needs no message, whose building cost
+ * more than the check (a git command meets a dozen git rules).
+ */
+export type CommandMatcher = (command: string, ctx: ShellContext, explain?: boolean) => string | undefined;
+
+/** What a matcher asked not to explain returns on a failure. */
+export const MISMATCH = "no match";
 
 let lastCommand = "";
 let lastCwd = "";
@@ -108,23 +115,23 @@ export function compileCommandCondition(cond: CommandCondition, compile: (patter
     return f;
   };
 
-  const check = (cmd: SimpleCommand, ctx: ShellContext): string | undefined => {
+  const check = (cmd: SimpleCommand, ctx: ShellContext, explain: boolean): string | undefined => {
     const an = analyze(cmd);
-    if (subs && (an.sub === undefined || !subs.includes(an.sub))) return `subcommand is ${an.sub ?? "absent"}, not ${subs.join("/")}`;
+    if (subs && (an.sub === undefined || !subs.includes(an.sub))) return explain ? `subcommand is ${an.sub ?? "absent"}, not ${subs.join("/")}` : MISMATCH;
     if (cond.flags || cond.anyFlags || cond.notFlags) {
       const f = flagsFor(cmd.program, an.sub);
       const has = (group: string[]) => group.every((c) => an.flags.has(c));
       const missing = f.all.findIndex((g) => !has(g));
-      if (missing >= 0) return `flag ${cond.flags?.[missing]} is absent`;
-      if (f.any.length > 0 && !f.any.some(has)) return `none of the flags ${cond.anyFlags?.join(" ")} is present`;
+      if (missing >= 0) return explain ? `flag ${cond.flags?.[missing]} is absent` : MISMATCH;
+      if (f.any.length > 0 && !f.any.some(has)) return explain ? `none of the flags ${cond.anyFlags?.join(" ")} is present` : MISMATCH;
       const present = f.not.findIndex(has);
-      if (present >= 0) return `flag ${cond.notFlags?.[present]} is present`;
+      if (present >= 0) return explain ? `flag ${cond.notFlags?.[present]} is present` : MISMATCH;
     }
     if (argsRe || notArgsRe) {
       const words = argWords(cmd, an);
-      if (argsRe && !words.some((w) => argsRe.test(w))) return `no argument matches /${cond.args}/`;
+      if (argsRe && !words.some((w) => argsRe.test(w))) return explain ? `no argument matches /${cond.args}/` : MISMATCH;
       const bad = notArgsRe ? words.find((w) => notArgsRe.test(w)) : undefined;
-      if (bad !== undefined) return `argument ${bad} matches notArgs /${cond.notArgs}/`;
+      if (bad !== undefined) return explain ? `argument ${bad} matches notArgs /${cond.notArgs}/` : MISMATCH;
     }
     if (pathClass) {
       const except = (cond.exceptPaths ?? []).map((e) => resolvePath(e, "/", ctx.home));
@@ -135,29 +142,30 @@ export function compileCommandCondition(cond: CommandCondition, compile: (patter
         if (except.some((e) => isInside(p, e) && p !== e)) return false;
         return pathInClass(p, pathClass, ctx.projectRoot, ctx.home);
       });
-      if (!hit) return `no path argument is ${pathClass.replace("_", " ")} (${an.positional.join(" ") || "none"})`;
+      if (!hit) return explain ? `no path argument is ${pathClass.replace("_", " ")} (${an.positional.join(" ") || "none"})` : MISMATCH;
     }
     if (branchRe) {
       const branches = pushBranches(an);
-      if (!branches.some((b) => branchRe.test(b))) return `push branch ${branches.join(",")} does not match /${cond.branch}/`;
+      if (!branches.some((b) => branchRe.test(b))) return explain ? `push branch ${branches.join(",")} does not match /${cond.branch}/` : MISMATCH;
     }
-    if (pipeMatch && !cmd.pipeTo.some(pipeMatch)) return `output does not feed ${pipeTo?.join("/")}`;
+    if (pipeMatch && !cmd.pipeTo.some(pipeMatch)) return explain ? `output does not feed ${pipeTo?.join("/")}` : MISMATCH;
     if (writesRe) {
       const outs = cmd.redirects.filter((r) => (r.op.includes(">") && !r.op.includes("&")) || r.op === "&>" || r.op === "&>>");
-      if (!outs.some((r) => writesRe.test(r.target))) return `no output redirection matches /${cond.writesTo}/`;
+      if (!outs.some((r) => writesRe.test(r.target))) return explain ? `no output redirection matches /${cond.writesTo}/` : MISMATCH;
     }
     return undefined;
   };
 
-  return (command, ctx) => {
+  return (command, ctx, explain = true) => {
     const parsed = parseShell(command, ctx);
     let why: string | undefined;
     for (const cmd of parsed.commands) {
       if (!isProgram(cmd.program)) continue;
-      const r = check(cmd, ctx);
+      const r = check(cmd, ctx, explain);
       if (r === undefined) return undefined;
-      why ??= `${cmd.program}: ${r}`;
+      if (explain) why ??= `${cmd.program}: ${r}`;
     }
+    if (!explain) return MISMATCH;
     why ??= `no command runs ${programs.join("/")}`;
     return parsed.fallback ? `${why} (unparsable, fell back to a plain split: ${parsed.error})` : why;
   };
