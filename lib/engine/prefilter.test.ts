@@ -115,6 +115,21 @@ describe("selector", () => {
     );
   });
 
+  it("finds every rule of a large index by its own text", () => {
+    // Hundreds of distinct n-grams: the packed table's probing (collisions, wrap-around) is exercised.
+    const many = Array.from({ length: 700 }, (_, i) => ({ name: `m${i}`, action: "notify", pattern: `q${i.toString(36)}z` }));
+    const big = mergeLayers([{ source: "global", files: [{ file: "m.json", rules: loadRuleText(JSON.stringify(many), { file: "m.json", source: "global" }).rules }] }]);
+    const bigList = candidates(big, "tool_call", "bash");
+    let sel = selectorFor(bigList);
+    for (let i = 0; i < 8; i++) sel = selectorFor(bigList);
+    many.forEach((rule, i) => {
+      const view = new EventView({ hook: "tool_call", session: { id: "s", cwd: "/p" }, tool: { name: "bash", input: { command: `echo ${rule.pattern}` } } });
+      const picked = sel.select(view, shell);
+      expect(picked.map((cr) => cr.rule.name)).toContain(`m${i}`);
+      expect(picked.length).toBeLessThan(bigList.length / 10);
+    });
+  });
+
   it("picks again after a given rule, for rewrites", () => {
     const sel = indexed();
     const view = new EventView({ hook: "tool_call", session: { id: "s", cwd: "/p" }, tool: { name: "bash", input: { command: "prog1 --flag1 prog30 --flag30" } } });

@@ -192,11 +192,52 @@ function bloomIndex(key: number): number {
 interface FieldFilter {
   /** `subject` for a rule's pattern, else a condition field name. */
   field: string;
-  /** n-gram key -> positions (in the candidate list) of rules keyed by it. */
-  grams: Map<number, number[]>;
+  /** n-gram key -> positions (in the candidate list) of rules keyed by it, packed (see `packGrams`). */
+  grams: PackedGrams;
   bloom: Uint8Array;
   /** Which n-gram lengths (1..3) occur, as bits 1 << len. */
   lengths: number;
+}
+
+/**
+ * An n-gram -> positions map in three typed arrays: open addressing over the keys (never 0, the length
+ * sits in bits 21-22), each key's positions a run of `positions`. A Map of arrays held ~1 MB of small
+ * heap objects per 10,000 rules; typed arrays are a few flat buffers outside the collected heap.
+ */
+interface PackedGrams {
+  keys: Int32Array;
+  /** Per slot: start and end of its run in `positions`. */
+  runs: Int32Array;
+  positions: Int32Array;
+  /** Right shift that turns a hash into a slot (32 - log2 of the table size). */
+  shift: number;
+}
+
+function slotHash(key: number): number {
+  return Math.imul(key, 0x85ebca6b);
+}
+
+function packGrams(grams: Map<number, number[]>): PackedGrams {
+  let bits = 1;
+  while (1 << bits < grams.size * 2) bits++;
+  const size = 1 << bits;
+  const shift = 32 - bits;
+  const keys = new Int32Array(size);
+  const runs = new Int32Array(size * 2);
+  let total = 0;
+  for (const list of grams.values()) total += list.length;
+  const positions = new Int32Array(total);
+  let at = 0;
+  for (const [key, list] of grams) {
+    let slot = slotHash(key) >>> shift;
+    while (keys[slot] !== 0) slot = (slot + 1) & (size - 1);
+    keys[slot] = key;
+    runs[2 * slot] = at;
+    positions.set(list, at);
+    at += list.length;
+    runs[2 * slot + 1] = at;
+  }
+  return { keys, runs, positions, shift };
 }
 
 export interface Selector {
@@ -308,7 +349,7 @@ function buildIndex(all: CompiledRule[]): Index {
   });
 
   const always: number[] = [];
-  const byField = new Map<string, FieldFilter>();
+  const byField = new Map<string, Omit<FieldFilter, "grams"> & { grams: Map<number, number[]> }>();
   const byProgram = new Map<string, number[]>();
   keys.forEach((key, pos) => {
     const programs = exactPrograms(all[pos] as CompiledRule);
@@ -338,7 +379,8 @@ function buildIndex(all: CompiledRule[]): Index {
       f.bloom[b >>> 3] = (f.bloom[b >>> 3] as number) | (1 << (b & 7));
     }
   });
-  return { always, fields: [...byField.values()], byProgram };
+  const fields = [...byField.values()].map(({ field, grams, bloom, lengths }) => ({ field, grams: packGrams(grams), bloom, lengths }));
+  return { always, fields, byProgram };
 }
 
 function buildSelector(all: CompiledRule[]): Selector {
@@ -446,16 +488,23 @@ function scan(text: string, f: FieldFilter, seen: Uint32Array, stamp: number, hi
   }
 }
 
-function probe(key: number, grams: Map<number, number[]>, bloom: Uint8Array, seen: Uint32Array, stamp: number, hits: number[]): void {
+function probe(key: number, grams: PackedGrams, bloom: Uint8Array, seen: Uint32Array, stamp: number, hits: number[]): void {
   const b = bloomIndex(key);
   if (((bloom[b >>> 3] as number) & (1 << (b & 7))) === 0) return;
-  const list = grams.get(key);
-  if (list === undefined) return;
-  for (const pos of list) {
-    if (seen[pos] !== stamp) {
-      seen[pos] = stamp;
-      hits.push(pos);
+  const { keys, runs, positions } = grams;
+  const mask = keys.length - 1;
+  for (let slot = slotHash(key) >>> grams.shift; ; slot = (slot + 1) & mask) {
+    const k = keys[slot] as number;
+    if (k === 0) return;
+    if (k !== key) continue;
+    for (let i = runs[2 * slot] as number, end = runs[2 * slot + 1] as number; i < end; i++) {
+      const pos = positions[i] as number;
+      if (seen[pos] !== stamp) {
+        seen[pos] = stamp;
+        hits.push(pos);
+      }
     }
+    return;
   }
 }
 
