@@ -149,6 +149,24 @@ describe("createSafeRegexCompiler", () => {
     expect(reports[0]?.outcome).toBe("skipped");
   });
 
+  it.each([
+    ["trusted", true, "project"],
+    ["untrusted", false, "project"],
+    ["global", true, "global"],
+  ] as const)("should reject an invalid %s pattern with the native syntax error", (_name, trusted, source) => {
+    const compile = createSafeRegexCompiler({ trusted });
+    for (const bad of ["(", "a{2,1}", "[z-a]"]) {
+      let native = "";
+      try {
+        new RegExp(bad);
+      } catch (err) {
+        native = (err as Error).message;
+      }
+      expect(native).not.toBe("");
+      expect(() => compile(bad, undefined, rule(source, "x"))).toThrow(native);
+    }
+  });
+
   it("should let a trusted project use lookaround when the pattern is not exponential", () => {
     const compile = createSafeRegexCompiler({ trusted: true });
     const re = compile("foo(?!bar)", undefined, rule("project", "foo(?!bar)"));

@@ -618,13 +618,21 @@ export function createSafeRegexCompiler(opts: SafeCompilerOptions): RegexCompile
   const nativeMax = opts.nativeMaxLength ?? DEFAULT_NATIVE_MAX_LENGTH;
   return (pattern, rawFlags, rule) => {
     const flags = (rawFlags ?? "").replace(/[gy]/g, "");
-    // Syntax errors keep their native message (load.ts already reports them with positions).
-    new RegExp(pattern, flags);
     const untrusted = rule.source === "project" && !opts.trusted;
-    const analysis = analysisFor(pattern, flags);
+    let analysis: PatternAnalysis;
+    try {
+      analysis = analysisFor(pattern, flags);
+    } catch (err) {
+      // An invalid pattern: the native message first, as from the constructors below.
+      new RegExp(pattern, flags);
+      throw err;
+    }
     const exponential = analysis.risk?.kind === "exponential";
     // Trusted and not exponential: native on short inputs; the linear engine only matters past nativeMax.
+    // Either constructor throws a syntax error with its native message (load.ts reports it with positions).
     if (!untrusted && !exponential) return analysis.needsBacktracking ? new RegExp(pattern, flags) : guardedRegExp(pattern, flags, nativeMax, true);
+    // Checked natively first, so a syntax error keeps the native message rather than re2js's.
+    new RegExp(pattern, flags);
     let linear: RE2JS | undefined;
     let linearError = "";
     try {
