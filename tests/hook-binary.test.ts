@@ -49,4 +49,12 @@ describe("shepherd hook claude-code (binary)", () => {
     expect(r.out.trim()).toBe("{}");
     expect(hook("a".repeat(40)).out).toContain('"deny"');
   });
+
+  it("should read an input of several pipe buffers, multi-byte text split anywhere, whole", () => {
+    writeFileSync(join(project, ".pi", "shepherd-rules.json"), JSON.stringify([{ name: "tail", action: "block", pattern: "ünïcødé-end$", reason: "the end arrived" }]));
+    // ~300 KB: read in 64 KB pieces, with two-byte characters falling across the cuts.
+    const r = hook(`echo ${"é".repeat(150_000)} ünïcødé-end`);
+    expect(r.err).toBe("");
+    expect(r.out).toContain('"permissionDecisionReason":"the end arrived"');
+  });
 });

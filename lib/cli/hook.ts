@@ -41,9 +41,10 @@ export interface HookDeps {
   onDecision?: (parsed: ParsedHook, decision: Decision) => void;
 }
 
+/** Plain typed arrays and a TextDecoder: a hook's first use of Buffer costs it ~0.1 ms of start-up. */
 function readAllStdin(): string {
-  const chunks: Buffer[] = [];
-  const buf = Buffer.allocUnsafe(1 << 16);
+  const chunks: Uint8Array[] = [];
+  const buf = new Uint8Array(1 << 16);
   let total = 0;
   for (;;) {
     let n: number;
@@ -58,9 +59,18 @@ function readAllStdin(): string {
     if (n === 0) break;
     total += n;
     if (total > MAX_HOOK_INPUT) throw new AdapterInputError(`hook input exceeds ${MAX_HOOK_INPUT} bytes`);
-    chunks.push(Buffer.from(buf.subarray(0, n)));
+    chunks.push(buf.slice(0, n));
   }
-  return Buffer.concat(chunks).toString("utf8");
+  let all = chunks[0] ?? new Uint8Array(0);
+  if (chunks.length > 1) {
+    all = new Uint8Array(total);
+    let at = 0;
+    for (const c of chunks) {
+      all.set(c, at);
+      at += c.length;
+    }
+  }
+  return new TextDecoder().decode(all);
 }
 
 /** The tail of a file without reading it whole (Codex rollouts grow with the session). */

@@ -67,9 +67,9 @@ const GRAM = 3;
 /** The first read of a snapshot: the header and indexes of a thousand rules (~40 KB), and bodies behind them. */
 const FIRST_READ = 128 * 1024;
 
-/** Up to `length` bytes at `position` (fewer at the end of the file). */
-function readAt(fd: number, position: number, length: number): Buffer {
-  const buf = Buffer.allocUnsafe(length);
+/** Up to `length` bytes at `position` (fewer at the end of the file). Typed arrays, not Buffer: see hook.ts. */
+function readAt(fd: number, position: number, length: number): Uint8Array {
+  const buf = new Uint8Array(length);
   let got = 0;
   while (got < length) {
     const n = readSync(fd, buf, got, length - got, position + got);
@@ -78,6 +78,8 @@ function readAt(fd: number, position: number, length: number): Buffer {
   }
   return got === length ? buf : buf.subarray(0, got);
 }
+
+const utf8 = new TextDecoder();
 
 function patternsOf(rule: Rule): { pattern: string; flags: string | undefined }[] {
   const out: { pattern: string; flags: string | undefined }[] = [];
@@ -106,21 +108,24 @@ export function fileRuleSnapshots(dir: string, salt: string, events: readonly Ho
     while (nl < 0 && head.length % FIRST_READ === 0 && head.length > 0) {
       const more = readAt(fd, head.length, head.length);
       if (more.length === 0) break;
-      head = Buffer.concat([head, more]);
+      const joined = new Uint8Array(head.length + more.length);
+      joined.set(head);
+      joined.set(more, head.length);
+      head = joined;
       nl = head.indexOf(10);
     }
     if (nl < 0) return undefined;
-    const header = JSON.parse(head.toString("utf8", 0, nl)) as Header;
+    const header = JSON.parse(utf8.decode(head.subarray(0, nl))) as Header;
     if (header.salt !== salt || header.key !== key || typeof header.sections !== "object") return undefined;
     const base = nl + 1;
-    const bytesAt = (start: number, end: number): Buffer => {
+    const bytesAt = (start: number, end: number): Uint8Array => {
       const bytes = end <= head.length ? head.subarray(start, end) : readAt(fd, start, end - start);
       if (bytes.length !== end - start) throw new Error("snapshot: short read");
       return bytes;
     };
     const section = (name: string): Section | undefined => {
       const range = header.sections[name];
-      return range ? (JSON.parse(bytesAt(base + range[0], base + range[1]).toString("utf8")) as Section) : undefined;
+      return range ? (JSON.parse(utf8.decode(bytesAt(base + range[0], base + range[1]))) as Section) : undefined;
     };
     const wanted = new Set<number>();
     for (const event of events) {
@@ -149,7 +154,7 @@ export function fileRuleSnapshots(dir: string, salt: string, events: readonly Ho
     const rules: Rule[] = [];
     for (const i of [...wanted].sort((a, b) => a - b)) {
       const start = bodies + (i === 0 ? 0 : (header.ends[i - 1] as number));
-      const body = JSON.parse(bytesAt(start, bodies + (header.ends[i] as number)).toString("utf8")) as Body;
+      const body = JSON.parse(utf8.decode(bytesAt(start, bodies + (header.ends[i] as number)))) as Body;
       primeGates([body.rule], [body.gate]);
       primeAnalyses(body.analyses);
       rules.push(body.rule);
