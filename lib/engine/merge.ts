@@ -1,6 +1,6 @@
 /** @module layers (built-in, global, project) -> one rule set merged by name, indexed by hook and tool. */
 import { isBuiltinAction, isBuiltinCheck } from "./load.ts";
-import { assembleRule, type CompiledRule, compilePatterns, defaultRegexCompiler, lazyCompiledRule, type RegexCompiler, type RulePatterns } from "./match.ts";
+import { assembleRule, type CompiledRule, compilePatterns, defaultRegexCompiler, deferredCompiler, type RegexCompiler, type RulePatterns } from "./match.ts";
 import type { HookName, LayerName, LoadIssue, Rule } from "./schema.ts";
 
 export interface LayerFile {
@@ -35,6 +35,12 @@ export interface MergeOptions {
   pluginChecks?: ReadonlySet<string>;
   /** Regex compiler: lets untrusted patterns go to a linear-time engine. */
   compileRegex?: RegexCompiler;
+  /**
+   * `compileRegex` without its reports (the same decisions). With it (or with no `compileRegex`), every
+   * rule is still compiled now, so skips and reports are as eager, but what is kept is compiled again on
+   * first use: a sidecar at 10,000 rules tests a few hundred of them.
+   */
+  recompileRegex?: RegexCompiler;
   /**
    * Compile each rule on first use instead of now (one-shot hooks). Compile failures then make the rule
    * never match instead of appearing in `skipped`: for reports, merge eagerly.
@@ -114,11 +120,13 @@ export function mergeLayers(layers: Layer[], issues: LoadIssue[] = [], opts: Mer
   for (const layer of layers) layer.files.forEach((f, i) => fileRank.set(`${layer.source}\0${f.file}`, i));
   const ordered = [...byName.values()].sort((a, b) => compareRules(fileRank, a, b));
 
-  // Every pattern is compiled (and safety-analysed) before any compiled rule is built: the analysis leaves
-  // dozens of small dead objects per pattern, and compiled rules allocated among them would each keep a
-  // mostly empty heap block resident (at 10,000 rules, MBs); built in one run afterwards, they share blocks.
+  // Every pattern is compiled (and safety-analysed) before any kept rule object is built: the analysis
+  // leaves dozens of small dead objects per pattern, and long-lived objects allocated among them would each
+  // keep a mostly empty heap block resident (JSC does not move objects); built in one run, they share blocks.
+  const recompile = opts.recompileRegex ?? (opts.compileRegex ? undefined : defaultRegexCompiler);
+  const defer = opts.lazyCompile ? deferredCompiler(compile) : recompile ? deferredCompiler(recompile) : undefined;
   const rules: Rule[] = [];
-  const compiledPatterns: (RulePatterns | undefined)[] = [];
+  const compiledPatterns: RulePatterns[] = [];
   for (const rule of ordered) {
     const why = skipReason(rule, opts);
     if (why) {
@@ -126,7 +134,10 @@ export function mergeLayers(layers: Layer[], issues: LoadIssue[] = [], opts: Mer
       continue;
     }
     try {
-      compiledPatterns.push(opts.lazyCompile ? undefined : compilePatterns(rule, compile));
+      if (!opts.lazyCompile) {
+        const patterns = compilePatterns(rule, compile);
+        if (!defer) compiledPatterns.push(patterns);
+      }
     } catch (err) {
       skipped.push({ rule, reason: `cannot compile: ${err instanceof Error ? err.message : String(err)}` });
       continue;
@@ -136,8 +147,7 @@ export function mergeLayers(layers: Layer[], issues: LoadIssue[] = [], opts: Mer
   const byHook = new Map<HookName, HookIndex>();
   for (let i = 0; i < rules.length; i++) {
     const rule = rules[i] as Rule;
-    const patterns = compiledPatterns[i];
-    const compiled = patterns ? assembleRule(rule, patterns) : lazyCompiledRule(rule, compile);
+    const compiled = defer ? defer(rule) : assembleRule(rule, compiledPatterns[i] as RulePatterns);
     let idx = byHook.get(rule.hook);
     if (!idx) {
       idx = { any: [], byTool: new Map(), merged: new Map() };

@@ -24,6 +24,8 @@ export function mergeProject(layers: Layer[], issues: LoadIssue[], opts: Project
       onReport: (r) =>
         issues.push({ file: r.rule.file, path: `${r.rule.jsonPath}.pattern`, message: `rule "${r.rule.name}": ${r.message}`, severity: r.outcome === "skipped" ? "error" : "warning" }),
     }),
+    // Kept rules compile again on first use, with the same decisions and nothing reported twice.
+    recompileRegex: createSafeRegexCompiler({ trusted: opts.trusted }),
     ...(opts.plugins ? { pluginActions: opts.plugins.actions, pluginChecks: opts.plugins.checks } : {}),
     ...(opts.lazyCompile ? { lazyCompile: true } : {}),
   });
