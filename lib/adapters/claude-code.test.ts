@@ -2,7 +2,9 @@
 import { describe, expect, it } from "bun:test";
 import type { Decision } from "../engine/schema.ts";
 import { AdapterInputError, emptyDecision, mergeDecisions } from "./agent-adapter.ts";
-import { claudeCodeAdapter, toolResponseText } from "./claude-code.ts";
+import { ClaudeStyleInputSchema, claudeCodeAdapter, isClaudeStyleInput, toolResponseText } from "./claude-code.ts";
+import fc from "fast-check";
+import { anyValue, expectGuardAgrees, mostly } from "../../tests/helpers/guard-agreement.ts";
 
 const base = { session_id: "s1", transcript_path: "/t.jsonl", cwd: "/proj/sub" };
 const env = { CLAUDE_PROJECT_DIR: "/proj" };
@@ -190,5 +192,35 @@ describe("mergeDecisions", () => {
 
   it("should allow when given nothing", () => {
     expect(mergeDecisions([])).toEqual(emptyDecision());
+  });
+});
+
+describe("isClaudeStyleInput", () => {
+  const input = fc.record(
+    {
+      hook_event_name: mostly(fc.constantFrom("PreToolUse", "Stop", "")),
+      session_id: mostly(fc.oneof(fc.string({ minLength: 1, maxLength: 6 }), fc.constant("s".repeat(512)), fc.constant("s".repeat(513)))),
+      cwd: mostly(fc.constant("/p")),
+      transcript_path: mostly(fc.constant("/t.jsonl")),
+      tool_name: mostly(fc.constant("Bash")),
+      tool_input: mostly(fc.dictionary(fc.constantFrom("command", "__proto__", "file_path"), anyValue, { maxKeys: 2 })),
+      tool_use_id: mostly(fc.constant("toolu_1")),
+      tool_response: anyValue,
+      error: anyValue,
+      prompt: mostly(fc.string({ maxLength: 3 })),
+      stop_hook_active: mostly(fc.boolean()),
+      last_assistant_message: mostly(fc.constant("done")),
+      agent_id: mostly(fc.constant("a1")),
+      source: mostly(fc.constant("startup")),
+      reason: mostly(fc.constant("exit")),
+      extra: anyValue,
+    },
+    { requiredKeys: ["hook_event_name", "session_id"] },
+  );
+
+  it("should accept exactly what ClaudeStyleInputSchema returns unchanged", () => {
+    // An own "__proto__" key (JSON.parse makes one) is dropped by the schema: such inputs go to valibot.
+    const withProtoKey = input.map((x) => ({ ...x, ...(JSON.parse('{"__proto__":{"x":1}}') as object) }));
+    expectGuardAgrees(isClaudeStyleInput, ClaudeStyleInputSchema(), fc.oneof(input, anyValue, withProtoKey), 50);
   });
 });

@@ -1,5 +1,6 @@
 /** @module Claude Code hook JSON <-> Shepherd events and decisions (command hooks and `http` hooks share it). */
 import * as v from "valibot";
+import { hasUnsafeKey, isPlainRecord, optBoolean, optString, stringWithin } from "../engine/guard-kit.ts";
 import { lazySchema } from "../lazy-schema.ts";
 import type { Decision, HookEvent } from "../engine/schema.ts";
 import {
@@ -34,7 +35,22 @@ export const ClaudeStyleInputSchema = lazySchema(() =>
 );
 export type ClaudeStyleInput = v.InferOutput<ReturnType<typeof ClaudeStyleInputSchema>>;
 
+/**
+ * True when `ClaudeStyleInputSchema` accepts `raw` unchanged: valibot's first run costs a cold hook process
+ * more than reading its input. A property test holds the two together; anything refused goes to the schema.
+ */
+export function isClaudeStyleInput(raw: unknown): raw is ClaudeStyleInput {
+  if (!isPlainRecord(raw) || hasUnsafeKey(raw) || !stringWithin(raw.hook_event_name, 1) || !stringWithin(raw.session_id, 1, 512)) return false;
+  for (const key of ["cwd", "transcript_path", "tool_name", "tool_use_id", "prompt", "last_assistant_message", "agent_id", "source", "reason"] as const) {
+    if (!optString(raw[key])) return false;
+  }
+  if (!optBoolean(raw.stop_hook_active)) return false;
+  const input = raw.tool_input;
+  return input === undefined || (isPlainRecord(input) && !hasUnsafeKey(input));
+}
+
 export function parseClaudeStyle(raw: unknown): ClaudeStyleInput {
+  if (isClaudeStyleInput(raw)) return raw;
   const r = v.safeParse(ClaudeStyleInputSchema(), raw);
   if (!r.success) {
     const issue = r.issues[0];

@@ -3,40 +3,32 @@
  * a valid event costs no copies and no pipeline walk. valibot stays the contract: a property test holds the
  * two to the same verdict, and anything this guard refuses is parsed by the schema for its error message.
  */
+import { hasUnsafeKey, isLooseObject, isObject, isStringArray, optString } from "./guard-kit.ts";
 import { HOOK_NAMES } from "./schema-core.ts";
 import type { HookEvent } from "./schema.ts";
 
 const HOOKS: ReadonlySet<string> = new Set(HOOK_NAMES);
 
-const isObject = (x: unknown): x is Record<string, unknown> => typeof x === "object" && x !== null;
-const optString = (x: unknown): boolean => x === undefined || typeof x === "string";
-const optObject = (x: unknown): x is Record<string, unknown> | undefined => x === undefined || isObject(x);
-
-/** Keys valibot's `record` drops from its output: an input holding one is left to the schema. */
-const hasUnsafeKey = (o: object): boolean => Object.hasOwn(o, "__proto__") || Object.hasOwn(o, "prototype") || Object.hasOwn(o, "constructor");
+const optLoose = (x: unknown): x is Record<string, unknown> | undefined => x === undefined || isLooseObject(x);
 
 /** True when `x` passes `HookEventSchema` unchanged (it is then used as is). */
 export function isHookEvent(x: unknown): x is HookEvent {
-  if (!isObject(x) || typeof x.hook !== "string" || !HOOKS.has(x.hook)) return false;
+  if (!isLooseObject(x) || typeof x.hook !== "string" || !HOOKS.has(x.hook)) return false;
   const s = x.session;
-  if (!isObject(s) || typeof s.id !== "string" || s.id.length < 1 || s.id.length > 512 || typeof s.cwd !== "string") return false;
+  if (!isLooseObject(s) || typeof s.id !== "string" || s.id.length < 1 || s.id.length > 512 || typeof s.cwd !== "string") return false;
   if (!optString(s.agent) || (s.subagent !== undefined && typeof s.subagent !== "boolean")) return false;
   const t = x.tool;
-  if (!optObject(t)) return false;
+  if (!optLoose(t)) return false;
   if (t) {
     if (typeof t.name !== "string" || t.name.length < 1 || !optString(t.callId)) return false;
     const input = t.input;
     if (!isObject(input) || Array.isArray(input) || hasUnsafeKey(input)) return false;
   }
   const r = x.result;
-  if (!optObject(r) || (r && (typeof r.text !== "string" || typeof r.isError !== "boolean"))) return false;
+  if (!optLoose(r) || (r && (typeof r.text !== "string" || typeof r.isError !== "boolean"))) return false;
   const m = x.message;
-  if (!optObject(m) || (m && typeof m.text !== "string")) return false;
+  if (!optLoose(m) || (m && typeof m.text !== "string")) return false;
   if (!optString(x.stopReason) || !optString(x.prompt)) return false;
   const tools = x.availableTools;
-  if (tools !== undefined) {
-    if (!Array.isArray(tools)) return false;
-    for (const name of tools) if (typeof name !== "string") return false;
-  }
-  return true;
+  return tools === undefined || isStringArray(tools);
 }

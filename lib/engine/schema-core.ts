@@ -5,6 +5,7 @@
  */
 import * as v from "valibot";
 import { lazySchema } from "../lazy-schema.ts";
+import { hasUnsafeKey, isNumber, isPlainRecord, isStringArray, optString } from "./guard-kit.ts";
 
 export const HOOK_NAMES = [
   "tool_call",
@@ -52,6 +53,22 @@ export const SettingsSchema = lazySchema(() =>
   }),
 );
 export type SettingsInput = v.InferOutput<ReturnType<typeof SettingsSchema>>;
+
+const optNumberAtLeast = (x: unknown, min: number): boolean => x === undefined || (isNumber(x) && x >= min);
+
+/**
+ * True when `SettingsSchema` accepts `x` unchanged: every hook process reads the settings, and valibot's
+ * first run in a cold process costs more than the file read. A property test holds the two together.
+ */
+export function isSettingsInput(x: unknown): x is SettingsInput {
+  // An array passes the schema as an object but comes out as a plain one: left to the schema.
+  if (!isPlainRecord(x) || hasUnsafeKey(x)) return false;
+  if (!optString(x.projectRulesPattern) || !optString(x.binary)) return false;
+  if (x.maxWarnings !== undefined && !(isNumber(x.maxWarnings) && Number.isInteger(x.maxWarnings) && x.maxWarnings >= 0)) return false;
+  for (const key of ["timeoutMs", "pluginTimeoutMs", "pluginLoadTimeoutMs", "gitTimeoutMs"] as const) if (!optNumberAtLeast(x[key], 1)) return false;
+  if (x.failMode !== undefined && x.failMode !== "open" && x.failMode !== "closed") return false;
+  return x.trustedProjects === undefined || isStringArray(x.trustedProjects);
+}
 
 export interface Settings {
   projectRulesPattern: string;

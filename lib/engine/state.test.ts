@@ -1,6 +1,8 @@
-/** @module unit tests for the bounded session store. */
+/** @module unit tests for the bounded session store and the state file guard. */
 import { describe, expect, it } from "bun:test";
-import { SessionStore } from "./state.ts";
+import fc from "fast-check";
+import { anyValue, expectGuardAgrees } from "../../tests/helpers/guard-agreement.ts";
+import { emptyState, isExactSessionState, SessionStateSchema, SessionStore } from "./state.ts";
 
 describe("SessionStore", () => {
   it("should evict the least recently used session when full", () => {
@@ -18,5 +20,41 @@ describe("SessionStore", () => {
     const store = new SessionStore(100);
     for (let i = 0; i < 100_000; i++) store.get(`s${i}`);
     expect(store.size).toBe(100);
+  });
+});
+
+describe("isExactSessionState", () => {
+  // Rarely wrong: a state has a dozen fields, each a chance to be refused.
+  const rarely = <T,>(arb: fc.Arbitrary<T>) => fc.oneof({ arbitrary: arb, weight: 40 }, { arbitrary: anyValue, weight: 1 });
+  const key = fc.oneof({ arbitrary: fc.constantFrom("bash", "edit", "x"), weight: 15 }, { arbitrary: fc.constant("__proto__"), weight: 1 });
+  const counts = rarely(fc.dictionary(key, rarely(fc.integer({ min: 0, max: 9 })), { maxKeys: 2 }));
+  const state = fc.record(
+    {
+      calls: rarely(fc.nat(9)),
+      errors: rarely(fc.nat(9)),
+      callsByTool: counts,
+      errorsByTool: counts,
+      hasEdits: rarely(fc.boolean()),
+      edits: rarely(fc.nat(9)),
+      commandsSinceEdit: rarely(fc.array(rarely(fc.oneof({ arbitrary: fc.record({ command: rarely(fc.constant("npm test")), ok: rarely(fc.boolean()) }), weight: 10 }, { arbitrary: fc.constant({ command: "x", ok: true, extra: 1 }), weight: 1 })), { maxLength: 2 })),
+      baselines: counts,
+      warnings: counts,
+      hints: rarely(fc.array(rarely(fc.constant("h")), { maxLength: 2 })),
+      wrapUpDelivered: rarely(fc.array(rarely(fc.constant("r")), { maxLength: 2 })),
+      lastSeen: rarely(fc.nat()),
+      extra: fc.oneof({ arbitrary: fc.constant(undefined), weight: 4 }, { arbitrary: anyValue, weight: 1 }),
+    },
+    // Mostly whole states: the old-format files (no edits, no commandsSinceEdit) get defaults from the schema.
+    { requiredKeys: ["calls", "errors", "callsByTool", "errorsByTool", "hasEdits", "baselines", "warnings", "hints", "wrapUpDelivered", "lastSeen"] },
+  );
+
+  it("should accept exactly what SessionStateSchema returns unchanged", () => {
+    expectGuardAgrees(isExactSessionState, SessionStateSchema(), fc.oneof(state, anyValue), 50);
+  });
+
+  it("should accept a fresh state and leave an old-format file (no edits) to the schema", () => {
+    expect(isExactSessionState(emptyState(5))).toBe(true);
+    const { edits: _e, ...old } = emptyState(5);
+    expect(isExactSessionState(old)).toBe(false);
   });
 });

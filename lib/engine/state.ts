@@ -1,6 +1,7 @@
 /** @module per-session counters, edit tracking, warning caps and ephemeral hints (plain data, serializable). */
 import * as v from "valibot";
 import { lazySchema } from "../lazy-schema.ts";
+import { isNumber, isNumberRecord, isPlainRecord, isStringArray, onlyKeys } from "./guard-kit.ts";
 
 export interface CommandRecord {
   command: string;
@@ -72,6 +73,23 @@ export const SessionStateSchema = lazySchema(() => {
     lastSeen: v.number(),
   });
 });
+
+const STATE_KEYS: ReadonlySet<string> = new Set(["calls", "errors", "callsByTool", "errorsByTool", "hasEdits", "edits", "commandsSinceEdit", "baselines", "warnings", "hints", "wrapUpDelivered", "lastSeen"]);
+const RECORD_KEYS: ReadonlySet<string> = new Set(["command", "ok"]);
+
+/**
+ * True when `SessionStateSchema` returns `x` unchanged (no defaults to fill, no keys to drop): each hook
+ * process reads the session's state file, and valibot's first run in a cold process costs more than the read.
+ * A property test holds the two together; a file this refuses is parsed by the schema.
+ */
+export function isExactSessionState(x: unknown): x is SessionState {
+  if (!isPlainRecord(x) || !onlyKeys(x, STATE_KEYS)) return false;
+  if (!isNumber(x.calls) || !isNumber(x.errors) || !isNumber(x.edits) || !isNumber(x.lastSeen) || typeof x.hasEdits !== "boolean") return false;
+  if (!isNumberRecord(x.callsByTool) || !isNumberRecord(x.errorsByTool) || !isNumberRecord(x.baselines) || !isNumberRecord(x.warnings)) return false;
+  if (!isStringArray(x.hints) || !isStringArray(x.wrapUpDelivered) || !Array.isArray(x.commandsSinceEdit)) return false;
+  for (const c of x.commandsSinceEdit) if (!isPlainRecord(c) || !onlyKeys(c, RECORD_KEYS) || typeof c.command !== "string" || typeof c.ok !== "boolean") return false;
+  return true;
+}
 
 /** Sessions in memory, bounded so a client inventing session ids cannot grow memory without limit. */
 export class SessionStore {

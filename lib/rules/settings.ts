@@ -4,7 +4,7 @@ import { resolve } from "node:path";
 import type { ParseError } from "jsonc-parser";
 import { jsoncParser } from "../lazy-deps.ts";
 import * as v from "valibot";
-import { DEFAULT_SETTINGS, issuePath, type LoadIssue, type Settings, SettingsSchema } from "../engine/schema-core.ts";
+import { DEFAULT_SETTINGS, isSettingsInput, issuePath, type LoadIssue, type Settings, SettingsSchema } from "../engine/schema-core.ts";
 import { type Env, globalSettingsFile, projectSettingsFile } from "./paths.ts";
 
 export interface SettingsResult {
@@ -57,6 +57,7 @@ function shepherdKey(file: string, issues: LoadIssue[]): Record<string, unknown>
   if (!isPlainObject(data)) return {};
   const section = data.shepherd;
   if (section === undefined) return {};
+  if (isSettingsInput(section)) return section;
   const parsed = v.safeParse(SettingsSchema(), section);
   if (!parsed.success) {
     for (const issue of parsed.issues) issues.push({ file, path: issuePath(issue, "shepherd"), message: issue.message, severity: "error" });

@@ -1,0 +1,37 @@
+/** @module the settings guard against the settings schema it stands before. */
+import { describe, expect, it } from "bun:test";
+import fc from "fast-check";
+import { anyValue, expectGuardAgrees, mostly } from "../../tests/helpers/guard-agreement.ts";
+import { isSettingsInput, SettingsSchema } from "./schema-core.ts";
+
+const settings = fc.record(
+  {
+    projectRulesPattern: mostly(fc.constant("shepherd-rules-*.json")),
+    maxWarnings: mostly(fc.integer({ min: -1, max: 5 })),
+    timeoutMs: mostly(fc.oneof(fc.integer({ min: 0, max: 5000 }), fc.double({ min: 0, max: 2, noNaN: true }))),
+    failMode: mostly(fc.constantFrom("open", "closed", "Open")),
+    binary: mostly(fc.constant("/usr/bin/shepherd")),
+    trustedProjects: mostly(fc.array(mostly(fc.constant("/p")), { maxLength: 3 })),
+    pluginTimeoutMs: mostly(fc.integer({ min: 0, max: 3 })),
+    pluginLoadTimeoutMs: mostly(fc.integer({ min: 1, max: 3 })),
+    gitTimeoutMs: mostly(fc.integer({ min: 1, max: 3 })),
+    audit: anyValue,
+    other: anyValue,
+  },
+  { requiredKeys: [] },
+);
+
+describe("isSettingsInput", () => {
+  it("should accept exactly what SettingsSchema returns unchanged", () => {
+    expectGuardAgrees(isSettingsInput, SettingsSchema(), fc.oneof(settings, anyValue), 100);
+  });
+
+  it.each([
+    [{ maxWarnings: 1.5 }, false],
+    [{ timeoutMs: 0 }, false],
+    [{ failMode: "open", trustedProjects: ["/a"], audit: { anything: 1 } }, true],
+    [[], false],
+  ])("should judge %j as %p", (x, ok) => {
+    expect(isSettingsInput(x)).toBe(ok);
+  });
+});
