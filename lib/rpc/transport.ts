@@ -58,8 +58,9 @@ export function serveStdio(io: TransportIO, dispatcher: Dispatcher, log: Logger,
 
   const done = (async () => {
     const input = io.input;
+    // An iterable first: a node Readable (process.stdin) has a `read()` of its own, with other semantics.
     const pull: () => Promise<IteratorResult<Uint8Array> | { done: boolean; value?: Uint8Array | undefined }> =
-      "read" in input ? () => input.read() : ((it) => () => it.next())(input[Symbol.asyncIterator]());
+      Symbol.asyncIterator in input ? ((it) => () => it.next())(input[Symbol.asyncIterator]()) : () => input.read();
     for (;;) {
       const { done, value } = await pull();
       if (done) break;
