@@ -216,13 +216,20 @@ Load average when the run started: ${m.loadAtStart}. The whole run took ${(r.dur
   difference measurable). Claude Code's \`http\` hook type against \`shepherd http\` avoids the spawn altogether.
 - **memory**: of the RSS, ~46 MB are file pages of the binary itself (Bun's code and the embedded
   bytecode, the same at 10 rules); a Bun process serving requests sits at ~70-75 MB with 10 rules.
-  10,000 rules add ~13 MB of live JS heap (rule objects, \`GuardedRegExp\` wrappers, the prefilter
-  index), the compiled code of the patterns that ran, and the allocator's head-room and retained pages
-  from loading. The rule files' text is no longer kept (a length and two 64-bit hashes detect changes:
-  -1.9 MB of live heap). The sidecar collects after loads and every 5,000 requests: every 1,000 took
+  JSC neither moves objects nor frees a heap block while one object in it lives, and under load it keeps
+  a heap of ~3x what is live, so what 10,000 rules cost is what they keep live and how scattered it is.
+  A rule now keeps its validated data and one small object that compiles its patterns on first use
+  (every pattern is still compiled and safety-analysed at merge, so skips and reports are as before; a
+  sidecar tests a few hundred of the 10,000); empty and tool lists are shared, the prefilter index is
+  packed into typed arrays, a guarded pattern is one RegExp, and the objects that live on are built in
+  runs of their own after validation's and analysis' garbage (allocated among it, each kept a mostly
+  empty heap block resident). Live heap after the evaluations: ~15.5 -> ~8 MB; heap blocks ~33 -> ~11 MB.
+  This section alone, 5 runs alternating with the binary before these changes: 123.6-126.9 MB before,
+  89.4-93.9 MB after. The rule files' text is not kept (a length and two 64-bit
+  hashes detect changes). The sidecar collects after loads and every 5,000 requests: every 1,000 took
   ~8 MB off this row but raised the stdio p50 at 1,000 rules by ~30 µs (side by side), so it was
-  reverted. Single runs swing by ±8 MB; the target is missed by ~15-30 MB, and trimming what each rule
-  and each compiled pattern holds was not attempted.
+  reverted. Tried and dropped: sweeping synchronously after each collection (no difference), \`--smol\`
+  (~5 MB less, but more collections on the request path).
 
 ## Reproduce
 
