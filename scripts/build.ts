@@ -23,10 +23,9 @@ const args = [
   "--no-compile-autoload-dotenv",
   "--no-compile-autoload-bunfig",
   ...(target ? [`--target=${target}`] : []),
-  // The binary's entry: hooks get a bundle of their own, the other faces main.ts (lib/cli/entry.ts).
+  // The binary's entry runs hooks from its own bundle and imports main.ts for the other faces (lib/cli/entry.ts).
   join(root, "lib/cli/entry.ts"),
   join(root, "main.ts"),
-  join(root, "lib/cli/hook-face.ts"),
   // Plugins run in a worker (so a hung plugin can be terminated): its entry point must be in the binary too.
   join(root, "lib/plugins/plugin-worker.ts"),
   "--outfile",

@@ -1,25 +1,26 @@
 /**
- * @module the compiled binary's entry point: `hook` goes to its own bundle, everything else to main.ts.
- * In one bundle, a hook process paid ~2 ms of start-up for the bytecode of every other face (HTTP
- * server, dashboard, schema, authoring commands) before its first line ran. From source, run main.ts.
+ * @module the compiled binary's entry point: `hook` runs the hook face, bundled here; everything else goes
+ * to main.ts, imported on demand (in one bundle with main.ts, a hook process paid for the bytecode of every
+ * other face). No top-level await: a module with one does not load from the binary's bytecode, and a hook
+ * would parse its whole bundle first (~1 ms measured on a 200 KB bundle). From source, run main.ts.
  */
 import { writeSync } from "node:fs";
+import { runHookFace } from "./hook-face.ts";
 
-// Inside the binary the other entry points sit at their repository paths; from source, next to this file.
+// Inside the binary main.ts sits at its repository path; from source, two folders up. (A computed
+// specifier: the bundler must not resolve it from this folder; build.ts makes main.ts an entry point.)
 const compiled = import.meta.url.includes("$bunfs") || import.meta.url.includes("~BUN");
-const at = (inBinary: string, fromHere: string) => (compiled ? inBinary : new URL(fromHere, import.meta.url).href);
+const mainModule = compiled ? "./main.ts" : new URL("../../main.ts", import.meta.url).href;
+
+const fail = (err: unknown): never => {
+  writeSync(2, `shepherd error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  process.exit(70);
+};
 
 const argv = process.argv.slice(2);
 // `hook --help` is answered by main.ts with the other faces' help.
 if (argv[0] === "hook" && argv[1] !== "--help" && argv[1] !== "-h") {
-  const face = (await import(at("./lib/cli/hook-face.ts", "./hook-face.ts"))) as typeof import("./hook-face.ts");
-  face.runHookFace(argv[1] ?? "", process.env, process.cwd()).then(
-    (code) => process.exit(code),
-    (err: unknown) => {
-      writeSync(2, `shepherd error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
-      process.exit(70);
-    },
-  );
+  runHookFace(argv[1] ?? "", process.env, process.cwd()).then((code) => process.exit(code), fail);
 } else {
-  await import(at("./main.ts", "../../main.ts"));
+  import(mainModule).catch(fail);
 }

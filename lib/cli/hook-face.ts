@@ -1,6 +1,6 @@
 /**
  * @module the `shepherd hook <agent>` face: wires the disk caches and the plugin provider into runHook.
- * Its own entry point in the binary (lib/cli/entry.ts), so a hook process loads only the modules it needs.
+ * Bundled into the binary's entry (lib/cli/entry.ts), apart from main.ts, so a hook process loads only the modules it needs.
  */
 import { statSync } from "node:fs";
 import { join } from "node:path";
