@@ -153,9 +153,14 @@ Load average when the run started: ${m.loadAtStart}. The whole run took ${(r.dur
 - **Events**: a fixed mix of 15 (8 shell commands, one of them blocked by a built-in rule; an edit, a 1 KB
   write, a read; two tool results; an assistant message; a prompt).
 - **stdio round-trip**: \`dist/shepherd serve\` and a minimal Bun JSON-RPC echo server
-  (\`bench/fixtures/echo-server.ts\`: parse the line, answer a fixed allow) are spawned side by side and sent
-  the same \`shepherd/evaluate\` lines alternately, one request in flight; p50/p99 per run, then the median
-  of the runs, and the median of the per-run ratios.
+  (\`bench/fixtures/echo-server.ts\`: parse the line, answer a fixed allow, with the same stdin reader and
+  \`writeSync\` Shepherd uses) are spawned side by side and sent the same \`shepherd/evaluate\` lines
+  alternately, one request in flight. Each server first gets 20,000 requests (a sidecar serves a session
+  for hours; its JIT needs ~10,000 of these to settle), then 5 runs of 2,000 each; p50/p99 per run, then
+  the median of the runs, and the median of the per-run ratios. CPU placement is set with \`taskset\`:
+  "same CPU" runs the bench client and both servers on vCPU 0, "separate CPUs" the client on vCPU 0 and
+  both servers on vCPU 1, "unpinned" leaves it to the scheduler. The first 2,000 requests after start are
+  also timed on their own (the "JIT warming up" row).
 - **in-process**: \`Workspace.evaluate\` (what every face calls) over the mix, after warm-up; mean per event.
 - **spawn-per-hook**: \`dist/shepherd hook claude-code\`, a plain node hook doing the same regex check
   (\`bench/fixtures/node-hook.mjs\`) and \`cc-safety-net --claude-code\` from npm, run in turn with a
@@ -168,17 +173,25 @@ Load average when the run started: ${m.loadAtStart}. The whole run took ${(r.dur
 
 ## Reading the table
 
-- **stdio**: Shepherd's own work per request is small, yet its round-trip sits above the echo floor, and
-  even a \`ping\` (no evaluation at all) does. Measured by CPU time per request (\`/proc/<pid>/stat\`,
-  20,000 requests at 1,000 rules): ping 38.5 µs for Shepherd vs 25.5 µs for the echo, evaluate 84 µs vs
-  31 µs, so roughly 13 µs are JS per line (envelope and event validation, JSON, the evaluation) and the
-  rest of the gap is scheduling. A strace shows the same syscalls per request for both (one read, one
-  write, the same epoll calls); the sampled wall time is spent inside \`write(1)\`, i.e. waking the
-  reader. On this 2-vCPU VM the figure depends on which vCPU each process lands on: with three servers
-  in turn, a compiled copy of the echo itself measures 45-64 µs against 29-38 µs for the first echo, and
-  Shepherd's ping moves between ~28 µs and ~75 µs from one process start to the next, with the same
-  code. The ratio is reported as measured, side by side; its run-to-run spread is larger than what is
-  left of Shepherd's own cost.
+- **stdio**: where the processes run decides most of a round-trip on this 2-vCPU VM. A server woken on
+  the client's vCPU answers in ~30 µs, one on the other vCPU in ~70-80 µs (an idle vCPU must be woken),
+  whatever it computes, and the scheduler keeps a process where it first settled. Left alone, each
+  process start draws one of the two, for Shepherd and the echo alike: unpinned runs gave ~1.27x in some
+  runs and ~2.8x in others with the same binaries, and the echo alone measured 24 µs in one series of
+  starts and 66-80 µs in the next. Hence the pinned rows: with the placement fixed, the ratio is the
+  software's. Pinned to one CPU, the difference is CPU time: Shepherd's user time per request was ~11 µs
+  above the echo's before this round (\`/proc/<pid>/stat\`, 20,000 requests), ~6 µs of it the request's JS
+  measured in a loop (\`Dispatcher.handleLine\` + \`JSON.stringify\`), the rest a larger working set woken
+  cold. What this round took off: stdin is pulled from Bun's stream reader directly (an async generator
+  added promise hops per chunk), a line inside one chunk is decoded in place, responses are written as
+  strings (no \`Buffer\` per line), the envelope and the event are checked by hand-written guards before
+  valibot (\`lib/rpc/envelope.ts\`, \`lib/engine/event-guard.ts\`; property tests hold them to the schemas'
+  verdicts, and whatever they refuse the schemas judge and explain), and \`command\` matchers build no
+  failure message unless \`rules explain\` asks (a git command meets a dozen git rules). Before the
+  20,000-request warm-up, the same binaries measured 1.6-1.7x pinned to one CPU after 2,000 requests: that
+  is the JIT at work (\`perf stat\` showed its compiler thread at half the main thread's CPU during the old
+  bench's measured runs, idle after ~20,000 requests); the "JIT warming up" row shows that phase. At
+  10,000 rules the round-trip grows with the working set (no target there).
 - **in-process**: every event is first narrowed by a literal/program prefilter
   (\`lib/engine/prefilter.ts\`), and the parses of the 64 most recent command lines are kept (agents
   repeat lines, and every \`command\` condition asks about the same one), so cost grows slowly with the
@@ -186,34 +199,30 @@ Load average when the run started: ${m.loadAtStart}. The whole run took ${(r.dur
   then found again; without that cache the same mix cost 6.0-6.5 µs per event at 1,000 rules (side by
   side), which is closer to what a session of lines never seen before pays.
 - **spawn-per-hook**: compare with the bare compiled Bun hook row (the same regex check compiled with the
-  same flags): that is Bun's start-up, the floor for any compiled hook. A hook answers from a per-project
-  snapshot of the merged rule set (\`lib/rules/hook-snapshot.ts\`, keyed by every rule file's
-  fingerprint, trust, plugins and the binary): an index by hook, tool and literal gate, then one JSON per
-  rule, so it parses only the rules its event can pick. The binary enters hooks through a bundle of their
-  own (\`lib/cli/entry.ts\`), and jsonc-parser, re2js and \`node:child_process\` load on first use.
-  Measured inside the binary at 1,000 rules: ~2.8 ms until the hook's entry runs (about what an empty
-  compiled program takes), ~2.3 ms evaluating the hook's modules, ~0.8 ms reading and validating the
-  input and setting up, ~0.2 ms settings, ~0.4 ms reading the rule files (their fingerprints key the
-  snapshot), ~2 ms the snapshot (its index, the literal gates of ~650 candidates, parsing the ~66 picked
-  rules: the 3% with no literal text, which no gate can rule out, and the ~28 built-in rules with a
-  \`command\` condition, which the gates do not narrow), ~0.5 ms merging
-  those, ~3 ms evaluating (compiling and first-running the picked patterns, and valibot's first calls, in
-  cold code), ~0.9 ms session state; the rest, ~4 ms, is spawning and leaving the process. The rule
-  schemas are no longer built in a hook, but that saved only ~0.3 ms: most of their ~1.5 ms was valibot's
-  own first calls, now paid in evaluation instead. Side by side, the round took the median from 25-30 ms
-  to 17-18 ms in quiet runs. A second round: the analyses of the \`command\` condition's regexes (\`args\`,
-  \`notArgs\`, \`branch\`, \`writesTo\`) now travel with the cached rules too (every hook re-analysed the safety
-  pack's picked command rules, ~1.2 ms of evaluation), the plugin host is imported only when a rule needs a
-  plugin, and the built-in layer's load results are embedded as JSON parsed on first use rather than object
-  literals built while the module is evaluated. Side by side with the binary before that round (both
-  interleaved, 300 runs each, project on tmpfs, on a VM with heavy I/O wait, load ~2): p10 19.7 -> 15.9 ms,
-  p25 22.6 -> 17.2 ms, median 34.8 -> 28.0 ms, CPU time per hook 40.6 -> 29.1 ms; and through the bench's own spawn section (100 runs, back to
-  back, with its node and bare compiled Bun hooks alongside: 30.7/30.6 ms and 5.65/5.69 ms) 20.3 -> 16.4 ms
-  median at 1,000 rules, where the quiet run had measured the old binary at 17.3 ms. The table's spawn rows
-  are from the earlier quiet run and were not re-measured; whether the quiet median is now under 15 ms is
-  still to be confirmed. Measured inside the binary after the first two changes, the old binary in the same
-  noisy run: evaluation ~2.5 ms (was ~4.7 ms). Tried and dropped: importing only the hook's own agent adapter (no
-  difference measurable). Claude Code's \`http\` hook type against \`shepherd http\` avoids the spawn altogether.
+  same flags): that is Bun's start-up, the floor for any compiled hook, and it moves with the host (5.5 ms
+  on a quiet VM, 6-8 ms when the host is busy, and the node hook from ~30 to ~40 ms with it). A hook
+  answers from a per-project snapshot of the merged rule set (\`lib/rules/hook-snapshot.ts\`, keyed by
+  every rule file's fingerprint, trust, plugins and the binary). The snapshot indexes each candidate list
+  (by hook and tool) the way the prefilter narrows it: \`command\` rules under the programs they require
+  (one must run in the parsed line), the other rules under a rare 3-character piece of each gate literal;
+  a hook reads the header, its event's lists and the picked rules' JSON only (~50 of 1,000 for
+  \`git status --short\`: the 3% with no literal text, which nothing can rule out, and the safety pack's git
+  rules). The binary's entry bundles the hook face and has no top-level await (a module with one is not
+  loaded from bytecode). Timed inside the binary (a mark at each phase, min-median of 60 runs, quiet
+  host): ~2.6-2.8 ms until the entry runs (the bare hook's first line: ~2.4 ms), ~1.3-1.5 ms evaluating
+  the hook's modules, ~0.4 ms reading and parsing the input, ~0.8 ms settings and the rule files'
+  fingerprints, ~1.3-1.7 ms the snapshot (header, index, the command's parse, the picked rules), ~0.3-0.5
+  ms merging those, ~1-1.5 ms evaluating (compiling the picked patterns and running them first, in cold
+  code), ~0.7 ms session state; the rest, ~3-3.5 ms, is spawning and leaving the process (as for the bare
+  hook). What this round took off (16.5-17.3 ms before, same sections): the index above (the old one
+  tested ~650 literal gates in cold code and always loaded the ~28 built-in \`command\` rules), guards
+  before the settings, session-state and hook-input schemas (valibot's first run in a cold process), those
+  schemas built on first use, no \`Buffer\` on the hook's path (its first use costs ~0.1 ms), one RegExp per
+  trusted pattern instead of a throwaway one for the syntax check, and matchers without failure messages.
+  Tried and dropped: a static import of the hook face while the entry kept its top-level await (no gain:
+  the bundle lost its bytecode), positioned reads of the snapshot alone (no measurable gain). Left: a
+  guarded pattern (a \`RegExp\` subclass) costs ~3x a plain one to build and first run in cold code.
+  Claude Code's \`http\` hook type against \`shepherd http\` avoids the spawn altogether.
 - **memory**: of the RSS, ~46 MB are file pages of the binary itself (Bun's code and the embedded
   bytecode, the same at 10 rules); a Bun process serving requests sits at ~70-75 MB with 10 rules.
   JSC neither moves objects nor frees a heap block while one object in it lives, and under load it keeps
