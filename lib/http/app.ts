@@ -10,6 +10,7 @@ import * as v from "valibot";
 import { AdapterInputError, mergeDecisions, type ParsedHook } from "../adapters/agent-adapter.ts";
 import { adapterFor } from "../adapters/index.ts";
 import { fileIo } from "../cli/hook.ts";
+import { isHookEvent } from "../engine/event-guard.ts";
 import { type Decision, type HookEvent, HookEventSchema } from "../engine/schema.ts";
 import type { Logger } from "../log.ts";
 import type { Workspace } from "../rules/workspace.ts";
@@ -97,7 +98,10 @@ export function createApp(deps: AppDeps): Hono {
     if (!body.ok) return c.json({ error: "body is not JSON", path: "" }, 400);
     // Both `{event: HookEvent}` (like the stdio method's params) and a bare HookEvent are accepted.
     const wrapped = body.value !== null && typeof body.value === "object" && "event" in body.value;
-    const parsed = v.safeParse(HookEventSchema, wrapped ? (body.value as { event: unknown }).event : body.value);
+    const raw: unknown = wrapped ? (body.value as { event: unknown }).event : body.value;
+    // A valid event is used as it came (lib/engine/event-guard.ts); anything else gets the schema's message.
+    if (isHookEvent(raw)) return c.json(await evaluateAll([raw]));
+    const parsed = v.safeParse(HookEventSchema, raw);
     if (!parsed.success) {
       const issue = issueBody(parsed.issues);
       return c.json({ ...issue, path: wrapped ? `event${issue.path ? `.${issue.path}` : ""}` : issue.path }, 400);
