@@ -1,5 +1,24 @@
 /** @module the shape every agent adapter shares: agent hook JSON -> HookEvents, Decision -> agent answer. */
+import * as v from "valibot";
 import type { Decision, HookEvent } from "../engine/schema.ts";
+
+/**
+ * The fields the agents that spawn hook commands have in common (Claude Code and Codex, which copied its
+ * contract, and Gemini CLI, which named its events differently): each adapter's schema adds its own.
+ */
+export function commonHookFields() {
+  return {
+    hook_event_name: v.pipe(v.string(), v.minLength(1)),
+    session_id: v.pipe(v.string(), v.minLength(1), v.maxLength(512)),
+    cwd: v.optional(v.string()),
+    transcript_path: v.optional(v.string()),
+    tool_name: v.optional(v.string()),
+    tool_input: v.optional(v.record(v.string(), v.unknown())),
+    tool_response: v.optional(v.unknown()),
+    prompt: v.optional(v.string()),
+    stop_hook_active: v.optional(v.boolean()),
+  };
+}
 
 /** What the adapter understood from one hook invocation of an agent. */
 export interface ParsedHook {

@@ -10,23 +10,16 @@ import {
   type AgentEnv,
   type ParsedHook,
   capText,
+  commonHookFields,
   joinLines,
 } from "./agent-adapter.ts";
 
-/** Fields Claude Code (and Codex, which copied its contract) send to every hook; the rest stays loose. */
+/** What Claude Code (and Codex, which copied its contract) sends to every hook; the rest stays loose. */
 export const ClaudeStyleInputSchema = lazySchema(() =>
   v.looseObject({
-    hook_event_name: v.pipe(v.string(), v.minLength(1)),
-    session_id: v.pipe(v.string(), v.minLength(1), v.maxLength(512)),
-    cwd: v.optional(v.string()),
-    transcript_path: v.optional(v.string()),
-    tool_name: v.optional(v.string()),
-    tool_input: v.optional(v.record(v.string(), v.unknown())),
+    ...commonHookFields(),
     tool_use_id: v.optional(v.string()),
-    tool_response: v.optional(v.unknown()),
     error: v.optional(v.unknown()),
-    prompt: v.optional(v.string()),
-    stop_hook_active: v.optional(v.boolean()),
     last_assistant_message: v.optional(v.string()),
     agent_id: v.optional(v.string()),
     source: v.optional(v.string()),

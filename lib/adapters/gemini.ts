@@ -9,21 +9,14 @@ import {
   type AgentEnv,
   type ParsedHook,
   capText,
+  commonHookFields,
   joinLines,
 } from "./agent-adapter.ts";
 
 export const GeminiInputSchema = lazySchema(() =>
   v.looseObject({
-    hook_event_name: v.pipe(v.string(), v.minLength(1)),
-    session_id: v.pipe(v.string(), v.minLength(1), v.maxLength(512)),
-    cwd: v.optional(v.string()),
-    transcript_path: v.optional(v.string()),
-    tool_name: v.optional(v.string()),
-    tool_input: v.optional(v.record(v.string(), v.unknown())),
-    tool_response: v.optional(v.unknown()),
-    prompt: v.optional(v.string()),
+    ...commonHookFields(),
     prompt_response: v.optional(v.string()),
-    stop_hook_active: v.optional(v.boolean()),
   }),
 );
 export type GeminiInput = v.InferOutput<ReturnType<typeof GeminiInputSchema>>;
