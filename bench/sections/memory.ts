@@ -1,6 +1,6 @@
 /**
  * @module resident memory of `shepherd serve` at a large rule set: after loading, then through 100,000
- * evaluations (the event mix over 50 sessions), sampled along the way to see whether it keeps growing.
+ * evaluations (the event mix over 50 sessions), sampled every 1% to see its peak and whether it keeps growing.
  */
 import { rssOf, spawnLineClient } from "../lib/line-client.ts";
 import { SHEPHERD } from "../lib/paths.ts";
@@ -33,7 +33,8 @@ export async function benchMemory(ruleCount: number, opts: { evaluations: number
     const afterLoad = rssOf(client.pid);
     const mixes = Array.from({ length: 50 }, (_, i) => eventMix(project.cwd, `memory-${i}`).map((event) => JSON.stringify({ jsonrpc: "2.0", method: "shepherd/evaluate", params: { event } })));
     const checkpoints: { evaluations: number; rss: number }[] = [];
-    const every = Math.max(1, Math.floor(opts.evaluations / 10));
+    // Every 1%: the first thousands of requests (indexes built, rules compiled on first use) must show too.
+    const every = Math.max(1, Math.floor(opts.evaluations / 100));
     let sent = 0;
     const worker = async () => {
       while (sent < opts.evaluations) {
