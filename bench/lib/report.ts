@@ -168,7 +168,8 @@ Load average when the run started: ${m.loadAtStart}. The whole run took ${(r.dur
 - **save-to-effect**: while a client keeps asking, the rule file is replaced atomically (temp + rename) with
   one more rule blocking a probe; time from the rename to the first \`block\` answer.
 - **memory**: RSS of \`shepherd serve\` (\`/proc/<pid>/status\`) after the evaluations (32 in flight, 50
-  sessions), sampled every 10%; growth is the median of the second half's samples minus the first half's.
+  sessions), sampled every 1% (the range shows the lowest and highest sample); growth is the median of the
+  second half's samples minus the first half's.
 - **HTTP**: \`shepherd http\` \`POST /v1/evaluate\` against a \`Bun.serve\` echo parsing the body, alternately.
 
 ## Reading the table
@@ -235,9 +236,10 @@ Load average when the run started: ${m.loadAtStart}. The whole run took ${(r.dur
   empty heap block resident). Live heap after the evaluations: ~15.5 -> ~8 MB; heap blocks ~33 -> ~11 MB.
   This section alone, 5 runs alternating with the binary before these changes: 123.6-126.9 MB before,
   89.4-93.9 MB after. The rule files' text is not kept (a length and two 64-bit
-  hashes detect changes). The sidecar collects after loads and every 5,000 requests: every 1,000 took
-  ~8 MB off this row but raised the stdio p50 at 1,000 rules by ~30 µs (side by side), so it was
-  reverted. Tried and dropped: sweeping synchronously after each collection (no difference), \`--smol\`
+  hashes detect changes). The sidecar collects after loads, every 250 requests over the first 5,000 after
+  one (they build the prefilter's indexes and compile the rules they meet; collecting every 5,000 only, RSS
+  peaked at ~117 MB there), then every 1,000 (\`lib/rpc/gc-policy.ts\`); side by side, the stdio p50 at
+  1,000 rules did not move. Tried and dropped: sweeping synchronously after each collection (no difference), \`--smol\`
   (~5 MB less, but more collections on the request path).
 
 ## Reproduce
