@@ -7,9 +7,11 @@
  * a process where it first settled. Left alone, each process start draws one of the two (both servers
  * alike), so an unpinned ratio is either ~1.3x or ~3x from one run to the next. The section therefore
  * measures with CPU affinity set (`taskset`), the client and both servers on one vCPU ("same CPU") and the
- * client on one, both servers on the other ("separate CPUs"), and reports an unpinned run beside them.
+ * client on one, both servers on another ("separate CPUs"), and reports an unpinned run beside them. The
+ * vCPUs are the first two this process may use; without two, or without taskset, only the unpinned run.
  */
 import { spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { spawnLineClient } from "../lib/line-client.ts";
 import { BUN, ECHO_SERVER, SHEPHERD } from "../lib/paths.ts";
 import { createProject } from "../lib/project.ts";
@@ -37,29 +39,48 @@ export interface StdioOptions {
   early?: number;
 }
 
+/** The CPUs this process may run on (`Cpus_allowed_list`, e.g. "0-1" or "2,3,8-9"), or [] off Linux. */
+function allowedCpus(): { list: string; ids: number[] } {
+  let list = "";
+  try {
+    list = /^Cpus_allowed_list:\s*(\S+)/m.exec(readFileSync("/proc/self/status", "utf8"))?.[1] ?? "";
+  } catch {
+    return { list: "", ids: [] };
+  }
+  const ids: number[] = [];
+  for (const part of list.split(",")) {
+    const [a, b] = part.split("-").map(Number);
+    if (a === undefined || Number.isNaN(a)) continue;
+    for (let id = a; id <= (b ?? a); id++) ids.push(id);
+  }
+  return { list, ids };
+}
+
 /** CPUs for the bench process and the servers, or undefined when affinity cannot be set here. */
-function cpusFor(placement: Placement): { client: string; servers: string } | undefined {
+function cpusFor(placement: Placement): { client: string; servers: string; all: string } | undefined {
   if (placement === "unpinned") return undefined;
-  const online = navigator.hardwareConcurrency;
-  if (online < 2 || spawnSync("taskset", ["--version"]).status !== 0) return undefined;
-  return placement === "same CPU" ? { client: "0", servers: "0" } : { client: "0", servers: "1" };
+  const { list, ids } = allowedCpus();
+  const [first, second] = ids;
+  if (first === undefined || second === undefined) return undefined;
+  // taskset must exist and be allowed to pin here (a container may forbid it).
+  if (spawnSync("taskset", ["-c", String(second), "true"]).status !== 0) return undefined;
+  return { client: String(first), servers: String(placement === "same CPU" ? first : second), all: list };
 }
 
 /** Pins every thread of this process (the client) to `cpus`; returns how to undo it. */
-function pinSelf(cpus: string): () => void {
-  const all = `0-${navigator.hardwareConcurrency - 1}`;
+function pinSelf(cpus: string, all: string): () => void {
   spawnSync("taskset", ["-a", "-p", "-c", cpus, String(process.pid)], { stdio: "ignore" });
   return () => void spawnSync("taskset", ["-a", "-p", "-c", all, String(process.pid)], { stdio: "ignore" });
 }
 
-/** Whether this machine can run a pinned placement (taskset and at least two CPUs). */
+/** Whether this machine can run a pinned placement (taskset and at least two allowed CPUs). */
 export function canPin(): boolean {
   return cpusFor("separate CPUs") !== undefined;
 }
 
 export async function benchStdio(ruleCount: number, opts: StdioOptions): Promise<StdioResult> {
   const cpus = cpusFor(opts.placement);
-  const unpin = cpus ? pinSelf(cpus.client) : () => {};
+  const unpin = cpus ? pinSelf(cpus.client, cpus.all) : () => {};
   const prefix = cpus ? ["taskset", "-c", cpus.servers] : [];
   const project = createProject(ruleCount, "stdio");
   const shepherd = spawnLineClient([...prefix, SHEPHERD, "serve"], { cwd: project.cwd, env: project.env });
