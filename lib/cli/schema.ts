@@ -6,6 +6,7 @@
 import { dirname, join, relative, resolve } from "node:path";
 import { toJsonSchema } from "@valibot/to-json-schema";
 import * as v from "valibot";
+import { isPlainRecord } from "../engine/guard-kit.ts";
 import { BUILTIN_ACTIONS, BUILTIN_CHECKS, RuleSchema } from "../engine/schema.ts";
 import { KNOWN_TOOLS } from "../engine/tools.ts";
 import { writeFileAtomic } from "../rules/atomic-write.ts";
@@ -60,30 +61,27 @@ const EXAMPLES: Record<string, readonly string[]> = {
 
 type Json = Record<string, unknown>;
 
-function isObject(x: unknown): x is Json {
-  return typeof x === "object" && x !== null && !Array.isArray(x);
-}
 
 /** The JSON Schema (draft-07) of a rule file, with descriptions and completion examples. */
 export function ruleFileJsonSchema(): Json {
   const schema = toJsonSchema(EditorRuleFileSchema, { errorMode: "ignore", definitions: { rule: RuleSchema } }) as Json;
   const defs = schema.$defs;
-  const rule = isObject(defs) ? defs.rule : undefined;
-  const props = isObject(rule) ? rule.properties : undefined;
-  if (isObject(rule)) {
+  const rule = isPlainRecord(defs) ? defs.rule : undefined;
+  const props = isPlainRecord(rule) ? rule.properties : undefined;
+  if (isPlainRecord(rule)) {
     rule.description = "One Shepherd rule. See `shepherd rules check` for validation beyond this schema (regexes, hook/field fit).";
   }
-  if (isObject(props)) {
+  if (isPlainRecord(props)) {
     for (const [key, doc] of Object.entries(FIELD_DOCS)) {
       const p = props[key];
-      if (isObject(p)) p.description = doc;
+      if (isPlainRecord(p)) p.description = doc;
     }
     for (const [key, examples] of Object.entries(EXAMPLES)) {
       const p = props[key];
-      if (isObject(p)) p.examples = [...examples];
+      if (isPlainRecord(p)) p.examples = [...examples];
     }
     const hook = props.hook;
-    if (isObject(hook)) hook.default = "tool_call";
+    if (isPlainRecord(hook)) hook.default = "tool_call";
   }
   return {
     $schema: schema.$schema,

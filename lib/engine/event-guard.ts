@@ -3,7 +3,7 @@
  * a valid event costs no copies and no pipeline walk. valibot stays the contract: a property test holds the
  * two to the same verdict, and anything this guard refuses is parsed by the schema for its error message.
  */
-import { hasUnsafeKey, isLooseObject, isObject, isStringArray, optString } from "./guard-kit.ts";
+import { hasUnsafeKey, isLooseObject, isPlainRecord, isStringArray, optString } from "./guard-kit.ts";
 import { HOOK_NAMES } from "./schema-core.ts";
 import type { HookEvent } from "./schema.ts";
 
@@ -22,7 +22,7 @@ export function isHookEvent(x: unknown): x is HookEvent {
   if (t) {
     if (typeof t.name !== "string" || t.name.length < 1 || !optString(t.callId)) return false;
     const input = t.input;
-    if (!isObject(input) || Array.isArray(input) || hasUnsafeKey(input)) return false;
+    if (!isPlainRecord(input) || hasUnsafeKey(input)) return false;
   }
   const r = x.result;
   if (!optLoose(r) || (r && (typeof r.text !== "string" || typeof r.isError !== "boolean"))) return false;

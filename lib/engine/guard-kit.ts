@@ -8,8 +8,7 @@ export const isObject = (x: unknown): x is Record<string, unknown> => typeof x =
 export const isPlainRecord = (x: unknown): x is Record<string, unknown> => isObject(x) && !Array.isArray(x);
 export const optString = (x: unknown): boolean => x === undefined || typeof x === "string";
 export const optBoolean = (x: unknown): boolean => x === undefined || typeof x === "boolean";
-export const optObject = (x: unknown): x is Record<string, unknown> | undefined => x === undefined || isObject(x);
-/** valibot's `number()`: any number but NaN. */
+/** valibot's `number()`: every number but NaN. */
 export const isNumber = (x: unknown): x is number => typeof x === "number" && !Number.isNaN(x);
 
 /** Keys valibot's `record` and `looseObject` drop from their output: a value holding one is left to the schema. */

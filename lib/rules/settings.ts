@@ -4,6 +4,7 @@ import { resolve } from "node:path";
 import type { ParseError } from "jsonc-parser";
 import { jsoncParser } from "../lazy-deps.ts";
 import * as v from "valibot";
+import { isPlainRecord } from "../engine/guard-kit.ts";
 import { DEFAULT_SETTINGS, isSettingsInput, issuePath, type LoadIssue, type Settings, SettingsSchema } from "../engine/schema-core.ts";
 import { type Env, globalSettingsFile, projectSettingsFile } from "./paths.ts";
 
@@ -14,15 +15,11 @@ export interface SettingsResult {
   trusted: boolean;
 }
 
-function isPlainObject(x: unknown): x is Record<string, unknown> {
-  return typeof x === "object" && x !== null && !Array.isArray(x);
-}
-
 export function deepMerge(base: Record<string, unknown>, over: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = { ...base };
   for (const [k, val] of Object.entries(over)) {
     const prev = out[k];
-    out[k] = isPlainObject(prev) && isPlainObject(val) ? deepMerge(prev, val) : val;
+    out[k] = isPlainRecord(prev) && isPlainRecord(val) ? deepMerge(prev, val) : val;
   }
   return out;
 }
@@ -54,7 +51,7 @@ export function readJsonc(file: string, issues: LoadIssue[]): unknown {
 
 function shepherdKey(file: string, issues: LoadIssue[]): Record<string, unknown> {
   const data = readJsonc(file, issues);
-  if (!isPlainObject(data)) return {};
+  if (!isPlainRecord(data)) return {};
   const section = data.shepherd;
   if (section === undefined) return {};
   if (isSettingsInput(section)) return section;

@@ -6,6 +6,7 @@
 import { readFileSync, statSync } from "node:fs";
 import { applyEdits, modify, parse, type ParseError, printParseErrorCode } from "jsonc-parser";
 import * as v from "valibot";
+import { isPlainRecord } from "../engine/guard-kit.ts";
 import { issuePath, SettingsSchema } from "../engine/schema.ts";
 import { type Env, globalSettingsFile } from "./paths.ts";
 import { updateFileSafely, type UpdateStep } from "./safe-update.ts";
@@ -19,9 +20,6 @@ interface SettingsText {
   list: string[];
 }
 
-function isObject(x: unknown): x is Record<string, unknown> {
-  return typeof x === "object" && x !== null && !Array.isArray(x);
-}
 
 /** Parses settings.json (undefined: missing) and its trust list; an empty file is an empty list, a broken one is an error. */
 function parseSettingsText(file: string, text: string | undefined): TrustResult<SettingsText> {
@@ -30,10 +28,10 @@ function parseSettingsText(file: string, text: string | undefined): TrustResult<
   const data: unknown = parse(text, errors, { allowTrailingComma: true });
   const first = errors[0];
   if (first) return { ok: false, message: `${file} is not valid JSON (${printParseErrorCode(first.error)} at offset ${first.offset}); fix it first, Shepherd will not overwrite it` };
-  if (!isObject(data)) return { ok: false, message: `${file} must hold a JSON object; fix it first, Shepherd will not overwrite it` };
+  if (!isPlainRecord(data)) return { ok: false, message: `${file} must hold a JSON object; fix it first, Shepherd will not overwrite it` };
   const section = data.shepherd;
   if (section === undefined) return { ok: true, value: { file, text, list: [] } };
-  if (!isObject(section)) return { ok: false, message: `${file}: "shepherd" must be an object` };
+  if (!isPlainRecord(section)) return { ok: false, message: `${file}: "shepherd" must be an object` };
   const list = section.trustedProjects;
   if (list === undefined) return { ok: true, value: { file, text, list: [] } };
   if (!Array.isArray(list) || !list.every((x) => typeof x === "string")) {
@@ -69,7 +67,7 @@ function withList(s: SettingsText, list: string[]): TrustResult<string> {
   const next = applyEdits(base, edits);
   const errors: ParseError[] = [];
   const data: unknown = parse(next, errors, { allowTrailingComma: true });
-  if (errors.length > 0 || !isObject(data)) return { ok: false, message: `refusing to write ${s.file}: the edited file would not parse` };
+  if (errors.length > 0 || !isPlainRecord(data)) return { ok: false, message: `refusing to write ${s.file}: the edited file would not parse` };
   const checked = v.safeParse(SettingsSchema(), data.shepherd);
   if (!checked.success) {
     const i = checked.issues[0];
