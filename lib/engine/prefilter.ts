@@ -566,18 +566,22 @@ function foldText(text: string): string {
 }
 
 /**
- * False when the rule's literal gate rules it out for this event: it cannot match. `folded` keeps each
- * field's folded text across the rules of one event. Shared with the hook snapshot (hook-snapshot.ts),
- * which must drop exactly the rules this selector would.
+ * A field's text folded as gate literals are (undefined when the event lacks it), kept in `folded` for the
+ * other rules of the same event. Shared with the hook snapshot (hook-snapshot.ts), whose index must pick
+ * at least the rules the gates below let through.
  */
+export function foldedField(view: EventView, field: string, folded: Map<string, string | undefined>): string | undefined {
+  if (folded.has(field)) return folded.get(field);
+  const raw = field === "subject" ? view.subject : view.field(field);
+  const text = raw === undefined ? undefined : foldText(raw);
+  folded.set(field, text);
+  return text;
+}
+
+/** False when the rule's literal gate rules it out for this event: it cannot match. */
 export function gatePasses(gate: Gate | null, view: EventView, folded: Map<string, string | undefined>): boolean {
   if (!gate) return true;
-  let text = folded.get(gate.field);
-  if (!folded.has(gate.field)) {
-    const raw = gate.field === "subject" ? view.subject : view.field(gate.field);
-    text = raw === undefined ? undefined : foldText(raw);
-    folded.set(gate.field, text);
-  }
+  const text = foldedField(view, gate.field, folded);
   return text !== undefined && gate.literals.some((l) => text.includes(l));
 }
 

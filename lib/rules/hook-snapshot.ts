@@ -15,7 +15,7 @@ import { closeSync, mkdirSync, openSync, readSync, renameSync, rmSync, writeFile
 import { join } from "node:path";
 import { EventView } from "../engine/match.ts";
 import type { RuleSet } from "../engine/merge.ts";
-import { type Gate, gatePasses, gatesOf, primeGates, requiredPrograms } from "../engine/prefilter.ts";
+import { foldedField, type Gate, gatesOf, primeGates, requiredPrograms } from "../engine/prefilter.ts";
 import type { CompiledRule } from "../engine/match.ts";
 import { analysesOf, type PatternAnalysis, primeAnalyses } from "../engine/regex-safety.ts";
 import type { HookEvent, Rule } from "../engine/schema.ts";
@@ -93,7 +93,7 @@ function patternsOf(rule: Rule): { pattern: string; flags: string | undefined }[
 
 /**
  * `events`: what this process will evaluate; a loaded snapshot holds only the rules of their hooks and
- * tools whose literal gate their text passes (the same test the evaluation's prefilter makes first).
+ * tools that the index cannot rule out for their text (evaluation then applies the prefilter's gates).
  * `salt` must change whenever the loader or merge may differ (the binary's identity). `home` is the one
  * evaluation parses command lines with, so the parse made here is the one its cache hands the matchers.
  */
@@ -123,9 +123,14 @@ export function fileRuleSnapshots(dir: string, salt: string, events: readonly Ho
       if (bytes.length !== end - start) throw new Error("snapshot: short read");
       return bytes;
     };
+    // Parsed once each: a hook of several events (Codex, Gemini) may ask for a list again.
+    const sections = new Map<string, Section | undefined>();
     const section = (name: string): Section | undefined => {
+      if (sections.has(name)) return sections.get(name);
       const range = header.sections[name];
-      return range ? (JSON.parse(utf8.decode(bytesAt(base + range[0], base + range[1]))) as Section) : undefined;
+      const parsed = range ? (JSON.parse(utf8.decode(bytesAt(base + range[0], base + range[1]))) as Section) : undefined;
+      sections.set(name, parsed);
+      return parsed;
     };
     const wanted = new Set<number>();
     for (const event of events) {
@@ -144,8 +149,8 @@ export function fileRuleSnapshots(dir: string, salt: string, events: readonly Ho
           // A gate on a missing field fails: none of these rules can match.
           if (text !== undefined) pickByGrams(text, grams, wanted);
         }
-        const names = Object.keys(l.programs);
-        if (names.length === 0 || view.command === undefined) continue;
+        // Parsed only for a list holding `command` rules (evaluation's parse cache then has the line).
+        if (view.command === undefined || Object.keys(l.programs).length === 0) continue;
         running ??= parseShell(view.command, { cwd: event.session.cwd, home }).commands.map((c) => c.program);
         for (const program of running) if (Object.hasOwn(l.programs, program)) for (const i of l.programs[program] as number[]) wanted.add(i);
       }
@@ -274,10 +279,4 @@ function pickByGrams(text: string, grams: Record<string, number[]>, wanted: Set<
     const g = text.slice(at, at + GRAM);
     if (Object.hasOwn(grams, g)) for (const i of grams[g] as number[]) wanted.add(i);
   }
-}
-
-/** A field's text folded as gate literals are, through the prefilter's own gate test (which caches it). */
-function foldedField(view: EventView, field: string, folded: Map<string, string | undefined>): string | undefined {
-  if (!folded.has(field)) gatePasses({ field, literals: [] }, view, folded);
-  return folded.get(field);
 }
