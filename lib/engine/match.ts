@@ -124,11 +124,6 @@ export function deferredCompiler(compile: RegexCompiler = defaultRegexCompiler, 
   return (rule) => new DeferredRule(rule, how);
 }
 
-/** One rule compiled on first use (see `deferredCompiler`). */
-export function lazyCompiledRule(rule: Rule, compile: RegexCompiler = defaultRegexCompiler, onError?: (rule: Rule, err: unknown) => void): CompiledRule {
-  return deferredCompiler(compile, onError)(rule);
-}
-
 /**
  * One event as rules see it. Fields are computed on first use, so a rule set that never asks for the
  * path never pays for it. `input` can be replaced while rewrites chain.

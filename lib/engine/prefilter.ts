@@ -273,14 +273,6 @@ function keyOptions(cr: CompiledRule): RuleKey[] {
 const SHORT_GRAM_PENALTY = 64;
 
 /**
- * The program names a rule's `command` condition requires (one of them must run), or undefined when it has
- * none or uses a glob (`python*`), which cannot be looked up by name.
- */
-function exactPrograms(cr: CompiledRule): string[] | undefined {
-  return requiredPrograms(cr.rule);
-}
-
-/**
  * The program names a rule's `command` condition requires, one of which must run in the event's command
  * line, or undefined when no name can be required (no condition, or a glob). Shared with the hook snapshot
  * (hook-snapshot.ts), which must drop exactly the rules this prefilter would.
@@ -352,7 +344,7 @@ function buildIndex(all: CompiledRule[]): Index {
   const byField = new Map<string, Omit<FieldFilter, "grams"> & { grams: Map<number, number[]> }>();
   const byProgram = new Map<string, number[]>();
   keys.forEach((key, pos) => {
-    const programs = exactPrograms(all[pos] as CompiledRule);
+    const programs = requiredPrograms((all[pos] as CompiledRule).rule);
     if (programs) {
       for (const name of programs) {
         const list = byProgram.get(name) ?? [];
