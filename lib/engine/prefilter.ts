@@ -275,7 +275,7 @@ const SHORT_GRAM_PENALTY = 64;
 /**
  * The program names a rule's `command` condition requires, one of which must run in the event's command
  * line, or undefined when no name can be required (no condition, or a glob). Shared with the hook snapshot
- * (hook-snapshot.ts), which must drop exactly the rules this prefilter would.
+ * (hook-snapshot.ts), which may drop only rules this prefilter would.
  */
 export function requiredPrograms(rule: Rule): string[] | undefined {
   const program = rule.command?.program;
