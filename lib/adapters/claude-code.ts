@@ -1,6 +1,6 @@
 /** @module Claude Code hook JSON <-> Shepherd events and decisions (command hooks and `http` hooks share it). */
 import * as v from "valibot";
-import { hasUnsafeKey, isPlainRecord, optBoolean, optString, stringWithin } from "../engine/guard-kit.ts";
+import { guardedParse, hasUnsafeKey, isPlainRecord, optBoolean, optString, stringWithin } from "../engine/guard-kit.ts";
 import { lazySchema } from "../lazy-schema.ts";
 import type { Decision, HookEvent } from "../engine/schema.ts";
 import {
@@ -43,8 +43,7 @@ export function isClaudeStyleInput(raw: unknown): raw is ClaudeStyleInput {
 }
 
 export function parseClaudeStyle(raw: unknown): ClaudeStyleInput {
-  if (isClaudeStyleInput(raw)) return raw;
-  const r = v.safeParse(ClaudeStyleInputSchema(), raw);
+  const r = guardedParse(isClaudeStyleInput, ClaudeStyleInputSchema(), raw);
   if (!r.success) {
     const issue = r.issues[0];
     const where = issue ? v.getDotPath(issue) : null;

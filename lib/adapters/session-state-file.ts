@@ -5,7 +5,7 @@
  */
 import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
-import * as v from "valibot";
+import { guardedParse } from "../engine/guard-kit.ts";
 import { emptyState, isExactSessionState, type SessionState, SessionStateSchema } from "../engine/state.ts";
 import { agentDir, type Env } from "../rules/paths.ts";
 import { textHash } from "../hash.ts";
@@ -36,9 +36,7 @@ export function readStateFile(file: string, now = Date.now()): SessionState {
     return emptyState(now);
   }
   try {
-    const data: unknown = JSON.parse(text);
-    if (isExactSessionState(data)) return data;
-    const parsed = v.safeParse(SessionStateSchema(), data);
+    const parsed = guardedParse(isExactSessionState, SessionStateSchema(), JSON.parse(text));
     // A corrupt or older-format file restarts the counters rather than failing the hook.
     return parsed.success ? parsed.output : emptyState(now);
   } catch {

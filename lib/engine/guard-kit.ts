@@ -3,6 +3,15 @@
  * path (event-guard.ts, the settings, the session state file, an agent's hook input). A guard answers
  * "does the schema accept this value unchanged?"; whatever it refuses, the schema judges and explains.
  */
+import * as v from "valibot";
+
+/**
+ * `v.safeParse` behind a guard: a value the guard accepts (the schema would return it unchanged) is the
+ * output as it is; anything else is parsed by the schema, which judges it and explains a failure.
+ */
+export function guardedParse<const S extends v.GenericSchema>(guard: (x: unknown) => x is v.InferOutput<S>, schema: S, x: unknown): { success: true; output: v.InferOutput<S> } | v.SafeParseResult<S> {
+  return guard(x) ? { success: true, output: x } : v.safeParse(schema, x);
+}
 
 export const isObject = (x: unknown): x is Record<string, unknown> => typeof x === "object" && x !== null;
 export const isPlainRecord = (x: unknown): x is Record<string, unknown> => isObject(x) && !Array.isArray(x);

@@ -11,6 +11,7 @@ import { AdapterInputError, mergeDecisions, type ParsedHook } from "../adapters/
 import { adapterFor } from "../adapters/index.ts";
 import { fileIo } from "../cli/hook.ts";
 import { isHookEvent } from "../engine/event-guard.ts";
+import { guardedParse } from "../engine/guard-kit.ts";
 import { type Decision, type HookEvent, HookEventSchema } from "../engine/schema.ts";
 import type { Logger } from "../log.ts";
 import type { Workspace } from "../rules/workspace.ts";
@@ -99,9 +100,7 @@ export function createApp(deps: AppDeps): Hono {
     // Both `{event: HookEvent}` (like the stdio method's params) and a bare HookEvent are accepted.
     const wrapped = body.value !== null && typeof body.value === "object" && "event" in body.value;
     const raw: unknown = wrapped ? (body.value as { event: unknown }).event : body.value;
-    // A valid event is used as it came (lib/engine/event-guard.ts); anything else gets the schema's message.
-    if (isHookEvent(raw)) return c.json(await evaluateAll([raw]));
-    const parsed = v.safeParse(HookEventSchema, raw);
+    const parsed = guardedParse(isHookEvent, HookEventSchema, raw);
     if (!parsed.success) {
       const issue = issueBody(parsed.issues);
       return c.json({ ...issue, path: wrapped ? `event${issue.path ? `.${issue.path}` : ""}` : issue.path }, 400);

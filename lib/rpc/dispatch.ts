@@ -1,11 +1,12 @@
 /** @module JSON-RPC 2.0 method table: the one place where failures become wire errors. */
 import * as v from "valibot";
 import { isHookEvent } from "../engine/event-guard.ts";
+import { guardedParse } from "../engine/guard-kit.ts";
 import { HookEventSchema, issuePath } from "../engine/schema.ts";
 import type { Logger } from "../log.ts";
 import { RULES_TOOL_DEFINITION, RULES_TOOL_NAME, runRulesTool } from "../rules/rules-tool.ts";
 import type { Workspace } from "../rules/workspace.ts";
-import { type Envelope, EnvelopeSchema, isEnvelope } from "./envelope.ts";
+import { EnvelopeSchema, isEnvelope } from "./envelope.ts";
 
 export const ErrorCodes = {
   ParseError: -32700,
@@ -35,7 +36,6 @@ export class InvalidParams extends Error {
     this.path = path;
   }
 }
-
 
 const EvaluateParams = v.object({ event: HookEventSchema });
 const HintParams = v.object({ session: v.looseObject({ id: v.pipe(v.string(), v.minLength(1)) }), text: v.pipe(v.string(), v.minLength(1)), source: v.optional(v.string()) });
@@ -129,17 +129,12 @@ export class Dispatcher {
   }
 
   handleMessage(msg: unknown): Answer {
-    let envelope: Envelope;
-    if (isEnvelope(msg)) envelope = msg;
-    else {
-      const env = v.safeParse(EnvelopeSchema, msg);
-      if (!env.success) {
-        const id = idOf(msg);
-        const first = env.issues[0];
-        return errorResponse(id, ErrorCodes.InvalidRequest, `invalid request${first ? `: ${issuePath(first) || "(message)"} ${first.message}` : ""}`);
-      }
-      envelope = env.output;
+    const env = guardedParse(isEnvelope, EnvelopeSchema, msg);
+    if (!env.success) {
+      const first = env.issues[0];
+      return errorResponse(idOf(msg), ErrorCodes.InvalidRequest, `invalid request${first ? `: ${issuePath(first) || "(message)"} ${first.message}` : ""}`);
     }
+    const envelope = env.output;
     const { method, params } = envelope;
     const isNotification = !("id" in (msg as object));
     const id = envelope.id ?? null;

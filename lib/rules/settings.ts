@@ -3,8 +3,7 @@ import { readFileSync, realpathSync } from "node:fs";
 import { resolve } from "node:path";
 import type { ParseError } from "jsonc-parser";
 import { jsoncParser } from "../lazy-deps.ts";
-import * as v from "valibot";
-import { isPlainRecord } from "../engine/guard-kit.ts";
+import { guardedParse, isPlainRecord } from "../engine/guard-kit.ts";
 import { DEFAULT_SETTINGS, isSettingsInput, issuePath, type LoadIssue, type Settings, SettingsSchema } from "../engine/schema-core.ts";
 import { type Env, globalSettingsFile, projectSettingsFile } from "./paths.ts";
 
@@ -54,8 +53,7 @@ function shepherdKey(file: string, issues: LoadIssue[]): Record<string, unknown>
   if (!isPlainRecord(data)) return {};
   const section = data.shepherd;
   if (section === undefined) return {};
-  if (isSettingsInput(section)) return section;
-  const parsed = v.safeParse(SettingsSchema(), section);
+  const parsed = guardedParse(isSettingsInput, SettingsSchema(), section);
   if (!parsed.success) {
     for (const issue of parsed.issues) issues.push({ file, path: issuePath(issue, "shepherd"), message: issue.message, severity: "error" });
     return {};
