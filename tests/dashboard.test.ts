@@ -1,17 +1,15 @@
 /**
- * @module black-box: the dashboard of `shepherd http` in a real headless browser (Debian's chromium driven by
- * playwright-core): rules by layer with sources, load errors, live decisions over SSE, session counters, and a
- * screenshot. Waits are on page content, never on time.
+ * @module black-box: the dashboard of `shepherd http` in a real headless browser (the Chromium that `npm ci`
+ * brings, see helpers/browser.ts, driven by playwright-core): rules by layer with sources, load errors, live
+ * decisions over SSE, session counters, and a screenshot. Waits are on page content, never on time.
  */
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
-import { existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { mkdirSync, statSync, writeFileSync } from "node:fs";
+import { join, sep } from "node:path";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { makeSandbox, type Sandbox, writeGlobalRules } from "./helpers/agent-sandbox.ts";
+import { CHROMIUM_FLAGS, chromiumExecutable } from "./helpers/browser.ts";
 import { type RunningHttp, startHttp } from "./helpers/http-server.ts";
-
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
 
 let sb: Sandbox;
 let srv: RunningHttp;
@@ -19,14 +17,14 @@ let browser: Browser;
 let page: Page;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: run .ci/setup-chromium.sh`);
+  const executablePath = await chromiumExecutable();
   sb = makeSandbox("dashboard");
   writeGlobalRules(sb, [{ name: "no-curl", action: "block", pattern: "\\bcurl\\b", reason: "DASH-BLOCK: no curl" }]);
   mkdirSync(join(sb.proj, ".pi"), { recursive: true });
   writeFileSync(join(sb.proj, ".pi", "shepherd-rules.json"), JSON.stringify([{ name: "ls-note", hook: "tool_result", action: "notify", pattern: "^ls", reason: "listed" }]));
   writeFileSync(join(sb.proj, ".pi", "shepherd-rules-broken.json"), '[{"name": "bad", "action": "block", "pattern": "("}]');
   srv = await startHttp([], { cwd: sb.proj, env: { PATH: process.env.PATH, HOME: sb.home, PI_CODING_AGENT_DIR: sb.agentDir } });
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS, headless: true });
+  browser = await chromium.launch({ executablePath, args: [...CHROMIUM_FLAGS], headless: true });
   page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
   await page.goto(`${srv.url}/`);
   await page.locator("#conn.on").waitFor();
@@ -84,5 +82,23 @@ describe("dashboard", () => {
     const file = join(sb.root, "dashboard.png");
     await page.screenshot({ path: file, fullPage: true });
     expect(statSync(file).size).toBeGreaterThan(10_000);
+  });
+});
+
+describe("chromiumExecutable", () => {
+  it("should bring the browser from the npm package, not from the machine, when nothing is configured", async () => {
+    const exe = await chromiumExecutable({});
+    expect(exe).toContain(`${sep}node_modules${sep}.cache${sep}shepherd-chromium${sep}`);
+    expect(statSync(exe).mode & 0o100).toBe(0o100);
+  });
+
+  it("should use SHEPHERD_CHROMIUM when it names an executable", async () => {
+    const file = join(sb.root, "my-chromium");
+    writeFileSync(file, "", { mode: 0o700 });
+    expect(await chromiumExecutable({ SHEPHERD_CHROMIUM: file })).toBe(file);
+  });
+
+  it("should fail, not fall back, when SHEPHERD_CHROMIUM names nothing", async () => {
+    await expect(chromiumExecutable({ SHEPHERD_CHROMIUM: join(sb.root, "absent") })).rejects.toThrow("does not exist");
   });
 });
