@@ -4,7 +4,7 @@ import type { Decision } from "../engine/schema.ts";
 import { AdapterInputError, emptyDecision, mergeDecisions } from "./agent-adapter.ts";
 import { ClaudeStyleInputSchema, claudeCodeAdapter, isClaudeStyleInput, toolResponseText } from "./claude-code.ts";
 import fc from "fast-check";
-import { anyValue, expectGuardAgrees, mostly } from "../../tests/helpers/guard-agreement.ts";
+import { anyValue, expectGuardAgrees, expectOddTwinsAgree, mostly } from "../../tests/helpers/guard-agreement.ts";
 
 const base = { session_id: "s1", transcript_path: "/t.jsonl", cwd: "/proj/sub" };
 const env = { CLAUDE_PROJECT_DIR: "/proj" };
@@ -203,7 +203,7 @@ describe("isClaudeStyleInput", () => {
       cwd: mostly(fc.constant("/p")),
       transcript_path: mostly(fc.constant("/t.jsonl")),
       tool_name: mostly(fc.constant("Bash")),
-      tool_input: mostly(fc.dictionary(fc.constantFrom("command", "__proto__", "file_path"), anyValue, { maxKeys: 2 })),
+      tool_input: mostly(fc.dictionary(fc.constantFrom("command", "__proto__", "file_path"), anyValue, { noNullPrototype: true, maxKeys: 2 })),
       tool_use_id: mostly(fc.constant("toolu_1")),
       tool_response: anyValue,
       error: anyValue,
@@ -215,12 +215,29 @@ describe("isClaudeStyleInput", () => {
       reason: mostly(fc.constant("exit")),
       extra: anyValue,
     },
-    { requiredKeys: ["hook_event_name", "session_id"] },
+    { noNullPrototype: true, requiredKeys: ["hook_event_name", "session_id"] },
   );
 
   it("should accept exactly what ClaudeStyleInputSchema returns unchanged", () => {
     // An own "__proto__" key (JSON.parse makes one) is dropped by the schema: such inputs go to valibot.
     const withProtoKey = input.map((x) => ({ ...x, ...(JSON.parse('{"__proto__":{"x":1}}') as object) }));
     expectGuardAgrees(isClaudeStyleInput, ClaudeStyleInputSchema(), fc.oneof(input, anyValue, withProtoKey), 50);
+  });
+
+  it("should agree with the schema on every odd twin of a full hook input (holes, prototype keys, null prototypes)", () => {
+    expectOddTwinsAgree(isClaudeStyleInput, ClaudeStyleInputSchema(), {
+      hook_event_name: "PreToolUse",
+      session_id: "s1",
+      cwd: "/p",
+      transcript_path: "/t.jsonl",
+      tool_name: "Bash",
+      tool_input: { command: "ls", timeout: 5 },
+      tool_use_id: "toolu_1",
+      tool_response: { stdout: "", exitCode: 0 },
+      prompt: "p",
+      stop_hook_active: false,
+      agent_id: "a1",
+      extra: [1, 2],
+    });
   });
 });

@@ -2,7 +2,7 @@
 import { describe, expect, it } from "bun:test";
 import fc from "fast-check";
 import * as v from "valibot";
-import { anyValue, expectGuardAgrees, mostly } from "../../tests/helpers/guard-agreement.ts";
+import { anyValue, expectGuardAgrees, expectOddTwinsAgree, mostly } from "../../tests/helpers/guard-agreement.ts";
 import { isHookEvent } from "./event-guard.ts";
 import { HOOK_NAMES } from "./schema-core.ts";
 import { HookEventSchema } from "./schema.ts";
@@ -10,7 +10,7 @@ import { HookEventSchema } from "./schema.ts";
 // Mostly right: with eight fields, an even mix would almost never build a valid event.
 const maybe = mostly;
 const input = fc.oneof(
-  fc.dictionary(fc.constantFrom("command", "path", "__proto__", "constructor", "prototype", "x"), anyValue, { maxKeys: 3 }),
+  fc.dictionary(fc.constantFrom("command", "path", "__proto__", "constructor", "prototype", "x"), anyValue, { noNullPrototype: true, maxKeys: 3 }),
   fc.constant(JSON.parse('{"__proto__":{"a":1},"command":"ls"}') as unknown),
   anyValue,
 );
@@ -20,18 +20,18 @@ const event = fc.record(
     session: maybe(
       fc.record(
         { id: maybe(fc.string({ minLength: 1, maxLength: 8 })), cwd: maybe(fc.constant("/p")), agent: maybe(fc.constant("pi")), subagent: maybe(fc.boolean()) },
-        { requiredKeys: [] },
+        { noNullPrototype: true, requiredKeys: [] },
       ).chain((session) => fc.oneof({ arbitrary: fc.constant(session), weight: 8 }, { arbitrary: fc.constant({ ...session, ...(JSON.parse('{"__proto__":{"x":1}}') as object) }), weight: 1 })),
     ),
-    tool: maybe(fc.record({ name: maybe(fc.constantFrom("bash", "edit")), callId: maybe(fc.constant("c1")), input }, { requiredKeys: [] })),
-    result: maybe(fc.record({ text: maybe(fc.constant("ok")), isError: maybe(fc.boolean()) }, { requiredKeys: [] })),
-    message: maybe(fc.record({ text: maybe(fc.constant("hi")) }, { requiredKeys: [] })),
+    tool: maybe(fc.record({ name: maybe(fc.constantFrom("bash", "edit")), callId: maybe(fc.constant("c1")), input }, { noNullPrototype: true, requiredKeys: [] })),
+    result: maybe(fc.record({ text: maybe(fc.constant("ok")), isError: maybe(fc.boolean()) }, { noNullPrototype: true, requiredKeys: [] })),
+    message: maybe(fc.record({ text: maybe(fc.constant("hi")) }, { noNullPrototype: true, requiredKeys: [] })),
     stopReason: maybe(fc.constantFrom("stop", "")),
     prompt: maybe(fc.string({ maxLength: 5 })),
     availableTools: maybe(fc.array(maybe(fc.constantFrom("bash", "read")), { maxLength: 3 })),
     extra: anyValue,
   },
-  { requiredKeys: [] },
+  { noNullPrototype: true, requiredKeys: [] },
 );
 
 describe("isHookEvent", () => {
@@ -39,6 +39,20 @@ describe("isHookEvent", () => {
     // An own "__proto__" key (JSON.parse makes one) is dropped by the schema: such events go to valibot.
     const withProtoKey = event.map((e) => ({ ...e, ...(JSON.parse('{"__proto__":{"x":1}}') as object) }));
     expectGuardAgrees(isHookEvent, HookEventSchema, fc.oneof(event, anyValue, withProtoKey), 20, 5000);
+  });
+
+  it("should agree with the schema on every odd twin of a full event (NaN, holes, prototype keys, null prototypes)", () => {
+    expectOddTwinsAgree(isHookEvent, HookEventSchema, {
+      hook: "tool_call",
+      session: { id: "s", cwd: "/p", agent: "pi", subagent: false },
+      tool: { name: "bash", callId: "c1", input: { command: "ls", timeout: 5, args: ["-l", 2] } },
+      result: { text: "ok", isError: false },
+      message: { text: "hi" },
+      stopReason: "stop",
+      prompt: "p",
+      availableTools: ["bash", "read"],
+      extra: { n: 1 },
+    });
   });
 
   it.each([

@@ -3,7 +3,7 @@
  * a valid event costs no copies and no pipeline walk. valibot stays the contract: a property test holds the
  * two to the same verdict, and anything this guard refuses is parsed by the schema for its error message.
  */
-import { hasUnsafeKey, isLooseObject, isPlainRecord, isStringArray, optString } from "./guard-kit.ts";
+import { isLooseObject, isStringArray, optString, stringWithin } from "./guard-kit.ts";
 import { HOOK_NAMES } from "./schema-core.ts";
 import type { HookEvent } from "./schema.ts";
 
@@ -15,14 +15,13 @@ const optLoose = (x: unknown): x is Record<string, unknown> | undefined => x ===
 export function isHookEvent(x: unknown): x is HookEvent {
   if (!isLooseObject(x) || typeof x.hook !== "string" || !HOOKS.has(x.hook)) return false;
   const s = x.session;
-  if (!isLooseObject(s) || typeof s.id !== "string" || s.id.length < 1 || s.id.length > 512 || typeof s.cwd !== "string") return false;
+  if (!isLooseObject(s) || !stringWithin(s.id, 1, 512) || typeof s.cwd !== "string") return false;
   if (!optString(s.agent) || (s.subagent !== undefined && typeof s.subagent !== "boolean")) return false;
   const t = x.tool;
   if (!optLoose(t)) return false;
   if (t) {
-    if (typeof t.name !== "string" || t.name.length < 1 || !optString(t.callId)) return false;
-    const input = t.input;
-    if (!isPlainRecord(input) || hasUnsafeKey(input)) return false;
+    // The input's schema is a record: plain (not an array), and without the keys a record drops.
+    if (!stringWithin(t.name, 1) || !optString(t.callId) || !isLooseObject(t.input)) return false;
   }
   const r = x.result;
   if (!optLoose(r) || (r && (typeof r.text !== "string" || typeof r.isError !== "boolean"))) return false;

@@ -1,7 +1,7 @@
 /** @module the settings guard against the settings schema it stands before. */
 import { describe, expect, it } from "bun:test";
 import fc from "fast-check";
-import { anyValue, expectGuardAgrees, mostly } from "../../tests/helpers/guard-agreement.ts";
+import { anyValue, expectGuardAgrees, expectOddTwinsAgree, mostly } from "../../tests/helpers/guard-agreement.ts";
 import { isSettingsInput, SettingsSchema } from "./schema-core.ts";
 
 const settings = fc.record(
@@ -18,12 +18,27 @@ const settings = fc.record(
     audit: anyValue,
     other: anyValue,
   },
-  { requiredKeys: [] },
+  { noNullPrototype: true, requiredKeys: [] },
 );
 
 describe("isSettingsInput", () => {
   it("should accept exactly what SettingsSchema returns unchanged", () => {
     expectGuardAgrees(isSettingsInput, SettingsSchema(), fc.oneof(settings, anyValue), 100);
+  });
+
+  it("should agree with the schema on every odd twin of full settings (NaN, infinite timeouts, holes, prototype keys)", () => {
+    expectOddTwinsAgree(isSettingsInput, SettingsSchema(), {
+      projectRulesPattern: "shepherd-rules-*.json",
+      maxWarnings: 3,
+      timeoutMs: 3000,
+      failMode: "closed",
+      binary: "/usr/bin/shepherd",
+      trustedProjects: ["/a", "/b"],
+      pluginTimeoutMs: 1000,
+      pluginLoadTimeoutMs: 1000,
+      gitTimeoutMs: 1500,
+      audit: { file: "/a.log" },
+    });
   });
 
   it.each([

@@ -1,7 +1,7 @@
 /** @module unit tests for the bounded session store and the state file guard. */
 import { describe, expect, it } from "bun:test";
 import fc from "fast-check";
-import { anyValue, expectGuardAgrees } from "../../tests/helpers/guard-agreement.ts";
+import { anyValue, expectGuardAgrees, expectOddTwinsAgree } from "../../tests/helpers/guard-agreement.ts";
 import { emptyState, isExactSessionState, SessionStateSchema, SessionStore } from "./state.ts";
 
 describe("SessionStore", () => {
@@ -27,7 +27,7 @@ describe("isExactSessionState", () => {
   // Rarely wrong: a state has a dozen fields, each a chance to be refused.
   const rarely = <T,>(arb: fc.Arbitrary<T>) => fc.oneof({ arbitrary: arb, weight: 40 }, { arbitrary: anyValue, weight: 1 });
   const key = fc.oneof({ arbitrary: fc.constantFrom("bash", "edit", "x"), weight: 15 }, { arbitrary: fc.constant("__proto__"), weight: 1 });
-  const counts = rarely(fc.dictionary(key, rarely(fc.integer({ min: 0, max: 9 })), { maxKeys: 2 }));
+  const counts = rarely(fc.dictionary(key, rarely(fc.integer({ min: 0, max: 9 })), { noNullPrototype: true, maxKeys: 2 }));
   const state = fc.record(
     {
       calls: rarely(fc.nat(9)),
@@ -36,7 +36,7 @@ describe("isExactSessionState", () => {
       errorsByTool: counts,
       hasEdits: rarely(fc.boolean()),
       edits: rarely(fc.nat(9)),
-      commandsSinceEdit: rarely(fc.array(rarely(fc.oneof({ arbitrary: fc.record({ command: rarely(fc.constant("npm test")), ok: rarely(fc.boolean()) }), weight: 10 }, { arbitrary: fc.constant({ command: "x", ok: true, extra: 1 }), weight: 1 })), { maxLength: 2 })),
+      commandsSinceEdit: rarely(fc.array(rarely(fc.oneof({ arbitrary: fc.record({ command: rarely(fc.constant("npm test")), ok: rarely(fc.boolean()) }, { noNullPrototype: true }), weight: 10 }, { arbitrary: fc.constant({ command: "x", ok: true, extra: 1 }), weight: 1 })), { maxLength: 2 })),
       baselines: counts,
       warnings: counts,
       hints: rarely(fc.array(rarely(fc.constant("h")), { maxLength: 2 })),
@@ -45,11 +45,25 @@ describe("isExactSessionState", () => {
       extra: fc.oneof({ arbitrary: fc.constant(undefined), weight: 4 }, { arbitrary: anyValue, weight: 1 }),
     },
     // Mostly whole states: the old-format files (no edits, no commandsSinceEdit) get defaults from the schema.
-    { requiredKeys: ["calls", "errors", "callsByTool", "errorsByTool", "hasEdits", "baselines", "warnings", "hints", "wrapUpDelivered", "lastSeen"] },
+    { noNullPrototype: true, requiredKeys: ["calls", "errors", "callsByTool", "errorsByTool", "hasEdits", "baselines", "warnings", "hints", "wrapUpDelivered", "lastSeen"] },
   );
 
   it("should accept exactly what SessionStateSchema returns unchanged", () => {
     expectGuardAgrees(isExactSessionState, SessionStateSchema(), fc.oneof(state, anyValue), 50);
+  });
+
+  it("should agree with the schema on every odd twin of a full state (NaN counters, holes, prototype keys)", () => {
+    expectOddTwinsAgree(isExactSessionState, SessionStateSchema(), {
+      ...emptyState(5),
+      calls: 2,
+      callsByTool: { bash: 2 },
+      errorsByTool: { bash: 1 },
+      baselines: { bash: 0 },
+      warnings: { w: 1 },
+      hints: ["h"],
+      wrapUpDelivered: ["r"],
+      commandsSinceEdit: [{ command: "npm test", ok: true }],
+    });
   });
 
   it("should accept a fresh state and leave an old-format file (no edits) to the schema", () => {

@@ -1,7 +1,7 @@
 /** @module per-session counters, edit tracking, warning caps and ephemeral hints (plain data, serializable). */
 import * as v from "valibot";
 import { lazySchema } from "../lazy-schema.ts";
-import { isNumber, isNumberRecord, isPlainRecord, isStringArray, onlyKeys } from "./guard-kit.ts";
+import { isDenseArray, isNumber, isNumberRecord, isPlainRecord, isStringArray, onlyKeys } from "./guard-kit.ts";
 
 export interface CommandRecord {
   command: string;
@@ -86,7 +86,7 @@ export function isExactSessionState(x: unknown): x is SessionState {
   if (!isPlainRecord(x) || !onlyKeys(x, STATE_KEYS)) return false;
   if (!isNumber(x.calls) || !isNumber(x.errors) || !isNumber(x.edits) || !isNumber(x.lastSeen) || typeof x.hasEdits !== "boolean") return false;
   if (!isNumberRecord(x.callsByTool) || !isNumberRecord(x.errorsByTool) || !isNumberRecord(x.baselines) || !isNumberRecord(x.warnings)) return false;
-  if (!isStringArray(x.hints) || !isStringArray(x.wrapUpDelivered) || !Array.isArray(x.commandsSinceEdit)) return false;
+  if (!isStringArray(x.hints) || !isStringArray(x.wrapUpDelivered) || !isDenseArray(x.commandsSinceEdit)) return false;
   for (const c of x.commandsSinceEdit) if (!isPlainRecord(c) || !onlyKeys(c, RECORD_KEYS) || typeof c.command !== "string" || typeof c.ok !== "boolean") return false;
   return true;
 }
