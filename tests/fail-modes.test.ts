@@ -122,12 +122,11 @@ export default definePlugin({ name: "hang", actions: { hang_forever: () => { for
     writeFileSync(join(p.agentDir, "settings.json"), JSON.stringify({ shepherd: { pluginTimeoutMs: 300 } }));
     writeFileSync(join(p.agentDir, "shepherd-rules.json"), JSON.stringify([{ name: "hangs", action: "hang_forever", pattern: "." }]));
     sc = new Sidecar(p.project, p.env);
-    const status = (await sc.request("shepherd/status", {})).result as { skipped: { rule: string; reason: string }[] };
-    if (status.skipped.some((k) => k.rule === "hangs")) {
-      // Plugins are not loaded by this build: nothing can hang; the rule is reported as skipped.
-      expect(status.skipped.find((k) => k.rule === "hangs")?.reason).toMatch(/unknown action/);
-      return;
-    }
+    const status = (await sc.request("shepherd/status", {})).result as { rules: Record<string, number>; skipped: { rule: string; reason: string }[] };
+    // The plugin must be loaded and its rule in force: a plugin-loading regression fails here, it does not
+    // pass by leaving the rule skipped (as an early return once let it).
+    expect(status.skipped.filter((k) => k.rule === "hangs")).toEqual([]);
+    expect(status.rules.global).toBe(1);
     const started = Date.now();
     const d = await sc.evaluate(bashEvent("ls", p.project));
     expect(Date.now() - started).toBeLessThan(10_000);

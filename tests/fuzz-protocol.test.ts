@@ -8,9 +8,11 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
+import * as v from "valibot";
 import { HOOK_NAMES } from "../lib/engine/schema.ts";
 import type { Logger } from "../lib/log.ts";
 import { Dispatcher, ErrorCodes, type RpcResponse } from "../lib/rpc/dispatch.ts";
+import { EnvelopeSchema } from "../lib/rpc/envelope.ts";
 import { type Frame, LineFramer } from "../lib/rpc/framing.ts";
 import { serveStdio } from "../lib/rpc/transport.ts";
 import { Workspace } from "../lib/rules/workspace.ts";
@@ -124,8 +126,18 @@ describe("LineFramer (fuzz)", () => {
 
 const KNOWN_CODES = new Set<number>(Object.values(ErrorCodes));
 
+/** JSON-RPC leaves only a notification unanswered: a valid envelope without an id, or a `notifications/` method. */
+function isNotification(msg: unknown): boolean {
+  const env = v.safeParse(EnvelopeSchema, msg);
+  return env.success && (!("id" in env.output) || env.output.method.startsWith("notifications/"));
+}
+
 function checkResponse(msg: unknown, res: RpcResponse | undefined): void {
-  if (res === undefined) return;
+  if (res === undefined) {
+    // No answer is right for a notification only: a request left unanswered must fail here.
+    expect(isNotification(msg)).toBe(true);
+    return;
+  }
   expect(res.jsonrpc).toBe("2.0");
   const hasResult = "result" in res;
   const hasError = "error" in res;

@@ -87,7 +87,12 @@ describe("shepherd serve under hostile input", () => {
     expect(d.action).toBe("allow");
     const after = rssMiB(s.child.pid);
     // 36 MiB of refused lines and a 6 MiB write must not stay resident: generous bound for GC slack.
-    if (before !== undefined && after !== undefined) expect(after - before).toBeLessThan(200);
+    if (process.platform === "linux") {
+      // Measured wherever /proc exists: an unreadable reading is a failure, not a pass.
+      expect(before).toBeNumber();
+      expect(after).toBeNumber();
+      expect((after ?? Number.POSITIVE_INFINITY) - (before ?? 0)).toBeLessThan(200);
+    }
     expect(await s.close()).toBe(0);
   });
 
