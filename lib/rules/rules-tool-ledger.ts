@@ -4,7 +4,7 @@
  * such a rule may be removed, enabled or disabled by a model's call without consent.
  */
 import { createHash } from "node:crypto";
-import { closeSync, fstatSync, lstatSync, openSync, readSync } from "node:fs";
+import { closeSync, constants, fstatSync, lstatSync, openSync, readSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import * as v from "valibot";
 import { canonicalJson } from "./rules-tool-consent.ts";
@@ -60,7 +60,7 @@ export function readLedger(env: Env): LedgerEntry[] {
 function readBounded(file: string): string | undefined {
   try {
     if (!lstatSync(file).isFile()) return undefined;
-    const fd = openSync(file, "r");
+    const fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
     try {
       const size = fstatSync(fd).size;
       if (size > MAX_LEDGER_BYTES) return undefined;

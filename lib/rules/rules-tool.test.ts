@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "bun:test";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ledgerFile } from "./rules-tool-ledger.ts";
@@ -329,6 +330,50 @@ describe("runRulesTool with consent", () => {
     const res = await tool({ action: "disable", name: "future" });
     expect(res.isError).toBe(true);
     expect(res.consent).toBeDefined();
+  });
+});
+
+describe("runRulesTool edge cases", () => {
+  it("should not offer a change too large to show whole for consent", async () => {
+    open();
+    const res = await tool({ action: "add", rule: { name: "long", action: "steer", pattern: "x", reason: "y".repeat(5_000) } });
+    expect(res.isError).toBe(true);
+    expect(res.text).toMatch(/too large to show/);
+    expect(res.consent).toBeUndefined();
+    expect(read(globalFile())).toBeUndefined();
+  });
+
+  it.each([
+    ["garbage", "{not json"],
+    ["a wrong shape", JSON.stringify({ version: 2, entries: [] })],
+  ])("should own nothing when the ledger is %s (fail closed)", async (_label, text) => {
+    open();
+    expect((await tool({ action: "add", rule: { name: "t", action: "block", pattern: "x" } })).isError).toBe(false);
+    writeFileSync(ledgerFile(env), text);
+    const res = await tool({ action: "remove", name: "t" });
+    expect(res.isError).toBe(true);
+    expect(res.consent).toBeDefined();
+    expect(read(globalFile())).toEqual([{ name: "t", action: "block", pattern: "x" }]);
+  });
+
+  it.each([
+    ["a folder", () => mkdirSync(globalFile())],
+    [
+      "a symbolic link to a FIFO",
+      () => {
+        const fifo = join(root, "fifo");
+        expect(spawnSync("mkfifo", [fifo]).status).toBe(0);
+        symlinkSync(fifo, globalFile());
+      },
+    ],
+  ])("should refuse a target rule file that is %s, without hanging", async (_label, make) => {
+    open();
+    // The rules are loaded first: the loader's own bounded reads are host.ts's concern, not this test's.
+    expect((await tool({ action: "list" })).isError).toBe(false);
+    make();
+    const res = await tool({ action: "add", rule: { name: "t", action: "block", pattern: "x" } });
+    expect(res.isError).toBe(true);
+    expect(res.text).toMatch(/not a regular file/);
   });
 });
 

@@ -3,7 +3,7 @@
  * calls it, so on its own a call may only add pure restrictions and undo what the tool added; the rest
  * needs a person's consent, which arrives outside the arguments (rules-tool-consent.ts).
  */
-import { closeSync, fstatSync, lstatSync, openSync, readSync, realpathSync } from "node:fs";
+import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, realpathSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { applyEdits, modify, parse as parseJsonc } from "jsonc-parser";
 import * as v from "valibot";
@@ -95,7 +95,8 @@ function readTarget(file: string): { text: string | undefined } | { error: strin
   try {
     const st = lstatSync(file);
     if (!st.isFile() && !st.isSymbolicLink()) return { error: `${file} is not a regular file; shepherd_rules will not read or replace it` };
-    fd = openSync(file, "r");
+    // Non-blocking: a FIFO behind a symbolic link must not hang the open; fstat refuses it next.
+    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === "ENOENT") return { text: undefined };
     return { error: `cannot read ${file}: ${err instanceof Error ? err.message : String(err)}` };
