@@ -448,7 +448,7 @@ export default function shepherd(pi: ExtensionAPI): void {
     description:
       "List, add, remove, enable or disable Shepherd guard rules. list (optionally by scope) shows each rule with its source; " +
       "add takes a rule object; remove/enable/disable take a rule name. Writes go to the global rules file unless scope is project (this session's project). " +
-      "On its own a call may only add a block or ask rule (not locked, under a new name) and remove, enable or disable rules this tool added; " +
+      "On its own a call may only add a block or ask rule (on tool_call or input, not locked, under a new name) and remove, enable or disable rules this tool added; " +
       "anything else (steer, notify, rewrite or plugin rules, changing or disabling built-in, global or project rules, locked) is put to the user for confirmation, and refused when there is no UI. Locked rules cannot be changed.",
     promptSnippet: "Inspect or change the Shepherd guard rules (list, add, remove, enable, disable)",
     parameters: Type.Object(

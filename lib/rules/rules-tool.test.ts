@@ -101,6 +101,7 @@ describe("runRulesTool without consent", () => {
     ["an ask rule, globally", "global", { name: "ask-curl", action: "ask", pattern: "\\bcurl\\b" }, "curl x", "ask"],
     ["a block rule, in the project", "project", { name: "no-curl", action: "block", pattern: "\\bcurl\\b" }, "curl x", "block"],
     ["an ask rule, in the project", "project", { name: "ask-curl", action: "ask", pattern: "\\bcurl\\b" }, "curl x", "ask"],
+    ["a block rule on tool_call, spelled out", "global", { name: "no-curl", hook: "tool_call", tool: "bash", action: "block", pattern: "\\bcurl\\b" }, "curl x", "block"],
   ])("should add %s, and remove, disable and enable it again", async (_label, scope, rule, command, expected) => {
     open();
     const file = scope === "global" ? globalFile() : projectFile();
@@ -173,6 +174,13 @@ const CASES: ConsentCase[] = [
     why: /"rewrite" rule would change what runs/,
     file: globalFile,
     applied: (f) => expect((read(f) as { name: string }[])[0]?.name).toBe("rw"),
+  },
+  {
+    label: "a block rule on tool_result (a steer in disguise)",
+    args: { action: "add", rule: { name: "res-block", hook: "tool_result", tool: "bash", action: "block", pattern: "x", reason: "now do y" } },
+    why: /on the tool_result hook would speak to the model/,
+    file: globalFile,
+    applied: (f) => expect((read(f) as { name: string }[])[0]?.name).toBe("res-block"),
   },
   {
     label: "a locked block rule",

@@ -31,7 +31,7 @@ const ARG_KEYS = "action, scope, rule, name";
 /** What the model reads in tools/list: what it may do on its own, and what only a person can allow. */
 export const RULES_TOOL_DESCRIPTION =
   "Inspect and change Shepherd's guard rules. list: the merged rules with their sources. add/remove/enable/disable: change a rule in the global (default) rule file or, with scope project, this session's project (.pi/shepherd-rules.json). " +
-  "On its own a call may only add a pure restriction (action block or ask, not locked, under a name no existing rule has) and remove, enable or disable rules this tool added that way. " +
+  "On its own a call may only add a pure restriction (action block or ask on the tool_call or input hook, not locked, under a name no existing rule has) and remove, enable or disable rules this tool added that way. " +
   "Anything else (a steer, notify, rewrite or plugin rule; changing, replacing or disabling a built-in, global or project rule the tool did not add; locked) needs the user's confirmation in the agent's UI and is refused where there is none. Locked rules cannot be changed by any tool call.";
 
 export const RULES_TOOL_DEFINITION = {
@@ -42,7 +42,7 @@ export const RULES_TOOL_DEFINITION = {
     properties: {
       action: { type: "string", enum: ["list", "add", "remove", "enable", "disable"] },
       scope: { type: "string", enum: ["global", "project"], description: "Which file to change: global (default) or this session's project; with list, only that layer." },
-      rule: { type: "object", description: "For add: a rule as in a rules file (name, hook, tool, action, pattern, reason, ...). Without the user's confirmation only action block or ask, no locked, and a name no existing rule has." },
+      rule: { type: "object", description: "For add: a rule as in a rules file (name, hook, tool, action, pattern, reason, ...). Without the user's confirmation only action block or ask on the tool_call (default) or input hook, no locked, and a name no existing rule has." },
       name: { type: "string", description: "For remove/enable/disable: the rule's name. Without the user's confirmation only a rule this tool added." },
     },
     required: ["action"],
@@ -125,6 +125,11 @@ function nameOf(raw: unknown, index: number): string | undefined {
 const TIGHTENING = new Set(["block", "ask", "notify", "steer"]);
 /** Actions a model's call may add on its own: they can only stop or ask, never speak or act. */
 const PURE_RESTRICTION = new Set(["block", "ask"]);
+/**
+ * Hooks where a block stops something. Elsewhere a block's reason is spoken to the model: Claude Code
+ * feeds a blocked Stop or PostToolUse back as an instruction to go on, so it is a steer in disguise.
+ */
+const STOPPING_HOOKS = new Set(["tool_call", "input"]);
 
 type Args = v.InferOutput<typeof RulesToolArgsSchema>;
 type Project = { cwd: string; trusted: boolean };
@@ -302,6 +307,10 @@ export async function runRulesTool(workspace: Workspace, rawArgs: unknown, opts:
       if (!PURE_RESTRICTION.has(action)) {
         const effect = action === "rewrite" ? "would change what runs" : action === "notify" || action === "steer" ? "would speak to the model in every later session" : "would run a plugin action";
         why.push(`a "${action}" rule ${effect} (only block and ask rules may be added without it)`);
+      }
+      const hook = typeof newRule.hook === "string" ? newRule.hook : "tool_call";
+      if (PURE_RESTRICTION.has(action) && !STOPPING_HOOKS.has(hook)) {
+        why.push(`a "${action}" rule on the ${hook} hook would speak to the model (agents hand its reason back as an instruction); only tool_call and input rules may be added without it`);
       }
       if (newRule.locked === true) why.push(`"locked" would put the rule out of reach of every later tool call`);
       if (!owned) {
