@@ -20,6 +20,7 @@ import { loadSettings, type ExtensionSettings } from "./settings.ts";
 import { SidecarClient, SidecarRpcError, SidecarUnavailableError } from "./sidecar-client.ts";
 import { markChildren, startedAsSubagent, SUBAGENT_ENV } from "./subagent.ts";
 import {
+  CONSENT_META_KEY,
   type Decision,
   formatStatus,
   type HookEvent,
@@ -446,31 +447,60 @@ export default function shepherd(pi: ExtensionAPI): void {
     label: "Shepherd rules",
     description:
       "List, add, remove, enable or disable Shepherd guard rules. list (optionally by scope) shows each rule with its source; " +
-      "add takes a rule object; remove/enable/disable take a rule name. Writes go to the global rules file unless scope is project.",
+      "add takes a rule object; remove/enable/disable take a rule name. Writes go to the global rules file unless scope is project (this session's project). " +
+      "On its own a call may only add a block or ask rule (on tool_call or input, not locked, under a new name) and remove, enable or disable rules this tool added; " +
+      "anything else (steer, notify, rewrite or plugin rules, changing or disabling built-in, global or project rules, locked) is put to the user for confirmation, and refused when there is no UI. Locked rules cannot be changed.",
     promptSnippet: "Inspect or change the Shepherd guard rules (list, add, remove, enable, disable)",
-    parameters: Type.Object({
-      action: Type.Unsafe<"list" | "add" | "remove" | "enable" | "disable">({
-        type: "string",
-        enum: ["list", "add", "remove", "enable", "disable"],
-      }),
-      scope: Type.Optional(Type.Unsafe<"global" | "project">({ type: "string", enum: ["global", "project"] })),
-      rule: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: "the rule to add (action add)" })),
-      name: Type.Optional(Type.String({ description: "the rule name (remove, enable, disable)" })),
-    }),
+    parameters: Type.Object(
+      {
+        action: Type.Unsafe<"list" | "add" | "remove" | "enable" | "disable">({
+          type: "string",
+          enum: ["list", "add", "remove", "enable", "disable"],
+        }),
+        scope: Type.Optional(Type.Unsafe<"global" | "project">({ type: "string", enum: ["global", "project"] })),
+        rule: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: "the rule to add (action add)" })),
+        name: Type.Optional(Type.String({ description: "the rule name (remove, enable, disable)" })),
+      },
+      { additionalProperties: false },
+    ),
     async execute(_toolCallId, params, _signal, _onUpdate, ctx) {
-      let raw: unknown;
-      try {
-        raw = await getClient(ctx).request("tools/call", { name: "shepherd_rules", arguments: params });
-      } catch (error) {
-        throw new Error(`Shepherd is unavailable: ${describe(error)}`);
+      // The arguments are the model's, passed on as they are: the sidecar refuses any key it does not
+      // know, so nothing in them can stand for a person's consent.
+      const call = async (consent?: string) => {
+        let raw: unknown;
+        try {
+          const request: Record<string, unknown> = { name: "shepherd_rules", arguments: params };
+          if (consent !== undefined) request._meta = { [CONSENT_META_KEY]: consent };
+          raw = await getClient(ctx).request("tools/call", request);
+        } catch (error) {
+          throw new Error(`Shepherd is unavailable: ${describe(error)}`);
+        }
+        const result = parseToolCallResult(raw);
+        if (typeof result === "string") throw new Error(`Shepherd sent a malformed answer: ${result}`);
+        return result;
+      };
+      let result = await call();
+      if (result.isError && result.consent && ctx.hasUI) {
+        // The person confirms the very change the sidecar described; the digest it sent back stands for
+        // that change alone, so a yes cannot be spent on anything else.
+        if (!(await askConsent(ctx, result.consent.summary))) {
+          throw new Error(`${LABEL} the user declined this rule change; nothing was written. Do not retry it unless the user asks.`);
+        }
+        result = await call(result.consent.digest);
       }
-      const result = parseToolCallResult(raw);
-      if (typeof result === "string") throw new Error(`Shepherd sent a malformed answer: ${result}`);
       // pi marks a tool result as an error only when execute throws.
       if (result.isError) throw new Error(result.text);
       return { content: [{ type: "text", text: result.text }], details: {} };
     },
   });
+
+  async function askConsent(ctx: ExtensionContext, summary: string): Promise<boolean> {
+    try {
+      return await ctx.ui.confirm("Shepherd: allow this rule change?", summary);
+    } catch {
+      return false;
+    }
+  }
 
   pi.registerCommand("shepherd", {
     description: "Shepherd status (binary, version, rules per source, load errors, counters); `/shepherd reload` reloads the rules",

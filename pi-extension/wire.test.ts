@@ -30,6 +30,19 @@ describe("parseToolCallResult", () => {
     });
     expect(parseToolCallResult({ content: "nope" })).toContain("not a list");
   });
+
+  const ask = { required: true, summary: "allow?", digest: "ab12" };
+  it.each([
+    ["a refusal with a whole consent request", { isError: true, _meta: { "shepherd/consent": ask } }, { summary: "allow?", digest: "ab12" }],
+    ["a success (only a refusal can ask)", { isError: false, _meta: { "shepherd/consent": ask } }, undefined],
+    ["a request without a digest", { isError: true, _meta: { "shepherd/consent": { required: true, summary: "allow?" } } }, undefined],
+    ["a request that is not required", { isError: true, _meta: { "shepherd/consent": { ...ask, required: "yes" } } }, undefined],
+    ["an empty summary", { isError: true, _meta: { "shepherd/consent": { ...ask, summary: "" } } }, undefined],
+    ["no _meta", { isError: true }, undefined],
+  ])("should read the consent request of %s", (_label, fields, consent) => {
+    const result = parseToolCallResult({ content: [{ type: "text", text: "t" }], ...fields });
+    expect(typeof result === "string" ? result : result.consent).toEqual(consent);
+  });
 });
 
 describe("formatStatus", () => {

@@ -53,7 +53,12 @@ export interface Decision {
 export interface ToolCallResult {
   text: string;
   isError: boolean;
+  /** A change the sidecar makes only with a person's consent: what to ask them and the digest to send back. */
+  consent?: { summary: string; digest: string };
 }
+
+/** The `_meta` key of a consent request (in a tool result) and of the consent itself (in a request). */
+export const CONSENT_META_KEY = "shepherd/consent";
 
 export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -108,7 +113,14 @@ export function parseToolCallResult(value: unknown): ToolCallResult | string {
   for (const part of content) {
     if (isRecord(part) && part.type === "text" && typeof part.text === "string") texts.push(part.text);
   }
-  return { text: texts.join("\n"), isError: isError === true };
+  const result: ToolCallResult = { text: texts.join("\n"), isError: isError === true };
+  const meta = value._meta;
+  const ask = isRecord(meta) ? meta[CONSENT_META_KEY] : undefined;
+  // Only a refusal can ask for consent; a request that is not whole is no question to put to a person.
+  if (result.isError && isRecord(ask) && ask.required === true && typeof ask.summary === "string" && typeof ask.digest === "string" && ask.summary !== "" && ask.digest !== "") {
+    result.consent = { summary: ask.summary, digest: ask.digest };
+  }
+  return result;
 }
 
 /** Renders `shepherd/status` for a person; unknown fields are shown rather than dropped. */

@@ -81,7 +81,7 @@ describe("concurrent writers of one rule file", () => {
     const toolWrites = writers.map(async (w, wi) => {
       const results: boolean[] = [];
       for (let i = 0; i < perWriter; i++) {
-        const res = await add(w, { name: `tool-${wi}-${i}`, action: "notify", pattern: `t${wi}x${i}\\b`, reason: "tool" });
+        const res = await add(w, { name: `tool-${wi}-${i}`, action: "block", pattern: `t${wi}x${i}\\b`, reason: "tool" });
         if (res.isError) failures.push(res.text);
         results.push(!res.isError);
       }

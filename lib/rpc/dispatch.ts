@@ -5,6 +5,7 @@ import { guardedParse } from "../engine/guard-kit.ts";
 import { HookEventSchema, issuePath } from "../engine/schema.ts";
 import type { Logger } from "../log.ts";
 import { RULES_TOOL_DEFINITION, RULES_TOOL_NAME, runRulesTool } from "../rules/rules-tool.ts";
+import { CONSENT_META_KEY } from "../rules/rules-tool-consent.ts";
 import type { Workspace } from "../rules/workspace.ts";
 import { EnvelopeSchema, isEnvelope } from "./envelope.ts";
 
@@ -39,7 +40,15 @@ export class InvalidParams extends Error {
 
 const EvaluateParams = v.object({ event: HookEventSchema });
 const HintParams = v.object({ session: v.looseObject({ id: v.pipe(v.string(), v.minLength(1)) }), text: v.pipe(v.string(), v.minLength(1)), source: v.optional(v.string()) });
-const ToolCallParams = v.object({ name: v.string(), arguments: v.optional(v.unknown()) });
+/**
+ * A person's consent to a `shepherd_rules` change rides in the request's `_meta`, which the client sets
+ * and the model cannot: the model writes only `arguments`.
+ */
+const ToolCallParams = v.object({
+  name: v.string(),
+  arguments: v.optional(v.unknown()),
+  _meta: v.optional(v.looseObject({ [CONSENT_META_KEY]: v.optional(v.pipe(v.string(), v.maxLength(128))) })),
+});
 const StatusParams = v.optional(v.object({ cwd: v.optional(v.string()), session: v.optional(v.looseObject({ id: v.string() })) }));
 
 function parseParams<const S extends v.GenericSchema>(schema: S, params: unknown): v.InferOutput<S> {
@@ -82,8 +91,10 @@ export class Dispatcher {
         async (params) => {
           const p = parseParams(ToolCallParams, params);
           if (p.name !== RULES_TOOL_NAME) throw new InvalidParams(`unknown tool "${p.name}"`, "name");
-          const res = await runRulesTool(workspace, p.arguments ?? {});
-          return { content: [{ type: "text", text: res.text }], isError: res.isError };
+          const consent = p._meta?.[CONSENT_META_KEY];
+          const res = await runRulesTool(workspace, p.arguments ?? {}, consent === undefined ? {} : { consent });
+          const answer = { content: [{ type: "text", text: res.text }], isError: res.isError };
+          return res.consent ? { ...answer, _meta: { [CONSENT_META_KEY]: res.consent } } : answer;
         },
       ],
       [

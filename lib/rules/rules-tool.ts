@@ -1,36 +1,49 @@
-/** @module the `shepherd_rules` tool: list / add / remove / enable / disable, validated and atomic. */
-import { lstatSync, realpathSync } from "node:fs";
+/**
+ * @module the `shepherd_rules` tool: list / add / remove / enable / disable, validated and atomic. The model
+ * calls it, so on its own a call may only add pure restrictions and undo what the tool added; the rest
+ * needs a person's consent, which arrives outside the arguments (rules-tool-consent.ts).
+ */
+import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, realpathSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { applyEdits, modify, parse as parseJsonc } from "jsonc-parser";
 import * as v from "valibot";
 import { deriveName, loadRuleText } from "../engine/load.ts";
+import type { RuleSet } from "../engine/merge.ts";
 import { issuePath, type Rule, RuleSchema } from "../engine/schema.ts";
 import { globalRulesFile, projectPiDir, projectRulesFile } from "./paths.ts";
+import { type ConsentRequest, consentDigest, consentMatches, consentSummary, MAX_SUMMARY_CHARS, type RuleChange } from "./rules-tool-consent.ts";
+import { isRecorded, readLedger, ruleHash, updateLedger } from "./rules-tool-ledger.ts";
 import { updateFileSafely, type UpdateStep } from "./safe-update.ts";
-import { canonicalDir } from "./settings.ts";
 import type { Workspace } from "./workspace.ts";
 
 export const RULES_TOOL_NAME = "shepherd_rules";
 
+/** Strict: an unknown key (a `cwd`, a consent field) is refused, never ignored. */
 export const RulesToolArgsSchema = v.strictObject({
   action: v.picklist(["list", "add", "remove", "enable", "disable"]),
   scope: v.optional(v.picklist(["global", "project"])),
   rule: v.optional(v.unknown()),
   name: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(200))),
-  cwd: v.optional(v.string()),
 });
+
+const ARG_KEYS = "action, scope, rule, name";
+
+/** What the model reads in tools/list: what it may do on its own, and what only a person can allow. */
+export const RULES_TOOL_DESCRIPTION =
+  "Inspect and change Shepherd's guard rules. list: the merged rules with their sources. add/remove/enable/disable: change a rule in the global (default) rule file or, with scope project, this session's project (.pi/shepherd-rules.json). " +
+  "On its own a call may only add a pure restriction (action block or ask on the tool_call or input hook, not locked, under a name no existing rule has) and remove, enable or disable rules this tool added that way. " +
+  "Anything else (a steer, notify, rewrite or plugin rule; changing, replacing or disabling a built-in, global or project rule the tool did not add; locked) needs the user's confirmation in the agent's UI and is refused where there is none. Locked rules cannot be changed by any tool call.";
 
 export const RULES_TOOL_DEFINITION = {
   name: RULES_TOOL_NAME,
-  description:
-    "Inspect and change Shepherd's guard rules. list: the merged rules with their sources. add/remove/enable/disable: change a rule in the global (default) or project rule file. Locked rules cannot be changed.",
+  description: RULES_TOOL_DESCRIPTION,
   inputSchema: {
     type: "object",
     properties: {
       action: { type: "string", enum: ["list", "add", "remove", "enable", "disable"] },
-      scope: { type: "string", enum: ["global", "project"], description: "Which file to change (default global); with list, only that layer." },
-      rule: { type: "object", description: "For add: a rule as in a rules file (name, hook, tool, action, pattern, reason, ...)." },
-      name: { type: "string", description: "For remove/enable/disable: the rule's name." },
+      scope: { type: "string", enum: ["global", "project"], description: "Which file to change: global (default) or this session's project; with list, only that layer." },
+      rule: { type: "object", description: "For add: a rule as in a rules file (name, hook, tool, action, pattern, reason, ...). Without the user's confirmation only action block or ask on the tool_call (default) or input hook, no locked, and a name no existing rule has." },
+      name: { type: "string", description: "For remove/enable/disable: the rule's name. Without the user's confirmation only a rule this tool added." },
     },
     required: ["action"],
     additionalProperties: false,
@@ -40,6 +53,13 @@ export const RULES_TOOL_DEFINITION = {
 export interface ToolResult {
   text: string;
   isError: boolean;
+  /** Set when the change needs a person's consent: what to show them and the digest to send back. */
+  consent?: ConsentRequest;
+}
+
+export interface RulesToolOptions {
+  /** The digest a person's confirmation produced, from the request's `_meta` (never from the arguments). */
+  consent?: string;
 }
 
 const fail = (text: string): ToolResult => ({ text, isError: true });
@@ -49,8 +69,10 @@ function describeRule(r: Rule): string {
   return `- ${r.name} [${r.source}${r.locked ? ", locked" : ""}] ${what} -> ${r.action}${r.comment ? `: ${r.comment}` : ""} (${r.file})`;
 }
 
+type RawFile = { text: string; list: unknown[]; key: "rules" | null };
+
 /** A rule file's text (undefined: missing) as a list of raw rules plus the JSON path prefix of the list. */
-function parseRaw(file: string, current: string | undefined): { text: string; list: unknown[]; key: "rules" | null } | { error: string } {
+function parseRaw(file: string, current: string | undefined): RawFile | { error: string } {
   if (current === undefined) return { text: EMPTY_FILE, list: [], key: null };
   const text = current;
   const check = loadRuleText(text, { file, source: "global" });
@@ -64,6 +86,32 @@ function parseRaw(file: string, current: string | undefined): { text: string; li
 }
 
 const EMPTY_FILE = "[]\n";
+/** A rule file the tool edits is read whole; one past this size is a person's to edit. */
+const MAX_RULE_FILE_BYTES = 4 << 20;
+
+/** The target file's text (undefined: missing), read with a size cap and only when it is a regular file. */
+function readTarget(file: string): { text: string | undefined } | { error: string } {
+  let fd: number;
+  try {
+    const st = lstatSync(file);
+    if (!st.isFile() && !st.isSymbolicLink()) return { error: `${file} is not a regular file; shepherd_rules will not read or replace it` };
+    // Non-blocking: a FIFO behind a symbolic link must not hang the open; fstat refuses it next.
+    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return { text: undefined };
+    return { error: `cannot read ${file}: ${err instanceof Error ? err.message : String(err)}` };
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) return { error: `${file} is not a regular file; shepherd_rules will not read or replace it` };
+    if (st.size > MAX_RULE_FILE_BYTES) return { error: `${file} is over ${MAX_RULE_FILE_BYTES} bytes; edit it by hand` };
+    const buf = Buffer.alloc(st.size);
+    const n = readSync(fd, buf, 0, st.size, 0);
+    return { text: buf.subarray(0, n).toString("utf8") };
+  } finally {
+    closeSync(fd);
+  }
+}
 
 /** The name the loader gives the rule at `index` of a file: its own, else derived as load.ts derives it. */
 function nameOf(raw: unknown, index: number): string | undefined {
@@ -73,23 +121,27 @@ function nameOf(raw: unknown, index: number): string | undefined {
   return deriveName(typeof r.comment === "string" ? r.comment : undefined, `${typeof r.action === "string" ? r.action : "rule"}-${index}`);
 }
 
-/** Actions an untrusted project may add to the global rules: they only restrict or remind. */
+/** Actions an untrusted project may add to the global rules, even with consent: they only restrict or remind. */
 const TIGHTENING = new Set(["block", "ask", "notify", "steer"]);
+/** Actions a model's call may add on its own: they can only stop or ask, never speak or act. */
+const PURE_RESTRICTION = new Set(["block", "ask"]);
+/**
+ * Hooks where a block stops something. Elsewhere a block's reason is spoken to the model: Claude Code
+ * feeds a blocked Stop or PostToolUse back as an instruction to go on, so it is a steer in disguise.
+ */
+const STOPPING_HOOKS = new Set(["tool_call", "input"]);
+
+type Args = v.InferOutput<typeof RulesToolArgsSchema>;
+type Project = { cwd: string; trusted: boolean };
 
 /**
- * Why this write would cross the trust boundary (DESIGN section 6), or undefined. The tool's arguments
- * come from the model, which a cloned repository can steer, so from an untrusted project:
- * - a rule added to the global rules may only block, ask, notify or steer: a global rewrite or plugin
- *   action would hand the project what section 6 withholds from its own files (locked rules are
- *   refused further down, for every project);
- * - `cwd` cannot aim a write at another project unless that one is trusted;
- * - a project write never leaves the project's own `.pi/` (a symlinked `.pi` or rule file is refused).
+ * Why this write would cross the trust boundary (DESIGN section 6), or undefined; consent does not lift
+ * these (`shepherd trust` does). From an untrusted project a rule added to the global rules may only
+ * block, ask, notify or steer: a global rewrite or plugin action would hand the project what section 6
+ * withholds from its own files. A project write never leaves the project's own `.pi/`.
  */
-function trustBoundary(workspace: Workspace, project: { cwd: string; trusted: boolean; ruleSet: { byName: Map<string, Rule> } }, args: v.InferOutput<typeof RulesToolArgsSchema>, scope: "global" | "project", file: string): string | undefined {
+function trustBoundary(project: Project, args: Args, scope: "global" | "project", file: string): string | undefined {
   const hint = `run \`shepherd trust ${project.cwd}\` first`;
-  if (args.cwd !== undefined && canonicalDir(project.cwd) !== canonicalDir(workspace.defaultCwd) && !project.trusted) {
-    return `cwd "${args.cwd}" is not this session's project and is not trusted; shepherd_rules only changes the project it runs in`;
-  }
   if (scope === "global" && !project.trusted && args.action === "add") {
     const rule = (args.rule !== null && typeof args.rule === "object" ? args.rule : {}) as Record<string, unknown>;
     const action = typeof rule.action === "string" ? rule.action : "";
@@ -110,14 +162,50 @@ function trustBoundary(workspace: Workspace, project: { cwd: string; trusted: bo
   return undefined;
 }
 
-export async function runRulesTool(workspace: Workspace, rawArgs: unknown, cwd?: string): Promise<ToolResult> {
-  const parsed = v.safeParse(RulesToolArgsSchema, rawArgs ?? {});
-  if (!parsed.success) {
-    const first = parsed.issues[0];
-    return fail(`invalid arguments: ${first ? `${issuePath(first) || "(args)"}: ${first.message}` : "unknown"}`);
+/** Every loaded rule named `name`, in any layer: active, skipped, overridden, and what patches changed. */
+function rulesNamed(set: RuleSet, name: string): Rule[] {
+  const out: Rule[] = [];
+  const seen = new Set<Rule>();
+  const add = (r: Rule | undefined) => {
+    for (let cur = r; cur && !seen.has(cur); cur = cur.patched) {
+      seen.add(cur);
+      if (cur.name === name) out.push(cur);
+    }
+  };
+  add(set.byName.get(name));
+  for (const s of set.skipped) if (s.rule.name === name) add(s.rule);
+  for (const o of set.overrides) if (o.rule.name === name) (add(o.rule), add(o.by));
+  return out;
+}
+
+function invalidArgs(issues: readonly v.BaseIssue<unknown>[]): string {
+  const first = issues[0];
+  if (!first) return "invalid arguments";
+  const path = issuePath(first);
+  if (first.type === "strict_object" && path !== "" && !path.includes(".")) {
+    return `invalid arguments: unknown argument "${path}"; shepherd_rules takes only ${ARG_KEYS}, and always works on this session's own project (another folder's rules are a person's to edit)`;
   }
+  return `invalid arguments: ${path || "(args)"}: ${first.message}`;
+}
+
+/** How a person makes a refused change themselves. */
+function byHand(args: Args, file: string, name: string): string {
+  switch (args.action) {
+    case "add":
+      return `a person can add the rule to ${file} by hand, or confirm it when the agent runs with a UI`;
+    case "remove":
+      return `a person can delete the rule "${name}" from ${file} by hand, or confirm it when the agent runs with a UI`;
+    default:
+      return `a person can put ${JSON.stringify({ name, enabled: args.action === "enable" })} into ${file} by hand (or edit the rule there), or confirm it when the agent runs with a UI`;
+  }
+}
+
+export async function runRulesTool(workspace: Workspace, rawArgs: unknown, opts: RulesToolOptions = {}): Promise<ToolResult> {
+  const parsed = v.safeParse(RulesToolArgsSchema, rawArgs ?? {});
+  if (!parsed.success) return fail(invalidArgs(parsed.issues));
   const args = parsed.output;
-  const project = workspace.host(args.cwd ?? cwd ?? workspace.defaultCwd);
+  // Always the session's own project: the sidecar runs in it (the pi extension starts it in ctx.cwd).
+  const project = workspace.host(workspace.defaultCwd);
   const merged = project.ruleSet;
 
   if (args.action === "list") {
@@ -136,12 +224,7 @@ export async function runRulesTool(workspace: Workspace, rawArgs: unknown, cwd?:
 
   const scope = args.scope ?? "global";
   const file = scope === "global" ? globalRulesFile(workspace.env) : projectRulesFile(project.cwd);
-  const lockedOwner = (name: string) => {
-    const r = merged.byName.get(name) ?? merged.skipped.find((s) => s.rule.name === name && s.rule.locked)?.rule;
-    // No tool call may change a locked rule, not even in its own global file (DESIGN sections 3 and 5):
-    // the model is steerable by whatever repository it reads; the user edits the file by hand.
-    return r?.locked ? r : undefined;
-  };
+  const lockedOwner = (name: string) => rulesNamed(merged, name).find((r) => r.locked);
 
   let newRule: Record<string, unknown> | undefined;
   let name = args.name;
@@ -153,32 +236,100 @@ export async function runRulesTool(workspace: Workspace, rawArgs: unknown, cwd?:
     }
     if (checked.output.action === undefined) return fail('invalid rule: "action" is required when adding a rule');
     const given = args.rule as Record<string, unknown>;
-    // A derived name depends on the rule's position in the file; written out, it stays the rule's name
-    // wherever the rule lands, so a later remove/disable finds it and an add never replaces a stranger.
-    name = typeof given.name === "string" ? given.name : deriveName(checked.output.comment, `${checked.output.action}-${Date.now().toString(36)}`);
+    // A derived name is written out, so the rule keeps it wherever it lands; it comes from the rule's
+    // content, so the same add asked again (after a person's consent) is the same change.
+    name = typeof given.name === "string" ? given.name : deriveName(checked.output.comment, `${checked.output.action}-${ruleHash(given).slice(0, 10)}`);
     newRule = typeof given.name === "string" ? given : { name, ...given };
   }
   if (!name) return fail(`"name" is required for ${args.action}`);
   const ruleName = name;
   const locked = lockedOwner(name);
-  if (locked) return fail(`rule "${name}" is locked by ${locked.source} (${locked.file}); it cannot be changed from here`);
+  // No tool call may change a locked rule, not even with consent (DESIGN section 3): unlocking is a
+  // person's edit of the file, never a click the model can ask for.
+  if (locked) return fail(`rule "${name}" is locked by ${locked.source} (${locked.file}); no tool call can change it, even with consent: a person can edit ${locked.file} by hand`);
   if (scope === "project" && args.action !== "remove") {
     const existing = merged.byName.get(name);
     if (existing && existing.source !== "project" && !project.trusted) {
       return fail(`this project is not trusted, so it cannot change the ${existing.source} rule "${name}"; run \`shepherd trust ${project.cwd}\` first`);
     }
   }
-
-  const boundary = trustBoundary(workspace, project, args, scope, file);
+  const boundary = trustBoundary(project, args, scope, file);
   if (boundary) return fail(boundary);
+
+  const current = readTarget(file);
+  if ("error" in current) return fail(current.error);
+  const raw = parseRaw(file, current.text);
+  if ("error" in raw) return fail(raw.error);
+  const ledger = readLedger(workspace.env);
+  const change: RuleChange = { action: args.action, scope, file, name: ruleName, ...(newRule ? { rule: newRule } : {}) };
+  const why = consentNeeded(raw);
+  const consented = why.length > 0 && consentMatches(change, opts.consent);
+  if (why.length > 0 && !consented) {
+    const target = describeTarget();
+    const summary = consentSummary(change, target, why);
+    const head = `${args.action} ${target} needs a person's consent: ${why.join("; ")}.`;
+    const stale = opts.consent !== undefined ? " The consent sent was for a different change." : "";
+    if (summary.length > MAX_SUMMARY_CHARS) return fail(`${head}${stale} It is too large to show for confirmation: ${byHand(args, file, ruleName)}.`);
+    return { ...fail(`${head}${stale} Nothing was written. Without the user's confirmation in the agent's UI ${byHand(args, file, ruleName)}.`), consent: { required: true, summary, digest: consentDigest(change) } };
+  }
+
   // Shepherd writers serialize on the lock; a user's editor does not (safe-update.ts).
   const result = await updateFileSafely(file, applyChange, { verify: stillApplied });
   if (!result.ok) return fail(result.message);
+  // Only what a call may do on its own becomes the tool's rule; a consented rule stays the person's.
+  const own = args.action === "add" && !consented ? ruleHash(newRule) : args.action === "remove" || args.action === "add" ? undefined : null;
+  if (own !== null) {
+    const noted = await updateLedger(workspace.env, file, ruleName, own);
+    if (!noted.ok) workspace.notify("warning", `shepherd_rules: ${args.action} "${ruleName}" was written, but the tool's ledger was not updated (${noted.message})`);
+  }
   workspace.reload(project.cwd);
   return { text: result.value, isError: false };
 
-  function stillApplied(current: string | undefined): boolean {
-    const raw = parseRaw(file, current);
+  /** Whether the entry at `idx` of the target file is the tool's own: recorded, unchanged, and the only rule of its name. */
+  function ownedAt(list: unknown[], idx: number): boolean {
+    if (idx < 0 || !isRecorded(ledger, file, ruleName, list[idx])) return false;
+    return rulesNamed(merged, ruleName).every((r) => r.source === scope && r.file === file);
+  }
+
+  function describeTarget(): string {
+    if (args.action === "add") return `rule "${ruleName}"`;
+    const r = rulesNamed(merged, ruleName)[0];
+    return r ? `the ${r.source} rule "${ruleName}" (${r.file})` : `rule "${ruleName}"`;
+  }
+
+  /** Why this change, made by a model's call, needs a person's consent (empty: it may go ahead). */
+  function consentNeeded(file0: RawFile): string[] {
+    const why: string[] = [];
+    const idx = file0.list.findIndex((r, i) => nameOf(r, i) === ruleName);
+    const owned = ownedAt(file0.list, idx);
+    if (args.action === "add" && newRule) {
+      const action = String(newRule.action);
+      if (!PURE_RESTRICTION.has(action)) {
+        const effect = action === "rewrite" ? "would change what runs" : action === "notify" || action === "steer" ? "would speak to the model in every later session" : "would run a plugin action";
+        why.push(`a "${action}" rule ${effect} (only block and ask rules may be added without it)`);
+      }
+      const hook = typeof newRule.hook === "string" ? newRule.hook : "tool_call";
+      if (PURE_RESTRICTION.has(action) && !STOPPING_HOOKS.has(hook)) {
+        why.push(`a "${action}" rule on the ${hook} hook would speak to the model (agents hand its reason back as an instruction); only tool_call and input rules may be added without it`);
+      }
+      if (newRule.locked === true) why.push(`"locked" would put the rule out of reach of every later tool call`);
+      if (!owned) {
+        for (const r of rulesNamed(merged, ruleName)) why.push(`it would replace or shadow the ${r.source} rule "${ruleName}" (${r.file})`);
+        if (idx >= 0 && !why.some((w) => w.includes(`(${file})`))) why.push(`it would replace the rule "${ruleName}" already in ${file}`);
+      }
+      return [...new Set(why)];
+    }
+    if (owned) return why;
+    if (idx >= 0) why.push(`the tool did not add the rule "${ruleName}" in ${file}`);
+    else if (args.action !== "remove") {
+      const r = rulesNamed(merged, ruleName)[0];
+      if (r) why.push(`it would ${args.action} the ${r.source} rule "${ruleName}" (${r.file}), which the tool did not add`);
+    }
+    return why;
+  }
+
+  function stillApplied(text: string | undefined): boolean {
+    const raw = parseRaw(file, text);
     if ("error" in raw) return false;
     const entry = raw.list.find((r, i) => nameOf(r, i) === ruleName) as Record<string, unknown> | undefined;
     switch (args.action) {
@@ -194,10 +345,14 @@ export async function runRulesTool(workspace: Workspace, rawArgs: unknown, cwd?:
   }
 
   /** The edited text, validated; the result's value is the tool's answer. */
-  function applyChange(current: string | undefined, attempt: number): UpdateStep<string> {
+  function applyChange(text0: string | undefined, attempt: number): UpdateStep<string> {
     const retry = attempt > 0;
-    const raw = parseRaw(file, current);
+    const raw = parseRaw(file, text0);
     if ("error" in raw) return raw;
+    // The file may have changed since the check above: a change made without consent is checked again.
+    if (!consented && consentNeeded(raw).length > 0 && !(retry && stillApplied(text0))) {
+      return { error: `${file} changed while this was prepared, and the change now needs a person's consent; nothing was written` };
+    }
     const idx = raw.list.findIndex((r, i) => nameOf(r, i) === ruleName);
     const listPath: (string | number)[] = raw.key ? ["rules"] : [];
     let text = raw.text;
