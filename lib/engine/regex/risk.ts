@@ -290,12 +290,14 @@ function findRisk(n: Node, tailCanFail: boolean, found: PatternRisk[]): void {
       return;
     }
     case "seq": {
-      // Whether anything after item i can fail, for each i.
-      const failsAfter: boolean[] = new Array(n.items.length);
-      let acc = tailCanFail;
-      for (let i = n.items.length - 1; i >= 0; i--) {
-        failsAfter[i] = acc;
-        acc ||= canFail(n.items[i] as Node);
+      // Whether anything after item i can fail, for each i (all of them when what follows the sequence can).
+      const failsAfter: boolean[] = new Array(n.items.length).fill(tailCanFail);
+      if (!tailCanFail) {
+        let acc = false;
+        for (let i = n.items.length - 1; i >= 0; i--) {
+          failsAfter[i] = acc;
+          acc ||= canFail(n.items[i] as Node);
+        }
       }
       // Two unbounded repeats that can trade characters (`.*a.*`, `\s*\s*`) backtrack polynomially.
       let open: CharSet | undefined;
@@ -340,7 +342,10 @@ export function analyzePattern(pattern: string, flags = ""): PatternAnalysis {
   findRisk(parsed.node, true, found);
   const risk = worst(found);
   const needsBacktracking = parsed.backrefs || parsed.lookaround;
-  return { ...(risk ? { risk } : {}), needsBacktracking, ...(needsBacktracking && risk ? { superset: linearSuperset(pattern, parsed.spans) } : {}) };
+  const out: PatternAnalysis = { ...(risk ? { risk } : {}), needsBacktracking };
+  // Only a risky pattern that needs backtracking runs under a budget, and only that one uses it.
+  if (needsBacktracking && isRisky(out)) out.superset = linearSuperset(pattern, parsed.spans);
+  return out;
 }
 
 /**
