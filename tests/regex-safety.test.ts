@@ -163,6 +163,13 @@ describe("risky trusted patterns (global rules)", () => {
     expect(answer.error?.message).toBe("internal error in shepherd/evaluate");
     expect(s.stderr).toMatch(/shepherd\/evaluate failed: rule "look-words": .*over its budget/);
     expect((await s.evaluate(bashEvent("zz a b", p.project))).action).toBe("block");
+    // rules explain shows the same: the rule cannot be evaluated, and the call is blocked.
+    const ex = spawnSync(BINARY, ["rules", "explain", "--json", "--tool", "bash", "--command", `zz ${COMMAND}`], { cwd: p.project, env: p.env, encoding: "utf8", timeout: 20_000 });
+    expect(ex.status).toBe(0);
+    const report = JSON.parse(ex.stdout) as { rules: { name: string; fired: boolean; why?: string }[]; decision: { action: string; reason?: string } };
+    expect(report.rules.find((r) => r.name === "look-words")).toMatchObject({ fired: false, why: expect.stringMatching(/^cannot be evaluated: rule "look-words"/) });
+    expect(report.decision.action).toBe("block");
+    expect(report.decision.reason).toContain("could not evaluate this call");
   }, 60_000);
 
   it("should be flagged by rules check with the file and JSON path", () => {

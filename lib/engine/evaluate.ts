@@ -330,7 +330,13 @@ export function explain(ctx: EvalContext, event: HookEvent, sessionState: Sessio
     if (rule.hook !== event.hook) return { rule, fired: false, why: `hook is ${rule.hook}, event is ${event.hook}` };
     const cr = compiled.get(rule);
     if (!cr) return { rule, fired: false, why: `tool ${view.tool || "(none)"} is not ${rule.tools.join("/")}` };
-    const why = matchStatic(cr, view, shell) ?? matchState(cr, state, view, ctx.maxWarnings);
+    let why: string | undefined;
+    try {
+      why = matchStatic(cr, view, shell) ?? matchState(cr, state, view, ctx.maxWarnings);
+    } catch (err) {
+      // A matcher that cannot finish (a regex over its budget): the real evaluation fails on it.
+      return { rule, fired: false, why: `cannot be evaluated: ${err instanceof Error ? err.message : String(err)}` };
+    }
     if (why !== undefined) return { rule, fired: false, why };
     if (rule.check !== undefined) {
       const ok = builtinCheck(rule.check, state);
