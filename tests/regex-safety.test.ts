@@ -193,6 +193,20 @@ describe("risky trusted patterns (global rules)", () => {
     expect(risky[1]?.message).toMatch(/^rule "look-words": risky: .* runs under a budget/);
   });
 
+  it("should answer a hostile 128 KB argument to the built-in secrets rules promptly and correctly", () => {
+    const p = tempProject("shepherd-regex-");
+    project = p;
+    // Natively ~8 s: the built-in pattern's `[\w.-]*(?:-key)[\w.-]*\.pem` retries every "-key" to the end.
+    const started = Date.now();
+    const res = hook(p, `cat /${"-key".repeat(32_000)}`);
+    const ms = Date.now() - started;
+    expect(res.signal).toBeNull();
+    expect(res.stdout.trim()).toBe("{}");
+    expect(hook(p, "cat ~/.ssh/id_rsa").stdout).toContain('"permissionDecision":"deny"');
+    console.log(`built-in secrets rules on a 128 KB argument: hook ${ms} ms`);
+    expect(ms).toBeLessThan(3_000);
+  }, 60_000);
+
   it("should keep rules check quiet about every built-in rule", () => {
     const p = tempProject("shepherd-regex-");
     project = p;

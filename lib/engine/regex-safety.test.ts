@@ -13,6 +13,7 @@ import {
   GuardedRegExp,
   guardedRegExp,
   isRisky,
+  QUADRATIC_MAX_LENGTH,
   RegexBudgetError,
   type RegexSafetyReport,
 } from "./regex-safety.ts";
@@ -281,13 +282,29 @@ describe("createSafeRegexCompiler", () => {
     expect(reports.map((r) => [r.outcome, /runs under a budget/.test(r.message)])).toEqual([["budget", true]]);
   });
 
-  it("should keep a quadratic trusted pattern with lookaround native and unreported", () => {
+  it("should bound a quadratic trusted pattern with lookaround by a larger budget, unreported", () => {
     const reports: RegexSafetyReport[] = [];
     const compile = createSafeRegexCompiler({ trusted: true, onReport: (r) => reports.push(r) });
     const re = compile("git.*push.*(?!--dry)", undefined, rule("global", "x"));
-    expect(re).not.toBeInstanceOf(GuardedRegExp);
-    expect(re).not.toBeInstanceOf(BudgetedRegExp);
+    expect(re).toBeInstanceOf(BudgetedRegExp);
+    expect((re as BudgetedRegExp).maxLength).toBe(QUADRATIC_MAX_LENGTH);
+    expect(re.test(`git ${"x".repeat(10_000)} push`)).toBe(true);
+    expect(re.test(`git ${"x".repeat(100_000)}`)).toBe(false);
+    expect(() => re.test(`git ${"x".repeat(100_000)} push`)).toThrow(RegexBudgetError);
     expect(reports).toEqual([]);
+  });
+
+  it("should answer the built-in secrets pattern on a hostile 64 KB argument at once", () => {
+    const secrets = builtinPatterns().find((p) => p.rule.name === "safety-secrets-print");
+    expect(secrets).toBeDefined();
+    const { rule: r, pattern } = secrets as { rule: Rule; pattern: string };
+    const re = createSafeRegexCompiler({ trusted: true })(pattern, undefined, r);
+    const started = performance.now();
+    // Natively ~2 s: `[\w.-]*(?:-key)[\w.-]*\.pem` retries every "-key" to the end.
+    expect(re.test(`/${"-key".repeat(16_000)}`)).toBe(false);
+    expect(re.test("/home/u/.env")).toBe(true);
+    expect(re.test("/home/u/.env.example")).toBe(false);
+    expect(performance.now() - started).toBeLessThan(1_000);
   });
 
   it("should make mergeLayers skip the rule with the reason", () => {

@@ -15,4 +15,4 @@
  */
 export { analysesOf, analysisFor, analyzePattern, isRisky, NATIVE_STEP_BUDGET, nativeLengthBudget, type PatternAnalysis, type PatternRisk, primeAnalyses } from "./regex/risk.ts";
 export { BudgetedRegExp, compileLinear, GuardedRegExp, guardedRegExp, RegexBudgetError } from "./regex/guarded-regexp.ts";
-export { createSafeRegexCompiler, DEFAULT_NATIVE_MAX_LENGTH, type RegexSafetyReport, type SafeCompilerOptions } from "./regex/safe-compiler.ts";
+export { createSafeRegexCompiler, DEFAULT_NATIVE_MAX_LENGTH, QUADRATIC_MAX_LENGTH, type RegexSafetyReport, type SafeCompilerOptions } from "./regex/safe-compiler.ts";

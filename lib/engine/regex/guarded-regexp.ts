@@ -151,7 +151,8 @@ export class RegexBudgetError extends Error {
  */
 export class BudgetedRegExp extends RegExp {
   #maxLength = 0;
-  #superset: RE2JS | undefined;
+  /** Compiled on the first input over the budget (re2js programs are large; most inputs are short). */
+  #superset: RE2JS | null | undefined;
   #supersetSource: string | undefined;
   #what = "";
   #stateful: boolean;
@@ -164,7 +165,7 @@ export class BudgetedRegExp extends RegExp {
       this.#maxLength = pattern.#maxLength;
       this.#what = pattern.#what;
       this.#supersetSource = pattern.#supersetSource;
-      this.#superset = sameLinearFlags(pattern.flags, this.flags) ? pattern.#superset : this.#compileSuperset();
+      if (sameLinearFlags(pattern.flags, this.flags)) this.#superset = pattern.#superset;
     }
   }
 
@@ -177,18 +178,20 @@ export class BudgetedRegExp extends RegExp {
     re.#maxLength = maxLength;
     re.#what = what;
     re.#supersetSource = superset;
-    re.#superset = re.#compileSuperset();
     return re;
   }
 
-  #compileSuperset(): RE2JS | undefined {
-    if (this.#supersetSource === undefined) return undefined;
-    try {
-      return compileLinear(this.#supersetSource, this.flags.replace(/[gy]/g, ""));
-    } catch {
-      // No prefilter: every input over the budget is an error.
-      return undefined;
+  #linearSuperset(): RE2JS | null {
+    if (this.#superset !== undefined) return this.#superset;
+    this.#superset = null;
+    if (this.#supersetSource !== undefined) {
+      try {
+        this.#superset = compileLinear(this.#supersetSource, this.flags.replace(/[gy]/g, ""));
+      } catch {
+        // No prefilter: every input over the budget is an error.
+      }
     }
+    return this.#superset;
   }
 
   /** The longest input matched natively. */
@@ -199,7 +202,8 @@ export class BudgetedRegExp extends RegExp {
   /** Whether the match may run natively on this input: within the budget, or ruled out in linear time. */
   #check(s: string, start: number): boolean {
     if (s.length <= this.#maxLength) return true;
-    if (this.#superset !== undefined && !this.#superset.matcher(s).find(Math.min(start, s.length))) return false;
+    const superset = this.#linearSuperset();
+    if (superset !== null && !superset.matcher(s).find(Math.min(start, s.length))) return false;
     throw new RegexBudgetError(
       `${this.#what}: pattern /${this.source}/ is risky on a backtracking engine and needs one (lookaround or backreference), and an input of ${s.length} characters is over its budget of ${this.#maxLength}: the rule cannot be evaluated (make the pattern unambiguous, or drop its lookaround or backreference, so the linear-time engine can run it)`,
     );

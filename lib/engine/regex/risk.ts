@@ -343,8 +343,8 @@ export function analyzePattern(pattern: string, flags = ""): PatternAnalysis {
   const risk = worst(found);
   const needsBacktracking = parsed.backrefs || parsed.lookaround;
   const out: PatternAnalysis = { ...(risk ? { risk } : {}), needsBacktracking };
-  // Only a risky pattern that needs backtracking runs under a budget, and only that one uses it.
-  if (needsBacktracking && isRisky(out)) out.superset = linearSuperset(pattern, parsed.spans);
+  // Only a flagged pattern that needs backtracking runs under a budget, and only that one uses it.
+  if (needsBacktracking && risk) out.superset = linearSuperset(pattern, parsed.spans);
   return out;
 }
 

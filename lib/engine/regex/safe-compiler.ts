@@ -10,6 +10,13 @@ import { analysisFor, isRisky, nativeLengthBudget, type PatternAnalysis } from "
 /** Inputs longer than this never reach the backtracking engine (a quadratic pattern costs ~10 ms here). */
 export const DEFAULT_NATIVE_MAX_LENGTH = 4096;
 
+/**
+ * The longest input a quadratic pattern that needs backtracking runs on natively (~150 ms for the
+ * built-in secrets pattern at its worst); past it, as for any budgeted pattern, a linear-time superset
+ * check answers "no match" exactly or matching is an evaluation error.
+ */
+export const QUADRATIC_MAX_LENGTH = 16_384;
+
 export interface RegexSafetyReport {
   rule: Rule;
   pattern: string;
@@ -42,8 +49,10 @@ function describeRisk(analysis: PatternAnalysis): string {
  * - an untrusted project's patterns: re2js always; one it cannot run is skipped;
  * - a risky trusted pattern (see `isRisky`): re2js always; one it cannot run runs natively under a size
  *   budget (`BudgetedRegExp`), so it never answers "no match" it did not finish computing;
+ * - a quadratic trusted pattern that needs backtracking: natively under a budget of
+ *   `QUADRATIC_MAX_LENGTH` characters (not reported: built-in rules have such patterns);
  * - any other trusted pattern: natively up to `nativeMaxLength` characters, re2js above (natively
- *   throughout when it needs backtracking: it is at worst quadratic).
+ *   throughout when it needs backtracking and the analysis sees no risk).
  */
 export function createSafeRegexCompiler(opts: SafeCompilerOptions): RegexCompiler {
   const nativeMax = opts.nativeMaxLength ?? DEFAULT_NATIVE_MAX_LENGTH;
@@ -61,7 +70,13 @@ export function createSafeRegexCompiler(opts: SafeCompilerOptions): RegexCompile
     const risky = isRisky(analysis);
     // Trusted and not risky: native on short inputs; the linear engine only matters past nativeMax.
     // Either constructor throws a syntax error with its native message (load.ts reports it with positions).
-    if (!untrusted && !risky) return analysis.needsBacktracking ? new RegExp(pattern, flags) : guardedRegExp(pattern, flags, nativeMax, true);
+    if (!untrusted && !risky) {
+      if (!analysis.needsBacktracking) return guardedRegExp(pattern, flags, nativeMax, true);
+      // No linear engine past nativeMax for this one, so a quadratic pattern (`.*-key.*\.pem` beside a
+      // lookahead) gets a length budget instead: 64 KB of a model's command would cost it seconds.
+      if (analysis.risk) return BudgetedRegExp.create(pattern, flags, QUADRATIC_MAX_LENGTH, analysis.superset, `rule "${rule.name}"`);
+      return new RegExp(pattern, flags);
+    }
     // Checked natively first, so a syntax error keeps the native message rather than re2js's.
     new RegExp(pattern, flags);
     let linearError = "";
