@@ -10,8 +10,9 @@
  *   one re2js cannot run (lookaround, backreferences) is skipped and reported;
  * - a risky pattern (regex/risk.ts) always runs on re2js; when re2js cannot run it, natively under a
  *   size budget past which matching is an evaluation error (regex/guarded-regexp.ts), never "no match";
+ * - a quadratic pattern that needs backtracking runs natively up to 16 KiB, under the same budget past it;
  * - every other pattern runs natively on short inputs (fast, and quadratic on a few KiB is harmless)
- *   and on re2js above `nativeMaxLength`.
+ *   and on re2js above `nativeMaxLength` (natively throughout if it needs backtracking: the residual risk).
  */
 export { analysesOf, analysisFor, analyzePattern, isRisky, NATIVE_STEP_BUDGET, nativeLengthBudget, type PatternAnalysis, type PatternRisk, primeAnalyses } from "./regex/risk.ts";
 export { BudgetedRegExp, compileLinear, GuardedRegExp, guardedRegExp, RegexBudgetError } from "./regex/guarded-regexp.ts";
