@@ -147,7 +147,10 @@ describe("risky trusted patterns (global rules)", () => {
   it("should fail closed, naming the rule, when a risky pattern the linear engine cannot run meets a long input", async () => {
     const p = tempProject("shepherd-regex-");
     project = p;
-    globalRules(p, [{ name: "look-words", action: "block", tool: "bash", conditions: [{ field: "command", pattern: "^zz (\\w+\\s?){1,3}(?=$)" }], reason: "look" }]);
+    globalRules(p, [
+      { name: "look-words", action: "block", tool: "bash", conditions: [{ field: "command", pattern: "^zz (\\w+\\s?){1,3}(?=$)" }], reason: "look" },
+      { name: "look-note", action: "notify", pattern: "^yy (\\w+\\s?){1,3}(?=$)", reason: "note" },
+    ]);
     // Short: native, the real answer.
     expect(hook(p, "zz a b").stdout).toContain('"permissionDecisionReason":"look"');
     // Long, and the linear superset rules a match out: an exact allow.
@@ -163,6 +166,10 @@ describe("risky trusted patterns (global rules)", () => {
     expect(answer.error?.message).toBe("internal error in shepherd/evaluate");
     expect(s.stderr).toMatch(/shepherd\/evaluate failed: rule "look-words": .*over its budget/);
     expect((await s.evaluate(bashEvent("zz a b", p.project))).action).toBe("block");
+    // A notify rule's overrun is told, not a silent "no match", and does not stop the call.
+    const note = await s.evaluate(bashEvent(`yy ${COMMAND}`, p.project));
+    expect(note.action).toBe("allow");
+    expect(JSON.stringify(note.notify)).toContain('Shepherd could not evaluate rule \\"look-note\\"');
     // rules explain shows the same: the rule cannot be evaluated, and the call is blocked.
     const ex = spawnSync(BINARY, ["rules", "explain", "--json", "--tool", "bash", "--command", `zz ${COMMAND}`], { cwd: p.project, env: p.env, encoding: "utf8", timeout: 20_000 });
     expect(ex.status).toBe(0);

@@ -18,6 +18,7 @@ import {
   type RegexSafetyReport,
 } from "./regex-safety.ts";
 import type { Rule } from "./schema.ts";
+import { bashCall, makeEvaluator, ruleSetOf } from "./test-helpers.ts";
 
 function rule(source: Rule["source"], pattern: string): Rule {
   const loaded = loadRuleText(JSON.stringify([{ name: "r", action: "block", pattern }]), { file: `${source}.json`, source });
@@ -409,5 +410,30 @@ describe("risky trusted patterns answer like re2js, never a silent no-match", ()
     expect("aab aab".replace(global, "x")).toBe("xb xb");
     expect(() => `${"a".repeat(40)}b`.replace(global, "x")).toThrow(RegexBudgetError);
     expect("c".repeat(100).replace(global, "x")).toBe("c".repeat(100));
+  });
+});
+
+describe("evaluate with a pattern over its budget", () => {
+  const LONG = `zz ${"a".repeat(1_000)} b`;
+  const set = (rules: unknown[]) => ruleSetOf({ global: rules }, { trusted: true, compileRegex: createSafeRegexCompiler({ trusted: true }) });
+  const look = "^zz (\\w+\\s?){1,3}(?=$)";
+
+  it.each([["block"], ["ask"]] as const)("should fail the evaluation of a %s rule, naming it", async (action) => {
+    const { run } = makeEvaluator(set([{ name: "guard", action, pattern: look, reason: "r" }]));
+    expect((await run(bashCall("zz a b"))).action).toBe(action);
+    // Thrown (synchronously or not): the face answers it with its fail mode.
+    const attempt = async () => run(bashCall(LONG));
+    await expect(attempt()).rejects.toThrow(/^rule "guard": .*over its budget/);
+    // An input the linear superset rules out is an exact "no match".
+    expect((await run(bashCall(`ls ${"a".repeat(1_000)}`))).action).toBe("allow");
+  });
+
+  it.each([["notify"], ["steer"]] as const)("should turn a %s rule's overrun into a notification, and let the call through", async (action) => {
+    const { run } = makeEvaluator(set([{ name: "hint", action, pattern: look, reason: "r" }]));
+    const d = await run(bashCall(LONG));
+    expect(d.action).toBe("allow");
+    expect(d.fired).toEqual([]);
+    expect(d.notify).toHaveLength(1);
+    expect(d.notify[0]).toMatch(/^Shepherd could not evaluate rule "hint": .*over its budget/);
   });
 });
