@@ -64,7 +64,14 @@ export async function checkFiles(files: RuleFile[], extraIssues: LoadIssue[], op
       { pluginActions: names.actions, pluginChecks: names.checks },
     ),
   );
-  const set = mergeFiles(files, [], { trusted: true, projectDir: opts.cwd, pluginActions: names.actions, pluginChecks: names.checks });
+  // The regex compile policy reports risky patterns here (moved to the linear-time engine, or run under a budget).
+  const compileIssues: LoadIssue[] = [];
+  const set = mergeFiles(files, compileIssues, { trusted: true, projectDir: opts.cwd, pluginActions: names.actions, pluginChecks: names.checks });
+  for (const i of compileIssues) {
+    const src = sources.get(i.file);
+    const pos = src ? locatePath(src, i.path) : undefined;
+    issues.push({ ...i, ...(pos ?? {}) });
+  }
   for (const s of set.skipped) {
     // Disabled, untrusted and unknown-plugin skips are expected or reported above; these two mean a rule that can never apply.
     if (!s.reason.startsWith("changes rule") && !s.reason.startsWith("cannot compile")) continue;
@@ -74,7 +81,7 @@ export async function checkFiles(files: RuleFile[], extraIssues: LoadIssue[], op
   }
   if (opts.tests) {
     const evalHost = opts.deps.plugins?.evalHost(opts.cwd);
-    const results = await runInlineTests(set, { pluginActions: names.actions, pluginChecks: names.checks, ...(evalHost ? { host: evalHost } : {}) });
+    const results = await runInlineTests(set, { trusted: opts.trusted, pluginActions: names.actions, pluginChecks: names.checks, ...(evalHost ? { host: evalHost } : {}) });
     for (const r of results) {
       if (r.status !== "fail") continue;
       const src = sources.get(r.rule.file);

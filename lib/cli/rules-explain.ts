@@ -163,7 +163,15 @@ export async function runRulesExplain(argv: string[], io: CliIO, deps: CliDeps =
     ...(project.evalHost ? { host: project.evalHost } : {}),
   };
   const verdicts: Verdict[] = explain(ctx, event, emptyState());
-  const decision = await evaluate(ctx, structuredClone(event));
+  let decision: Decision;
+  try {
+    decision = await evaluate(ctx, structuredClone(event));
+  } catch (err) {
+    // What every face answers when the evaluation cannot finish: the fail mode.
+    const closed = project.settings.failMode !== "open";
+    const reason = `Shepherd could not evaluate this call (${err instanceof Error ? err.message : String(err)}); failMode is "${closed ? "closed" : "open"}"`;
+    decision = { action: closed ? "block" : "allow", reason, notify: [], steer: [], fired: [] };
+  }
   const command = event.tool ? commandOf(event.tool.input) : undefined;
   const shell = command !== undefined ? shellReport(command, event.session.cwd || project.cwd, project.home) : undefined;
   const shown = values.all ? verdicts : verdicts.filter((x) => x.rule.hook === event.hook);

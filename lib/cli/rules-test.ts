@@ -54,6 +54,8 @@ export async function runRulesTest(argv: string[], io: CliIO, deps: CliDeps = {}
   let pluginActions: ReadonlySet<string> = new Set();
   let pluginChecks: ReadonlySet<string> = new Set();
   let evalHost = deps.plugins?.evalHost(cwd);
+  // Files named on the command line are the user's own, merged as trusted; otherwise the project's trust.
+  let trusted = true;
   if (parsed.positionals.length > 0) {
     files = parsed.positionals.map((p) => loadFile(resolve(io.cwd, p), "project"));
     const names = deps.plugins?.names(cwd);
@@ -61,14 +63,15 @@ export async function runRulesTest(argv: string[], io: CliIO, deps: CliDeps = {}
     set = mergeFiles(files, [], { trusted: true, projectDir: cwd, pluginActions, pluginChecks });
   } else {
     const project = loadProject(io.cwd, io.env, deps);
-    ({ files, set, cwd, pluginActions, pluginChecks } = project);
+    ({ files, set, cwd, pluginActions, pluginChecks, trusted } = project);
     evalHost = project.evalHost;
   }
 
   const fileErrors = files.flatMap((f) => f.result.issues.filter((i) => i.severity === "error"));
-  const results = await runInlineTests(set, { pluginActions, pluginChecks, ...(evalHost ? { host: evalHost } : {}) });
+  const testOpts = { trusted, pluginActions, pluginChecks, ...(evalHost ? { host: evalHost } : {}) };
+  const results = await runInlineTests(set, testOpts);
   // Rules not in force (disabled, untrusted, ...) still have tests worth running: their files say what they mean.
-  for (const s of set.skipped) if (s.rule.tests.length > 0 && !s.rule.patch) results.push(...(await runRuleTests(s.rule, { pluginActions, pluginChecks, ...(evalHost ? { host: evalHost } : {}) })));
+  for (const s of set.skipped) if (s.rule.tests.length > 0 && !s.rule.patch) results.push(...(await runRuleTests(s.rule, testOpts)));
 
   const passed = results.filter((r) => r.status === "pass").length;
   const failed = results.filter((r) => r.status === "fail").length;

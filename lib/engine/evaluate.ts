@@ -3,6 +3,7 @@ import type { ShellContext } from "../shell/index.ts";
 import { candidates, type RuleSet } from "./merge.ts";
 import { type CompiledRule, EventView, fillTemplate, matchStatic, NO_MATCH } from "./match.ts";
 import { selectorFor } from "./prefilter.ts";
+import { RegexBudgetError } from "./regex/guarded-regexp.ts";
 import type { Decision, Fired, HookEvent, Rule } from "./schema.ts";
 import { recordCommand, recordEdit, type SessionState, type SessionStore } from "./state.ts";
 import { mainKeyOf } from "./tools.ts";
@@ -89,9 +90,20 @@ function matchState(cr: CompiledRule, state: SessionState, view: EventView, maxW
   return undefined;
 }
 
-/** Whether a rule matches this event in this session (everything but its check), with no message built. */
-function matches(cr: CompiledRule, view: EventView, shell: ShellContext, state: SessionState, maxWarnings: number): boolean {
-  return matchStatic(cr, view, shell, false) === undefined && matchState(cr, state, view, maxWarnings, false) === undefined;
+/**
+ * Whether a rule matches this event in this session (everything but its check), with no message built.
+ * A pattern that cannot finish (over its budget, regex-safety.ts) never reads as "no match": a notify or
+ * steer rule says so in a notification instead of firing; any other rule fails the evaluation, which
+ * every face answers with its fail mode (closed: the call is blocked).
+ */
+function matches(cr: CompiledRule, view: EventView, shell: ShellContext, state: SessionState, maxWarnings: number, out: Outcome): boolean {
+  try {
+    return matchStatic(cr, view, shell, false) === undefined && matchState(cr, state, view, maxWarnings, false) === undefined;
+  } catch (err) {
+    if (!(err instanceof RegexBudgetError) || (cr.rule.action !== "notify" && cr.rule.action !== "steer")) throw err;
+    pushUnique(out.notify, `Shepherd could not evaluate ${err.message}`);
+    return false;
+  }
 }
 
 function builtinCheck(check: string, state: SessionState): boolean | undefined {
@@ -162,7 +174,7 @@ export function evaluate(ctx: EvalContext, event: HookEvent): Decision | Promise
   for (let k = 0; k < picked.length; k++) {
     const cr = picked[k] as CompiledRule;
     if (out.block) break;
-    if (!matches(cr, view, shell, state, ctx.maxWarnings)) continue;
+    if (!matches(cr, view, shell, state, ctx.maxWarnings, out)) continue;
     if (cr.rule.check !== undefined && builtinCheck(cr.rule.check, state) !== true) continue;
     const input = view.input;
     applyAction(cr, view, out);
@@ -192,7 +204,7 @@ async function evaluateAsync(ctx: EvalContext, view: EventView, state: SessionSt
     if (out.block) break;
     const rule = cr.rule;
     const input = view.input;
-    if (!matches(cr, view, shell, state, ctx.maxWarnings)) continue;
+    if (!matches(cr, view, shell, state, ctx.maxWarnings, out)) continue;
     if (rule.check !== undefined) {
       let ok = builtinCheck(rule.check, state);
       if (ok === undefined) {
@@ -285,7 +297,7 @@ function finish(ctx: EvalContext, view: EventView, state: SessionState, list: Co
     for (const cr of list) {
       if (cr.rule.action !== "block" && cr.rule.action !== "ask") continue;
       if (out.tookEffect.includes(cr.rule)) continue;
-      if (!matches(cr, view, shell, state, ctx.maxWarnings)) continue;
+      if (!matches(cr, view, shell, state, ctx.maxWarnings, out)) continue;
       applyAction(cr, view, out);
       if (out.block) break;
     }
@@ -330,7 +342,13 @@ export function explain(ctx: EvalContext, event: HookEvent, sessionState: Sessio
     if (rule.hook !== event.hook) return { rule, fired: false, why: `hook is ${rule.hook}, event is ${event.hook}` };
     const cr = compiled.get(rule);
     if (!cr) return { rule, fired: false, why: `tool ${view.tool || "(none)"} is not ${rule.tools.join("/")}` };
-    const why = matchStatic(cr, view, shell) ?? matchState(cr, state, view, ctx.maxWarnings);
+    let why: string | undefined;
+    try {
+      why = matchStatic(cr, view, shell) ?? matchState(cr, state, view, ctx.maxWarnings);
+    } catch (err) {
+      // A matcher that cannot finish (a regex over its budget): the real evaluation fails on it.
+      return { rule, fired: false, why: `cannot be evaluated: ${err instanceof Error ? err.message : String(err)}` };
+    }
     if (why !== undefined) return { rule, fired: false, why };
     if (rule.check !== undefined) {
       const ok = builtinCheck(rule.check, state);

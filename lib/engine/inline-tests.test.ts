@@ -70,3 +70,44 @@ describe("inlineTestIssues", () => {
     expect(issues[0]?.message).toContain("expected allow, got block");
   });
 });
+
+describe("inline tests compile like the rules they test", () => {
+  // Natively `^(a+)+$` on 40 a's and a "!" backtracks ~2^40 times: only the linear-time engine answers.
+  const EVIL = `${"a".repeat(40)}!`;
+  const evilRules = () =>
+    rulesOf([
+      ...Array.from({ length: 5 }, (_, i) => ({
+        name: `evil-${i}`,
+        action: "block",
+        pattern: "^(a+)+$",
+        tests: [
+          { command: EVIL, expect: "allow" },
+          { command: "aaaa", expect: "block" },
+        ],
+      })),
+      // Bun's engine gives up on this one after ~0.7 s and answers "no match": the case would fail natively.
+      { name: "evil-found", action: "block", pattern: "(a+)+b", tests: [{ command: `${EVIL}ab`, expect: "block" }] },
+    ]);
+
+  it.each([
+    ["an untrusted project (unset trust)", undefined],
+    ["an untrusted project", false],
+    ["a trusted project (the pattern is risky)", true],
+  ] as const)("should run catastrophic patterns of %s on the linear-time engine", async (_name, trusted) => {
+    const started = performance.now();
+    const results: string[] = [];
+    for (const r of evilRules()) for (const x of await runRuleTests(r, trusted === undefined ? {} : { trusted })) results.push(x.status);
+    expect(results).toEqual(Array.from({ length: 11 }, () => "pass"));
+    // Generous: on the backtracking engine one case alone would take hours.
+    expect(performance.now() - started).toBeLessThan(3_000);
+  });
+
+  it("should skip the case of an untrusted pattern the linear-time engine cannot run, as the load does", async () => {
+    const [r] = rulesOf([{ action: "block", pattern: "rm(?= -rf)", tests: [{ command: "rm -rf /", expect: "block" }] }]);
+    const [untrusted] = await runRuleTests(r as Rule, { trusted: false });
+    expect(untrusted?.status).toBe("skip");
+    expect(untrusted?.message).toMatch(/linear time/);
+    const [trusted] = await runRuleTests(r as Rule, { trusted: true });
+    expect(trusted?.status).toBe("pass");
+  });
+});

@@ -5,10 +5,17 @@
  */
 import { type EvalContext, type EvalHost, evaluate, explain } from "./evaluate.ts";
 import { mergeLayers, type RuleSet } from "./merge.ts";
+import { createSafeRegexCompiler } from "./regex-safety.ts";
 import type { Decision, HookEvent, LoadIssue, Rule, RuleTest } from "./schema.ts";
 import { emptyState, SessionStore } from "./state.ts";
 
 export interface InlineTestOptions {
+  /**
+   * Whether the project layer is trusted: a case runs on the patterns its rule runs on when it loads
+   * (an untrusted project's on the linear-time engine), so a test cannot stall where the rule cannot.
+   * Unset means untrusted, the safe side.
+   */
+  trusted?: boolean;
   /** Plugin action/check names, so rules that use them are not skipped as unknown. */
   pluginActions?: ReadonlySet<string>;
   pluginChecks?: ReadonlySet<string>;
@@ -95,8 +102,11 @@ function isCoreAction(action: string): boolean {
 export async function runRuleTests(rule: Rule, opts: InlineTestOptions = {}): Promise<InlineTestResult[]> {
   const results: InlineTestResult[] = [];
   if (rule.tests.length === 0) return results;
+  // Merged as trusted, so a rule not in force for its trust (a rewrite in an untrusted project) is still
+  // tested, but compiled under the real trust: the same engine, and the same skips, as the load.
   const set = mergeLayers([{ source: rule.source, files: [{ file: rule.file, rules: [{ ...rule, enabled: true }] }] }], [], {
     trusted: true,
+    compileRegex: createSafeRegexCompiler({ trusted: opts.trusted ?? false }),
     ...(opts.pluginActions ? { pluginActions: opts.pluginActions } : {}),
     ...(opts.pluginChecks ? { pluginChecks: opts.pluginChecks } : {}),
   });

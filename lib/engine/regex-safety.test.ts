@@ -1,9 +1,24 @@
 /** @module unit tests for catastrophic-pattern detection and the re2js-backed RegExp. */
 import { describe, expect, it } from "bun:test";
-import { mergeLayers } from "./merge.ts";
-import { analyzePattern, createSafeRegexCompiler, GuardedRegExp, guardedRegExp, type RegexSafetyReport } from "./regex-safety.ts";
-import type { Rule } from "./schema.ts";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { loadRuleText } from "./load.ts";
+import { compilePatterns } from "./match.ts";
+import { mergeLayers } from "./merge.ts";
+import {
+  analyzePattern,
+  BudgetedRegExp,
+  compileLinear,
+  createSafeRegexCompiler,
+  GuardedRegExp,
+  guardedRegExp,
+  isRisky,
+  QUADRATIC_MAX_LENGTH,
+  RegexBudgetError,
+  type RegexSafetyReport,
+} from "./regex-safety.ts";
+import type { Rule } from "./schema.ts";
+import { bashCall, makeEvaluator, ruleSetOf } from "./test-helpers.ts";
 
 function rule(source: Rule["source"], pattern: string): Rule {
   const loaded = loadRuleText(JSON.stringify([{ name: "r", action: "block", pattern }]), { file: `${source}.json`, source });
@@ -12,24 +27,60 @@ function rule(source: Rule["source"], pattern: string): Rule {
   return r;
 }
 
+const BUILTIN_DIR = join(import.meta.dir, "../../rules");
+
+/** Every regex of the built-in rule files (pattern, conditions, command fields), with its rule. */
+function builtinPatterns(): { rule: Rule; pattern: string; flags: string | undefined }[] {
+  const out: { rule: Rule; pattern: string; flags: string | undefined }[] = [];
+  for (const f of readdirSync(BUILTIN_DIR).filter((n) => n.endsWith(".json"))) {
+    const loaded = loadRuleText(readFileSync(join(BUILTIN_DIR, f), "utf8"), { file: `rules/${f}`, source: "builtin" });
+    expect(loaded.issues.filter((i) => i.severity === "error")).toEqual([]);
+    for (const r of loaded.rules) {
+      compilePatterns(r, (pattern, flags) => {
+        out.push({ rule: r, pattern, flags });
+        return new RegExp(pattern, (flags ?? "").replace(/[gy]/g, ""));
+      });
+    }
+  }
+  return out;
+}
+
 describe("analyzePattern", () => {
+  // [pattern, kind, degree for a polynomial risk]
   it.each([
-    ["(a+)+$"],
-    ["(a*)*b"],
-    ["([a-zA-Z]+)*$"],
-    ["(\\w+\\s?)+$"],
-    ["(a|aa)+$"],
-    ["(a|a?)+$"],
-    ["(\\w|\\d)+!"],
-    ["^(([a-z])+.)+[A-Z]([a-z])+$"],
-    ["(.*a){12}"],
-    ["(?:x+x+)+y"],
-  ])("should flag %s as exponential", (pattern) => {
-    expect(analyzePattern(pattern).risk?.kind).toBe("exponential");
+    ["(a+)+$", "exponential", undefined],
+    ["(a*)*b", "exponential", undefined],
+    ["([a-zA-Z]+)*$", "exponential", undefined],
+    ["(\\w+\\s?)+$", "exponential", undefined],
+    ["(a|aa)+$", "exponential", undefined],
+    ["(a|a?)+$", "exponential", undefined],
+    ["(\\w|\\d)+!", "exponential", undefined],
+    ["^(([a-z])+.)+[A-Z]([a-z])+$", "exponential", undefined],
+    ["(?:x+x+)+y", "exponential", undefined],
+    ["(x+x+)+", "exponential", undefined],
+    ["(\\d+\\.?){2,}", "exponential", undefined],
+    ["(\\s*\\w+)+$", "exponential", undefined],
+    ["(?:\\d{1,3})+x", "exponential", undefined],
+    ["((ab)*)+$", "exponential", undefined],
+    ["(?!(a+)+$)b", "exponential", undefined],
+    ["(\\w+\\s?){1,3}$", "polynomial", 4],
+    ["^git commit -m (\\w+\\s?){1,3}$", "polynomial", 4],
+    ["(a|ab){2}", "polynomial", 3],
+    ["(\\w+\\s?){2}$", "polynomial", 3],
+    ["(.*a){12}", "polynomial", 13],
+    ["(?:[a-z]+-?){1,5}\\.js$", "polynomial", 6],
+  ] as const)("should judge %s risky (%s)", (pattern, kind, degree) => {
+    const a = analyzePattern(pattern);
+    expect(a.risk?.kind).toBe(kind);
+    expect(a.risk?.degree).toBe(degree);
+    expect(isRisky(a)).toBe(true);
   });
 
-  it.each([["\\s*\\s*$"], [".*a.*b"], ["git.*push.*--force"]])("should flag %s as polynomial", (pattern) => {
-    expect(analyzePattern(pattern).risk?.kind).toBe("polynomial");
+  it.each([["\\s*\\s*$"], [".*a.*b"], ["\\b(?:curl|wget)\\b.*\\|\\s*(?:ba)?sh\\b"], ["git.*push.*--force"], ["(?:\\w+\\.)+\\w+$"]])("should judge %s quadratic: native on short inputs, not risky", (pattern) => {
+    const a = analyzePattern(pattern);
+    expect(a.risk?.kind).toBe("polynomial");
+    expect(a.risk?.degree).toBe(2);
+    expect(isRisky(a)).toBe(false);
   });
 
   it.each([
@@ -37,12 +88,29 @@ describe("analyzePattern", () => {
     ["^git\\s+(push|commit)\\b"],
     ["(foo|bar)+"],
     ["\\d+\\.\\d+"],
-    ["[^\"]*\"[^\"]*\""],
+    ['[^"]*"[^"]*"'],
     ["^\\s*npm (install|i)\\b"],
     ["(ab)+c"],
     ["a{2,3}"],
+    ["(\\d{1,3}\\.){3}\\d{1,3}"],
+    ["(\\.\\.?/)+x"],
+    ["(\\S+\\s)+$"],
+    ["(-\\w+\\s+)*--force"],
+    ["(?:--?[a-z-]+(?:=\\S+)?\\s+)*push"],
+    ["^(?:sudo\\s+)?(?:rm|rmdir)\\b"],
+    ["(\\w+)\\s\\1"],
+    ["(a?)+$"],
+    ["(?:\\r?\\n)+$"],
+    ["^(feat|fix|chore)(\\(.+\\))?: "],
   ])("should not flag %s", (pattern) => {
     expect(analyzePattern(pattern).risk).toBeUndefined();
+  });
+
+  it("should judge no built-in pattern risky", () => {
+    const patterns = builtinPatterns();
+    expect(patterns.length).toBeGreaterThan(10);
+    const risky = patterns.filter((p) => isRisky(analyzePattern(p.pattern, (p.flags ?? "").replace(/[gy]/g, ""))));
+    expect(risky.map((p) => `${p.rule.file} ${p.rule.name}: ${p.pattern}`)).toEqual([]);
   });
 
   it("should see lookaround and backreferences", () => {
@@ -50,6 +118,15 @@ describe("analyzePattern", () => {
     expect(analyzePattern("(a)\\1").needsBacktracking).toBe(true);
     expect(analyzePattern("(?<n>a)\\k<n>").needsBacktracking).toBe(true);
     expect(analyzePattern("[\\1]").needsBacktracking).toBe(false);
+  });
+
+  it.each([
+    ["(a+)+(?=b)", "(a+)+(?:)"],
+    ["(\\w+)\\s\\1+$", "(\\w+)\\s(?:[\\s\\S]*)+$"],
+    ["(?<=x)(?!(?=y)z)(a|ab)+c", "(?:)(?:)(a|ab)+c"],
+    ["(?<n>a+)+\\k<n>$", "(?<n>a+)+(?:[\\s\\S]*)$"],
+  ])("should give %s the linear superset %s", (pattern, superset) => {
+    expect(analyzePattern(pattern).superset).toBe(superset);
   });
 });
 
@@ -174,13 +251,61 @@ describe("createSafeRegexCompiler", () => {
     expect(re.test("foobaz")).toBe(true);
   });
 
-  it("should move an exponential global pattern to the linear engine and skip one it cannot run", () => {
+  it.each([
+    ["global", true],
+    ["builtin", true],
+    ["project", true],
+  ] as const)("should move a risky %s pattern re2js can run to the linear engine, and report it", (source, trusted) => {
+    const reports: RegexSafetyReport[] = [];
+    const compile = createSafeRegexCompiler({ trusted, onReport: (r) => reports.push(r) });
+    for (const pattern of ["(a+)+$", "(\\w+\\s?){1,3}$", "(a|ab){2}"]) {
+      const re = compile(pattern, undefined, rule(source, pattern));
+      expect(re).toBeInstanceOf(GuardedRegExp);
+      expect((re as GuardedRegExp).isLinearFor("")).toBe(true);
+    }
+    expect(reports.map((r) => r.outcome)).toEqual(["linear", "linear", "linear"]);
+    expect(reports[1]?.message).toMatch(/^risky: pattern \/\(\\w\+\\s\?\)\{1,3\}\$\/ .* runs on the linear-time engine$/);
+  });
+
+  it("should run a risky trusted pattern re2js cannot run under a budget, and report it", () => {
     const reports: RegexSafetyReport[] = [];
     const compile = createSafeRegexCompiler({ trusted: true, onReport: (r) => reports.push(r) });
-    const re = compile("(a+)+$", undefined, rule("global", "(a+)+$"));
-    expect((re as GuardedRegExp).isLinearFor("a")).toBe(true);
-    expect(() => compile("(a+)+(?=b)", undefined, rule("global", "(a+)+(?=b)"))).toThrow(/exponential/);
-    expect(reports.map((r) => r.outcome)).toEqual(["linear", "skipped"]);
+    const re = compile("(a+)+(?=b)", undefined, rule("global", "(a+)+(?=b)"));
+    expect(re).toBeInstanceOf(BudgetedRegExp);
+    expect((re as BudgetedRegExp).maxLength).toBe(24);
+    expect(re.test("aaab")).toBe(true);
+    expect(re.test("aaa!")).toBe(false);
+    // Longer, but re2js rules a match out at once: an exact "no match".
+    expect(re.test("x".repeat(10_000))).toBe(false);
+    // Longer, and it may match: an error naming the rule, never a silent "no match".
+    expect(() => re.test(`${"a".repeat(40)}!`)).toThrow(RegexBudgetError);
+    expect(() => re.test(`${"a".repeat(40)}!`)).toThrow(/rule "r": .* over its budget of 24/);
+    expect(reports.map((r) => [r.outcome, /runs under a budget/.test(r.message)])).toEqual([["budget", true]]);
+  });
+
+  it("should bound a quadratic trusted pattern with lookaround by a larger budget, unreported", () => {
+    const reports: RegexSafetyReport[] = [];
+    const compile = createSafeRegexCompiler({ trusted: true, onReport: (r) => reports.push(r) });
+    const re = compile("git.*push.*(?!--dry)", undefined, rule("global", "x"));
+    expect(re).toBeInstanceOf(BudgetedRegExp);
+    expect((re as BudgetedRegExp).maxLength).toBe(QUADRATIC_MAX_LENGTH);
+    expect(re.test(`git ${"x".repeat(10_000)} push`)).toBe(true);
+    expect(re.test(`git ${"x".repeat(100_000)}`)).toBe(false);
+    expect(() => re.test(`git ${"x".repeat(100_000)} push`)).toThrow(RegexBudgetError);
+    expect(reports).toEqual([]);
+  });
+
+  it("should answer the built-in secrets pattern on a hostile 64 KB argument at once", () => {
+    const secrets = builtinPatterns().find((p) => p.rule.name === "safety-secrets-print");
+    expect(secrets).toBeDefined();
+    const { rule: r, pattern } = secrets as { rule: Rule; pattern: string };
+    const re = createSafeRegexCompiler({ trusted: true })(pattern, undefined, r);
+    const started = performance.now();
+    // Natively ~2 s: `[\w.-]*(?:-key)[\w.-]*\.pem` retries every "-key" to the end.
+    expect(re.test(`/${"-key".repeat(16_000)}`)).toBe(false);
+    expect(re.test("/home/u/.env")).toBe(true);
+    expect(re.test("/home/u/.env.example")).toBe(false);
+    expect(performance.now() - started).toBeLessThan(1_000);
   });
 
   it("should make mergeLayers skip the rule with the reason", () => {
@@ -191,5 +316,124 @@ describe("createSafeRegexCompiler", () => {
     });
     expect(set.rules).toEqual([]);
     expect(set.skipped[0]?.reason).toMatch(/^cannot compile: pattern .* linear time/);
+  });
+});
+
+/** A small deterministic generator (mulberry32), so a failing case can be replayed. */
+function random(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function inputs(seed: number, alphabet: string, count: number, maxLength: number): string[] {
+  const next = random(seed);
+  return Array.from({ length: count }, () => Array.from({ length: Math.floor(next() * (maxLength + 1)) }, () => alphabet[Math.floor(next() * alphabet.length)]).join(""));
+}
+
+describe("risky trusted patterns answer like re2js, never a silent no-match", () => {
+  // Risky patterns re2js can run, with an alphabet that makes both outcomes common.
+  const linearCases: [string, string][] = [
+    ["(\\w+\\s?){1,3}$", "ab -"],
+    ["^(\\w+\\s?){1,3}$", "ab -"],
+    ["(a|ab){2}c", "abc"],
+    ["(x+x+)+y", "xy!"],
+    ["(\\d+\\.?){2,}$", "12.a"],
+    ["^(a+)+$", "a!"],
+    ["(?:[a-z]+-?){1,5}\\.js$", "ab-.js"],
+  ];
+
+  it.each(linearCases)("should match %s like re2js and like the native engine where that one finishes", (pattern, alphabet) => {
+    const compile = createSafeRegexCompiler({ trusted: true });
+    const re = compile(pattern, undefined, rule("global", pattern));
+    expect(isRisky(analyzePattern(pattern))).toBe(true);
+    const linear = compileLinear(pattern);
+    const native = new RegExp(pattern);
+    // Short: the native engine finishes, and all three agree.
+    for (const s of inputs(pattern.length, alphabet, 300, 12)) {
+      expect([s, re.test(s)]).toEqual([s, native.test(s)]);
+      expect([s, re.test(s)]).toEqual([s, linear.test(s)]);
+    }
+    // Long: only re2js is a reference (the native engine may take minutes, then say "no match").
+    for (const s of inputs(pattern.length + 1, alphabet, 20, 2_000)) expect([s.length, re.test(s)]).toEqual([s.length, linear.test(s)]);
+  });
+
+  it("should find the match in a 1 KB command that the native engine gives up on", () => {
+    const compile = createSafeRegexCompiler({ trusted: true });
+    const re = compile("(\\w+\\s?){1,3}$", undefined, rule("global", "x"));
+    const command = `${"a".repeat(1_000)}- b`;
+    const started = performance.now();
+    expect(re.test(command)).toBe(true);
+    expect(re.exec(command)?.[0]).toBe("b");
+    // Natively this costs minutes (the fourth power of the length); here it is linear. Generous bound.
+    expect(performance.now() - started).toBeLessThan(3_000);
+  });
+
+  it.each([
+    ["^zz (\\w+\\s?){1,3}(?=$)", "zab -"],
+    ["(a+)+(?=b)", "ab!"],
+    ["(\\w+)\\s(\\w+\\s?){1,3}\\1$", "ab "],
+  ])("should answer %s like the native engine within its budget, and otherwise exactly no or an error", (pattern, alphabet) => {
+    const compile = createSafeRegexCompiler({ trusted: true });
+    const re = compile(pattern, undefined, rule("global", pattern));
+    expect(re).toBeInstanceOf(BudgetedRegExp);
+    const budget = (re as BudgetedRegExp).maxLength;
+    const native = new RegExp(pattern);
+    for (const s of inputs(pattern.length, alphabet, 300, Math.min(budget, 16))) expect([s, re.test(s)]).toEqual([s, native.test(s)]);
+    let errors = 0;
+    let noes = 0;
+    for (const s of [...inputs(pattern.length + 1, alphabet, 40, 400), "q".repeat(500)]) {
+      if (s.length <= budget) continue;
+      try {
+        // A "no" past the budget comes from a superset of the pattern, so it is exact.
+        expect(re.test(s)).toBe(false);
+        expect(compileLinear(analyzePattern(pattern).superset as string).test(s)).toBe(false);
+        noes++;
+      } catch (err) {
+        expect(err).toBeInstanceOf(RegexBudgetError);
+        errors++;
+      }
+    }
+    expect(noes).toBeGreaterThan(0);
+    expect(errors).toBeGreaterThan(0);
+  });
+
+  it("should carry the budget into the copy the rewrite path makes", () => {
+    const compile = createSafeRegexCompiler({ trusted: true });
+    const re = compile("(a+)+(?=b)", undefined, rule("global", "x"));
+    const global = new (re.constructor as RegExpConstructor)(re, "g");
+    expect(global).toBeInstanceOf(BudgetedRegExp);
+    expect("aab aab".replace(global, "x")).toBe("xb xb");
+    expect(() => `${"a".repeat(40)}b`.replace(global, "x")).toThrow(RegexBudgetError);
+    expect("c".repeat(100).replace(global, "x")).toBe("c".repeat(100));
+  });
+});
+
+describe("evaluate with a pattern over its budget", () => {
+  const LONG = `zz ${"a".repeat(1_000)} b`;
+  const set = (rules: unknown[]) => ruleSetOf({ global: rules }, { trusted: true, compileRegex: createSafeRegexCompiler({ trusted: true }) });
+  const look = "^zz (\\w+\\s?){1,3}(?=$)";
+
+  it.each([["block"], ["ask"]] as const)("should fail the evaluation of a %s rule, naming it", async (action) => {
+    const { run } = makeEvaluator(set([{ name: "guard", action, pattern: look, reason: "r" }]));
+    expect((await run(bashCall("zz a b"))).action).toBe(action);
+    // Thrown (synchronously or not): the face answers it with its fail mode.
+    const attempt = async () => run(bashCall(LONG));
+    await expect(attempt()).rejects.toThrow(/^rule "guard": .*over its budget/);
+    // An input the linear superset rules out is an exact "no match".
+    expect((await run(bashCall(`ls ${"a".repeat(1_000)}`))).action).toBe("allow");
+  });
+
+  it.each([["notify"], ["steer"]] as const)("should turn a %s rule's overrun into a notification, and let the call through", async (action) => {
+    const { run } = makeEvaluator(set([{ name: "hint", action, pattern: look, reason: "r" }]));
+    const d = await run(bashCall(LONG));
+    expect(d.action).toBe("allow");
+    expect(d.fired).toEqual([]);
+    expect(d.notify).toHaveLength(1);
+    expect(d.notify[0]).toMatch(/^Shepherd could not evaluate rule "hint": .*over its budget/);
   });
 });

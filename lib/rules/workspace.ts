@@ -172,7 +172,7 @@ export class Workspace {
   #checkInlineTests(cwd: string, host: RuleHost): void {
     if (!this.#opts.watch) return;
     const names = this.#opts.plugins?.names(cwd);
-    const opts = { host: this.#evalHost(cwd), ...(names ? { pluginActions: names.actions, pluginChecks: names.checks } : {}) };
+    const opts = { host: this.#evalHost(cwd), trusted: host.trusted, ...(names ? { pluginActions: names.actions, pluginChecks: names.checks } : {}) };
     inlineTestIssues(host.ruleSet, opts).then(
       (issues) => {
         for (const i of issues) this.#notify("warning", `${i.file} ${i.path}: ${i.message}`, { cwd, issue: i });
