@@ -38,7 +38,7 @@ let lastResult: ParseResult | undefined;
  * (a sidecar held 3 GB after 22 distinct 2 MB lines). The last line alone is always kept: it is one
  * line, and the analysis caps bound its result.
  */
-export const PARSE_CACHE = { maxEntries: 64, maxBytes: 32 << 20, maxLine: 64 << 10 } as const;
+export const PARSE_CACHE = { maxEntries: 64, maxBytes: 8 << 20, maxLine: 16 << 10 } as const;
 interface Recent {
   cwd: string;
   home: string;
@@ -48,13 +48,17 @@ interface Recent {
 const recent = new Map<string, Recent>();
 let recentBytes = 0;
 
-/** Rough bytes a cached line and its result hold: strings at two bytes a character, ~24 per array slot or field. */
+/**
+ * Rough bytes a cached line and its result hold, on the high side: strings at two bytes a character plus
+ * their header, array slots at the cost measured in a sidecar (the flag analysis a rule adds per command,
+ * and heap blocks pinned among garbage, included).
+ */
 function estimateBytes(command: string, cwd: string, home: string, result: ParseResult): number {
   let n = 2 * (command.length + cwd.length + home.length) + 64;
   for (const c of result.commands) {
-    n += 160 + 2 * c.cwd.length + 24 * (c.argv.length + c.dynamic.length + c.pipeTo.length + c.via.length);
-    for (const w of c.argv) n += 2 * w.length;
-    for (const r of c.redirects) n += 64 + 2 * (r.target.length + (r.body?.length ?? 0));
+    n += 256 + 2 * c.cwd.length + 48 * (c.argv.length + c.dynamic.length + c.pipeTo.length + c.via.length);
+    for (const w of c.argv) n += 40 + 2 * w.length;
+    for (const r of c.redirects) n += 96 + 2 * (r.target.length + (r.body?.length ?? 0));
   }
   return n;
 }
