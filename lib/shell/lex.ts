@@ -36,6 +36,8 @@ export class ShellSyntaxError extends Error {
 }
 
 const META = new Set([" ", "\t", "\n", ";", "&", "|", "(", ")", "<", ">"]);
+/** Characters a word's plain run stops at, for the cases of readWord to look at. */
+const WORD_SPECIAL = new Set(["\\", "'", '"', "$", "`", "@", "!", "+", "*", "?", "="]);
 const NAME_START = /[A-Za-z_]/;
 const NAME_CHAR = /[A-Za-z0-9_]/;
 const SPECIAL_PARAMS = new Set(["@", "*", "#", "?", "$", "!", "-", "0", "1", "2", "3", "4", "5", "6", "7", "8", "9"]);
@@ -343,8 +345,11 @@ export function lex(src: string, budget: LexBudget = { words: SHELL_LIMITS.maxWo
         i = end;
         continue;
       }
-      lit += c;
-      i++;
+      // A run of plain characters in one slice: one string per run, not one per character.
+      let j = i + 1;
+      while (j < n && !META.has(src[j] ?? "") && !WORD_SPECIAL.has(src[j] ?? "")) j++;
+      lit += j === i + 1 ? c : src.slice(i, j);
+      i = j;
     }
     flush(false);
     return { parts, raw: src.slice(start, i) };

@@ -16,6 +16,8 @@ const NEEDS_NORMALIZING = /(?:^|\/)\.{1,2}(?:\/|$)|\/\/|\/$/;
 
 let lastCwd = "";
 let lastNormalized = "/";
+/** The last path the fast path built: normalized by construction, so a `cd` into it needs no second pass. */
+let lastBuilt = "";
 
 /** Resolves a path argument as the shell and the program would see it. `~user` is left as is (unknowable). */
 export function resolvePath(p: string, cwd: string, home: string): string {
@@ -28,10 +30,12 @@ export function resolvePath(p: string, cwd: string, home: string): string {
     // normalized the whole joined path per operand.
     if (s !== "" && !NEEDS_NORMALIZING.test(s)) {
       if (cwd !== lastCwd) {
-        lastNormalized = normalizeAbsolute(cwd);
+        // `cd a && cd a && ...` carries the directory forward instead of normalizing it again per link.
+        lastNormalized = cwd === lastBuilt ? cwd : normalizeAbsolute(cwd);
         lastCwd = cwd;
       }
-      return lastNormalized === "/" ? `/${s}` : `${lastNormalized}/${s}`;
+      lastBuilt = lastNormalized === "/" ? `/${s}` : `${lastNormalized}/${s}`;
+      return lastBuilt;
     }
     s = `${cwd}/${s}`;
   }

@@ -370,9 +370,11 @@ function runsOther(cmd: SimpleCommand, api: Unwrapper, piped: string | undefined
 function innerCommand(cmd: SimpleCommand, inner: Inner, piped: string | undefined, api: Unwrapper): SimpleCommand | undefined {
   // `echo / | xargs rm -rf`: literal piped words become arguments.
   const fromStdin = inner.stdinArgs && piped !== undefined ? piped.split(/\s+/).filter((w) => w !== "") : [];
-  const argv = [...(inner.prefix ?? []), ...cmd.argv.slice(inner.from), ...fromStdin];
+  const plain = inner.prefix === undefined && fromStdin.length === 0;
+  // slice alone when nothing is added: spreading a long word list costs several times as much.
+  const argv = plain ? cmd.argv.slice(inner.from) : [...(inner.prefix ?? []), ...cmd.argv.slice(inner.from), ...fromStdin];
   if (argv.length === 0) return undefined;
-  const dynamic = [...(inner.prefix ?? []).map(() => false), ...cmd.dynamic.slice(inner.from), ...fromStdin.map(() => false)];
+  const dynamic = plain ? cmd.dynamic.slice(inner.from) : [...(inner.prefix ?? []).map(() => false), ...cmd.dynamic.slice(inner.from), ...fromStdin.map(() => false)];
   const extra: Partial<SimpleCommand> = {};
   if (inner.cwd !== undefined) extra.cwd = boundedCwd(inner.cwd, api);
   if (inner.stdinArgs) extra.stdinArgs = true;
@@ -422,17 +424,21 @@ function skipWrappers(cmd: SimpleCommand, first: Inner, api: Unwrapper, piped: s
 export function unwrap(cmd: SimpleCommand, api: Unwrapper, piped: string | undefined, level = 0): void {
   let cur = cmd;
   let skipped = false;
+  // The first xargs of a chain reads the piped words; one inside it finds its input used up (and
+  // appending them per level made `| xargs xargs ...` quadratic).
+  let words = piped;
   for (let lvl = level; ; lvl++) {
     api.emit(cur);
     if (!runsOther(cur, api, piped, lvl)) return;
     const inner = wrapped(cur.argv, 0, cur.cwd, api.home);
     if (!inner) return;
     let next: SimpleCommand | undefined;
-    if (lvl + 1 < SHELL_LIMITS.maxWrappers) next = innerCommand(cur, inner, piped, api);
+    if (lvl + 1 < SHELL_LIMITS.maxWrappers) next = innerCommand(cur, inner, words, api);
     else if (!skipped) {
       skipped = true;
-      next = skipWrappers(cur, inner, api, piped);
+      next = skipWrappers(cur, inner, api, words);
     } else api.note(limitNote(`more than ${SHELL_LIMITS.maxWrappers} wrappers around one command`));
+    if (inner.stdinArgs) words = undefined;
     if (!next) return;
     cur = next;
   }
