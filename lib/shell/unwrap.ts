@@ -99,7 +99,7 @@ function wrapped(a: string[], s: number, cwdIn: string, home: string): Inner | u
       let prefix: string[] | undefined;
       let i = skipOptions(a, s + 1, { short: "uCS", long: ["--unset", "--chdir", "--split-string"] }, (o, v) => {
         chdir(o, v, ["-C", "--chdir"]);
-        if ((o === "-S" || o === "--split-string") && v !== undefined) prefix = v.split(/\s+/).filter((s) => s !== "");
+        if ((o === "-S" || o === "--split-string") && v !== undefined) prefix = v.split(/\s+/).filter((w) => w !== "");
       });
       if (prefix) {
         // -S takes its value as the rest of the command: it was consumed as an option value above.
