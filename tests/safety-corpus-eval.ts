@@ -62,7 +62,9 @@ export async function runCorpus(corpus: Corpus, set: RuleSet): Promise<Rates> {
   for (const [i, c] of corpus.cases.entries()) {
     const decision = await evaluate(ctx, { hook: "tool_call", session: { id: `corpus-${i}`, cwd: corpus.cwd }, tool: { name: "bash", input: { command: c.command } } });
     const stopped = decision.action === "block" || decision.action === "ask";
-    const unparsable = parseShell(c.command, { cwd: corpus.cwd, home: corpus.home }).fallback;
+    const parsed = parseShell(c.command, { cwd: corpus.cwd, home: corpus.home });
+    // Over an analysis cap counts too: no corpus command may be judged too complex.
+    const unparsable = parsed.fallback || parsed.limit !== undefined;
     results.push({ c, decision, stopped, ok: stopped === (c.expect === "block"), unparsable });
   }
   const mustStop = results.filter((r) => r.c.expect === "block").length;

@@ -112,11 +112,19 @@ export interface ShellReport {
   /** Set when the line was not valid shell and the fallback split was used. */
   error?: string;
   fallback: boolean;
+  /** Set when the line is over a shell analysis cap: judged too complex, only what came before was read. */
+  limit?: string;
 }
 
 export function shellReport(command: string, cwd: string, home: string): ShellReport {
   const res = parseShell(command, { cwd, home });
-  return { command, commands: res.commands.map(formatCommand), fallback: res.fallback, ...(res.error !== undefined ? { error: res.error } : {}) };
+  return {
+    command,
+    commands: res.commands.map(formatCommand),
+    fallback: res.fallback,
+    ...(res.error !== undefined ? { error: res.error } : {}),
+    ...(res.limit !== undefined ? { limit: res.limit } : {}),
+  };
 }
 
 interface Verdict {
@@ -189,7 +197,9 @@ export async function runRulesExplain(argv: string[], io: CliIO, deps: CliDeps =
   const what = event.tool ? `${event.hook} ${event.tool.name} ${JSON.stringify(event.tool.input)}` : event.hook;
   io.stdout(`${style.bold("event:")} ${what}\n`);
   if (shell) {
-    if (shell.error !== undefined) {
+    if (shell.limit !== undefined) {
+      io.stdout(`${style.yellow("shell:")} judged unparsable, ${shell.limit}; "command" conditions saw only what came before: ${shell.commands.length} command(s)\n`);
+    } else if (shell.error !== undefined) {
       io.stdout(
         `${style.yellow("shell:")} could not parse the command (${shell.error}); "command" conditions used a plain split: ${shell.commands.join(" ; ") || "(nothing)"}; "pattern" rules match the raw text\n`,
       );

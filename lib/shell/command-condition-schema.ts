@@ -50,5 +50,12 @@ export const CommandConditionSchema = v.strictObject({
   pipeTo: v.optional(StringOrList),
   /** Regex on the target of an output redirection (`>`, `>>`, `&>`), resolved like a path. */
   writesTo: v.optional(RegexString),
+  /**
+   * true: holds only for a line over the shell analysis caps (length, words, commands, nesting, wrappers:
+   * lib/shell/limits.ts), which is judged too complex to analyse. With `"program": "*"` and no other key it
+   * holds for every such line, even one of which no command could be read; otherwise the other keys are
+   * checked against the commands read before the cap.
+   */
+  tooComplex: v.optional(v.literal(true)),
 });
 export type CommandCondition = v.InferOutput<typeof CommandConditionSchema>;

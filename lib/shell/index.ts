@@ -34,24 +34,75 @@ let lastResult: ParseResult | undefined;
  * Recent lines beyond the last one. Agents repeat lines (`git status`, the test command), and a line is
  * seen again at tool_result; parsing is a third of an evaluation. Results are never mutated (the
  * last-line cache already shares them between rules), so sharing them between events is as safe.
+ * Bounded by an estimate of the bytes held, least recently used out first; long lines are not kept at all
+ * (a sidecar held 3 GB after 22 distinct 2 MB lines). The last line alone is always kept: it is one
+ * line, and the analysis caps bound its result.
  */
-const RECENT_MAX = 64;
-const recent = new Map<string, { cwd: string; home: string; result: ParseResult }>();
+export const PARSE_CACHE = { maxEntries: 64, maxBytes: 8 << 20, maxLine: 16 << 10 } as const;
+interface Recent {
+  cwd: string;
+  home: string;
+  result: ParseResult;
+  bytes: number;
+}
+const recent = new Map<string, Recent>();
+let recentBytes = 0;
+
+/**
+ * Rough bytes a cached line and its result hold, on the high side: strings at two bytes a character plus
+ * their header, array slots at the cost measured in a sidecar (the flag analysis a rule adds per command,
+ * and heap blocks pinned among garbage, included).
+ */
+function estimateBytes(command: string, cwd: string, home: string, result: ParseResult): number {
+  let n = 2 * (command.length + cwd.length + home.length) + 64;
+  for (const c of result.commands) {
+    n += 256 + 2 * c.cwd.length + 48 * (c.argv.length + c.dynamic.length + c.pipeTo.length + c.via.length);
+    for (const w of c.argv) n += 40 + 2 * w.length;
+    for (const r of c.redirects) n += 96 + 2 * (r.target.length + (r.body?.length ?? 0));
+  }
+  return n;
+}
+
+function remember(command: string, opts: ParseOptions, result: ParseResult): void {
+  if (command.length > PARSE_CACHE.maxLine) return;
+  const bytes = estimateBytes(command, opts.cwd, opts.home, result);
+  if (bytes > PARSE_CACHE.maxBytes / 4) return;
+  while (recent.size > 0 && (recent.size >= PARSE_CACHE.maxEntries || recentBytes + bytes > PARSE_CACHE.maxBytes)) {
+    const oldest = recent.keys().next().value as string;
+    recentBytes -= recent.get(oldest)?.bytes ?? 0;
+    recent.delete(oldest);
+  }
+  recent.set(command, { cwd: opts.cwd, home: opts.home, result, bytes });
+  recentBytes += bytes;
+}
+
+/** Entries and estimated bytes the parse cache holds (for tests and diagnostics). */
+export function parseCacheSize(): { entries: number; bytes: number } {
+  return { entries: recent.size, bytes: recentBytes };
+}
 
 /**
  * The simple commands a line runs, and the parse error when it was not valid shell (the commands then come
- * from a plain operator/whitespace split and `fallback` is true). The last result is cached, because every
- * rule with a `command` condition asks about the same line.
+ * from a plain operator/whitespace split and `fallback` is true), or the cap it is over (`limit`). The last
+ * result is cached, because every rule with a `command` condition asks about the same line.
  */
 export function parseShell(command: string, opts: ParseOptions): ParseResult {
   // Compared field by field: concatenating a key costs more than the lookup saves, once per rule.
   if (lastResult && command === lastCommand && opts.cwd === lastCwd && opts.home === lastHome) return lastResult;
-  const hit = recent.get(command);
-  const result = hit && hit.cwd === opts.cwd && hit.home === opts.home ? hit.result : parseShellLine(command, opts);
-  if (!hit || hit.result !== result) {
-    if (hit) recent.delete(command);
-    else if (recent.size >= RECENT_MAX) recent.delete(recent.keys().next().value as string);
-    recent.set(command, { cwd: opts.cwd, home: opts.home, result });
+  const hit = command.length > PARSE_CACHE.maxLine ? undefined : recent.get(command);
+  let result: ParseResult;
+  if (hit && hit.cwd === opts.cwd && hit.home === opts.home) {
+    result = hit.result;
+    // Most recently used goes last.
+    recent.delete(command);
+    recent.set(command, hit);
+  } else {
+    result = parseShellLine(command, opts);
+    if (hit) {
+      recent.delete(command);
+      recentBytes -= hit.bytes;
+    }
+    remember(command, opts, result);
   }
   lastCommand = command;
   lastCwd = opts.cwd;
@@ -102,6 +153,8 @@ export function compileCommandCondition(cond: CommandCondition, compile: (patter
   const pipeTo = list(cond.pipeTo);
   const pipeMatch = pipeTo ? programMatcher(pipeTo) : undefined;
   const pathClass: PathClass | undefined = cond.paths;
+  // `tooComplex` with `program: "*"` alone is about the line, not about a command read from it.
+  const lineOnly = cond.tooComplex === true && programs.includes("*") && Object.keys(cond).every((k) => k === "program" || k === "tooComplex");
   // Rule flags are canonicalized with the table of the program (and subcommand) they are checked against.
   const flagCache = new Map<string, { all: string[][]; any: string[][]; not: string[][] }>();
   const flagsFor = (program: string, sub: string | undefined) => {
@@ -158,6 +211,10 @@ export function compileCommandCondition(cond: CommandCondition, compile: (patter
 
   return (command, ctx, explain = true) => {
     const parsed = parseShell(command, ctx);
+    if (cond.tooComplex) {
+      if (parsed.limit === undefined) return explain ? "the line is within the shell analysis limits" : MISMATCH;
+      if (lineOnly) return undefined;
+    }
     let why: string | undefined;
     for (const cmd of parsed.commands) {
       if (!isProgram(cmd.program)) continue;
@@ -167,6 +224,7 @@ export function compileCommandCondition(cond: CommandCondition, compile: (patter
     }
     if (!explain) return MISMATCH;
     why ??= `no command runs ${programs.join("/")}`;
+    if (parsed.limit !== undefined) return `${why} (judged unparsable, ${parsed.limit}; only what was read before the limit was checked)`;
     return parsed.fallback ? `${why} (unparsable, fell back to a plain split: ${parsed.error})` : why;
   };
 }

@@ -1,4 +1,5 @@
 /** @module shell lexer: a command line -> words (with unexpanded parts), operators and redirections. */
+import { limitNote, SHELL_LIMITS, ShellLimitError } from "./limits.ts";
 
 /** One piece of a word, kept unexpanded so variables resolve in execution order. */
 export type Part =
@@ -35,15 +36,28 @@ export class ShellSyntaxError extends Error {
 }
 
 const META = new Set([" ", "\t", "\n", ";", "&", "|", "(", ")", "<", ">"]);
+/** Characters a word's plain run stops at, for the cases of readWord to look at. */
+const WORD_SPECIAL = new Set(["\\", "'", '"', "$", "`", "@", "!", "+", "*", "?", "="]);
 const NAME_START = /[A-Za-z_]/;
 const NAME_CHAR = /[A-Za-z0-9_]/;
 const SPECIAL_PARAMS = new Set(["@", "*", "#", "?", "$", "!", "-", "0", "1", "2", "3", "4", "5", "6", "7", "8", "9"]);
 
+/** Words a line (and the scripts nested in it) may still lex; shared by every `lex` of one analysis. */
+export interface LexBudget {
+  words: number;
+}
+
+function tooDeep(nest: number): void {
+  if (nest > SHELL_LIMITS.maxNesting) throw new ShellLimitError(limitNote(`quotes and substitutions nested more than ${SHELL_LIMITS.maxNesting} deep`));
+}
+
 /**
  * Index just past the `close` matching an already-consumed opener, skipping quoted text and nested
- * substitutions. Throws on end of input so an unbalanced line is reported, never guessed.
+ * substitutions. Throws on end of input so an unbalanced line is reported, never guessed. `nest` counts the
+ * quotes and substitutions this one sits in: each level is a stack frame.
  */
-export function scanBalanced(src: string, start: number, open: string, close: string): number {
+export function scanBalanced(src: string, start: number, open: string, close: string, nest = 0): number {
+  tooDeep(nest);
   let depth = 1;
   let i = start;
   while (i < src.length) {
@@ -59,7 +73,7 @@ export function scanBalanced(src: string, start: number, open: string, close: st
       continue;
     }
     if (c === '"') {
-      i = scanDouble(src, i + 1);
+      i = scanDouble(src, i + 1, nest + 1);
       continue;
     }
     if (c === "`") {
@@ -82,13 +96,14 @@ export function scanBalanced(src: string, start: number, open: string, close: st
 }
 
 /** Index just past the closing double quote; `i` is just after the opening one. */
-function scanDouble(src: string, i: number): number {
+function scanDouble(src: string, i: number, nest: number): number {
+  tooDeep(nest);
   while (i < src.length) {
     const c = src[i];
     if (c === "\\") i += 2;
     else if (c === '"') return i + 1;
-    else if (c === "$" && src[i + 1] === "(") i = scanBalanced(src, i + 2, "(", ")");
-    else if (c === "$" && src[i + 1] === "{") i = scanBalanced(src, i + 2, "{", "}");
+    else if (c === "$" && src[i + 1] === "(") i = scanBalanced(src, i + 2, "(", ")", nest + 1);
+    else if (c === "$" && src[i + 1] === "{") i = scanBalanced(src, i + 2, "{", "}", nest + 1);
     else if (c === "`") i = scanBacktick(src, i + 1);
     else i++;
   }
@@ -145,12 +160,21 @@ interface Pending {
   redirect: Redirect;
 }
 
-/** Tokenizes a whole script. Throws ShellSyntaxError on unbalanced quotes or substitutions. */
-export function lex(src: string): Token[] {
+const FD_DUP = /[0-9]*-?/y;
+
+/**
+ * Tokenizes a whole script. Throws ShellSyntaxError on unbalanced quotes or substitutions, ShellLimitError
+ * past the word budget (each token costs one) or the nesting cap.
+ */
+export function lex(src: string, budget: LexBudget = { words: SHELL_LIMITS.maxWords }): Token[] {
   const out: Token[] = [];
   const pending: Pending[] = [];
   let i = 0;
   const n = src.length;
+  const push = (t: Token) => {
+    if (--budget.words < 0) throw new ShellLimitError(limitNote(`more than ${SHELL_LIMITS.maxWords} words`));
+    out.push(t);
+  };
 
   const readHeredocs = () => {
     // Bodies start on the line after the operator, in the order the operators appeared.
@@ -321,8 +345,11 @@ export function lex(src: string): Token[] {
         i = end;
         continue;
       }
-      lit += c;
-      i++;
+      // A run of plain characters in one slice: one string per run, not one per character.
+      let j = i + 1;
+      while (j < n && !META.has(src[j] ?? "") && !WORD_SPECIAL.has(src[j] ?? "")) j++;
+      lit += j === i + 1 ? c : src.slice(i, j);
+      i = j;
     }
     flush(false);
     return { parts, raw: src.slice(start, i) };
@@ -344,7 +371,7 @@ export function lex(src: string): Token[] {
     const c2 = src.slice(i, i + 2);
     const c3 = src.slice(i, i + 3);
     if (c === "\n") {
-      out.push({ t: "op", v: "\n" });
+      push({ t: "op", v: "\n" });
       i++;
       if (pending.length > 0) readHeredocs();
       continue;
@@ -355,25 +382,25 @@ export function lex(src: string): Token[] {
       continue;
     }
     if (c3 === ";;&") {
-      out.push({ t: "op", v: ";;" });
+      push({ t: "op", v: ";;" });
       i += 3;
       continue;
     }
     if (c2 === ";;" || c2 === ";&" || c2 === "&&" || c2 === "||" || c2 === "|&") {
-      out.push({ t: "op", v: c2 === ";&" ? ";;" : c2 });
+      push({ t: "op", v: c2 === ";&" ? ";;" : c2 });
       i += 2;
       continue;
     }
     if (c2 === "((") {
       // Arithmetic command; `( (a) )` written without a space is treated the same, harmlessly.
       const end = scanBalanced(src, i + 2, "(", ")");
-      out.push({ t: "arith", src: src.slice(i + 2, end - 1) });
+      push({ t: "arith", src: src.slice(i + 2, end - 1) });
       i = src[end] === ")" ? end + 1 : end;
       continue;
     }
     if ((c === "<" || c === ">") && src[i + 1] === "(") {
       const end = scanBalanced(src, i + 2, "(", ")");
-      out.push({ t: "w", w: { parts: [{ k: "sub", src: src.slice(i + 2, end - 1), quoted: false, proc: true }], raw: src.slice(i, end) } });
+      push({ t: "w", w: { parts: [{ k: "sub", src: src.slice(i + 2, end - 1), quoted: false, proc: true }], raw: src.slice(i, end) } });
       i = end;
       continue;
     }
@@ -396,23 +423,25 @@ export function lex(src: string): Token[] {
         const delim = w.parts.map((p) => (p.k === "lit" ? p.v : p.k === "tilde" ? `~${p.user}` : "")).join("");
         pending.push({ delim, strip: op === "<<-", redirect });
       } else if ((op === ">&" || op === "<&") && /^[0-9-]/.test(src[i] ?? "")) {
-        const m = /^[0-9]*-?/.exec(src.slice(i)) ?? [""];
-        redirect.target = { parts: [{ k: "lit", v: m[0], quoted: false }], raw: m[0] };
-        i += m[0].length;
+        // Sticky: slicing the rest of the line per `>&2` made a line of them quadratic.
+        FD_DUP.lastIndex = i;
+        const m = FD_DUP.exec(src)?.[0] ?? "";
+        redirect.target = { parts: [{ k: "lit", v: m, quoted: false }], raw: m };
+        i += m.length;
       } else {
         if (i >= n || META.has(src[i] ?? "")) throw new ShellSyntaxError(`redirection '${op}' has no target`, i);
         redirect.target = readWord();
       }
-      out.push({ t: "redir", r: redirect });
+      push({ t: "redir", r: redirect });
       continue;
     }
     if (fd !== "") i -= fd.length;
     if (c === ";" || c === "&" || c === "|" || c === "(" || c === ")") {
-      out.push({ t: "op", v: c });
+      push({ t: "op", v: c });
       i++;
       continue;
     }
-    out.push({ t: "w", w: readWord() });
+    push({ t: "w", w: readWord() });
   }
   if (pending.length > 0) readHeredocs();
   return out;

@@ -75,10 +75,12 @@ describe("parseShellLine", () => {
     expect(curl2?.pipeTo).not.toContain("python3");
   });
 
-  it("should stop at the nesting limit instead of recursing forever", () => {
+  it("should stop at the nesting limit instead of recursing forever, and judge the line too complex", () => {
     let cmd = "rm -rf /";
     for (let i = 0; i < 12; i++) cmd = `sh -c ${JSON.stringify(cmd)}`;
     const r = parseShellLine(cmd, opts);
-    expect(r.fallback).toBe(true);
+    expect(r.limit).toContain("nested more than 8 deep");
+    // The line itself and 8 nested levels are read; the 9th level's script is not.
+    expect(r.commands.filter((c) => c.program === "sh")).toHaveLength(9);
   });
 });

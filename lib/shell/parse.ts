@@ -1,14 +1,43 @@
 /** @module shell parser: tokens -> the flat list of simple commands a line runs, with variables and cd followed. */
-import { lex, ShellSyntaxError, type Part, type Token, type Word } from "./lex.ts";
+import { type LexBudget, lex, type Token, type Word } from "./lex.ts";
+import { limitNote, SHELL_LIMITS, ShellLimitError } from "./limits.ts";
 import type { ParseOptions, ParseResult, RedirectInfo, SimpleCommand } from "./types.ts";
 import { SHELLS, unwrap, type Unwrapper } from "./unwrap.ts";
 import { resolvePath } from "./paths.ts";
 
-/** Nesting limit for sh -c / $(...) / eval, so a hostile line cannot recurse forever. */
-const MAX_DEPTH = 8;
+/**
+ * Shell variables of one scope over those of the scope it was opened in. A subshell or nested script
+ * copying its parent's map made `X1=..; ...; (a); (a); ...` quadratic; the chain is as deep as the
+ * nesting, which the limits cap.
+ */
+class Vars {
+  readonly #own = new Map<string, string | undefined>();
+  readonly #parent: Vars | undefined;
+
+  constructor(parent?: Vars) {
+    this.#parent = parent;
+  }
+
+  get(name: string): string | undefined {
+    for (let v: Vars | undefined = this; v !== undefined; v = v.#parent) if (v.#own.has(name)) return v.#own.get(name);
+    return undefined;
+  }
+
+  set(name: string, value: string): void {
+    this.#own.set(name, value);
+  }
+
+  delete(name: string): void {
+    this.#own.set(name, undefined);
+  }
+
+  child(): Vars {
+    return new Vars(this);
+  }
+}
 
 interface Scope {
-  vars: Map<string, string>;
+  vars: Vars;
   cwd: string;
 }
 
@@ -17,6 +46,18 @@ interface State {
   depth: number;
   out: SimpleCommand[];
   via: string[];
+  /** Words still to lex or expand, for the whole line. */
+  budget: LexBudget;
+  /** Characters variable values may still add when expanded. */
+  expansion: number;
+  /** The first cap the analysis hit and worked around (the line is then judged too complex). */
+  limit?: string;
+  /** False in the fallback split, which does not parse nested scripts. */
+  scripts: boolean;
+}
+
+function newState(home: string, via: string[], scripts: boolean): State {
+  return { home, depth: 0, out: [], via, budget: { words: SHELL_LIMITS.maxWords }, expansion: SHELL_LIMITS.maxExpansion, scripts };
 }
 
 interface Field {
@@ -37,21 +78,20 @@ export function basename(p: string): string {
 /** The literal output of `echo ...` / `printf ...`, or undefined when it is not a plain literal print. */
 export function literalOutput(cmd: SimpleCommand): string | undefined {
   if (cmd.dynamic.some(Boolean) || cmd.redirects.some((r) => r.op.includes(">") && !r.op.includes("&"))) return undefined;
-  const args = cmd.argv.slice(1);
+  const args = cmd.argv;
   if (cmd.program === "echo") {
     let interpret = false;
-    while (args.length > 0 && /^-[neE]+$/.test(args[0] ?? "")) {
-      if ((args[0] ?? "").includes("e")) interpret = true;
-      args.shift();
-    }
-    const s = args.join(" ");
+    // An index, not shift(): `echo -n -n -n ...` was quadratic.
+    let i = 1;
+    for (; i < args.length && /^-[neE]+$/.test(args[i] ?? ""); i++) if ((args[i] ?? "").includes("e")) interpret = true;
+    const s = args.slice(i).join(" ");
     return interpret ? s.replace(/\\n/g, "\n").replace(/\\t/g, "\t") : s;
   }
-  if (cmd.program === "cat" && args.length === 0) return cmd.redirects.find((r) => r.body !== undefined)?.body;
+  if (cmd.program === "cat" && args.length === 1) return cmd.redirects.find((r) => r.body !== undefined)?.body;
   if (cmd.program === "printf") {
-    const fmt = args.shift();
+    const fmt = args[1];
     if (fmt === undefined) return undefined;
-    let k = 0;
+    let k = 2;
     return fmt.replace(/%[sbd]|\\n|\\t|%%/g, (m) => (m === "\\n" ? "\n" : m === "\\t" ? "\t" : m === "%%" ? "%" : (args[k++] ?? "")));
   }
   return undefined;
@@ -67,14 +107,21 @@ class Parser implements Unwrapper {
     return this.st.home;
   }
 
-  /** Parses a nested script (sh -c, eval, heredoc) in its own scope, recording what it runs. */
-  script(src: string, cwd: string, via: string, vars?: Map<string, string>): void {
-    if (this.st.depth >= MAX_DEPTH) throw new ShellSyntaxError(`nesting deeper than ${MAX_DEPTH}`, 0);
+  /**
+   * Parses a nested script (sh -c, eval, heredoc) in its own scope, recording what it runs. Past the depth
+   * cap the script is not read, and the line is judged too complex.
+   */
+  script(src: string, cwd: string, via: string, vars?: Vars): void {
+    if (!this.st.scripts) return;
+    if (this.st.depth >= SHELL_LIMITS.maxDepth) {
+      this.note(limitNote(`scripts nested more than ${SHELL_LIMITS.maxDepth} deep (sh -c, eval, $(...))`));
+      return;
+    }
     const saved = this.st.via;
     this.st.via = [...saved, via];
     this.st.depth++;
     try {
-      this.run(lex(src), { vars: new Map(vars ?? []), cwd });
+      this.run(lex(src, this.st.budget), { vars: vars ? vars.child() : new Vars(), cwd });
     } finally {
       this.st.depth--;
       this.st.via = saved;
@@ -82,7 +129,18 @@ class Parser implements Unwrapper {
   }
 
   emit(cmd: SimpleCommand): void {
+    if (this.st.out.length >= SHELL_LIMITS.maxCommands) throw new ShellLimitError(limitNote(`more than ${SHELL_LIMITS.maxCommands} simple commands`));
     this.st.out.push(cmd);
+  }
+
+  note(why: string): void {
+    this.st.limit ??= why;
+  }
+
+  /** Charges text a value adds to the line when expanded; values can double per assignment. */
+  private spend(chars: number): void {
+    this.st.expansion -= chars;
+    if (this.st.expansion < 0) throw new ShellLimitError(limitNote(`variables expand to more than ${SHELL_LIMITS.maxExpansion} characters`));
   }
 
   /** Runs a command substitution's inner script and returns its literal output when it is a plain echo/printf. */
@@ -110,6 +168,9 @@ class Parser implements Unwrapper {
         return;
       }
       const pieces = value.split(/[ \t\n]+/);
+      // Each field a value splits into is one more word of the line.
+      this.st.budget.words -= pieces.length - 1;
+      if (this.st.budget.words < 0) throw new ShellLimitError(limitNote(`more than ${SHELL_LIMITS.maxWords} words`));
       pieces.forEach((piece, idx) => {
         if (idx > 0 && started) {
           fields.push({ text: cur, dynamic: dyn });
@@ -137,6 +198,7 @@ class Parser implements Unwrapper {
           const known =
             p.name === "HOME" ? (scope.vars.get("HOME") ?? this.st.home) : p.name === "PWD" && scope.cwd !== "" ? scope.cwd : scope.vars.get(p.name);
           if (known !== undefined) {
+            this.spend(known.length);
             if (p.quoted) {
               cur += known;
               started = true;
@@ -156,6 +218,7 @@ class Parser implements Unwrapper {
           subs.push(p.src);
           const value = this.substitute(p.src, scope, p.proc);
           if (value !== undefined) {
+            this.spend(value.length);
             if (p.quoted) {
               cur += value;
               started = true;
@@ -186,11 +249,7 @@ class Parser implements Unwrapper {
     let skipCase = false;
 
     const endPipeline = () => {
-      // Each stage's output feeds every later stage (`curl x | tee f | sh`).
-      for (let k = 0; k < pipeline.length; k++) {
-        const later = pipeline.slice(k + 1).flat();
-        for (const c of pipeline[k] ?? []) for (const l of later) if (!l.ignoresStdinCode && !c.pipeTo.includes(l.program)) c.pipeTo.push(l.program);
-      }
+      if (pipeline.length > 1) this.feedPipeline(pipeline);
       pipeline = [];
     };
 
@@ -226,8 +285,9 @@ class Parser implements Unwrapper {
         }
         finish(v);
         if (v === "(") {
+          if (stack.length >= SHELL_LIMITS.maxNesting) throw new ShellLimitError(limitNote(`subshells nested more than ${SHELL_LIMITS.maxNesting} deep`));
           stack.push(scope);
-          scope = { vars: new Map(scope.vars), cwd: scope.cwd };
+          scope = { vars: scope.vars.child(), cwd: scope.cwd };
         } else if (v === ")") {
           scope = stack.pop() ?? scope;
         } else if (v === ";;") {
@@ -288,6 +348,31 @@ class Parser implements Unwrapper {
     endPipeline();
   }
 
+  /**
+   * Each stage's output feeds every later stage (`curl x | tee f | sh`). Walked from the end, so each
+   * stage's list is the next one's plus what that stage runs: stages that add nothing share one array
+   * (a pipeline of n stages was n² work). Lists are never mutated once shared, only replaced.
+   */
+  private feedPipeline(stages: SimpleCommand[][]): void {
+    let later: string[] = [];
+    const seen = new Set<string>();
+    for (let k = stages.length - 1; k >= 0; k--) {
+      const stage = stages[k] ?? [];
+      if (later.length > 0) for (const c of stage) c.pipeTo = c.pipeTo.length === 0 ? later : union(c.pipeTo, later);
+      let fresh: string[] | undefined;
+      for (const c of stage) {
+        if (c.ignoresStdinCode || seen.has(c.program)) continue;
+        if (seen.size >= SHELL_LIMITS.maxPipeTo) {
+          this.note(limitNote(`a pipeline feeds more than ${SHELL_LIMITS.maxPipeTo} distinct programs`));
+          break;
+        }
+        seen.add(c.program);
+        (fresh ??= []).push(c.program);
+      }
+      if (fresh) later = [...fresh, ...later];
+    }
+  }
+
   private finishCommand(words: Word[], redirTokens: Token[], scope: Scope, pipeline: SimpleCommand[][]): SimpleCommand[] {
     const before = this.st.out.length;
     // Leading NAME=value words are assignments, not the program.
@@ -305,7 +390,8 @@ class Parser implements Unwrapper {
     }
     const argv: string[] = [];
     const dynamic: boolean[] = [];
-    for (const w of words.slice(k)) {
+    for (; k < words.length; k++) {
+      const w = words[k] as Word;
       for (const f of this.expand(w, scope).fields) {
         argv.push(f.text);
         dynamic.push(f.dynamic);
@@ -328,14 +414,20 @@ class Parser implements Unwrapper {
       const dest = argv[1];
       if (dest === undefined) scope.cwd = this.st.home;
       else if (dest !== "-" && !dest.startsWith("+")) scope.cwd = dynamic[1] || scope.cwd === "" ? "" : resolvePath(dest, scope.cwd, this.st.home);
+      if (scope.cwd.length > SHELL_LIMITS.maxCwd) {
+        // Deeper than a path can be: unknowable, and a line that does this is judged too complex.
+        this.note(limitNote(`cd goes deeper than ${SHELL_LIMITS.maxCwd} characters`));
+        scope.cwd = "";
+      }
     }
     if (DECLARE.has(program)) {
-      for (const a of argv.slice(1)) {
+      for (let j = 1; j < argv.length; j++) {
+        const a = argv[j] ?? "";
         const m = ASSIGN.exec(a);
         if (m?.[1]) scope.vars.set(m[1], a.slice(m[0].length));
       }
     }
-    if (program === "unset") for (const a of argv.slice(1)) scope.vars.delete(a);
+    if (program === "unset") for (let j = 1; j < argv.length; j++) scope.vars.delete(argv[j] ?? "");
     // The previous stage's literal output is what a shell at the end of `echo ... | sh` runs.
     const prev = pipeline[pipeline.length - 1];
     const prevOut = prev?.length === 1 && prev[0] ? literalOutput(prev[0]) : undefined;
@@ -343,57 +435,91 @@ class Parser implements Unwrapper {
     const subEnd = this.st.out.length;
     unwrap(cmd, this, prevOut);
     // `sh -c "$(curl ...)"`, `bash <(curl ...)`, `eval "$(curl ...)"`: the substitution's output is run.
-    for (const runner of this.st.out.slice(subEnd)) {
-      if (!(RUNNERS.has(runner.program) || /^python[0-9.]*$/.test(runner.program)) || !runner.dynamic.some(Boolean)) continue;
-      for (const c of this.st.out.slice(before, subEnd)) if (!c.pipeTo.includes(runner.program)) c.pipeTo.push(runner.program);
+    if (subEnd > before) {
+      const runners = new Set<string>();
+      for (let j = subEnd; j < this.st.out.length; j++) {
+        const runner = this.st.out[j] as SimpleCommand;
+        if ((RUNNERS.has(runner.program) || /^python[0-9.]*$/.test(runner.program)) && runner.dynamic.some(Boolean)) runners.add(runner.program);
+      }
+      if (runners.size > 0) {
+        const add = [...runners];
+        for (let j = before; j < subEnd; j++) {
+          const c = this.st.out[j] as SimpleCommand;
+          c.pipeTo = union(c.pipeTo, add);
+        }
+      }
     }
     return this.st.out.slice(before);
   }
 }
+/** `a` with what `b` adds, as a new array (pipeTo lists are shared between commands). */
+function union(a: string[], b: string[]): string[] {
+  const extra = b.filter((p) => !a.includes(p));
+  return extra.length === 0 ? a : [...a, ...extra];
+}
+
 function resolveTarget(target: string, cwd: string, home: string): string {
   if (target === "" || cwd === "") return target;
   return resolvePath(target, cwd, home);
 }
 
-/** Parses a command line into the simple commands it runs. Throws ShellSyntaxError. */
+/** Parses a command line into the simple commands it runs. Throws ShellSyntaxError, or ShellLimitError at a hard cap. */
 export function parseStrict(command: string, opts: ParseOptions): SimpleCommand[] {
-  const st: State = { home: opts.home, depth: 0, out: [], via: [] };
-  const p = new Parser(st);
-  p.run(lex(command), { vars: new Map(), cwd: opts.cwd });
+  const st = newState(opts.home, [], true);
+  runStrict(st, command, opts.cwd);
   return st.out;
+}
+
+function runStrict(st: State, command: string, cwd: string): void {
+  new Parser(st).run(lex(command, st.budget), { vars: new Vars(), cwd });
 }
 
 /**
  * Last-resort split used when the parser gives up: cut on operators and whitespace, strip quote characters,
- * and still unwrap wrappers, so the semantic rules keep working at reduced precision.
+ * and still unwrap wrappers, so the semantic rules keep working at reduced precision. Nested scripts are
+ * not parsed. The same caps hold: `limit` says which one stopped it.
  */
-export function parseFallback(command: string, opts: ParseOptions): SimpleCommand[] {
-  const st: State = { home: opts.home, depth: MAX_DEPTH, out: [], via: ["fallback"] };
+export function parseFallback(command: string, opts: ParseOptions): { commands: SimpleCommand[]; limit?: string } {
+  const st = newState(opts.home, ["fallback"], false);
   const p = new Parser(st);
   const cleaned = command.replace(/\\\n/g, " ").replace(/[`$()]/g, " ");
-  for (const segment of cleaned.split(/&&|\|\||[;&|\n{}]/)) {
-    const argv = segment
-      .trim()
-      .split(/\s+/)
-      .map((w) => w.replace(/["']/g, ""))
-      .filter((w) => w !== "");
-    if (argv.length === 0) continue;
-    const cmd: SimpleCommand = { argv, dynamic: argv.map(() => false), program: basename(argv[0] ?? ""), cwd: opts.cwd, redirects: [], pipeTo: [], via: st.via, synthetic: false, stdinArgs: false };
-    try {
+  try {
+    for (const segment of cleaned.split(/&&|\|\||[;&|\n{}]/)) {
+      const argv = segment
+        .trim()
+        .split(/\s+/)
+        .map((w) => w.replace(/["']/g, ""))
+        .filter((w) => w !== "");
+      if (argv.length === 0) continue;
+      st.budget.words -= argv.length;
+      if (st.budget.words < 0) throw new ShellLimitError(limitNote(`more than ${SHELL_LIMITS.maxWords} words`));
+      const cmd: SimpleCommand = { argv, dynamic: argv.map(() => false), program: basename(argv[0] ?? ""), cwd: opts.cwd, redirects: [], pipeTo: [], via: st.via, synthetic: false, stdinArgs: false };
       unwrap(cmd, p, undefined);
-    } catch {
-      st.out.push(cmd);
     }
+  } catch (err) {
+    if (!(err instanceof ShellLimitError)) throw err;
+    st.limit ??= err.message;
   }
-  return st.out;
+  return { commands: st.out, ...(st.limit !== undefined ? { limit: st.limit } : {}) };
 }
 
-/** Parses, falling back to the plain split (and saying so) when the line is not valid shell. */
+/**
+ * Parses, falling back to the plain split (and saying so) when the line is not valid shell. Over a cap
+ * (SHELL_LIMITS) the result carries `limit`: the line is judged too complex, and `commands` holds only
+ * what was read before the cap (nothing for a line over the length cap).
+ */
 export function parseShellLine(command: string, opts: ParseOptions): ParseResult {
+  if (command.length > SHELL_LIMITS.maxLength) {
+    return { commands: [], fallback: false, limit: limitNote(`${command.length} characters, over ${SHELL_LIMITS.maxLength}`) };
+  }
+  const st = newState(opts.home, [], true);
   try {
-    return { commands: parseStrict(command, opts), fallback: false };
+    runStrict(st, command, opts.cwd);
+    return { commands: st.out, fallback: false, ...(st.limit !== undefined ? { limit: st.limit } : {}) };
   } catch (err) {
+    if (err instanceof ShellLimitError) return { commands: st.out, fallback: false, limit: err.message };
     const error = err instanceof Error ? err.message : String(err);
-    return { commands: parseFallback(command, opts), error, fallback: true };
+    const fb = parseFallback(command, opts);
+    return { commands: fb.commands, error, fallback: true, ...(fb.limit !== undefined ? { limit: fb.limit } : st.limit !== undefined ? { limit: st.limit } : {}) };
   }
 }

@@ -11,6 +11,14 @@ export function normalizeAbsolute(p: string): string {
   return `/${out.join("/")}`;
 }
 
+/** A relative path with nothing to normalize: no `.`/`..` segment, no empty one. */
+const NEEDS_NORMALIZING = /(?:^|\/)\.{1,2}(?:\/|$)|\/\/|\/$/;
+
+let lastCwd = "";
+let lastNormalized = "/";
+/** The last path the fast path built: normalized by construction, so a `cd` into it needs no second pass. */
+let lastBuilt = "";
+
 /** Resolves a path argument as the shell and the program would see it. `~user` is left as is (unknowable). */
 export function resolvePath(p: string, cwd: string, home: string): string {
   let s = p;
@@ -18,6 +26,17 @@ export function resolvePath(p: string, cwd: string, home: string): string {
   if (s.startsWith("~")) return s;
   if (!s.startsWith("/")) {
     if (cwd === "") return s;
+    // The cwd is normalized once for all the operands of a command: `rm -r a b c ...` in a deep directory
+    // normalized the whole joined path per operand.
+    if (s !== "" && !NEEDS_NORMALIZING.test(s)) {
+      if (cwd !== lastCwd) {
+        // `cd a && cd a && ...` carries the directory forward instead of normalizing it again per link.
+        lastNormalized = cwd === lastBuilt ? cwd : normalizeAbsolute(cwd);
+        lastCwd = cwd;
+      }
+      lastBuilt = lastNormalized === "/" ? `/${s}` : `${lastNormalized}/${s}`;
+      return lastBuilt;
+    }
     s = `${cwd}/${s}`;
   }
   return normalizeAbsolute(s);

@@ -43,4 +43,9 @@ export interface ParseResult {
   error?: string;
   /** True when the commands come from the whitespace/operator fallback split, not the parser. */
   fallback: boolean;
+  /**
+   * Set when the line is over an analysis cap (limits.ts): it is judged too complex to analyse, and
+   * `commands` holds only what was read before the cap. Rules can ask on it (`tooComplex`).
+   */
+  limit?: string;
 }

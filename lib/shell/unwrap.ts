@@ -1,13 +1,16 @@
 /** @module wrappers (sudo, env, sh -c, xargs, find -exec, interpreters...) -> the commands that really run. */
 import type { SimpleCommand } from "./types.ts";
 import { scanCode } from "./interp.ts";
+import { limitNote, SHELL_LIMITS, ShellLimitError } from "./limits.ts";
 import { resolvePath } from "./paths.ts";
 
-/** What unwrapping needs from the parser: nested script parsing and a place to record commands. */
+/** What unwrapping needs from the parser: nested script parsing, a place to record commands, and to note a cap. */
 export interface Unwrapper {
   readonly home: string;
-  script(src: string, cwd: string, via: string, vars?: Map<string, string>): void;
+  script(src: string, cwd: string, via: string): void;
   emit(cmd: SimpleCommand): void;
+  /** The analysis worked around a cap: the line is then judged too complex. */
+  note(why: string): void;
 }
 
 export const SHELLS = new Set(["sh", "bash", "zsh", "dash", "ksh", "ash", "mksh", "fish", "busybox-sh"]);
@@ -74,27 +77,29 @@ interface Inner {
   stdinArgs?: boolean;
 }
 
-/** Where the wrapped command starts inside a wrapper's argv, or undefined when the program wraps nothing. */
-function wrapped(cmd: SimpleCommand, home: string): Inner | undefined {
-  const a = cmd.argv;
-  const p = cmd.program;
+/**
+ * Where the command wrapped by the one starting at `a[s]` starts (an index into the same `a`), or undefined
+ * when the program wraps nothing. An index, so a chain of wrappers is walked without copying the words.
+ */
+function wrapped(a: string[], s: number, cwdIn: string, home: string): Inner | undefined {
+  const p = base(a[s] ?? "");
   let cwd: string | undefined;
   const chdir = (opt: string, value: string | undefined, names: string[]) => {
-    if (value !== undefined && names.includes(opt)) cwd = cmd.cwd === "" ? "" : resolvePath(value, cmd.cwd, home);
+    if (value !== undefined && names.includes(opt)) cwd = cwdIn === "" ? "" : resolvePath(value, cwdIn, home);
   };
   switch (p) {
     case "sudo":
     case "doas":
     case "run0": {
-      let i = skipOptions(a, 1, { short: "ugpChDrtTURa", long: ["--user", "--group", "--host", "--prompt", "--close-from", "--chdir", "--role", "--type", "--other-user", "--command-timeout"] }, (o, v) => chdir(o, v, ["-D", "--chdir"]));
+      let i = skipOptions(a, s + 1, { short: "ugpChDrtTURa", long: ["--user", "--group", "--host", "--prompt", "--close-from", "--chdir", "--role", "--type", "--other-user", "--command-timeout"] }, (o, v) => chdir(o, v, ["-D", "--chdir"]));
       while (ASSIGNMENT.test(a[i] ?? "")) i++;
       return { from: i, label: p, ...(cwd !== undefined ? { cwd } : {}) };
     }
     case "env": {
       let prefix: string[] | undefined;
-      let i = skipOptions(a, 1, { short: "uCS", long: ["--unset", "--chdir", "--split-string"] }, (o, v) => {
+      let i = skipOptions(a, s + 1, { short: "uCS", long: ["--unset", "--chdir", "--split-string"] }, (o, v) => {
         chdir(o, v, ["-C", "--chdir"]);
-        if ((o === "-S" || o === "--split-string") && v !== undefined) prefix = v.split(/\s+/).filter((s) => s !== "");
+        if ((o === "-S" || o === "--split-string") && v !== undefined) prefix = v.split(/\s+/).filter((w) => w !== "");
       });
       if (prefix) {
         // -S takes its value as the rest of the command: it was consumed as an option value above.
@@ -104,9 +109,9 @@ function wrapped(cmd: SimpleCommand, home: string): Inner | undefined {
       return { from: i, label: "env", ...(cwd !== undefined ? { cwd } : {}) };
     }
     case "nice":
-      return { from: skipOptions(a, 1, { short: "n", long: ["--adjustment"] }), label: p };
+      return { from: skipOptions(a, s + 1, { short: "n", long: ["--adjustment"] }), label: p };
     case "ionice":
-      return { from: skipOptions(a, 1, { short: "cnpPu", long: ["--class", "--classdata", "--pid", "--pgid", "--uid"] }), label: p };
+      return { from: skipOptions(a, s + 1, { short: "cnpPu", long: ["--class", "--classdata", "--pid", "--pgid", "--uid"] }), label: p };
     case "nohup":
     case "builtin":
     case "unbuffer":
@@ -114,49 +119,49 @@ function wrapped(cmd: SimpleCommand, home: string): Inner | undefined {
     case "proxychains":
     case "proxychains4":
     case "torsocks":
-      return { from: skipOptions(a, 1, { short: "", long: [] }), label: p };
+      return { from: skipOptions(a, s + 1, { short: "", long: [] }), label: p };
     case "time":
-      return { from: skipOptions(a, 1, { short: "fo", long: ["--format", "--output"] }), label: p };
+      return { from: skipOptions(a, s + 1, { short: "fo", long: ["--format", "--output"] }), label: p };
     case "setsid":
-      return { from: skipOptions(a, 1, { short: "", long: [] }), label: p };
+      return { from: skipOptions(a, s + 1, { short: "", long: [] }), label: p };
     case "stdbuf":
-      return { from: skipOptions(a, 1, { short: "ioe", long: ["--input", "--output", "--error"] }), label: p };
+      return { from: skipOptions(a, s + 1, { short: "ioe", long: ["--input", "--output", "--error"] }), label: p };
     case "chrt":
     case "taskset": {
-      const i = skipOptions(a, 1, { short: "", long: [] });
+      const i = skipOptions(a, s + 1, { short: "", long: [] });
       return { from: i + (p === "chrt" ? 1 : 1), label: p };
     }
     case "timeout":
-      return { from: skipOptions(a, 1, { short: "sk", long: ["--signal", "--kill-after"] }) + 1, label: p };
+      return { from: skipOptions(a, s + 1, { short: "sk", long: ["--signal", "--kill-after"] }) + 1, label: p };
     case "command": {
       let lookup = false;
-      const i = skipOptions(a, 1, { short: "", long: [] }, (o) => {
+      const i = skipOptions(a, s + 1, { short: "", long: [] }, (o) => {
         if (o === "-v" || o === "-V") lookup = true;
       });
       return lookup ? undefined : { from: i, label: p };
     }
     case "exec":
-      return { from: skipOptions(a, 1, { short: "a", long: [] }), label: p };
+      return { from: skipOptions(a, s + 1, { short: "a", long: [] }), label: p };
     case "xargs": {
-      const i = skipOptions(a, 1, { short: "IEdLnPsaU", long: ["--replace", "--max-args", "--max-procs", "--delimiter", "--arg-file", "--max-lines", "--max-chars", "--eof"] });
+      const i = skipOptions(a, s + 1, { short: "IEdLnPsaU", long: ["--replace", "--max-args", "--max-procs", "--delimiter", "--arg-file", "--max-lines", "--max-chars", "--eof"] });
       return i >= a.length ? { from: a.length, label: p, prefix: ["echo"], stdinArgs: true } : { from: i, label: p, stdinArgs: true };
     }
     case "npx":
     case "bunx":
     case "pnpx":
-      return { from: skipOptions(a, 1, { short: "p", long: ["--package", "--call"] }), label: p };
+      return { from: skipOptions(a, s + 1, { short: "p", long: ["--package", "--call"] }), label: p };
     case "busybox":
     case "toybox":
-      return { from: 1, label: p };
+      return { from: s + 1, label: p };
     default:
       if (PYTHON.test(p)) {
         // python -m twine upload -> twine upload
         let mod: number | undefined;
-        skipOptions(a, 1, { short: "mcWXQ", long: [] }, (o, v) => {
-          if (o === "-m" && v !== undefined && mod === undefined) mod = a.indexOf(v, 1);
+        skipOptions(a, s + 1, { short: "mcWXQ", long: [] }, (o, v) => {
+          if (o === "-m" && v !== undefined && mod === undefined) mod = a.indexOf(v, s + 1);
           if (o === "-c") mod = -1;
         });
-        return mod !== undefined && mod > 0 ? { from: mod, label: `${p} -m` } : undefined;
+        return mod !== undefined && mod > s ? { from: mod, label: `${p} -m` } : undefined;
       }
       return undefined;
   }
@@ -253,7 +258,7 @@ function stdinText(cmd: SimpleCommand, piped: string | undefined): string | unde
 
 const FIND_NON_FILTERS = new Set(["-delete", "-print", "-print0", "-depth", "-d", "-xdev", "-mount", "-follow", "-noleaf", "-daystart", "-warn", "-nowarn", "-ignore_readdir_race", "-maxdepth", "-mindepth", "-ls"]);
 
-function unwrapFind(cmd: SimpleCommand, api: Unwrapper): void {
+function unwrapFind(cmd: SimpleCommand, api: Unwrapper, level: number): void {
   const a = cmd.argv;
   let i = 1;
   while (/^-[HLPO]/.test(a[i] ?? "") || a[i] === "-D") i += a[i] === "-D" ? 2 : 1;
@@ -276,7 +281,11 @@ function unwrapFind(cmd: SimpleCommand, api: Unwrapper): void {
       const inner = a.slice(i + 1, j).map((w) => w.replaceAll("{}", `${first.replace(/\/+$/, "")}/{}`));
       // rm run on every match of a tree walk deletes across the tree: it counts as recursive.
       if (base(inner[0] ?? "") === "rm" && !inner.includes("-r")) inner.splice(1, 0, "-r");
-      if (inner.length > 0) unwrap(child(cmd, inner, inner.map(() => false), `find ${s}`), api, undefined);
+      if (inner.length > 0) {
+        // find -exec find -exec ...: each level copies the words up to the shared `;`, so levels are capped.
+        if (level + 1 >= SHELL_LIMITS.maxWrappers) api.note(limitNote(`find -exec nested more than ${SHELL_LIMITS.maxWrappers} deep`));
+        else unwrap(child(cmd, inner, inner.map(() => false), `find ${s}`), api, undefined, level + 1);
+      }
       i = j;
       continue;
     }
@@ -304,29 +313,35 @@ function runCode(cmd: SimpleCommand, code: string, api: Unwrapper, label: string
     } else {
       try {
         api.script(e.text, cmd.cwd, label);
-      } catch {
-        // Code that is not shell (python exec("...")) is scanned as code instead.
+      } catch (err) {
+        // Code that is not shell (python exec("...")) is scanned as code instead; a cap still ends the analysis.
+        if (err instanceof ShellLimitError) throw err;
       }
       if (depth < 2) runCode(cmd, e.text, api, label, depth + 1);
     }
   }
 }
 
-/** Records the command and everything it really runs underneath. */
-export function unwrap(cmd: SimpleCommand, api: Unwrapper, piped: string | undefined): void {
-  api.emit(cmd);
+/**
+ * What the command runs that is not a wrapped command line: find -exec, eval, shells, watch, interpreter
+ * code. False when that is all it runs (a shell's script is not a wrapped command).
+ */
+function runsOther(cmd: SimpleCommand, api: Unwrapper, piped: string | undefined, level: number): boolean {
   const p = cmd.program;
-  if (p === "find") return unwrapFind(cmd, api);
+  if (p === "find") {
+    unwrapFind(cmd, api, level);
+    return false;
+  }
   if (p === "eval") {
     api.script(cmd.argv.slice(1).join(" "), cmd.cwd, "eval");
-    return;
+    return false;
   }
   if (SHELLS.has(p) || (p === "su" && cmd.argv.some((w) => w === "-c" || w === "--command"))) {
     if (p === "su") {
       const k = cmd.argv.findIndex((w) => w === "-c" || w === "--command");
       const s = cmd.argv[k + 1];
       if (s !== undefined) api.script(s, cmd.cwd, "su -c");
-      return;
+      return false;
     }
     const { script, readsStdin } = shellScript(cmd.argv);
     if (!readsStdin) cmd.ignoresStdinCode = true;
@@ -335,12 +350,12 @@ export function unwrap(cmd: SimpleCommand, api: Unwrapper, piped: string | undef
       const text = stdinText(cmd, piped);
       if (text !== undefined) api.script(text, cmd.cwd, `${p} <<<`);
     }
-    return;
+    return false;
   }
   if (p === "watch") {
     const i = skipOptions(cmd.argv, 1, { short: "nd", long: ["--interval", "--differences"] });
     if (i < cmd.argv.length) api.script(cmd.argv.slice(i).join(" "), cmd.cwd, "watch");
-    return;
+    return false;
   }
   const code = interpreterCode(cmd.argv, p);
   if (code === undefined && isInterpreter(p)) cmd.ignoresStdinCode = true;
@@ -348,15 +363,83 @@ export function unwrap(cmd: SimpleCommand, api: Unwrapper, piped: string | undef
     const text = code === "stdin" ? stdinText(cmd, piped) : code;
     if (text !== undefined) runCode(cmd, text, api, `${p} code`);
   }
-  const inner = wrapped(cmd, api.home);
-  if (!inner) return;
+  return true;
+}
+
+/** The command a wrapper runs, as its own record. */
+function innerCommand(cmd: SimpleCommand, inner: Inner, piped: string | undefined, api: Unwrapper): SimpleCommand | undefined {
   // `echo / | xargs rm -rf`: literal piped words become arguments.
   const fromStdin = inner.stdinArgs && piped !== undefined ? piped.split(/\s+/).filter((w) => w !== "") : [];
-  const argv = [...(inner.prefix ?? []), ...cmd.argv.slice(inner.from), ...fromStdin];
-  if (argv.length === 0) return;
-  const dynamic = [...(inner.prefix ?? []).map(() => false), ...cmd.dynamic.slice(inner.from), ...fromStdin.map(() => false)];
+  const plain = inner.prefix === undefined && fromStdin.length === 0;
+  // slice alone when nothing is added: spreading a long word list costs several times as much.
+  const argv = plain ? cmd.argv.slice(inner.from) : [...(inner.prefix ?? []), ...cmd.argv.slice(inner.from), ...fromStdin];
+  if (argv.length === 0) return undefined;
+  const dynamic = plain ? cmd.dynamic.slice(inner.from) : [...(inner.prefix ?? []).map(() => false), ...cmd.dynamic.slice(inner.from), ...fromStdin.map(() => false)];
   const extra: Partial<SimpleCommand> = {};
-  if (inner.cwd !== undefined) extra.cwd = inner.cwd;
+  if (inner.cwd !== undefined) extra.cwd = boundedCwd(inner.cwd, api);
   if (inner.stdinArgs) extra.stdinArgs = true;
-  unwrap(child(cmd, argv, dynamic, inner.label, extra), api, piped);
+  return child(cmd, argv, dynamic, inner.label, extra);
+}
+/** Wrappers that do nothing but run the rest of their words: skipping them past the cap loses nothing else. */
+const PLAIN_WRAPPERS = new Set(["sudo", "doas", "run0", "env", "nice", "ionice", "nohup", "builtin", "unbuffer", "caffeinate", "proxychains", "proxychains4", "torsocks", "time", "setsid", "stdbuf", "chrt", "taskset", "timeout", "command", "exec", "xargs", "npx", "bunx", "pnpx", "busybox", "toybox"]);
+
+function boundedCwd(cwd: string, api: Unwrapper): string {
+  if (cwd.length <= SHELL_LIMITS.maxCwd) return cwd;
+  api.note(limitNote(`a wrapper's working directory is longer than ${SHELL_LIMITS.maxCwd} characters`));
+  return "";
+}
+
+/**
+ * Past the wrapper cap, walks the rest of the chain by index without recording each wrapper (each record
+ * copies the words after it: a chain of n wrappers was n² words), and returns the innermost command. Stops
+ * (undefined) at a wrapper that adds words of its own (`env -S`, `xargs` with piped input): copying there
+ * would be quadratic again. Either way the line is judged too complex.
+ */
+function skipWrappers(cmd: SimpleCommand, first: Inner, api: Unwrapper, piped: string | undefined): SimpleCommand | undefined {
+  api.note(limitNote(`more than ${SHELL_LIMITS.maxWrappers} wrappers around one command`));
+  const a = cmd.argv;
+  let inner = first;
+  let cwd = cmd.cwd;
+  let stdinArgs = cmd.stdinArgs;
+  let skipped = 0;
+  for (;;) {
+    if (inner.prefix || (inner.stdinArgs && piped !== undefined)) return undefined;
+    if (inner.cwd !== undefined) cwd = boundedCwd(inner.cwd, api);
+    if (inner.stdinArgs) stdinArgs = true;
+    skipped++;
+    if (inner.from >= a.length) return undefined;
+    if (!PLAIN_WRAPPERS.has(base(a[inner.from] ?? ""))) break;
+    const next = wrapped(a, inner.from, cwd, api.home);
+    if (!next) break;
+    inner = next;
+  }
+  const argv = a.slice(inner.from);
+  return child(cmd, argv, cmd.dynamic.slice(inner.from), `... ${skipped} wrappers`, { cwd, stdinArgs });
+}
+
+/**
+ * Records the command and everything it really runs underneath: a loop over the wrapper chain, not a
+ * recursion per wrapper. `level` counts the wrappers (and find -exec levels) already around it.
+ */
+export function unwrap(cmd: SimpleCommand, api: Unwrapper, piped: string | undefined, level = 0): void {
+  let cur = cmd;
+  let skipped = false;
+  // The first xargs of a chain reads the piped words; one inside it finds its input used up (and
+  // appending them per level made `| xargs xargs ...` quadratic).
+  let words = piped;
+  for (let lvl = level; ; lvl++) {
+    api.emit(cur);
+    if (!runsOther(cur, api, piped, lvl)) return;
+    const inner = wrapped(cur.argv, 0, cur.cwd, api.home);
+    if (!inner) return;
+    let next: SimpleCommand | undefined;
+    if (lvl + 1 < SHELL_LIMITS.maxWrappers) next = innerCommand(cur, inner, words, api);
+    else if (!skipped) {
+      skipped = true;
+      next = skipWrappers(cur, inner, api, words);
+    } else api.note(limitNote(`more than ${SHELL_LIMITS.maxWrappers} wrappers around one command`));
+    if (inner.stdinArgs) words = undefined;
+    if (!next) return;
+    cur = next;
+  }
 }
