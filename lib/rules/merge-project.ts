@@ -21,7 +21,7 @@ function unlockIssues(layers: Layer[], unlock: NonNullable<ProjectMergeOptions["
     const locked = builtins.get(name);
     if (locked === true) return;
     const message = locked === undefined ? `unlockBuiltins: "${name}" is not a built-in rule; nothing is unlocked` : `unlockBuiltins: built-in rule "${name}" is not locked; nothing to unlock`;
-    out.push({ file: unlock.file, path: `shepherd.unlockBuiltins[${i}]`, message, severity: "warning" });
+    out.push({ file: unlock.file, path: `shepherd.unlockBuiltins[${i}]`, message, severity: "error" });
   });
   return out;
 }

@@ -75,7 +75,7 @@ export function loadSettings(cwd: string, env: Env): SettingsResult {
   delete project.trustedProjects;
   // Unlocking a built-in safety rule is the user's act, by hand, in the global file: never a project's.
   if (project.unlockBuiltins !== undefined) {
-    issues.push({ file: projectSettingsFile(cwd), path: "shepherd.unlockBuiltins", message: "unlockBuiltins is honoured only in the global settings; ignored in a project's settings", severity: "warning" });
+    issues.push({ file: projectSettingsFile(cwd), path: "shepherd.unlockBuiltins", message: "unlockBuiltins is honoured only in the global settings; ignored in a project's settings", severity: "error" });
     delete project.unlockBuiltins;
   }
   const trusted = trustedIn(global.trustedProjects, cwd);
