@@ -117,6 +117,13 @@ export function writeTargets(cmd: SimpleCommand): WriteTarget[] {
   } else if (p === "git" && an.sub !== undefined && GIT_WRITERS.has(an.sub)) {
     all(true);
   }
+  // `find DIR -name x -delete` / `-exec rm {}` arrive as `rm DIR/{}`: some entries of DIR, unknown which.
+  for (const t of out) {
+    if (t.path.endsWith("/{}")) {
+      t.path = t.path.slice(0, -3) || "/";
+      t.deep = true;
+    }
+  }
   return out;
 }
 
