@@ -83,6 +83,18 @@ describe("protectedPaths", () => {
   });
 });
 
+describe("protectedPaths on a case-insensitive file system", () => {
+  it("should match any spelling of a protected path, and only with caseInsensitive", () => {
+    const folded = protectedPaths({ ...base, caseInsensitive: true });
+    const exact = protectedPaths(base);
+    for (const p of [`${HOME}/.PI/Agent/Settings.json`, "/work/p/.Claude/SETTINGS.json", `${HOME}/.pi/agent/Shepherd/plugins/x.ts`, "/work/p/.pi/Shepherd-Rules-x.JSON"]) {
+      expect([p, folded.covers(p, false)]).toEqual([p, true]);
+      expect([p, exact.covers(p, false)]).toEqual([p, false]);
+    }
+    expect(folded.covers("/work/p/notes/Settings.json", false)).toBe(false);
+  });
+});
+
 describe("defaultProtectedPaths", () => {
   it("should give the home-based set, the same object for the same home and project", () => {
     const a = defaultProtectedPaths("/home/x", "/p");

@@ -21,6 +21,8 @@ export interface ProtectedPathsInput {
   auditDir?: string;
   /** `[link, real]` pairs the caller resolved at load: protected paths under `link` are protected under `real` too. */
   aliases?: readonly (readonly [string, string])[];
+  /** The file system ignores case (macOS, Windows defaults): `~/.PI/agent/settings.json` is the same file. */
+  caseInsensitive?: boolean;
 }
 
 /** Folder names that hold Shepherd's or an agent's hook settings in any project, and the files in them that count. */
@@ -48,16 +50,20 @@ export class ProtectedPaths implements PathGuard {
   /** Folders that hold protected files: removing, moving, relinking or re-permissioning them counts. */
   readonly containers: ReadonlySet<string>;
   readonly #rulesFile: RegExp;
+  readonly #fold: boolean;
 
-  constructor(files: Set<string>, trees: string[], prefixed: [string, string][], containers: Set<string>, rulesFile: RegExp) {
+  /** With `fold`, every path given is already lower-cased, and so is each path asked about. */
+  constructor(files: Set<string>, trees: string[], prefixed: [string, string][], containers: Set<string>, rulesFile: RegExp, fold = false) {
     this.files = files;
     this.trees = trees;
     this.prefixed = prefixed;
     this.containers = containers;
     this.#rulesFile = rulesFile;
+    this.#fold = fold;
   }
 
-  covers(p: string, deep: boolean): boolean {
+  covers(path: string, deep: boolean): boolean {
+    const p = this.#fold ? path.toLowerCase() : path;
     if (this.files.has(p)) return true;
     for (const t of this.trees) if (isInside(p, t)) return true;
     for (const [dir, prefix] of this.prefixed) {
@@ -130,8 +136,18 @@ export function protectedPaths(input: ProtectedPathsInput): ProtectedPaths {
 
   const pattern = input.projectRulesPattern ?? "shepherd-rules-*.json";
   const custom = globRegExp(pattern);
-  const rulesFile = new RegExp(`^shepherd-rules[^/]*\\.json$|${custom.source}`);
-  return new ProtectedPaths(files, trees, prefixed, containers, rulesFile);
+  const fold = input.caseInsensitive === true;
+  const rulesFile = new RegExp(`^shepherd-rules[^/]*\\.json$|${custom.source}`, fold ? "i" : "");
+  if (!fold) return new ProtectedPaths(files, trees, prefixed, containers, rulesFile);
+  const lower = (x: string) => x.toLowerCase();
+  return new ProtectedPaths(
+    new Set([...files].map(lower)),
+    trees.map(lower),
+    prefixed.map(([d, pre]) => [lower(d), lower(pre)]),
+    new Set([...containers].map(lower)),
+    rulesFile,
+    true,
+  );
 }
 
 const defaults = new Map<string, ProtectedPaths>();

@@ -31,5 +31,7 @@ export function protectedPathsFor(env: Env, projectRoot: string, settings: Pick<
     projectRulesPattern: settings.projectRulesPattern,
     ...(auditDir !== undefined ? { auditDir } : {}),
     aliases,
+    // The default file systems of macOS and Windows ignore case; Linux's do not.
+    caseInsensitive: process.platform === "darwin" || process.platform === "win32",
   });
 }
