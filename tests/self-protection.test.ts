@@ -283,6 +283,13 @@ describe("locked built-in self-protection rules", () => {
     return JSON.parse(res.stdout);
   }
 
+  it("should give the sidecar's verdict in `rules explain`, with the agent folder from PI_CODING_AGENT_DIR", () => {
+    const res = spawnSync(BINARY, ["rules", "explain", "--tool", "bash", "--command", writeLine()], { cwd: w.proj, env: w.env, encoding: "utf8" });
+    expect(res.stdout).toContain("decision: block: Blocked by Shepherd's self-protection");
+    const read = spawnSync(BINARY, ["rules", "explain", "--tool", "bash", "--command", `cat ${settingsFile()}`], { cwd: w.proj, env: w.env, encoding: "utf8" });
+    expect(read.stdout).toContain("decision: allow");
+  });
+
   it("should show every safety-self rule as built-in, locked and active in `rules list`", () => {
     const self = listJson().rules.filter((r) => r.name.startsWith("safety-self-"));
     expect(self.length).toBeGreaterThanOrEqual(6);
