@@ -53,7 +53,19 @@ describe("tool_call", () => {
     expect(toolResults(run)[0]?.text).toContain("may I touch?");
   });
 
+  it("should block the model's own write of a rule file (locked self-protection), so the file never appears", async () => {
+    const rule = JSON.stringify([{ name: "late", tool: "bash", action: "block", pattern: "touch late", reason: "late rule says no" }]);
+    project.script([{ toolCalls: [{ name: "write", arguments: { path: ".pi/shepherd-rules.json", content: rule } }] }, { text: "done {{toolResults}}" }]);
+    const run = await project.run();
+    expect(run.code).toBe(0);
+    expect(project.exists(".pi/shepherd-rules.json")).toBe(false);
+    expect(toolResults(run)[0]?.text).toContain("Shepherd's self-protection");
+  });
+
   it("should pick up a rule file written during the session on the next tool call", async () => {
+    // The model may write rule files only once the user unlocked and disabled the self-protection rule by hand.
+    project.settings({ unlockBuiltins: ["safety-self-write-tool"] });
+    project.globalRules([{ name: "safety-self-write-tool", enabled: false }]);
     const rule = JSON.stringify([{ name: "late", tool: "bash", action: "block", pattern: "touch late", reason: "late rule says no" }]);
     project.script([
       { toolCalls: [{ name: "write", arguments: { path: ".pi/shepherd-rules.json", content: rule } }] },

@@ -11,7 +11,7 @@ import type { Layer, RuleSet } from "../engine/merge.ts";
 import type { LayerName, LoadIssue, Settings } from "../engine/schema.ts";
 import { BUILTIN_RULE_FILES } from "../rules/builtin-rules.gen.ts";
 import { mergeProject } from "../rules/merge-project.ts";
-import { type Env, globalRulesFile, homeDir, projectRuleFiles } from "../rules/paths.ts";
+import { type Env, globalRulesFile, globalSettingsFile, homeDir, projectRuleFiles } from "../rules/paths.ts";
 import { loadSettings } from "../rules/settings.ts";
 import type { PluginProvider } from "../rules/workspace.ts";
 
@@ -74,7 +74,11 @@ export function discoverFiles(cwd: string, env: Env, settings: Settings, deps: C
 }
 
 /** Merges loaded files into a rule set; files with errors contribute nothing (as on first load). */
-export function mergeFiles(files: RuleFile[], issues: LoadIssue[], opts: { trusted: boolean; projectDir: string; pluginActions: ReadonlySet<string>; pluginChecks: ReadonlySet<string> }): RuleSet {
+export function mergeFiles(
+  files: RuleFile[],
+  issues: LoadIssue[],
+  opts: { trusted: boolean; projectDir: string; pluginActions: ReadonlySet<string>; pluginChecks: ReadonlySet<string>; unlock?: { names: readonly string[]; file: string } },
+): RuleSet {
   const order: LayerName[] = ["builtin", "global", "project"];
   const layers: Layer[] = order.map((source) => ({
     source,
@@ -84,6 +88,7 @@ export function mergeFiles(files: RuleFile[], issues: LoadIssue[], opts: { trust
     trusted: opts.trusted,
     projectDir: opts.projectDir,
     plugins: { actions: opts.pluginActions, checks: opts.pluginChecks },
+    ...(opts.unlock ? { unlock: { ...opts.unlock, report: true } } : {}),
   });
 }
 
@@ -107,6 +112,7 @@ export function loadProject(cwdIn: string, env: Env, deps: CliDeps = {}, opts: L
     projectDir: cwd,
     pluginActions: names.actions,
     pluginChecks: names.checks,
+    unlock: { names: settings.unlockBuiltins ?? [], file: globalSettingsFile(env) },
   });
   const evalHost = deps.plugins?.evalHost(cwd);
   return { cwd, files, settings, trusted, issues, settingsIssues, set, pluginActions: names.actions, pluginChecks: names.checks, home: homeDir(env), ...(evalHost ? { evalHost } : {}) };

@@ -10,6 +10,7 @@ import { formatCommand, parseShell } from "../shell/index.ts";
 import { suggestion } from "../engine/analyze.ts";
 import { type CliIO, displayPath, parseArgv, plural, str, type Style, styleFor, usageError, writeJson } from "./format.ts";
 import { type CliDeps, loadProject } from "./rule-files.ts";
+import { protectedPathsFor } from "../rules/protected-guard.ts";
 
 export const RULES_EXPLAIN_HELP = `Usage: shepherd rules explain [event flags | --event file.json] [--rules file]... [--all] [--json]
 
@@ -168,6 +169,8 @@ export async function runRulesExplain(argv: string[], io: CliIO, deps: CliDeps =
     maxWarnings: 0,
     projectRoot: project.cwd,
     home: project.home,
+    // The sidecar's `shepherd_state` set (agent folders from the environment), so the verdict is the sidecar's.
+    guard: protectedPathsFor(io.env, project.cwd, project.settings, process.execPath),
     ...(project.evalHost ? { host: project.evalHost } : {}),
   };
   const verdicts: Verdict[] = explain(ctx, event, emptyState());

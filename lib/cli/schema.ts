@@ -35,7 +35,10 @@ const FIELD_DOCS: Record<string, string> = {
   action: "block, ask, notify, steer, rewrite, or a plugin action. Absent = a patch of the earlier rule with this name.",
   pattern: "Regular expression on the command (bash) or main text; on message_end the assistant text; on input the prompt.",
   flags: "Regular expression flags, e.g. \"i\".",
-  command: "Semantic shell condition: matches the simple commands a line really runs (after unwrapping sudo, env, sh -c, ...).",
+  command:
+    "Semantic shell condition: matches the simple commands a line really runs (after unwrapping sudo, env, sh -c, ...). Its paths/writes/mentions keys take a path class: outside_project, inside_project, home_or_root, project_root, shepherd_state, any.",
+  paths:
+    "Path class the tool's path (write/edit/read path or file_path, a patch's files) must fall in, resolved against the session cwd: outside_project, inside_project, home_or_root, project_root, shepherd_state (Shepherd's own rules, settings, plugins, audit, state, binary and the agents' hook settings), any.",
   conditions: "All must hold. field: path, text, command, output (tool_result), or a dotted path into the tool input.",
   reason: "What the model (and for notify, the user) is told. {{command}}, {{path}}, {{tool}} are filled in.",
   state: "Per-session counter: fires when the count of errors or calls reaches gte (the current event counts). Resets after firing unless reset: false.",
@@ -46,7 +49,8 @@ const FIELD_DOCS: Record<string, string> = {
   requiresTools: "Fire only when these tools are available to the agent.",
   rewrite: 'For action "rewrite": {"prefix": "..."} or {"replace": "..."} ($1 captures from pattern).',
   enabled: "Default true. false keeps the rule listed but not in force.",
-  locked: "Global rules only: no project layer or tool call may override or disable it.",
+  locked:
+    "Built-in and global rules only: no later layer or tool call may override or disable it. A locked built-in is unlocked only by its name in `unlockBuiltins` of the global settings.",
   tests: 'Inline cases run by `shepherd rules test` and reported at load: [{"command": "...", "expect": "block"}].',
   options: "Free-form object handed to a plugin action or check.",
 };

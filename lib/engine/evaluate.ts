@@ -1,5 +1,7 @@
 /** @module (rule set, session state, event) -> Decision, with the precedence of DESIGN section 3. */
 import type { ShellContext } from "../shell/index.ts";
+import type { PathGuard } from "../shell/paths.ts";
+import { defaultProtectedPaths } from "./protected-paths.ts";
 import { candidates, type RuleSet } from "./merge.ts";
 import { type CompiledRule, EventView, fillTemplate, matchStatic, NO_MATCH } from "./match.ts";
 import { selectorFor } from "./prefilter.ts";
@@ -41,7 +43,13 @@ export interface EvalContext {
   maxWarnings: number;
   projectRoot: string;
   home: string;
+  /** The `shepherd_state` path class, built by the host from the environment; else the home-based defaults. */
+  guard?: PathGuard;
   host?: EvalHost;
+}
+
+function shellContext(ctx: EvalContext, event: HookEvent): ShellContext {
+  return { cwd: event.session.cwd, projectRoot: ctx.projectRoot, home: ctx.home, guard: ctx.guard ?? defaultProtectedPaths(ctx.home, ctx.projectRoot) };
 }
 
 const EDIT_TOOLS = new Set(["edit", "write"]);
@@ -163,7 +171,7 @@ export function evaluate(ctx: EvalContext, event: HookEvent): Decision | Promise
   const state = ctx.sessions.get(event.session.id);
   state.lastSeen = Date.now();
   count(state, view);
-  const shell: ShellContext = { cwd: event.session.cwd, projectRoot: ctx.projectRoot, home: ctx.home };
+  const shell = shellContext(ctx, event);
   const list = candidates(ctx.rules, event.hook, view.tool);
 
   const selector = selectorFor(list);
@@ -336,7 +344,7 @@ export function explain(ctx: EvalContext, event: HookEvent, sessionState: Sessio
   const view = new EventView(event);
   const state = structuredClone(sessionState);
   count(state, view);
-  const shell: ShellContext = { cwd: event.session.cwd, projectRoot: ctx.projectRoot, home: ctx.home };
+  const shell = shellContext(ctx, event);
   const compiled = new Map(candidates(ctx.rules, event.hook, view.tool).map((cr) => [cr.rule, cr]));
   return ctx.rules.rules.map((rule) => {
     if (rule.hook !== event.hook) return { rule, fired: false, why: `hook is ${rule.hook}, event is ${event.hook}` };

@@ -109,6 +109,7 @@ function semanticProblems(input: RuleInput): [PathSegment[], string][] {
   if (input.stopReason !== undefined && hook !== "agent_end") out.push([["stopReason"], `"stopReason" only applies to agent_end, not ${hook}`]);
   if (input.requireSuccess && hook !== "tool_result") out.push([["requireSuccess"], `"requireSuccess" only applies to tool_result, not ${hook}`]);
   if (input.tool !== undefined && !TOOL_HOOKS.has(hook)) out.push([["tool"], `"tool" only applies to tool_call and tool_result, not ${hook}`]);
+  if (input.paths !== undefined && !TOOL_HOOKS.has(hook)) out.push([["paths"], `"paths" only applies to tool_call and tool_result, not ${hook}`]);
   return out;
 }
 
@@ -298,6 +299,7 @@ export function toRule(
     ...(input.pattern !== undefined ? { pattern: input.pattern } : {}),
     ...(input.flags !== undefined ? { flags: input.flags } : {}),
     ...(input.command !== undefined ? { command: input.command } : {}),
+    ...(input.paths !== undefined ? { paths: input.paths } : {}),
     conditions: input.conditions ?? NONE,
     ...(input.reason !== undefined ? { reason: input.reason } : {}),
     ...(input.state !== undefined ? { state: input.state } : {}),

@@ -1,7 +1,8 @@
 /** @module compiled rules and the per-event view they match against (patterns compiled once, fields read lazily). */
 import { compileCommandCondition, type CommandMatcher, type ShellContext } from "../shell/index.ts";
+import { pathInClass, resolvePath } from "../shell/paths.ts";
 import type { HookEvent, Rule } from "./schema.ts";
-import { commandOf, getDotted, normalizeToolName, pathOf, textOf } from "./tools.ts";
+import { commandOf, getDotted, normalizeToolName, pathOf, targetPathsOf, textOf } from "./tools.ts";
 
 /** Compiles a regex for testing: `g`/`y` make `test` stateful, so they are dropped here. */
 export type RegexCompiler = (pattern: string, flags: string | undefined, rule: Rule) => RegExp;
@@ -246,6 +247,13 @@ export function matchStatic(cr: CompiledRule, view: EventView, shell: ShellConte
         ? `condition ${c.field}: the event has no "${c.field}"`
         : `condition ${c.field} ${c.negate ? "matches (negated)" : "does not match"} /${c.re.source}/: ${JSON.stringify(clip(value))}`;
     }
+  }
+  if (rule.paths !== undefined) {
+    const cls = rule.paths;
+    const targets = targetPathsOf(view.input);
+    // A tool writes the file it names: only folders that hold protected files count when removed or moved.
+    const hit = targets.some((t) => pathInClass(resolvePath(t, ev.session.cwd, shell.home), cls, shell.projectRoot, shell.home, shell.guard, false));
+    if (!hit) return explain ? (targets.length === 0 ? `paths: the event has no path` : `paths: ${targets.join(", ")} is not ${cls.replace("_", " ")}`) : NO_MATCH;
   }
   if (cr.command) {
     const command = view.command;

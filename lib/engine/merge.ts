@@ -46,6 +46,11 @@ export interface MergeOptions {
    * never match instead of appearing in `skipped`: for reports, merge eagerly.
    */
   lazyCompile?: boolean;
+  /**
+   * Locked built-in rules the user unlocked by hand (`unlockBuiltins` in the global settings only): they
+   * merge as ordinary built-ins, so a later layer may override or disable them.
+   */
+  unlocked?: ReadonlySet<string>;
 }
 
 interface HookIndex {
@@ -91,7 +96,7 @@ export function mergeLayers(layers: Layer[], issues: LoadIssue[] = [], opts: Mer
     for (const file of layer.files) {
       for (const candidate of file.rules) {
         const existing = byName.get(candidate.name);
-        let rule = candidate;
+        let rule = candidate.source === "builtin" && candidate.locked && opts.unlocked?.has(candidate.name) ? { ...candidate, locked: false } : candidate;
         if (candidate.patch) {
           if (!existing) {
             skipped.push({ rule: candidate, reason: `changes rule "${candidate.name}", but no earlier layer defines it` });

@@ -50,6 +50,8 @@ export const SettingsSchema = lazySchema(() =>
     pluginLoadTimeoutMs: v.optional(v.pipe(v.number(), v.minValue(1))),
     gitTimeoutMs: v.optional(v.pipe(v.number(), v.minValue(1))),
     audit: v.optional(v.unknown()),
+    /** Locked built-in rules the user unlocks by hand; honoured in the global settings only. */
+    unlockBuiltins: v.optional(v.array(v.pipe(v.string(), v.minLength(1)))),
   }),
 );
 export type SettingsInput = v.InferOutput<ReturnType<typeof SettingsSchema>>;
@@ -67,6 +69,7 @@ export function isSettingsInput(x: unknown): x is SettingsInput {
   if (x.maxWarnings !== undefined && !(isNumber(x.maxWarnings) && Number.isInteger(x.maxWarnings) && x.maxWarnings >= 0)) return false;
   for (const key of ["timeoutMs", "pluginTimeoutMs", "pluginLoadTimeoutMs", "gitTimeoutMs"] as const) if (!optNumberAtLeast(x[key], 1)) return false;
   if (x.failMode !== undefined && x.failMode !== "open" && x.failMode !== "closed") return false;
+  if (x.unlockBuiltins !== undefined && !(isStringArray(x.unlockBuiltins) && x.unlockBuiltins.every((n) => n !== ""))) return false;
   return x.trustedProjects === undefined || isStringArray(x.trustedProjects);
 }
 
@@ -80,6 +83,8 @@ export interface Settings {
   pluginTimeoutMs: number;
   gitTimeoutMs: number;
   audit?: unknown;
+  /** From the global settings only (settings.ts drops a project's). */
+  unlockBuiltins?: string[];
   [key: string]: unknown;
 }
 

@@ -1,6 +1,7 @@
 /** @module valibot schemas and inferred types for rules, hook events and decisions (the trust boundary). */
 import * as v from "valibot";
 import { CommandConditionSchema } from "../shell/command-condition-schema.ts";
+import { PATH_CLASSES, type PathClass } from "../shell/paths.ts";
 import { HOOK_NAMES, type HookName, type LayerName } from "./schema-core.ts";
 
 export {
@@ -69,6 +70,8 @@ export const RuleSchema = v.strictObject({
   pattern: v.optional(v.string()),
   flags: v.optional(RegexFlags),
   command: v.optional(CommandConditionSchema),
+  /** Where the tool's path (write/edit/read `path`, `file_path`, a patch's files) must point, resolved like a shell operand. */
+  paths: v.optional(v.picklist(PATH_CLASSES)),
   conditions: v.optional(v.array(ConditionSchema)),
   reason: v.optional(v.string()),
   state: v.optional(StateSchema),
@@ -101,6 +104,7 @@ export interface Rule {
   pattern?: string;
   flags?: string;
   command?: v.InferOutput<typeof CommandConditionSchema>;
+  paths?: PathClass;
   conditions: Condition[];
   reason?: string;
   state?: RuleState;

@@ -72,6 +72,25 @@ export function textOf(input: Record<string, unknown>): string | undefined {
   return undefined;
 }
 
+const PATCH_FILE = /^\*\*\* (?:Add File|Update File|Delete File|Move to): (.+)$/gm;
+
+/**
+ * The paths a tool writes: its path field, or the files a patch names (Codex `apply_patch` carries them
+ * inside the patch text: `*** Update File: src/a.ts`).
+ */
+export function targetPathsOf(input: Record<string, unknown>): string[] {
+  const direct = pathOf(input);
+  if (direct !== undefined) return [direct];
+  const out: string[] = [];
+  for (const key of ["patch", "input", "command", "cmd"]) {
+    const value = input[key];
+    const text = typeof value === "string" ? value : Array.isArray(value) ? value.filter((x) => typeof x === "string").join("\n") : undefined;
+    if (text === undefined || !text.includes("*** ")) continue;
+    for (const m of text.matchAll(PATCH_FILE)) if (m[1] !== undefined) out.push(m[1].trim());
+  }
+  return out;
+}
+
 /** The key under which the command or path lives in this input, so a rewrite keeps the agent's own shape. */
 export function mainKeyOf(input: Record<string, unknown>): string | undefined {
   for (const k of [...COMMAND_KEYS, ...PATH_KEYS]) if (typeof input[k] === "string") return k;

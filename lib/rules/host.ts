@@ -143,7 +143,7 @@ export class RuleHost {
     const snapshots = this.#opts.snapshots;
     let snapshotKey: string | undefined;
     if (snapshots) {
-      const parts = [`trusted=${this.#trusted}`, `cwd=${this.cwd}`, `actions=${[...(plugins?.actions ?? [])].sort().join(",")}`, `checks=${[...(plugins?.checks ?? [])].sort().join(",")}`];
+      const parts = [`trusted=${this.#trusted}`, `unlocked=${JSON.stringify(settings.unlockBuiltins ?? [])}`, `cwd=${this.cwd}`, `actions=${[...(plugins?.actions ?? [])].sort().join(",")}`, `checks=${[...(plugins?.checks ?? [])].sort().join(",")}`];
       for (const [source, files] of [["builtin", builtinFiles], ["global", globalFiles], ["project", projectFiles]] as const) {
         for (const f of files) parts.push(`${source}\0${f.file}\0${f.text === undefined ? "-" : fingerprint(f.text)}`);
       }
@@ -177,7 +177,7 @@ export class RuleHost {
 
     const issues: LoadIssue[] = [...settingsIssues];
     for (const c of this.#cache.values()) issues.push(...c.result.issues);
-    const ruleSet = this.#merge([builtin, global, project], issues, plugins);
+    const ruleSet = this.#merge([builtin, global, project], issues, plugins, settings, true);
     // Sets that need plugins are reloaded with them (hook.ts): a snapshot would hide what they skipped.
     if (snapshots && snapshotKey !== undefined && !needsPlugins(ruleSet)) {
       snapshots.save(this.cwd, snapshotKey, ruleSet);
@@ -187,10 +187,17 @@ export class RuleHost {
     return { ruleSet, settings, report: { changed, issues, ruleCount: ruleSet.rules.length } };
   }
 
-  #merge(layers: Layer[], issues: LoadIssue[], plugins: { actions: ReadonlySet<string>; checks: ReadonlySet<string> } | undefined): RuleSet {
+  #merge(
+    layers: Layer[],
+    issues: LoadIssue[],
+    plugins: { actions: ReadonlySet<string>; checks: ReadonlySet<string> } | undefined,
+    settings: Settings,
+    report: boolean,
+  ): RuleSet {
     return mergeProject(layers, issues, {
       trusted: this.#trusted,
       projectDir: this.cwd,
+      unlock: { names: settings.unlockBuiltins ?? [], file: globalSettingsFile(this.env), report },
       ...(plugins ? { plugins } : {}),
       ...(this.#opts.lazyCompile ? { lazyCompile: true } : {}),
     });
@@ -221,6 +228,8 @@ export class RuleHost {
       [...layers].map(([source, files]) => ({ source, files: [...files].map(([file, list]) => ({ file, rules: list })) })),
       issues,
       plugins,
+      settings,
+      false,
     );
     this.#issues = issues;
     this.#generation++;

@@ -8,6 +8,22 @@ export interface ProjectMergeOptions {
   projectDir: string;
   plugins?: { actions: ReadonlySet<string>; checks: ReadonlySet<string> };
   lazyCompile?: boolean;
+  /** `unlockBuiltins` of the global settings; `report` adds an issue for each name that unlocks nothing. */
+  unlock?: { names: readonly string[]; file: string; report: boolean };
+}
+
+/** Names in `unlockBuiltins` that are no locked built-in rule: reported, so a typo never passes for an unlock. */
+function unlockIssues(layers: Layer[], unlock: NonNullable<ProjectMergeOptions["unlock"]>): LoadIssue[] {
+  const builtins = new Map<string, boolean>();
+  for (const layer of layers) if (layer.source === "builtin") for (const f of layer.files) for (const r of f.rules) builtins.set(r.name, r.locked);
+  const out: LoadIssue[] = [];
+  unlock.names.forEach((name, i) => {
+    const locked = builtins.get(name);
+    if (locked === true) return;
+    const message = locked === undefined ? `unlockBuiltins: "${name}" is not a built-in rule; nothing is unlocked` : `unlockBuiltins: built-in rule "${name}" is not locked; nothing to unlock`;
+    out.push({ file: unlock.file, path: `shepherd.unlockBuiltins[${i}]`, message, severity: "error" });
+  });
+  return out;
 }
 
 /**
@@ -16,6 +32,7 @@ export interface ProjectMergeOptions {
  * what the safety analysis reports or skips is added to `issues`.
  */
 export function mergeProject(layers: Layer[], issues: LoadIssue[], opts: ProjectMergeOptions): RuleSet {
+  if (opts.unlock?.report) issues.push(...unlockIssues(layers, opts.unlock));
   return mergeLayers(layers, issues, {
     trusted: opts.trusted,
     projectDir: opts.projectDir,
@@ -28,5 +45,6 @@ export function mergeProject(layers: Layer[], issues: LoadIssue[], opts: Project
     recompileRegex: createSafeRegexCompiler({ trusted: opts.trusted }),
     ...(opts.plugins ? { pluginActions: opts.plugins.actions, pluginChecks: opts.plugins.checks } : {}),
     ...(opts.lazyCompile ? { lazyCompile: true } : {}),
+    ...(opts.unlock && opts.unlock.names.length > 0 ? { unlocked: new Set(opts.unlock.names) } : {}),
   });
 }

@@ -73,6 +73,11 @@ export function loadSettings(cwd: string, env: Env): SettingsResult {
   const global = shepherdKey(globalSettingsFile(env), issues);
   const project = { ...shepherdKey(projectSettingsFile(cwd), issues) };
   delete project.trustedProjects;
+  // Unlocking a built-in safety rule is the user's act, by hand, in the global file: never a project's.
+  if (project.unlockBuiltins !== undefined) {
+    issues.push({ file: projectSettingsFile(cwd), path: "shepherd.unlockBuiltins", message: "unlockBuiltins is honoured only in the global settings; ignored in a project's settings", severity: "error" });
+    delete project.unlockBuiltins;
+  }
   const trusted = trustedIn(global.trustedProjects, cwd);
   if (!trusted) for (const key of LOOSENING_KEYS) delete project[key];
   const merged = deepMerge(deepMerge({ ...DEFAULT_SETTINGS }, global), project);

@@ -9,6 +9,7 @@ import { RuleHost, type ReloadReport } from "./host.ts";
 import type { RuleSnapshots } from "./hook-snapshot.ts";
 import type { RuleLoadCache } from "./load-cache.ts";
 import { type Env, homeDir } from "./paths.ts";
+import { protectedPathsFor } from "./protected-guard.ts";
 
 export type NotifyLevel = "info" | "warning" | "error";
 export type NotifyListener = (level: NotifyLevel, message: string, data?: unknown) => void;
@@ -210,6 +211,7 @@ export class Workspace {
       maxWarnings: host.settings.maxWarnings,
       projectRoot: host.cwd,
       home: homeDir(this.env),
+      guard: protectedPathsFor(this.env, host.cwd, host.settings, process.execPath),
       host: this.#evalHost(host.cwd),
     };
     this.#contexts.set(host, { generation: host.generation, ctx });

@@ -1,5 +1,6 @@
 /** @module valibot schema of the semantic `command` condition of a rule (owned by the shell layer). */
 import * as v from "valibot";
+import { PATH_CLASSES } from "./paths.ts";
 
 const StringOrList = v.union([v.pipe(v.string(), v.minLength(1)), v.pipe(v.array(v.pipe(v.string(), v.minLength(1))), v.minLength(1))]);
 function isRegex(s: string): boolean {
@@ -36,9 +37,22 @@ export const CommandConditionSchema = v.strictObject({
    * Where at least one operand, resolved against the cwd (with ~, $HOME, `..`, `cd` followed), must point.
    * home_or_root: /, the home directory, a system directory (/usr, /etc, ...), or a bare glob in one (`/*`).
    * project_root: the project root itself, a bare glob in it (`./*`), or one of its ancestors.
+   * shepherd_state: Shepherd's rule files, settings (trust list), plugins, audit, state and binary, and the
+   * agents' hook settings (`.claude/settings.json`, ...), or a folder holding them.
    * Operands that cannot be resolved ($UNKNOWN) match only "any".
    */
-  paths: v.optional(v.picklist(["outside_project", "inside_project", "home_or_root", "project_root", "any"])),
+  paths: v.optional(v.picklist(PATH_CLASSES)),
+  /**
+   * Where at least one path the command changes must point (same classes as `paths`): output redirections,
+   * tee, sed -i, mv, rm, cp/install/rsync destinations, ln, chmod/chown, truncate, dd of=, curl -o,
+   * git checkout/restore of paths. Reading (cat, grep, cp's sources) is not a change.
+   */
+  writes: v.optional(v.picklist(PATH_CLASSES)),
+  /**
+   * Where a path named in the command's arguments or heredoc must point (same classes): meant for
+   * interpreters (`python3 -c "open('~/.x', 'w')"`), whose code names paths the shell never sees as operands.
+   */
+  mentions: v.optional(v.picklist(PATH_CLASSES)),
   /** Path prefixes (absolute or ~/...) whose contents never count for `paths`, e.g. ["/tmp", "/var/tmp"]. */
   exceptPaths: v.optional(v.array(v.pipe(v.string(), v.minLength(1)))),
   /**

@@ -2,8 +2,9 @@
 import type { CommandCondition } from "./command-condition-schema.ts";
 import { analyze, canonicalFlags, pushBranches, type Analysis } from "./flags.ts";
 import { parseShellLine } from "./parse.ts";
-import { pathInClass, resolvePath, isInside, type PathClass } from "./paths.ts";
+import { pathInClass, resolvePath, isInside, type PathClass, type PathGuard } from "./paths.ts";
 import type { ParseOptions, ParseResult, SimpleCommand } from "./types.ts";
+import { codeMentions, writeTargets } from "./write-targets.ts";
 
 export type { ParseOptions, ParseResult, SimpleCommand } from "./types.ts";
 
@@ -13,6 +14,17 @@ export interface ShellContext {
   /** The project root (paths inside it are "inside_project"). */
   projectRoot: string;
   home: string;
+  /** Answers the `shepherd_state` path class; without it that class matches nothing. */
+  guard?: PathGuard;
+}
+
+/**
+ * A path as the command sees it: resolved against its cwd. When a `cd` went somewhere unknowable the path
+ * stays relative; it is then judged by its own trailing names (`.claude/settings.json`) under an unknown root.
+ */
+function resolvedIn(word: string, cwd: string, home: string, cls: PathClass): string {
+  const p = resolvePath(word, cwd, home);
+  return p.startsWith("/") || p.startsWith("~") || cls !== "shepherd_state" ? p : resolvePath(p, "/", home);
 }
 
 /**
@@ -155,6 +167,8 @@ export function compileCommandCondition(cond: CommandCondition, compile: (patter
   const pathClass: PathClass | undefined = cond.paths;
   // `tooComplex` with `program: "*"` alone is about the line, not about a command read from it.
   const lineOnly = cond.tooComplex === true && programs.includes("*") && Object.keys(cond).every((k) => k === "program" || k === "tooComplex");
+  const writesClass: PathClass | undefined = cond.writes;
+  const mentionsClass: PathClass | undefined = cond.mentions;
   // Rule flags are canonicalized with the table of the program (and subcommand) they are checked against.
   const flagCache = new Map<string, { all: string[][]; any: string[][]; not: string[][] }>();
   const flagsFor = (program: string, sub: string | undefined) => {
@@ -193,9 +207,22 @@ export function compileCommandCondition(cond: CommandCondition, compile: (patter
         if (an.positionalDynamic[k] && !w.startsWith("/")) return pathClass === "any";
         const p = resolvePath(w, cwd, ctx.home);
         if (except.some((e) => isInside(p, e) && p !== e)) return false;
-        return pathInClass(p, pathClass, ctx.projectRoot, ctx.home);
+        return pathInClass(p, pathClass, ctx.projectRoot, ctx.home, ctx.guard);
       });
       if (!hit) return explain ? `no path argument is ${pathClass.replace("_", " ")} (${an.positional.join(" ") || "none"})` : MISMATCH;
+    }
+    if (writesClass) {
+      const cwd = cmd.cwd;
+      const hit = writeTargets(cmd).some((t) => pathInClass(resolvedIn(t.path, cwd, ctx.home, writesClass), writesClass, ctx.projectRoot, ctx.home, ctx.guard, t.deep));
+      if (!hit) return explain ? `no path it changes is ${writesClass.replace("_", " ")}` : MISMATCH;
+    }
+    if (mentionsClass) {
+      const cwd = cmd.cwd;
+      const named = codeMentions(cmd);
+      const inClass = (p: string) => pathInClass(p, mentionsClass, ctx.projectRoot, ctx.home, ctx.guard, true);
+      // `HOME + "/.pi/..."` leaves a word that is absolute only once the home directory is put before it.
+      const hit = named.some((w) => inClass(resolvedIn(w, cwd, ctx.home, mentionsClass)) || (w.startsWith("/") && inClass(resolvePath(ctx.home + w, "/", ctx.home))));
+      if (!hit) return explain ? `no path its code names is ${mentionsClass.replace("_", " ")}` : MISMATCH;
     }
     if (branchRe) {
       const branches = pushBranches(an);

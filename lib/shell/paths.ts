@@ -76,13 +76,31 @@ export function isProjectRoot(p: string, root: string): boolean {
   return GLOB_ONLY.test(base) && base.includes("*") && dirname(p) === root;
 }
 
-export type PathClass = "outside_project" | "inside_project" | "home_or_root" | "project_root" | "any";
+export type PathClass = "outside_project" | "inside_project" | "home_or_root" | "project_root" | "shepherd_state" | "any";
+
+/** Every path class a rule may name, for schemas. */
+export const PATH_CLASSES = ["outside_project", "inside_project", "home_or_root", "project_root", "shepherd_state", "any"] as const;
+
+/**
+ * Answers the `shepherd_state` class: Shepherd's own files and the agents' hook settings. Built from the
+ * environment by the engine (lib/engine/protected-paths.ts); the shell layer only asks it.
+ */
+export interface PathGuard {
+  /**
+   * Whether changing `p` (absolute, normalized) changes protected state. `deep`: the change reaches the whole
+   * tree under `p` or replaces `p` itself as a directory (rm -r, mv, chmod, ln), so a folder that holds
+   * protected files counts too.
+   */
+  covers(p: string, deep: boolean): boolean;
+}
 
 /** Whether a resolved path argument falls in the class. Unresolvable paths ($VAR, ~user) match only "any". */
-export function pathInClass(p: string, cls: PathClass, projectRoot: string, home: string): boolean {
+export function pathInClass(p: string, cls: PathClass, projectRoot: string, home: string, guard?: PathGuard, deep = true): boolean {
   if (cls === "any") return true;
   if (!p.startsWith("/")) return false;
   switch (cls) {
+    case "shepherd_state":
+      return guard?.covers(p, deep) ?? false;
     case "outside_project":
       return !isInside(p, projectRoot);
     case "inside_project":

@@ -1,0 +1,168 @@
+/**
+ * @module the `shepherd_state` path class: Shepherd's own files (rules, settings with the trust list, plugins,
+ * audit log, state and cache, the binary, the pi extension) and the agents' hook settings, computed once from
+ * the environment. Pure: it takes home, env, the project folder and the binary's path as input and never
+ * touches the file system; symlinks are not followed here (a caller may resolve them at load and pass them
+ * as `aliases`).
+ */
+import { isInside, normalizeAbsolute, type PathGuard } from "../shell/paths.ts";
+
+export interface ProtectedPathsInput {
+  home: string;
+  /** Read: PI_CODING_AGENT_DIR, CLAUDE_CONFIG_DIR, CODEX_HOME, GEMINI_CLI_HOME, PATH. */
+  env: Readonly<Record<string, string | undefined>>;
+  /** The session's project folder; relative env values resolve against it. */
+  projectRoot: string;
+  /** The running binary (process.execPath). */
+  execPath?: string;
+  /** The `projectRulesPattern` setting (`shepherd-rules-*.json`): those files in any `.pi/` are rule files. */
+  projectRulesPattern?: string;
+  /** The audit folder when the settings move it out of the state folder. */
+  auditDir?: string;
+  /** `[link, real]` pairs the caller resolved at load: protected paths under `link` are protected under `real` too. */
+  aliases?: readonly (readonly [string, string])[];
+  /** The file system ignores case (macOS, Windows defaults): `~/.PI/agent/settings.json` is the same file. */
+  caseInsensitive?: boolean;
+}
+
+/** Folder names that hold Shepherd's or an agent's hook settings in any project, and the files in them that count. */
+const PROJECT_FILES: Record<string, (name: string, rulesFile: RegExp) => boolean> = {
+  ".pi": (n, rulesFile) => n === "settings.json" || rulesFile.test(n),
+  ".claude": (n) => n === "settings.json" || n === "settings.local.json",
+  ".gemini": (n) => n === "settings.json",
+  ".codex": (n) => n === "hooks.json" || n === "config.toml",
+};
+
+/** `<any>/.pi/shepherd/`: a project's plugins (and anything else Shepherd keeps per project). */
+const PROJECT_TREE: readonly [string, string] = [".pi", "shepherd"];
+
+function globRegExp(glob: string): RegExp {
+  return new RegExp(`^${glob.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/\*/g, "[^/]*")}$`);
+}
+
+/** A protected set, asked per path by the shell layer and the `paths` key of tool rules. */
+export class ProtectedPaths implements PathGuard {
+  readonly files: ReadonlySet<string>;
+  /** Folders protected with everything in them. */
+  readonly trees: readonly string[];
+  /** Folders whose entries starting with a prefix are protected trees: `extensions/shepherd*`. */
+  readonly prefixed: readonly (readonly [string, string])[];
+  /** Folders that hold protected files: removing, moving, relinking or re-permissioning them counts. */
+  readonly containers: ReadonlySet<string>;
+  readonly #rulesFile: RegExp;
+  readonly #fold: boolean;
+
+  /** With `fold`, every path given is already lower-cased, and so is each path asked about. */
+  constructor(files: Set<string>, trees: string[], prefixed: [string, string][], containers: Set<string>, rulesFile: RegExp, fold = false) {
+    this.files = files;
+    this.trees = trees;
+    this.prefixed = prefixed;
+    this.containers = containers;
+    this.#rulesFile = rulesFile;
+    this.#fold = fold;
+  }
+
+  covers(path: string, deep: boolean): boolean {
+    const p = this.#fold ? path.toLowerCase() : path;
+    if (this.files.has(p)) return true;
+    for (const t of this.trees) if (isInside(p, t)) return true;
+    for (const [dir, prefix] of this.prefixed) {
+      if (p.length > dir.length + 1 && p.startsWith(`${dir}/${prefix}`)) return true;
+    }
+    const segs = p.split("/");
+    const n = segs.length;
+    const last = segs[n - 1] ?? "";
+    const parent = segs[n - 2] ?? "";
+    const inFolder = PROJECT_FILES[parent];
+    if (inFolder?.(last, this.#rulesFile)) return true;
+    for (let i = 1; i + 1 < n; i++) if (segs[i] === PROJECT_TREE[0] && segs[i + 1] === PROJECT_TREE[1]) return true;
+    if (!deep) return false;
+    return this.containers.has(p) || Object.hasOwn(PROJECT_FILES, last);
+  }
+}
+
+/** The protected set for one project and environment. */
+export function protectedPaths(input: ProtectedPathsInput): ProtectedPaths {
+  const home = normalizeAbsolute(input.home || "/");
+  const abs = (p: string) => normalizeAbsolute(p.startsWith("/") ? p : `${input.projectRoot}/${p}`);
+  const envDir = (key: string) => {
+    const v = input.env[key];
+    return v ? abs(v.startsWith("~/") ? home + v.slice(1) : v) : undefined;
+  };
+  const files = new Set<string>();
+  const trees: string[] = [];
+  const prefixed: [string, string][] = [];
+  const containers = new Set<string>();
+  const container = (dir: string) => {
+    if (dir !== "/" && dir !== home) containers.add(dir);
+  };
+
+  const agent = envDir("PI_CODING_AGENT_DIR") ?? `${home}/.pi/agent`;
+  files.add(`${agent}/shepherd-rules.json`);
+  files.add(`${agent}/settings.json`);
+  trees.push(`${agent}/shepherd`);
+  prefixed.push([`${agent}/extensions`, "shepherd"]);
+  container(agent);
+  container(`${agent}/extensions`);
+  const agentParent = agent.slice(0, agent.lastIndexOf("/")) || "/";
+  container(agentParent);
+  if (input.auditDir) trees.push(abs(input.auditDir));
+
+  const claude = envDir("CLAUDE_CONFIG_DIR") ?? `${home}/.claude`;
+  files.add(`${claude}/settings.json`);
+  files.add(`${claude}/settings.local.json`);
+  container(claude);
+  const codex = envDir("CODEX_HOME") ?? `${home}/.codex`;
+  files.add(`${codex}/hooks.json`);
+  files.add(`${codex}/config.toml`);
+  container(codex);
+  const gemini = `${envDir("GEMINI_CLI_HOME") ?? home}/.gemini`;
+  files.add(`${gemini}/settings.json`);
+  container(gemini);
+
+  if (input.execPath) files.add(abs(input.execPath));
+  for (const dir of (input.env.PATH ?? "").split(":")) if (dir.startsWith("/")) files.add(normalizeAbsolute(`${dir}/shepherd`));
+
+  for (const [link, real] of input.aliases ?? []) {
+    const from = normalizeAbsolute(link);
+    const to = normalizeAbsolute(real);
+    if (from === to) continue;
+    const moved = (p: string) => (isInside(p, from) ? to + p.slice(from.length) : undefined);
+    for (const f of [...files]) { const m = moved(f); if (m) files.add(m); }
+    for (const t of [...trees]) { const m = moved(t); if (m) trees.push(m); }
+    for (const [d, pre] of [...prefixed]) { const m = moved(d); if (m) prefixed.push([m, pre]); }
+    for (const c of [...containers]) { const m = moved(c); if (m) container(m); }
+  }
+
+  const pattern = input.projectRulesPattern ?? "shepherd-rules-*.json";
+  const custom = globRegExp(pattern);
+  const fold = input.caseInsensitive === true;
+  const rulesFile = new RegExp(`^shepherd-rules[^/]*\\.json$|${custom.source}`, fold ? "i" : "");
+  if (!fold) return new ProtectedPaths(files, trees, prefixed, containers, rulesFile);
+  const lower = (x: string) => x.toLowerCase();
+  return new ProtectedPaths(
+    new Set([...files].map(lower)),
+    trees.map(lower),
+    prefixed.map(([d, pre]) => [lower(d), lower(pre)]),
+    new Set([...containers].map(lower)),
+    rulesFile,
+    true,
+  );
+}
+
+const defaults = new Map<string, ProtectedPaths>();
+
+/**
+ * The set a context without one gets (inline tests, replay, tools built before the env is known): the
+ * home-based defaults, memoized per home and project.
+ */
+export function defaultProtectedPaths(home: string, projectRoot: string): ProtectedPaths {
+  const key = `${home}\0${projectRoot}`;
+  let hit = defaults.get(key);
+  if (!hit) {
+    if (defaults.size >= 64) defaults.clear();
+    hit = protectedPaths({ home, env: {}, projectRoot });
+    defaults.set(key, hit);
+  }
+  return hit;
+}
