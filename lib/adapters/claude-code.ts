@@ -204,4 +204,5 @@ export const claudeCodeAdapter: AgentAdapter = {
     claudeStyleEvents(parseClaudeStyle(raw), env, { agent: "claude-code", projectDirEnv: "CLAUDE_PROJECT_DIR" }),
   answer: claudeCodeAnswer,
   failure: claudeStyleFailure,
+  preToolEvent: "PreToolUse",
 };

@@ -138,6 +138,7 @@ export const geminiAdapter: AgentAdapter = {
     return geminiEvents(r.output, env);
   },
   answer: geminiAnswer,
+  preToolEvent: "BeforeTool",
   failure(parsed, message, failClosed) {
     if (parsed?.preTool && failClosed) {
       return json({ decision: "deny", reason: `Shepherd could not evaluate this call (${message}); it is blocked because failMode is "closed".` });
