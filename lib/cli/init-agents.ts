@@ -8,11 +8,15 @@ import { existsSync, writeSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { applyEdits, type ParseError, modify, parse, printParseErrorCode } from "jsonc-parser";
+import { isShepherdCommand } from "../adapters/agent-timeout.ts";
 import { type AgentName, agentName, AGENTS } from "../adapters/index.ts";
 import type { Env } from "../rules/paths.ts";
 import { updateFileSafely } from "../rules/safe-update.ts";
 
 export type InitScope = "project" | "user";
+
+/** Claude Code's timeout for Shepherd's hooks, in seconds: far above Shepherd's own deadline (lib/deadline.ts). */
+export const CLAUDE_HOOK_TIMEOUT_S = 30;
 
 export interface InitAgentOptions {
   cwd: string;
@@ -60,7 +64,9 @@ function plan(agent: AgentName, opts: InitAgentOptions): AgentPlan {
           { event: "SessionStart" },
           { event: "SessionEnd" },
         ],
-        handler: (command) => ({ type: "command", command, timeout: 30 }),
+        // Shepherd answers within its own deadline (hookDeadlineMs, 5 s by default), well inside this timeout;
+        // onFailure "block" is Claude Code's own fail-closed switch, for a hook that dies or hangs regardless.
+        handler: (command) => ({ type: "command", command, timeout: CLAUDE_HOOK_TIMEOUT_S, onFailure: "block" }),
         notes: [],
       };
     case "codex":
@@ -99,9 +105,7 @@ export function shellQuote(word: string): string {
 
 /** Our entry is recognized by its command, so a moved binary is replaced, not duplicated. */
 function isShepherdHandler(h: unknown, agent: AgentName): boolean {
-  if (!h || typeof h !== "object") return false;
-  const command = (h as { command?: unknown }).command;
-  return typeof command === "string" && command.trimEnd().endsWith(` hook ${agent}`) && /shepherd/i.test(command);
+  return !!h && typeof h === "object" && isShepherdCommand((h as { command?: unknown }).command, agent);
 }
 
 type Group = { matcher?: string; hooks?: unknown[] } & Record<string, unknown>;
