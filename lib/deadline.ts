@@ -76,3 +76,13 @@ export function raceDeadline<T>(work: T | Promise<T>, ms: number): Raced<T> | Pr
     );
   });
 }
+
+/**
+ * An evaluation answered by the deadline: `work` as it comes if it is in time (synchronous work passes
+ * straight through), else the late decision for the events it was about (a tool call among them blocks).
+ */
+export function decideWithin(hooks: readonly HookName[], work: Decision | Promise<Decision>, ms: number, failMode: "open" | "closed"): Decision | Promise<Decision> {
+  const settle = (r: Raced<Decision>): Decision => (r.late ? lateDecision(hooks.includes("tool_call") ? "tool_call" : (hooks[0] ?? "tool_result"), failMode, ms) : r.value);
+  const raced = raceDeadline(work, ms);
+  return raced instanceof Promise ? raced.then(settle) : settle(raced);
+}

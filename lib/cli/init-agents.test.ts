@@ -73,7 +73,7 @@ describe("runInitAgent", () => {
     const old = { matcher: "*", hooks: [theirs, { type: "command", command: "/opt/bin/shepherd hook claude-code", timeout: 30 }] };
     writeFileSync(file, JSON.stringify({ hooks: { PreToolUse: [old] } }));
     await runInitAgent("claude-code", opts());
-    const after = read(file) as { hooks: { PreToolUse: { hooks: Record<string, unknown>[] }[] } };
+    const after = read(file) as { hooks: { PreToolUse: unknown[] } };
     expect(after.hooks.PreToolUse).toEqual([
       { matcher: "*", hooks: [theirs] },
       { matcher: "*", hooks: [{ type: "command", command: "/opt/bin/shepherd hook claude-code", timeout: 30, onFailure: "block" }] },
