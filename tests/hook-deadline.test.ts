@@ -157,11 +157,12 @@ describe("shepherd hook when its main thread is stuck", () => {
   it("should be answered by the watchdog thread, in the agent's contract", async () => {
     // The session's state file is a FIFO no one writes: reading it blocks the main thread in a system
     // call, where no timer can fire (it stands for any synchronous stall: a hung disk, a runaway loop).
+    // The watchdog starts at once for an input over 64 KiB (else after 25 ms): this one is 100 KB.
     settings({ hookDeadlineMs: 1_000 });
     const dir = join(tp.agentDir, "shepherd", "sessions");
     mkdirSync(dir, { recursive: true });
     expect(spawnSync("mkfifo", [join(dir, stateFileName("claude-code", "s1"))]).status).toBe(0);
-    const r = await hook("claude-code", hookJson("claude-code", { tool_input: { command: "ls" } }));
+    const r = await hook("claude-code", hookJson("claude-code", { tool_input: { command: `echo ${"a".repeat(100_000)}` } }));
     expect(r.code).toBe(0);
     expect(JSON.parse(r.out).hookSpecificOutput).toMatchObject({ permissionDecision: "deny" });
     expect(r.err).toContain("(watchdog)");

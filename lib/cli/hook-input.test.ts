@@ -22,7 +22,7 @@ describe("readHookInput", () => {
   it("should join chunks, with a character split across them", async () => {
     const bytes = enc.encode('{"a":"é"}');
     const { read } = source([bytes.subarray(0, 7), bytes.subarray(7)]);
-    expect(await readHookInput(1_000, read).result).toEqual({ ok: true, text: '{"a":"é"}' });
+    expect(await readHookInput(1_000, { read }).result).toEqual({ ok: true, text: '{"a":"é"}' });
   });
 
   it("should read past the cap to the end, keeping only the head", async () => {
@@ -30,17 +30,19 @@ describe("readHookInput", () => {
     const filler = new Uint8Array(65_536).fill(120);
     const pieces = [head, ...Array.from({ length: 20 }, () => filler)];
     const { read, served } = source(pieces);
-    const reader = readHookInput(100_000, read);
+    let last = 0;
+    const reader = readHookInput(100_000, { read, onProgress: (n) => void (last = n) });
     const r = await reader.result;
     expect(r).toEqual({ ok: false, bytes: head.length + 20 * 65_536 });
     expect(served.reads).toBe(22); // every piece, then EOF: the writer is never cut off
+    expect(last).toBe(head.length + 20 * 65_536);
     expect(sniffEventName(reader.head())).toBe("PreToolUse");
     expect(reader.head().length).toBeLessThanOrEqual(64 * 1024);
   });
 
   it("should report a read error", async () => {
     const read = (_b: Uint8Array, done: (err: NodeJS.ErrnoException | null, n: number) => void) => done(Object.assign(new Error("EIO"), { code: "EIO" }), 0);
-    await expect(readHookInput(10, read).result).rejects.toThrow("EIO");
+    await expect(readHookInput(10, { read }).result).rejects.toThrow("EIO");
   });
 });
 

@@ -22,8 +22,16 @@ type ReadChunk = (buf: Uint8Array, done: (err: NodeJS.ErrnoException | null, n: 
 
 const readFd = (fd: number): ReadChunk => (buf, done) => read(fd, buf, 0, buf.length, null, done);
 
-/** Reads `fd` (stdin by default) to its end, keeping at most `max` bytes. */
-export function readHookInput(max: number, readChunk: ReadChunk = readFd(0)): InputReader {
+export interface ReadOptions {
+  /** Where the bytes come from: stdin by default. */
+  read?: ReadChunk;
+  /** Told the running total after every chunk. */
+  onProgress?: (total: number) => void;
+}
+
+/** Reads stdin (or `opts.read`) to its end, keeping at most `max` bytes. */
+export function readHookInput(max: number, opts: ReadOptions = {}): InputReader {
+  const readChunk = opts.read ?? readFd(0);
   const chunks: Uint8Array[] = [];
   let total = 0;
   let headBytes: Uint8Array | undefined;
@@ -47,6 +55,7 @@ export function readHookInput(max: number, readChunk: ReadChunk = readFd(0)): In
         }
         if (n === 0) return finish();
         total += n;
+        opts.onProgress?.(total);
         if (total <= max) {
           const piece = buf.slice(0, n);
           chunks.push(piece);

@@ -35,6 +35,10 @@ export const MAX_HOOK_INPUT = 8 * 1024 * 1024;
 const PRUNE_AFTER_MS = 7 * 24 * 3600 * 1000;
 /** The watchdog answers this long after the main thread's deadline, which answers first if it can. */
 const WATCHDOG_GRACE_MS = 150;
+/** A hook still running this long after it started is on a slow path: its watchdog starts then. */
+const WATCHDOG_LAZY_MS = 25;
+/** An input this large is parsed and analysed for long: its watchdog starts at once. */
+const WATCHDOG_INPUT_BYTES = 64 * 1024;
 
 export interface HookDeps {
   env: Env;
@@ -94,7 +98,16 @@ export async function runHook(agent: string, deps: HookDeps): Promise<number> {
     return 2;
   }
   const startedAt = deps.startedAt ?? Date.now();
-  const watchdog = deps.watchdog?.();
+  // The watchdog thread costs a hook ~3 ms of CPU, as much as a fifth of its usual run: it is started only
+  // where synchronous work can grow long (a large input; plugins) or once the hook runs slower than usual.
+  let watchdog: Watchdog | undefined;
+  let watchdogStarted = false;
+  const startWatchdog = (): void => {
+    if (watchdogStarted || !deps.watchdog) return;
+    watchdogStarted = true;
+    watchdog = deps.watchdog();
+    postToWatchdog();
+  };
   let parsed: ParsedHook | undefined;
   let failClosed = true;
   let head = (): string => "";
@@ -124,14 +137,16 @@ export async function runHook(agent: string, deps: HookDeps): Promise<number> {
       resolve(answer(failureNow(message), `shepherd hook ${adapter.agent}: ${message}\n`));
     };
   });
+  const postToWatchdog = (): void => {
+    if (!watchdog) return;
+    const message = lateMessage();
+    const a = failureNow(message);
+    watchdog.arm(startedAt + deadlineMs + WATCHDOG_GRACE_MS, { stdout: a.stdout, exitCode: a.exitCode, stderr: a.stderr ?? `shepherd hook ${adapter.agent}: ${message} (watchdog)\n` });
+  };
   const arm = (): void => {
     if (timer) clearTimeout(timer);
     timer = setTimeout(onLate, Math.max(0, startedAt + deadlineMs - Date.now()));
-    if (watchdog) {
-      const message = lateMessage();
-      const a = failureNow(message);
-      watchdog.arm(startedAt + deadlineMs + WATCHDOG_GRACE_MS, { stdout: a.stdout, exitCode: a.exitCode, stderr: a.stderr ?? `shepherd hook ${adapter.agent}: ${message} (watchdog)\n` });
-    }
+    postToWatchdog();
   };
   /**
    * Moves the deadline once the agent's timeout and the settings are known: `hookDeadlineMs` may move it
@@ -145,13 +160,14 @@ export async function runHook(agent: string, deps: HookDeps): Promise<number> {
     arm();
   };
   arm();
+  const slow = setTimeout(startWatchdog, Math.max(0, startedAt + WATCHDOG_LAZY_MS - Date.now()));
 
   const work = async (): Promise<number> => {
     try {
       let text: string;
       if (deps.readStdin) text = await deps.readStdin();
       else {
-        const reader = readHookInput(MAX_HOOK_INPUT);
+        const reader = readHookInput(MAX_HOOK_INPUT, { onProgress: (total) => total > WATCHDOG_INPUT_BYTES && startWatchdog() });
         head = reader.head;
         const input = await reader.result;
         if (!input.ok) {
@@ -161,7 +177,10 @@ export async function runHook(agent: string, deps: HookDeps): Promise<number> {
         text = input.text;
       }
       inputRead = true;
-      if (deps.readStdin) head = () => text.slice(0, 64 * 1024);
+      if (deps.readStdin) {
+        head = () => text.slice(0, 64 * 1024);
+        if (text.length > WATCHDOG_INPUT_BYTES) startWatchdog();
+      }
       let raw: unknown;
       try {
         raw = JSON.parse(text);
@@ -181,7 +200,7 @@ export async function runHook(agent: string, deps: HookDeps): Promise<number> {
       // The watchdog's answer is now this event's (and the deadline the agent's timeout allows).
       narrow(undefined, true);
       const p = parsed;
-      const decision = await decide(adapter, p, deps, (settings) => {
+      const decision = await decide(adapter, p, deps, startWatchdog, (settings) => {
         const closed = settings.failMode !== "open";
         const changed = closed !== failClosed;
         failClosed = closed;
@@ -198,10 +217,11 @@ export async function runHook(agent: string, deps: HookDeps): Promise<number> {
     return await Promise.race([work(), late]);
   } finally {
     if (timer) clearTimeout(timer);
+    clearTimeout(slow);
   }
 }
 
-async function decide(adapter: AgentAdapter, parsed: ParsedHook, deps: HookDeps, onSettings: (settings: Settings) => void): Promise<Decision> {
+async function decide(adapter: AgentAdapter, parsed: ParsedHook, deps: HookDeps, beforePlugins: () => void, onSettings: (settings: Settings) => void): Promise<Decision> {
   const first = parsed.events[0];
   if (!first) return emptyDecision();
   const cwd = first.session.cwd || deps.cwd;
@@ -216,6 +236,7 @@ async function decide(adapter: AgentAdapter, parsed: ParsedHook, deps: HookDeps,
   try {
     let host = ws.host(cwd);
     if (!deps.plugins && deps.loadPlugins && needsPlugins(host.ruleSet)) {
+      beforePlugins();
       ws.close();
       ws = new Workspace({ env: deps.env, cwd, watch: false, lazyCompile: true, ...(deps.loadCache ? { loadCache: deps.loadCache } : {}), onDecision, plugins: await deps.loadPlugins() }, VERSION);
       host = ws.host(cwd);
