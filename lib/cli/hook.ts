@@ -21,23 +21,19 @@ import { AuditLog } from "../audit/audit-log.ts";
 import { needsPlugins } from "../engine/merge.ts";
 import type { Decision, HookEvent } from "../engine/schema.ts";
 import type { Settings } from "../engine/schema-core.ts";
-import { deadlineMessage, effectiveDeadline, formatMs } from "../deadline.ts";
 import type { Env } from "../rules/paths.ts";
 import type { RuleSnapshots } from "../rules/hook-snapshot.ts";
 import type { RuleLoadCache } from "../rules/load-cache.ts";
 import { type PluginProvider, Workspace } from "../rules/workspace.ts";
 import { VERSION } from "../version.ts";
+import { HookDeadline } from "./hook-deadline.ts";
 import { readHookInput, sniffEventName } from "./hook-input.ts";
 import type { Watchdog } from "./hook-watchdog.ts";
 
 /** The largest hook input read; a Write of a big file travels in one JSON (DESIGN section 2 caps lines at 4 MiB too). */
 export const MAX_HOOK_INPUT = 8 * 1024 * 1024;
 const PRUNE_AFTER_MS = 7 * 24 * 3600 * 1000;
-/** The watchdog answers this long after the main thread's deadline, which answers first if it can. */
-const WATCHDOG_GRACE_MS = 150;
-/** A hook still running this long after it started is on a slow path: its watchdog starts then. */
-const WATCHDOG_LAZY_MS = 25;
-/** An input this large is parsed and analysed for long: its watchdog starts at once. */
+/** An input this large is parsed and analysed for long: the watchdog starts at once (hook-deadline.ts). */
 const WATCHDOG_INPUT_BYTES = 64 * 1024;
 
 export interface HookDeps {
@@ -97,127 +93,79 @@ export async function runHook(agent: string, deps: HookDeps): Promise<number> {
     err(`shepherd hook: unknown agent "${agent}" (one of: ${AGENTS.join(", ")})\n`);
     return 2;
   }
-  const startedAt = deps.startedAt ?? Date.now();
-  // The watchdog thread costs a hook ~3 ms of CPU, as much as a fifth of its usual run: it is started only
-  // where synchronous work can grow long (a large input; plugins) or once the hook runs slower than usual.
-  let watchdog: Watchdog | undefined;
-  let watchdogStarted = false;
-  const startWatchdog = (): void => {
-    if (watchdogStarted || !deps.watchdog) return;
-    watchdogStarted = true;
-    watchdog = deps.watchdog();
-    postToWatchdog();
-  };
   let parsed: ParsedHook | undefined;
   let failClosed = true;
   let head = (): string => "";
-  let answered = false;
-  /** Exactly one answer leaves the process: the evaluation's, the deadline's or the watchdog's. */
-  const answer = (a: AgentAnswer, note?: string): number => {
-    if (answered) return a.exitCode;
-    if (watchdog && !watchdog.claim()) watchdog.yieldToWatchdog();
-    answered = true;
-    if (a.stderr) err(a.stderr);
-    else if (note) err(note);
-    if (a.stdout) out(a.stdout);
-    return a.exitCode;
-  };
   const failureNow = (message: string): AgentAnswer => (parsed ? adapter.failure(parsed, message, failClosed) : unparsedFailure(adapter, sniffEventName(head()), message));
-
-  // The deadline: the main thread's timer answers whenever the event loop turns; the watchdog thread,
-  // a little later, when it does not (stuck in synchronous work).
-  let deadlineMs = effectiveDeadline(undefined, undefined);
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let onLate: () => void = () => {};
-  let inputRead = false;
-  const lateMessage = (): string => (inputRead ? deadlineMessage(deadlineMs) : `the hook input did not end within ${formatMs(deadlineMs)}`);
-  const late = new Promise<number>((resolve) => {
-    onLate = () => {
-      const message = lateMessage();
-      resolve(answer(failureNow(message), `shepherd hook ${adapter.agent}: ${message}\n`));
-    };
+  const clock = new HookDeadline({
+    agent: adapter.agent,
+    startedAt: deps.startedAt ?? Date.now(),
+    failure: failureNow,
+    write: (a) => {
+      if (a.stderr) err(a.stderr);
+      if (a.stdout) out(a.stdout);
+    },
+    ...(deps.watchdog ? { watchdog: deps.watchdog } : {}),
   });
-  const postToWatchdog = (): void => {
-    if (!watchdog) return;
-    const message = lateMessage();
-    const a = failureNow(message);
-    watchdog.arm(startedAt + deadlineMs + WATCHDOG_GRACE_MS, { stdout: a.stdout, exitCode: a.exitCode, stderr: a.stderr ?? `shepherd hook ${adapter.agent}: ${message} (watchdog)\n` });
-  };
-  const arm = (): void => {
-    if (timer) clearTimeout(timer);
-    timer = setTimeout(onLate, Math.max(0, startedAt + deadlineMs - Date.now()));
-    postToWatchdog();
-  };
-  /**
-   * Moves the deadline once the agent's timeout and the settings are known: `hookDeadlineMs` may move it
-   * either way (a project may set it only once trusted), the agent's timeout always caps it.
-   */
-  let agentTimeoutMs: number | undefined;
-  const narrow = (settingMs: unknown, rearm = false): void => {
-    const next = effectiveDeadline(settingMs, agentTimeoutMs);
-    if (next === deadlineMs && !rearm) return;
-    deadlineMs = next;
-    arm();
-  };
-  arm();
-  const slow = setTimeout(startWatchdog, Math.max(0, startedAt + WATCHDOG_LAZY_MS - Date.now()));
+  const answer = (a: AgentAnswer): number => clock.answer(a);
+  const unparsed = (message: string): number => answer(unparsedFailure(adapter, sniffEventName(head()), message));
 
   const work = async (): Promise<number> => {
     try {
       let text: string;
       if (deps.readStdin) text = await deps.readStdin();
       else {
-        const reader = readHookInput(MAX_HOOK_INPUT, { onProgress: (total) => total > WATCHDOG_INPUT_BYTES && startWatchdog() });
+        // A large input is parsed and analysed for long: its watchdog starts at once.
+        const reader = readHookInput(MAX_HOOK_INPUT, { onProgress: (total) => total > WATCHDOG_INPUT_BYTES && clock.startWatchdog() });
         head = reader.head;
         const input = await reader.result;
-        if (!input.ok) {
-          const message = `hook input of ${input.bytes} bytes exceeds the ${MAX_HOOK_INPUT}-byte limit`;
-          return answer(unparsedFailure(adapter, sniffEventName(head()), message));
-        }
+        if (!input.ok) return unparsed(`hook input of ${input.bytes} bytes exceeds the ${MAX_HOOK_INPUT}-byte limit`);
         text = input.text;
       }
-      inputRead = true;
+      clock.inputRead();
       if (deps.readStdin) {
         head = () => text.slice(0, 64 * 1024);
-        if (text.length > WATCHDOG_INPUT_BYTES) startWatchdog();
+        if (text.length > WATCHDOG_INPUT_BYTES) clock.startWatchdog();
       }
       let raw: unknown;
       try {
         raw = JSON.parse(text);
       } catch (e) {
-        return answer(unparsedFailure(adapter, sniffEventName(head()), `hook input is not JSON: ${e instanceof Error ? e.message : String(e)}`));
+        return unparsed(`hook input is not JSON: ${e instanceof Error ? e.message : String(e)}`);
       }
       try {
         parsed = adapter.parse(raw, deps.env, fileIo);
       } catch (e) {
         if (!(e instanceof AdapterInputError)) throw e;
-        return answer(unparsedFailure(adapter, sniffEventName(head()), e.message));
+        return unparsed(e.message);
       }
-      const first = parsed.events[0];
-      if (first) {
-        agentTimeoutMs = (deps.agentTimeoutMs ?? agentHookTimeoutMs)(adapter.agent, parsed.agentEvent, first.session.cwd || deps.cwd, deps.env);
-      }
-      // The watchdog's answer is now this event's (and the deadline the agent's timeout allows).
-      narrow(undefined, true);
       const p = parsed;
-      const decision = await decide(adapter, p, deps, startWatchdog, (settings) => {
-        const closed = settings.failMode !== "open";
-        const changed = closed !== failClosed;
-        failClosed = closed;
-        narrow(settings.hookDeadlineMs, changed);
-      });
+      const first = p.events[0];
+      clock.parsed(first ? (deps.agentTimeoutMs ?? agentHookTimeoutMs)(adapter.agent, p.agentEvent, first.session.cwd || deps.cwd, deps.env) : undefined);
+      const decision = await decide(
+        adapter,
+        p,
+        deps,
+        () => clock.startWatchdog(),
+        (settings) => {
+          const closed = settings.failMode !== "open";
+          const changed = closed !== failClosed;
+          failClosed = closed;
+          clock.settings(settings.hookDeadlineMs, changed);
+        },
+      );
       deps.onDecision?.(p, decision);
       return answer(adapter.answer(p, decision));
     } catch (e) {
       const message = e instanceof Error ? e.message : String(e);
-      return answer(failureNow(message), `shepherd hook ${adapter.agent}: ${message}\n`);
+      const a = failureNow(message);
+      return answer({ ...a, stderr: a.stderr ?? `shepherd hook ${adapter.agent}: ${message}\n` });
     }
   };
   try {
-    return await Promise.race([work(), late]);
+    return await Promise.race([work(), clock.late]);
   } finally {
-    if (timer) clearTimeout(timer);
-    clearTimeout(slow);
+    clock.close();
   }
 }
 
