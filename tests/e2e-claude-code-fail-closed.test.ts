@@ -14,7 +14,7 @@
  * - http hook: a 500 reply, or a server that does not answer within `timeout`, lets the call run without
  *   onFailure and blocks it with `onFailure: "block"`.
  * - The switch is ignored on Stop, SubagentStop, TaskCompleted and TeammateIdle (Claude Code warns so).
- * - `shepherd init claude-code` hooks (`timeout` 30 s, `onFailure: "block"`) with an evaluation that hangs: Shepherd
+ * - `shepherd init claude-code` hooks (`timeout` 30 s, `onFailure: "block"` on PreToolUse) with an evaluation that hangs: Shepherd
  *   answers at its own deadline with its deny and reason, long before Claude Code's timeout.
  */
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";

@@ -55,13 +55,15 @@ describe("runInitAgent", () => {
     const data = JSON.parse(text.replace("// mine", "")) as { model: string; hooks: Record<string, unknown[]> };
     expect(data.model).toBe("opus");
     expect(data.hooks.PreToolUse).toEqual([mine, { matcher: "*", hooks: [{ type: "command", command: "/opt/bin/shepherd hook claude-code", timeout: 30, onFailure: "block" }] }]);
+    expect(data.hooks.Stop).toEqual([{ hooks: [{ type: "command", command: "/opt/bin/shepherd hook claude-code", timeout: 30 }] }]);
   });
 
-  it("should give Claude Code's hooks its fail-closed switch and a timeout above Shepherd's deadline", async () => {
+  it("should give Claude Code's PreToolUse hook its fail-closed switch, and every hook a timeout above Shepherd's deadline", async () => {
     await runInitAgent("claude-code", opts());
     const hooks = read(join(root, "proj/.claude/settings.json")).hooks as Record<string, { hooks: Record<string, unknown>[] }[]>;
     for (const [event, groups] of Object.entries(hooks)) {
-      expect({ event, onFailure: groups[0]?.hooks[0]?.onFailure }).toEqual({ event, onFailure: "block" });
+      // Only a pending tool call fails closed: elsewhere the switch would block prompts or results.
+      expect({ event, onFailure: groups[0]?.hooks[0]?.onFailure }).toEqual({ event, onFailure: event === "PreToolUse" ? "block" : undefined });
       expect((groups[0]?.hooks[0]?.timeout as number) * 1000).toBeGreaterThan(5_000);
     }
   });

@@ -38,8 +38,8 @@ interface HookSpec {
 interface AgentPlan {
   file: string;
   events: HookSpec[];
-  /** One handler entry in the agent's format. */
-  handler: (command: string) => Record<string, unknown>;
+  /** One handler entry in the agent's format, for one event. */
+  handler: (command: string, event: string) => Record<string, unknown>;
   /** Extra settings the hooks need to run at all (Gemini's `hooksConfig.enabled`). */
   extra?: { path: string[]; value: unknown; onlyIfMissing: boolean }[];
   notes: string[];
@@ -64,9 +64,10 @@ function plan(agent: AgentName, opts: InitAgentOptions): AgentPlan {
           { event: "SessionStart" },
           { event: "SessionEnd" },
         ],
-        // Shepherd answers within its own deadline (hookDeadlineMs, 5 s by default), well inside this timeout;
-        // onFailure "block" is Claude Code's own fail-closed switch, for a hook that dies or hangs regardless.
-        handler: (command) => ({ type: "command", command, timeout: CLAUDE_HOOK_TIMEOUT_S, onFailure: "block" }),
+        // Shepherd answers within its own deadline (hookDeadlineMs, 5 s by default), well inside this timeout.
+        // onFailure "block" is Claude Code's own fail-closed switch, for a hook that dies or hangs regardless:
+        // only where a tool call is pending, as Shepherd's own fail mode (elsewhere it would block prompts).
+        handler: (command, event) => ({ type: "command", command, timeout: CLAUDE_HOOK_TIMEOUT_S, ...(event === "PreToolUse" ? { onFailure: "block" } : {}) }),
         notes: [],
       };
     case "codex":
@@ -150,7 +151,7 @@ export function mergeAgentSettings(text: string, data: Record<string, unknown>, 
   if (data.hooks !== undefined && hooks !== data.hooks) throw new Error(`"hooks" is not an object; nothing was changed`);
   for (const spec of p.events) {
     const kept = withoutShepherd(hooks[spec.event], agent);
-    const ours = { ...(spec.matcher !== undefined ? { matcher: spec.matcher } : {}), hooks: [p.handler(command)] };
+    const ours = { ...(spec.matcher !== undefined ? { matcher: spec.matcher } : {}), hooks: [p.handler(command, spec.event)] };
     const current: unknown[] = Array.isArray(hooks[spec.event]) ? (hooks[spec.event] as unknown[]) : [];
     // Ours already there, once and as is: where it sits is the user's business (they may have added
     // hooks after it), so an installed event is left alone rather than moved to the end.
