@@ -15,7 +15,10 @@
  *   onFailure and blocks it with `onFailure: "block"`.
  * - The switch is ignored on Stop, SubagentStop, TaskCompleted and TeammateIdle (Claude Code warns so).
  * - `shepherd init claude-code` hooks (`timeout` 30 s, `onFailure: "block"` on PreToolUse) with an evaluation that hangs: Shepherd
- *   answers at its own deadline with its deny and reason, long before Claude Code's timeout.
+ *   answers at its own deadline with its deny and reason, long before Claude Code's timeout. A Write of a
+ *   9 MiB file (Claude Code's hook input is then over Shepherd's 8 MiB cap) is blocked by Shepherd's exit 2,
+ *   the model reading its reason. With the binary from before these fixes both calls ran: the hang took
+ *   Claude Code's whole 30 s timeout, the oversized input exited 1.
  */
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { chmodSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
@@ -161,6 +164,31 @@ describe("Claude Code http hooks that fail", () => {
       }, 60_000);
     }
   }
+});
+
+describe("shepherd hook claude-code installed by shepherd init, on a hook input over 8 MiB", () => {
+  it("should block a Write of a 9 MiB file with exit 2 and its reason", async () => {
+    const box = makeSandbox("e2e-cc-big");
+    try {
+      const target = join(box.proj, "big.txt");
+      const script = { steps: [{ tool_use: [{ name: "Write", input: { file_path: target, content: "x".repeat(9 * 1024 * 1024) } }] }, { text: "done" }], side_text: "ok" };
+      const api = await startFake("anthropic", script, join(box.root, "api"));
+      await initAgent(box, "claude-code", { CLAUDE_CONFIG_DIR: join(box.home, ".claude") });
+      try {
+        const r = await run(claudeBin(), ["-p", "go", "--output-format", "stream-json", "--verbose", "--allowedTools", "Write"], { cwd: box.proj, env: claudeRunEnv(box, api.port) });
+        expect(r.code).toBe(0);
+      } finally {
+        await api.stop();
+      }
+      const main = readJsonl(api.logFile).filter((x) => x.kind === "main") as unknown as MainRequest[];
+      const result = main.find((x) => x.step === 1)?.tool_results[0];
+      expect(existsSync(target)).toBe(false);
+      expect(result?.is_error).toBe(true);
+      expect(result?.text).toContain("exceeds the 8388608-byte limit");
+    } finally {
+      box.cleanup();
+    }
+  }, 90_000);
 });
 
 describe("shepherd hook claude-code installed by shepherd init, when its evaluation hangs", () => {
