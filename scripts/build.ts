@@ -28,6 +28,8 @@ const args = [
   join(root, "main.ts"),
   // Plugins run in a worker (so a hung plugin can be terminated): its entry point must be in the binary too.
   join(root, "lib/plugins/plugin-worker.ts"),
+  // The hook's watchdog thread (lib/cli/hook-watchdog.ts), likewise.
+  join(root, "lib/cli/hook-watchdog-worker.ts"),
   "--outfile",
   outfile,
 ];

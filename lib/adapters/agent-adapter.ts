@@ -40,6 +40,8 @@ export interface ParsedHook {
 export interface AgentAnswer {
   stdout: string;
   exitCode: number;
+  /** What the agent reads on stderr: with exit 2, the reason it gives the model. */
+  stderr?: string;
 }
 
 /** The parts of the process environment an adapter reads (kept explicit so adapters stay pure). */
@@ -58,6 +60,22 @@ export interface AgentAdapter {
   answer(parsed: ParsedHook, decision: Decision): AgentAnswer;
   /** The answer when Shepherd itself failed: `failClosed` denies a pending tool call. */
   failure(parsed: ParsedHook | undefined, message: string, failClosed: boolean): AgentAnswer;
+  /** The agent's event name for a tool call about to run (what an unparsable input must not wave through). */
+  readonly preToolEvent: string;
+}
+
+/**
+ * The answer to an input that could not be parsed (too large, cut off, not JSON), given the event name
+ * sniffed from its first bytes. A tool call, or an input whose event is unknown, is blocked with exit 2,
+ * which Claude Code, Codex and Gemini CLI all read as a block with stderr as the reason; the failMode is
+ * not consulted, since the project whose settings would say it is not known. Anything else gets no opinion.
+ */
+export function unparsedFailure(adapter: Pick<AgentAdapter, "agent" | "preToolEvent">, agentEvent: string | undefined, message: string): AgentAnswer {
+  if (agentEvent === undefined || agentEvent === adapter.preToolEvent) {
+    const what = agentEvent === undefined ? "this hook call" : "this tool call";
+    return { stdout: "", exitCode: 2, stderr: `Shepherd blocked ${what}: its hook input could not be read (${message}), and Shepherd fails closed.\n` };
+  }
+  return { stdout: adapter.agent === "gemini" ? "{}\n" : "", exitCode: 0, stderr: `shepherd hook ${adapter.agent}: ${message} (${agentEvent}: no opinion)\n` };
 }
 
 export class AdapterInputError extends Error {

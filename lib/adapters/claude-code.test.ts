@@ -156,8 +156,10 @@ describe("claudeCodeAdapter.failure", () => {
     expect(claudeCodeAdapter.failure(p, "boom", true)).toEqual({ stdout: "", exitCode: 0 });
   });
 
-  it("should exit 1 (non-blocking) on input it could not parse", () => {
-    expect(claudeCodeAdapter.failure(undefined, "bad json", true).exitCode).toBe(1);
+  it("should block with exit 2 and the reason on stderr when it could not parse the input", () => {
+    const a = claudeCodeAdapter.failure(undefined, "bad json", true);
+    expect(a.exitCode).toBe(2);
+    expect(a.stderr).toContain("bad json");
   });
 });
 

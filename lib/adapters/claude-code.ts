@@ -12,6 +12,7 @@ import {
   capText,
   commonHookFields,
   joinLines,
+  unparsedFailure,
 } from "./agent-adapter.ts";
 
 /** What Claude Code (and Codex, which copied its contract) sends to every hook; the rest stays loose. */
@@ -194,9 +195,12 @@ export function claudeStyleFailure(parsed: ParsedHook | undefined, message: stri
       },
     });
   }
-  // Exit 1 is a non-blocking error for Claude Code and Codex: the agent goes on, the user sees stderr.
-  return { stdout: "", exitCode: parsed ? 0 : 1 };
+  // Nothing understood: whatever it was, it may be a tool call, so it is blocked (exit 1 would let it run).
+  if (!parsed) return unparsedFailure(CLAUDE_STYLE, undefined, message);
+  return { stdout: "", exitCode: 0 };
 }
+
+const CLAUDE_STYLE = { agent: "claude-code", preToolEvent: "PreToolUse" } as const;
 
 export const claudeCodeAdapter: AgentAdapter = {
   agent: "claude-code",
@@ -204,4 +208,5 @@ export const claudeCodeAdapter: AgentAdapter = {
     claudeStyleEvents(parseClaudeStyle(raw), env, { agent: "claude-code", projectDirEnv: "CLAUDE_PROJECT_DIR" }),
   answer: claudeCodeAnswer,
   failure: claudeStyleFailure,
+  preToolEvent: "PreToolUse",
 };

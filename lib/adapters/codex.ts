@@ -78,4 +78,5 @@ export const codexAdapter: AgentAdapter = {
     }),
   answer: codexAnswer,
   failure: claudeStyleFailure,
+  preToolEvent: "PreToolUse",
 };

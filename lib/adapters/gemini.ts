@@ -11,6 +11,7 @@ import {
   capText,
   commonHookFields,
   joinLines,
+  unparsedFailure,
 } from "./agent-adapter.ts";
 
 export const GeminiInputSchema = lazySchema(() =>
@@ -138,11 +139,13 @@ export const geminiAdapter: AgentAdapter = {
     return geminiEvents(r.output, env);
   },
   answer: geminiAnswer,
+  preToolEvent: "BeforeTool",
   failure(parsed, message, failClosed) {
     if (parsed?.preTool && failClosed) {
       return json({ decision: "deny", reason: `Shepherd could not evaluate this call (${message}); it is blocked because failMode is "closed".` });
     }
-    // Exit 1 is a warning for Gemini: the CLI goes on. Stdout stays JSON-only even then.
-    return { stdout: parsed ? "{}\n" : "", exitCode: parsed ? 0 : 1 };
+    // Nothing understood: it may be a tool call, so exit 2 blocks it (exit 1 is only a warning for Gemini).
+    if (!parsed) return unparsedFailure(geminiAdapter, undefined, message);
+    return { stdout: "{}\n", exitCode: 0 };
   },
 };

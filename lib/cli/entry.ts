@@ -7,6 +7,9 @@
 import { writeSync } from "node:fs";
 import { runHookFace } from "./hook-face.ts";
 
+// The hook's deadline counts from here: module evaluation is the first thing the process does.
+const startedAt = Date.now();
+
 // Inside the binary main.ts sits at its repository path; from source, two folders up. (A computed
 // specifier: the bundler must not resolve it from this folder; build.ts makes main.ts an entry point.)
 const compiled = import.meta.url.includes("$bunfs") || import.meta.url.includes("~BUN");
@@ -20,7 +23,7 @@ const fail = (err: unknown): never => {
 const argv = process.argv.slice(2);
 // `hook --help` is answered by main.ts with the other faces' help.
 if (argv[0] === "hook" && argv[1] !== "--help" && argv[1] !== "-h") {
-  runHookFace(argv[1] ?? "", process.env, process.cwd()).then((code) => process.exit(code), fail);
+  runHookFace(argv[1] ?? "", process.env, process.cwd(), startedAt).then((code) => process.exit(code), fail);
 } else {
   import(mainModule).catch(fail);
 }

@@ -11,8 +11,10 @@ import { fileLoadCache } from "../rules/load-cache.ts";
 import { agentDir, homeDir } from "../rules/paths.ts";
 import { VERSION } from "../version.ts";
 import { runHook } from "./hook.ts";
+import { startWatchdog } from "./hook-watchdog.ts";
 
-export function runHookFace(agent: string, env: Record<string, string | undefined>, cwd: string): Promise<number> {
+/** `startedAt`: when the process began (the entry's first line), which is where the deadline counts from. */
+export function runHookFace(agent: string, env: Record<string, string | undefined>, cwd: string, startedAt = Date.now()): Promise<number> {
   // Entries of another build are ignored: the binary's size and mtime stand for the loader's version.
   const self = statSync(process.execPath);
   const cacheDir = join(agentDir(env), "shepherd", "cache");
@@ -28,5 +30,5 @@ export function runHookFace(agent: string, env: Record<string, string | undefine
         log[level](`plugin ${issue.file}${issue.path ? ` ${issue.path}` : ""}: ${issue.message}`);
       },
     });
-  return runHook(agent, { env, cwd, loadCache, snapshots, loadPlugins });
+  return runHook(agent, { env, cwd, loadCache, snapshots, loadPlugins, startedAt, watchdog: startWatchdog });
 }

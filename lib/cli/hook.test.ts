@@ -71,10 +71,122 @@ describe("runHook", () => {
     expect(r.out).toEqual({ decision: "deny", reason: "no rm: rm a" });
   });
 
-  it("should exit 1 with a message on input that is not JSON", async () => {
+  it("should block input that is not JSON with exit 2 and the reason on stderr", async () => {
     const r = await hook("codex", "{nope");
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(2);
     expect(r.err).toContain("not JSON");
+  });
+
+  it("should give no opinion on unparsable input whose event is sniffed as one with nothing pending", async () => {
+    const r = await hook("claude-code", '{"session_id":"s","hook_event_name":"PostToolUse","tool_input":');
+    expect(r.code).toBe(0);
+    expect(r.err).toContain("PostToolUse: no opinion");
+  });
+
+  it("should block an input that is JSON but not a hook input (no session id)", async () => {
+    const r = await hook("gemini", { hook_event_name: "BeforeTool", tool_name: "run_shell_command", tool_input: { command: "ls" } });
+    expect(r.code).toBe(2);
+    expect(r.err).toContain("Shepherd blocked this tool call");
+  });
+
+  it("should answer with the fail mode when the input never arrives, at the deadline", async () => {
+    let out = "";
+    let err = "";
+    const t0 = Date.now();
+    const code = await runHook("claude-code", {
+      env,
+      cwd: join(root, "proj"),
+      readStdin: () => new Promise<string>(() => {}),
+      writeOut: (t) => void (out += t),
+      writeErr: (t) => void (err += t),
+    });
+    expect(code).toBe(2);
+    expect(out).toBe("");
+    expect(err).toContain("did not end within 5 s");
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(4_900);
+  }, 10_000);
+
+  it("should answer a pending evaluation at the deadline the agent's timeout sets, failing closed", async () => {
+    // A rule naming a plugin action makes the hook load plugins, which here never finish loading.
+    writeFileSync(join(env.PI_CODING_AGENT_DIR as string, "shepherd-rules.json"), JSON.stringify([{ name: "p", action: "some_plugin_action", pattern: "." }]));
+    let out = "";
+    const t0 = Date.now();
+    const code = await runHook("claude-code", {
+      env,
+      cwd: join(root, "proj"),
+      readStdin: () => JSON.stringify(cc({ hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "ls" } })),
+      agentTimeoutMs: () => 400, // the agent gives up at 400 ms, so Shepherd answers at 300 ms
+      loadPlugins: () => new Promise(() => {}),
+      writeOut: (t) => void (out += t),
+      writeErr: () => {},
+    });
+    expect(code).toBe(0);
+    expect(JSON.parse(out)).toEqual({
+      hookSpecificOutput: {
+        hookEventName: "PreToolUse",
+        permissionDecision: "deny",
+        permissionDecisionReason: 'Shepherd could not evaluate this call (evaluation exceeded 300 ms); it is blocked because failMode is "closed".',
+      },
+    });
+    expect(Date.now() - t0).toBeLessThan(3_000);
+  });
+
+  describe("the watchdog", () => {
+    /** A watchdog that records what it was told instead of starting a thread. */
+    function fakeWatchdog() {
+      const log: { started: number; armed: { at: number; exitCode: number; stdout: string }[] } = { started: 0, armed: [] };
+      const factory = () => {
+        log.started++;
+        return {
+          arm: (at: number, a: { exitCode: number; stdout: string }) => void log.armed.push({ at, exitCode: a.exitCode, stdout: a.stdout }),
+          claim: () => true,
+          yieldToWatchdog: (): never => {
+            throw new Error("never lost the claim here");
+          },
+        };
+      };
+      return { log, factory };
+    }
+    const run = (input: string, watchdog: () => ReturnType<ReturnType<typeof fakeWatchdog>["factory"]>, extra: Record<string, unknown> = {}) =>
+      runHook("claude-code", { env, cwd: join(root, "proj"), readStdin: () => input, watchdog, writeOut: () => {}, writeErr: () => {}, ...extra });
+    const bash = (command: string) => JSON.stringify(cc({ hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command } }));
+
+    it("should not be started for a small input answered quickly", async () => {
+      const { log, factory } = fakeWatchdog();
+      // The clock is set so that the 25 ms of "slower than usual" cannot pass on a loaded machine.
+      expect(await run(bash("ls"), factory, { startedAt: Date.now() + 60_000 })).toBe(0);
+      expect(log.started).toBe(0);
+    });
+
+    it("should be started at once for a large input, and given this event's fail answer", async () => {
+      const { log, factory } = fakeWatchdog();
+      const startedAt = Date.now();
+      await run(bash(`echo ${"a".repeat(70_000)}`), factory, { startedAt });
+      expect(log.started).toBe(1);
+      const last = log.armed.at(-1);
+      expect(last?.exitCode).toBe(0);
+      expect(last?.stdout).toContain('"permissionDecision":"deny"');
+      expect(last?.at).toBe(startedAt + 5_000 + 150);
+    });
+
+    it("should be started once the hook runs slower than usual (25 ms)", async () => {
+      const { log, factory } = fakeWatchdog();
+      const slowInput = () => new Promise<string>((resolve) => setTimeout(() => resolve(bash("ls")), 80));
+      expect(await run("", factory, { startedAt: Date.now(), readStdin: slowInput })).toBe(0);
+      expect(log.started).toBe(1);
+    });
+
+    it("should be started before plugins load", async () => {
+      writeFileSync(join(env.PI_CODING_AGENT_DIR as string, "shepherd-rules.json"), JSON.stringify([{ name: "p", action: "some_plugin_action", pattern: "." }]));
+      const { log, factory } = fakeWatchdog();
+      let startedWhenLoading = -1;
+      const loadPlugins = () => {
+        startedWhenLoading = log.started;
+        return new Promise<never>(() => {});
+      };
+      await run(bash("ls"), factory, { startedAt: Date.now(), agentTimeoutMs: () => 400, loadPlugins });
+      expect(startedWhenLoading).toBe(1);
+    });
   });
 
   it("should exit 2 for an unknown agent", async () => {

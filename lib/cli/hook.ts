@@ -4,21 +4,37 @@
  * This path is timed (spawn to answer < 15 ms with 1,000 rules): keep imports light, write with writeSync.
  */
 import { closeSync, openSync, readFileSync, readSync, fstatSync, writeSync } from "node:fs";
-import { AdapterInputError, type AdapterIo, type AgentAdapter, emptyDecision, mergeDecisions, type ParsedHook } from "../adapters/agent-adapter.ts";
-import { adapterFor, AGENTS } from "../adapters/index.ts";
+import {
+  AdapterInputError,
+  type AdapterIo,
+  type AgentAdapter,
+  type AgentAnswer,
+  emptyDecision,
+  mergeDecisions,
+  type ParsedHook,
+  unparsedFailure,
+} from "../adapters/agent-adapter.ts";
+import { agentHookTimeoutMs } from "../adapters/agent-timeout.ts";
+import { adapterFor, type AgentName, AGENTS } from "../adapters/index.ts";
 import { pruneStateFiles, sessionStateDir, withSessionState } from "../adapters/session-state-file.ts";
 import { AuditLog } from "../audit/audit-log.ts";
 import { needsPlugins } from "../engine/merge.ts";
 import type { Decision, HookEvent } from "../engine/schema.ts";
+import type { Settings } from "../engine/schema-core.ts";
 import type { Env } from "../rules/paths.ts";
 import type { RuleSnapshots } from "../rules/hook-snapshot.ts";
 import type { RuleLoadCache } from "../rules/load-cache.ts";
 import { type PluginProvider, Workspace } from "../rules/workspace.ts";
 import { VERSION } from "../version.ts";
+import { HookDeadline } from "./hook-deadline.ts";
+import { readHookInput, sniffEventName } from "./hook-input.ts";
+import type { Watchdog } from "./hook-watchdog.ts";
 
 /** The largest hook input read; a Write of a big file travels in one JSON (DESIGN section 2 caps lines at 4 MiB too). */
 export const MAX_HOOK_INPUT = 8 * 1024 * 1024;
 const PRUNE_AFTER_MS = 7 * 24 * 3600 * 1000;
+/** An input this large is parsed and analysed for long: the watchdog starts at once (hook-deadline.ts). */
+const WATCHDOG_INPUT_BYTES = 64 * 1024;
 
 export interface HookDeps {
   env: Env;
@@ -34,43 +50,18 @@ export interface HookDeps {
   loadCache?: RuleLoadCache;
   /** Merged rule sets kept across hook processes, narrowed to these events (hook-snapshot.ts). */
   snapshots?: (events: readonly HookEvent[]) => RuleSnapshots;
-  readStdin?: () => string;
+  /** The hook input (tests); stdin, read without blocking and with a cap, otherwise. */
+  readStdin?: () => string | Promise<string>;
+  /** When the process started: the deadline counts from here (defaults to when runHook was called). */
+  startedAt?: number;
+  /** Starts the watchdog thread that answers when the main thread is stuck (hook-watchdog.ts); none in tests. */
+  watchdog?: () => Watchdog | undefined;
+  /** The agent's own timeout for this hook in ms, if its settings set one (agent-timeout.ts by default). */
+  agentTimeoutMs?: (agent: AgentName, event: string, projectDir: string, env: Env) => number | undefined;
   writeOut?: (text: string) => void;
   writeErr?: (text: string) => void;
   /** Called with every decision (tests, audit). */
   onDecision?: (parsed: ParsedHook, decision: Decision) => void;
-}
-
-/** Plain typed arrays and a TextDecoder: a hook's first use of Buffer costs it ~0.1 ms of start-up. */
-function readAllStdin(): string {
-  const chunks: Uint8Array[] = [];
-  const buf = new Uint8Array(1 << 16);
-  let total = 0;
-  for (;;) {
-    let n: number;
-    try {
-      n = readSync(0, buf, 0, buf.length, null);
-    } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code;
-      if (code === "EAGAIN") continue; // a non-blocking pipe: retry until data or EOF
-      if (code === "EOF") break;
-      throw err;
-    }
-    if (n === 0) break;
-    total += n;
-    if (total > MAX_HOOK_INPUT) throw new AdapterInputError(`hook input exceeds ${MAX_HOOK_INPUT} bytes`);
-    chunks.push(buf.slice(0, n));
-  }
-  let all = chunks[0] ?? new Uint8Array(0);
-  if (chunks.length > 1) {
-    all = new Uint8Array(total);
-    let at = 0;
-    for (const c of chunks) {
-      all.set(c, at);
-      at += c.length;
-    }
-  }
-  return new TextDecoder().decode(all);
 }
 
 /** The tail of a file without reading it whole (Codex rollouts grow with the session). */
@@ -104,32 +95,81 @@ export async function runHook(agent: string, deps: HookDeps): Promise<number> {
   }
   let parsed: ParsedHook | undefined;
   let failClosed = true;
-  try {
-    const text = (deps.readStdin ?? readAllStdin)();
-    let raw: unknown;
+  let head = (): string => "";
+  const failureNow = (message: string): AgentAnswer => (parsed ? adapter.failure(parsed, message, failClosed) : unparsedFailure(adapter, sniffEventName(head()), message));
+  const clock = new HookDeadline({
+    agent: adapter.agent,
+    startedAt: deps.startedAt ?? Date.now(),
+    failure: failureNow,
+    write: (a) => {
+      if (a.stderr) err(a.stderr);
+      if (a.stdout) out(a.stdout);
+    },
+    ...(deps.watchdog ? { watchdog: deps.watchdog } : {}),
+  });
+  const answer = (a: AgentAnswer): number => clock.answer(a);
+  const unparsed = (message: string): number => answer(unparsedFailure(adapter, sniffEventName(head()), message));
+
+  const work = async (): Promise<number> => {
     try {
-      raw = JSON.parse(text);
+      let text: string;
+      if (deps.readStdin) text = await deps.readStdin();
+      else {
+        // A large input is parsed and analysed for long: its watchdog starts at once.
+        const reader = readHookInput(MAX_HOOK_INPUT, { onProgress: (total) => total > WATCHDOG_INPUT_BYTES && clock.startWatchdog() });
+        head = reader.head;
+        const input = await reader.result;
+        if (!input.ok) return unparsed(`hook input of ${input.bytes} bytes exceeds the ${MAX_HOOK_INPUT}-byte limit`);
+        text = input.text;
+      }
+      clock.inputRead();
+      if (deps.readStdin) {
+        head = () => text.slice(0, 64 * 1024);
+        if (text.length > WATCHDOG_INPUT_BYTES) clock.startWatchdog();
+      }
+      let raw: unknown;
+      try {
+        raw = JSON.parse(text);
+      } catch (e) {
+        return unparsed(`hook input is not JSON: ${e instanceof Error ? e.message : String(e)}`);
+      }
+      try {
+        parsed = adapter.parse(raw, deps.env, fileIo);
+      } catch (e) {
+        if (!(e instanceof AdapterInputError)) throw e;
+        return unparsed(e.message);
+      }
+      const p = parsed;
+      const first = p.events[0];
+      clock.parsed(first ? (deps.agentTimeoutMs ?? agentHookTimeoutMs)(adapter.agent, p.agentEvent, first.session.cwd || deps.cwd, deps.env) : undefined);
+      const decision = await decide(
+        adapter,
+        p,
+        deps,
+        () => clock.startWatchdog(),
+        (settings) => {
+          const closed = settings.failMode !== "open";
+          const changed = closed !== failClosed;
+          failClosed = closed;
+          clock.settings(settings.hookDeadlineMs, changed);
+        },
+      );
+      deps.onDecision?.(p, decision);
+      return answer(adapter.answer(p, decision));
     } catch (e) {
-      throw new AdapterInputError(`hook input is not JSON: ${e instanceof Error ? e.message : String(e)}`);
+      const message = e instanceof Error ? e.message : String(e);
+      const a = failureNow(message);
+      return answer({ ...a, stderr: a.stderr ?? `shepherd hook ${adapter.agent}: ${message}\n` });
     }
-    parsed = adapter.parse(raw, deps.env, fileIo);
-    const decision = await decide(adapter, parsed, deps, (closed) => {
-      failClosed = closed;
-    });
-    deps.onDecision?.(parsed, decision);
-    const answer = adapter.answer(parsed, decision);
-    if (answer.stdout) out(answer.stdout);
-    return answer.exitCode;
-  } catch (e) {
-    const message = e instanceof Error ? e.message : String(e);
-    err(`shepherd hook ${adapter.agent}: ${message}\n`);
-    const answer = adapter.failure(parsed, message, failClosed);
-    if (answer.stdout) out(answer.stdout);
-    return answer.exitCode;
+  };
+  try {
+    return await Promise.race([work(), clock.late]);
+  } finally {
+    clock.close();
   }
 }
 
-async function decide(adapter: AgentAdapter, parsed: ParsedHook, deps: HookDeps, setFailMode: (closed: boolean) => void): Promise<Decision> {
+async function decide(adapter: AgentAdapter, parsed: ParsedHook, deps: HookDeps, beforePlugins: () => void, onSettings: (settings: Settings) => void): Promise<Decision> {
   const first = parsed.events[0];
   if (!first) return emptyDecision();
   const cwd = first.session.cwd || deps.cwd;
@@ -144,11 +184,12 @@ async function decide(adapter: AgentAdapter, parsed: ParsedHook, deps: HookDeps,
   try {
     let host = ws.host(cwd);
     if (!deps.plugins && deps.loadPlugins && needsPlugins(host.ruleSet)) {
+      beforePlugins();
       ws.close();
       ws = new Workspace({ env: deps.env, cwd, watch: false, lazyCompile: true, ...(deps.loadCache ? { loadCache: deps.loadCache } : {}), onDecision, plugins: await deps.loadPlugins() }, VERSION);
       host = ws.host(cwd);
     }
-    setFailMode(host.settings.failMode !== "open");
+    onSettings(host.settings);
     const dir = sessionStateDir(deps.env);
     const ending = parsed.events.some((e) => e.hook === "session_shutdown");
     if (parsed.events.some((e) => e.hook === "session_start")) pruneStateFiles(dir, PRUNE_AFTER_MS);

@@ -54,7 +54,34 @@ describe("runInitAgent", () => {
     expect(text).toContain("// mine");
     const data = JSON.parse(text.replace("// mine", "")) as { model: string; hooks: Record<string, unknown[]> };
     expect(data.model).toBe("opus");
-    expect(data.hooks.PreToolUse).toEqual([mine, { matcher: "*", hooks: [{ type: "command", command: "/opt/bin/shepherd hook claude-code", timeout: 30 }] }]);
+    expect(data.hooks.PreToolUse).toEqual([mine, { matcher: "*", hooks: [{ type: "command", command: "/opt/bin/shepherd hook claude-code", timeout: 30, onFailure: "block" }] }]);
+    expect(data.hooks.Stop).toEqual([{ hooks: [{ type: "command", command: "/opt/bin/shepherd hook claude-code", timeout: 30 }] }]);
+  });
+
+  it("should give Claude Code's PreToolUse hook its fail-closed switch, and every hook a timeout above Shepherd's deadline", async () => {
+    await runInitAgent("claude-code", opts());
+    const hooks = read(join(root, "proj/.claude/settings.json")).hooks as Record<string, { hooks: Record<string, unknown>[] }[]>;
+    for (const [event, groups] of Object.entries(hooks)) {
+      // Only a pending tool call fails closed: elsewhere the switch would block prompts or results.
+      expect({ event, onFailure: groups[0]?.hooks[0]?.onFailure }).toEqual({ event, onFailure: event === "PreToolUse" ? "block" : undefined });
+      expect((groups[0]?.hooks[0]?.timeout as number) * 1000).toBeGreaterThan(5_000);
+    }
+  });
+
+  it("should upgrade an entry installed without the fail-closed switch, and take it away again on --uninstall", async () => {
+    const file = join(root, "proj/.claude/settings.json");
+    mkdirSync(join(root, "proj/.claude"), { recursive: true });
+    const theirs = { type: "command", command: "their-guard", onFailure: "block" };
+    const old = { matcher: "*", hooks: [theirs, { type: "command", command: "/opt/bin/shepherd hook claude-code", timeout: 30 }] };
+    writeFileSync(file, JSON.stringify({ hooks: { PreToolUse: [old] } }));
+    await runInitAgent("claude-code", opts());
+    const after = read(file) as { hooks: { PreToolUse: unknown[] } };
+    expect(after.hooks.PreToolUse).toEqual([
+      { matcher: "*", hooks: [theirs] },
+      { matcher: "*", hooks: [{ type: "command", command: "/opt/bin/shepherd hook claude-code", timeout: 30, onFailure: "block" }] },
+    ]);
+    await runInitAgent("claude-code", opts({ uninstall: true }));
+    expect(read(file)).toEqual({ hooks: { PreToolUse: [{ matcher: "*", hooks: [theirs] }] } });
   });
 
   it("should change nothing on a second run", async () => {

@@ -8,11 +8,15 @@ import { existsSync, writeSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { applyEdits, type ParseError, modify, parse, printParseErrorCode } from "jsonc-parser";
+import { isShepherdCommand } from "../adapters/agent-timeout.ts";
 import { type AgentName, agentName, AGENTS } from "../adapters/index.ts";
 import type { Env } from "../rules/paths.ts";
 import { updateFileSafely } from "../rules/safe-update.ts";
 
 export type InitScope = "project" | "user";
+
+/** Claude Code's timeout for Shepherd's hooks, in seconds: far above Shepherd's own deadline (lib/deadline.ts). */
+export const CLAUDE_HOOK_TIMEOUT_S = 30;
 
 export interface InitAgentOptions {
   cwd: string;
@@ -34,8 +38,8 @@ interface HookSpec {
 interface AgentPlan {
   file: string;
   events: HookSpec[];
-  /** One handler entry in the agent's format. */
-  handler: (command: string) => Record<string, unknown>;
+  /** One handler entry in the agent's format, for one event. */
+  handler: (command: string, event: string) => Record<string, unknown>;
   /** Extra settings the hooks need to run at all (Gemini's `hooksConfig.enabled`). */
   extra?: { path: string[]; value: unknown; onlyIfMissing: boolean }[];
   notes: string[];
@@ -60,7 +64,10 @@ function plan(agent: AgentName, opts: InitAgentOptions): AgentPlan {
           { event: "SessionStart" },
           { event: "SessionEnd" },
         ],
-        handler: (command) => ({ type: "command", command, timeout: 30 }),
+        // Shepherd answers within its own deadline (hookDeadlineMs, 5 s by default), well inside this timeout.
+        // onFailure "block" is Claude Code's own fail-closed switch, for a hook that dies or hangs regardless:
+        // only where a tool call is pending, as Shepherd's own fail mode (elsewhere it would block prompts).
+        handler: (command, event) => ({ type: "command", command, timeout: CLAUDE_HOOK_TIMEOUT_S, ...(event === "PreToolUse" ? { onFailure: "block" } : {}) }),
         notes: [],
       };
     case "codex":
@@ -99,9 +106,7 @@ export function shellQuote(word: string): string {
 
 /** Our entry is recognized by its command, so a moved binary is replaced, not duplicated. */
 function isShepherdHandler(h: unknown, agent: AgentName): boolean {
-  if (!h || typeof h !== "object") return false;
-  const command = (h as { command?: unknown }).command;
-  return typeof command === "string" && command.trimEnd().endsWith(` hook ${agent}`) && /shepherd/i.test(command);
+  return !!h && typeof h === "object" && isShepherdCommand((h as { command?: unknown }).command, agent);
 }
 
 type Group = { matcher?: string; hooks?: unknown[] } & Record<string, unknown>;
@@ -146,7 +151,7 @@ export function mergeAgentSettings(text: string, data: Record<string, unknown>, 
   if (data.hooks !== undefined && hooks !== data.hooks) throw new Error(`"hooks" is not an object; nothing was changed`);
   for (const spec of p.events) {
     const kept = withoutShepherd(hooks[spec.event], agent);
-    const ours = { ...(spec.matcher !== undefined ? { matcher: spec.matcher } : {}), hooks: [p.handler(command)] };
+    const ours = { ...(spec.matcher !== undefined ? { matcher: spec.matcher } : {}), hooks: [p.handler(command, spec.event)] };
     const current: unknown[] = Array.isArray(hooks[spec.event]) ? (hooks[spec.event] as unknown[]) : [];
     // Ours already there, once and as is: where it sits is the user's business (they may have added
     // hooks after it), so an installed event is left alone rather than moved to the end.

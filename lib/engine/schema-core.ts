@@ -49,6 +49,7 @@ export const SettingsSchema = lazySchema(() =>
     pluginTimeoutMs: v.optional(v.pipe(v.number(), v.minValue(1))),
     pluginLoadTimeoutMs: v.optional(v.pipe(v.number(), v.minValue(1))),
     gitTimeoutMs: v.optional(v.pipe(v.number(), v.minValue(1))),
+    hookDeadlineMs: v.optional(v.pipe(v.number(), v.minValue(1))),
     audit: v.optional(v.unknown()),
     /** Locked built-in rules the user unlocks by hand; honoured in the global settings only. */
     unlockBuiltins: v.optional(v.array(v.pipe(v.string(), v.minLength(1)))),
@@ -67,7 +68,7 @@ export function isSettingsInput(x: unknown): x is SettingsInput {
   if (!isPlainRecord(x) || hasUnsafeKey(x)) return false;
   if (!optString(x.projectRulesPattern) || !optString(x.binary)) return false;
   if (x.maxWarnings !== undefined && !(isNumber(x.maxWarnings) && Number.isInteger(x.maxWarnings) && x.maxWarnings >= 0)) return false;
-  for (const key of ["timeoutMs", "pluginTimeoutMs", "pluginLoadTimeoutMs", "gitTimeoutMs"] as const) if (!optNumberAtLeast(x[key], 1)) return false;
+  for (const key of ["timeoutMs", "pluginTimeoutMs", "pluginLoadTimeoutMs", "gitTimeoutMs", "hookDeadlineMs"] as const) if (!optNumberAtLeast(x[key], 1)) return false;
   if (x.failMode !== undefined && x.failMode !== "open" && x.failMode !== "closed") return false;
   if (x.unlockBuiltins !== undefined && !(isStringArray(x.unlockBuiltins) && x.unlockBuiltins.every((n) => n !== ""))) return false;
   return x.trustedProjects === undefined || isStringArray(x.trustedProjects);
@@ -82,6 +83,8 @@ export interface Settings {
   trustedProjects: string[];
   pluginTimeoutMs: number;
   gitTimeoutMs: number;
+  /** How long a hook process (and an HTTP hook request) may take before it answers with the fail mode. */
+  hookDeadlineMs?: number;
   audit?: unknown;
   /** From the global settings only (settings.ts drops a project's). */
   unlockBuiltins?: string[];

@@ -7,9 +7,11 @@ import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { streamSSE } from "hono/streaming";
 import * as v from "valibot";
-import { AdapterInputError, mergeDecisions, type ParsedHook } from "../adapters/agent-adapter.ts";
+import { AdapterInputError, type AgentAdapter, mergeDecisions, type ParsedHook } from "../adapters/agent-adapter.ts";
 import { adapterFor } from "../adapters/index.ts";
 import { fileIo } from "../cli/hook.ts";
+import { sniffEventName } from "../cli/hook-input.ts";
+import { decideWithin, effectiveDeadline } from "../deadline.ts";
 import { isHookEvent } from "../engine/event-guard.ts";
 import { guardedParse } from "../engine/guard-kit.ts";
 import { type Decision, type HookEvent, HookEventSchema } from "../engine/schema.ts";
@@ -48,6 +50,17 @@ function issueBody(issues: readonly v.BaseIssue<unknown>[]): { error: string; pa
   return { error: first?.message ?? "invalid body", path: first ? (v.getDotPath(first) ?? "") : "" };
 }
 
+/**
+ * The HTTP hook answer to a call that could not be read: an HTTP hook has no exit code, so the block is
+ * the agent's JSON deny for a tool call (or an unknown event), given with status 200.
+ */
+function hookFailure(adapter: AgentAdapter, event: string | undefined, message: string): Response {
+  const blocks = event === undefined || event === adapter.preToolEvent;
+  const pending: ParsedHook = { agentEvent: adapter.preToolEvent, events: [], stopHookActive: false, preTool: true, sessionId: "" };
+  const body = blocks ? adapter.failure(pending, message, true).stdout : "{}";
+  return new Response(body, { status: 200, headers: { "content-type": "application/json" } });
+}
+
 export function createApp(deps: AppDeps): Hono {
   const { workspace, feed } = deps;
   const app = new Hono();
@@ -70,7 +83,18 @@ export function createApp(deps: AppDeps): Hono {
     }
     return next();
   });
-  app.use("/v1/*", bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => c.json({ error: `body exceeds ${MAX_BODY_BYTES} bytes` }, 413) }));
+  app.use(
+    "/v1/*",
+    bodyLimit({
+      maxSize: MAX_BODY_BYTES,
+      onError: (c) => {
+        const message = `body exceeds ${MAX_BODY_BYTES} bytes`;
+        // A hook call too large to read may be a tool call: blocked, not refused (an agent runs a refused one).
+        const adapter = c.req.path.startsWith("/v1/hooks/") ? adapterFor(c.req.path.slice("/v1/hooks/".length)) : undefined;
+        return adapter ? hookFailure(adapter, undefined, message) : c.json({ error: message }, 413);
+      },
+    }),
+  );
 
   async function evaluateAll(events: readonly HookEvent[]): Promise<Decision> {
     const decisions: Decision[] = [];
@@ -82,6 +106,20 @@ export function createApp(deps: AppDeps): Hono {
       if (event.hook === "session_shutdown") workspace.sessions.delete(event.session.id);
     }
     return mergeDecisions(decisions);
+  }
+
+  /** evaluateAll answered by the deadline (`hookDeadlineMs`): an agent's HTTP hook times out too. */
+  function evaluateWithin(events: readonly HookEvent[]): Decision | Promise<Decision> {
+    const first = events[0];
+    if (!first) return evaluateAll(events);
+    const { settings } = workspace.host(first.session.cwd);
+    const ms = effectiveDeadline(settings.hookDeadlineMs, undefined);
+    return decideWithin(
+      events.map((e) => e.hook),
+      evaluateAll(events),
+      ms,
+      settings.failMode,
+    );
   }
 
   async function readJson(c: { req: { json: () => Promise<unknown> } }): Promise<{ ok: true; value: unknown } | { ok: false }> {
@@ -106,7 +144,7 @@ export function createApp(deps: AppDeps): Hono {
       return c.json({ ...issue, path: wrapped ? `event${issue.path ? `.${issue.path}` : ""}` : issue.path }, 400);
     }
     const event: HookEvent = parsed.output;
-    return c.json(await evaluateAll([event]));
+    return c.json(await evaluateWithin([event]));
   });
 
   app.post("/v1/hint", async (c) => {
@@ -122,18 +160,26 @@ export function createApp(deps: AppDeps): Hono {
   app.post("/v1/hooks/:agent", async (c) => {
     const adapter = adapterFor(c.req.param("agent"));
     if (!adapter) return c.json({ error: `unknown agent ${c.req.param("agent")}` }, 404);
-    const body = await readJson(c);
-    if (!body.ok) return c.json({ error: "body is not JSON", path: "" }, 400);
+    // An agent reads a 4xx as "no opinion" and runs the tool: what cannot be parsed is answered as
+    // `shepherd hook` answers it, a block unless the event is known to have nothing pending.
+    const unreadable = (message: string, event: string | undefined) => hookFailure(adapter, event, message);
+    const text = await c.req.text();
+    let raw: unknown;
+    try {
+      raw = JSON.parse(text);
+    } catch {
+      return unreadable("body is not JSON", sniffEventName(text.slice(0, 64 * 1024)));
+    }
     let parsed: ParsedHook;
     try {
-      parsed = adapter.parse(body.value, {}, deps.loopbackOnly ? fileIo : undefined);
+      parsed = adapter.parse(raw, {}, deps.loopbackOnly ? fileIo : undefined);
     } catch (e) {
-      if (e instanceof AdapterInputError) return c.json({ error: e.message, path: "" }, 400);
+      if (e instanceof AdapterInputError) return unreadable(e.message, sniffEventName(text.slice(0, 64 * 1024)));
       throw e;
     }
     let decision: Decision;
     try {
-      decision = await evaluateAll(parsed.events);
+      decision = await evaluateWithin(parsed.events);
     } catch (e) {
       const message = e instanceof Error ? e.message : String(e);
       deps.log.error(`http hook ${adapter.agent}: ${message}`);

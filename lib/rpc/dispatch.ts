@@ -1,5 +1,6 @@
 /** @module JSON-RPC 2.0 method table: the one place where failures become wire errors. */
 import * as v from "valibot";
+import { decideWithin, deadlineWithin } from "../deadline.ts";
 import { isHookEvent } from "../engine/event-guard.ts";
 import { guardedParse } from "../engine/guard-kit.ts";
 import { HookEventSchema, issuePath } from "../engine/schema.ts";
@@ -101,8 +102,13 @@ export class Dispatcher {
         "shepherd/evaluate",
         (params) => {
           // The hot path: a valid event is used as it came; anything else gets the schema's error message.
-          const event = (params as { event?: unknown } | undefined)?.event;
-          return workspace.evaluate(isHookEvent(event) ? event : parseParams(EvaluateParams, params).event);
+          const given = (params as { event?: unknown } | undefined)?.event;
+          const event = isHookEvent(given) ? given : parseParams(EvaluateParams, params).event;
+          const decision = workspace.evaluate(event);
+          if (!(decision instanceof Promise)) return decision;
+          // Pending work (a plugin, a git check) is answered by the deadline, before the client's own timeout.
+          const { settings } = workspace.host(event.session.cwd);
+          return decideWithin([event.hook], decision, deadlineWithin(settings.timeoutMs), settings.failMode);
         },
       ],
       [

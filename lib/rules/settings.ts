@@ -62,7 +62,7 @@ function shepherdKey(file: string, issues: LoadIssue[]): Record<string, unknown>
 }
 
 /** Settings a project may only set once trusted: they loosen the guard or choose what runs. */
-const LOOSENING_KEYS = ["failMode", "binary", "audit"] as const;
+const LOOSENING_KEYS = ["failMode", "binary", "audit", "hookDeadlineMs"] as const;
 
 /**
  * Trust decisions are read from the global file only: a project must never be able to trust itself,
