@@ -7,6 +7,12 @@ import { createApp } from "./app.ts";
 import { DecisionFeed } from "./decision-feed.ts";
 
 export const DEFAULT_HTTP_PORT = 7373;
+/**
+ * Seconds a connection may sit without traffic before Bun closes it (Bun allows 1-255). Bun.serve has no
+ * separate header timeout; what it does to a client that never finishes its headers is in SECURITY.md.
+ */
+export const DEFAULT_IDLE_TIMEOUT_S = 30;
+const MAX_HEARTBEAT_MS = 15_000;
 
 export interface HttpOptions {
   cwd: string;
@@ -20,6 +26,8 @@ export interface HttpOptions {
   plugins?: PluginProvider;
   /** An existing workspace (shares sessions with another face); otherwise one is made and watched. */
   workspace?: Workspace;
+  /** Seconds without traffic before a connection is closed (1-255). */
+  idleTimeoutS?: number;
 }
 
 export interface HttpServer {
@@ -48,6 +56,8 @@ export function runHttp(opts: HttpOptions): HttpServer {
     throw new HttpOptionsError(`binding to ${host} exposes Shepherd beyond this machine: pass --token <secret> (or set SHEPHERD_HTTP_TOKEN)`);
   }
   if (token !== undefined && token.length < 16) throw new HttpOptionsError("--token must be at least 16 characters");
+  const idleTimeoutS = opts.idleTimeoutS ?? DEFAULT_IDLE_TIMEOUT_S;
+  if (!Number.isInteger(idleTimeoutS) || idleTimeoutS < 1 || idleTimeoutS > 255) throw new HttpOptionsError(`--idle-timeout must be an integer 1-255 (seconds), not ${idleTimeoutS}`);
   const audit = new AuditLog({ env: opts.env, log: opts.log, settingFor: (cwd): unknown => workspace.host(cwd).settings.audit });
   const workspace =
     opts.workspace ??
@@ -57,12 +67,14 @@ export function runHttp(opts: HttpOptions): HttpServer {
     );
   workspace.host(opts.cwd);
   const feed = new DecisionFeed();
-  const app = createApp({ workspace, feed, version: opts.version, log: opts.log, ...(token !== undefined ? { token } : {}), loopbackOnly: isLoopback(host) && token === undefined });
+  // An event stream's heartbeat is traffic: pinged at half the idle timeout, a live dashboard stays connected.
+  const heartbeatMs = Math.min(MAX_HEARTBEAT_MS, (idleTimeoutS * 1000) / 2);
+  const app = createApp({ workspace, feed, version: opts.version, log: opts.log, heartbeatMs, ...(token !== undefined ? { token } : {}), loopbackOnly: isLoopback(host) && token === undefined });
   const server = Bun.serve({
     hostname: host,
     port: opts.port ?? DEFAULT_HTTP_PORT,
-    // SSE streams stay open; the feed sends its own heartbeat.
-    idleTimeout: 0,
+    // Idle keep-alive connections and stalled readers are let go; a live event stream is kept by its heartbeat.
+    idleTimeout: idleTimeoutS,
     fetch: app.fetch,
   });
   const port = server.port ?? opts.port ?? DEFAULT_HTTP_PORT;
