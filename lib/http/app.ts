@@ -20,6 +20,7 @@ import type { DecisionFeed } from "./decision-feed.ts";
 
 export const MAX_BODY_BYTES = 8 * 1024 * 1024;
 const HEARTBEAT_MS = 15_000;
+const STALL_MS = 30_000;
 
 export interface AppDeps {
   workspace: Workspace;
@@ -30,8 +31,15 @@ export interface AppDeps {
   token?: string;
   /** Bound to loopback without a token: only local Host names are answered (blocks DNS rebinding). */
   loopbackOnly: boolean;
-  /** How often an idle event stream is pinged; shorter than the server's idle timeout. */
+  /** How often an idle event stream is pinged. */
   heartbeatMs?: number;
+  /** A write to an event stream that takes longer than this means its reader stopped: it is dropped. */
+  stallMs?: number;
+  /**
+   * Lifts the server's idle timeout off a live event stream (true) or puts it back (false). Bun counts
+   * only reads as activity, so a stream that only writes would be cut at the idle timeout otherwise.
+   */
+  streamTimeout?: (req: Request, live: boolean) => void;
 }
 
 const HintBodySchema = v.looseObject({ session: v.looseObject({ id: v.pipe(v.string(), v.minLength(1)) }), text: v.pipe(v.string(), v.minLength(1)) });
@@ -152,6 +160,7 @@ export function createApp(deps: AppDeps): Hono {
   app.get("/v1/events", (c) =>
     streamSSE(c, async (stream) => {
       const sub = feed.subscribe();
+      deps.streamTimeout?.(c.req.raw, true);
       let closed = false;
       let signalClosed: () => void = () => undefined;
       const whenClosed = new Promise<void>((resolve) => {
@@ -164,9 +173,16 @@ export function createApp(deps: AppDeps): Hono {
       });
       const beat = setInterval(() => sub.poke(), deps.heartbeatMs ?? HEARTBEAT_MS);
       // A reader that stopped reading blocks the write; the drop (its queue overflowed) ends the wait.
+      const stallMs = deps.stallMs ?? STALL_MS;
       const send = async (message: { event: string; data: string; id?: string }): Promise<boolean> => {
-        const outcome = await Promise.race([stream.writeSSE(message).then(() => "sent" as const), sub.whenDropped.then(() => "dropped" as const), whenClosed.then(() => "closed" as const)]);
-        return outcome === "sent";
+        // A reader that stopped while no decisions come overflows nothing: the stalled write itself drops it.
+        const stall = setTimeout(() => sub.drop(`did not read for ${stallMs} ms`), stallMs);
+        try {
+          const outcome = await Promise.race([stream.writeSSE(message).then(() => "sent" as const), sub.whenDropped.then(() => "dropped" as const), whenClosed.then(() => "closed" as const)]);
+          return outcome === "sent";
+        } finally {
+          clearTimeout(stall);
+        }
       };
       try {
         if (!(await send({ event: "hello", data: JSON.stringify({ version: deps.version }) }))) return;
@@ -184,6 +200,8 @@ export function createApp(deps: AppDeps): Hono {
         // stream is closed after it). The reader that comes back sees why; an EventSource reconnects.
         if (dropped && !closed) void stream.write(`event: dropped\ndata: ${JSON.stringify(dropped)}\n\n`);
       } finally {
+        // From here the idle timeout applies again: a reader that never reads what is left is cut off.
+        deps.streamTimeout?.(c.req.raw, false);
         clearInterval(beat);
         feed.unsubscribe(sub);
       }

@@ -67,17 +67,20 @@ export function runHttp(opts: HttpOptions): HttpServer {
     );
   workspace.host(opts.cwd);
   const feed = new DecisionFeed();
-  // An event stream's heartbeat is traffic: pinged at half the idle timeout, a live dashboard stays connected.
+  // A heartbeat at half the idle timeout lets a dashboard (and any proxy between) see the stream is alive.
   const heartbeatMs = Math.min(MAX_HEARTBEAT_MS, (idleTimeoutS * 1000) / 2);
-  const app = createApp({ workspace, feed, version: opts.version, log: opts.log, heartbeatMs, ...(token !== undefined ? { token } : {}), loopbackOnly: isLoopback(host) && token === undefined });
-  const server = Bun.serve({
+  let server: ReturnType<typeof Bun.serve> | undefined;
+  const streamTimeout = (req: Request, live: boolean) => server?.timeout(req, live ? 0 : idleTimeoutS);
+  const app = createApp({ workspace, feed, version: opts.version, log: opts.log, heartbeatMs, streamTimeout, ...(token !== undefined ? { token } : {}), loopbackOnly: isLoopback(host) && token === undefined });
+  const bun = Bun.serve({
     hostname: host,
     port: opts.port ?? DEFAULT_HTTP_PORT,
-    // Idle keep-alive connections and stalled readers are let go; a live event stream is kept by its heartbeat.
+    // Idle keep-alive connections are let go; a live event stream lifts it (and drops a reader that stalls).
     idleTimeout: idleTimeoutS,
     fetch: app.fetch,
   });
-  const port = server.port ?? opts.port ?? DEFAULT_HTTP_PORT;
+  server = bun;
+  const port = bun.port ?? opts.port ?? DEFAULT_HTTP_PORT;
   const shownHost = host.includes(":") ? `[${host}]` : host;
   const url = `http://${shownHost}:${port}`;
   opts.log.info(`http listening on ${url} (dashboard: ${url}/${token ? "?token=…" : ""})`);
@@ -88,7 +91,7 @@ export function runHttp(opts: HttpOptions): HttpServer {
     feed,
     workspace,
     close: async () => {
-      await server.stop(true);
+      await bun.stop(true);
       if (!opts.workspace) workspace.close();
       audit.close();
     },
