@@ -127,7 +127,7 @@ describe("a write cut short by the file size limit", () => {
   });
 });
 
-describe("a lock left behind by a crashed or starved writer", () => {
+describe("what a crashed or starved writer leaves behind", () => {
   const deadPid = async () => {
     const p = Bun.spawn(["true"]);
     await p.exited;
@@ -138,6 +138,23 @@ describe("a lock left behind by a crashed or starved writer", () => {
     ["an empty lock just made", async () => "", 0],
     ["a lock whose owner is dead", async () => String(await deadPid()), 0],
   ];
+  it("should remove a temp file left by a writer that died mid-write, and keep the one of a live writer", async () => {
+    const file = join(sb.agentDir, "settings.json");
+    writeFileSync(file, "{}\n");
+    const dead = join(sb.agentDir, `.settings.json.${await deadPid()}.x.tmp`);
+    const sleeper = Bun.spawn(["sleep", "30"]);
+    const live = join(sb.agentDir, `.settings.json.${sleeper.pid}.y.tmp`);
+    writeFileSync(dead, "{ half");
+    writeFileSync(live, "{ being written");
+    try {
+      const r = await run(shepherdBin(), ["trust", sb.proj], { cwd: sb.proj, env: env(), timeoutMs: 30_000 });
+      expect(r.code).toBe(0);
+      expect(leftovers(sb.agentDir)).toEqual([`.settings.json.${sleeper.pid}.y.tmp`]);
+    } finally {
+      sleeper.kill();
+    }
+  });
+
   for (const [name, content, ageMs] of locks) {
     it(`should break ${name} without waiting it out`, async () => {
       const file = join(sb.agentDir, "settings.json");
