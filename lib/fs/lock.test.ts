@@ -1,6 +1,6 @@
 /** @module unit tests: the one lock file (pid inside, stale by a dead owner, released on every path). */
 import { afterEach, beforeEach, describe, expect, it } from "bun:test";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { acquireLock, withFileLock } from "./lock.ts";
@@ -54,6 +54,23 @@ describe("acquireLock", () => {
       expect(readFileSync(`${file}.lock`, "utf8")).toBe(String(process.pid));
       if (lock.ok) lock.release();
       expect(readdirSync(dir)).toEqual([]);
+    });
+  }
+
+  const planted: [string, (lock: string) => void][] = [
+    ["a symlink to a FIFO", (lock) => {
+      Bun.spawnSync(["mkfifo", join(dir, "fifo")]);
+      symlinkSync(join(dir, "fifo"), lock);
+    }],
+    ["a folder", (lock) => mkdirSync(lock)],
+  ];
+  for (const [name, plant] of planted) {
+    it(`should never open ${name} planted as the lock, and break it after the grace`, async () => {
+      plant(`${file}.lock`);
+      const lock = await acquireLock(file, { waitMs: 3_000, emptyGraceMs: 100 });
+      expect(lock.ok).toBe(true);
+      if (lock.ok) lock.release();
+      expect(existsSync(`${file}.lock`)).toBe(false);
     });
   }
 

@@ -5,7 +5,7 @@
  * died between create and write, or the disk was full). A live owner is waited for; the caller decides what a
  * timeout means (a rule write fails, a hook goes on without the lock).
  */
-import { closeSync, linkSync, lstatSync, mkdirSync, openSync, readFileSync, readSync, renameSync, rmSync, statSync } from "node:fs";
+import { closeSync, constants, fstatSync, linkSync, lstatSync, mkdirSync, openSync, readFileSync, readSync, renameSync, rmdirSync, rmSync, statSync } from "node:fs";
 import { dirname } from "node:path";
 import { writeAll } from "./atomic-write.ts";
 import { pidIsDead } from "./pid.ts";
@@ -32,20 +32,28 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 export type Holder = { ino: number; pid: number | undefined; ageMs: number };
 
 function readHolder(lock: string, now: number): Holder | undefined {
+  let st: ReturnType<typeof lstatSync>;
+  try {
+    st = lstatSync(lock);
+  } catch {
+    return undefined;
+  }
+  // Not a file Shepherd made (a symlink, a FIFO, a folder planted there): never opened, broken after the grace.
+  if (!st.isFile()) return { ino: st.ino, pid: undefined, ageMs: now - st.mtimeMs };
   let fd: number;
   try {
-    fd = openSync(lock, "r");
+    fd = openSync(lock, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   } catch {
     return undefined;
   }
   try {
-    const st = statSync(lock);
+    const opened = fstatSync(fd);
     // A pid is a few digits: a lock file is never read past 32 bytes, whatever is planted there.
     const buf = Buffer.alloc(32);
     const n = readSync(fd, buf, 0, buf.length, 0);
     const text = buf.subarray(0, n).toString("utf8");
     const pid = /^[1-9][0-9]{0,9}$/.test(text) ? Number(text) : undefined;
-    return { ino: st.ino, pid, ageMs: now - st.mtimeMs };
+    return { ino: opened.ino, pid, ageMs: now - opened.mtimeMs };
   } catch {
     return undefined;
   } finally {
@@ -77,7 +85,12 @@ function breakLock(lock: string, judged: Holder): void {
   } catch {
     // A third writer already holds the name: that one owns the lock now.
   }
-  rmSync(aside, { force: true });
+  try {
+    if (lstatSync(aside).isDirectory()) rmdirSync(aside);
+    else rmSync(aside, { force: true });
+  } catch {
+    // A planted folder with content is left aside (renamed): it no longer blocks the lock.
+  }
 }
 
 /** What tells this owner's lock file from a later one that got the same name (and maybe the same inode). */
@@ -102,13 +115,17 @@ function tryCreate(lock: string): { ok: true; id: Identity } | { ok: false; exis
   }
   try {
     writeAll(fd, Buffer.from(String(process.pid)));
-    const { ino, mtimeMs } = statSync(lock);
+    const { ino, mtimeMs } = fstatSync(fd);
     closeSync(fd);
     return { ok: true, id: { ino, mtimeMs } };
   } catch (err) {
     // A full disk: an empty lock must not be left for others to wait on.
-    closeSync(fd);
-    rmSync(lock, { force: true });
+    try {
+      closeSync(fd);
+      rmSync(lock, { force: true });
+    } catch {
+      // Left empty: others break it after the grace.
+    }
     return { ok: false, exists: false, reason: err instanceof Error ? err.message : String(err) };
   }
 }
