@@ -202,6 +202,18 @@ describe("shepherd http connections", () => {
     });
   }
 
+  it("should close a request whose body trickles in and never ends, within a few idle timeouts", async () => {
+    srv = await startHttp(["--idle-timeout", "2"], { cwd: sb.proj, env: env() });
+    const head = `POST /v1/evaluate HTTP/1.1\r\nHost: ${new URL(srv.url).host}\r\ncontent-type: application/json\r\ncontent-length: 100000\r\n\r\n{`;
+    const client = await rawClient(srv.url, head);
+    const drip = setInterval(() => client.socket.write(" "), 500);
+    const closedAfter = await Promise.race([client.closed, Bun.sleep(40_000).then(() => -1)]);
+    clearInterval(drip);
+    client.socket.destroy();
+    expect(closedAfter).toBeGreaterThan(0);
+    expect(closedAfter).toBeLessThan(15_000);
+  }, 60_000);
+
   it("should close a connection that trickles its headers and never finishes them", async () => {
     srv = await startHttp([], { cwd: sb.proj, env: env() });
     const client = await rawClient(srv.url, `GET /health HTTP/1.1\r\nHost: ${new URL(srv.url).host}\r\nX-Slow: `);
