@@ -8,8 +8,9 @@ import { DecisionFeed } from "./decision-feed.ts";
 
 export const DEFAULT_HTTP_PORT = 7373;
 /**
- * Seconds a connection may sit without traffic before Bun closes it (Bun allows 1-255). Bun.serve has no
- * separate header timeout; what it does to a client that never finishes its headers is in SECURITY.md.
+ * Seconds a keep-alive connection may sit idle, or a request body take, before Bun closes it (Bun allows
+ * 1-255). Bun.serve has no header timeout option: it closes a connection whose request headers are not
+ * complete after about 10 s by itself, trickled or not (measured in tests/http-bounds.test.ts).
  */
 export const DEFAULT_IDLE_TIMEOUT_S = 30;
 const MAX_HEARTBEAT_MS = 15_000;
