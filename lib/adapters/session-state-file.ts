@@ -51,7 +51,8 @@ export function readStateFile(file: string, now = Date.now()): SessionState {
  * hook is not. A write that fails (full disk) leaves the previous state and is reported.
  */
 export function writeStateFile(file: string, state: SessionState): AtomicWriteResult {
-  return writeFileAtomic(file, JSON.stringify(state), { durable: false });
+  // The sessions folder is pruned by age at each session start (pruneStateFiles), a dead hook's temp file included.
+  return writeFileAtomic(file, JSON.stringify(state), { durable: false, removeStale: false });
 }
 
 /**

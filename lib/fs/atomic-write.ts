@@ -26,6 +26,11 @@ export interface AtomicWriteOptions {
    * compare-and-swap done there leaves only the rename between the check and the new content.
    */
   beforeRename?: () => boolean;
+  /**
+   * Whether temp files of dead writers are looked for first (a scan of the folder). A folder that is pruned
+   * by age anyway, on a hook's hot path, may skip it.
+   */
+  removeStale?: boolean;
 }
 
 const TEMP_SUFFIX = ".tmp";
@@ -104,7 +109,7 @@ export function writeFileAtomic(path: string, data: string | Uint8Array, opts: A
   } catch (err) {
     return errorOf(err, path);
   }
-  removeStaleTemps(dir, name);
+  if (opts.removeStale ?? true) removeStaleTemps(dir, name);
   let keepMode: number | undefined;
   try {
     keepMode = statSync(path).mode & 0o7777;
