@@ -13,7 +13,7 @@ const HELP = `shepherd ${VERSION}: a rule-driven guard for AI coding agents
 
 Usage:
   shepherd serve                          stdio sidecar (JSON-RPC 2.0, one message a line)
-  shepherd http [--port N] [--host H] [--token T]
+  shepherd http [--port N] [--host H] [--token T] [--idle-timeout S]
                                           the same engine over HTTP, with a live dashboard
   shepherd hook <claude-code|codex|gemini>
                                           one-shot adapter for agents whose hooks spawn a command
@@ -112,10 +112,11 @@ The stdio sidecar: JSON-RPC 2.0, one message a line (MCP lifecycle, shepherd/eva
 the shepherd_rules tool). Rules come from the current folder's layers. Exits 0 on stdin EOF or SIGTERM.
 Example: printf '{"jsonrpc":"2.0","id":1,"method":"ping"}\\n' | shepherd serve
 `,
-  http: `Usage: shepherd http [--port N] [--host H] [--token T]
+  http: `Usage: shepherd http [--port N] [--host H] [--token T] [--idle-timeout S]
 
 Serves the engine over HTTP (hono): Claude Code http hooks at POST /v1/hooks/claude-code, POST /v1/evaluate,
 GET /health, and a live dashboard at /. Binds 127.0.0.1 by default; a non-loopback --host requires --token.
+--idle-timeout: seconds a connection may stay silent before it is closed (1-255, default 30).
 Example: shepherd http --port 7373
 `,
   hook: `Usage: shepherd hook <claude-code|codex|gemini>
@@ -151,11 +152,13 @@ async function http(argv: string[], env: Record<string, string | undefined>, cwd
   }
   const host = flag("--host");
   const token = flag("--token");
+  const idleText = flag("--idle-timeout");
+  const idleTimeoutS = idleText === undefined ? undefined : Number(idleText);
   let server: HttpServer | undefined;
   const plugins = await pluginProvider(env, (level, message) => (server ? server.workspace.notify(level, message) : log[level](message)));
   await plugins.ready(cwd);
   try {
-    server = runHttp({ cwd, env, version: VERSION, log, plugins, port, ...(host ? { host } : {}), ...(token ? { token } : {}) });
+    server = runHttp({ cwd, env, version: VERSION, log, plugins, port, ...(host ? { host } : {}), ...(token ? { token } : {}), ...(idleTimeoutS !== undefined ? { idleTimeoutS } : {}) });
   } catch (err) {
     if (err instanceof HttpOptionsError) {
       process.stderr.write(`shepherd http: ${err.message}\n`);

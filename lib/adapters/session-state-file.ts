@@ -3,8 +3,10 @@
  * of one agent session. A lock file serializes concurrent hooks of a session (parallel tool calls); the state
  * itself is replaced by rename, so a reader never sees half a file even if a lock is ever broken.
  */
-import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync, writeSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { type AtomicWriteResult, writeFileAtomic } from "../fs/atomic-write.ts";
+import { acquireLock } from "../fs/lock.ts";
 import { guardedParse } from "../engine/guard-kit.ts";
 import { emptyState, isExactSessionState, type SessionState, SessionStateSchema } from "../engine/state.ts";
 import { agentDir, type Env } from "../rules/paths.ts";
@@ -21,7 +23,7 @@ export function stateFileName(agent: string, sessionId: string): string {
 }
 
 export interface StateFileOptions {
-  /** A lock older than this is left over from a crashed hook and is taken over. */
+  /** A lock older than this is taken over even though its pid lives (the pid was reused); a dead pid's at once. */
   staleLockMs?: number;
   /** How long to wait for the lock before going on without it (an agent must never hang on Shepherd). */
   lockTimeoutMs?: number;
@@ -44,49 +46,13 @@ export function readStateFile(file: string, now = Date.now()): SessionState {
   }
 }
 
-let tmpCounter = 0;
-
-/** Temp file + rename; no fsync: losing a counter in a power cut is harmless, a slow hook is not. */
-export function writeStateFile(file: string, state: SessionState): void {
-  const tmp = `${file}.${process.pid}.${tmpCounter++}.tmp`;
-  try {
-    writeFileSync(tmp, JSON.stringify(state));
-    renameSync(tmp, file);
-  } catch (err) {
-    rmSync(tmp, { force: true });
-    throw err;
-  }
-}
-
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
-async function acquireLock(lock: string, opts: Required<Pick<StateFileOptions, "staleLockMs" | "lockTimeoutMs" | "now">>): Promise<boolean> {
-  const start = opts.now();
-  let delay = 1;
-  for (;;) {
-    try {
-      const fd = openSync(lock, "wx");
-      writeSync(fd, String(process.pid));
-      closeSync(fd);
-      return true;
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
-    }
-    try {
-      if (opts.now() - statSync(lock).mtimeMs > opts.staleLockMs) {
-        // Move it aside first: of several waiters, only one rename succeeds.
-        const aside = `${lock}.${process.pid}.stale`;
-        renameSync(lock, aside);
-        rmSync(aside, { force: true });
-        continue;
-      }
-    } catch {
-      continue; // the holder released it between our open and stat
-    }
-    if (opts.now() - start > opts.lockTimeoutMs) return false;
-    await sleep(delay);
-    delay = Math.min(delay * 2, 20);
-  }
+/**
+ * Temp file + rename, every byte checked; not durable: losing a counter in a power cut is harmless, a slow
+ * hook is not. A write that fails (full disk) leaves the previous state and is reported.
+ */
+export function writeStateFile(file: string, state: SessionState): AtomicWriteResult {
+  // The sessions folder is pruned by age at each session start (pruneStateFiles), a dead hook's temp file included.
+  return writeFileAtomic(file, JSON.stringify(state), { durable: false, removeStale: false });
 }
 
 /**
@@ -103,24 +69,21 @@ export async function withSessionState<T>(
   const now = opts.now ?? Date.now;
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const file = join(dir, stateFileName(agent, sessionId));
-  const lock = `${file}.lock`;
-  const locked = await acquireLock(lock, { staleLockMs: opts.staleLockMs ?? 10_000, lockTimeoutMs: opts.lockTimeoutMs ?? 2_000, now });
-  if (!locked) process.stderr.write(`shepherd: session state ${file} stayed locked; going on without the lock\n`);
+  const lock = await acquireLock(file, { maxAgeMs: opts.staleLockMs ?? 10_000, waitMs: opts.lockTimeoutMs ?? 2_000, now });
+  // A hook must never hang on Shepherd's own bookkeeping: without the lock, a parallel call may lose a count.
+  if (!lock.ok) process.stderr.write(`shepherd: session state ${file}: ${lock.reason}; going on without the lock\n`);
   try {
     const state = readStateFile(file, now());
     const result = await fn(state);
     state.lastSeen = now();
     if (opts.remove) rmSync(file, { force: true });
-    else writeStateFile(file, state);
+    else {
+      const written = writeStateFile(file, state);
+      if (!written.ok) process.stderr.write(`shepherd: session state not saved: ${written.reason}\n`);
+    }
     return result;
   } finally {
-    if (locked) {
-      try {
-        unlinkSync(lock);
-      } catch {
-        // already taken over as stale: nothing to release
-      }
-    }
+    if (lock.ok) lock.release();
   }
 }
 

@@ -11,7 +11,7 @@ import * as settingsText from "../../pi-extension/settings.ts" with { type: "tex
 import * as clientText from "../../pi-extension/sidecar-client.ts" with { type: "text" };
 import * as subagentText from "../../pi-extension/subagent.ts" with { type: "text" };
 import * as wireText from "../../pi-extension/wire.ts" with { type: "text" };
-import { writeFileAtomic } from "../rules/atomic-write.ts";
+import { writeFileAtomic } from "../fs/atomic-write.ts";
 import { agentDir, type Env } from "../rules/paths.ts";
 import { VERSION } from "../version.ts";
 
@@ -77,16 +77,15 @@ export function runInitPi(opts: InitPiOptions): number {
   }
 
   const changed: string[] = [];
-  try {
-    for (const [name, text] of files) {
-      const path = join(dir, name);
-      if (readOrUndefined(path) === text) continue;
-      writeFileAtomic(path, text);
-      changed.push(name);
+  for (const [name, text] of files) {
+    const path = join(dir, name);
+    if (readOrUndefined(path) === text) continue;
+    const written = writeFileAtomic(path, text);
+    if (!written.ok) {
+      writeErr(`shepherd init pi: ${written.reason}\n`);
+      return 1;
     }
-  } catch (error) {
-    writeErr(`shepherd init pi: cannot write ${dir}: ${error instanceof Error ? error.message : String(error)}\n`);
-    return 1;
+    changed.push(name);
   }
   if (changed.length === 0) {
     write(`The Shepherd pi extension is already installed and up to date in ${dir}.\n`);

@@ -23,8 +23,8 @@ describe("writeSchemaFile", () => {
   it("should write the schema beside the rule files and return the $schema value", () => {
     dir = mkdtempSync(join(tmpdir(), "shepherd-schema-"));
     const res = writeSchemaFile(join(dir, ".pi"));
-    expect(res).toEqual({ path: join(dir, ".pi", SCHEMA_FILE_NAME), ref: SCHEMA_URL });
-    expect(JSON.parse(readFileSync(res.path, "utf8"))).toHaveProperty("$defs.rule");
+    expect(res).toEqual({ ok: true, path: join(dir, ".pi", SCHEMA_FILE_NAME), ref: SCHEMA_URL });
+    expect(JSON.parse(readFileSync(join(dir, ".pi", SCHEMA_FILE_NAME), "utf8"))).toHaveProperty("$defs.rule");
   });
 });
 

@@ -9,7 +9,7 @@ import * as v from "valibot";
 import { isPlainRecord } from "../engine/guard-kit.ts";
 import { BUILTIN_ACTIONS, BUILTIN_CHECKS, RuleSchema } from "../engine/schema.ts";
 import { KNOWN_TOOLS } from "../engine/tools.ts";
-import { writeFileAtomic } from "../rules/atomic-write.ts";
+import { writeFileAtomic } from "../fs/atomic-write.ts";
 import { type CliIO, parseArgv, str, usageError } from "./format.ts";
 import { VERSION } from "../version.ts";
 
@@ -104,10 +104,10 @@ export function schemaText(): string {
  * Writes the schema into `dir` (atomically) and returns its path and the `$schema` value a rule file
  * in `dir` should carry. `shepherd init` calls this for `.pi/` before writing a project rule file.
  */
-export function writeSchemaFile(dir: string): { path: string; ref: string } {
+export function writeSchemaFile(dir: string): { ok: true; path: string; ref: string } | { ok: false; reason: string } {
   const path = join(resolve(dir), SCHEMA_FILE_NAME);
-  writeFileAtomic(path, schemaText());
-  return { path, ref: SCHEMA_URL };
+  const written = writeFileAtomic(path, schemaText());
+  return written.ok ? { ok: true, path, ref: SCHEMA_URL } : { ok: false, reason: written.reason };
 }
 
 /** The `$schema` value for a rule file at `ruleFile` pointing at a schema file elsewhere (relative, POSIX separators). */
@@ -151,10 +151,9 @@ export async function runSchema(argv: string[], io: CliIO): Promise<number> {
     return 0;
   }
   const path = resolve(io.cwd, out);
-  try {
-    writeFileAtomic(path, schemaText());
-  } catch (err) {
-    io.stderr(`shepherd schema: cannot write ${path}: ${err instanceof Error ? err.message : String(err)}\n`);
+  const written = writeFileAtomic(path, schemaText());
+  if (!written.ok) {
+    io.stderr(`shepherd schema: ${written.reason}\n`);
     return 1;
   }
   io.stderr(`wrote ${path}\n`);

@@ -18,10 +18,11 @@ import { type Decision, type HookEvent, HookEventSchema } from "../engine/schema
 import type { Logger } from "../log.ts";
 import type { Workspace } from "../rules/workspace.ts";
 import { dashboardPage } from "./dashboard-page.ts";
-import type { DecisionFeed, FeedEntry } from "./decision-feed.ts";
+import type { DecisionFeed } from "./decision-feed.ts";
 
 export const MAX_BODY_BYTES = 8 * 1024 * 1024;
 const HEARTBEAT_MS = 15_000;
+const STALL_MS = 30_000;
 
 export interface AppDeps {
   workspace: Workspace;
@@ -32,6 +33,15 @@ export interface AppDeps {
   token?: string;
   /** Bound to loopback without a token: only local Host names are answered (blocks DNS rebinding). */
   loopbackOnly: boolean;
+  /** How often an idle event stream is pinged. */
+  heartbeatMs?: number;
+  /** A write to an event stream that takes longer than this means its reader stopped: it is dropped. */
+  stallMs?: number;
+  /**
+   * Lifts the server's idle timeout off a live event stream (true) or puts it back (false). Bun counts
+   * only reads as activity, so a stream that only writes would be cut at the idle timeout otherwise.
+   */
+  streamTimeout?: (req: Request, live: boolean) => void;
 }
 
 const HintBodySchema = v.looseObject({ session: v.looseObject({ id: v.pipe(v.string(), v.minLength(1)) }), text: v.pipe(v.string(), v.minLength(1)) });
@@ -195,35 +205,51 @@ export function createApp(deps: AppDeps): Hono {
 
   app.get("/v1/events", (c) =>
     streamSSE(c, async (stream) => {
-      const queue: FeedEntry[] = [...feed.recent()];
-      let wake: (() => void) | undefined;
-      const unsubscribe = feed.subscribe((e) => {
-        queue.push(e);
-        wake?.();
-      });
+      const sub = feed.subscribe();
+      deps.streamTimeout?.(c.req.raw, true);
       let closed = false;
+      let signalClosed: () => void = () => undefined;
+      const whenClosed = new Promise<void>((resolve) => {
+        signalClosed = resolve;
+      });
       stream.onAbort(() => {
         closed = true;
-        wake?.();
+        signalClosed();
+        sub.poke();
       });
-      const beat = setInterval(() => wake?.(), HEARTBEAT_MS);
+      const beat = setInterval(() => sub.poke(), deps.heartbeatMs ?? HEARTBEAT_MS);
+      // A reader that stopped reading blocks the write; the drop (its queue overflowed) ends the wait.
+      const stallMs = deps.stallMs ?? STALL_MS;
+      const send = async (message: { event: string; data: string; id?: string }): Promise<boolean> => {
+        // A reader that stopped while no decisions come overflows nothing: the stalled write itself drops it.
+        const stall = setTimeout(() => sub.drop(`did not read for ${stallMs} ms`), stallMs);
+        try {
+          const outcome = await Promise.race([stream.writeSSE(message).then(() => "sent" as const), sub.whenDropped.then(() => "dropped" as const), whenClosed.then(() => "closed" as const)]);
+          return outcome === "sent";
+        } finally {
+          clearTimeout(stall);
+        }
+      };
       try {
-        await stream.writeSSE({ event: "hello", data: JSON.stringify({ version: deps.version }) });
-        while (!closed) {
-          const next = queue.shift();
+        if (!(await send({ event: "hello", data: JSON.stringify({ version: deps.version }) }))) return;
+        while (!closed && !sub.dropped) {
+          const next = sub.take();
           if (next) {
-            await stream.writeSSE({ event: "decision", id: String(next.seq), data: JSON.stringify(next) });
+            if (!(await send({ event: "decision", id: next.id, data: next.data }))) break;
             continue;
           }
-          await new Promise<void>((resolve) => {
-            wake = resolve;
-          });
-          wake = undefined;
-          if (!closed && queue.length === 0) await stream.writeSSE({ event: "ping", data: "" });
+          await sub.wait();
+          if (!closed && !sub.dropped && sub.queued.entries === 0 && !(await send({ event: "ping", data: "" }))) break;
         }
+        const dropped = sub.dropped;
+        // Told, not awaited: the notice queues behind a blocked write (write() queues it at once, before the
+        // stream is closed after it). The reader that comes back sees why; an EventSource reconnects.
+        if (dropped && !closed) void stream.write(`event: dropped\ndata: ${JSON.stringify(dropped)}\n\n`);
       } finally {
+        // From here the idle timeout applies again: a reader that never reads what is left is cut off.
+        deps.streamTimeout?.(c.req.raw, false);
         clearInterval(beat);
-        unsubscribe();
+        feed.unsubscribe(sub);
       }
     }),
   );

@@ -70,6 +70,8 @@ function connect() {
   const es = new EventSource(withAuth("/v1/events"));
   es.addEventListener("hello", () => { $("conn").textContent = "live"; $("conn").className = "on"; });
   es.addEventListener("decision", (e) => { addDecision(JSON.parse(e.data)); soon(); });
+  // The server drops a stream that fell behind; EventSource reconnects by itself and gets the history again.
+  es.addEventListener("dropped", () => { $("conn").textContent = "fell behind, reconnecting"; $("conn").className = "off"; });
   es.onerror = () => { $("conn").textContent = "reconnecting"; $("conn").className = "off"; };
 }
 refresh().catch((e) => { $("status-error").textContent = String(e); });

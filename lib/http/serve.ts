@@ -7,6 +7,13 @@ import { createApp } from "./app.ts";
 import { DecisionFeed } from "./decision-feed.ts";
 
 export const DEFAULT_HTTP_PORT = 7373;
+/**
+ * Seconds a keep-alive connection may sit idle, or a request body take, before Bun closes it (Bun allows
+ * 1-255). Bun.serve has no header timeout option: it closes a connection whose request headers are not
+ * complete after about 10 s by itself, trickled or not (measured in tests/http-bounds.test.ts).
+ */
+export const DEFAULT_IDLE_TIMEOUT_S = 30;
+const MAX_HEARTBEAT_MS = 15_000;
 
 export interface HttpOptions {
   cwd: string;
@@ -20,6 +27,8 @@ export interface HttpOptions {
   plugins?: PluginProvider;
   /** An existing workspace (shares sessions with another face); otherwise one is made and watched. */
   workspace?: Workspace;
+  /** Seconds without traffic before a connection is closed (1-255). */
+  idleTimeoutS?: number;
 }
 
 export interface HttpServer {
@@ -48,6 +57,8 @@ export function runHttp(opts: HttpOptions): HttpServer {
     throw new HttpOptionsError(`binding to ${host} exposes Shepherd beyond this machine: pass --token <secret> (or set SHEPHERD_HTTP_TOKEN)`);
   }
   if (token !== undefined && token.length < 16) throw new HttpOptionsError("--token must be at least 16 characters");
+  const idleTimeoutS = opts.idleTimeoutS ?? DEFAULT_IDLE_TIMEOUT_S;
+  if (!Number.isInteger(idleTimeoutS) || idleTimeoutS < 1 || idleTimeoutS > 255) throw new HttpOptionsError(`--idle-timeout must be an integer 1-255 (seconds), not ${idleTimeoutS}`);
   const audit = new AuditLog({ env: opts.env, log: opts.log, settingFor: (cwd): unknown => workspace.host(cwd).settings.audit });
   const workspace =
     opts.workspace ??
@@ -57,15 +68,20 @@ export function runHttp(opts: HttpOptions): HttpServer {
     );
   workspace.host(opts.cwd);
   const feed = new DecisionFeed();
-  const app = createApp({ workspace, feed, version: opts.version, log: opts.log, ...(token !== undefined ? { token } : {}), loopbackOnly: isLoopback(host) && token === undefined });
-  const server = Bun.serve({
+  // A heartbeat at half the idle timeout lets a dashboard (and any proxy between) see the stream is alive.
+  const heartbeatMs = Math.min(MAX_HEARTBEAT_MS, (idleTimeoutS * 1000) / 2);
+  let server: ReturnType<typeof Bun.serve> | undefined;
+  const streamTimeout = (req: Request, live: boolean) => server?.timeout(req, live ? 0 : idleTimeoutS);
+  const app = createApp({ workspace, feed, version: opts.version, log: opts.log, heartbeatMs, streamTimeout, ...(token !== undefined ? { token } : {}), loopbackOnly: isLoopback(host) && token === undefined });
+  const bun = Bun.serve({
     hostname: host,
     port: opts.port ?? DEFAULT_HTTP_PORT,
-    // SSE streams stay open; the feed sends its own heartbeat.
-    idleTimeout: 0,
+    // Idle keep-alive connections are let go; a live event stream lifts it (and drops a reader that stalls).
+    idleTimeout: idleTimeoutS,
     fetch: app.fetch,
   });
-  const port = server.port ?? opts.port ?? DEFAULT_HTTP_PORT;
+  server = bun;
+  const port = bun.port ?? opts.port ?? DEFAULT_HTTP_PORT;
   const shownHost = host.includes(":") ? `[${host}]` : host;
   const url = `http://${shownHost}:${port}`;
   opts.log.info(`http listening on ${url} (dashboard: ${url}/${token ? "?token=…" : ""})`);
@@ -76,7 +92,7 @@ export function runHttp(opts: HttpOptions): HttpServer {
     feed,
     workspace,
     close: async () => {
-      await server.stop(true);
+      await bun.stop(true);
       if (!opts.workspace) workspace.close();
       audit.close();
     },

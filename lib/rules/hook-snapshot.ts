@@ -11,8 +11,9 @@
  * identity; a snapshot is used only when the whole key matches. Rule sets naming plugin actions or checks
  * are never stored (the hook reloads them with plugins).
  */
-import { closeSync, mkdirSync, openSync, readSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { closeSync, openSync, readSync } from "node:fs";
 import { join } from "node:path";
+import { writeFileAtomic } from "../fs/atomic-write.ts";
 import { EventView } from "../engine/match.ts";
 import type { RuleSet } from "../engine/merge.ts";
 import { foldedField, type Gate, gatesOf, primeGates, requiredPrograms } from "../engine/prefilter.ts";
@@ -99,7 +100,6 @@ function patternsOf(rule: Rule): { pattern: string; flags: string | undefined }[
  */
 export function fileRuleSnapshots(dir: string, salt: string, events: readonly HookEvent[], home: string): RuleSnapshots {
   const fileOf = (cwd: string) => join(dir, `snapshot-${textHash(cwd)}.bin`);
-  let tmpCount = 0;
   /** The picked rules of the snapshot open at `fd`, or undefined when it is not the one for `key`. */
   const pick = (fd: number, key: string): Rule[] | undefined => {
     let head = readAt(fd, 0, FIRST_READ);
@@ -185,7 +185,6 @@ export function fileRuleSnapshots(dir: string, salt: string, events: readonly Ho
     },
     save(cwd, key, set) {
       const target = fileOf(cwd);
-      const tmp = `${target}.${process.pid}.${tmpCount++}.tmp`;
       try {
         const position = new Map(set.rules.map((r, i) => [r, i]));
         const gates = gatesOf(set.rules);
@@ -208,12 +207,10 @@ export function fileRuleSnapshots(dir: string, salt: string, events: readonly Ho
           ends.push(append(JSON.stringify({ rule, gate: gates[i] ?? null, analyses: analysesOf(patternsOf(rule)) } satisfies Body))[1] - bodies);
         });
         const header: Header = { salt, key, sections, bodies, ends };
-        mkdirSync(dir, { recursive: true, mode: 0o700 });
-        writeFileSync(tmp, `${JSON.stringify(header)}\n${parts.join("")}`, { mode: 0o600 });
-        renameSync(tmp, target);
+        // Not durable: a snapshot lost in a power cut is rebuilt; a hook must not wait on fsync.
+        writeFileAtomic(target, `${JSON.stringify(header)}\n${parts.join("")}`, { mode: 0o600, dirMode: 0o700, durable: false });
       } catch {
-        // A snapshot that cannot be written only costs the next hook the full load.
-        rmSync(tmp, { force: true });
+        // A snapshot that cannot be built only costs the next hook the full load.
       }
     },
   };

@@ -4,8 +4,9 @@
  * on the file's text, so it is kept under the agent folder, keyed by path, and used while the text hashes
  * the same. Small files are not worth a second read and are never cached.
  */
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { writeFileAtomic } from "../fs/atomic-write.ts";
 import type { LoadResult } from "../engine/load.ts";
 import { type Gate, gatesOf, primeGates } from "../engine/prefilter.ts";
 import { analysesOf, type PatternAnalysis, primeAnalyses } from "../engine/regex-safety.ts";
@@ -53,7 +54,6 @@ function hasher(): Hasher {
 export function fileLoadCache(dir: string, salt: string, minBytes = MIN_CACHED_BYTES): RuleLoadCache {
   const hash = hasher();
   const entryFile = (file: string, source: LayerName) => join(dir, `rules-${textHash(`${source}\0${file}`)}.json`);
-  let tmpCount = 0;
   return {
     get(file, source, text) {
       if (text.length < minBytes) return undefined;
@@ -70,15 +70,12 @@ export function fileLoadCache(dir: string, salt: string, minBytes = MIN_CACHED_B
     set(file, source, text, result) {
       if (text.length < minBytes) return;
       const target = entryFile(file, source);
-      const tmp = `${target}.${process.pid}.${tmpCount++}.tmp`;
       try {
-        mkdirSync(dir, { recursive: true, mode: 0o700 });
         const entry: Entry = { salt, file, source, length: text.length, hash: hash(text), result, gates: gatesOf(result.rules), analyses: analysesOf(patternsOf(result)) };
-        writeFileSync(tmp, JSON.stringify(entry), { mode: 0o600 });
-        renameSync(tmp, target);
+        // Not durable: a cache entry lost in a power cut is rebuilt; a hook must not wait on fsync.
+        writeFileAtomic(target, JSON.stringify(entry), { mode: 0o600, dirMode: 0o700, durable: false });
       } catch {
-        // A cache that cannot be written only costs the next hook the full load.
-        rmSync(tmp, { force: true });
+        // A cache that cannot be built only costs the next hook the full load.
       }
     },
   };

@@ -3,9 +3,9 @@
  * agent's hook settings): a locked read-modify-write that is validated by the caller, compare-and-swap
  * before the rename, atomic, and checked again once a concurrent save has had time to land.
  */
-import { readFileSync, realpathSync, statSync } from "node:fs";
-import { writeFileAtomic } from "./atomic-write.ts";
-import { withFileLock } from "./file-lock.ts";
+import { readFileSync, realpathSync } from "node:fs";
+import { writeFileAtomic } from "../fs/atomic-write.ts";
+import { withFileLock } from "../fs/lock.ts";
 
 /**
  * What the caller's update makes of the file's current text: an error (nothing is written, no retry),
@@ -90,26 +90,25 @@ export async function updateFileSafely<T>(
       const step = update(before.text, attempt);
       if ("error" in step) return { ok: false, message: step.error };
       if (step.text === undefined) return { ok: true, value: step.value, written: false };
-      let mode = 0o644;
-      try {
-        mode = statSync(target).mode & 0o777;
-      } catch {
-        // New file: the default mode.
-      }
       const unchanged = () => {
         const now = readCurrent(target);
         return now.ok && now.text === before.text;
       };
-      if (!writeFileAtomic(target, step.text, mode, unchanged)) return "conflict";
+      // The writer keeps the file's mode; a failed write (full disk, file size limit) leaves the old file whole.
+      const written = writeFileAtomic(target, step.text, { beforeRename: unchanged });
+      if (!written.ok) return written.kind === "conflict" ? "conflict" : { ok: false, message: written.reason };
       return { ok: true, value: step.value, written: true };
     };
-    let result: Once;
+    // The lock is on the path Shepherd was given, so every Shepherd writer of that path meets there.
+    let locked: Awaited<ReturnType<typeof withFileLock<Once>>>;
     try {
-      // The lock is on the path Shepherd was given, so every Shepherd writer of that path meets there.
-      result = await withFileLock(file, once);
+      locked = await withFileLock(file, once);
     } catch (err) {
+      // An update that throws (a file it must not overwrite) is released and reported like any refusal.
       return { ok: false, message: `cannot write ${target}: ${errorText(err)}` };
     }
+    if (!locked.ok) return { ok: false, message: `cannot write ${target}: ${locked.reason}` };
+    const result = locked.value;
     if (result === "conflict") {
       if (Date.now() > deadline) return { ok: false, message: `${file} kept changing while this write was prepared; try again` };
       // A short random pause: an editor saving on a steady beat would otherwise meet every retry.
