@@ -4,17 +4,27 @@
  * on the file's text, so it is kept under the agent folder, keyed by path, and used while the text hashes
  * the same. Small files are not worth a second read and are never cached.
  */
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { LoadResult } from "../engine/load.ts";
 import { type Gate, gatesOf, primeGates } from "../engine/prefilter.ts";
 import { analysesOf, type PatternAnalysis, primeAnalyses } from "../engine/regex-safety.ts";
 import type { LayerName } from "../engine/schema.ts";
 import { textHash } from "../hash.ts";
+import { MAX_CACHE_ENTRY_BYTES, readBounded } from "../fs/bounded-read.ts";
+import { jsonDepthProblem, MAX_CACHE_JSON_DEPTH } from "../json-depth.ts";
+import { type FailureCache, fileFailureCache } from "./load-failure-cache.ts";
 
-export interface RuleLoadCache {
+export interface RuleLoadCache extends Partial<FailureCache> {
   get(file: string, source: LayerName, text: string): LoadResult | undefined;
   set(file: string, source: LayerName, text: string, result: LoadResult): void;
+}
+
+/** An entry as read back: bounded like every file under the home folder, and never parsed past the depth cap. */
+function readEntry(path: string): Entry | undefined {
+  const read = readBounded(path, MAX_CACHE_ENTRY_BYTES);
+  if (!read.ok || jsonDepthProblem(read.text, MAX_CACHE_JSON_DEPTH)) return undefined;
+  return JSON.parse(read.text) as Entry;
 }
 
 interface Entry {
@@ -55,10 +65,12 @@ export function fileLoadCache(dir: string, salt: string, minBytes = MIN_CACHED_B
   const entryFile = (file: string, source: LayerName) => join(dir, `rules-${textHash(`${source}\0${file}`)}.json`);
   let tmpCount = 0;
   return {
+    ...fileFailureCache(dir, salt),
     get(file, source, text) {
       if (text.length < minBytes) return undefined;
       try {
-        const e = JSON.parse(readFileSync(entryFile(file, source), "utf8")) as Entry;
+        const e = readEntry(entryFile(file, source));
+        if (!e) return undefined;
         if (e.salt !== salt || e.file !== file || e.source !== source || e.length !== text.length || e.hash !== hash(text)) return undefined;
         if (Array.isArray(e.gates)) primeGates(e.result.rules, e.gates);
         if (Array.isArray(e.analyses)) primeAnalyses(e.analyses);

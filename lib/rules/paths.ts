@@ -40,8 +40,54 @@ export function globToRegExp(glob: string): RegExp {
   return new RegExp(`^${body}$`);
 }
 
+/**
+ * A project loads at most this many rule files: each may be MAX_RULE_FILE_BYTES (lib/fs/bounded-read.ts),
+ * and a repository must not make every hook read an unbounded number of them.
+ */
+export const MAX_PROJECT_RULE_FILES = 32;
+
+export interface ProjectRuleFileList {
+  /** The files to load, in load order, at most MAX_PROJECT_RULE_FILES. */
+  files: string[];
+  /** Matching files past the cap, not loaded: the caller reports each one. */
+  skipped: string[];
+}
+
 /** Project rule files in load order: `shepherd-rules.json` first, then the pattern's matches sorted by name. */
 export function projectRuleFiles(cwd: string, pattern: string): string[] {
+  return projectRuleFileList(cwd, pattern).files;
+}
+
+/**
+ * The bytes of rule text a project's files may add up to. Untrusted, a repository chooses them: a cold load
+ * of 2 MiB (10,000 rules) takes a hook under a second, once (the load cache keeps it). Trusted, they are
+ * the user's own.
+ */
+export const MAX_UNTRUSTED_PROJECT_RULE_BYTES = 2 * 1024 * 1024;
+export const MAX_TRUSTED_PROJECT_RULE_BYTES = 16 * 1024 * 1024;
+
+export function projectRuleBudget(trusted: boolean): number {
+  return trusted ? MAX_TRUSTED_PROJECT_RULE_BYTES : MAX_UNTRUSTED_PROJECT_RULE_BYTES;
+}
+
+/** The issue of a project rule file left out because the files before it used up the budget. */
+export function overBudgetMessage(trusted: boolean): string {
+  const mib = projectRuleBudget(trusted) / (1024 * 1024);
+  return `not loaded: the project's rule files add up to more than ${mib} MiB${trusted ? "" : " (an untrusted project's budget; `shepherd trust` raises it)"}`;
+}
+
+/** The issue of a project rule file left out by the cap. */
+export function skippedRuleFileMessage(): string {
+  return `not loaded: a project loads at most ${MAX_PROJECT_RULE_FILES} rule files (shepherd-rules.json first, then by name)`;
+}
+
+/** projectRuleFiles with the files past the cap. */
+export function projectRuleFileList(cwd: string, pattern: string): ProjectRuleFileList {
+  const all = matchingRuleFiles(cwd, pattern);
+  return { files: all.slice(0, MAX_PROJECT_RULE_FILES), skipped: all.slice(MAX_PROJECT_RULE_FILES) };
+}
+
+function matchingRuleFiles(cwd: string, pattern: string): string[] {
   const dir = projectPiDir(cwd);
   let names: string[];
   try {

@@ -1,0 +1,110 @@
+/**
+ * @module a nesting-depth cap for JSON and JSONC texts, checked by one linear scan before the real parse:
+ * JSON.parse and jsonc-parser recurse per level, so 800,000 nested arrays (1.6 MB) cost seconds or throw a
+ * RangeError. The scan skips strings and comments and tolerates broken JSON (the parser reports that).
+ */
+
+/** Rule files, settings, events: hand-written rules nest about 6 deep; plugin options get the rest. */
+export const MAX_JSON_DEPTH = 64;
+/** Shepherd's own cache files hold rules with their analyses: a few levels more than the rule files they came from. */
+export const MAX_CACHE_JSON_DEPTH = 256;
+
+export interface DepthProblem {
+  /** Character offset of the bracket that went one level too deep. */
+  offset: number;
+  /** 1-based line and column of `offset`. */
+  line: number;
+  column: number;
+  /** The JSON path of the value that bracket opens, e.g. `rules[0].options.a[3]`. */
+  path: string;
+  message: string;
+}
+
+interface Frame {
+  array: boolean;
+  index: number;
+  /** Offsets of the last key's string (quotes excluded) in an object; -1 before any. */
+  keyStart: number;
+  keyEnd: number;
+  /** In an object: the next string is a key. */
+  expectKey: boolean;
+}
+
+function pathOf(text: string, frames: Frame[]): string {
+  const parts: string[] = [];
+  for (const f of frames) {
+    if (f.array) parts.push(`[${f.index}]`);
+    else if (f.keyStart >= 0) {
+      const key = text.slice(f.keyStart, f.keyEnd);
+      parts.push(parts.length === 0 ? key : `.${key}`);
+    }
+  }
+  return parts.join("");
+}
+
+function lineColumn(text: string, offset: number): { line: number; column: number } {
+  let line = 1;
+  let lineStart = 0;
+  for (let at = text.indexOf("\n"); at >= 0 && at < offset; at = text.indexOf("\n", at + 1)) {
+    line++;
+    lineStart = at + 1;
+  }
+  return { line, column: offset - lineStart + 1 };
+}
+
+/** The first place `text` nests deeper than `maxDepth` arrays and objects, or undefined. Linear in the text's length. */
+export function jsonDepthProblem(text: string, maxDepth = MAX_JSON_DEPTH): DepthProblem | undefined {
+  const frames: Frame[] = [];
+  const n = text.length;
+  let i = 0;
+  while (i < n) {
+    const c = text.charCodeAt(i);
+    if (c === 34 /* " */) {
+      const start = i + 1;
+      i = start;
+      while (i < n) {
+        const d = text.charCodeAt(i);
+        if (d === 92 /* \ */) i += 2;
+        else if (d === 34) break;
+        else i++;
+      }
+      const top = frames[frames.length - 1];
+      if (top && !top.array && top.expectKey) {
+        top.keyStart = start;
+        top.keyEnd = Math.min(i, n);
+        top.expectKey = false;
+      }
+      i++;
+      continue;
+    }
+    if (c === 47 /* / */ && i + 1 < n) {
+      const next = text.charCodeAt(i + 1);
+      if (next === 47) {
+        const end = text.indexOf("\n", i + 2);
+        i = end < 0 ? n : end + 1;
+        continue;
+      }
+      if (next === 42 /* * */) {
+        const end = text.indexOf("*/", i + 2);
+        i = end < 0 ? n : end + 2;
+        continue;
+      }
+    }
+    if (c === 91 /* [ */ || c === 123 /* { */) {
+      if (frames.length >= maxDepth) {
+        return { offset: i, ...lineColumn(text, i), path: pathOf(text, frames), message: `nested more than ${maxDepth} levels deep: refused before parsing` };
+      }
+      frames.push({ array: c === 91, index: 0, keyStart: -1, keyEnd: -1, expectKey: c === 123 });
+    } else if (c === 93 /* ] */ || c === 125 /* } */) {
+      frames.pop();
+    } else if (c === 44 /* , */) {
+      const top = frames[frames.length - 1];
+      if (top) {
+        if (top.array) top.index++;
+        else top.expectKey = true;
+      }
+    }
+    i++;
+  }
+  return undefined;
+}
