@@ -6,7 +6,7 @@
 import { resolve } from "node:path";
 import type { EvalHost } from "../engine/evaluate.ts";
 import { depthIssue, type LoadResult, loadRuleText } from "../engine/load.ts";
-import { MAX_RULE_FILE_BYTES, readBounded } from "../fs/bounded-read.ts";
+import { MAX_RULE_FILE_BYTES, readBounded, tooLargeMessage } from "../fs/bounded-read.ts";
 import type { Layer, RuleSet } from "../engine/merge.ts";
 import type { LayerName, LoadIssue, Settings } from "../engine/schema.ts";
 import { BUILTIN_RULE_FILES } from "../rules/builtin-rules.gen.ts";
@@ -85,7 +85,10 @@ export function discoverFiles(cwd: string, env: Env, settings: Settings, deps: C
     }
     else if (limit < MAX_RULE_FILE_BYTES && (read.size ?? 0) > limit && (read.size ?? 0) <= MAX_RULE_FILE_BYTES) {
       out.push(failedFile(file, "project", { file, path: "", message: overBudgetMessage(trusted), severity: "error" }));
-    } else if (!read.missing) out.push(failedFile(file, "project", { file, path: "", message: read.error ?? "cannot read", severity: "error" }));
+    } else if (!read.missing) {
+      const message = (read.size ?? 0) > MAX_RULE_FILE_BYTES ? tooLargeMessage() : (read.error ?? "cannot read");
+      out.push(failedFile(file, "project", { file, path: "", message, severity: "error" }));
+    }
   }
   for (const file of project.skipped) out.push(failedFile(file, "project", { file, path: "", message: skippedRuleFileMessage(), severity: "error" }));
   return out;

@@ -85,8 +85,13 @@ export function formatBytes(n: number): string {
   return `${n} bytes`;
 }
 
+/** The refusal of a file over `maxBytes` (a caller reading under a smaller budget names the real cap with it). */
+export function tooLargeMessage(maxBytes = MAX_RULE_FILE_BYTES): string {
+  return `larger than the ${formatBytes(maxBytes)} limit: refused unread`;
+}
+
 function tooLarge(maxBytes: number, identity: FileIdentity): { ok: false; reason: "too-large"; message: string; identity: FileIdentity } {
-  return { ok: false, reason: "too-large", message: `larger than the ${formatBytes(maxBytes)} limit: refused unread`, identity };
+  return { ok: false, reason: "too-large", message: tooLargeMessage(maxBytes), identity };
 }
 
 /**

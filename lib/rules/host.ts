@@ -4,7 +4,7 @@ import { type LoadResult, loadRuleText } from "../engine/load.ts";
 import { type Layer, type LayerFile, needsPlugins, type RuleSet } from "../engine/merge.ts";
 import type { LayerName, LoadIssue, Rule, Settings } from "../engine/schema.ts";
 import { BUILTIN_RULE_FILES } from "./builtin-rules.gen.ts";
-import { type FileIdentity, identityKey, MAX_RULE_FILE_BYTES, readBounded, statIdentity } from "../fs/bounded-read.ts";
+import { type FileIdentity, identityKey, MAX_RULE_FILE_BYTES, readBounded, statIdentity, tooLargeMessage } from "../fs/bounded-read.ts";
 import { agentDir, type Env, globalRulesFile, globalSettingsFile, projectPiDir, overBudgetMessage, projectRuleBudget, projectRuleFileList, skippedRuleFileMessage } from "./paths.ts";
 import { mergeProject } from "./merge-project.ts";
 import { loadSettings } from "./settings.ts";
@@ -170,11 +170,12 @@ export class RuleHost {
     const read = readBounded(file, limit);
     if (read.ok) return { file, text: read.text, identity: read.identity };
     if (read.reason === "missing") return { file, text: undefined };
-    const issues: LoadIssue[] = [{ file, path: "", message: read.message, severity: "error" }];
-    // Over the budget, not the cap: it depends on the other files, so it is not remembered as this file's failure.
     if (read.reason === "too-large" && limit < MAX_RULE_FILE_BYTES && (read.identity?.size ?? 0) <= MAX_RULE_FILE_BYTES) {
+      // Over the budget, not the cap: that depends on the other files, so it is not remembered as this file's failure.
       return { file, text: undefined, failure: { print: `!budget:${read.identity ? identityKey(read.identity) : ""}`, issues: [{ file, path: "", message: overBudget, severity: "error" }] } };
     }
+    const message = read.reason === "too-large" ? tooLargeMessage() : read.message;
+    const issues: LoadIssue[] = [{ file, path: "", message, severity: "error" }];
     if (!read.identity) return { file, text: undefined, failure: { print: `!${read.message}`, issues } };
     const key = identityKey(read.identity);
     cache?.setFailure?.(file, source, key, issues);
