@@ -2,6 +2,7 @@
 import { readdirSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
+import { formatBytes } from "../fs/bounded-read.ts";
 
 export type Env = Record<string, string | undefined>;
 
@@ -59,12 +60,13 @@ export function projectRuleFiles(cwd: string, pattern: string): string[] {
 }
 
 /**
- * The bytes of rule text a project's files may add up to. Untrusted, a repository chooses them: a cold
- * load of 1 MiB (5,000 ordinary rules, or 28,000 minimal ones) costs a hook under a second and 200 MB,
- * once (the load cache and snapshot keep it). Trusted, they are the user's own.
+ * The bytes of rule text a project's files may add up to. Untrusted, a repository chooses them: 512 KiB
+ * is 2,500 ordinary rules or 14,000 minimal ones, which the sidecar loads (compiled for the linear-time
+ * engine) in under a second and a cold hook in half that, once (the load cache and snapshot keep it).
+ * Trusted, they are the user's own: as much as one rule file may hold (the 10,000-rule bench file is 2 MB).
  */
-export const MAX_UNTRUSTED_PROJECT_RULE_BYTES = 1024 * 1024;
-export const MAX_TRUSTED_PROJECT_RULE_BYTES = 16 * 1024 * 1024;
+export const MAX_UNTRUSTED_PROJECT_RULE_BYTES = 512 * 1024;
+export const MAX_TRUSTED_PROJECT_RULE_BYTES = 4 * 1024 * 1024;
 
 export function projectRuleBudget(trusted: boolean): number {
   return trusted ? MAX_TRUSTED_PROJECT_RULE_BYTES : MAX_UNTRUSTED_PROJECT_RULE_BYTES;
@@ -72,8 +74,7 @@ export function projectRuleBudget(trusted: boolean): number {
 
 /** The issue of a project rule file left out because the files before it used up the budget. */
 export function overBudgetMessage(trusted: boolean): string {
-  const mib = projectRuleBudget(trusted) / (1024 * 1024);
-  return `not loaded: the project's rule files add up to more than ${mib} MiB${trusted ? "" : " (an untrusted project's budget; `shepherd trust` raises it)"}`;
+  return `not loaded: the project's rule files add up to more than ${formatBytes(projectRuleBudget(trusted))}${trusted ? "" : " (an untrusted project's budget; `shepherd trust` raises it)"}`;
 }
 
 /** The issue of a project rule file left out by the cap. */
