@@ -52,6 +52,20 @@ function lineColumn(text: string, offset: number): { line: number; column: numbe
   return { line, column: offset - lineStart + 1 };
 }
 
+/** Offset of the quote closing the string opened at `open`, or the text's length. */
+function stringEnd(text: string, open: number): number {
+  let from = open + 1;
+  for (;;) {
+    const q = text.indexOf('"', from);
+    if (q < 0) return text.length;
+    // Escaped when an odd run of backslashes precedes it; each run is looked at once.
+    let k = q - 1;
+    while (k > open && text.charCodeAt(k) === 92) k--;
+    if ((q - 1 - k) % 2 === 0) return q;
+    from = q + 1;
+  }
+}
+
 /** The first place `text` nests deeper than `maxDepth` arrays and objects, or undefined. Linear in the text's length. */
 export function jsonDepthProblem(text: string, maxDepth = MAX_JSON_DEPTH): DepthProblem | undefined {
   const frames: Frame[] = [];
@@ -60,21 +74,14 @@ export function jsonDepthProblem(text: string, maxDepth = MAX_JSON_DEPTH): Depth
   while (i < n) {
     const c = text.charCodeAt(i);
     if (c === 34 /* " */) {
-      const start = i + 1;
-      i = start;
-      while (i < n) {
-        const d = text.charCodeAt(i);
-        if (d === 92 /* \ */) i += 2;
-        else if (d === 34) break;
-        else i++;
-      }
+      const end = stringEnd(text, i);
       const top = frames[frames.length - 1];
       if (top && !top.array && top.expectKey) {
-        top.keyStart = start;
-        top.keyEnd = Math.min(i, n);
+        top.keyStart = i + 1;
+        top.keyEnd = end;
         top.expectKey = false;
       }
-      i++;
+      i = end + 1;
       continue;
     }
     if (c === 47 /* / */ && i + 1 < n) {
@@ -89,8 +96,7 @@ export function jsonDepthProblem(text: string, maxDepth = MAX_JSON_DEPTH): Depth
         i = end < 0 ? n : end + 2;
         continue;
       }
-    }
-    if (c === 91 /* [ */ || c === 123 /* { */) {
+    } else if (c === 91 /* [ */ || c === 123 /* { */) {
       if (frames.length >= maxDepth) {
         return { offset: i, ...lineColumn(text, i), path: pathOf(text, frames), message: `nested more than ${maxDepth} levels deep: refused before parsing` };
       }
