@@ -5,9 +5,10 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { LoadResult } from "../engine/load.ts";
-import type { LayerName, LoadIssue } from "../engine/schema.ts";
+import type { LayerName } from "../engine/schema.ts";
 import { RuleHost } from "./host.ts";
 import type { RuleLoadCache } from "./load-cache.ts";
+import type { KnownFailure } from "./load-failure-cache.ts";
 import { MAX_PROJECT_RULE_FILES, MAX_UNTRUSTED_PROJECT_RULE_BYTES } from "./paths.ts";
 
 let root = "";
@@ -31,7 +32,7 @@ const errorsOf = (h: RuleHost, file: string) => h.issues.filter((i) => i.file ==
 
 /** A load cache that remembers only failures, in memory, and counts what it is asked. */
 function failureSpy() {
-  const failures = new Map<string, LoadIssue[]>();
+  const failures = new Map<string, KnownFailure>();
   const calls = { get: 0, set: 0 };
   const cache: RuleLoadCache = {
     get: (_f: string, _s: LayerName, _t: string): LoadResult | undefined => undefined,
@@ -40,9 +41,9 @@ function failureSpy() {
       calls.get++;
       return failures.get(`${source}\0${file}\0${identity}`);
     },
-    setFailure: (file, source, identity, issues) => {
+    setFailure: (file, source, identity, failure) => {
       calls.set++;
-      failures.set(`${source}\0${file}\0${identity}`, issues);
+      failures.set(`${source}\0${file}\0${identity}`, failure);
     },
   };
   return { cache, failures, calls };
@@ -72,7 +73,7 @@ describe("RuleHost bounded reads", () => {
     host(spy.cache);
     expect(spy.calls.set).toBe(1);
     // What the next process finds remembered is what it reports: it did not look at the file itself.
-    for (const [key, issues] of spy.failures) spy.failures.set(key, issues.map((i) => ({ ...i, message: `remembered: ${i.message}` })));
+    for (const [key, known] of spy.failures) spy.failures.set(key, { ...known, issues: known.issues.map((i) => ({ ...i, message: `remembered: ${i.message}` })) });
     const again = host(spy.cache);
     expect(spy.calls.set).toBe(1);
     expect(errorsOf(again, pi("shepherd-rules.json"))).toEqual(["remembered: not a regular file but a character device: refused unread"]);
@@ -109,6 +110,19 @@ describe("RuleHost bounded reads", () => {
     const h = host();
     expect(names(h)).toEqual(["first", "global-block", "small"]);
     expect(errorsOf(h, pi("shepherd-rules-b.json")).join("")).toContain(`add up to more than ${MAX_UNTRUSTED_PROJECT_RULE_BYTES / 1024} KiB`);
+  });
+
+  it("should count a remembered invalid file against the budget as when it was read", () => {
+    const pad = " ".repeat(Math.floor(MAX_UNTRUSTED_PROJECT_RULE_BYTES * 0.6));
+    writeFileSync(pi("shepherd-rules-a.json"), `[{"name": "broken", "action": 5}]${pad}`);
+    writeFileSync(pi("shepherd-rules-b.json"), `[${JSON.stringify(rule("second"))}]${pad}`);
+    const spy = failureSpy();
+    for (let run = 0; run < 2; run++) {
+      const h = host(spy.cache);
+      expect(names(h)).toEqual(["global-block"]);
+      expect(errorsOf(h, pi("shepherd-rules-b.json")).join("")).toContain("add up to more than");
+    }
+    expect(spy.calls.set).toBe(1);
   });
 
   it("should keep a file's last good rules when it is replaced by a FIFO", () => {

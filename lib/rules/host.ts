@@ -53,6 +53,11 @@ interface Failure {
   issues: LoadIssue[];
 }
 
+/** The bytes a read file counts against the project's budget: its size when its text was read, else none. */
+function bytesOf(input: Input): number {
+  return input.identity?.size ?? input.failedBytes ?? 0;
+}
+
 /** One rule file as read for a build: its text, or why there is none (neither: the file is missing). */
 interface Input {
   file: string;
@@ -60,6 +65,8 @@ interface Input {
   /** Of the text read, so a failing load can be remembered without reading the file again. */
   identity?: FileIdentity;
   failure?: Failure;
+  /** A remembered failure's bytes of text (see KnownFailure): counted as when it was read. */
+  failedBytes?: number;
   loaded?: LoadResult;
 }
 
@@ -132,7 +139,7 @@ export class RuleHost {
     const print = failure ? failure.print : text === undefined ? undefined : fingerprint(text);
     if (prev && prev.print === print) return prev.lastGood ? { file, rules: prev.lastGood } : undefined;
     if (prev) changed.push(file);
-    if (print === undefined || (text === undefined && !failure)) {
+    if (print === undefined) {
       this.#cache.delete(file);
       return undefined;
     }
@@ -144,7 +151,7 @@ export class RuleHost {
       result = cached ?? loadRuleText(text, { file, source });
       if (!cached) cache?.set(file, source, text, result);
       // Remembered by stat identity too: the next hook process neither reads nor parses it again.
-      if (!result.ok && input.identity) cache?.setFailure?.(file, source, identityKey(input.identity), result.issues);
+      if (!result.ok && input.identity) cache?.setFailure?.(file, source, identityKey(input.identity), { issues: result.issues, bytes: input.identity.size });
     }
     const lastGood = result.ok ? result.rules : prev?.lastGood;
     this.#cache.set(file, { print, result, lastGood });
@@ -162,8 +169,8 @@ export class RuleHost {
       const id = statIdentity(file);
       if (id) {
         const key = identityKey(id);
-        const issues = cache.getFailure(file, source, key);
-        if (issues) return { file, text: undefined, failure: { print: `!${key}`, issues } };
+        const known = cache.getFailure(file, source, key);
+        if (known) return { file, text: undefined, failure: { print: `!${key}`, issues: known.issues }, failedBytes: known.bytes };
       }
     }
     const limit = Math.min(budget, MAX_RULE_FILE_BYTES);
@@ -178,7 +185,7 @@ export class RuleHost {
     const issues: LoadIssue[] = [{ file, path: "", message, severity: "error" }];
     if (!read.identity) return { file, text: undefined, failure: { print: `!${read.message}`, issues } };
     const key = identityKey(read.identity);
-    cache?.setFailure?.(file, source, key, issues);
+    cache?.setFailure?.(file, source, key, { issues, bytes: 0 });
     return { file, text: undefined, failure: { print: `!${key}`, issues } };
   }
 
@@ -194,7 +201,7 @@ export class RuleHost {
     let budget = projectRuleBudget(trusted);
     const projectFiles: Input[] = projectList.files.map((file) => {
       const input = this.#readInput(file, "project", budget, overBudgetMessage(trusted));
-      if (input.identity) budget -= input.identity.size;
+      budget -= bytesOf(input);
       return input;
     });
     // Reported on every build, from the snapshot too: an ignored file is never silent.

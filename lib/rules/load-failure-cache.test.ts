@@ -19,8 +19,8 @@ describe("fileFailureCache", () => {
   it("should give back the issues only for the same file, layer, identity and build", () => {
     const cache = fileFailureCache(dir, "build-1");
     expect(cache.getFailure(file, "project", "1:2:3:4:5")).toBeUndefined();
-    cache.setFailure(file, "project", "1:2:3:4:5", [issue]);
-    expect(cache.getFailure(file, "project", "1:2:3:4:5")).toEqual([issue]);
+    cache.setFailure(file, "project", "1:2:3:4:5", { issues: [issue], bytes: 12 });
+    expect(cache.getFailure(file, "project", "1:2:3:4:5")).toEqual({ issues: [issue], bytes: 12 });
     expect(cache.getFailure(file, "project", "1:2:3:4:6")).toBeUndefined();
     expect(cache.getFailure(file, "global", "1:2:3:4:5")).toBeUndefined();
     expect(cache.getFailure("/q/.pi/shepherd-rules.json", "project", "1:2:3:4:5")).toBeUndefined();
@@ -30,8 +30,8 @@ describe("fileFailureCache", () => {
   it("should keep the first issues of a file with thousands and say how many more", () => {
     const cache = fileFailureCache(dir, "b");
     const many = Array.from({ length: 5000 }, (_, i): LoadIssue => ({ file, path: `[${i}].action`, message: "Invalid type", severity: "error", line: i + 1, column: 3 }));
-    cache.setFailure(file, "project", "id", many);
-    const back = cache.getFailure(file, "project", "id") ?? [];
+    cache.setFailure(file, "project", "id", { issues: many, bytes: 0 });
+    const back = cache.getFailure(file, "project", "id")?.issues ?? [];
     expect(back.length).toBe(MAX_REMEMBERED_ISSUES + 1);
     expect(back[0]).toEqual(many[0] as LoadIssue);
     expect(back.at(-1)?.message).toContain(`and ${5000 - MAX_REMEMBERED_ISSUES} more issues`);
@@ -40,11 +40,13 @@ describe("fileFailureCache", () => {
   it.each([
     ["not JSON", "{"],
     ["too deep", `${"[".repeat(100_000)}${"]".repeat(100_000)}`],
-    ["issues of the wrong shape", JSON.stringify({ salt: "b", file, source: "project", identity: "id", issues: [{ file, message: 1 }] })],
-    ["no issues", JSON.stringify({ salt: "b", file, source: "project", identity: "id", issues: [] })],
+    ["issues of the wrong shape", JSON.stringify({ salt: "b", file, source: "project", identity: "id", bytes: 0, issues: [{ file, message: 1 }] })],
+    ["no issues", JSON.stringify({ salt: "b", file, source: "project", identity: "id", bytes: 0, issues: [] })],
+    ["without its bytes", JSON.stringify({ salt: "b", file, source: "project", identity: "id", issues: [issue] })],
   ])("should ignore an entry that is %s", (_name, text) => {
     const cache = fileFailureCache(dir, "b");
-    cache.setFailure(file, "project", "id", [issue]);
+    cache.setFailure(file, "project", "id", { issues: [issue], bytes: 0 });
+    expect(cache.getFailure(file, "project", "id")).toBeDefined();
     const [entry] = readdirSync(dir).filter((n) => n.startsWith("failed-"));
     writeFileSync(join(dir, entry as string), text);
     expect(cache.getFailure(file, "project", "id")).toBeUndefined();
@@ -52,7 +54,7 @@ describe("fileFailureCache", () => {
 
   it("should survive an unwritable folder", () => {
     const cache = fileFailureCache("/proc/shepherd-no-such-dir", "b");
-    cache.setFailure(file, "project", "id", [issue]);
+    cache.setFailure(file, "project", "id", { issues: [issue], bytes: 0 });
     expect(cache.getFailure(file, "project", "id")).toBeUndefined();
   });
 });

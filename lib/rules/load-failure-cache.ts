@@ -10,10 +10,16 @@ import { MAX_SETTINGS_BYTES, readBounded } from "../fs/bounded-read.ts";
 import { textHash } from "../hash.ts";
 import { jsonDepthProblem } from "../json-depth.ts";
 
+/** A remembered failure: its issues, and the bytes of text it was read with (0 when refused unread), which count against the project's budget alike on every run. */
+export interface KnownFailure {
+  issues: LoadIssue[];
+  bytes: number;
+}
+
 export interface FailureCache {
-  /** The issues of `file` when it failed to load with this stat identity; undefined otherwise. */
-  getFailure(file: string, source: LayerName, identity: string): LoadIssue[] | undefined;
-  setFailure(file: string, source: LayerName, identity: string, issues: LoadIssue[]): void;
+  /** How `file` failed to load with this stat identity; undefined when that is not known. */
+  getFailure(file: string, source: LayerName, identity: string): KnownFailure | undefined;
+  setFailure(file: string, source: LayerName, identity: string, failure: KnownFailure): void;
 }
 
 /** A broken file of thousands of rules has an issue per rule: the first ones say enough, and the entry stays small. */
@@ -45,20 +51,21 @@ export function fileFailureCache(dir: string, salt: string): FailureCache {
         if (typeof e !== "object" || e === null) return undefined;
         const entry = e as Record<string, unknown>;
         if (entry.salt !== salt || entry.file !== file || entry.source !== source || entry.identity !== identity) return undefined;
-        const issues = entry.issues;
-        return Array.isArray(issues) && issues.length > 0 && issues.every(isIssue) ? issues : undefined;
+        const { issues, bytes } = entry;
+        if (typeof bytes !== "number" || !Number.isSafeInteger(bytes) || bytes < 0) return undefined;
+        return Array.isArray(issues) && issues.length > 0 && issues.every(isIssue) ? { issues, bytes } : undefined;
       } catch {
         return undefined;
       }
     },
-    setFailure(file, source, identity, issues) {
+    setFailure(file, source, identity, { issues, bytes }) {
       const target = entryFile(file, source);
       const tmp = `${target}.${process.pid}.${tmpCount++}.tmp`;
       const kept = issues.slice(0, MAX_REMEMBERED_ISSUES);
       if (issues.length > kept.length) kept.push({ file, path: "", message: `... and ${issues.length - kept.length} more issues (\`shepherd rules check ${file}\` lists them all)`, severity: "error" });
       try {
         mkdirSync(dir, { recursive: true, mode: 0o700 });
-        writeFileSync(tmp, JSON.stringify({ salt, file, source, identity, issues: kept }), { mode: 0o600 });
+        writeFileSync(tmp, JSON.stringify({ salt, file, source, identity, bytes, issues: kept }), { mode: 0o600 });
         renameSync(tmp, target);
       } catch {
         // Not remembered: the next hook loads the file again, at the same bounded cost.
