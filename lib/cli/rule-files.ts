@@ -82,8 +82,7 @@ export function discoverFiles(cwd: string, env: Env, settings: Settings, deps: C
     if (read.text !== undefined) {
       budget -= read.size ?? 0;
       out.push(loadFile(file, "project", read.text));
-    }
-    else if (limit < MAX_RULE_FILE_BYTES && (read.size ?? 0) > limit && (read.size ?? 0) <= MAX_RULE_FILE_BYTES) {
+    } else if (limit < MAX_RULE_FILE_BYTES && (read.size ?? 0) > limit && (read.size ?? 0) <= MAX_RULE_FILE_BYTES) {
       out.push(failedFile(file, "project", { file, path: "", message: overBudgetMessage(trusted), severity: "error" }));
     } else if (!read.missing) {
       const message = (read.size ?? 0) > MAX_RULE_FILE_BYTES ? tooLargeMessage() : (read.error ?? "cannot read");
