@@ -55,8 +55,8 @@ describe("RuleHost bounded reads", () => {
     ["a link to /dev/urandom", (p: string) => symlinkSync("/dev/urandom", p), /character device/],
     ["a directory", (p: string) => mkdirSync(p), /directory/],
     ["5 MiB of rules", (p: string) => writeFileSync(p, `[${JSON.stringify(rule("big"))}]${" ".repeat(5 * 1024 * 1024)}`), /larger than the 4 MiB limit/],
-    ["200,000 nested arrays", (p: string) => writeFileSync(p, `${"[".repeat(200_000)}${"]".repeat(200_000)}`), /nested more than 64 levels/],
-    ["800,000 nested arrays (over the untrusted budget)", (p: string) => writeFileSync(p, `${"[".repeat(800_000)}${"]".repeat(800_000)}`), /add up to more than 512 KiB/],
+    ["100,000 nested arrays", (p: string) => writeFileSync(p, `${"[".repeat(100_000)}${"]".repeat(100_000)}`), /nested more than 64 levels/],
+    ["800,000 nested arrays (over the untrusted budget)", (p: string) => writeFileSync(p, `${"[".repeat(800_000)}${"]".repeat(800_000)}`), /add up to more than 256 KiB/],
   ])("should refuse %s as the project rule file, keep the other rules and name the file", (_name, make, message) => {
     make(pi("shepherd-rules.json"));
     writeFileSync(pi("shepherd-rules-ok.json"), JSON.stringify([rule("fine")]));

@@ -60,12 +60,13 @@ export function projectRuleFiles(cwd: string, pattern: string): string[] {
 }
 
 /**
- * The bytes of rule text a project's files may add up to. Untrusted, a repository chooses them: 512 KiB
- * is 2,500 ordinary rules or 14,000 minimal ones, which the sidecar loads (compiled for the linear-time
- * engine) in under a second and a cold hook in half that, once (the load cache and snapshot keep it).
- * Trusted, they are the user's own: as much as one rule file may hold (the 10,000-rule bench file is 2 MB).
+ * The bytes of rule text a project's files may add up to. Untrusted, a repository chooses them: 256 KiB
+ * is 1,250 ordinary rules or 7,000 minimal ones, which the sidecar loads (compiled for the linear-time
+ * engine, the slow part) in about half a second and a cold hook in a fifth, once (the load cache and
+ * snapshot keep it). Trusted, they are the user's own: as much as one rule file may hold (the 10,000-rule
+ * bench file is 2 MB).
  */
-export const MAX_UNTRUSTED_PROJECT_RULE_BYTES = 512 * 1024;
+export const MAX_UNTRUSTED_PROJECT_RULE_BYTES = 256 * 1024;
 export const MAX_TRUSTED_PROJECT_RULE_BYTES = 4 * 1024 * 1024;
 
 export function projectRuleBudget(trusted: boolean): number {
