@@ -1,13 +1,12 @@
 /**
  * @module a nesting-depth cap for JSON and JSONC texts, checked by one linear scan before the real parse:
- * JSON.parse and jsonc-parser recurse per level, so 800,000 nested arrays (1.6 MB) cost seconds or throw a
- * RangeError. The scan skips strings and comments and tolerates broken JSON (the parser reports that).
+ * jsonc-parser (comments, errors, positions) recurses per level, and so does code that walks what was
+ * parsed, so 800,000 nested arrays (1.6 MB) cost a hook seconds or `rules check` a RangeError. The scan
+ * skips strings and comments and tolerates broken JSON (the parser reports that).
  */
 
 /** Rule files, settings, events: hand-written rules nest about 6 deep; plugin options get the rest. */
 export const MAX_JSON_DEPTH = 64;
-/** Shepherd's own cache files hold rules with their analyses: a few levels more than the rule files they came from. */
-export const MAX_CACHE_JSON_DEPTH = 256;
 
 export interface DepthProblem {
   /** Character offset of the bracket that went one level too deep. */
