@@ -16,6 +16,7 @@ export interface DepthProblem {
   column: number;
   /** The JSON path of the value that bracket opens, e.g. `rules[0].options.a[3]`. */
   path: string;
+  /** Names the path: an issue about the whole file (path "") still says where. */
   message: string;
 }
 
@@ -97,7 +98,8 @@ export function jsonDepthProblem(text: string, maxDepth = MAX_JSON_DEPTH): Depth
       }
     } else if (c === 91 /* [ */ || c === 123 /* { */) {
       if (frames.length >= maxDepth) {
-        return { offset: i, ...lineColumn(text, i), path: pathOf(text, frames), message: `nested more than ${maxDepth} levels deep: refused before parsing` };
+        const path = pathOf(text, frames);
+        return { offset: i, ...lineColumn(text, i), path, message: `nested more than ${maxDepth} levels deep${path ? ` at ${path}` : ""}: refused before parsing` };
       }
       frames.push({ array: c === 91, index: 0, keyStart: -1, keyEnd: -1, expectKey: c === 123 });
     } else if (c === 93 /* ] */ || c === 125 /* } */) {

@@ -59,16 +59,16 @@ const HOSTILE: Hostile[] = [
     // The reproducer, 1.6 MB: over an untrusted project's rule budget and the settings cap, so refused unread there.
     name: "800,000 nested arrays",
     make: (p) => writeFileSync(p, nested(800_000)),
-    message: /nested more than 64 levels deep: refused before parsing|add up to more than 256 KiB|larger than the 1 MiB limit/,
-    at: ":1:65  [0][0]",
+    message: /nested more than 64 levels deep at [\[\]0-9]+: refused before parsing|add up to more than 256 KiB|larger than the 1 MiB limit/,
+    at: ":1:65  (file)  error: nested more than 64 levels deep at [0][0]",
   },
   {
     name: "800,000 nested arrays in a trusted project",
     trusted: true,
     make: (p) => writeFileSync(p, nested(800_000)),
-    message: /nested more than 64 levels deep: refused before parsing|larger than the 1 MiB limit/,
+    message: /nested more than 64 levels deep at [\[\]0-9]+: refused before parsing|larger than the 1 MiB limit/,
   },
-  { name: "100,000 nested arrays", make: (p) => writeFileSync(p, nested(100_000)), message: /nested more than 64 levels deep: refused before parsing/, at: ":1:65  [0][0]" },
+  { name: "100,000 nested arrays", make: (p) => writeFileSync(p, nested(100_000)), message: /nested more than 64 levels deep at [\[\]0-9]+: refused before parsing/, at: ":1:65  (file)  error: nested more than 64 levels deep at [0][0]" },
   { name: "a 50 MB file", make: (p) => (writeFileSync(p, "[]"), truncateSync(p, 50 * 1024 * 1024)), message: /larger than the (4|1) MiB limit: refused unread/ },
   {
     // Each over an untrusted project's whole budget: refused unread.
@@ -209,4 +209,23 @@ describe("shepherd rules check on a hostile file", () => {
     if (h.at) expect(stdout).toContain(h.at);
     expect(res.stderr).not.toMatch(/RangeError|at .*\(/);
   }, 120_000);
+});
+
+describe("the shepherd_rules tool on a hostile global rules file", () => {
+  it.each([
+    ["a FIFO", (f: string) => mkfifo(f), /FIFO/],
+    ["800,000 nested arrays", (f: string) => writeFileSync(f, nested(800_000)), /nested more than 64 levels deep/],
+  ])("should refuse to edit %s at once and keep serving", async (_name, make, message) => {
+    const file = join(p.agentDir, "shepherd-rules.json");
+    make(file);
+    sidecar = new Sidecar(p.project, p.env);
+    const started = performance.now();
+    const res = await sidecar.request("tools/call", { name: "shepherd_rules", arguments: { action: "add", rule: { name: "no-curl", action: "block", pattern: "curl" } } });
+    expect(performance.now() - started).toBeLessThan(WALL_MS);
+    const r = res.result as { content: { text: string }[]; isError: boolean };
+    expect(r.isError).toBe(true);
+    expect(r.content[0]?.text).toContain(file);
+    expect(r.content[0]?.text).toMatch(message);
+    expect((await sidecar.evaluate(bashEvent("rm -rf /", p.project))).action).toBe("block");
+  }, 60_000);
 });

@@ -98,7 +98,7 @@ export function eventFromFile(file: string, cwd: string): { event?: HookEvent; e
   const read = readBounded(file, MAX_EVENT_FILE_BYTES);
   if (!read.ok) return { error: `cannot read event ${file}: ${read.message}` };
   const deep = jsonDepthProblem(read.text, MAX_JSON_DEPTH);
-  if (deep) return { error: `cannot read event ${file}:${deep.line}:${deep.column} ${deep.path || "(root)"}: ${deep.message}` };
+  if (deep) return { error: `cannot read event ${file}:${deep.line}:${deep.column}: ${deep.message}` };
   let raw: unknown;
   try {
     raw = JSON.parse(read.text);

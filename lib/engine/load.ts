@@ -125,7 +125,8 @@ export interface LoadOptions {
 export function depthIssue(text: string, file: string): LoadIssue | undefined {
   const p = jsonDepthProblem(text, MAX_JSON_DEPTH);
   if (!p) return undefined;
-  return { file, path: p.path, message: p.message, severity: "error", line: p.line, column: p.column };
+  // A file-level error (path ""): the file is refused whole, and callers that stop on those (the rules tool) must.
+  return { file, path: "", message: p.message, severity: "error", line: p.line, column: p.column };
 }
 
 /**

@@ -38,7 +38,7 @@ export function readJsonc(file: string, issues: LoadIssue[], maxBytes = MAX_SETT
   const text = read.text;
   const deep = jsonDepthProblem(text, MAX_JSON_DEPTH);
   if (deep) {
-    issues.push({ file, path: deep.path, message: deep.message, severity: "error", line: deep.line, column: deep.column });
+    issues.push({ file, path: "", message: deep.message, severity: "error", line: deep.line, column: deep.column });
     return undefined;
   }
   // Plain JSON (most settings files) parses natively; jsonc-parser is loaded for comments or errors only.

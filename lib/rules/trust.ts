@@ -27,7 +27,7 @@ interface SettingsText {
 function parseSettingsText(file: string, text: string | undefined): TrustResult<SettingsText> {
   if (text === undefined || text.trim() === "") return { ok: true, value: { file, text: "", list: [] } };
   const deep = jsonDepthProblem(text, MAX_JSON_DEPTH);
-  if (deep) return { ok: false, message: `${file}:${deep.line}:${deep.column} ${deep.path || "(root)"}: ${deep.message}; fix it first, Shepherd will not overwrite it` };
+  if (deep) return { ok: false, message: `${file}:${deep.line}:${deep.column}: ${deep.message}; fix it first, Shepherd will not overwrite it` };
   const errors: ParseError[] = [];
   const data: unknown = parse(text, errors, { allowTrailingComma: true });
   const first = errors[0];
