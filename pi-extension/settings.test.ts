@@ -1,9 +1,10 @@
 /** @module Unit tests of the extension's settings: trust gating, binary lookup order, comments. */
 import { afterEach, beforeEach, describe, expect, it } from "bun:test";
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { loadSettings, stripJsonComments } from "./settings.ts";
+import { loadSettings, nestingTooDeep, readBoundedText, stripJsonComments } from "./settings.ts";
 
 let root: string;
 let agent: string;
@@ -66,5 +67,36 @@ describe("stripJsonComments", () => {
   it("should drop comments but keep comment-like text inside strings", () => {
     const text = `{ "a": "http://x/*y*/", /* block */ "b": 1 // line\n }`;
     expect(JSON.parse(stripJsonComments(text))).toEqual({ a: "http://x/*y*/", b: 1 });
+  });
+});
+
+describe("loadSettings with a hostile settings file", () => {
+  it.each([
+    ["a FIFO", (p: string) => expect(spawnSync("mkfifo", [p]).status).toBe(0), /not a regular file/],
+    ["a link to /dev/urandom", (p: string) => symlinkSync("/dev/urandom", p), /not a regular file/],
+    ["a 50 MB file", (p: string) => (writeFileSync(p, "{}"), truncateSync(p, 50 * 1024 * 1024)), /larger than 1048576 bytes/],
+    ["800,000 nested arrays", (p: string) => writeFileSync(p, `{"shepherd": ${"[".repeat(800_000)}${"]".repeat(800_000)}}`), /larger than 1048576 bytes/],
+    ["200,000 nested arrays", (p: string) => writeFileSync(p, `{"shepherd": ${"[".repeat(200_000)}${"]".repeat(200_000)}}`), /nested more than 64 levels/],
+  ])("should refuse %s as the project settings at once and keep failing closed", (_name, make, message) => {
+    const file = join(project, ".pi", "settings.json");
+    make(file);
+    const started = Date.now();
+    const s = loadSettings(project, { PI_CODING_AGENT_DIR: agent, PATH: "" }, extDir);
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(s.failMode).toBe("closed");
+    expect(s.issues).toHaveLength(1);
+    expect(s.issues[0]).toContain(file);
+    expect(s.issues[0]).toMatch(message);
+  });
+
+  it("should skip comments and strings when measuring depth", () => {
+    expect(nestingTooDeep(`// ${"[".repeat(100)}\n{"a": "${"{".repeat(100)}"}`, 4)).toBe(false);
+    expect(nestingTooDeep("[[[[[1]]]]]", 4)).toBe(true);
+  });
+
+  it("should read a regular file whole and say a missing one is missing", () => {
+    writeFileSync(join(root, "f.json"), '{"a": 1}');
+    expect(readBoundedText(join(root, "f.json"), 100)).toEqual({ ok: true, text: '{"a": 1}' });
+    expect(readBoundedText(join(root, "none.json"), 100)).toMatchObject({ ok: false, missing: true });
   });
 });

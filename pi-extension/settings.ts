@@ -4,7 +4,7 @@
  * Mirrors the binary's rule for project settings: a project may set `binary` or `failMode`
  * only once it is trusted, since both choose what runs or loosen the guard.
  */
-import { accessSync, constants, readFileSync, realpathSync } from "node:fs";
+import { accessSync, closeSync, constants, fstatSync, openSync, readSync, realpathSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { delimiter, dirname, isAbsolute, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -23,6 +23,12 @@ export interface ExtensionSettings {
 }
 
 export const DEFAULT_TIMEOUT_MS = 3000;
+/**
+ * Caps of the binary's own reader (lib/fs/bounded-read.ts, lib/json-depth.ts), repeated here: the extension
+ * is copied into pi's folder on its own and cannot import from lib/.
+ */
+export const MAX_SETTINGS_BYTES = 1024 * 1024;
+export const MAX_JSON_DEPTH = 64;
 /** Written by `shepherd init pi` beside the installed extension: the binary that installed it. */
 export const INSTALL_FILE = "install.json";
 
@@ -82,8 +88,10 @@ function here(): string {
 }
 
 function installedBinary(extensionDir: string): string | undefined {
+  const read = readBoundedText(join(extensionDir, INSTALL_FILE), MAX_SETTINGS_BYTES);
+  if (!read.ok || nestingTooDeep(read.text, MAX_JSON_DEPTH)) return undefined;
   try {
-    const parsed: unknown = JSON.parse(readFileSync(join(extensionDir, INSTALL_FILE), "utf8"));
+    const parsed: unknown = JSON.parse(read.text);
     if (isRecord(parsed) && typeof parsed.binary === "string" && isExecutable(parsed.binary)) return parsed.binary;
   } catch {
     // Not installed by `shepherd init pi` (e.g. loaded with `pi -e`): fall through to PATH.
@@ -109,11 +117,71 @@ function isExecutable(file: string): boolean {
   }
 }
 
-function shepherdKey(file: string, issues: string[]): Record<string, unknown> {
-  let text: string;
+/**
+ * The text of a regular file of at most `maxBytes`: a project may commit `.pi/settings.json` as a link to
+ * /dev/urandom or a FIFO, which a plain read would never finish. Stat first (never blocks), open without
+ * blocking, check the descriptor again, read at most `maxBytes + 1` bytes.
+ */
+export function readBoundedText(file: string, maxBytes: number): { ok: true; text: string } | { ok: false; missing: boolean; message: string } {
+  let fd: number | undefined;
   try {
-    text = readFileSync(file, "utf8");
-  } catch {
+    if (!statSync(file).isFile()) return { ok: false, missing: false, message: "not a regular file: refused unread" };
+    fd = openSync(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOCTTY ?? 0));
+    const st = fstatSync(fd);
+    if (!st.isFile()) return { ok: false, missing: false, message: "not a regular file: refused unread" };
+    if (st.size > maxBytes) return { ok: false, missing: false, message: `larger than ${maxBytes} bytes: refused unread` };
+    const buf = new Uint8Array(Math.min(st.size, maxBytes) + 1);
+    let got = 0;
+    while (got < buf.length) {
+      const n = readSync(fd, buf, got, buf.length - got, got);
+      if (n === 0) break;
+      got += n;
+    }
+    if (got > maxBytes) return { ok: false, missing: false, message: `larger than ${maxBytes} bytes: refused unread` };
+    return { ok: true, text: new TextDecoder("utf-8", { ignoreBOM: true }).decode(buf.subarray(0, got)) };
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    return { ok: false, missing: code === "ENOENT" || code === "ENOTDIR", message: error instanceof Error ? error.message : String(error) };
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/** True when brackets outside strings and comments nest deeper than `max`: JSON.parse recurses per level. */
+export function nestingTooDeep(text: string, max: number): boolean {
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 34) {
+      for (i++; i < text.length; i++) {
+        const d = text.charCodeAt(i);
+        if (d === 92) i++;
+        else if (d === 34) break;
+      }
+    } else if (c === 47 && text.charCodeAt(i + 1) === 47) {
+      const end = text.indexOf("\n", i + 2);
+      i = end < 0 ? text.length : end;
+    } else if (c === 47 && text.charCodeAt(i + 1) === 42) {
+      const end = text.indexOf("*/", i + 2);
+      i = end < 0 ? text.length : end + 1;
+    } else if (c === 91 || c === 123) {
+      if (++depth > max) return true;
+    } else if (c === 93 || c === 125) {
+      if (depth > 0) depth--;
+    }
+  }
+  return false;
+}
+
+function shepherdKey(file: string, issues: string[]): Record<string, unknown> {
+  const read = readBoundedText(file, MAX_SETTINGS_BYTES);
+  if (!read.ok) {
+    if (!read.missing) issues.push(`${file}: ${read.message}`);
+    return {};
+  }
+  const text = read.text;
+  if (nestingTooDeep(text, MAX_JSON_DEPTH)) {
+    issues.push(`${file}: nested more than ${MAX_JSON_DEPTH} levels deep: refused before parsing`);
     return {};
   }
   try {

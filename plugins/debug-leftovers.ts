@@ -8,7 +8,7 @@
  * Options: `mode` "steer" (default) | "notify" | "block"; `patterns` (regex strings, replace the
  * defaults); `ignore` (regex on the path; default skips tests, scripts and docs).
  */
-import { readFileSync } from "node:fs";
+import { readBounded } from "../lib/fs/bounded-read.ts";
 import { isAbsolute, resolve } from "node:path";
 import { definePlugin, editsOfEvent, type HookEvent, type PartialDecision, pathOfEvent, textOfEvent, toolOf } from "shepherd:plugin";
 
@@ -42,12 +42,12 @@ function added(before: string, after: string, patterns: RegExp[]): string[] {
   return out;
 }
 
+/** As line-guard: the model names the path, which may be a FIFO, a device or a huge file; those read as empty. */
+const MAX_EXISTING_BYTES = 8 * 1024 * 1024;
+
 function existing(event: HookEvent, path: string): string {
-  try {
-    return readFileSync(isAbsolute(path) ? path : resolve(event.session.cwd, path), "utf8");
-  } catch {
-    return "";
-  }
+  const read = readBounded(isAbsolute(path) ? path : resolve(event.session.cwd, path), MAX_EXISTING_BYTES);
+  return read.ok ? read.text : "";
 }
 
 function patternsOf(options: Record<string, unknown>): RegExp[] {

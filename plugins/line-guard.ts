@@ -5,18 +5,18 @@
  * Rule: { "name": "max-file-length", "tool": ["write", "edit"], "action": "line_guard",
  *         "options": { "maxLines": 400, "exclude": "\\.(json|lock|md)$" } }
  */
-import { readFileSync } from "node:fs";
+import { readBounded } from "../lib/fs/bounded-read.ts";
 import { isAbsolute, resolve } from "node:path";
 import { applyEdits, countLines, definePlugin, editsOfEvent, type HookEvent, pathOfEvent, textOfEvent, toolOf } from "shepherd:plugin";
 
 const DEFAULT_MAX_LINES = 500;
 
+/** A file bigger than what one hook input may hold is not edited through one either: unknown, like a FIFO or a device the model names. */
+const MAX_EXISTING_BYTES = 8 * 1024 * 1024;
+
 function readExisting(event: HookEvent, path: string): string | undefined {
-  try {
-    return readFileSync(isAbsolute(path) ? path : resolve(event.session.cwd, path), "utf8");
-  } catch {
-    return undefined;
-  }
+  const read = readBounded(isAbsolute(path) ? path : resolve(event.session.cwd, path), MAX_EXISTING_BYTES);
+  return read.ok ? read.text : undefined;
 }
 
 /** Line counts before and after the call, or undefined when the result cannot be known (e.g. a patch). */

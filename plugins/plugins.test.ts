@@ -1,6 +1,7 @@
 /** @module unit tests: the bundled plugins, called directly with hand-made events and sessions. */
 import { afterEach, beforeEach, describe, expect, it } from "bun:test";
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { emptyState, recordCommand, recordEdit } from "../lib/engine/state.ts";
@@ -124,5 +125,22 @@ describe("debug_leftovers", () => {
   it("should block in block mode and skip test files", () => {
     expect(detect(call("write", { path: "a.ts", content: "debugger;" }, { mode: "block" }))).toMatchObject({ action: "block" });
     expect(detect(call("write", { path: "a.test.ts", content: "debugger;" }))).toBeUndefined();
+  });
+});
+
+describe("reading the file a tool call names", () => {
+  it.each([
+    ["a FIFO", (p: string) => expect(spawnSync("mkfifo", [p]).status).toBe(0)],
+    ["a link to /dev/zero", (p: string) => symlinkSync("/dev/zero", p)],
+  ])("should not wait on or fill memory from %s", async (_name, make) => {
+    const path = join(dir, "target.ts");
+    make(path);
+    const started = Date.now();
+    const guarded = await lineGuard.actions.line_guard(call("edit", { path, oldText: "a", newText: "b" }, { maxLines: 1 }));
+    const leftovers = await debugLeftovers.actions.debug_leftovers(call("write", { path, content: "const x = 1;\n" }));
+    expect(Date.now() - started).toBeLessThan(2000);
+    // An edit of a file that cannot be read has no known line count: no decision.
+    expect(guarded).toBeUndefined();
+    expect(leftovers).toBeUndefined();
   });
 });

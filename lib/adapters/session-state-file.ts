@@ -3,7 +3,7 @@
  * of one agent session. A lock file serializes concurrent hooks of a session (parallel tool calls); the state
  * itself is replaced by rename, so a reader never sees half a file even if a lock is ever broken.
  */
-import { mkdirSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { mkdirSync, readdirSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { type AtomicWriteResult, writeFileAtomic } from "../fs/atomic-write.ts";
 import { acquireLock } from "../fs/lock.ts";
@@ -11,6 +11,8 @@ import { guardedParse } from "../engine/guard-kit.ts";
 import { emptyState, isExactSessionState, type SessionState, SessionStateSchema } from "../engine/state.ts";
 import { agentDir, type Env } from "../rules/paths.ts";
 import { textHash } from "../hash.ts";
+import { MAX_STATE_BYTES, readBounded } from "../fs/bounded-read.ts";
+import { jsonDepthProblem, MAX_JSON_DEPTH } from "../json-depth.ts";
 
 export function sessionStateDir(env: Env): string {
   return join(agentDir(env), "shepherd", "sessions");
@@ -30,13 +32,11 @@ export interface StateFileOptions {
   now?: () => number;
 }
 
+/** Bounded like every file under the home folder: one that is not regular, too large or too deep restarts the counters. */
 export function readStateFile(file: string, now = Date.now()): SessionState {
-  let text: string;
-  try {
-    text = readFileSync(file, "utf8");
-  } catch {
-    return emptyState(now);
-  }
+  const read = readBounded(file, MAX_STATE_BYTES);
+  if (!read.ok || jsonDepthProblem(read.text, MAX_JSON_DEPTH)) return emptyState(now);
+  const text = read.text;
   try {
     const parsed = guardedParse(isExactSessionState, SessionStateSchema(), JSON.parse(text));
     // A corrupt or older-format file restarts the counters rather than failing the hook.

@@ -3,7 +3,8 @@
  * (`$PI_CODING_AGENT_DIR/extensions/shepherd/` or `~/.pi/agent/extensions/shepherd/`), pointing at
  * the binary that runs this command. A second run changes nothing; uninstall removes only our files.
  */
-import { existsSync, readdirSync, readFileSync, rmdirSync, rmSync } from "node:fs";
+import { existsSync, readdirSync, rmdirSync, rmSync } from "node:fs";
+import { MAX_RULE_FILE_BYTES, readBounded } from "../fs/bounded-read.ts";
 import { join } from "node:path";
 // The extension travels inside the compiled binary as text: pi loads it as TypeScript, unbuilt.
 import * as indexText from "../../pi-extension/index.ts" with { type: "text" };
@@ -96,12 +97,10 @@ export function runInitPi(opts: InitPiOptions): number {
   return 0;
 }
 
+/** The installed copy, to compare: bounded (a FIFO or a huge file there is just "different", and is replaced). */
 function readOrUndefined(path: string): string | undefined {
-  try {
-    return readFileSync(path, "utf8");
-  } catch {
-    return undefined;
-  }
+  const read = readBounded(path, MAX_RULE_FILE_BYTES);
+  return read.ok ? read.text : undefined;
 }
 
 function safeList(dir: string): string[] {

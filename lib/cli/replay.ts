@@ -3,7 +3,7 @@
  * file (pi docs/session-format.md) is turned back into the hook events pi would have sent, in file order,
  * and each is evaluated by the real engine with a fresh per-session state.
  */
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readdirSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import * as v from "valibot";
 import { type EvalContext, evaluate } from "../engine/evaluate.ts";
@@ -12,6 +12,13 @@ import type { Decision, HookEvent } from "../engine/schema.ts";
 import { SessionStore } from "../engine/state.ts";
 import { clip, type CliIO, displayPath, parseArgv, plural, progress, strList, styleFor, table, usageError, writeJson } from "./format.ts";
 import { type CliDeps, loadProject } from "./rule-files.ts";
+import { formatBytes, readBounded } from "../fs/bounded-read.ts";
+import { jsonDepthProblem, MAX_JSON_DEPTH } from "../json-depth.ts";
+
+/** A pi session file: long sessions with large tool outputs run to tens of MB. */
+export const MAX_SESSION_FILE_BYTES = 128 * 1024 * 1024;
+/** One entry (line) of a session file: what one hook input may hold (MAX_HOOK_INPUT). */
+export const MAX_SESSION_LINE_BYTES = 8 * 1024 * 1024;
 
 const TextBlock = v.looseObject({ type: v.literal("text"), text: v.string() });
 const ToolCallBlock = v.looseObject({ type: v.literal("toolCall"), id: v.string(), name: v.string(), arguments: v.optional(v.record(v.string(), v.unknown())) });
@@ -82,6 +89,16 @@ export function parseSession(text: string, fallbackId: string, fallbackCwd: stri
   lines.forEach((raw, i) => {
     const line = i + 1;
     if (raw.trim() === "") return;
+    // UTF-16 length: within a factor of 3 of the bytes, enough for a cap that only keeps the parse bounded.
+    if (raw.length > MAX_SESSION_LINE_BYTES) {
+      problems.push({ line, message: `entry longer than ${formatBytes(MAX_SESSION_LINE_BYTES)}: skipped` });
+      return;
+    }
+    const deep = jsonDepthProblem(raw, MAX_JSON_DEPTH);
+    if (deep) {
+      problems.push({ line, message: `entry nested deeper than ${MAX_JSON_DEPTH} levels${deep.path ? ` at ${deep.path}` : ""}: skipped` });
+      return;
+    }
     let entry: unknown;
     try {
       entry = JSON.parse(raw);
@@ -306,13 +323,12 @@ export async function runReplay(argv: string[], io: CliIO, deps: CliDeps = {}): 
 
   const sessions: { file: string; parsed: ParsedSession }[] = [];
   for (const file of files) {
-    let text: string;
-    try {
-      text = readFileSync(file, "utf8");
-    } catch (err) {
-      io.stderr(`shepherd replay: cannot read ${file}: ${err instanceof Error ? err.message : String(err)}\n`);
+    const read = readBounded(file, MAX_SESSION_FILE_BYTES);
+    if (!read.ok) {
+      io.stderr(`shepherd replay: cannot read ${file}: ${read.message}\n`);
       continue;
     }
+    const text = read.text;
     const name = file.split("/").pop() ?? file;
     sessions.push({ file, parsed: parseSession(text, name.replace(/\.jsonl$/, ""), io.cwd) });
   }

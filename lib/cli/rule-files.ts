@@ -3,15 +3,15 @@
  * result and merged set. Unlike the long-running RuleHost there is no "last good" state here: a CLI
  * run shows what the files say now.
  */
-import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type { EvalHost } from "../engine/evaluate.ts";
-import { type LoadResult, loadRuleText } from "../engine/load.ts";
+import { depthIssue, type LoadResult, loadRuleText } from "../engine/load.ts";
+import { MAX_RULE_FILE_BYTES, readBounded, tooLargeMessage } from "../fs/bounded-read.ts";
 import type { Layer, RuleSet } from "../engine/merge.ts";
 import type { LayerName, LoadIssue, Settings } from "../engine/schema.ts";
 import { BUILTIN_RULE_FILES } from "../rules/builtin-rules.gen.ts";
 import { mergeProject } from "../rules/merge-project.ts";
-import { type Env, globalRulesFile, globalSettingsFile, homeDir, projectRuleFiles } from "../rules/paths.ts";
+import { type Env, globalRulesFile, globalSettingsFile, homeDir, overBudgetMessage, projectRuleBudget, projectRuleFileList, skippedRuleFileMessage } from "../rules/paths.ts";
 import { loadSettings } from "../rules/settings.ts";
 import type { PluginProvider } from "../rules/workspace.ts";
 
@@ -44,32 +44,52 @@ export interface ProjectRules {
   evalHost?: EvalHost;
 }
 
-function readText(file: string): { text?: string; error?: string } {
-  try {
-    return { text: readFileSync(file, "utf8") };
-  } catch (err) {
-    const code = (err as { code?: unknown }).code;
-    return { error: code === "ENOENT" ? "file not found" : code === "EISDIR" ? "is a directory, not a rule file" : `cannot read: ${err instanceof Error ? err.message : String(err)}` };
-  }
+/** Bounded as the rule host reads (lib/fs/bounded-read.ts): a FIFO, a device or an oversized file is refused unread. */
+function readText(file: string, maxBytes = MAX_RULE_FILE_BYTES): { text?: string; error?: string; missing?: boolean; size?: number } {
+  const read = readBounded(file, maxBytes);
+  return read.ok ? { text: read.text, size: read.identity.size } : { error: read.message, missing: read.reason === "missing", ...(read.identity ? { size: read.identity.size } : {}) };
+}
+
+function failedFile(file: string, source: LayerName, issue: LoadIssue): RuleFile {
+  return { file, source, text: undefined, result: { rules: [], ok: false, issues: [issue] } };
 }
 
 export function loadFile(file: string, source: LayerName, text?: string): RuleFile {
-  if (text !== undefined) return { file, source, text, result: loadRuleText(text, { file, source }) };
-  const read = readText(file);
-  if (read.text === undefined) {
-    return { file, source, text: undefined, result: { rules: [], ok: false, issues: [{ file, path: "", message: read.error ?? "cannot read", severity: "error" }] } };
-  }
+  const read = text !== undefined ? { text } : readText(file);
+  if (read.text === undefined) return failedFile(file, source, { file, path: "", message: read.error ?? "cannot read", severity: "error" });
+  // Too deep for any parser: kept without its text, so no later step (positions, suggestions) parses it.
+  const deep = depthIssue(read.text, file);
+  if (deep) return failedFile(file, source, deep);
   return { file, source, text: read.text, result: loadRuleText(read.text, { file, source }) };
 }
 
-/** The three layers of a project, in merge order (built-in, global, project). Missing optional files are skipped. */
-export function discoverFiles(cwd: string, env: Env, settings: Settings, deps: CliDeps = {}): RuleFile[] {
+/**
+ * The three layers of a project, in merge order (built-in, global, project). Missing optional files are
+ * skipped; project files past the count cap or the byte budget (lib/rules/paths.ts) are kept as errors.
+ */
+export function discoverFiles(cwd: string, env: Env, settings: Settings, deps: CliDeps = {}, trusted = false): RuleFile[] {
   const out: RuleFile[] = [];
   for (const b of deps.builtin ?? BUILTIN_RULE_FILES) out.push(loadFile(b.file, "builtin", b.text));
   const global = globalRulesFile(env);
   const g = readText(global);
   if (g.text !== undefined) out.push(loadFile(global, "global", g.text));
-  for (const file of projectRuleFiles(cwd, settings.projectRulesPattern)) out.push(loadFile(file, "project"));
+  else if (!g.missing) out.push(failedFile(global, "global", { file: global, path: "", message: g.error ?? "cannot read", severity: "error" }));
+  const project = projectRuleFileList(cwd, settings.projectRulesPattern);
+  let budget = projectRuleBudget(trusted);
+  for (const file of project.files) {
+    const limit = Math.min(budget, MAX_RULE_FILE_BYTES);
+    const read = readText(file, limit);
+    if (read.text !== undefined) {
+      budget -= read.size ?? 0;
+      out.push(loadFile(file, "project", read.text));
+    } else if (limit < MAX_RULE_FILE_BYTES && (read.size ?? 0) > limit && (read.size ?? 0) <= MAX_RULE_FILE_BYTES) {
+      out.push(failedFile(file, "project", { file, path: "", message: overBudgetMessage(trusted), severity: "error" }));
+    } else if (!read.missing) {
+      const message = (read.size ?? 0) > MAX_RULE_FILE_BYTES ? tooLargeMessage() : (read.error ?? "cannot read");
+      out.push(failedFile(file, "project", { file, path: "", message, severity: "error" }));
+    }
+  }
+  for (const file of project.skipped) out.push(failedFile(file, "project", { file, path: "", message: skippedRuleFileMessage(), severity: "error" }));
   return out;
 }
 
@@ -102,7 +122,7 @@ export interface LoadProjectOptions {
 export function loadProject(cwdIn: string, env: Env, deps: CliDeps = {}, opts: LoadProjectOptions = {}): ProjectRules {
   const cwd = resolve(cwdIn);
   const { settings, issues: settingsIssues, trusted } = loadSettings(cwd, env);
-  const base = opts.only ? [] : discoverFiles(cwd, env, settings, deps);
+  const base = opts.only ? [] : discoverFiles(cwd, env, settings, deps, trusted);
   const extra = (opts.extra ?? []).map((f) => loadFile(resolve(cwd, f), "project"));
   const files = [...base, ...extra];
   const issues: LoadIssue[] = [...settingsIssues, ...files.flatMap((f) => f.result.issues)];

@@ -1,5 +1,6 @@
 /** @module `shepherd rules explain`: for one event, every rule's verdict (fired, or the first condition that failed). */
-import { readFileSync } from "node:fs";
+import { readBounded } from "../fs/bounded-read.ts";
+import { jsonDepthProblem, MAX_JSON_DEPTH } from "../json-depth.ts";
 import { resolve } from "node:path";
 import * as v from "valibot";
 import { evaluate, explain } from "../engine/evaluate.ts";
@@ -90,11 +91,18 @@ export function eventFromFlags(values: Values, cwd: string): { event?: HookEvent
   return { event };
 }
 
+/** An event file holds what one hook input does: the same cap as `shepherd hook` (MAX_HOOK_INPUT). */
+export const MAX_EVENT_FILE_BYTES = 8 * 1024 * 1024;
+
 /** Reads a HookEvent file; a missing `session` is filled in so a hand-written event stays short. */
 export function eventFromFile(file: string, cwd: string): { event?: HookEvent; error?: string } {
+  const read = readBounded(file, MAX_EVENT_FILE_BYTES);
+  if (!read.ok) return { error: `cannot read event ${file}: ${read.message}` };
+  const deep = jsonDepthProblem(read.text, MAX_JSON_DEPTH);
+  if (deep) return { error: `cannot read event ${file}:${deep.line}:${deep.column}: ${deep.message}` };
   let raw: unknown;
   try {
-    raw = JSON.parse(readFileSync(file, "utf8"));
+    raw = JSON.parse(read.text);
   } catch (err) {
     return { error: `cannot read event ${file}: ${err instanceof Error ? err.message : String(err)}` };
   }

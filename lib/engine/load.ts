@@ -5,6 +5,7 @@ import { jsoncParser, ruleSchemas } from "../lazy-deps.ts";
 import type { Rule, RuleInput } from "./schema.ts";
 import { BUILTIN_ACTIONS, BUILTIN_CHECKS, type LayerName, type LoadIssue, issuePath } from "./schema-core.ts";
 import { normalizeToolName } from "./tools.ts";
+import { jsonDepthProblem, MAX_JSON_DEPTH } from "../json-depth.ts";
 
 export interface LoadResult {
   rules: Rule[];
@@ -119,10 +120,23 @@ export interface LoadOptions {
 }
 
 /**
+ * The issue of a rule text nested deeper than MAX_JSON_DEPTH, or undefined. Checked before any parse (the
+ * parsers recurse per level); a caller that would parse the text again (`rules check`) must not once this is set.
+ */
+export function depthIssue(text: string, file: string): LoadIssue | undefined {
+  const p = jsonDepthProblem(text, MAX_JSON_DEPTH);
+  if (!p) return undefined;
+  // A file-level error (path ""): the file is refused whole, and callers that stop on those (the rules tool) must.
+  return { file, path: "", message: p.message, severity: "error", line: p.line, column: p.column };
+}
+
+/**
  * Parses a JSONC rule file (array, or object with `rules`). Never throws: every problem comes back as an
  * issue with the file, the JSON path and a line:column.
  */
 export function loadRuleText(text: string, opts: LoadOptions): LoadResult {
+  const tooDeep = depthIssue(text, opts.file);
+  if (tooDeep) return { rules: [], issues: [tooDeep], ok: false };
   const issues: LoadIssue[] = [];
   const at = (segments: PathSegment[], message: string, severity: "error" | "warning" = "error", offset?: number) => {
     let pos: { line: number; column: number } | undefined;

@@ -11,7 +11,7 @@
  * identity; a snapshot is used only when the whole key matches. Rule sets naming plugin actions or checks
  * are never stored (the hook reloads them with plugins).
  */
-import { closeSync, openSync, readSync } from "node:fs";
+import { closeSync, readSync } from "node:fs";
 import { join } from "node:path";
 import { writeFileAtomic } from "../fs/atomic-write.ts";
 import { EventView } from "../engine/match.ts";
@@ -21,6 +21,7 @@ import type { CompiledRule } from "../engine/match.ts";
 import { analysesOf, type PatternAnalysis, primeAnalyses } from "../engine/regex-safety.ts";
 import type { HookEvent, Rule } from "../engine/schema.ts";
 import { textHash } from "../hash.ts";
+import { MAX_CACHE_ENTRY_BYTES, openRegular } from "../fs/bounded-read.ts";
 import { parseShell } from "../shell/index.ts";
 
 export interface RuleSnapshots {
@@ -82,6 +83,15 @@ function readAt(fd: number, position: number, length: number): Uint8Array {
 
 const utf8 = new TextDecoder();
 
+/**
+ * A piece of the snapshot, parsed. No depth scan (lib/json-depth.ts) here: JSON.parse does not recurse (JSC
+ * and V8 parse iteratively), the pieces hold rules that passed the depth cap when their files were loaded,
+ * and a scan of the header and indexes cost every hook 1.7 ms of its ~15. Bounded by the file's size instead.
+ */
+function parsePiece(bytes: Uint8Array): unknown {
+  return JSON.parse(utf8.decode(bytes));
+}
+
 function patternsOf(rule: Rule): { pattern: string; flags: string | undefined }[] {
   const out: { pattern: string; flags: string | undefined }[] = [];
   if (rule.pattern !== undefined) out.push({ pattern: rule.pattern, flags: rule.flags });
@@ -101,11 +111,11 @@ function patternsOf(rule: Rule): { pattern: string; flags: string | undefined }[
 export function fileRuleSnapshots(dir: string, salt: string, events: readonly HookEvent[], home: string): RuleSnapshots {
   const fileOf = (cwd: string) => join(dir, `snapshot-${textHash(cwd)}.bin`);
   /** The picked rules of the snapshot open at `fd`, or undefined when it is not the one for `key`. */
-  const pick = (fd: number, key: string): Rule[] | undefined => {
+  const pick = (fd: number, size: number, key: string): Rule[] | undefined => {
     let head = readAt(fd, 0, FIRST_READ);
     let nl = head.indexOf(10);
-    // A header past the first read (tens of thousands of rules): read on until its end.
-    while (nl < 0 && head.length % FIRST_READ === 0 && head.length > 0) {
+    // A header past the first read (tens of thousands of rules): read on until its end, within the cap.
+    while (nl < 0 && head.length % FIRST_READ === 0 && head.length > 0 && head.length < MAX_CACHE_ENTRY_BYTES) {
       const more = readAt(fd, head.length, head.length);
       if (more.length === 0) break;
       const joined = new Uint8Array(head.length + more.length);
@@ -115,10 +125,12 @@ export function fileRuleSnapshots(dir: string, salt: string, events: readonly Ho
       nl = head.indexOf(10);
     }
     if (nl < 0) return undefined;
-    const header = JSON.parse(utf8.decode(head.subarray(0, nl))) as Header;
+    const header = parsePiece(head.subarray(0, nl)) as Header;
     if (header.salt !== salt || header.key !== key || typeof header.sections !== "object") return undefined;
     const base = nl + 1;
     const bytesAt = (start: number, end: number): Uint8Array => {
+      // Ranges come from the file: one past its end would allocate whatever it says.
+      if (!(start >= 0 && end >= start && end <= size)) throw new Error("snapshot: range outside the file");
       const bytes = end <= head.length ? head.subarray(start, end) : readAt(fd, start, end - start);
       if (bytes.length !== end - start) throw new Error("snapshot: short read");
       return bytes;
@@ -128,7 +140,7 @@ export function fileRuleSnapshots(dir: string, salt: string, events: readonly Ho
     const section = (name: string): Section | undefined => {
       if (sections.has(name)) return sections.get(name);
       const range = header.sections[name];
-      const parsed = range ? (JSON.parse(utf8.decode(bytesAt(base + range[0], base + range[1]))) as Section) : undefined;
+      const parsed = range ? (parsePiece(bytesAt(base + range[0], base + range[1])) as Section) : undefined;
       sections.set(name, parsed);
       return parsed;
     };
@@ -159,7 +171,7 @@ export function fileRuleSnapshots(dir: string, salt: string, events: readonly Ho
     const rules: Rule[] = [];
     for (const i of [...wanted].sort((a, b) => a - b)) {
       const start = bodies + (i === 0 ? 0 : (header.ends[i - 1] as number));
-      const body = JSON.parse(utf8.decode(bytesAt(start, bodies + (header.ends[i] as number)))) as Body;
+      const body = parsePiece(bytesAt(start, bodies + (header.ends[i] as number))) as Body;
       primeGates([body.rule], [body.gate]);
       primeAnalyses(body.analyses);
       rules.push(body.rule);
@@ -169,14 +181,12 @@ export function fileRuleSnapshots(dir: string, salt: string, events: readonly Ho
   return {
     load(cwd, key) {
       // Read the header, then only the bodies this process picks: a thousand rules make a file of ~600 KB.
-      let fd: number;
+      // Only a regular file, opened without blocking: a FIFO put in its place must not hang the hook.
+      const opened = openRegular(fileOf(cwd));
+      if (!opened.ok) return undefined;
+      const fd = opened.fd;
       try {
-        fd = openSync(fileOf(cwd), "r");
-      } catch {
-        return undefined;
-      }
-      try {
-        return pick(fd, key);
+        return pick(fd, opened.identity.size, key);
       } catch {
         return undefined;
       } finally {

@@ -1,11 +1,11 @@
 /** @module one project's rules: discovers the three layers, keeps the last good rules per file, hot-reloads. */
-import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { type LoadResult, loadRuleText } from "../engine/load.ts";
 import { type Layer, type LayerFile, needsPlugins, type RuleSet } from "../engine/merge.ts";
 import type { LayerName, LoadIssue, Rule, Settings } from "../engine/schema.ts";
 import { BUILTIN_RULE_FILES } from "./builtin-rules.gen.ts";
-import { agentDir, type Env, globalRulesFile, globalSettingsFile, projectPiDir, projectRuleFiles } from "./paths.ts";
+import { type FileIdentity, identityKey, MAX_RULE_FILE_BYTES, readBounded, statIdentity, tooLargeMessage } from "../fs/bounded-read.ts";
+import { agentDir, type Env, globalRulesFile, globalSettingsFile, projectPiDir, overBudgetMessage, projectRuleBudget, projectRuleFileList, skippedRuleFileMessage } from "./paths.ts";
 import { mergeProject } from "./merge-project.ts";
 import { loadSettings } from "./settings.ts";
 import type { RuleSnapshots } from "./hook-snapshot.ts";
@@ -45,6 +45,30 @@ interface FileCache {
 }
 
 const DEBOUNCE_MS = 4;
+
+/** A rule file that was refused unread (not regular, too large) or is known to fail from the load cache. */
+interface Failure {
+  /** Stands for the file in change detection and snapshot keys: its stat identity. */
+  print: string;
+  issues: LoadIssue[];
+}
+
+/** The bytes a read file counts against the project's budget: its size when its text was read, else none. */
+function bytesOf(input: Input): number {
+  return input.identity?.size ?? input.failedBytes ?? 0;
+}
+
+/** One rule file as read for a build: its text, or why there is none (neither: the file is missing). */
+interface Input {
+  file: string;
+  text: string | undefined;
+  /** Of the text read, so a failing load can be remembered without reading the file again. */
+  identity?: FileIdentity;
+  failure?: Failure;
+  /** A remembered failure's bytes of text (see KnownFailure): counted as when it was read. */
+  failedBytes?: number;
+  loaded?: LoadResult;
+}
 
 export class RuleHost {
   readonly cwd: string;
@@ -109,22 +133,60 @@ export class RuleHost {
     return built.report;
   }
 
-  #loadFile(file: string, source: LayerName, text: string | undefined, changed: string[], preloaded?: LoadResult): LayerFile | undefined {
+  #loadFile(input: Input, source: LayerName, changed: string[]): LayerFile | undefined {
+    const { file, text, failure } = input;
     const prev = this.#cache.get(file);
-    const print = text === undefined ? undefined : fingerprint(text);
+    const print = failure ? failure.print : text === undefined ? undefined : fingerprint(text);
     if (prev && prev.print === print) return prev.lastGood ? { file, rules: prev.lastGood } : undefined;
     if (prev) changed.push(file);
-    if (text === undefined) {
+    if (print === undefined) {
       this.#cache.delete(file);
       return undefined;
     }
-    const cached = preloaded ?? this.#opts.loadCache?.get(file, source, text);
-    const result = cached ?? loadRuleText(text, { file, source });
-    if (!cached) this.#opts.loadCache?.set(file, source, text, result);
+    let result: LoadResult;
+    if (failure || text === undefined) result = { rules: [], issues: failure?.issues ?? [], ok: false };
+    else {
+      const cache = this.#opts.loadCache;
+      const cached = input.loaded ?? cache?.get(file, source, text);
+      result = cached ?? loadRuleText(text, { file, source });
+      if (!cached) cache?.set(file, source, text, result);
+      // Remembered by stat identity too: the next hook process neither reads nor parses it again.
+      if (!result.ok && input.identity) cache?.setFailure?.(file, source, identityKey(input.identity), { issues: result.issues, bytes: input.identity.size });
+    }
     const lastGood = result.ok ? result.rules : prev?.lastGood;
-    this.#cache.set(file, { print: print as string, result, lastGood });
+    this.#cache.set(file, { print, result, lastGood });
     if (!prev) changed.push(file);
     return lastGood ? { file, rules: lastGood } : undefined;
+  }
+
+  /**
+   * Reads a rule file within MAX_RULE_FILE_BYTES, or within `budget` when that is less (what is left of the
+   * project's); a file the load cache knows to fail (by stat identity) is not read at all.
+   */
+  #readInput(file: string, source: LayerName, budget = MAX_RULE_FILE_BYTES, overBudget = ""): Input {
+    const cache = this.#opts.loadCache;
+    if (cache?.getFailure) {
+      const id = statIdentity(file);
+      if (id) {
+        const key = identityKey(id);
+        const known = cache.getFailure(file, source, key);
+        if (known) return { file, text: undefined, failure: { print: `!${key}`, issues: known.issues }, failedBytes: known.bytes };
+      }
+    }
+    const limit = Math.min(budget, MAX_RULE_FILE_BYTES);
+    const read = readBounded(file, limit);
+    if (read.ok) return { file, text: read.text, identity: read.identity };
+    if (read.reason === "missing") return { file, text: undefined };
+    if (read.reason === "too-large" && limit < MAX_RULE_FILE_BYTES && (read.identity?.size ?? 0) <= MAX_RULE_FILE_BYTES) {
+      // Over the budget, not the cap: that depends on the other files, so it is not remembered as this file's failure.
+      return { file, text: undefined, failure: { print: `!budget:${read.identity ? identityKey(read.identity) : ""}`, issues: [{ file, path: "", message: overBudget, severity: "error" }] } };
+    }
+    const message = read.reason === "too-large" ? tooLargeMessage() : read.message;
+    const issues: LoadIssue[] = [{ file, path: "", message, severity: "error" }];
+    if (!read.identity) return { file, text: undefined, failure: { print: `!${read.message}`, issues } };
+    const key = identityKey(read.identity);
+    cache?.setFailure?.(file, source, key, { issues, bytes: 0 });
+    return { file, text: undefined, failure: { print: `!${key}`, issues } };
   }
 
   #build(): { ruleSet: RuleSet; settings: Settings; report: ReloadReport } {
@@ -132,11 +194,20 @@ export class RuleHost {
     const { settings, issues: settingsIssues, trusted } = loadSettings(this.cwd, this.env);
     this.#trusted = trusted;
 
-    type Input = { file: string; text: string | undefined; loaded?: LoadResult };
     const builtinFiles: readonly Input[] = this.#opts.builtin ?? BUILTIN_RULE_FILES;
     const globalFile = globalRulesFile(this.env);
-    const globalFiles: Input[] = [{ file: globalFile, text: readText(globalFile) }];
-    const projectFiles: Input[] = projectRuleFiles(this.cwd, settings.projectRulesPattern).map((file) => ({ file, text: readText(file) }));
+    const globalFiles: Input[] = [this.#readInput(globalFile, "global")];
+    const projectList = projectRuleFileList(this.cwd, settings.projectRulesPattern);
+    let budget = projectRuleBudget(trusted);
+    const projectFiles: Input[] = projectList.files.map((file) => {
+      const input = this.#readInput(file, "project", budget, overBudgetMessage(trusted));
+      budget -= bytesOf(input);
+      return input;
+    });
+    // Reported on every build, from the snapshot too: an ignored file is never silent.
+    const standing: LoadIssue[] = [...settingsIssues];
+    for (const f of [...globalFiles, ...projectFiles]) if (f.failure) standing.push(...f.failure.issues);
+    for (const file of projectList.skipped) standing.push({ file, path: "", message: skippedRuleFileMessage(), severity: "error" });
     const plugins = this.#opts.plugins?.();
 
     // Everything the merge depends on, rule texts by fingerprint; the snapshot store adds the binary's identity.
@@ -145,11 +216,11 @@ export class RuleHost {
     if (snapshots) {
       const parts = [`trusted=${this.#trusted}`, `unlocked=${JSON.stringify(settings.unlockBuiltins ?? [])}`, `cwd=${this.cwd}`, `actions=${[...(plugins?.actions ?? [])].sort().join(",")}`, `checks=${[...(plugins?.checks ?? [])].sort().join(",")}`];
       for (const [source, files] of [["builtin", builtinFiles], ["global", globalFiles], ["project", projectFiles]] as const) {
-        for (const f of files) parts.push(`${source}\0${f.file}\0${f.text === undefined ? "-" : fingerprint(f.text)}`);
+        for (const f of files) parts.push(`${source}\0${f.file}\0${f.failure ? f.failure.print : f.text === undefined ? "-" : fingerprint(f.text)}`);
       }
       snapshotKey = parts.join("\n");
       const rules = snapshots.load(this.cwd, snapshotKey);
-      if (rules) return this.#fromSnapshot(rules, settings, settingsIssues, plugins);
+      if (rules) return this.#fromSnapshot(rules, settings, standing, plugins);
     }
 
     const seen = new Set<string>();
@@ -158,7 +229,7 @@ export class RuleHost {
       for (const f of files) {
         seen.add(f.file);
         // Built-in files come loaded at build time (scripts/gen-embedded.ts).
-        const lf = this.#loadFile(f.file, source, f.text, changed, f.loaded);
+        const lf = this.#loadFile(f, source, changed);
         if (lf) out.push(lf);
       }
       return { source, files: out };
@@ -177,6 +248,7 @@ export class RuleHost {
 
     const issues: LoadIssue[] = [...settingsIssues];
     for (const c of this.#cache.values()) issues.push(...c.result.issues);
+    for (const file of projectList.skipped) issues.push({ file, path: "", message: skippedRuleFileMessage(), severity: "error" });
     const ruleSet = this.#merge([builtin, global, project], issues, plugins, settings, true);
     // Sets that need plugins are reloaded with them (hook.ts): a snapshot would hide what they skipped.
     if (snapshots && snapshotKey !== undefined && !needsPlugins(ruleSet)) {
@@ -206,13 +278,13 @@ export class RuleHost {
   /**
    * A rule set from already merged rules (a snapshot's, narrowed to what this process can pick): merged
    * again as layers of their own files in their order, which keeps that order and drops nothing (names
-   * are unique and every rule passed the same checks). Load issues are not in the snapshot: a hook
-   * reports none.
+   * are unique and every rule passed the same checks). Load issues are not in the snapshot: `standing`
+   * holds what is known without loading (settings, refused and skipped files).
    */
   #fromSnapshot(
     rules: Rule[],
     settings: Settings,
-    settingsIssues: LoadIssue[],
+    standing: LoadIssue[],
     plugins: { actions: ReadonlySet<string>; checks: ReadonlySet<string> } | undefined,
   ): { ruleSet: RuleSet; settings: Settings; report: ReloadReport } {
     const layers = new Map<LayerName, Map<string, Rule[]>>();
@@ -223,7 +295,7 @@ export class RuleHost {
       if (!list) files.set(rule.file, (list = []));
       list.push(rule);
     }
-    const issues: LoadIssue[] = [...settingsIssues];
+    const issues: LoadIssue[] = [...standing];
     const ruleSet = this.#merge(
       [...layers].map(([source, files]) => ({ source, files: [...files].map(([file, list]) => ({ file, rules: list })) })),
       issues,
@@ -281,12 +353,4 @@ const bunHash = (globalThis as { Bun?: { hash(data: string, seed?: number): numb
 function fingerprint(text: string): string {
   if (!bunHash) return text;
   return `${text.length}:${bunHash(text, 0).toString(36)}:${bunHash(text, 0x5bd1e995).toString(36)}`;
-}
-
-function readText(file: string): string | undefined {
-  try {
-    return readFileSync(file, "utf8");
-  } catch {
-    return undefined;
-  }
 }

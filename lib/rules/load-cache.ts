@@ -4,7 +4,6 @@
  * on the file's text, so it is kept under the agent folder, keyed by path, and used while the text hashes
  * the same. Small files are not worth a second read and are never cached.
  */
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { writeFileAtomic } from "../fs/atomic-write.ts";
 import type { LoadResult } from "../engine/load.ts";
@@ -12,10 +11,22 @@ import { type Gate, gatesOf, primeGates } from "../engine/prefilter.ts";
 import { analysesOf, type PatternAnalysis, primeAnalyses } from "../engine/regex-safety.ts";
 import type { LayerName } from "../engine/schema.ts";
 import { textHash } from "../hash.ts";
+import { MAX_CACHE_ENTRY_BYTES, readBounded } from "../fs/bounded-read.ts";
+import { type FailureCache, fileFailureCache } from "./load-failure-cache.ts";
 
-export interface RuleLoadCache {
+export interface RuleLoadCache extends Partial<FailureCache> {
   get(file: string, source: LayerName, text: string): LoadResult | undefined;
   set(file: string, source: LayerName, text: string, result: LoadResult): void;
+}
+
+/**
+ * An entry as read back: a regular file within MAX_CACHE_ENTRY_BYTES. Not depth-scanned: JSON.parse does not
+ * recurse, the entry holds rules that passed the depth cap on load, and the scan cost a hook that misses its
+ * snapshot 6 ms of ~80.
+ */
+function readEntry(path: string): Entry | undefined {
+  const read = readBounded(path, MAX_CACHE_ENTRY_BYTES);
+  return read.ok ? (JSON.parse(read.text) as Entry) : undefined;
 }
 
 interface Entry {
@@ -55,10 +66,12 @@ export function fileLoadCache(dir: string, salt: string, minBytes = MIN_CACHED_B
   const hash = hasher();
   const entryFile = (file: string, source: LayerName) => join(dir, `rules-${textHash(`${source}\0${file}`)}.json`);
   return {
+    ...fileFailureCache(dir, salt),
     get(file, source, text) {
       if (text.length < minBytes) return undefined;
       try {
-        const e = JSON.parse(readFileSync(entryFile(file, source), "utf8")) as Entry;
+        const e = readEntry(entryFile(file, source));
+        if (!e) return undefined;
         if (e.salt !== salt || e.file !== file || e.source !== source || e.length !== text.length || e.hash !== hash(text)) return undefined;
         if (Array.isArray(e.gates)) primeGates(e.result.rules, e.gates);
         if (Array.isArray(e.analyses)) primeAnalyses(e.analyses);

@@ -2,6 +2,7 @@
 import { readdirSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
+import { formatBytes } from "../fs/bounded-read.ts";
 
 export type Env = Record<string, string | undefined>;
 
@@ -40,8 +41,55 @@ export function globToRegExp(glob: string): RegExp {
   return new RegExp(`^${body}$`);
 }
 
+/**
+ * A project loads at most this many rule files: each may be MAX_RULE_FILE_BYTES (lib/fs/bounded-read.ts),
+ * and a repository must not make every hook read an unbounded number of them.
+ */
+export const MAX_PROJECT_RULE_FILES = 32;
+
+export interface ProjectRuleFileList {
+  /** The files to load, in load order, at most MAX_PROJECT_RULE_FILES. */
+  files: string[];
+  /** Matching files past the cap, not loaded: the caller reports each one. */
+  skipped: string[];
+}
+
 /** Project rule files in load order: `shepherd-rules.json` first, then the pattern's matches sorted by name. */
 export function projectRuleFiles(cwd: string, pattern: string): string[] {
+  return projectRuleFileList(cwd, pattern).files;
+}
+
+/**
+ * The bytes of rule text a project's files may add up to. Untrusted, a repository chooses them: 256 KiB
+ * is 1,250 ordinary rules or 7,000 minimal ones, which the sidecar loads (compiled for the linear-time
+ * engine, the slow part) in about half a second and a cold hook in a fifth, once (the load cache and
+ * snapshot keep it). Trusted, they are the user's own: as much as one rule file may hold (the 10,000-rule
+ * bench file is 2 MB).
+ */
+export const MAX_UNTRUSTED_PROJECT_RULE_BYTES = 256 * 1024;
+export const MAX_TRUSTED_PROJECT_RULE_BYTES = 4 * 1024 * 1024;
+
+export function projectRuleBudget(trusted: boolean): number {
+  return trusted ? MAX_TRUSTED_PROJECT_RULE_BYTES : MAX_UNTRUSTED_PROJECT_RULE_BYTES;
+}
+
+/** The issue of a project rule file left out because the files before it used up the budget. */
+export function overBudgetMessage(trusted: boolean): string {
+  return `not loaded: the project's rule files add up to more than ${formatBytes(projectRuleBudget(trusted))}${trusted ? "" : " (an untrusted project's budget; `shepherd trust` raises it)"}`;
+}
+
+/** The issue of a project rule file left out by the cap. */
+export function skippedRuleFileMessage(): string {
+  return `not loaded: a project loads at most ${MAX_PROJECT_RULE_FILES} rule files (shepherd-rules.json first, then by name)`;
+}
+
+/** projectRuleFiles with the files past the cap. */
+export function projectRuleFileList(cwd: string, pattern: string): ProjectRuleFileList {
+  const all = matchingRuleFiles(cwd, pattern);
+  return { files: all.slice(0, MAX_PROJECT_RULE_FILES), skipped: all.slice(MAX_PROJECT_RULE_FILES) };
+}
+
+function matchingRuleFiles(cwd: string, pattern: string): string[] {
   const dir = projectPiDir(cwd);
   let names: string[];
   try {

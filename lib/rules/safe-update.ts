@@ -3,7 +3,8 @@
  * agent's hook settings): a locked read-modify-write that is validated by the caller, compare-and-swap
  * before the rename, atomic, and checked again once a concurrent save has had time to land.
  */
-import { readFileSync, realpathSync } from "node:fs";
+import { realpathSync, statSync } from "node:fs";
+import { MAX_RULE_FILE_BYTES, readBounded } from "../fs/bounded-read.ts";
 import { writeFileAtomic } from "../fs/atomic-write.ts";
 import { withFileLock } from "../fs/lock.ts";
 
@@ -40,13 +41,12 @@ const SETTLE_MS = 30;
 
 type Read = { ok: true; text: string | undefined } | { ok: false; message: string };
 
+/** Bounded like every read of a shared file: the largest of them are rule files. A non-regular file is never written over. */
 function readCurrent(file: string): Read {
-  try {
-    return { ok: true, text: readFileSync(file, "utf8") };
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "ENOENT") return { ok: true, text: undefined };
-    return { ok: false, message: `cannot read ${file}: ${err instanceof Error ? err.message : String(err)}` };
-  }
+  const read = readBounded(file, MAX_RULE_FILE_BYTES);
+  if (read.ok) return { ok: true, text: read.text };
+  if (read.reason === "missing") return { ok: true, text: undefined };
+  return { ok: false, message: `cannot read ${file}: ${read.message}` };
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

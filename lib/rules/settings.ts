@@ -1,11 +1,13 @@
 /** @module settings: defaults -> global `settings.json` key `shepherd` -> project `.pi/settings.json` (deep merge, JSONC). */
-import { readFileSync, realpathSync } from "node:fs";
+import { realpathSync } from "node:fs";
 import { resolve } from "node:path";
 import type { ParseError } from "jsonc-parser";
 import { jsoncParser } from "../lazy-deps.ts";
 import { guardedParse, isPlainRecord } from "../engine/guard-kit.ts";
 import { DEFAULT_SETTINGS, isSettingsInput, issuePath, type LoadIssue, type Settings, SettingsSchema } from "../engine/schema-core.ts";
 import { type Env, globalSettingsFile, projectSettingsFile } from "./paths.ts";
+import { MAX_SETTINGS_BYTES, readBounded } from "../fs/bounded-read.ts";
+import { jsonDepthProblem, MAX_JSON_DEPTH } from "../json-depth.ts";
 
 export interface SettingsResult {
   settings: Settings;
@@ -23,12 +25,20 @@ export function deepMerge(base: Record<string, unknown>, over: Record<string, un
   return out;
 }
 
-/** Reads a JSONC file; a missing file is `undefined` with no issue. */
-export function readJsonc(file: string, issues: LoadIssue[]): unknown {
-  let text: string;
-  try {
-    text = readFileSync(file, "utf8");
-  } catch {
+/**
+ * Reads a JSONC file; a missing file is `undefined` with no issue. One that is not a regular file, larger
+ * than `maxBytes` or nested deeper than MAX_JSON_DEPTH is `undefined` with an issue, unparsed.
+ */
+export function readJsonc(file: string, issues: LoadIssue[], maxBytes = MAX_SETTINGS_BYTES): unknown {
+  const read = readBounded(file, maxBytes);
+  if (!read.ok) {
+    if (read.reason !== "missing") issues.push({ file, path: "", message: read.message, severity: "error" });
+    return undefined;
+  }
+  const text = read.text;
+  const deep = jsonDepthProblem(text, MAX_JSON_DEPTH);
+  if (deep) {
+    issues.push({ file, path: "", message: deep.message, severity: "error", line: deep.line, column: deep.column });
     return undefined;
   }
   // Plain JSON (most settings files) parses natively; jsonc-parser is loaded for comments or errors only.

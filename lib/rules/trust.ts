@@ -3,7 +3,7 @@
  * Written with targeted JSONC edits, so pi's own keys, other tools' keys, comments and formatting
  * survive; validated before and after; atomic; never written over a file it cannot parse.
  */
-import { readFileSync, statSync } from "node:fs";
+import { statSync } from "node:fs";
 import { applyEdits, modify, parse, type ParseError, printParseErrorCode } from "jsonc-parser";
 import * as v from "valibot";
 import { isPlainRecord } from "../engine/guard-kit.ts";
@@ -11,6 +11,8 @@ import { issuePath, SettingsSchema } from "../engine/schema.ts";
 import { type Env, globalSettingsFile } from "./paths.ts";
 import { updateFileSafely, type UpdateStep } from "./safe-update.ts";
 import { canonicalDir } from "./settings.ts";
+import { MAX_SETTINGS_BYTES, readBounded } from "../fs/bounded-read.ts";
+import { jsonDepthProblem, MAX_JSON_DEPTH } from "../json-depth.ts";
 
 export type TrustResult<T> = { ok: true; value: T } | { ok: false; message: string };
 
@@ -24,6 +26,8 @@ interface SettingsText {
 /** Parses settings.json (undefined: missing) and its trust list; an empty file is an empty list, a broken one is an error. */
 function parseSettingsText(file: string, text: string | undefined): TrustResult<SettingsText> {
   if (text === undefined || text.trim() === "") return { ok: true, value: { file, text: "", list: [] } };
+  const deep = jsonDepthProblem(text, MAX_JSON_DEPTH);
+  if (deep) return { ok: false, message: `${file}:${deep.line}:${deep.column}: ${deep.message}; fix it first, Shepherd will not overwrite it` };
   const errors: ParseError[] = [];
   const data: unknown = parse(text, errors, { allowTrailingComma: true });
   const first = errors[0];
@@ -43,13 +47,9 @@ function parseSettingsText(file: string, text: string | undefined): TrustResult<
 /** The trusted project folders, as stored. */
 export function listTrusted(env: Env): TrustResult<{ file: string; list: string[] }> {
   const file = globalSettingsFile(env);
-  let text: string | undefined;
-  try {
-    text = readFileSync(file, "utf8");
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== "ENOENT") return { ok: false, message: `cannot read ${file}: ${err instanceof Error ? err.message : String(err)}` };
-  }
-  const r = parseSettingsText(file, text);
+  const read = readBounded(file, MAX_SETTINGS_BYTES);
+  if (!read.ok && read.reason !== "missing") return { ok: false, message: `cannot read ${file}: ${read.message}` };
+  const r = parseSettingsText(file, read.ok ? read.text : undefined);
   return r.ok ? { ok: true, value: { file, list: r.value.list } } : r;
 }
 
