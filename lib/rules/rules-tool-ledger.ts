@@ -4,7 +4,7 @@
  * such a rule may be removed, enabled or disabled by a model's call without consent.
  */
 import { createHash } from "node:crypto";
-import { closeSync, constants, fstatSync, lstatSync, openSync, readSync } from "node:fs";
+import { readBounded } from "../fs/bounded-read.ts";
 import { basename, dirname, join } from "node:path";
 import * as v from "valibot";
 import { canonicalJson } from "./rules-tool-consent.ts";
@@ -47,31 +47,14 @@ export function ruleHash(entry: unknown): string {
 
 /** The entries; a missing, oversized, non-regular or malformed ledger owns nothing (fail closed). */
 export function readLedger(env: Env): LedgerEntry[] {
-  const text = readBounded(ledgerFile(env));
-  if (text === undefined) return [];
+  const read = readBounded(ledgerFile(env), MAX_LEDGER_BYTES);
+  if (!read.ok) return [];
+  const text = read.text;
   try {
     const parsed = v.safeParse(LedgerSchema, JSON.parse(text));
     return parsed.success ? parsed.output.entries : [];
   } catch {
     return [];
-  }
-}
-
-function readBounded(file: string): string | undefined {
-  try {
-    if (!lstatSync(file).isFile()) return undefined;
-    const fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
-    try {
-      const size = fstatSync(fd).size;
-      if (size > MAX_LEDGER_BYTES) return undefined;
-      const buf = Buffer.alloc(size);
-      const n = readSync(fd, buf, 0, size, 0);
-      return buf.subarray(0, n).toString("utf8");
-    } finally {
-      closeSync(fd);
-    }
-  } catch {
-    return undefined;
   }
 }
 

@@ -3,7 +3,8 @@
  * calls it, so on its own a call may only add pure restrictions and undo what the tool added; the rest
  * needs a person's consent, which arrives outside the arguments (rules-tool-consent.ts).
  */
-import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, realpathSync } from "node:fs";
+import { lstatSync, realpathSync } from "node:fs";
+import { MAX_RULE_FILE_BYTES, readBounded } from "../fs/bounded-read.ts";
 import { dirname, join } from "node:path";
 import { applyEdits, modify, parse as parseJsonc } from "jsonc-parser";
 import * as v from "valibot";
@@ -86,31 +87,12 @@ function parseRaw(file: string, current: string | undefined): RawFile | { error:
 }
 
 const EMPTY_FILE = "[]\n";
-/** A rule file the tool edits is read whole; one past this size is a person's to edit. */
-const MAX_RULE_FILE_BYTES = 4 << 20;
-
-/** The target file's text (undefined: missing), read with a size cap and only when it is a regular file. */
+/** The target file's text (undefined: missing), read through the one bounded reader: regular files only, size-capped. */
 function readTarget(file: string): { text: string | undefined } | { error: string } {
-  let fd: number;
-  try {
-    const st = lstatSync(file);
-    if (!st.isFile() && !st.isSymbolicLink()) return { error: `${file} is not a regular file; shepherd_rules will not read or replace it` };
-    // Non-blocking: a FIFO behind a symbolic link must not hang the open; fstat refuses it next.
-    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "ENOENT") return { text: undefined };
-    return { error: `cannot read ${file}: ${err instanceof Error ? err.message : String(err)}` };
-  }
-  try {
-    const st = fstatSync(fd);
-    if (!st.isFile()) return { error: `${file} is not a regular file; shepherd_rules will not read or replace it` };
-    if (st.size > MAX_RULE_FILE_BYTES) return { error: `${file} is over ${MAX_RULE_FILE_BYTES} bytes; edit it by hand` };
-    const buf = Buffer.alloc(st.size);
-    const n = readSync(fd, buf, 0, st.size, 0);
-    return { text: buf.subarray(0, n).toString("utf8") };
-  } finally {
-    closeSync(fd);
-  }
+  const read = readBounded(file, MAX_RULE_FILE_BYTES);
+  if (read.ok) return { text: read.text };
+  if (read.reason === "missing") return { text: undefined };
+  return { error: `${file}: ${read.message}; shepherd_rules will not read or replace it (edit it by hand)` };
 }
 
 /** The name the loader gives the rule at `index` of a file: its own, else derived as load.ts derives it. */
