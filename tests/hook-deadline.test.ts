@@ -7,10 +7,8 @@
  * answered by the watchdog thread. The sidecar answers a late evaluation and keeps serving.
  */
 import { afterEach, beforeEach, describe, expect, it } from "bun:test";
-import { spawnSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { stateFileName } from "../lib/adapters/session-state-file.ts";
 import { startHttp } from "./helpers/http-server.ts";
 import { BINARY, bashEvent, Sidecar, type TempProject, tempProject } from "./helpers/sidecar-client.ts";
 
@@ -155,14 +153,12 @@ describe("shepherd hook when the evaluation hangs", () => {
 
 describe("shepherd hook when its main thread is stuck", () => {
   it("should be answered by the watchdog thread, in the agent's contract", async () => {
-    // The session's state file is a FIFO no one writes: reading it blocks the main thread in a system
-    // call, where no timer can fire (it stands for any synchronous stall: a hung disk, a runaway loop).
-    // The watchdog starts at once for an input over 64 KiB (else after 25 ms): this one is 100 KB.
+    // Synchronous work no timer can interrupt: 300 trusted global patterns with no literal to skip them
+    // by, each scanning a 6 MB command on the linear engine (long inputs run there), take many seconds of
+    // one uninterrupted call stack. The watchdog starts at once for an input over 64 KiB (else after 25 ms).
     settings({ hookDeadlineMs: 1_000 });
-    const dir = join(tp.agentDir, "shepherd", "sessions");
-    mkdirSync(dir, { recursive: true });
-    expect(spawnSync("mkfifo", [join(dir, stateFileName("claude-code", "s1"))]).status).toBe(0);
-    const r = await hook("claude-code", hookJson("claude-code", { tool_input: { command: `echo ${"a".repeat(100_000)}` } }));
+    globalRules(Array.from({ length: 300 }, (_, i) => ({ name: `digits-${i}`, action: "block", pattern: `[0-9][0-9][0-9]{${(i % 5) + 1}}[a-f]` })));
+    const r = await hook("claude-code", hookJson("claude-code", { tool_input: { command: `echo ${"a".repeat(6_000_000)}` } }));
     expect(r.code).toBe(0);
     expect(JSON.parse(r.out).hookSpecificOutput).toMatchObject({ permissionDecision: "deny" });
     expect(r.err).toContain("(watchdog)");
