@@ -1,0 +1,102 @@
+/** @module the development corpus (dev + held-out) is well-formed and split by its hash rule; its pass rates are printed, not asserted (the rules are being rewritten). */
+import { beforeAll, describe, expect, it } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { DecisionActions } from "../lib/engine/schema.ts";
+import { commandHash, FAMILIES, splitOf } from "./fixtures/corpus/split.ts";
+import { type Corpus, loadCorpus, loadSafetyPack, runCorpus, tallyByFamily } from "./safety-corpus-eval.ts";
+
+const DEV = "tests/fixtures/corpus/dev.json";
+const HELDOUT = "tests/fixtures/corpus/heldout.json";
+const parts: { file: string; side: "dev" | "heldout"; corpus: Corpus }[] = [
+  { file: DEV, side: "dev", corpus: loadCorpus(DEV) },
+  { file: HELDOUT, side: "heldout", corpus: loadCorpus(HELDOUT) },
+];
+const all = parts.flatMap((p) => p.corpus.cases);
+const raw = (file: string): Record<string, unknown> => JSON.parse(readFileSync(join(import.meta.dir, "..", file), "utf8"));
+
+describe("commandHash", () => {
+  it.each([
+    ["", 0x811c9dc5],
+    ["a", 0xe40c292c],
+    ["foobar", 0xbf9cf968],
+  ] as const)("should give the FNV-1a value for %p", (text, hash) => {
+    expect(commandHash(text)).toBe(hash);
+  });
+});
+
+describe("development corpus", () => {
+  it("should hold at least 1,500 cases, both labels, about 30% held out", () => {
+    expect(all.length).toBeGreaterThanOrEqual(1500);
+    expect(all.filter((c) => c.expect === "block").length).toBeGreaterThanOrEqual(500);
+    expect(all.filter((c) => c.expect === "allow").length).toBeGreaterThanOrEqual(500);
+    const share = (parts[1]?.corpus.cases.length ?? 0) / all.length;
+    expect(share).toBeGreaterThan(0.25);
+    expect(share).toBeLessThan(0.35);
+  });
+
+  it.each(parts.map((p) => [p.file, p] as const))("should use the project's environment convention in %s", (_, p) => {
+    expect({ cwd: p.corpus.cwd, projectRoot: p.corpus.projectRoot, home: p.corpus.home }).toEqual({ cwd: "/home/user/project", projectRoot: "/home/user/project", home: "/home/user" });
+    expect(p.corpus.heldout === true).toBe(p.side === "heldout");
+  });
+
+  it("should say in the held-out file that it must not be looked at while changing rules", () => {
+    expect(String(raw(HELDOUT).$comment)).toMatch(/^HELD-OUT corpus: do NOT read these cases/);
+  });
+
+  it("should give every case a declared family and a non-empty source", () => {
+    const known = new Set<string>(FAMILIES);
+    expect(all.filter((c) => c.family === undefined || !known.has(c.family)).map((c) => [c.command, c.family])).toEqual([]);
+    expect(all.filter((c) => (c.source ?? "").trim() === "").map((c) => c.command)).toEqual([]);
+    expect(all.filter((c) => c.command.trim() === "").length).toBe(0);
+  });
+
+  it("should use every declared family", () => {
+    const used = new Set(all.map((c) => c.family));
+    expect(FAMILIES.filter((f) => !used.has(f))).toEqual([]);
+  });
+
+  it("should hold no command twice for the same tool, across both files", () => {
+    const keys = all.map((c) => `${c.tool ?? "bash"}\u0000${c.command}`);
+    const dupes = keys.filter((k, i) => keys.indexOf(k) !== i);
+    expect(dupes).toEqual([]);
+  });
+
+  it("should put each case on the side its command's hash says", () => {
+    const wrong = parts.flatMap((p) => p.corpus.cases.filter((c) => splitOf(c.command) !== p.side).map((c) => `${p.side}: ${c.command}`));
+    expect(wrong).toEqual([]);
+  });
+
+  it("should keep only the declared keys on each case", () => {
+    const allowed = new Set(["command", "expect", "family", "source", "tool"]);
+    const extra = parts.flatMap((p) => (raw(p.file).cases as Record<string, unknown>[]).flatMap((c) => Object.keys(c).filter((k) => !allowed.has(k))));
+    expect(extra).toEqual([]);
+  });
+
+  it("should not contradict the legacy corpus on a shared command", () => {
+    const legacy = new Map(loadCorpus().cases.map((c) => [c.command, c.expect]));
+    const clash = all.filter((c) => (c.tool ?? "bash") === "bash" && legacy.has(c.command) && legacy.get(c.command) !== c.expect).map((c) => c.command);
+    expect(clash).toEqual([]);
+  });
+});
+
+describe("current safety pack on the development corpus", () => {
+  const { set } = loadSafetyPack();
+  const lines: string[] = [];
+  const answered: { cases: number; decisions: number }[] = [];
+  beforeAll(async () => {
+    for (const p of parts) {
+      const rates = await runCorpus(p.corpus, set);
+      answered.push({ cases: p.corpus.cases.length, decisions: rates.results.filter((r) => (DecisionActions as readonly string[]).includes(r.decision.action)).length });
+      const t = tallyByFamily(rates.results).total;
+      const pct = (a: number, b: number) => `${((a / b) * 100).toFixed(1)}%`;
+      lines.push(`${p.file}: stopped ${t.caught}/${t.mustStop} (${pct(t.caught, t.mustStop)}), false alarms ${t.falseAlarms}/${t.mustAllow} (${pct(t.falseAlarms, t.mustAllow)})`);
+    }
+    console.log(lines.join("\n"));
+  });
+
+  it("should give every case of both parts a decision", () => {
+    expect(answered.length).toBe(2);
+    for (const a of answered) expect(a.decisions).toBe(a.cases);
+  });
+});
