@@ -3,8 +3,11 @@
  *
  * All rule logic lives in the binary. This file only translates: pi event -> HookEvent,
  * Decision -> block / rewrite / confirm / tool-result text / steer and follow-up messages.
- * pi loads it as TypeScript with no build step, so it imports nothing but pi's own modules
- * and node built-ins.
+ * pi loads it as TypeScript with no build step, so it imports nothing but node built-ins, typebox
+ * (which both pi lines alias for their extensions) and pi's types. One file serves pi 0.73
+ * (`@mariozechner/...`) and pi 1.x (`@earendil-works/...`): the import below is type-only, erased
+ * before pi's loader sees it (0.73's loader knows only the old scope), and what differs between
+ * the lines is detected at run time (see `onOptional` and the `Reflect.get`s).
  */
 import type {
   AgentEndEvent,
@@ -14,7 +17,7 @@ import type {
   InputEvent,
   ToolCallEvent,
   ToolResultEvent,
-} from "@mariozechner/pi-coding-agent";
+} from "@earendil-works/pi-coding-agent";
 import { Type } from "typebox";
 import { loadSettings, type ExtensionSettings } from "./settings.ts";
 import { SidecarClient, SidecarRpcError, SidecarUnavailableError } from "./sidecar-client.ts";
@@ -72,6 +75,10 @@ export default function shepherd(pi: ExtensionAPI): void {
   let agentEndSignal = newSignal();
   const callNotes = new Map<string, string[]>();
   const pendingHints = new Set<Promise<unknown>>();
+  // pi 1.x: the stop reason of the prompt's last low-level run, judged once the prompt settles.
+  let lastRunStop: string | undefined;
+  /** Hooks this pi does not have (registered by `onOptional`), named once per session. */
+  const missingHooks: string[] = [];
 
   function warn(text: string, ctx: ExtensionContext | undefined = lastCtx): void {
     say(`${LABEL} ${text}`, "warning", ctx);
@@ -173,6 +180,9 @@ export default function shepherd(pi: ExtensionAPI): void {
   pi.on("session_start", async (_event, ctx) => {
     lastCtx = ctx;
     markChildren();
+    if (missingHooks.length > 0) {
+      say(`${LABEL} this pi has no ${missingHooks.join("/")} hook: wrap-ups are judged at each agent_end instead`, "info", ctx);
+    }
     const sidecar = getClient(ctx);
     try {
       await sidecar.start();
@@ -341,7 +351,7 @@ export default function shepherd(pi: ExtensionAPI): void {
       steer(decision.steer, "steer");
     }
     if (notes.length === 0) return undefined;
-    return { content: [...event.content, { type: "text", text: modelText(notes) }] };
+    return withStructuredContent(event, { content: [...event.content, { type: "text" as const, text: modelText(notes) }] });
   });
 
   /**
@@ -380,40 +390,120 @@ export default function shepherd(pi: ExtensionAPI): void {
     return undefined;
   });
 
-  // ---- agent_end -------------------------------------------------------------------------
+  // ---- agent_end, and pi 1.x's settle hooks ------------------------------------------------
+
+  /**
+   * pi 1.x fires agent_end once per low-level run (an automatic retry after a provider error is a
+   * run of its own) and then agent_before_settle once the prompt is done; 0.73 has agent_end alone.
+   * Where the settle hooks exist, the prompt is judged there, as a whole, exactly once.
+   */
+  const hasBeforeSettle = onOptional("agent_before_settle", (event, ctx) => (settleHooks ? beforeSettle(event, ctx) : undefined));
+  const hasSettled = onOptional("agent_settled", () => (settleHooks ? settled() : undefined));
+  // Both or neither: with one alone the prompt's end is not seen exactly once, so agent_end judges it.
+  const settleHooks = hasBeforeSettle && hasSettled;
 
   pi.on("agent_end", async (event: AgentEndEvent, ctx) => {
+    const stopReason = lastStopReason(event);
+    if (settleHooks) {
+      lastRunStop = stopReason;
+      return;
+    }
     try {
-      const reminders = [...pendingFinal];
-      pendingFinal = [];
+      // A provider error may be retried by pi within the same prompt: judging now would end the
+      // prompt's wrap-up (and forget its edits) before the run that finishes it.
+      if (stopReason === "error") return;
+      const reminders = await wrapUpReminders(ctx, stopReason);
       const wasFollowUp = followUpRunning;
       followUpRunning = false;
-      const stopReason = lastStopReason(event);
-      const outcome = await evaluate("agent_end", ctx, stopReason === undefined ? {} : { stopReason });
-      if (outcome.ok) {
-        showNotify(outcome.decision.notify, ctx);
-        counters.notified += outcome.decision.notify.length;
-        reminders.push(...outcome.decision.notify, ...outcome.decision.steer);
-      }
-      const unique = [...new Set(reminders)];
-      if (unique.length === 0) return;
-      // Once per prompt (never a loop), and never restarting a run the user aborted or a provider
-      // that just failed: then the next prompt carries the reminder instead.
-      if (wasFollowUp || wrapUpSeq === promptSeq || client?.closed || stopReason === "aborted" || stopReason === "error") {
-        steer(unique, "nextTurn");
+      if (reminders.length === 0) return;
+      if (!mayStartWrapUp(wasFollowUp, stopReason)) {
+        steer(reminders, "nextTurn");
         return;
       }
       wrapUpSeq = promptSeq;
       counters.wrapUps += 1;
-      counters.steered += unique.length;
-      followUpRunning = send(`${modelText(unique)}\nAct on this before you finish.`, true, { deliverAs: "followUp", triggerTurn: true });
+      counters.steered += reminders.length;
+      followUpRunning = send(wrapUpText(reminders), true, { deliverAs: "followUp", triggerTurn: true });
     } finally {
-      runActive = followUpRunning;
-      const signal = agentEndSignal;
-      agentEndSignal = newSignal();
-      signal.resolve();
+      runEnded();
     }
   });
+
+  /** Steers held from final messages, plus what the sidecar's agent_end rules say now, once each. */
+  async function wrapUpReminders(ctx: ExtensionContext, stopReason: string | undefined): Promise<string[]> {
+    const reminders = [...pendingFinal];
+    pendingFinal = [];
+    const outcome = await evaluate("agent_end", ctx, stopReason === undefined ? {} : { stopReason });
+    if (outcome.ok) {
+      showNotify(outcome.decision.notify, ctx);
+      counters.notified += outcome.decision.notify.length;
+      reminders.push(...outcome.decision.notify, ...outcome.decision.steer);
+    }
+    return [...new Set(reminders)];
+  }
+
+  /**
+   * Once per prompt (never a loop), and never restarting a run the user aborted or a provider that
+   * failed: then the next prompt carries the reminder instead.
+   */
+  function mayStartWrapUp(wasFollowUp: boolean, stopReason: string | undefined): boolean {
+    return !(wasFollowUp || wrapUpSeq === promptSeq || client?.closed || stopReason === "aborted" || stopReason === "error");
+  }
+
+  function wrapUpText(reminders: string[]): string {
+    return `${modelText(reminders)}\nAct on this before you finish.`;
+  }
+
+  function runEnded(): void {
+    runActive = followUpRunning;
+    const signal = agentEndSignal;
+    agentEndSignal = newSignal();
+    signal.resolve();
+  }
+
+  async function beforeSettle(event: unknown, ctx: ExtensionContext): Promise<SettleResult | undefined> {
+    const outcome = isRecord(event) ? event.outcome : undefined;
+    const stopReason = outcome === "aborted" ? "aborted" : outcome === "error" ? "error" : lastRunStop;
+    lastRunStop = undefined;
+    const wasFollowUp = followUpRunning;
+    followUpRunning = false;
+    const reminders = await wrapUpReminders(ctx, stopReason);
+    if (reminders.length === 0) return undefined;
+    if (!mayStartWrapUp(wasFollowUp, stopReason)) {
+      steer(reminders, "nextTurn");
+      return undefined;
+    }
+    wrapUpSeq = promptSeq;
+    counters.wrapUps += 1;
+    counters.steered += reminders.length;
+    followUpRunning = true;
+    // The reminder joins the session and pi makes one more provider request for it, within this prompt.
+    return { entries: [{ type: "custom_message", customType: MESSAGE_TYPE, content: wrapUpText(reminders), display: true }], continue: true };
+  }
+
+  function settled(): void {
+    // An aborted prompt may settle without agent_before_settle: what it held goes with the next prompt.
+    if (pendingFinal.length > 0) steer([...new Set(pendingFinal)], "nextTurn");
+    pendingFinal = [];
+    followUpRunning = false;
+    runEnded();
+  }
+
+  /**
+   * Registers a handler for a hook only some pi versions have; false when this pi lacks it. pi 1.x's
+   * `on` returns an unsubscribe function; 0.73's returns nothing and would never fire the handler.
+   */
+  function onOptional(name: string, handler: (event: unknown, ctx: ExtensionContext) => unknown): boolean {
+    let registered: unknown;
+    try {
+      registered = Reflect.apply(pi.on, pi, [name, handler]);
+    } catch {
+      registered = undefined;
+    }
+    if (typeof registered === "function") return true;
+    missingHooks.push(name);
+    return false;
+  }
 
   // ---- context: ephemeral hints and before_provider_request steers ------------------------
 
@@ -571,6 +661,22 @@ function touchesRules(toolName: string, input: Record<string, unknown>): boolean
     return typeof command === "string" && command.includes("shepherd-rules");
   }
   return false;
+}
+
+/** What an agent_before_settle handler may return (pi 1.x): entries to append, and one more request. */
+interface SettleResult {
+  entries: { type: "custom_message"; customType: string; content: string; display: boolean }[];
+  continue: boolean;
+}
+
+/**
+ * pi 1.x drops a result's `structuredContent` when a handler replaces only `content` (codemode's
+ * `tools.bash()` would then get a string instead of `{output, exit_code, ...}`): hand it back as it came.
+ */
+function withStructuredContent<T extends object>(event: object, patch: T): T {
+  const structured: unknown = Reflect.get(event, "structuredContent");
+  if (structured !== undefined) Reflect.set(patch, "structuredContent", structured);
+  return patch;
 }
 
 function withNotes(reason: string, notes: string[]): string {

@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { contextText, PiProject, ROOT, toolResults } from "./helpers/pi-harness.ts";
+import type { PiVersion } from "./helpers/pi1-install.ts";
 import { piVersions } from "./helpers/pi1-install.ts";
 
 // Every scenario runs on each pi line the extension serves (pi 1.x is installed on first use).
@@ -97,6 +98,16 @@ describe.each(piVersions().map((pi) => [pi.version, pi] as const))("pi %s", (_ve
       for (const result of toolResults(run)) expect(result.text).not.toContain("three failures");
       expect(run.stderr).not.toContain("three failures");
     });
+    it("should keep the result's structuredContent when a note is added to it", async () => {
+      project.rules([{ name: "status-note", hook: "tool_result", tool: "bash", action: "notify", pattern: "STRUCTURED_PROBE", reason: "noted {{command}}" }]);
+      project.script([{ toolCalls: [{ name: "bash", arguments: { command: "echo STRUCTURED_PROBE" } }] }, { text: "done" }]);
+      const run = await project.run();
+      expect(run.code).toBe(0);
+      const [result] = toolResults(run);
+      expect(result?.text).toContain("[Shepherd] noted echo STRUCTURED_PROBE");
+      // pi 0.73 has no structuredContent; pi 1.x keeps bash's {output, exit_code, ...} beside the note.
+      expect(structuredKeys(result?.structuredContent)).toEqual(pi.modern ? expect.arrayContaining(["output", "exit_code"]) : []);
+    });
   });
 
   describe("message_end", () => {
@@ -141,6 +152,25 @@ describe.each(piVersions().map((pi) => [pi.version, pi] as const))("pi %s", (_ve
       expect(run.contexts.length).toBe(4);
     });
 
+    it("should wrap up exactly once when pi retries a failed provider call, counting the edits made before it", async () => {
+      project.piSettings({ retry: { enabled: true, maxRetries: 2, baseDelayMs: 10 } });
+      project.rules([{ name: "wrap-up", hook: "agent_end", action: "notify", check: "has_edits", reason: "run the tests" }]);
+      project.script([
+        { toolCalls: [{ name: "write", arguments: { path: "b.txt", content: "hello\n" } }] },
+        { error: "503 Service Unavailable" },
+        { text: "Done." },
+        { text: "WRAPUP-ACK" },
+        { text: "SHOULD NOT BE REACHED" },
+      ]);
+      const run = await project.run();
+      expect(run.code).toBe(0);
+      expect(project.read("b.txt")).toBe("hello\n");
+      expect(run.contexts.length).toBe(4);
+      for (const index of [0, 1, 2]) expect(contextText(run, index)).not.toContain("run the tests");
+      // One reminder (the rule's line, and the built-in wrap-up's beside it), never a second follow-up.
+      expect(contextText(run, 3).match(/^\[Shepherd\] run the tests$/gm)?.length).toBe(1);
+    });
+
     it("should not remind when the stop reason is not one the rule names", async () => {
       project.rules([{ name: "only-on-length", hook: "agent_end", action: "notify", check: "always", stopReason: ["length"], reason: "you ran out of room" }]);
       project.script([{ text: "Finished." }, { text: "SHOULD NOT BE REACHED" }]);
@@ -173,6 +203,19 @@ describe.each(piVersions().map((pi) => [pi.version, pi] as const))("pi %s", (_ve
     });
   });
 
+  describe("hooks this pi lacks", () => {
+    it("should name, in one line, a hook this pi does not have, and keep working", async () => {
+      project.rules([{ name: "no-rm", tool: "bash", action: "block", pattern: "rm -rf", reason: "no: {{command}}" }]);
+      project.script([{ toolCalls: [{ name: "bash", arguments: { command: "rm -rf victim" } }] }, { text: "done" }]);
+      const run = await project.run();
+      expect(run.code).toBe(0);
+      expect(toolResults(run)[0]?.text).toContain("no: rm -rf victim");
+      const notices = run.stderr.split("\n").filter((line) => line.includes("this pi has no"));
+      // pi 0.73 lacks the settle hooks (wrap-ups then run on agent_end); pi 1.x has every hook used.
+      expect(notices).toEqual(pi.modern ? [] : ["[Shepherd] this pi has no agent_before_settle/agent_settled hook: wrap-ups are judged at each agent_end instead"]);
+    });
+  });
+
   describe("ephemeral hints", () => {
     it("should relay ephemeral:hint to the next provider request only, without storing it in the session", async () => {
       const sessions = join(project.root, "sessions");
@@ -192,5 +235,34 @@ describe.each(piVersions().map((pi) => [pi.version, pi] as const))("pi %s", (_ve
       expect(stored).toContain("HINT_ME");
       expect(stored).not.toContain("EPHEMERAL-HINT");
     });
+  });
+});
+
+/** The keys of a structuredContent object, sorted; none when there is none. */
+function structuredKeys(value: unknown): string[] {
+  return typeof value === "object" && value !== null && !Array.isArray(value) ? Object.keys(value).sort() : [];
+}
+
+// pi 1.x alone has built-in codemode: a script's nested calls go through the same hooks.
+describe.each(piVersions().filter((pi: PiVersion) => pi.modern).map((pi) => [pi.version, pi] as const))("pi %s codemode", (_version, pi) => {
+  let project: PiProject;
+  beforeEach(() => {
+    project = new PiProject(pi.bin);
+  });
+  afterEach(() => {
+    project.cleanup();
+  });
+
+  it("should hand a codemode script bash's structured result even when a rule adds a note", async () => {
+    project.rules([{ name: "status-note", hook: "tool_result", tool: "bash", action: "notify", pattern: "STRUCTURED_PROBE", reason: "noted {{command}}" }]);
+    const code =
+      "const s = await tools.bash({ command: 'echo STRUCTURED_PROBE' }); text('TYPE=' + typeof s + ' KEYS=' + (s && typeof s === 'object' ? Object.keys(s).sort().join(',') : '-'));";
+    project.script([{ toolCalls: [{ name: "codemode", arguments: { code } }] }, { text: "FINAL {{toolResults}}" }]);
+    const run = await project.run({ builtins: true, tools: "bash,read,edit,write,shepherd_rules,codemode" });
+    expect(run.code).toBe(0);
+    const script = toolResults(run).find((r) => r.toolName === "codemode");
+    expect(script?.text).toContain("TYPE=object");
+    expect(script?.text).toMatch(/KEYS=[^ ]*exit_code/);
+    expect(run.stderr).toContain("noted echo STRUCTURED_PROBE");
   });
 });
