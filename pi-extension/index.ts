@@ -263,7 +263,7 @@ export default function shepherd(pi: ExtensionAPI): void {
   pi.on("tool_call", async (event: ToolCallEvent, ctx) => {
     const input = plainRecord(event.input);
     const outcome = await evaluate("tool_call", ctx, {
-      tool: { name: event.toolName, callId: event.toolCallId, input },
+      tool: toolRef(event, input),
       availableTools: activeTools(),
     });
     if (!outcome.ok) {
@@ -336,7 +336,7 @@ export default function shepherd(pi: ExtensionAPI): void {
     if (!event.isError && touchesRules(event.toolName, event.input)) await reloadRules(ctx);
     const text = event.content.map((part) => (part.type === "text" ? part.text : "")).join("\n");
     const outcome = await evaluate("tool_result", ctx, {
-      tool: { name: event.toolName, callId: event.toolCallId, input: plainRecord(event.input) },
+      tool: toolRef(event, plainRecord(event.input)),
       result: { text, isError: event.isError },
       availableTools: activeTools(),
     });
@@ -636,6 +636,14 @@ function describe(error: unknown): string {
   if (error instanceof SidecarRpcError) return `sidecar error ${error.code}: ${error.message}`;
   if (error instanceof Error) return error.message;
   return String(error);
+}
+
+/** The HookEvent's tool: pi 1.x adds `parentToolCallId` to calls a codemode script or MCP tool made. */
+function toolRef(event: { toolName: string; toolCallId: string }, input: Record<string, unknown>): NonNullable<HookEvent["tool"]> {
+  const tool: NonNullable<HookEvent["tool"]> = { name: event.toolName, callId: event.toolCallId, input };
+  const parent: unknown = Reflect.get(event, "parentToolCallId");
+  if (typeof parent === "string" && parent !== "") tool.parentCallId = parent;
+  return tool;
 }
 
 function plainRecord(value: object): Record<string, unknown> {

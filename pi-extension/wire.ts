@@ -25,7 +25,8 @@ export interface SessionRef {
 export interface HookEvent {
   hook: HookName;
   session: SessionRef;
-  tool?: { name: string; callId?: string; input: Record<string, unknown> };
+  /** `parentCallId`: pi 1.x's `parentToolCallId`, set on a call another tool made (codemode, MCP). */
+  tool?: { name: string; callId?: string; parentCallId?: string; input: Record<string, unknown> };
   result?: { text: string; isError: boolean };
   message?: { text: string };
   stopReason?: string;

@@ -1,6 +1,6 @@
 /** @module End-to-end: the real pi CLI, the scripted model, the Shepherd extension and dist/shepherd, one hook timing per test. */
 import { afterEach, beforeEach, describe, expect, it } from "bun:test";
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { contextText, PiProject, ROOT, toolResults } from "./helpers/pi-harness.ts";
 import type { PiVersion } from "./helpers/pi1-install.ts";
@@ -243,8 +243,8 @@ function structuredKeys(value: unknown): string[] {
   return typeof value === "object" && value !== null && !Array.isArray(value) ? Object.keys(value).sort() : [];
 }
 
-// pi 1.x alone has built-in codemode: a script's nested calls go through the same hooks.
-describe.each(piVersions().filter((pi: PiVersion) => pi.modern).map((pi) => [pi.version, pi] as const))("pi %s codemode", (_version, pi) => {
+// pi 1.x alone has built-in codemode and MCP: nested calls and MCP tools go through the same hooks.
+describe.each(piVersions().filter((pi: PiVersion) => pi.modern).map((pi) => [pi.version, pi] as const))("pi %s codemode and MCP", (_version, pi) => {
   let project: PiProject;
   beforeEach(() => {
     project = new PiProject(pi.bin);
@@ -264,5 +264,44 @@ describe.each(piVersions().filter((pi: PiVersion) => pi.modern).map((pi) => [pi.
     expect(script?.text).toContain("TYPE=object");
     expect(script?.text).toMatch(/KEYS=[^ ]*exit_code/);
     expect(run.stderr).toContain("noted echo STRUCTURED_PROBE");
+  });
+
+  it("should evaluate a codemode script's nested calls, carrying the parent call's id", async () => {
+    project.write("victim/keep.txt", "precious\n");
+    project.rules([{ name: "no-nested-rm", tool: "bash", action: "block", pattern: "rm -rf", conditions: [{ field: "parentCallId", pattern: "^call_0_0$" }], reason: "not from a script: {{command}}" }]);
+    const code = "try { await tools.bash({ command: 'rm -rf victim' }); text('RAN'); } catch (e) { text('REJECTED: ' + e.message); }";
+    project.script([{ toolCalls: [{ name: "codemode", arguments: { code } }] }, { toolCalls: [{ name: "bash", arguments: { command: "rm -rf victim && echo top-level-ran" } }] }, { text: "done" }]);
+    const run = await project.run({ builtins: true, tools: "bash,read,edit,write,shepherd_rules,codemode" });
+    expect(run.code).toBe(0);
+    const results = toolResults(run);
+    const nested = results.find((r) => r.parentToolCallId === "call_0_0");
+    expect(nested?.isError).toBe(true);
+    expect(nested?.text).toContain("not from a script: rm -rf victim");
+    expect(results.find((r) => r.toolName === "codemode")?.text).toContain("not from a script");
+    // The same command from the model itself has no parent: the rule leaves it alone.
+    expect(results.find((r) => r.toolName === "bash" && r.parentToolCallId === undefined)?.text).toContain("top-level-ran");
+    expect(project.exists("victim")).toBe(false);
+  });
+
+  it("should match an MCP tool from pi's MCP client by a tool glob and a condition on its input", async () => {
+    writeFileSync(
+      join(project.agentDir, "mcp.json"),
+      JSON.stringify({ mcpServers: { shepherd: { command: project.shepherdBin, args: ["serve"], exposure: "direct", description: "Shepherd guard rules" } } }),
+    );
+    project.rules([{ name: "no-mcp-list", tool: "mcp__shepherd__*", action: "block", conditions: [{ field: "action", pattern: "^list$" }], reason: "no listing via {{tool}}" }]);
+    project.script([
+      { toolCalls: [{ name: "mcp__shepherd__shepherd_rules", arguments: { action: "list" } }] },
+      { toolCalls: [{ name: "mcp__shepherd__shepherd_rules", arguments: { action: "remove", name: "no-such-rule" } }] },
+      { text: "done" },
+    ]);
+    const run = await project.run({ builtins: true, tools: "bash,read,edit,write,shepherd_rules,mcp__shepherd__shepherd_rules" });
+    expect(run.code).toBe(0);
+    const [listed, removed] = toolResults(run);
+    expect(listed?.toolName).toBe("mcp__shepherd__shepherd_rules");
+    expect(listed?.isError).toBe(true);
+    expect(listed?.text).toContain("no listing via mcp__shepherd__shepherd_rules");
+    // Another action of the same tool reaches the MCP server, which answers for itself.
+    expect(removed?.text).toContain("no-such-rule");
+    expect(removed?.text).not.toContain("no listing");
   });
 });

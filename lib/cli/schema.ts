@@ -31,7 +31,7 @@ const FIELD_DOCS: Record<string, string> = {
   name: "Unique id, used to override or patch the rule from a later layer. Derived from `comment` when absent.",
   comment: "What the rule is for.",
   hook: "When the rule is evaluated. Default: tool_call.",
-  tool: 'Tool name or list (pi names; Claude Code Bash/Edit/Write/Read are normalized). Default: "bash" on tool hooks; "*" = any tool.',
+  tool: 'Tool name or list (pi names; Claude Code Bash/Edit/Write/Read are normalized; powershell is its own tool, not bash). A `*` inside a name is a glob: "mcp__github__*" = every tool of the github MCP server. Default: "bash" on tool hooks; "*" = any tool.',
   action: "block, ask, notify, steer, rewrite, or a plugin action. Absent = a patch of the earlier rule with this name.",
   pattern: "Regular expression on the command (bash) or main text; on message_end the assistant text; on input the prompt.",
   flags: "Regular expression flags, e.g. \"i\".",

@@ -21,7 +21,7 @@ export function isHookEvent(x: unknown): x is HookEvent {
   if (!optLoose(t)) return false;
   if (t) {
     // The input's schema is a record: plain (not an array), and without the keys a record drops.
-    if (!stringWithin(t.name, 1) || !optString(t.callId) || !isLooseObject(t.input)) return false;
+    if (!stringWithin(t.name, 1) || !optString(t.callId) || !optString(t.parentCallId) || !isLooseObject(t.input)) return false;
   }
   const r = x.result;
   if (!optLoose(r) || (r && (typeof r.text !== "string" || typeof r.isError !== "boolean"))) return false;

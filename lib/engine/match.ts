@@ -206,6 +206,9 @@ export class EventView {
         return this.event.message?.text;
       case "tool":
         return this.tool;
+      // Set only on a call another tool made: `{"field": "parentCallId", "pattern": "."}` means "nested".
+      case "parentCallId":
+        return this.event.tool?.parentCallId;
       default: {
         const value = getDotted(this.#input, name);
         if (value === undefined || value === null) return undefined;

@@ -140,6 +140,8 @@ export const HookEventSchema = v.looseObject({
     v.looseObject({
       name: v.pipe(v.string(), v.minLength(1)),
       callId: v.optional(v.string()),
+      /** The call of the tool that made this one (pi 1.x: a codemode script, an MCP tool). */
+      parentCallId: v.optional(v.string()),
       // valibot's record accepts arrays; a tool input is always a JSON object.
       input: v.pipe(
         v.custom<Record<string, unknown>>((x) => typeof x === "object" && x !== null && !Array.isArray(x), "Invalid type: Expected a JSON object"),
