@@ -274,6 +274,11 @@ export default function shepherd(pi: ExtensionAPI): void {
         return undefined;
       }
       counters.blocked += 1;
+      if (settings?.failMode === "halt") {
+        const note = `Shepherd is unavailable (${outcome.error}), so this call was blocked and the run stopped (failMode "halt").`;
+        warn(note, ctx);
+        return stopRun(ctx, `${LABEL} ${note} Do not retry; tell the user.`);
+      }
       return {
         block: true,
         reason: `${LABEL} Shepherd is unavailable (${outcome.error}), so this call was blocked (failMode "closed"). Retry it; if it keeps failing, tell the user.`,
@@ -282,7 +287,8 @@ export default function shepherd(pi: ExtensionAPI): void {
     const { decision } = outcome;
     if (decision.action === "block") {
       counters.blocked += 1;
-      return { block: true, reason: withNotes(decision.reason ?? "Blocked by a Shepherd rule.", decision.notify) };
+      const reason = withNotes(decision.reason ?? "Blocked by a Shepherd rule.", decision.notify);
+      return decision.terminate ? stopRun(ctx, reason) : { block: true, reason };
     }
     if (decision.action === "ask") {
       counters.asked += 1;
@@ -304,6 +310,22 @@ export default function shepherd(pi: ExtensionAPI): void {
     steer(decision.steer, "steer");
     return undefined;
   });
+
+  /**
+   * A block that also stops the agent. pi 1.x stops after the current batch when every blocked call in
+   * it says `terminate`; pi 0.73 knows no such field, so there the run is aborted (the line is told
+   * apart by its settle hooks, which came with `terminate`).
+   */
+  function stopRun(ctx: ExtensionContext, reason: string): BlockResult {
+    if (!settleHooks) {
+      try {
+        ctx.abort();
+      } catch {
+        // A context from a replaced session: the block still holds.
+      }
+    }
+    return { block: true, reason, terminate: true };
+  }
 
   async function confirm(ctx: ExtensionContext, decision: Decision): Promise<boolean> {
     if (!ctx.hasUI) return false;
@@ -669,6 +691,13 @@ function touchesRules(toolName: string, input: Record<string, unknown>): boolean
     return typeof command === "string" && command.includes("shepherd-rules");
   }
   return false;
+}
+
+/** A tool_call handler's block; `terminate` is read by pi 1.x and ignored by 0.73. */
+interface BlockResult {
+  block: true;
+  reason: string;
+  terminate?: boolean;
 }
 
 /** What an agent_before_settle handler may return (pi 1.x): entries to append, and one more request. */

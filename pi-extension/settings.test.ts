@@ -41,6 +41,15 @@ describe("loadSettings", () => {
     expect(trusted).toMatchObject({ failMode: "open", binary: "/evil", binarySource: "setting", trusted: true });
   });
 
+  it.each([
+    ["an untrusted project", false],
+    ["a trusted project", true],
+  ])("should take failMode halt from %s, since it only tightens the guard", (_what, trust) => {
+    writeFileSync(join(project, ".pi", "settings.json"), JSON.stringify({ shepherd: { failMode: "halt" } }));
+    writeFileSync(join(agent, "settings.json"), JSON.stringify({ shepherd: { failMode: "open", ...(trust ? { trustedProjects: [project] } : {}) } }));
+    expect(loadSettings(project, { PI_CODING_AGENT_DIR: agent, PATH: "" }, extDir)).toMatchObject({ failMode: "halt", trusted: trust, issues: [] });
+  });
+
   it("should find the binary by setting, then SHEPHERD_BIN, then the install pointer, then PATH", () => {
     const onPath = executable(join(root, "bin", "shepherd"));
     const installed = executable(join(root, "installed-shepherd"));

@@ -17,10 +17,13 @@ export interface ExtensionSettings {
   /** Where `binary` came from, for `/shepherd` and error messages. */
   binarySource: "setting" | "SHEPHERD_BIN" | "install" | "PATH" | "default";
   timeoutMs: number;
-  failMode: "closed" | "open";
+  /** When Shepherd cannot answer a tool call: let it pass, block it, or block it and stop the run. */
+  failMode: FailMode;
   trusted: boolean;
   issues: string[];
 }
+
+export type FailMode = "closed" | "open" | "halt";
 
 export const DEFAULT_TIMEOUT_MS = 3000;
 /** Written by `shepherd init pi` beside the installed extension: the binary that installed it. */
@@ -47,10 +50,11 @@ export function loadSettings(cwd: string, env: Env, extensionDir: string = here(
   if (typeof rawTimeout === "number" && Number.isFinite(rawTimeout) && rawTimeout > 0) timeoutMs = rawTimeout;
   else if (rawTimeout !== undefined) issues.push(`shepherd.timeoutMs must be a positive number, got ${JSON.stringify(rawTimeout)}`);
 
-  let failMode: "closed" | "open" = "closed";
-  const rawFail = pick("failMode", true);
-  if (rawFail === "open" || rawFail === "closed") failMode = rawFail;
-  else if (rawFail !== undefined) issues.push(`shepherd.failMode must be "open" or "closed", got ${JSON.stringify(rawFail)}`);
+  let failMode: FailMode = "closed";
+  // "halt" only tightens the guard, so even an untrusted project may ask for it.
+  const rawFail = project.failMode === "halt" ? "halt" : pick("failMode", true);
+  if (rawFail === "open" || rawFail === "closed" || rawFail === "halt") failMode = rawFail;
+  else if (rawFail !== undefined) issues.push(`shepherd.failMode must be "open", "closed" or "halt", got ${JSON.stringify(rawFail)}`);
 
   const rawBinary = pick("binary", true);
   let binary: string | undefined;

@@ -19,6 +19,15 @@ describe("parseDecision", () => {
     expect(parseDecision({ action: "rewrite" })).toContain("decision.input");
     expect(parseDecision({ action: "allow", notify: [1] })).toContain("decision.notify");
     expect(parseDecision({ action: "block", reason: 3 })).toContain("decision.reason");
+    expect(parseDecision({ action: "block", terminate: "yes" })).toContain("decision.terminate");
+  });
+
+  it.each([
+    ["a block", "block", true],
+    ["an allow (only a block stops the run)", "allow", undefined],
+  ] as const)("should keep terminate on %s", (_what, action, expected) => {
+    const decision = parseDecision({ action, terminate: true });
+    expect(typeof decision === "string" ? decision : decision.terminate).toBe(expected);
   });
 });
 

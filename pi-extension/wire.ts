@@ -49,6 +49,8 @@ export interface Decision {
   notify: string[];
   steer: string[];
   fired: Fired[];
+  /** A block that should also stop the agent after this batch of calls. */
+  terminate?: boolean;
 }
 
 export interface ToolCallResult {
@@ -74,7 +76,7 @@ const DECISION_ACTIONS: readonly string[] = ["allow", "block", "rewrite", "ask"]
 /** Returns the decision, or a message naming the first field that is wrong. */
 export function parseDecision(value: unknown): Decision | string {
   if (!isRecord(value)) return "decision is not an object";
-  const { action, reason, input, notify, steer, fired } = value;
+  const { action, reason, input, notify, steer, fired, terminate } = value;
   if (typeof action !== "string" || !DECISION_ACTIONS.includes(action)) return "decision.action is not allow|block|rewrite|ask";
   if (reason !== undefined && typeof reason !== "string") return "decision.reason is not a string";
   if (input !== undefined && !isRecord(input)) return "decision.input is not an object";
@@ -82,6 +84,7 @@ export function parseDecision(value: unknown): Decision | string {
   // Lists may be omitted by a lenient server; a present list must hold strings.
   if (notify !== undefined && !isStringArray(notify)) return "decision.notify is not a list of strings";
   if (steer !== undefined && !isStringArray(steer)) return "decision.steer is not a list of strings";
+  if (terminate !== undefined && typeof terminate !== "boolean") return "decision.terminate is not a boolean";
   const firedList: Fired[] = [];
   if (fired !== undefined) {
     if (!Array.isArray(fired)) return "decision.fired is not a list";
@@ -102,6 +105,7 @@ export function parseDecision(value: unknown): Decision | string {
   };
   if (reason !== undefined) decision.reason = reason;
   if (input !== undefined) decision.input = input;
+  if (terminate === true && action === "block") decision.terminate = true;
   return decision;
 }
 

@@ -2,7 +2,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { PiProject, toolResults } from "./helpers/pi-harness.ts";
+import { assistantStops, PiProject, toolResults } from "./helpers/pi-harness.ts";
 import { piVersions } from "./helpers/pi1-install.ts";
 
 // Every scenario runs on each pi line the extension serves (pi 1.x is installed on first use).
@@ -84,6 +84,19 @@ describe.each(piVersions().map((pi) => [pi.version, pi] as const))("pi %s", (_ve
       expect(project.exists("made.txt")).toBe(true);
       expect(toolResults(run)[0]?.text).toContain('unchecked because failMode is "open"');
       expect(run.stderr).toContain('unchecked because failMode is "open"');
+    });
+
+    it("should block the call and stop the run when failMode is halt and Shepherd cannot answer", async () => {
+      project.settings({ failMode: "halt" });
+      project.script([{ toolCalls: [{ name: "bash", arguments: { command: "touch made.txt" } }] }, { text: "SHOULD NOT BE REACHED" }]);
+      const run = await project.run({ env: { SHEPHERD_BIN: join(project.root, "missing", "shepherd") } });
+      expect(project.exists("made.txt")).toBe(false);
+      const [result] = toolResults(run);
+      expect(result?.isError).toBe(true);
+      expect(result?.text).toContain('the run stopped (failMode "halt")');
+      expect(run.stderr).toContain('the run stopped (failMode "halt")');
+      expect(assistantStops(run)).toEqual(pi.modern ? ["toolUse"] : ["toolUse", "aborted"]);
+      expect(run.stdout).not.toContain("SHOULD NOT BE REACHED");
     });
 
     it("should not let an untrusted project turn failMode open", async () => {

@@ -2,7 +2,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "bun:test";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { contextText, PiProject, ROOT, toolResults } from "./helpers/pi-harness.ts";
+import { assistantStops, contextText, PiProject, ROOT, toolResults } from "./helpers/pi-harness.ts";
 import type { PiVersion } from "./helpers/pi1-install.ts";
 import { piVersions } from "./helpers/pi1-install.ts";
 
@@ -31,6 +31,19 @@ describe.each(piVersions().map((pi) => [pi.version, pi] as const))("pi %s", (_ve
       expect(result?.isError).toBe(true);
       expect(result?.text).toContain("no: rm -rf victim");
       expect(contextText(run, 1)).toContain("no: rm -rf victim");
+    });
+
+    it("should stop the agent after a block from a terminate rule, instead of letting it try again", async () => {
+      project.rules([{ name: "no-prod", tool: "bash", action: "block", pattern: "deploy prod", reason: "never deploy prod", terminate: true }]);
+      project.script([{ toolCalls: [{ name: "bash", arguments: { command: "echo deploy prod > deployed.txt" } }] }, { text: "SHOULD NOT BE REACHED" }]);
+      const run = await project.run();
+      expect(project.exists("deployed.txt")).toBe(false);
+      const [result] = toolResults(run);
+      expect(result?.isError).toBe(true);
+      expect(result?.text).toContain("never deploy prod");
+      // The model is never asked again: pi 1.x stops after the batch; on pi 0.73 the next call is aborted before it answers.
+      expect(assistantStops(run)).toEqual(pi.modern ? ["toolUse"] : ["toolUse", "aborted"]);
+      expect(run.stdout).not.toContain("SHOULD NOT BE REACHED");
     });
 
     it("should run the rewritten command when a rule rewrites it, while the transcript keeps the original", async () => {

@@ -43,6 +43,7 @@ const FIELD_DOCS: Record<string, string> = {
   stopReason: "agent_end only: fire only for these stop reasons (stop, length, toolUse, error, aborted).",
   subagent: "false: never fires inside a sub-agent. Default true.",
   requireSuccess: "tool_result only: fire only when the tool succeeded.",
+  terminate: "A block on tool_call only: the agent stops after this batch of calls instead of trying again (pi 1.x; on pi 0.73 the run is aborted).",
   requiresTools: "Fire only when these tools are available to the agent.",
   rewrite: 'For action "rewrite": {"prefix": "..."} or {"replace": "..."} ($1 captures from pattern).',
   enabled: "Default true. false keeps the rule listed but not in force.",

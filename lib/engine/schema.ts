@@ -76,6 +76,8 @@ export const RuleSchema = v.strictObject({
   stopReason: v.optional(StringOrList),
   subagent: v.optional(v.boolean()),
   requireSuccess: v.optional(v.boolean()),
+  /** A block on tool_call: ask the agent to stop after this batch of calls instead of trying again (pi 1.x). */
+  terminate: v.optional(v.boolean()),
   requiresTools: v.optional(StringOrList),
   rewrite: v.optional(RewriteSchema),
   enabled: v.optional(v.boolean()),
@@ -108,6 +110,7 @@ export interface Rule {
   stopReason?: string[];
   subagent: boolean;
   requireSuccess: boolean;
+  terminate?: boolean;
   requiresTools?: string[];
   rewrite?: { prefix: string } | { replace: string };
   enabled: boolean;
@@ -173,5 +176,7 @@ export interface Decision {
   notify: string[];
   steer: string[];
   fired: Fired[];
+  /** On a block from a rule with `terminate`: the agent should stop after this batch. */
+  terminate?: boolean;
 }
 

@@ -282,3 +282,13 @@ export function toolResults(run: PiRun): ToolResultSeen[] {
   }
   return out;
 }
+
+/** The stop reason of every assistant message pi finished (json mode), in order. */
+export function assistantStops(run: PiRun): string[] {
+  const out: string[] = [];
+  for (const event of run.events) {
+    const message = event.type === "message_end" && isRecord(event.message) ? event.message : undefined;
+    if (message?.role === "assistant") out.push(String(message.stopReason));
+  }
+  return out;
+}
