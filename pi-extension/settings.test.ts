@@ -62,6 +62,18 @@ describe("loadSettings", () => {
     expect(loadSettings(project, { ...env, SHEPHERD_BIN: "/from/env" }, extDir)).toMatchObject({ binary: "/from/setting", binarySource: "setting" });
   });
 
+  it("should find a pi package's own dist/shepherd after the install pointer and before PATH", () => {
+    const onPath = executable(join(root, "bin", "shepherd"));
+    mkdirSync(join(root, "dist"), { recursive: true });
+    const packaged = executable(join(root, "dist", "shepherd"));
+    const env = { PI_CODING_AGENT_DIR: agent, PATH: join(root, "bin") };
+    expect(loadSettings(project, env, extDir)).toMatchObject({ binary: packaged, binarySource: "package" });
+    const installed = executable(join(root, "installed-shepherd"));
+    writeFileSync(join(extDir, "install.json"), JSON.stringify({ binary: installed }));
+    expect(loadSettings(project, env, extDir)).toMatchObject({ binary: installed, binarySource: "install" });
+    expect(onPath).not.toBe(packaged);
+  });
+
   it("should report a bad value instead of using it", () => {
     writeFileSync(join(agent, "settings.json"), JSON.stringify({ shepherd: { timeoutMs: -1, failMode: "sometimes" } }));
     const s = loadSettings(project, { PI_CODING_AGENT_DIR: agent, PATH: "" }, extDir);

@@ -15,7 +15,7 @@ export type Env = Record<string, string | undefined>;
 export interface ExtensionSettings {
   binary: string;
   /** Where `binary` came from, for `/shepherd` and error messages. */
-  binarySource: "setting" | "SHEPHERD_BIN" | "install" | "PATH" | "default";
+  binarySource: "setting" | "SHEPHERD_BIN" | "install" | "package" | "PATH" | "default";
   timeoutMs: number;
   /** When Shepherd cannot answer a tool call: let it pass, block it, or block it and stop the run. */
   failMode: FailMode;
@@ -67,9 +67,13 @@ export function loadSettings(cwd: string, env: Env, extensionDir: string = here(
     binarySource = "SHEPHERD_BIN";
   } else {
     const installed = installedBinary(extensionDir);
+    const packaged = installed ? undefined : packageBinary(extensionDir);
     if (installed) {
       binary = installed;
       binarySource = "install";
+    } else if (packaged) {
+      binary = packaged;
+      binarySource = "package";
     } else {
       const onPath = findOnPath("shepherd", env.PATH ?? "");
       if (onPath) {
@@ -93,6 +97,15 @@ function installedBinary(extensionDir: string): string | undefined {
     // Not installed by `shepherd init pi` (e.g. loaded with `pi -e`): fall through to PATH.
   }
   return undefined;
+}
+
+/**
+ * Installed as a pi package (`pi install <checkout>`, pi 1.x), the extension runs from the package's
+ * own `pi-extension/`, beside the binary that package builds.
+ */
+function packageBinary(extensionDir: string): string | undefined {
+  const candidate = join(extensionDir, "..", "dist", process.platform === "win32" ? "shepherd.exe" : "shepherd");
+  return isExecutable(candidate) ? resolve(candidate) : undefined;
 }
 
 function findOnPath(name: string, path: string): string | undefined {
