@@ -639,6 +639,7 @@ export default function shepherd(pi: ExtensionAPI): void {
       failMode: settings?.failMode ?? "closed",
       timeoutMs: String(settings?.timeoutMs ?? ""),
       subagent: String(subagent),
+      trust: trustText(ctx),
       sidecar: sidecar.pid ? `pid ${sidecar.pid}, restarts ${Math.max(0, sidecar.starts - 1)}` : "not running",
       "extension counters": Object.entries(counters).map(([key, value]) => `${key}=${value}`).join(" "),
     };
@@ -653,6 +654,31 @@ export default function shepherd(pi: ExtensionAPI): void {
 }
 
 // ---- helpers ---------------------------------------------------------------------------
+
+/**
+ * Shepherd's trust and pi 1.x's, side by side: they are separate decisions (Shepherd's lets a project
+ * rewrite commands, override rules and run plugins), and a project pi trusts is not trusted by Shepherd.
+ */
+function trustText(ctx: ExtensionContext): string {
+  const shepherdTrusts = loadSettings(ctx.cwd, process.env).trusted;
+  const piTrusts = piProjectTrust(ctx);
+  const pi = piTrusts === undefined ? "not reported by this pi" : piTrusts ? "trusted" : "not trusted";
+  const line = `shepherd ${shepherdTrusts ? "trusted" : "not trusted"}, pi ${pi}`;
+  if (piTrusts === true && !shepherdTrusts) return `${line} (to trust it in Shepherd too: shepherd trust ${ctx.cwd})`;
+  return line;
+}
+
+/** pi 1.x's `ctx.isProjectTrusted()`; undefined where pi has no project trust (0.73) or cannot say. */
+function piProjectTrust(ctx: ExtensionContext): boolean | undefined {
+  const probe: unknown = Reflect.get(ctx, "isProjectTrusted");
+  if (typeof probe !== "function") return undefined;
+  try {
+    const answer: unknown = Reflect.apply(probe, ctx, []);
+    return typeof answer === "boolean" ? answer : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 function describe(error: unknown): string {
   if (error instanceof SidecarRpcError) return `sidecar error ${error.code}: ${error.message}`;

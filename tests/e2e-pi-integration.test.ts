@@ -110,6 +110,26 @@ describe.each(piVersions().map((pi) => [pi.version, pi] as const))("pi %s", (_ve
     });
   });
 
+  describe("/shepherd trust", () => {
+    it.each([
+      ["pi trusts the project and Shepherd does not", "always", false],
+      ["neither trusts the project", "never", false],
+      ["both trust the project", "always", true],
+    ] as const)("should show both verdicts when %s, and how to trust it in Shepherd", async (_what, piTrust, shepherdTrust) => {
+      project.piSettings({ defaultProjectTrust: piTrust, ...(shepherdTrust ? { shepherd: { trustedProjects: [project.dir] } } : {}) });
+      // A project settings file is what makes pi 1.x decide on trust at all (a bare .pi does not).
+      project.write(".pi/settings.json", "{}\n");
+      const rpc = new PiRpc(project);
+      rpc.send({ type: "prompt", message: "/shepherd" });
+      const status = await rpc.waitFor((e) => e.type === "extension_ui_request" && e.method === "notify" && String(e.message).includes("status"));
+      const line = String(status.message).split("\n").find((l) => l.startsWith("trust: "));
+      const piSays = !pi.modern ? "not reported by this pi" : piTrust === "always" ? "trusted" : "not trusted";
+      const hint = pi.modern && piTrust === "always" && !shepherdTrust ? ` (to trust it in Shepherd too: shepherd trust ${project.dir})` : "";
+      expect(line).toBe(`trust: shepherd ${shepherdTrust ? "trusted" : "not trusted"}, pi ${piSays}${hint}`);
+      expect(await rpc.close()).toBe(0);
+    });
+  });
+
   describe("ask with a UI", () => {
     it("should run the call when the user confirms, and block it when the user declines", async () => {
       project.rules([{ name: "ask-touch", tool: "bash", action: "ask", pattern: "^touch", reason: "may I touch?" }]);
