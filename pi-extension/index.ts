@@ -29,9 +29,11 @@ import {
   type HookEvent,
   type HookName,
   isRecord,
+  parseAnnotations,
   parseDecision,
   parseToolCallResult,
   type SessionRef,
+  type ToolAnnotations,
 } from "./wire.ts";
 
 export const EXTENSION_VERSION = "0.1.0";
@@ -263,7 +265,7 @@ export default function shepherd(pi: ExtensionAPI): void {
   pi.on("tool_call", async (event: ToolCallEvent, ctx) => {
     const input = plainRecord(event.input);
     const outcome = await evaluate("tool_call", ctx, {
-      tool: toolRef(event, input),
+      tool: toolRef(event, input, annotationsOf(event.toolName)),
       availableTools: activeTools(),
     });
     if (!outcome.ok) {
@@ -342,6 +344,16 @@ export default function shepherd(pi: ExtensionAPI): void {
     callNotes.set(callId, notes);
   }
 
+  /** pi 1.x lists each tool's `annotations` (from its author or MCP server); 0.73 has none. */
+  function annotationsOf(toolName: string): ToolAnnotations | undefined {
+    try {
+      const info: unknown = pi.getAllTools().find((tool) => tool.name === toolName);
+      return isRecord(info) ? parseAnnotations(info.annotations) : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
   function activeTools(): string[] | undefined {
     try {
       return pi.getActiveTools();
@@ -358,7 +370,7 @@ export default function shepherd(pi: ExtensionAPI): void {
     if (!event.isError && touchesRules(event.toolName, event.input)) await reloadRules(ctx);
     const text = event.content.map((part) => (part.type === "text" ? part.text : "")).join("\n");
     const outcome = await evaluate("tool_result", ctx, {
-      tool: toolRef(event, plainRecord(event.input)),
+      tool: toolRef(event, plainRecord(event.input), annotationsOf(event.toolName)),
       result: { text, isError: event.isError },
       availableTools: activeTools(),
     });
@@ -687,8 +699,9 @@ function describe(error: unknown): string {
 }
 
 /** The HookEvent's tool: pi 1.x adds `parentToolCallId` to calls a codemode script or MCP tool made. */
-function toolRef(event: { toolName: string; toolCallId: string }, input: Record<string, unknown>): NonNullable<HookEvent["tool"]> {
+function toolRef(event: { toolName: string; toolCallId: string }, input: Record<string, unknown>, annotations: ToolAnnotations | undefined): NonNullable<HookEvent["tool"]> {
   const tool: NonNullable<HookEvent["tool"]> = { name: event.toolName, callId: event.toolCallId, input };
+  if (annotations) tool.annotations = annotations;
   const parent: unknown = Reflect.get(event, "parentToolCallId");
   if (typeof parent === "string" && parent !== "") tool.parentCallId = parent;
   return tool;

@@ -1,6 +1,6 @@
 /** @module Unit tests of the hand-written checks on the sidecar's answers. */
 import { describe, expect, it } from "bun:test";
-import { formatStatus, parseDecision, parseToolCallResult } from "./wire.ts";
+import { formatStatus, parseAnnotations, parseDecision, parseToolCallResult } from "./wire.ts";
 
 describe("parseDecision", () => {
   it("should accept a full decision and fill in missing lists", () => {
@@ -28,6 +28,17 @@ describe("parseDecision", () => {
   ] as const)("should keep terminate on %s", (_what, action, expected) => {
     const decision = parseDecision({ action, terminate: true });
     expect(typeof decision === "string" ? decision : decision.terminate).toBe(expected);
+  });
+});
+
+describe("parseAnnotations", () => {
+  it.each([
+    ["boolean hints", { destructiveHint: true, readOnlyHint: false, title: "x" }, { destructiveHint: true, readOnlyHint: false }],
+    ["hints that are not booleans", { destructiveHint: "yes" }, undefined],
+    ["no annotations", undefined, undefined],
+    ["a list", [true], undefined],
+  ] as const)("should keep only the boolean hints of %s", (_what, value, expected) => {
+    expect(parseAnnotations(value)).toEqual(expected);
   });
 });
 

@@ -26,12 +26,33 @@ export interface HookEvent {
   hook: HookName;
   session: SessionRef;
   /** `parentCallId`: pi 1.x's `parentToolCallId`, set on a call another tool made (codemode, MCP). */
-  tool?: { name: string; callId?: string; parentCallId?: string; input: Record<string, unknown> };
+  tool?: { name: string; callId?: string; parentCallId?: string; annotations?: ToolAnnotations; input: Record<string, unknown> };
   result?: { text: string; isError: boolean };
   message?: { text: string };
   stopReason?: string;
   prompt?: string;
   availableTools?: string[];
+}
+
+/** What a tool's author says it does (MCP tool annotations, as pi 1.x reports them); unverified. */
+export interface ToolAnnotations {
+  readOnlyHint?: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint?: boolean;
+}
+
+const ANNOTATION_KEYS = ["readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"] as const;
+
+/** The boolean hints of a tool's `annotations`, or undefined when there are none. */
+export function parseAnnotations(value: unknown): ToolAnnotations | undefined {
+  if (!isRecord(value)) return undefined;
+  const out: ToolAnnotations = {};
+  for (const key of ANNOTATION_KEYS) {
+    const hint = value[key];
+    if (typeof hint === "boolean") out[key] = hint;
+  }
+  return Object.keys(out).length > 0 ? out : undefined;
 }
 
 export type DecisionAction = "allow" | "block" | "rewrite" | "ask";

@@ -46,6 +46,17 @@ describe.each(piVersions().map((pi) => [pi.version, pi] as const))("pi %s", (_ve
       expect(run.stdout).not.toContain("SHOULD NOT BE REACHED");
     });
 
+    it("should judge a tool Shepherd never heard of by its author's annotations (pi 1.x reports them)", async () => {
+      project.rules([{ name: "ask-destructive", tool: "*", action: "ask", conditions: [{ field: "annotations.destructiveHint", pattern: "^true$" }], reason: "{{tool}} may destroy data" }]);
+      project.script([{ toolCalls: [{ name: "wipe_cache", arguments: {} }] }, { text: "done" }]);
+      const run = await project.run({ extraExtensions: [join(ROOT, "tests", "helpers", "pi-annotated-tool.ts")], tools: "bash,read,edit,write,shepherd_rules,wipe_cache" });
+      expect(run.code).toBe(0);
+      const [result] = toolResults(run);
+      // No UI in -p: the ask becomes a block. pi 0.73 reports no annotations, so there the rule cannot see the hint.
+      expect(result?.text).toContain(pi.modern ? "wipe_cache may destroy data" : "cache wiped");
+      expect(project.exists("WIPED.txt")).toBe(!pi.modern);
+    });
+
     it("should run the rewritten command when a rule rewrites it, while the transcript keeps the original", async () => {
       project.trust();
       project.write("notes.txt", "the notes\n");

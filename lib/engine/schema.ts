@@ -145,6 +145,15 @@ export const HookEventSchema = v.looseObject({
       callId: v.optional(v.string()),
       /** The call of the tool that made this one (pi 1.x: a codemode script, an MCP tool). */
       parentCallId: v.optional(v.string()),
+      /** What the tool's author says it does (MCP tool annotations; pi 1.x reports them). Unverified. */
+      annotations: v.optional(
+        v.looseObject({
+          readOnlyHint: v.optional(v.boolean()),
+          destructiveHint: v.optional(v.boolean()),
+          idempotentHint: v.optional(v.boolean()),
+          openWorldHint: v.optional(v.boolean()),
+        }),
+      ),
       // valibot's record accepts arrays; a tool input is always a JSON object.
       input: v.pipe(
         v.custom<Record<string, unknown>>((x) => typeof x === "object" && x !== null && !Array.isArray(x), "Invalid type: Expected a JSON object"),
