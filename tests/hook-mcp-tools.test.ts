@@ -1,6 +1,7 @@
 /**
  * @module black-box: Claude Code's MCP tools (`mcp__<server>__<tool>`, the names pi 1.x uses too) reach the
- * rules through `dist/shepherd hook claude-code`, matched by a tool glob and by conditions on their input.
+ * rules through `dist/shepherd hook claude-code`, matched by a tool glob and by conditions on their input;
+ * and a terminate rule's block stops Claude Code (`continue: false`).
  */
 import { afterEach, beforeEach, describe, expect, it } from "bun:test";
 import { spawnSync } from "node:child_process";
@@ -25,6 +26,7 @@ beforeEach(() => {
     JSON.stringify([
       { name: "gh-prod", tool: "mcp__github__*", action: "block", conditions: [{ field: "repo", pattern: "^acme/prod$" }], reason: "not in prod: {{tool}}" },
       { name: "ps-rm", tool: "powershell", action: "block", pattern: "Remove-Item", reason: "no Remove-Item" },
+      { name: "stop-prod", tool: "mcp__deploy__*", action: "block", conditions: [{ field: "env", pattern: "^prod$" }], reason: "never prod", terminate: true },
     ]),
   );
 });
@@ -51,5 +53,18 @@ describe("shepherd hook claude-code with MCP tools", () => {
     const out = preToolUse(tool, input);
     if (reason === undefined) expect(out.trim()).toBe("{}");
     else expect(JSON.parse(out).hookSpecificOutput).toMatchObject({ permissionDecision: "deny", permissionDecisionReason: reason });
+  });
+});
+
+describe("shepherd hook claude-code with a terminate rule", () => {
+  it.each([
+    ["prod", { continue: false, stopReason: "never prod" }],
+    ["dev", {}],
+  ] as const)("should answer a deploy to %s with %j beside the decision", (env, stop) => {
+    const out = preToolUse("mcp__deploy__run", { env });
+    const answer: Record<string, unknown> = JSON.parse(out);
+    const { hookSpecificOutput: _decision, ...rest } = answer;
+    expect(rest).toEqual(stop);
+    if (env === "prod") expect(answer.hookSpecificOutput).toMatchObject({ permissionDecision: "deny", permissionDecisionReason: "never prod" });
   });
 });
