@@ -43,7 +43,8 @@ export const SettingsSchema = lazySchema(() =>
     projectRulesPattern: v.optional(v.string()),
     maxWarnings: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
     timeoutMs: v.optional(v.pipe(v.number(), v.minValue(1))),
-    failMode: v.optional(v.picklist(["open", "closed"])),
+    // "halt": as "closed", and the pi extension also stops the run when Shepherd cannot answer.
+    failMode: v.optional(v.picklist(["open", "closed", "halt"])),
     binary: v.optional(v.string()),
     trustedProjects: v.optional(v.array(v.string())),
     pluginTimeoutMs: v.optional(v.pipe(v.number(), v.minValue(1))),
@@ -66,7 +67,7 @@ export function isSettingsInput(x: unknown): x is SettingsInput {
   if (!optString(x.projectRulesPattern) || !optString(x.binary)) return false;
   if (x.maxWarnings !== undefined && !(isNumber(x.maxWarnings) && Number.isInteger(x.maxWarnings) && x.maxWarnings >= 0)) return false;
   for (const key of ["timeoutMs", "pluginTimeoutMs", "pluginLoadTimeoutMs", "gitTimeoutMs"] as const) if (!optNumberAtLeast(x[key], 1)) return false;
-  if (x.failMode !== undefined && x.failMode !== "open" && x.failMode !== "closed") return false;
+  if (x.failMode !== undefined && x.failMode !== "open" && x.failMode !== "closed" && x.failMode !== "halt") return false;
   return x.trustedProjects === undefined || isStringArray(x.trustedProjects);
 }
 
@@ -74,7 +75,7 @@ export interface Settings {
   projectRulesPattern: string;
   maxWarnings: number;
   timeoutMs: number;
-  failMode: "open" | "closed";
+  failMode: "open" | "closed" | "halt";
   binary?: string;
   trustedProjects: string[];
   pluginTimeoutMs: number;

@@ -51,7 +51,7 @@ function describeValue(value: unknown): string {
   return typeof value === "object" ? "an object" : `a ${typeof value}`;
 }
 
-export type FailMode = "open" | "closed";
+export type FailMode = "open" | "closed" | "halt";
 
 /**
  * The decision for an action that failed. Fail closed only where blocking means something (before a
@@ -59,7 +59,7 @@ export type FailMode = "open" | "closed";
  * the fact has nothing to stop.
  */
 export function failedActionDecision(hook: HookName, failMode: FailMode, what: string): PartialDecision | undefined {
-  if (hook === "tool_call" && failMode === "closed") {
+  if (hook === "tool_call" && failMode !== "open") {
     return { action: "block", reason: `${what}; Shepherd blocks the call because failMode is "closed" (fix the plugin or set failMode "open")` };
   }
   return undefined;
