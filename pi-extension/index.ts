@@ -79,8 +79,18 @@ export default function shepherd(pi: ExtensionAPI): void {
   const pendingHints = new Set<Promise<unknown>>();
   // pi 1.x: the stop reason of the prompt's last low-level run, judged once the prompt settles.
   let lastRunStop: string | undefined;
-  /** Hooks this pi does not have (registered by `onOptional`), named once per session. */
-  const missingHooks: string[] = [];
+  /** Hooks this pi does not have (see `onOptional` and `hook`), one notice line each, once per session. */
+  const missingHooks: { name: string; consequence: string }[] = [];
+  let missingAnnounced = false;
+
+  function announceMissingHooks(ctx: ExtensionContext | undefined): void {
+    if (missingAnnounced) return;
+    missingAnnounced = true;
+    // Hooks missing for the same reason share one line.
+    const byConsequence = new Map<string, string[]>();
+    for (const { name, consequence } of missingHooks) byConsequence.set(consequence, [...(byConsequence.get(consequence) ?? []), name]);
+    for (const [consequence, names] of byConsequence) say(`${LABEL} this pi has no ${names.join("/")} hook: ${consequence}`, "info", ctx);
+  }
 
   function warn(text: string, ctx: ExtensionContext | undefined = lastCtx): void {
     say(`${LABEL} ${text}`, "warning", ctx);
@@ -179,12 +189,10 @@ export default function shepherd(pi: ExtensionAPI): void {
 
   // ---- lifecycle -------------------------------------------------------------------------
 
-  pi.on("session_start", async (_event, ctx) => {
+  hook("session_start", () => pi.on("session_start", async (_event, ctx) => {
     lastCtx = ctx;
     markChildren();
-    if (missingHooks.length > 0) {
-      say(`${LABEL} this pi has no ${missingHooks.join("/")} hook: wrap-ups are judged at each agent_end instead`, "info", ctx);
-    }
+    announceMissingHooks(ctx);
     const sidecar = getClient(ctx);
     try {
       await sidecar.start();
@@ -197,9 +205,9 @@ export default function shepherd(pi: ExtensionAPI): void {
     showNotify(outcome.decision.notify, ctx);
     // Nothing is streaming yet: these travel with the first prompt.
     steer([...outcome.decision.notify, ...outcome.decision.steer], "nextTurn");
-  });
+  }));
 
-  pi.on("session_shutdown", async (_event, ctx) => {
+  hook("session_shutdown", () => pi.on("session_shutdown", async (_event, ctx) => {
     lastCtx = ctx;
     await drain(ctx);
     shuttingDown = true;
@@ -211,7 +219,7 @@ export default function shepherd(pi: ExtensionAPI): void {
       if (outcome.ok) showNotify([...outcome.decision.notify, ...outcome.decision.steer], ctx);
     }
     await sidecar.shutdown();
-  });
+  }));
 
   /**
    * In `pi -p`, pi shuts down as soon as the prompt resolves, while this extension's message_end
@@ -232,7 +240,7 @@ export default function shepherd(pi: ExtensionAPI): void {
 
   // ---- input -----------------------------------------------------------------------------
 
-  pi.on("input", async (event: InputEvent, ctx) => {
+  hook("input", () => pi.on("input", async (event: InputEvent, ctx) => {
     if (event.source !== "extension") promptSeq += 1;
     const outcome = await evaluate("input", ctx, { prompt: event.text });
     if (!outcome.ok) {
@@ -254,15 +262,15 @@ export default function shepherd(pi: ExtensionAPI): void {
       return { action: "transform", text: rewritten };
     }
     return { action: "continue" };
-  });
+  }));
 
-  pi.on("agent_start", () => {
+  hook("agent_start", () => pi.on("agent_start", () => {
     runActive = true;
-  });
+  }));
 
   // ---- tool_call -------------------------------------------------------------------------
 
-  pi.on("tool_call", async (event: ToolCallEvent, ctx) => {
+  hook("tool_call", () => pi.on("tool_call", async (event: ToolCallEvent, ctx) => {
     const input = plainRecord(event.input);
     const outcome = await evaluate("tool_call", ctx, {
       tool: toolRef(event, input, annotationsOf(event.toolName)),
@@ -311,7 +319,7 @@ export default function shepherd(pi: ExtensionAPI): void {
     }
     steer(decision.steer, "steer");
     return undefined;
-  });
+  }));
 
   /**
    * A block that also stops the agent. pi 1.x stops after the current batch when every blocked call in
@@ -364,7 +372,7 @@ export default function shepherd(pi: ExtensionAPI): void {
 
   // ---- tool_result -----------------------------------------------------------------------
 
-  pi.on("tool_result", async (event: ToolResultEvent, ctx) => {
+  hook("tool_result", () => pi.on("tool_result", async (event: ToolResultEvent, ctx) => {
     const notes = callNotes.get(event.toolCallId) ?? [];
     callNotes.delete(event.toolCallId);
     if (!event.isError && touchesRules(event.toolName, event.input)) await reloadRules(ctx);
@@ -386,7 +394,7 @@ export default function shepherd(pi: ExtensionAPI): void {
     }
     if (notes.length === 0) return undefined;
     return withStructuredContent(event, { content: [...event.content, { type: "text" as const, text: modelText(notes) }] });
-  });
+  }));
 
   /**
    * The sidecar notices edited rule files through a file watcher, a few milliseconds late; the
@@ -403,7 +411,7 @@ export default function shepherd(pi: ExtensionAPI): void {
 
   // ---- message_end -----------------------------------------------------------------------
 
-  pi.on("message_end", async (event, ctx) => {
+  hook("message_end", () => pi.on("message_end", async (event, ctx) => {
     const message = event.message;
     if (message.role !== "assistant") return undefined;
     const text = message.content.map((part) => (part.type === "text" ? part.text : "")).join("\n").trim();
@@ -422,7 +430,7 @@ export default function shepherd(pi: ExtensionAPI): void {
       pendingFinal.push(...items);
     }
     return undefined;
-  });
+  }));
 
   // ---- agent_end, and pi 1.x's settle hooks ------------------------------------------------
 
@@ -436,7 +444,7 @@ export default function shepherd(pi: ExtensionAPI): void {
   // Both or neither: with one alone the prompt's end is not seen exactly once, so agent_end judges it.
   const settleHooks = hasBeforeSettle && hasSettled;
 
-  pi.on("agent_end", async (event: AgentEndEvent, ctx) => {
+  hook("agent_end", () => pi.on("agent_end", async (event: AgentEndEvent, ctx) => {
     const stopReason = lastStopReason(event);
     if (settleHooks) {
       lastRunStop = stopReason;
@@ -461,7 +469,7 @@ export default function shepherd(pi: ExtensionAPI): void {
     } finally {
       runEnded();
     }
-  });
+  }));
 
   /** Steers held from final messages, plus what the sidecar's agent_end rules say now, once each. */
   async function wrapUpReminders(ctx: ExtensionContext, stopReason: string | undefined): Promise<string[]> {
@@ -535,8 +543,17 @@ export default function shepherd(pi: ExtensionAPI): void {
       registered = undefined;
     }
     if (typeof registered === "function") return true;
-    missingHooks.push(name);
+    missingHooks.push({ name, consequence: "wrap-ups are judged at each agent_end instead" });
     return false;
+  }
+
+  /** Registers a hook every pi line has so far; a pi that refuses one is named, never a crash. */
+  function hook(name: string, register: () => unknown): void {
+    try {
+      register();
+    } catch (error) {
+      missingHooks.push({ name, consequence: `Shepherd cannot act on it (${describe(error)})` });
+    }
   }
 
   // ---- context: ephemeral hints and before_provider_request steers ------------------------
@@ -552,7 +569,7 @@ export default function shepherd(pi: ExtensionAPI): void {
     void sent.finally(() => pendingHints.delete(sent));
   });
 
-  pi.on("context", async (event: ContextEvent, ctx) => {
+  hook("context", () => pi.on("context", async (event: ContextEvent, ctx) => {
     // A hint emitted just before this LLM call must be registered before it is asked for.
     await Promise.all([...pendingHints]);
     const outcome = await evaluate("before_provider_request", ctx, {});
@@ -562,7 +579,7 @@ export default function shepherd(pi: ExtensionAPI): void {
     // Returned from `context`, the hint reaches this one request and is never stored in the session.
     const hint = { role: "custom" as const, customType: HINT_TYPE, content: modelText(items), display: false, timestamp: Date.now() };
     return { messages: [...event.messages, hint] };
-  });
+  }));
 
   // ---- the shepherd_rules tool and /shepherd ---------------------------------------------
 
@@ -642,6 +659,9 @@ export default function shepherd(pi: ExtensionAPI): void {
       say(await statusText(ctx, sub), "info", ctx);
     },
   });
+
+  // Without session_start there is no later moment to say it.
+  if (missingHooks.some((missing) => missing.name === "session_start")) announceMissingHooks(undefined);
 
   async function statusText(ctx: ExtensionContext, sub: "status" | "reload"): Promise<string> {
     const sidecar = getClient(ctx);
