@@ -3,6 +3,7 @@
  * decision it gives when that passes. Shared by `shepherd hook`, `shepherd serve` and `shepherd http`, so
  * a late evaluation is answered the same way everywhere (fail mode: closed blocks a pending tool call).
  */
+import type { FailMode } from "./engine/schema-core.ts";
 import type { Decision, HookName } from "./engine/schema.ts";
 
 /** A hook process answers within this unless settings (`hookDeadlineMs`) or the agent's own timeout say less. */
@@ -46,8 +47,8 @@ export function deadlineMessage(ms: number): string {
  * The decision for an evaluation that missed its deadline. Only a tool call has something to stop; after
  * the fact (results, prompts, stops) a late guard has nothing to hold back, so it gives no opinion.
  */
-export function lateDecision(hook: HookName, failMode: "open" | "closed", ms: number): Decision {
-  if (hook === "tool_call" && failMode === "closed") {
+export function lateDecision(hook: HookName, failMode: FailMode, ms: number): Decision {
+  if (hook === "tool_call" && failMode !== "open") {
     return { action: "block", reason: `Shepherd could not evaluate this call (${deadlineMessage(ms)}); it is blocked because failMode is "closed".`, notify: [], steer: [], fired: [] };
   }
   return { action: "allow", notify: [], steer: [], fired: [] };
@@ -81,7 +82,7 @@ export function raceDeadline<T>(work: T | Promise<T>, ms: number): Raced<T> | Pr
  * An evaluation answered by the deadline: `work` as it comes if it is in time (synchronous work passes
  * straight through), else the late decision for the events it was about (a tool call among them blocks).
  */
-export function decideWithin(hooks: readonly HookName[], work: Decision | Promise<Decision>, ms: number, failMode: "open" | "closed"): Decision | Promise<Decision> {
+export function decideWithin(hooks: readonly HookName[], work: Decision | Promise<Decision>, ms: number, failMode: FailMode): Decision | Promise<Decision> {
   const settle = (r: Raced<Decision>): Decision => (r.late ? lateDecision(hooks.includes("tool_call") ? "tool_call" : (hooks[0] ?? "tool_result"), failMode, ms) : r.value);
   const raced = raceDeadline(work, ms);
   return raced instanceof Promise ? raced.then(settle) : settle(raced);

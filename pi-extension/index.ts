@@ -3,8 +3,11 @@
  *
  * All rule logic lives in the binary. This file only translates: pi event -> HookEvent,
  * Decision -> block / rewrite / confirm / tool-result text / steer and follow-up messages.
- * pi loads it as TypeScript with no build step, so it imports nothing but pi's own modules
- * and node built-ins.
+ * pi loads it as TypeScript with no build step, so it imports nothing but node built-ins, typebox
+ * (which both pi lines alias for their extensions) and pi's types. One file serves pi 0.73
+ * (`@mariozechner/...`) and pi 1.x (`@earendil-works/...`): the import below is type-only, erased
+ * before pi's loader sees it (0.73's loader knows only the old scope), and what differs between
+ * the lines is detected at run time (see `onOptional` and the `Reflect.get`s).
  */
 import type {
   AgentEndEvent,
@@ -14,7 +17,7 @@ import type {
   InputEvent,
   ToolCallEvent,
   ToolResultEvent,
-} from "@mariozechner/pi-coding-agent";
+} from "@earendil-works/pi-coding-agent";
 import { Type } from "typebox";
 import { loadSettings, type ExtensionSettings } from "./settings.ts";
 import { SidecarClient, SidecarRpcError, SidecarUnavailableError } from "./sidecar-client.ts";
@@ -26,9 +29,11 @@ import {
   type HookEvent,
   type HookName,
   isRecord,
+  parseAnnotations,
   parseDecision,
   parseToolCallResult,
   type SessionRef,
+  type ToolAnnotations,
 } from "./wire.ts";
 
 export const EXTENSION_VERSION = "0.1.0";
@@ -72,6 +77,20 @@ export default function shepherd(pi: ExtensionAPI): void {
   let agentEndSignal = newSignal();
   const callNotes = new Map<string, string[]>();
   const pendingHints = new Set<Promise<unknown>>();
+  // pi 1.x: the stop reason of the prompt's last low-level run, judged once the prompt settles.
+  let lastRunStop: string | undefined;
+  /** Hooks this pi does not have (see `onOptional` and `hook`), one notice line each, once per session. */
+  const missingHooks: { name: string; consequence: string }[] = [];
+  let missingAnnounced = false;
+
+  function announceMissingHooks(ctx: ExtensionContext | undefined): void {
+    if (missingAnnounced) return;
+    missingAnnounced = true;
+    // Hooks missing for the same reason share one line.
+    const byConsequence = new Map<string, string[]>();
+    for (const { name, consequence } of missingHooks) byConsequence.set(consequence, [...(byConsequence.get(consequence) ?? []), name]);
+    for (const [consequence, names] of byConsequence) say(`${LABEL} this pi has no ${names.join("/")} hook: ${consequence}`, "info", ctx);
+  }
 
   function warn(text: string, ctx: ExtensionContext | undefined = lastCtx): void {
     say(`${LABEL} ${text}`, "warning", ctx);
@@ -170,9 +189,10 @@ export default function shepherd(pi: ExtensionAPI): void {
 
   // ---- lifecycle -------------------------------------------------------------------------
 
-  pi.on("session_start", async (_event, ctx) => {
+  hook("session_start", () => pi.on("session_start", async (_event, ctx) => {
     lastCtx = ctx;
     markChildren();
+    announceMissingHooks(ctx);
     const sidecar = getClient(ctx);
     try {
       await sidecar.start();
@@ -185,9 +205,9 @@ export default function shepherd(pi: ExtensionAPI): void {
     showNotify(outcome.decision.notify, ctx);
     // Nothing is streaming yet: these travel with the first prompt.
     steer([...outcome.decision.notify, ...outcome.decision.steer], "nextTurn");
-  });
+  }));
 
-  pi.on("session_shutdown", async (_event, ctx) => {
+  hook("session_shutdown", () => pi.on("session_shutdown", async (_event, ctx) => {
     lastCtx = ctx;
     await drain(ctx);
     shuttingDown = true;
@@ -199,7 +219,7 @@ export default function shepherd(pi: ExtensionAPI): void {
       if (outcome.ok) showNotify([...outcome.decision.notify, ...outcome.decision.steer], ctx);
     }
     await sidecar.shutdown();
-  });
+  }));
 
   /**
    * In `pi -p`, pi shuts down as soon as the prompt resolves, while this extension's message_end
@@ -220,7 +240,7 @@ export default function shepherd(pi: ExtensionAPI): void {
 
   // ---- input -----------------------------------------------------------------------------
 
-  pi.on("input", async (event: InputEvent, ctx) => {
+  hook("input", () => pi.on("input", async (event: InputEvent, ctx) => {
     if (event.source !== "extension") promptSeq += 1;
     const outcome = await evaluate("input", ctx, { prompt: event.text });
     if (!outcome.ok) {
@@ -242,18 +262,18 @@ export default function shepherd(pi: ExtensionAPI): void {
       return { action: "transform", text: rewritten };
     }
     return { action: "continue" };
-  });
+  }));
 
-  pi.on("agent_start", () => {
+  hook("agent_start", () => pi.on("agent_start", () => {
     runActive = true;
-  });
+  }));
 
   // ---- tool_call -------------------------------------------------------------------------
 
-  pi.on("tool_call", async (event: ToolCallEvent, ctx) => {
+  hook("tool_call", () => pi.on("tool_call", async (event: ToolCallEvent, ctx) => {
     const input = plainRecord(event.input);
     const outcome = await evaluate("tool_call", ctx, {
-      tool: { name: event.toolName, callId: event.toolCallId, input },
+      tool: toolRef(event, input, annotationsOf(event.toolName)),
       availableTools: activeTools(),
     });
     if (!outcome.ok) {
@@ -264,6 +284,11 @@ export default function shepherd(pi: ExtensionAPI): void {
         return undefined;
       }
       counters.blocked += 1;
+      if (settings?.failMode === "halt") {
+        const note = `Shepherd is unavailable (${outcome.error}), so this call was blocked and the run stopped (failMode "halt").`;
+        warn(note, ctx);
+        return stopRun(ctx, `${LABEL} ${note} Do not retry; tell the user.`);
+      }
       return {
         block: true,
         reason: `${LABEL} Shepherd is unavailable (${outcome.error}), so this call was blocked (failMode "closed"). Retry it; if it keeps failing, tell the user.`,
@@ -272,7 +297,8 @@ export default function shepherd(pi: ExtensionAPI): void {
     const { decision } = outcome;
     if (decision.action === "block") {
       counters.blocked += 1;
-      return { block: true, reason: withNotes(decision.reason ?? "Blocked by a Shepherd rule.", decision.notify) };
+      const reason = withNotes(decision.reason ?? "Blocked by a Shepherd rule.", decision.notify);
+      return decision.terminate ? stopRun(ctx, reason) : { block: true, reason };
     }
     if (decision.action === "ask") {
       counters.asked += 1;
@@ -293,7 +319,23 @@ export default function shepherd(pi: ExtensionAPI): void {
     }
     steer(decision.steer, "steer");
     return undefined;
-  });
+  }));
+
+  /**
+   * A block that also stops the agent. pi 1.x stops after the current batch when every blocked call in
+   * it says `terminate`; pi 0.73 knows no such field, so there the run is aborted (the line is told
+   * apart by its settle hooks, which came with `terminate`).
+   */
+  function stopRun(ctx: ExtensionContext, reason: string): BlockResult {
+    if (!settleHooks) {
+      try {
+        ctx.abort();
+      } catch {
+        // A context from a replaced session: the block still holds.
+      }
+    }
+    return { block: true, reason, terminate: true };
+  }
 
   async function confirm(ctx: ExtensionContext, decision: Decision): Promise<boolean> {
     if (!ctx.hasUI) return false;
@@ -310,6 +352,16 @@ export default function shepherd(pi: ExtensionAPI): void {
     callNotes.set(callId, notes);
   }
 
+  /** pi 1.x lists each tool's `annotations` (from its author or MCP server); 0.73 has none. */
+  function annotationsOf(toolName: string): ToolAnnotations | undefined {
+    try {
+      const info: unknown = pi.getAllTools().find((tool) => tool.name === toolName);
+      return isRecord(info) ? parseAnnotations(info.annotations) : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
   function activeTools(): string[] | undefined {
     try {
       return pi.getActiveTools();
@@ -320,13 +372,13 @@ export default function shepherd(pi: ExtensionAPI): void {
 
   // ---- tool_result -----------------------------------------------------------------------
 
-  pi.on("tool_result", async (event: ToolResultEvent, ctx) => {
+  hook("tool_result", () => pi.on("tool_result", async (event: ToolResultEvent, ctx) => {
     const notes = callNotes.get(event.toolCallId) ?? [];
     callNotes.delete(event.toolCallId);
     if (!event.isError && touchesRules(event.toolName, event.input)) await reloadRules(ctx);
     const text = event.content.map((part) => (part.type === "text" ? part.text : "")).join("\n");
     const outcome = await evaluate("tool_result", ctx, {
-      tool: { name: event.toolName, callId: event.toolCallId, input: plainRecord(event.input) },
+      tool: toolRef(event, plainRecord(event.input), annotationsOf(event.toolName)),
       result: { text, isError: event.isError },
       availableTools: activeTools(),
     });
@@ -341,8 +393,8 @@ export default function shepherd(pi: ExtensionAPI): void {
       steer(decision.steer, "steer");
     }
     if (notes.length === 0) return undefined;
-    return { content: [...event.content, { type: "text", text: modelText(notes) }] };
-  });
+    return withStructuredContent(event, { content: [...event.content, { type: "text" as const, text: modelText(notes) }] });
+  }));
 
   /**
    * The sidecar notices edited rule files through a file watcher, a few milliseconds late; the
@@ -359,7 +411,7 @@ export default function shepherd(pi: ExtensionAPI): void {
 
   // ---- message_end -----------------------------------------------------------------------
 
-  pi.on("message_end", async (event, ctx) => {
+  hook("message_end", () => pi.on("message_end", async (event, ctx) => {
     const message = event.message;
     if (message.role !== "assistant") return undefined;
     const text = message.content.map((part) => (part.type === "text" ? part.text : "")).join("\n").trim();
@@ -378,42 +430,131 @@ export default function shepherd(pi: ExtensionAPI): void {
       pendingFinal.push(...items);
     }
     return undefined;
-  });
+  }));
 
-  // ---- agent_end -------------------------------------------------------------------------
+  // ---- agent_end, and pi 1.x's settle hooks ------------------------------------------------
 
-  pi.on("agent_end", async (event: AgentEndEvent, ctx) => {
+  /**
+   * pi 1.x fires agent_end once per low-level run (an automatic retry after a provider error is a
+   * run of its own) and then agent_before_settle once the prompt is done; 0.73 has agent_end alone.
+   * Where the settle hooks exist, the prompt is judged there, as a whole, exactly once.
+   */
+  const hasBeforeSettle = onOptional("agent_before_settle", (event, ctx) => (settleHooks ? beforeSettle(event, ctx) : undefined));
+  const hasSettled = onOptional("agent_settled", () => (settleHooks ? settled() : undefined));
+  // Both or neither: with one alone the prompt's end is not seen exactly once, so agent_end judges it.
+  const settleHooks = hasBeforeSettle && hasSettled;
+
+  hook("agent_end", () => pi.on("agent_end", async (event: AgentEndEvent, ctx) => {
+    const stopReason = lastStopReason(event);
+    if (settleHooks) {
+      lastRunStop = stopReason;
+      return;
+    }
     try {
-      const reminders = [...pendingFinal];
-      pendingFinal = [];
+      // A provider error may be retried by pi within the same prompt: judging now would end the
+      // prompt's wrap-up (and forget its edits) before the run that finishes it.
+      if (stopReason === "error") return;
+      const reminders = await wrapUpReminders(ctx, stopReason);
       const wasFollowUp = followUpRunning;
       followUpRunning = false;
-      const stopReason = lastStopReason(event);
-      const outcome = await evaluate("agent_end", ctx, stopReason === undefined ? {} : { stopReason });
-      if (outcome.ok) {
-        showNotify(outcome.decision.notify, ctx);
-        counters.notified += outcome.decision.notify.length;
-        reminders.push(...outcome.decision.notify, ...outcome.decision.steer);
-      }
-      const unique = [...new Set(reminders)];
-      if (unique.length === 0) return;
-      // Once per prompt (never a loop), and never restarting a run the user aborted or a provider
-      // that just failed: then the next prompt carries the reminder instead.
-      if (wasFollowUp || wrapUpSeq === promptSeq || client?.closed || stopReason === "aborted" || stopReason === "error") {
-        steer(unique, "nextTurn");
+      if (reminders.length === 0) return;
+      if (!mayStartWrapUp(wasFollowUp, stopReason)) {
+        steer(reminders, "nextTurn");
         return;
       }
       wrapUpSeq = promptSeq;
       counters.wrapUps += 1;
-      counters.steered += unique.length;
-      followUpRunning = send(`${modelText(unique)}\nAct on this before you finish.`, true, { deliverAs: "followUp", triggerTurn: true });
+      counters.steered += reminders.length;
+      followUpRunning = send(wrapUpText(reminders), true, { deliverAs: "followUp", triggerTurn: true });
     } finally {
-      runActive = followUpRunning;
-      const signal = agentEndSignal;
-      agentEndSignal = newSignal();
-      signal.resolve();
+      runEnded();
     }
-  });
+  }));
+
+  /** Steers held from final messages, plus what the sidecar's agent_end rules say now, once each. */
+  async function wrapUpReminders(ctx: ExtensionContext, stopReason: string | undefined): Promise<string[]> {
+    const reminders = [...pendingFinal];
+    pendingFinal = [];
+    const outcome = await evaluate("agent_end", ctx, stopReason === undefined ? {} : { stopReason });
+    if (outcome.ok) {
+      showNotify(outcome.decision.notify, ctx);
+      counters.notified += outcome.decision.notify.length;
+      reminders.push(...outcome.decision.notify, ...outcome.decision.steer);
+    }
+    return [...new Set(reminders)];
+  }
+
+  /**
+   * Once per prompt (never a loop), and never restarting a run the user aborted or a provider that
+   * failed: then the next prompt carries the reminder instead.
+   */
+  function mayStartWrapUp(wasFollowUp: boolean, stopReason: string | undefined): boolean {
+    return !(wasFollowUp || wrapUpSeq === promptSeq || client?.closed || stopReason === "aborted" || stopReason === "error");
+  }
+
+  function wrapUpText(reminders: string[]): string {
+    return `${modelText(reminders)}\nAct on this before you finish.`;
+  }
+
+  function runEnded(): void {
+    runActive = followUpRunning;
+    const signal = agentEndSignal;
+    agentEndSignal = newSignal();
+    signal.resolve();
+  }
+
+  async function beforeSettle(event: unknown, ctx: ExtensionContext): Promise<SettleResult | undefined> {
+    const outcome = isRecord(event) ? event.outcome : undefined;
+    const stopReason = outcome === "aborted" ? "aborted" : outcome === "error" ? "error" : lastRunStop;
+    lastRunStop = undefined;
+    const wasFollowUp = followUpRunning;
+    followUpRunning = false;
+    const reminders = await wrapUpReminders(ctx, stopReason);
+    if (reminders.length === 0) return undefined;
+    if (!mayStartWrapUp(wasFollowUp, stopReason)) {
+      steer(reminders, "nextTurn");
+      return undefined;
+    }
+    wrapUpSeq = promptSeq;
+    counters.wrapUps += 1;
+    counters.steered += reminders.length;
+    followUpRunning = true;
+    // The reminder joins the session and pi makes one more provider request for it, within this prompt.
+    return { entries: [{ type: "custom_message", customType: MESSAGE_TYPE, content: wrapUpText(reminders), display: true }], continue: true };
+  }
+
+  function settled(): void {
+    // An aborted prompt may settle without agent_before_settle: what it held goes with the next prompt.
+    if (pendingFinal.length > 0) steer([...new Set(pendingFinal)], "nextTurn");
+    pendingFinal = [];
+    followUpRunning = false;
+    runEnded();
+  }
+
+  /**
+   * Registers a handler for a hook only some pi versions have; false when this pi lacks it. pi 1.x's
+   * `on` returns an unsubscribe function; 0.73's returns nothing and would never fire the handler.
+   */
+  function onOptional(name: string, handler: (event: unknown, ctx: ExtensionContext) => unknown): boolean {
+    let registered: unknown;
+    try {
+      registered = Reflect.apply(pi.on, pi, [name, handler]);
+    } catch {
+      registered = undefined;
+    }
+    if (typeof registered === "function") return true;
+    missingHooks.push({ name, consequence: "wrap-ups are judged at each agent_end instead" });
+    return false;
+  }
+
+  /** Registers a hook every pi line has so far; a pi that refuses one is named, never a crash. */
+  function hook(name: string, register: () => unknown): void {
+    try {
+      register();
+    } catch (error) {
+      missingHooks.push({ name, consequence: `Shepherd cannot act on it (${describe(error)})` });
+    }
+  }
 
   // ---- context: ephemeral hints and before_provider_request steers ------------------------
 
@@ -428,7 +569,7 @@ export default function shepherd(pi: ExtensionAPI): void {
     void sent.finally(() => pendingHints.delete(sent));
   });
 
-  pi.on("context", async (event: ContextEvent, ctx) => {
+  hook("context", () => pi.on("context", async (event: ContextEvent, ctx) => {
     // A hint emitted just before this LLM call must be registered before it is asked for.
     await Promise.all([...pendingHints]);
     const outcome = await evaluate("before_provider_request", ctx, {});
@@ -438,7 +579,7 @@ export default function shepherd(pi: ExtensionAPI): void {
     // Returned from `context`, the hint reaches this one request and is never stored in the session.
     const hint = { role: "custom" as const, customType: HINT_TYPE, content: modelText(items), display: false, timestamp: Date.now() };
     return { messages: [...event.messages, hint] };
-  });
+  }));
 
   // ---- the shepherd_rules tool and /shepherd ---------------------------------------------
 
@@ -519,6 +660,9 @@ export default function shepherd(pi: ExtensionAPI): void {
     },
   });
 
+  // Without session_start there is no later moment to say it.
+  if (missingHooks.some((missing) => missing.name === "session_start")) announceMissingHooks(undefined);
+
   async function statusText(ctx: ExtensionContext, sub: "status" | "reload"): Promise<string> {
     const sidecar = getClient(ctx);
     const local: Record<string, string> = {
@@ -527,6 +671,7 @@ export default function shepherd(pi: ExtensionAPI): void {
       failMode: settings?.failMode ?? "closed",
       timeoutMs: String(settings?.timeoutMs ?? ""),
       subagent: String(subagent),
+      trust: trustText(ctx),
       sidecar: sidecar.pid ? `pid ${sidecar.pid}, restarts ${Math.max(0, sidecar.starts - 1)}` : "not running",
       "extension counters": Object.entries(counters).map(([key, value]) => `${key}=${value}`).join(" "),
     };
@@ -542,10 +687,44 @@ export default function shepherd(pi: ExtensionAPI): void {
 
 // ---- helpers ---------------------------------------------------------------------------
 
+/**
+ * Shepherd's trust and pi 1.x's, side by side: they are separate decisions (Shepherd's lets a project
+ * rewrite commands, override rules and run plugins), and a project pi trusts is not trusted by Shepherd.
+ */
+function trustText(ctx: ExtensionContext): string {
+  const shepherdTrusts = loadSettings(ctx.cwd, process.env).trusted;
+  const piTrusts = piProjectTrust(ctx);
+  const pi = piTrusts === undefined ? "not reported by this pi" : piTrusts ? "trusted" : "not trusted";
+  const line = `shepherd ${shepherdTrusts ? "trusted" : "not trusted"}, pi ${pi}`;
+  if (piTrusts === true && !shepherdTrusts) return `${line} (to trust it in Shepherd too: shepherd trust ${ctx.cwd})`;
+  return line;
+}
+
+/** pi 1.x's `ctx.isProjectTrusted()`; undefined where pi has no project trust (0.73) or cannot say. */
+function piProjectTrust(ctx: ExtensionContext): boolean | undefined {
+  const probe: unknown = Reflect.get(ctx, "isProjectTrusted");
+  if (typeof probe !== "function") return undefined;
+  try {
+    const answer: unknown = Reflect.apply(probe, ctx, []);
+    return typeof answer === "boolean" ? answer : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 function describe(error: unknown): string {
   if (error instanceof SidecarRpcError) return `sidecar error ${error.code}: ${error.message}`;
   if (error instanceof Error) return error.message;
   return String(error);
+}
+
+/** The HookEvent's tool: pi 1.x adds `parentToolCallId` to calls a codemode script or MCP tool made. */
+function toolRef(event: { toolName: string; toolCallId: string }, input: Record<string, unknown>, annotations: ToolAnnotations | undefined): NonNullable<HookEvent["tool"]> {
+  const tool: NonNullable<HookEvent["tool"]> = { name: event.toolName, callId: event.toolCallId, input };
+  if (annotations) tool.annotations = annotations;
+  const parent: unknown = Reflect.get(event, "parentToolCallId");
+  if (typeof parent === "string" && parent !== "") tool.parentCallId = parent;
+  return tool;
 }
 
 function plainRecord(value: object): Record<string, unknown> {
@@ -571,6 +750,29 @@ function touchesRules(toolName: string, input: Record<string, unknown>): boolean
     return typeof command === "string" && command.includes("shepherd-rules");
   }
   return false;
+}
+
+/** A tool_call handler's block; `terminate` is read by pi 1.x and ignored by 0.73. */
+interface BlockResult {
+  block: true;
+  reason: string;
+  terminate?: boolean;
+}
+
+/** What an agent_before_settle handler may return (pi 1.x): entries to append, and one more request. */
+interface SettleResult {
+  entries: { type: "custom_message"; customType: string; content: string; display: boolean }[];
+  continue: boolean;
+}
+
+/**
+ * pi 1.x drops a result's `structuredContent` when a handler replaces only `content` (codemode's
+ * `tools.bash()` would then get a string instead of `{output, exit_code, ...}`): hand it back as it came.
+ */
+function withStructuredContent<T extends object>(event: object, patch: T): T {
+  const structured: unknown = Reflect.get(event, "structuredContent");
+  if (structured !== undefined) Reflect.set(patch, "structuredContent", structured);
+  return patch;
 }
 
 function withNotes(reason: string, notes: string[]): string {

@@ -42,6 +42,15 @@ describe("loadSettings", () => {
     expect(trusted).toMatchObject({ failMode: "open", binary: "/evil", binarySource: "setting", trusted: true });
   });
 
+  it.each([
+    ["an untrusted project", false],
+    ["a trusted project", true],
+  ])("should take failMode halt from %s, since it only tightens the guard", (_what, trust) => {
+    writeFileSync(join(project, ".pi", "settings.json"), JSON.stringify({ shepherd: { failMode: "halt" } }));
+    writeFileSync(join(agent, "settings.json"), JSON.stringify({ shepherd: { failMode: "open", ...(trust ? { trustedProjects: [project] } : {}) } }));
+    expect(loadSettings(project, { PI_CODING_AGENT_DIR: agent, PATH: "" }, extDir)).toMatchObject({ failMode: "halt", trusted: trust, issues: [] });
+  });
+
   it("should find the binary by setting, then SHEPHERD_BIN, then the install pointer, then PATH", () => {
     const onPath = executable(join(root, "bin", "shepherd"));
     const installed = executable(join(root, "installed-shepherd"));
@@ -52,6 +61,18 @@ describe("loadSettings", () => {
     expect(loadSettings(project, { ...env, SHEPHERD_BIN: "/from/env" }, extDir)).toMatchObject({ binary: "/from/env", binarySource: "SHEPHERD_BIN" });
     writeFileSync(join(agent, "settings.json"), `{ // pi settings\n "shepherd": { "binary": "/from/setting" } }`);
     expect(loadSettings(project, { ...env, SHEPHERD_BIN: "/from/env" }, extDir)).toMatchObject({ binary: "/from/setting", binarySource: "setting" });
+  });
+
+  it("should find a pi package's own dist/shepherd after the install pointer and before PATH", () => {
+    const onPath = executable(join(root, "bin", "shepherd"));
+    mkdirSync(join(root, "dist"), { recursive: true });
+    const packaged = executable(join(root, "dist", "shepherd"));
+    const env = { PI_CODING_AGENT_DIR: agent, PATH: join(root, "bin") };
+    expect(loadSettings(project, env, extDir)).toMatchObject({ binary: packaged, binarySource: "package" });
+    const installed = executable(join(root, "installed-shepherd"));
+    writeFileSync(join(extDir, "install.json"), JSON.stringify({ binary: installed }));
+    expect(loadSettings(project, env, extDir)).toMatchObject({ binary: installed, binarySource: "install" });
+    expect(onPath).not.toBe(packaged);
   });
 
   it("should report a bad value instead of using it", () => {

@@ -15,12 +15,15 @@ export type Env = Record<string, string | undefined>;
 export interface ExtensionSettings {
   binary: string;
   /** Where `binary` came from, for `/shepherd` and error messages. */
-  binarySource: "setting" | "SHEPHERD_BIN" | "install" | "PATH" | "default";
+  binarySource: "setting" | "SHEPHERD_BIN" | "install" | "package" | "PATH" | "default";
   timeoutMs: number;
-  failMode: "closed" | "open";
+  /** When Shepherd cannot answer a tool call: let it pass, block it, or block it and stop the run. */
+  failMode: FailMode;
   trusted: boolean;
   issues: string[];
 }
+
+export type FailMode = "closed" | "open" | "halt";
 
 export const DEFAULT_TIMEOUT_MS = 3000;
 /**
@@ -53,10 +56,11 @@ export function loadSettings(cwd: string, env: Env, extensionDir: string = here(
   if (typeof rawTimeout === "number" && Number.isFinite(rawTimeout) && rawTimeout > 0) timeoutMs = rawTimeout;
   else if (rawTimeout !== undefined) issues.push(`shepherd.timeoutMs must be a positive number, got ${JSON.stringify(rawTimeout)}`);
 
-  let failMode: "closed" | "open" = "closed";
-  const rawFail = pick("failMode", true);
-  if (rawFail === "open" || rawFail === "closed") failMode = rawFail;
-  else if (rawFail !== undefined) issues.push(`shepherd.failMode must be "open" or "closed", got ${JSON.stringify(rawFail)}`);
+  let failMode: FailMode = "closed";
+  // "halt" only tightens the guard, so even an untrusted project may ask for it.
+  const rawFail = project.failMode === "halt" ? "halt" : pick("failMode", true);
+  if (rawFail === "open" || rawFail === "closed" || rawFail === "halt") failMode = rawFail;
+  else if (rawFail !== undefined) issues.push(`shepherd.failMode must be "open", "closed" or "halt", got ${JSON.stringify(rawFail)}`);
 
   const rawBinary = pick("binary", true);
   let binary: string | undefined;
@@ -69,9 +73,13 @@ export function loadSettings(cwd: string, env: Env, extensionDir: string = here(
     binarySource = "SHEPHERD_BIN";
   } else {
     const installed = installedBinary(extensionDir);
+    const packaged = installed ? undefined : packageBinary(extensionDir);
     if (installed) {
       binary = installed;
       binarySource = "install";
+    } else if (packaged) {
+      binary = packaged;
+      binarySource = "package";
     } else {
       const onPath = findOnPath("shepherd", env.PATH ?? "");
       if (onPath) {
@@ -97,6 +105,15 @@ function installedBinary(extensionDir: string): string | undefined {
     // Not installed by `shepherd init pi` (e.g. loaded with `pi -e`): fall through to PATH.
   }
   return undefined;
+}
+
+/**
+ * Installed as a pi package (`pi install <checkout>`, pi 1.x), the extension runs from the package's
+ * own `pi-extension/`, beside the binary that package builds.
+ */
+function packageBinary(extensionDir: string): string | undefined {
+  const candidate = join(extensionDir, "..", "dist", process.platform === "win32" ? "shepherd.exe" : "shepherd");
+  return isExecutable(candidate) ? resolve(candidate) : undefined;
 }
 
 function findOnPath(name: string, path: string): string | undefined {

@@ -1,6 +1,6 @@
 /** @module Unit tests of the hand-written checks on the sidecar's answers. */
 import { describe, expect, it } from "bun:test";
-import { formatStatus, parseDecision, parseToolCallResult } from "./wire.ts";
+import { formatStatus, parseAnnotations, parseDecision, parseToolCallResult } from "./wire.ts";
 
 describe("parseDecision", () => {
   it("should accept a full decision and fill in missing lists", () => {
@@ -19,6 +19,26 @@ describe("parseDecision", () => {
     expect(parseDecision({ action: "rewrite" })).toContain("decision.input");
     expect(parseDecision({ action: "allow", notify: [1] })).toContain("decision.notify");
     expect(parseDecision({ action: "block", reason: 3 })).toContain("decision.reason");
+    expect(parseDecision({ action: "block", terminate: "yes" })).toContain("decision.terminate");
+  });
+
+  it.each([
+    ["a block", "block", true],
+    ["an allow (only a block stops the run)", "allow", undefined],
+  ] as const)("should keep terminate on %s", (_what, action, expected) => {
+    const decision = parseDecision({ action, terminate: true });
+    expect(typeof decision === "string" ? decision : decision.terminate).toBe(expected);
+  });
+});
+
+describe("parseAnnotations", () => {
+  it.each([
+    ["boolean hints", { destructiveHint: true, readOnlyHint: false, title: "x" }, { destructiveHint: true, readOnlyHint: false }],
+    ["hints that are not booleans", { destructiveHint: "yes" }, undefined],
+    ["no annotations", undefined, undefined],
+    ["a list", [true], undefined],
+  ] as const)("should keep only the boolean hints of %s", (_what, value, expected) => {
+    expect(parseAnnotations(value)).toEqual(expected);
   });
 });
 

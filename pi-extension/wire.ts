@@ -25,12 +25,34 @@ export interface SessionRef {
 export interface HookEvent {
   hook: HookName;
   session: SessionRef;
-  tool?: { name: string; callId?: string; input: Record<string, unknown> };
+  /** `parentCallId`: pi 1.x's `parentToolCallId`, set on a call another tool made (codemode, MCP). */
+  tool?: { name: string; callId?: string; parentCallId?: string; annotations?: ToolAnnotations; input: Record<string, unknown> };
   result?: { text: string; isError: boolean };
   message?: { text: string };
   stopReason?: string;
   prompt?: string;
   availableTools?: string[];
+}
+
+/** What a tool's author says it does (MCP tool annotations, as pi 1.x reports them); unverified. */
+export interface ToolAnnotations {
+  readOnlyHint?: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint?: boolean;
+}
+
+const ANNOTATION_KEYS = ["readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"] as const;
+
+/** The boolean hints of a tool's `annotations`, or undefined when there are none. */
+export function parseAnnotations(value: unknown): ToolAnnotations | undefined {
+  if (!isRecord(value)) return undefined;
+  const out: ToolAnnotations = {};
+  for (const key of ANNOTATION_KEYS) {
+    const hint = value[key];
+    if (typeof hint === "boolean") out[key] = hint;
+  }
+  return Object.keys(out).length > 0 ? out : undefined;
 }
 
 export type DecisionAction = "allow" | "block" | "rewrite" | "ask";
@@ -48,6 +70,8 @@ export interface Decision {
   notify: string[];
   steer: string[];
   fired: Fired[];
+  /** A block that should also stop the agent after this batch of calls. */
+  terminate?: boolean;
 }
 
 export interface ToolCallResult {
@@ -73,7 +97,7 @@ const DECISION_ACTIONS: readonly string[] = ["allow", "block", "rewrite", "ask"]
 /** Returns the decision, or a message naming the first field that is wrong. */
 export function parseDecision(value: unknown): Decision | string {
   if (!isRecord(value)) return "decision is not an object";
-  const { action, reason, input, notify, steer, fired } = value;
+  const { action, reason, input, notify, steer, fired, terminate } = value;
   if (typeof action !== "string" || !DECISION_ACTIONS.includes(action)) return "decision.action is not allow|block|rewrite|ask";
   if (reason !== undefined && typeof reason !== "string") return "decision.reason is not a string";
   if (input !== undefined && !isRecord(input)) return "decision.input is not an object";
@@ -81,6 +105,7 @@ export function parseDecision(value: unknown): Decision | string {
   // Lists may be omitted by a lenient server; a present list must hold strings.
   if (notify !== undefined && !isStringArray(notify)) return "decision.notify is not a list of strings";
   if (steer !== undefined && !isStringArray(steer)) return "decision.steer is not a list of strings";
+  if (terminate !== undefined && typeof terminate !== "boolean") return "decision.terminate is not a boolean";
   const firedList: Fired[] = [];
   if (fired !== undefined) {
     if (!Array.isArray(fired)) return "decision.fired is not a list";
@@ -101,6 +126,7 @@ export function parseDecision(value: unknown): Decision | string {
   };
   if (reason !== undefined) decision.reason = reason;
   if (input !== undefined) decision.input = input;
+  if (terminate === true && action === "block") decision.terminate = true;
   return decision;
 }
 

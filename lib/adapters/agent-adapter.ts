@@ -104,6 +104,8 @@ export function mergeDecisions(decisions: readonly Decision[]): Decision {
       out.action = d.action;
       out.reason = d.reason;
       out.input = d.input;
+      if (d.terminate === true) out.terminate = true;
+      else delete out.terminate;
     }
     for (const n of d.notify) if (!out.notify.includes(n)) out.notify.push(n);
     for (const s of d.steer) if (!out.steer.includes(s)) out.steer.push(s);

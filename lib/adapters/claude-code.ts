@@ -150,6 +150,11 @@ export function claudeCodeAnswer(parsed: ParsedHook, decision: Decision): AgentA
       if (decision.action === "block" || decision.action === "ask") {
         hso.permissionDecision = decision.action === "block" ? "deny" : "ask";
         hso.permissionDecisionReason = decision.reason ?? "Blocked by a Shepherd rule.";
+        // A terminate rule: Claude Code stops after this hook instead of letting the model try again.
+        if (decision.action === "block" && decision.terminate === true) {
+          out.continue = false;
+          out.stopReason = hso.permissionDecisionReason;
+        }
       } else if (decision.action === "rewrite" && decision.input) {
         hso.updatedInput = decision.input;
       }

@@ -3,6 +3,8 @@ import { locatePath, sourceText, type SourceText } from "../engine/analyze.ts";
 import type { Rule } from "../engine/schema.ts";
 import { clip, type CliIO, displayPath, parseArgv, plural, type Style, styleFor, table, usageError, writeJson } from "./format.ts";
 import type { PluginDescription } from "../rules/workspace.ts";
+import { piTrustFor } from "../rules/pi-trust.ts";
+import { canonicalDir } from "../rules/settings.ts";
 import { type CliDeps, loadProject, type ProjectRules } from "./rule-files.ts";
 import { formatIssue } from "./rules-check.ts";
 
@@ -167,7 +169,7 @@ export async function runRulesList(argv: string[], io: CliIO, deps: CliDeps = {}
   const plugins = deps.plugins?.describe?.(project.cwd) ?? [];
   const listed = listRules(project).map((r) => withProvider(r, plugins));
   if (parsed.values.json) {
-    writeJson(io, { cwd: project.cwd, trusted: project.trusted, rules: listed, plugins, issues: project.issues });
+    writeJson(io, { cwd: project.cwd, trusted: project.trusted, piTrusted: piTrustFor(project.cwd, io.env)?.trusted ?? null, rules: listed, plugins, issues: project.issues });
     return 0;
   }
   const style = styleFor(io);
@@ -192,6 +194,7 @@ export async function runRulesList(argv: string[], io: CliIO, deps: CliDeps = {}
   io.stdout(
     `\n${plural(counts.active, "active rule")}, ${counts.overridden} overridden, ${counts.skipped} skipped; project ${project.trusted ? style.green("trusted") : style.yellow("not trusted")}${project.trusted ? "" : style.dim(` (run \`shepherd trust\` to let its rules rewrite or override)`)}\n`,
   );
+  io.stdout(`${piTrustLine(project.cwd, project.trusted, io.env)}\n`);
   if (plugins.length > 0) {
     io.stdout(`\n${style.bold("Plugins")}:\n`);
     for (const p of plugins) {
@@ -206,4 +209,13 @@ export async function runRulesList(argv: string[], io: CliIO, deps: CliDeps = {}
     for (const i of errors) io.stdout(`  ${formatIssue(i, style, project.cwd)}\n`);
   }
   return 0;
+}
+
+/** pi 1.x's own trust decision beside Shepherd's: separate, and pi's never counts for Shepherd. */
+function piTrustLine(cwd: string, shepherdTrusts: boolean, env: CliIO["env"]): string {
+  const pi = piTrustFor(cwd, env);
+  if (!pi) return "pi: no saved project trust decision";
+  const where = pi.folder === canonicalDir(cwd) ? "" : ` (saved for ${pi.folder})`;
+  const hint = pi.trusted && !shepherdTrusts ? `; Shepherd trusts it separately: shepherd trust ${cwd}` : "";
+  return `pi: ${pi.trusted ? "trusted" : "not trusted"}${where}${hint}`;
 }

@@ -19,7 +19,7 @@ import {
   RuleTestSchema,
   StateSchema,
 } from "./schema.ts";
-import { KNOWN_TOOLS, normalizeToolName } from "./tools.ts";
+import { isToolGlob, KNOWN_TOOLS, normalizeToolName } from "./tools.ts";
 
 /** Edit distance (insert, delete, substitute, swap of neighbours), for typo suggestions. */
 export function editDistance(a: string, b: string): number {
@@ -217,7 +217,7 @@ export function analyzeRules(files: AnalyzedFile[], opts: AnalyzeOptions = {}): 
     for (const rule of f.rules) {
       if (rule.patch) continue;
       rule.tools.forEach((tool, i) => {
-        if (knownTools.includes(tool)) return;
+        if (knownTools.includes(tool) || isToolGlob(tool)) return;
         const hint = didYouMean(tool, knownTools);
         const rel = rule.tools.length > 1 || rawIsList(sources.get(rule.file), rule) ? `tool[${i}]` : "tool";
         warn(rule, rel, hint ? `unknown tool "${tool}"; did you mean "${hint}"?` : `unknown tool "${tool}": fine if an extension or MCP server provides it, else this rule never fires`);

@@ -326,7 +326,9 @@ function finish(ctx: EvalContext, view: EventView, state: SessionState, list: Co
   }
 
   if (out.block) {
-    return { action: "block", reason: out.block.reason, notify: [], steer: [], fired: [fired(out.block.rule)] };
+    const blocked: Decision = { action: "block", reason: out.block.reason, notify: [], steer: [], fired: [fired(out.block.rule)] };
+    if (out.block.rule.terminate === true) blocked.terminate = true;
+    return blocked;
   }
   const decision: Decision = {
     action: out.ask ? "ask" : out.rewritten ? "rewrite" : "allow",

@@ -23,7 +23,7 @@ const event = fc.record(
         { noNullPrototype: true, requiredKeys: [] },
       ).chain((session) => fc.oneof({ arbitrary: fc.constant(session), weight: 8 }, { arbitrary: fc.constant({ ...session, ...(JSON.parse('{"__proto__":{"x":1}}') as object) }), weight: 1 })),
     ),
-    tool: maybe(fc.record({ name: maybe(fc.constantFrom("bash", "edit")), callId: maybe(fc.constant("c1")), input }, { noNullPrototype: true, requiredKeys: [] })),
+    tool: maybe(fc.record({ name: maybe(fc.constantFrom("bash", "edit")), callId: maybe(fc.constant("c1")), parentCallId: maybe(fc.constantFrom("c0", 7)), annotations: maybe(fc.record({ destructiveHint: maybe(fc.constantFrom(true, "yes")), readOnlyHint: maybe(fc.boolean()) }, { noNullPrototype: true, requiredKeys: [] })), input }, { noNullPrototype: true, requiredKeys: [] })),
     result: maybe(fc.record({ text: maybe(fc.constant("ok")), isError: maybe(fc.boolean()) }, { noNullPrototype: true, requiredKeys: [] })),
     message: maybe(fc.record({ text: maybe(fc.constant("hi")) }, { noNullPrototype: true, requiredKeys: [] })),
     stopReason: maybe(fc.constantFrom("stop", "")),

@@ -8,6 +8,7 @@ import { HOOK_NAMES } from "./schema-core.ts";
 import type { HookEvent } from "./schema.ts";
 
 const HOOKS: ReadonlySet<string> = new Set(HOOK_NAMES);
+const ANNOTATION_KEYS = ["readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"] as const;
 
 const optLoose = (x: unknown): x is Record<string, unknown> | undefined => x === undefined || isLooseObject(x);
 
@@ -21,7 +22,9 @@ export function isHookEvent(x: unknown): x is HookEvent {
   if (!optLoose(t)) return false;
   if (t) {
     // The input's schema is a record: plain (not an array), and without the keys a record drops.
-    if (!stringWithin(t.name, 1) || !optString(t.callId) || !isLooseObject(t.input)) return false;
+    if (!stringWithin(t.name, 1) || !optString(t.callId) || !optString(t.parentCallId) || !isLooseObject(t.input)) return false;
+    const a = t.annotations;
+    if (!optLoose(a) || (a && !ANNOTATION_KEYS.every((k) => a[k] === undefined || typeof a[k] === "boolean"))) return false;
   }
   const r = x.result;
   if (!optLoose(r) || (r && (typeof r.text !== "string" || typeof r.isError !== "boolean"))) return false;

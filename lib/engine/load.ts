@@ -108,6 +108,10 @@ function semanticProblems(input: RuleInput): [PathSegment[], string][] {
   }
   if (input.check !== undefined && !CHECK_HOOKS.has(hook)) out.push([["check"], `"check" is only evaluated on agent_end or session_shutdown, not ${hook}`]);
   if (input.stopReason !== undefined && hook !== "agent_end") out.push([["stopReason"], `"stopReason" only applies to agent_end, not ${hook}`]);
+  // A patch (no action) may add terminate to the block rule it changes.
+  if (input.terminate && ((input.action !== undefined && input.action !== "block") || hook !== "tool_call")) {
+    out.push([["terminate"], `"terminate" only applies to action "block" on tool_call, not ${input.action ?? "a patch"} on ${hook}`]);
+  }
   if (input.requireSuccess && hook !== "tool_result") out.push([["requireSuccess"], `"requireSuccess" only applies to tool_result, not ${hook}`]);
   if (input.tool !== undefined && !TOOL_HOOKS.has(hook)) out.push([["tool"], `"tool" only applies to tool_call and tool_result, not ${hook}`]);
   if (input.paths !== undefined && !TOOL_HOOKS.has(hook)) out.push([["paths"], `"paths" only applies to tool_call and tool_result, not ${hook}`]);
@@ -321,6 +325,7 @@ export function toRule(
     ...(input.stopReason !== undefined ? { stopReason: toList(input.stopReason) } : {}),
     subagent: input.subagent ?? true,
     requireSuccess: input.requireSuccess ?? false,
+    ...(input.terminate !== undefined ? { terminate: input.terminate } : {}),
     ...(input.requiresTools !== undefined ? { requiresTools: toList(input.requiresTools)?.map(normalizeToolName) } : {}),
     ...(input.rewrite !== undefined ? { rewrite: input.rewrite } : {}),
     enabled: input.enabled ?? true,

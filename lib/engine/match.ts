@@ -207,6 +207,17 @@ export class EventView {
         return this.event.message?.text;
       case "tool":
         return this.tool;
+      // Set only on a call another tool made: `{"field": "parentCallId", "pattern": "."}` means "nested".
+      case "parentCallId":
+        return this.event.tool?.parentCallId;
+      // The tool author's hints (`annotations.destructiveHint` = "true"), so a rule can guard tools it has never heard of.
+      case "annotations.readOnlyHint":
+      case "annotations.destructiveHint":
+      case "annotations.idempotentHint":
+      case "annotations.openWorldHint": {
+        const hint = this.event.tool?.annotations?.[name.slice("annotations.".length) as "readOnlyHint"];
+        return hint === undefined ? undefined : String(hint);
+      }
       default: {
         const value = getDotted(this.#input, name);
         if (value === undefined || value === null) return undefined;

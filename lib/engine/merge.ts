@@ -2,6 +2,7 @@
 import { isBuiltinAction, isBuiltinCheck } from "./load.ts";
 import { assembleRule, type CompiledRule, compilePatterns, defaultRegexCompiler, deferredCompiler, type RegexCompiler, type RulePatterns } from "./match.ts";
 import type { HookName, LayerName, LoadIssue, Rule } from "./schema.ts";
+import { isToolGlob, toolGlobTest } from "./tools.ts";
 
 export interface LayerFile {
   file: string;
@@ -59,6 +60,8 @@ interface HookIndex {
   byTool: Map<string, CompiledRule[]>;
   /** any + byTool merged in definition order, built on first use per tool. */
   merged: Map<string, CompiledRule[]>;
+  /** Rules for tool globs (`mcp__github__*`), in order, each with its test. */
+  globs: { test: (tool: string) => boolean; rule: CompiledRule }[];
 }
 
 export interface RuleSet {
@@ -155,11 +158,15 @@ export function mergeLayers(layers: Layer[], issues: LoadIssue[] = [], opts: Mer
     const compiled = defer ? defer(rule) : assembleRule(rule, compiledPatterns[i] as RulePatterns);
     let idx = byHook.get(rule.hook);
     if (!idx) {
-      idx = { any: [], byTool: new Map(), merged: new Map() };
+      idx = { any: [], byTool: new Map(), merged: new Map(), globs: [] };
       byHook.set(rule.hook, idx);
     }
     if (rule.tools.length === 0) idx.any.push(compiled);
     for (const tool of rule.tools) {
+      if (isToolGlob(tool)) {
+        idx.globs.push({ test: toolGlobTest(tool), rule: compiled });
+        continue;
+      }
       const list = idx.byTool.get(tool) ?? [];
       list.push(compiled);
       idx.byTool.set(tool, list);
@@ -212,13 +219,19 @@ export function candidates(set: RuleSet, hook: HookName, tool: string): Compiled
   if (!idx) return EMPTY;
   let list = idx.merged.get(tool);
   if (list) return list;
-  const specific = idx.byTool.get(tool);
+  let specific = idx.byTool.get(tool);
+  const globbed = [...new Set(idx.globs.filter((g) => g.test(tool)).map((g) => g.rule))];
+  // A rule naming a tool both exactly and by a glob is listed once.
+  if (globbed.length > 0) specific = specific ? mergeInOrder(set, specific, globbed.filter((r) => !specific?.includes(r))) : globbed;
   if (!specific) list = idx.any;
   else if (idx.any.length === 0) list = specific;
   else list = mergeInOrder(set, idx.any, specific);
-  idx.merged.set(tool, list);
+  // Tool names come from the agent: past a bound, a list only globs built is not kept.
+  if (globbed.length === 0 || idx.merged.size < MAX_GLOBBED_LISTS) idx.merged.set(tool, list);
   return list;
 }
+
+const MAX_GLOBBED_LISTS = 1024;
 
 const EMPTY: CompiledRule[] = [];
 

@@ -9,7 +9,7 @@ const settings = fc.record(
     projectRulesPattern: mostly(fc.constant("shepherd-rules-*.json")),
     maxWarnings: mostly(fc.integer({ min: -1, max: 5 })),
     timeoutMs: mostly(fc.oneof(fc.integer({ min: 0, max: 5000 }), fc.double({ min: 0, max: 2, noNaN: true }))),
-    failMode: mostly(fc.constantFrom("open", "closed", "Open")),
+    failMode: mostly(fc.constantFrom("open", "closed", "halt", "Open")),
     binary: mostly(fc.constant("/usr/bin/shepherd")),
     trustedProjects: mostly(fc.array(mostly(fc.constant("/p")), { maxLength: 3 })),
     pluginTimeoutMs: mostly(fc.integer({ min: 0, max: 3 })),
@@ -45,6 +45,8 @@ describe("isSettingsInput", () => {
     [{ maxWarnings: 1.5 }, false],
     [{ timeoutMs: 0 }, false],
     [{ failMode: "open", trustedProjects: ["/a"], audit: { anything: 1 } }, true],
+    [{ failMode: "halt", trustedProjects: ["/a"] }, true],
+    [{ failMode: "stop" }, false],
     [[], false],
   ])("should judge %j as %p", (x, ok) => {
     expect(isSettingsInput(x)).toBe(ok);

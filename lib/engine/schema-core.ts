@@ -38,12 +38,16 @@ export interface LoadIssue {
   column?: number;
 }
 
+/** "halt": as "closed", and the pi extension also stops the run when Shepherd cannot answer. */
+export const FAIL_MODES = ["open", "closed", "halt"] as const;
+export type FailMode = (typeof FAIL_MODES)[number];
+
 export const SettingsSchema = lazySchema(() =>
   v.looseObject({
     projectRulesPattern: v.optional(v.string()),
     maxWarnings: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
     timeoutMs: v.optional(v.pipe(v.number(), v.minValue(1))),
-    failMode: v.optional(v.picklist(["open", "closed"])),
+    failMode: v.optional(v.picklist(FAIL_MODES)),
     binary: v.optional(v.string()),
     trustedProjects: v.optional(v.array(v.string())),
     pluginTimeoutMs: v.optional(v.pipe(v.number(), v.minValue(1))),
@@ -69,7 +73,7 @@ export function isSettingsInput(x: unknown): x is SettingsInput {
   if (!optString(x.projectRulesPattern) || !optString(x.binary)) return false;
   if (x.maxWarnings !== undefined && !(isNumber(x.maxWarnings) && Number.isInteger(x.maxWarnings) && x.maxWarnings >= 0)) return false;
   for (const key of ["timeoutMs", "pluginTimeoutMs", "pluginLoadTimeoutMs", "gitTimeoutMs", "hookDeadlineMs"] as const) if (!optNumberAtLeast(x[key], 1)) return false;
-  if (x.failMode !== undefined && x.failMode !== "open" && x.failMode !== "closed") return false;
+  if (x.failMode !== undefined && x.failMode !== "open" && x.failMode !== "closed" && x.failMode !== "halt") return false;
   if (x.unlockBuiltins !== undefined && !(isStringArray(x.unlockBuiltins) && x.unlockBuiltins.every((n) => n !== ""))) return false;
   return x.trustedProjects === undefined || isStringArray(x.trustedProjects);
 }
@@ -78,7 +82,7 @@ export interface Settings {
   projectRulesPattern: string;
   maxWarnings: number;
   timeoutMs: number;
-  failMode: "open" | "closed";
+  failMode: FailMode;
   binary?: string;
   trustedProjects: string[];
   pluginTimeoutMs: number;

@@ -79,6 +79,8 @@ export const RuleSchema = v.strictObject({
   stopReason: v.optional(StringOrList),
   subagent: v.optional(v.boolean()),
   requireSuccess: v.optional(v.boolean()),
+  /** A block on tool_call: ask the agent to stop after this batch of calls instead of trying again (pi 1.x). */
+  terminate: v.optional(v.boolean()),
   requiresTools: v.optional(StringOrList),
   rewrite: v.optional(RewriteSchema),
   enabled: v.optional(v.boolean()),
@@ -112,6 +114,7 @@ export interface Rule {
   stopReason?: string[];
   subagent: boolean;
   requireSuccess: boolean;
+  terminate?: boolean;
   requiresTools?: string[];
   rewrite?: { prefix: string } | { replace: string };
   enabled: boolean;
@@ -144,6 +147,17 @@ export const HookEventSchema = v.looseObject({
     v.looseObject({
       name: v.pipe(v.string(), v.minLength(1)),
       callId: v.optional(v.string()),
+      /** The call of the tool that made this one (pi 1.x: a codemode script, an MCP tool). */
+      parentCallId: v.optional(v.string()),
+      /** What the tool's author says it does (MCP tool annotations; pi 1.x reports them). Unverified. */
+      annotations: v.optional(
+        v.looseObject({
+          readOnlyHint: v.optional(v.boolean()),
+          destructiveHint: v.optional(v.boolean()),
+          idempotentHint: v.optional(v.boolean()),
+          openWorldHint: v.optional(v.boolean()),
+        }),
+      ),
       // valibot's record accepts arrays; a tool input is always a JSON object.
       input: v.pipe(
         v.custom<Record<string, unknown>>((x) => typeof x === "object" && x !== null && !Array.isArray(x), "Invalid type: Expected a JSON object"),
@@ -175,5 +189,7 @@ export interface Decision {
   notify: string[];
   steer: string[];
   fired: Fired[];
+  /** On a block from a rule with `terminate`: the agent should stop after this batch. */
+  terminate?: boolean;
 }
 

@@ -30,8 +30,22 @@ export function normalizeToolName(name: string): string {
   return TOOL_ALIASES[lower] ?? lower;
 }
 
-/** Tool names Shepherd knows, for "did you mean" hints. */
-export const KNOWN_TOOLS = ["bash", "edit", "write", "read", "grep", "find", "ls", "*"] as const;
+/**
+ * Tool names Shepherd knows, for "did you mean" hints. `powershell` (pi 1.x) is a tool of its own, not
+ * an alias of bash: bash rules reason about POSIX shell syntax, so a rule guards it by naming it.
+ */
+export const KNOWN_TOOLS = ["bash", "powershell", "edit", "write", "read", "grep", "find", "ls", "*"] as const;
+
+/** A rule's tool name with `*` in it (other than a lone `*`, which means every tool): `mcp__github__*`. */
+export function isToolGlob(tool: string): boolean {
+  return tool !== "*" && tool.includes("*");
+}
+
+/** The test for a tool glob: `*` is any run of characters, everything else is literal, whole name only. */
+export function toolGlobTest(glob: string): (tool: string) => boolean {
+  const re = new RegExp(`^${glob.split("*").map((part) => part.replace(/[.+?^${}()|[\]\\]/g, "\\$&")).join(".*")}$`, "s");
+  return (tool) => re.test(tool);
+}
 
 const PATH_KEYS = ["path", "file_path", "filePath", "absolute_path", "notebook_path", "dir_path", "directory"] as const;
 const TEXT_KEYS = ["newText", "new_string", "content", "new_str", "text", "newContent"] as const;

@@ -33,8 +33,8 @@ describe("checkCheckResult", () => {
 });
 
 describe("failedActionDecision", () => {
-  it("should block a tool call when failing closed", () => {
-    expect(failedActionDecision("tool_call", "closed", "plugin x threw")?.action).toBe("block");
+  it.each(["closed", "halt"] as const)("should block a tool call when failing %s", (mode) => {
+    expect(failedActionDecision("tool_call", mode, "plugin x threw")?.action).toBe("block");
   });
 
   it("should have no opinion when failing open or after the fact", () => {

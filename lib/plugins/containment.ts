@@ -4,7 +4,9 @@
  */
 import * as v from "valibot";
 import type { PartialDecision } from "../engine/evaluate.ts";
-import { type HookName, issuePath } from "../engine/schema-core.ts";
+import { type FailMode, type HookName, issuePath } from "../engine/schema-core.ts";
+
+export type { FailMode };
 
 const MAX_TEXT = 16_384;
 const MAX_LIST = 32;
@@ -51,7 +53,6 @@ function describeValue(value: unknown): string {
   return typeof value === "object" ? "an object" : `a ${typeof value}`;
 }
 
-export type FailMode = "open" | "closed";
 
 /**
  * The decision for an action that failed. Fail closed only where blocking means something (before a
@@ -59,7 +60,7 @@ export type FailMode = "open" | "closed";
  * the fact has nothing to stop.
  */
 export function failedActionDecision(hook: HookName, failMode: FailMode, what: string): PartialDecision | undefined {
-  if (hook === "tool_call" && failMode === "closed") {
+  if (hook === "tool_call" && failMode !== "open") {
     return { action: "block", reason: `${what}; Shepherd blocks the call because failMode is "closed" (fix the plugin or set failMode "open")` };
   }
   return undefined;

@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
 export const ROOT = resolve(import.meta.dir, "..", "..");
+/** pi 0.73.1 from the project's devDependencies; pi 1.x comes from tests/helpers/pi1-install.ts. */
 export const PI_BIN = join(ROOT, "node_modules", ".bin", "pi");
 export const BUN_BIN = join(ROOT, "node_modules", ".bin", "bun");
 export const SHEPHERD_BIN = join(ROOT, "dist", "shepherd");
@@ -17,6 +18,8 @@ export const FAKE_SIDECAR = join(ROOT, "tests", "helpers", "pi-fake-sidecar.ts")
 
 export interface ScriptStep {
   text?: string;
+  /** End this LLM call with stopReason "error" (pi may retry it by itself). */
+  error?: string;
   toolCalls?: { name: string; arguments: Record<string, unknown>; id?: string }[];
 }
 
@@ -47,6 +50,13 @@ export interface RunOptions {
   /** Keep the session file in this folder instead of --no-session. */
   sessionDir?: string;
   mode?: "json" | "text" | "rpc";
+  /**
+   * Keep pi's built-in extensions (pi 1.x: codemode, MCP), which `--no-extensions` also drops; the
+   * Shepherd extension is still loaded with -e.
+   */
+  builtins?: boolean;
+  /** Replaces the `--tools` list (pi 1.x hides MCP tools unless an entry starts with `mcp__`). */
+  tools?: string;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -72,8 +82,11 @@ export class PiProject {
   readonly scriptFile: string;
   /** A per-test name for the sidecar binary, so a test can find exactly its own processes. */
   readonly shepherdBin: string;
+  /** The pi executable this project runs (0.73.1 unless a test passes another). */
+  readonly piBin: string;
 
-  constructor() {
+  constructor(piBin: string = PI_BIN) {
+    this.piBin = piBin;
     this.root = mkdtempSync(join(tmpdir(), "shepherd-pi-e2e-"));
     this.agentDir = join(this.root, "agent");
     this.dir = join(this.root, "project");
@@ -113,7 +126,14 @@ export class PiProject {
 
   /** pi settings key `shepherd` in the isolated agent folder (global layer). */
   settings(shepherd: Record<string, unknown>): void {
-    writeFileSync(join(this.agentDir, "settings.json"), `${JSON.stringify({ shepherd }, null, 2)}\n`);
+    this.piSettings({ shepherd });
+  }
+
+  /** Merges top-level keys into pi's own global settings.json (e.g. `retry`). */
+  piSettings(keys: Record<string, unknown>): void {
+    const file = join(this.agentDir, "settings.json");
+    const current: unknown = existsSync(file) ? JSON.parse(readFileSync(file, "utf8")) : {};
+    writeFileSync(file, `${JSON.stringify({ ...(isRecord(current) ? current : {}), ...keys }, null, 2)}\n`);
   }
 
   trust(): void {
@@ -157,6 +177,8 @@ export class PiProject {
     if (opts.loadExtension === false) {
       // Discovery must be on for an installed extension to load.
       args.push("-e", FAUX_PROVIDER);
+    } else if (opts.builtins) {
+      args.push("-e", FAUX_PROVIDER, "-e", EXTENSION);
     } else {
       args.push("--no-extensions", "-e", FAUX_PROVIDER, "-e", EXTENSION);
     }
@@ -171,7 +193,7 @@ export class PiProject {
       "--model",
       "faux-1",
       "--tools",
-      "bash,read,edit,write,shepherd_rules",
+      opts.tools ?? "bash,read,edit,write,shepherd_rules",
     );
     if (mode !== "rpc") args.push(opts.prompt ?? "do the task");
     return args;
@@ -179,7 +201,7 @@ export class PiProject {
 
   async run(opts: RunOptions = {}): Promise<PiRun> {
     const env = { ...this.baseEnv(), ...opts.env };
-    const child = spawn(PI_BIN, this.piArgs(opts), { cwd: this.dir, env: clean(env), stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(this.piBin, this.piArgs(opts), { cwd: this.dir, env: clean(env), stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
     child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
@@ -239,16 +261,34 @@ export function contextText(run: PiRun, index: number): string {
 }
 
 /** The tool results pi reported (json mode), in order. */
-export function toolResults(run: PiRun): { toolName: string; isError: boolean; text: string }[] {
-  const out: { toolName: string; isError: boolean; text: string }[] = [];
+export interface ToolResultSeen {
+  toolName: string;
+  isError: boolean;
+  text: string;
+  /** pi 1.x: the machine-readable result beside the text. */
+  structuredContent?: unknown;
+  parentToolCallId?: string;
+}
+
+export function toolResults(run: PiRun): ToolResultSeen[] {
+  const out: ToolResultSeen[] = [];
   for (const event of run.events) {
     if (event.type !== "tool_execution_end") continue;
     const result = isRecord(event.result) ? event.result : {};
-    out.push({
-      toolName: String(event.toolName),
-      isError: event.isError === true,
-      text: messageText(result),
-    });
+    const seen: ToolResultSeen = { toolName: String(event.toolName), isError: event.isError === true, text: messageText(result) };
+    if (result.structuredContent !== undefined) seen.structuredContent = result.structuredContent;
+    if (typeof event.parentToolCallId === "string") seen.parentToolCallId = event.parentToolCallId;
+    out.push(seen);
+  }
+  return out;
+}
+
+/** The stop reason of every assistant message pi finished (json mode), in order. */
+export function assistantStops(run: PiRun): string[] {
+  const out: string[] = [];
+  for (const event of run.events) {
+    const message = event.type === "message_end" && isRecord(event.message) ? event.message : undefined;
+    if (message?.role === "assistant") out.push(String(message.stopReason));
   }
   return out;
 }

@@ -3,7 +3,7 @@
  * `extension_ui_request` lines), for the tests that need a person on the other end.
  */
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
-import { parseLines, PI_BIN, type PiProject, type RunOptions } from "./pi-harness.ts";
+import { parseLines, type PiProject, type RunOptions } from "./pi-harness.ts";
 
 type Event = Record<string, unknown>;
 
@@ -19,7 +19,7 @@ export class PiRpc {
   constructor(project: PiProject, opts: Omit<RunOptions, "mode" | "prompt"> = {}) {
     const env: Record<string, string> = {};
     for (const [k, v] of Object.entries({ ...project.baseEnv(), ...opts.env })) if (v !== undefined) env[k] = v;
-    this.child = spawn(PI_BIN, project.piArgs({ ...opts, mode: "rpc" }), { cwd: project.dir, env });
+    this.child = spawn(project.piBin, project.piArgs({ ...opts, mode: "rpc" }), { cwd: project.dir, env });
     this.child.stdout.setEncoding("utf8").on("data", (chunk: string) => this.#onData(chunk));
     this.child.stderr.setEncoding("utf8").on("data", (chunk: string) => (this.stderr += chunk));
     // A safety net, not an assertion: a wedged pi must not outlive the test run.

@@ -1,0 +1,54 @@
+/**
+ * @module pi 1.x's own project trust (`<agent dir>/trust.json`: folder -> true | false | null, the nearest
+ * saved decision applies), read only to show it beside Shepherd's: the two are separate, and pi trusting a
+ * project never makes Shepherd trust it.
+ */
+import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { isPlainRecord } from "../engine/guard-kit.ts";
+import { agentDir, type Env } from "./paths.ts";
+import { canonicalDir } from "./settings.ts";
+
+/** A trust store bigger than this is not pi's (it holds one short line per decided folder). */
+const MAX_TRUST_FILE = 1 << 20;
+
+export interface PiTrust {
+  trusted: boolean;
+  /** The folder the decision was saved for: the project or one of its parents. */
+  folder: string;
+}
+
+/** pi's saved decision for `cwd`, or undefined when there is none (or no readable pi 1.x trust store). */
+export function piTrustFor(cwd: string, env: Env): PiTrust | undefined {
+  const data = readTrustStore(join(agentDir(env), "trust.json"));
+  if (!data) return undefined;
+  const decisions = new Map<string, boolean>();
+  for (const [key, value] of Object.entries(data)) if (typeof value === "boolean") decisions.set(canonicalDir(key), value);
+  for (let dir = canonicalDir(cwd); ; dir = dirname(dir)) {
+    const decision = decisions.get(dir);
+    if (decision !== undefined) return { trusted: decision, folder: dir };
+    if (dirname(dir) === dir) return undefined;
+  }
+}
+
+function readTrustStore(file: string): Record<string, unknown> | undefined {
+  let fd: number;
+  try {
+    // Non-blocking: a FIFO in its place must not hang the CLI; it is then refused as not a file.
+    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch {
+    return undefined;
+  }
+  try {
+    const stat = fstatSync(fd);
+    if (!stat.isFile() || stat.size > MAX_TRUST_FILE) return undefined;
+    const buf = Buffer.alloc(stat.size);
+    const read = readSync(fd, buf, 0, stat.size, 0);
+    const parsed: unknown = JSON.parse(buf.subarray(0, read).toString("utf8").replace(/^\uFEFF/, ""));
+    return isPlainRecord(parsed) ? parsed : undefined;
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
+}
