@@ -87,6 +87,10 @@ export function mergeDecisions(decisions: readonly Decision[]): Decision {
       out.reason = d.reason;
       out.input = d.input;
     }
+    if (d.result) {
+      out.result = d.result;
+      if (d.redacted) out.redacted = d.redacted;
+    }
     for (const n of d.notify) if (!out.notify.includes(n)) out.notify.push(n);
     for (const s of d.steer) if (!out.steer.includes(s)) out.steer.push(s);
     out.fired.push(...d.fired);

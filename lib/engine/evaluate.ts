@@ -4,6 +4,8 @@ import { candidates, type RuleSet } from "./merge.ts";
 import { type CompiledRule, EventView, fillTemplate, matchStatic, NO_MATCH } from "./match.ts";
 import { selectorFor } from "./prefilter.ts";
 import { RegexBudgetError } from "./regex/guarded-regexp.ts";
+import { redactSecrets, redactionNotice } from "../secrets/redact.ts";
+import { isBuiltinAction } from "./schema-core.ts";
 import type { Decision, Fired, HookEvent, Rule } from "./schema.ts";
 import { recordCommand, recordEdit, type SessionState, type SessionStore } from "./state.ts";
 import { mainKeyOf } from "./tools.ts";
@@ -140,6 +142,8 @@ interface Outcome {
   fired: Fired[];
   rewritten: boolean;
   tookEffect: Rule[];
+  /** The redacted tool output (without the notice) and what was replaced, once a `redact` rule found secrets. */
+  redacted?: { text: string; counts: Record<string, number> };
 }
 
 function defaultReason(rule: Rule): string {
@@ -191,9 +195,6 @@ function newOutcome(): Outcome {
   return { notify: [], steer: [], fired: [], rewritten: false, tookEffect: [] };
 }
 
-function isCoreAction(action: string): boolean {
-  return action === "block" || action === "ask" || action === "notify" || action === "steer" || action === "rewrite";
-}
 
 async function evaluateAsync(ctx: EvalContext, view: EventView, state: SessionState, list: CompiledRule[], shell: ShellContext): Promise<Decision> {
   const out = newOutcome();
@@ -213,7 +214,7 @@ async function evaluateAsync(ctx: EvalContext, view: EventView, state: SessionSt
       }
       if (!ok) continue;
     }
-    if (isCoreAction(rule.action)) applyAction(cr, view, out);
+    if (isBuiltinAction(rule.action)) applyAction(cr, view, out);
     else {
       const partial = await ctx.host?.runAction?.(rule.action, pluginArgs(view, rule, state));
       if (partial) applyPartial(rule, partial, view, out);
@@ -260,10 +261,25 @@ function applyAction(cr: CompiledRule, view: EventView, out: Outcome): void {
     case "steer":
       pushUnique(out.steer, fillTemplate(rule.reason ?? defaultReason(rule), view));
       break;
+    case "redact":
+      if (!redactResult(view, out)) return;
+      break;
     default:
       return;
   }
   took(out, rule);
+}
+
+/** Replaces secrets in a tool result's text (after earlier redact rules); false when there were none. */
+function redactResult(view: EventView, out: Outcome): boolean {
+  const result = view.event.hook === "tool_result" ? view.event.result : undefined;
+  if (!result) return false;
+  const r = redactSecrets(out.redacted?.text ?? result.text);
+  if (r.total === 0) return false;
+  const counts = out.redacted?.counts ?? {};
+  for (const [kind, n] of Object.entries(r.counts)) counts[kind] = (counts[kind] ?? 0) + n;
+  out.redacted = { text: r.text, counts };
+  return true;
 }
 
 function applyPartial(rule: Rule, partial: PartialDecision, view: EventView, out: Outcome): void {
@@ -328,6 +344,10 @@ function finish(ctx: EvalContext, view: EventView, state: SessionState, list: Co
   };
   if (out.ask) decision.reason = out.ask.reason;
   if (out.rewritten) decision.input = view.input;
+  if (out.redacted) {
+    decision.result = { text: `${out.redacted.text}\n\n${redactionNotice(out.redacted.counts)}` };
+    decision.redacted = out.redacted.counts;
+  }
   return decision;
 }
 

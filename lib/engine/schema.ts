@@ -8,13 +8,14 @@ export {
   BUILTIN_CHECKS,
   DEFAULT_SETTINGS,
   HOOK_NAMES,
+  isBuiltinAction,
   issuePath,
   LayerNames,
   SettingsSchema,
 } from "./schema-core.ts";
 export type { BuiltinAction, HookName, LayerName, LoadIssue, Settings, SettingsInput } from "./schema-core.ts";
 
-export const EXPECTATIONS = ["block", "allow", "rewrite", "notify", "steer", "ask"] as const;
+export const EXPECTATIONS = ["block", "allow", "rewrite", "notify", "steer", "ask", "redact"] as const;
 
 const RegexFlags = v.pipe(v.string(), v.regex(/^[dgimsuvy]*$/, "flags may only contain the letters d g i m s u v y"));
 
@@ -168,6 +169,10 @@ export interface Decision {
   action: DecisionAction;
   reason?: string;
   input?: Record<string, unknown>;
+  /** tool_result only: the output the model gets instead of the tool's (a `redact` rule fired). */
+  result?: { text: string };
+  /** With `result`: how many secrets of each kind were replaced (never the values). */
+  redacted?: Record<string, number>;
   notify: string[];
   steer: string[];
   fired: Fired[];

@@ -364,6 +364,8 @@ export function detectorPatterns(): RegExp[] {
   return SHAPES.map((d) => d.re).concat([PEM_BEGIN, PEM_BODY, STRONG_NAME, WEAK_NAME, AWS_NAME, PLACEHOLDER]);
 }
 
+const GENERIC_KINDS: ReadonlySet<string> = new Set(["secret-assignment", "high-entropy-secret"]);
+
 /** Sorted, non-overlapping spans; of two overlapping spans the earlier (then longer) one wins. */
 function mergeSpans(spans: Span[]): Span[] {
   spans.sort((a, b) => a.start - b.start || b.end - a.end);
@@ -372,6 +374,8 @@ function mergeSpans(spans: Span[]): Span[] {
     const last = out[out.length - 1];
     if (last && s.start < last.end) {
       if (s.end > last.end) last.end = s.end;
+      // A value under a secret name that is also a known shape is counted as the shape (more useful to read).
+      if (GENERIC_KINDS.has(last.kind) && !GENERIC_KINDS.has(s.kind)) last.kind = s.kind;
       continue;
     }
     out.push({ ...s });
@@ -430,6 +434,14 @@ export function describeCounts(counts: Readonly<Record<string, number>>): string
   const total = kinds.reduce((n, k) => n + (counts[k] ?? 0), 0);
   const list = kinds.map((k) => (counts[k] === 1 ? k : `${counts[k]}× ${k}`)).join(", ");
   return `${total} secret${total === 1 ? "" : "s"} (${list})`;
+}
+
+/**
+ * The line the model reads under a redacted output: how many and of what kind, never a value, and what to
+ * do about it (a model told nothing tends to ask for the "missing" value or go and read it again).
+ */
+export function redactionNotice(counts: Readonly<Record<string, number>>): string {
+  return `[Shepherd redacted ${describeCounts(counts)} from this output. The values are withheld on purpose: do not try to read, reconstruct or repeat them; refer to them by name (e.g. "the token in .env").]`;
 }
 
 /** `Basic x` is a credential only when x decodes to `user:password` ("Basic usage" is not). */
