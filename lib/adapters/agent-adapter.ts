@@ -32,6 +32,8 @@ export interface ParsedHook {
   preTool: boolean;
   /** The agent's session id (state file key). */
   sessionId: string;
+  /** A post-tool event: the tool's output as the agent sent it, for an answer that replaces it (redaction). */
+  toolResponse?: unknown;
   /** Only for Codex: the transcript to read a call's exit code from. */
   transcriptPath?: string;
 }

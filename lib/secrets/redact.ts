@@ -452,3 +452,35 @@ function basicLooksReal(value: string): boolean {
     return false;
   }
 }
+
+/**
+ * For an agent that cannot replace the output (only add to it): what the model is told instead. It has
+ * seen the values, so it is asked not to repeat or send them; the data-flow guard is what enforces that.
+ */
+export function disregardNotice(counts: Readonly<Record<string, number>>): string {
+  return `[Shepherd: this output contained ${describeCounts(counts)} that could not be hidden from you. Do not repeat, store, print or send these values anywhere (no command, file, message or URL); refer to them by name only.]`;
+}
+
+const MAX_JSON_DEPTH = 64;
+
+/**
+ * A copy of a JSON value with every string redacted, same shape (an agent that validates a replaced tool
+ * output against the tool's schema accepts it). Counts are added to `counts`.
+ */
+export function redactJson(value: unknown, counts: Record<string, number>, depth = 0): unknown {
+  if (typeof value === "string") {
+    const r = redactSecrets(value);
+    for (const [k, n] of Object.entries(r.counts)) counts[k] = (counts[k] ?? 0) + n;
+    return r.text;
+  }
+  if (value === null || typeof value !== "object") return value;
+  // Deeper than any tool output: flattened to redacted text rather than passed through unread.
+  if (depth >= MAX_JSON_DEPTH) return redactJson(JSON.stringify(value), counts, depth);
+  if (Array.isArray(value)) return value.map((v) => redactJson(v, counts, depth + 1));
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) {
+    // defineProperty, not assignment: a key named __proto__ must stay a plain key.
+    Object.defineProperty(out, k, { value: redactJson(v, counts, depth + 1), enumerable: true, writable: true, configurable: true });
+  }
+  return out;
+}
