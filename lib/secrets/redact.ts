@@ -321,7 +321,8 @@ function tryShape(text: string, i: number, d: ShapeDetector, spans: Span[]): num
   const start = g === 0 ? m.index - pre : m.index + m[0].lastIndexOf(value);
   const end = g === 0 ? m.index + m[0].length : start + value.length;
   spans.push({ start, end, kind: d.kind });
-  return m.index + m[0].length;
+  // Context kept (`Bearer x`): the scan goes on at the value, where a vendor shape may name it better.
+  return g === 0 ? end : start;
 }
 
 /** Every secret span in `text`, unsorted, possibly overlapping. One pass; each value is scanned once. */
@@ -364,7 +365,7 @@ export function detectorPatterns(): RegExp[] {
   return SHAPES.map((d) => d.re).concat([PEM_BEGIN, PEM_BODY, STRONG_NAME, WEAK_NAME, AWS_NAME, PLACEHOLDER]);
 }
 
-const GENERIC_KINDS: ReadonlySet<string> = new Set(["secret-assignment", "high-entropy-secret"]);
+const GENERIC_KINDS: ReadonlySet<string> = new Set(["secret-assignment", "high-entropy-secret", "bearer-token", "auth-header", "password-flag", "cookie", "url-credentials"]);
 
 /** Sorted, non-overlapping spans; of two overlapping spans the earlier (then longer) one wins. */
 function mergeSpans(spans: Span[]): Span[] {
