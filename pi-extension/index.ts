@@ -17,6 +17,7 @@ import type {
 } from "@mariozechner/pi-coding-agent";
 import { Type } from "typebox";
 import { loadSettings, type ExtensionSettings } from "./settings.ts";
+import { redactedToolResult, structuredOf, withStructured } from "./redact-result.ts";
 import { SidecarClient, SidecarRpcError, SidecarUnavailableError } from "./sidecar-client.ts";
 import { markChildren, startedAsSubagent, SUBAGENT_ENV } from "./subagent.ts";
 import {
@@ -327,10 +328,12 @@ export default function shepherd(pi: ExtensionAPI): void {
     const text = event.content.map((part) => (part.type === "text" ? part.text : "")).join("\n");
     const outcome = await evaluate("tool_result", ctx, {
       tool: { name: event.toolName, callId: event.toolCallId, input: plainRecord(event.input) },
-      result: { text, isError: event.isError },
+      result: withStructured({ text, isError: event.isError }, structuredOf(event)),
       availableTools: activeTools(),
     });
+    let redacted: ReturnType<typeof redactedToolResult> | undefined;
     if (outcome.ok) {
+      redacted = redactedToolResult(event, outcome.decision);
       const { decision } = outcome;
       if (decision.notify.length > 0) {
         counters.notified += decision.notify.length;
@@ -340,6 +343,7 @@ export default function shepherd(pi: ExtensionAPI): void {
       // The model reads the next steer right after this batch of results, before its next call.
       steer(decision.steer, "steer");
     }
+    if (redacted) return notes.length === 0 ? redacted : { ...redacted, content: [...redacted.content, { type: "text", text: modelText(notes) }] };
     if (notes.length === 0) return undefined;
     return { content: [...event.content, { type: "text", text: modelText(notes) }] };
   });

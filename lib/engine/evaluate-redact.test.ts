@@ -18,6 +18,14 @@ describe("evaluate (redact)", () => {
     expect(d.fired).toEqual([{ rule: "redact-secrets", source: "builtin", action: "redact" }]);
   });
 
+  it("should redact the structured copy of the output in step with the text", async () => {
+    const { run } = makeEvaluator(ruleSetOf({ builtin: [redactRule] }));
+    const ev = toolResult("mcp", {}, false, `tok ${TOKEN}`);
+    const d = await run({ ...ev, result: { text: `tok ${TOKEN}`, isError: false, structured: { items: [{ token: TOKEN, n: 1 }] } } });
+    expect(d.result?.structured).toEqual({ items: [{ token: "[REDACTED:github-token]", n: 1 }] });
+    expect(JSON.stringify(d)).not.toContain(TOKEN);
+  });
+
   it("should answer no result when the output holds no secret", async () => {
     const { run } = makeEvaluator(ruleSetOf({ builtin: [redactRule] }));
     const d = await run(toolResult("bash", { command: "ls" }, false, "a.txt\nb.txt\n"));

@@ -4,7 +4,7 @@ import { candidates, type RuleSet } from "./merge.ts";
 import { type CompiledRule, EventView, fillTemplate, matchStatic, NO_MATCH } from "./match.ts";
 import { selectorFor } from "./prefilter.ts";
 import { RegexBudgetError } from "./regex/guarded-regexp.ts";
-import { redactSecrets, redactionNotice } from "../secrets/redact.ts";
+import { redactJson, redactSecrets, redactionNotice } from "../secrets/redact.ts";
 import { isBuiltinAction } from "./schema-core.ts";
 import type { Decision, Fired, HookEvent, Rule } from "./schema.ts";
 import { recordCommand, recordEdit, type SessionState, type SessionStore } from "./state.ts";
@@ -346,6 +346,9 @@ function finish(ctx: EvalContext, view: EventView, state: SessionState, list: Co
   if (out.rewritten) decision.input = view.input;
   if (out.redacted) {
     decision.result = { text: `${out.redacted.text}\n\n${redactionNotice(out.redacted.counts)}` };
+    // An agent that keeps a structured copy of the output (pi 1.x structuredContent) must get it redacted too.
+    const structured = (ev.result as { structured?: unknown } | undefined)?.structured;
+    if (structured !== undefined) decision.result.structured = redactJson(structured, {});
     decision.redacted = out.redacted.counts;
   }
   return decision;

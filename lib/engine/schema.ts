@@ -169,8 +169,11 @@ export interface Decision {
   action: DecisionAction;
   reason?: string;
   input?: Record<string, unknown>;
-  /** tool_result only: the output the model gets instead of the tool's (a `redact` rule fired). */
-  result?: { text: string };
+  /**
+   * tool_result only: the output the model gets instead of the tool's (a `redact` rule fired); `structured`
+   * is the event's `result.structured` (an agent's structured tool output) with the same redaction.
+   */
+  result?: { text: string; structured?: unknown };
   /** With `result`: how many secrets of each kind were replaced (never the values). */
   redacted?: Record<string, number>;
   notify: string[];
