@@ -6,6 +6,7 @@ import { selectorFor } from "./prefilter.ts";
 import { RegexBudgetError } from "./regex/guarded-regexp.ts";
 import { redactJson, redactSecrets, redactionNotice } from "../secrets/redact.ts";
 import { isBuiltinAction } from "./schema-core.ts";
+import { carriedSecret, exfiltrationReason, rememberSecrets } from "./secret-flow.ts";
 import type { Decision, Fired, HookEvent, Rule } from "./schema.ts";
 import { recordCommand, recordEdit, type SessionState, type SessionStore } from "./state.ts";
 import { mainKeyOf } from "./tools.ts";
@@ -142,6 +143,8 @@ interface Outcome {
   fired: Fired[];
   rewritten: boolean;
   tookEffect: Rule[];
+  state: SessionState;
+  projectRoot: string;
   /** The redacted tool output (without the notice) and what was replaced, once a `redact` rule found secrets. */
   redacted?: { text: string; counts: Record<string, number> };
 }
@@ -167,13 +170,14 @@ export function evaluate(ctx: EvalContext, event: HookEvent): Decision | Promise
   const state = ctx.sessions.get(event.session.id);
   state.lastSeen = Date.now();
   count(state, view);
+  if (event.hook === "tool_result" && guardsSecrets(ctx.rules)) rememberSecrets(state, view);
   const shell: ShellContext = { cwd: event.session.cwd, projectRoot: ctx.projectRoot, home: ctx.home };
   const list = candidates(ctx.rules, event.hook, view.tool);
 
   const selector = selectorFor(list);
   if (selector.needsHost) return evaluateAsync(ctx, view, state, list, shell);
 
-  const out = newOutcome();
+  const out = newOutcome(state, ctx.projectRoot);
   let picked = selector.select(view, shell);
   for (let k = 0; k < picked.length; k++) {
     const cr = picked[k] as CompiledRule;
@@ -191,13 +195,25 @@ export function evaluate(ctx: EvalContext, event: HookEvent): Decision | Promise
   return finish(ctx, view, state, list, shell, out);
 }
 
-function newOutcome(): Outcome {
-  return { notify: [], steer: [], fired: [], rewritten: false, tookEffect: [] };
+function newOutcome(state: SessionState, projectRoot: string): Outcome {
+  return { notify: [], steer: [], fired: [], rewritten: false, tookEffect: [], state, projectRoot };
+}
+
+const guarding = new WeakMap<RuleSet, boolean>();
+
+/** Whether an enabled rule of the set guards secrets: only then are tool results fingerprinted. */
+function guardsSecrets(rules: RuleSet): boolean {
+  let on = guarding.get(rules);
+  if (on === undefined) {
+    on = rules.rules.some((r) => r.action === "guard-secrets" && r.enabled);
+    guarding.set(rules, on);
+  }
+  return on;
 }
 
 
 async function evaluateAsync(ctx: EvalContext, view: EventView, state: SessionState, list: CompiledRule[], shell: ShellContext): Promise<Decision> {
-  const out = newOutcome();
+  const out = newOutcome(state, ctx.projectRoot);
   const selector = selectorFor(list);
   let picked = selector.select(view, shell);
   for (let k = 0; k < picked.length; k++) {
@@ -264,6 +280,13 @@ function applyAction(cr: CompiledRule, view: EventView, out: Outcome): void {
     case "redact":
       if (!redactResult(view, out)) return;
       break;
+    case "guard-secrets": {
+      if (view.event.hook !== "tool_call") return;
+      const hit = carriedSecret(out.state, view, out.projectRoot);
+      if (!hit) return;
+      out.block = { rule, reason: rule.reason ?? exfiltrationReason(hit) };
+      break;
+    }
     default:
       return;
   }
@@ -311,7 +334,7 @@ function finish(ctx: EvalContext, view: EventView, state: SessionState, list: Co
   // A rewrite must not launder a command past a block: block/ask rules see the final input too.
   if (out.rewritten && !out.block) {
     for (const cr of list) {
-      if (cr.rule.action !== "block" && cr.rule.action !== "ask") continue;
+      if (cr.rule.action !== "block" && cr.rule.action !== "ask" && cr.rule.action !== "guard-secrets") continue;
       if (out.tookEffect.includes(cr.rule)) continue;
       if (!matches(cr, view, shell, state, ctx.maxWarnings, out)) continue;
       applyAction(cr, view, out);

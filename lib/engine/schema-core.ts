@@ -19,7 +19,7 @@ export const HOOK_NAMES = [
 ] as const;
 export type HookName = (typeof HOOK_NAMES)[number];
 
-export const BUILTIN_ACTIONS = ["block", "ask", "notify", "steer", "rewrite", "redact"] as const;
+export const BUILTIN_ACTIONS = ["block", "ask", "notify", "steer", "rewrite", "redact", "guard-secrets"] as const;
 export type BuiltinAction = (typeof BUILTIN_ACTIONS)[number];
 const BUILTIN_ACTION_SET: ReadonlySet<string> = new Set(BUILTIN_ACTIONS);
 

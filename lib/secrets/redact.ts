@@ -384,6 +384,11 @@ function mergeSpans(spans: Span[]): Span[] {
   return out;
 }
 
+/** The secrets of `text`, sorted and non-overlapping, each named by its most specific kind. */
+export function secretSpans(text: string): Span[] {
+  return mergeSpans(findSecrets(text));
+}
+
 /** Windows of this size are scanned one after another, with an overlap for a secret that spans two windows. */
 const WINDOW = 1 << 20;
 const OVERLAP = 40_000;
