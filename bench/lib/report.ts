@@ -122,6 +122,7 @@ export function rows(r: BenchReport): Row[] {
   if (r.redact) {
     const x = r.redact;
     out.push([`redact a ${fmtMb(x.bytes)} tool output (${x.secretsFound} secrets)`, "", fmtMs(x.msPerOutput), "", "", r.quick ? "" : "< 10 ms", met(r.quick ? undefined : x.msPerOutput < 10)]);
+    out.push(["data-flow guard, added per tool call (32 secrets seen)", "", fmtUs(x.guardUsPerCall), "", "", r.quick ? "" : "< 5 µs", met(r.quick ? undefined : x.guardUsPerCall < 5)]);
   }
   void mid;
   void big;
