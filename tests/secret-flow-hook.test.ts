@@ -49,6 +49,8 @@ function stateFiles(): string[] {
 
 describe("data-flow guard across hook processes", () => {
   it("should deny a curl carrying a token a previous hook process saw printed, naming the source", () => {
+    // A first call makes the per-project snapshot: the PostToolUse is then answered from its tool_result part.
+    expect(hook({ hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "ls" } }).hookSpecificOutput).toBeUndefined();
     const post = printed();
     expect(JSON.stringify(post)).not.toContain(TOKEN);
     const pre = curl();

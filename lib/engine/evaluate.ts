@@ -170,7 +170,9 @@ export function evaluate(ctx: EvalContext, event: HookEvent): Decision | Promise
   const state = ctx.sessions.get(event.session.id);
   state.lastSeen = Date.now();
   count(state, view);
-  if (event.hook === "tool_result" && guardsSecrets(ctx.rules)) rememberSecrets(state, view);
+  // Always, not only when the guard rule is in this rule set: a hook process answering a tool_result from
+  // its snapshot holds only the tool_result rules, and the guard (a tool_call rule) needs what it saw.
+  if (event.hook === "tool_result") rememberSecrets(state, view);
   const shell: ShellContext = { cwd: event.session.cwd, projectRoot: ctx.projectRoot, home: ctx.home };
   const list = candidates(ctx.rules, event.hook, view.tool);
 
@@ -197,18 +199,6 @@ export function evaluate(ctx: EvalContext, event: HookEvent): Decision | Promise
 
 function newOutcome(state: SessionState, projectRoot: string): Outcome {
   return { notify: [], steer: [], fired: [], rewritten: false, tookEffect: [], state, projectRoot };
-}
-
-const guarding = new WeakMap<RuleSet, boolean>();
-
-/** Whether an enabled rule of the set guards secrets: only then are tool results fingerprinted. */
-function guardsSecrets(rules: RuleSet): boolean {
-  let on = guarding.get(rules);
-  if (on === undefined) {
-    on = rules.rules.some((r) => r.action === "guard-secrets" && r.enabled);
-    guarding.set(rules, on);
-  }
-  return on;
 }
 
 
