@@ -60,6 +60,18 @@ describe("redactSecrets", () => {
     expect(r.text.length).toBe(text.length - 2 * token.length + 2 * "[REDACTED:github-token]".length);
   });
 
+  it("should redact a 50 MB output whole, window by window", () => {
+    const token = "AKIAABCDEFGHIJKLMNOP";
+    const line = "2026-12-01T10:00:00Z INFO request served in 12 ms path=/api/v1/items?page=3\n";
+    const text = `${token}\n${line.repeat(Math.ceil((50 << 20) / line.length))}${token}\n`;
+    const start = performance.now();
+    const r = redactSecrets(text);
+    expect(r.counts["aws-access-key-id"]).toBe(2);
+    expect(r.text.length).toBe(text.length + 2 * ("[REDACTED:aws-access-key-id]".length - token.length));
+    expect(r.truncated).toBe(false);
+    expect(performance.now() - start).toBeLessThan(30_000);
+  });
+
   it("should cut and mark an output over maxChars", () => {
     const r = redactSecrets("a".repeat(5000), { maxChars: 1000 });
     expect(r.truncated).toBe(true);
