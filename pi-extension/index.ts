@@ -17,7 +17,7 @@ import type {
 } from "@mariozechner/pi-coding-agent";
 import { Type } from "typebox";
 import { loadSettings, type ExtensionSettings } from "./settings.ts";
-import { redactedToolResult, structuredOf, withStructured } from "./redact-result.ts";
+import { redactedMessage, redactedToolResult, structuredOf, withStructured } from "./redact-result.ts";
 import { SidecarClient, SidecarRpcError, SidecarUnavailableError } from "./sidecar-client.ts";
 import { markChildren, startedAsSubagent, SUBAGENT_ENV } from "./subagent.ts";
 import {
@@ -370,18 +370,19 @@ export default function shepherd(pi: ExtensionAPI): void {
     if (text === "") return undefined;
     const outcome = await evaluate("message_end", ctx, { message: { text } });
     if (!outcome.ok) return undefined;
+    const replaced = redactedMessage(message, outcome.decision);
     const { notify, steer: steers } = outcome.decision;
     showNotify(notify, ctx);
     counters.notified += notify.length;
     const items = [...notify, ...steers];
-    if (items.length === 0) return undefined;
+    if (items.length === 0) return replaced;
     if (message.stopReason === "toolUse") {
       // pi waits for this handler before running the tools, so the steer is queued in time.
       steer(items, "steer");
     } else {
       pendingFinal.push(...items);
     }
-    return undefined;
+    return replaced;
   });
 
   // ---- agent_end -------------------------------------------------------------------------

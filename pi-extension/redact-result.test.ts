@@ -1,6 +1,6 @@
 /** @module unit tests for the pi extension's answer to a redacted tool result. */
 import { describe, expect, it } from "bun:test";
-import { redactedToolResult, structuredOf, withStructured } from "./redact-result.ts";
+import { redactedMessage, redactedToolResult, structuredOf, withStructured } from "./redact-result.ts";
 import { parseDecision, type Decision } from "./wire.ts";
 
 const decision = (result?: Decision["result"]): Decision => ({ action: "allow", notify: [], steer: [], fired: [], ...(result ? { result } : {}) });
@@ -21,6 +21,15 @@ describe("redactedToolResult", () => {
 
   it("should change nothing without a result", () => {
     expect(redactedToolResult({ content: [] }, decision())).toBeUndefined();
+  });
+});
+
+describe("redactedMessage", () => {
+  it("should replace the text parts of an assistant message and keep its tool calls", () => {
+    const call = { type: "toolCall", id: "1", name: "bash", arguments: {} };
+    const message = { role: "assistant", content: [{ type: "text", text: "key ghp_x" }, call] };
+    expect(redactedMessage(message, decision({ text: "key [REDACTED:github-token]" }))).toEqual({ message: { role: "assistant", content: [{ type: "text", text: "key [REDACTED:github-token]" }, call] } });
+    expect(redactedMessage(message, decision())).toBeUndefined();
   });
 });
 

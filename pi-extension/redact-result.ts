@@ -34,3 +34,18 @@ export function structuredOf(event: object): unknown {
 export function withStructured(result: { text: string; isError: boolean }, structured: unknown): { text: string; isError: boolean; structured?: unknown } {
   return structured === undefined ? result : { ...result, structured };
 }
+
+interface MessageLike {
+  content: readonly { type: string }[];
+}
+
+/**
+ * An assistant message with its text parts replaced by the sidecar's masked text (other parts, tool calls
+ * among them, kept), as pi's `message_end` answer; undefined when nothing was masked.
+ */
+export function redactedMessage<M extends MessageLike>(message: M, decision: Decision): { message: M } | undefined {
+  const result = decision.result;
+  if (!result) return undefined;
+  const content = [{ type: "text", text: result.text }, ...message.content.filter((p) => p.type !== "text")];
+  return { message: { ...message, content } };
+}

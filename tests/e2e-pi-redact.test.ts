@@ -3,7 +3,7 @@
  * tool prints is replaced before the model sees it, and a later call sending it out is blocked (data-flow guard).
  */
 import { afterEach, beforeEach, describe, expect, it } from "bun:test";
-import { PiProject, toolResults } from "./helpers/pi-harness.ts";
+import { contextText, PiProject, toolResults } from "./helpers/pi-harness.ts";
 
 const TOKEN = "ghp_PiRedact10nE2eT0kenAbCdEfGhIjKlMnOp01";
 
@@ -36,5 +36,14 @@ describe("secrets with pi", () => {
     expect(results.length).toBeGreaterThanOrEqual(2);
     for (const m of results) expect(m.text).not.toContain(TOKEN);
     expect(results.some((m) => m.text.includes("[REDACTED:github-token]"))).toBe(true);
+  });
+
+  it("should mask a secret the model writes in its own message, in the history it is sent next", async () => {
+    project.script([{ text: `Your deploy token is ${TOKEN}, keep it safe.`, toolCalls: [{ name: "bash", arguments: { command: "echo ok" } }] }, { text: "done" }]);
+    const run = await project.run();
+    expect(run.code).toBe(0);
+    const history = contextText(run, 1);
+    expect(history).toContain("Your deploy token is [REDACTED:github-token], keep it safe.");
+    expect(history).not.toContain(TOKEN);
   });
 });

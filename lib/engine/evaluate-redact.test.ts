@@ -26,6 +26,12 @@ describe("evaluate (redact)", () => {
     expect(JSON.stringify(d)).not.toContain(TOKEN);
   });
 
+  it("should mask a secret in the model's own message, without a notice line", async () => {
+    const { run } = makeEvaluator(ruleSetOf({ builtin: [{ name: "m", hook: "message_end", action: "redact" }] }));
+    const d = await run({ hook: "message_end", session: { id: "s1", cwd: "/proj" }, message: { text: `Use ${TOKEN} to log in.` } });
+    expect(d.result?.text).toBe("Use [REDACTED:github-token] to log in.");
+  });
+
   it("should answer no result when the output holds no secret", async () => {
     const { run } = makeEvaluator(ruleSetOf({ builtin: [redactRule] }));
     const d = await run(toolResult("bash", { command: "ls" }, false, "a.txt\nb.txt\n"));
@@ -50,9 +56,9 @@ describe("evaluate (redact)", () => {
     expect(d.result).toBeUndefined();
   });
 
-  it("should refuse a redact rule on another hook at load", () => {
+  it("should refuse a redact rule on a hook other than tool_result and message_end at load", () => {
     const res = loadRuleText(JSON.stringify([{ name: "r", hook: "tool_call", action: "redact" }]), { file: "x.json", source: "global" });
     expect(res.ok).toBe(false);
-    expect(JSON.stringify(res.issues)).toContain('action \\"redact\\" only works on tool_result');
+    expect(JSON.stringify(res.issues)).toContain('action \\"redact\\" only works on tool_result and message_end');
   });
 });

@@ -283,11 +283,12 @@ function applyAction(cr: CompiledRule, view: EventView, out: Outcome): void {
   took(out, rule);
 }
 
-/** Replaces secrets in a tool result's text (after earlier redact rules); false when there were none. */
+/** Replaces secrets in a tool result's or a message's text (after earlier redact rules); false when there were none. */
 function redactResult(view: EventView, out: Outcome): boolean {
-  const result = view.event.hook === "tool_result" ? view.event.result : undefined;
-  if (!result) return false;
-  const r = redactSecrets(out.redacted?.text ?? result.text);
+  const ev = view.event;
+  const source = ev.hook === "tool_result" ? ev.result?.text : ev.hook === "message_end" ? ev.message?.text : undefined;
+  if (source === undefined) return false;
+  const r = redactSecrets(out.redacted?.text ?? source);
   if (r.total === 0) return false;
   const counts = out.redacted?.counts ?? {};
   for (const [kind, n] of Object.entries(r.counts)) counts[kind] = (counts[kind] ?? 0) + n;
@@ -358,7 +359,8 @@ function finish(ctx: EvalContext, view: EventView, state: SessionState, list: Co
   if (out.ask) decision.reason = out.ask.reason;
   if (out.rewritten) decision.input = view.input;
   if (out.redacted) {
-    decision.result = { text: `${out.redacted.text}\n\n${redactionNotice(out.redacted.counts)}` };
+    // A tool's output gets a line for the model; the model's own message is only masked (the user reads it).
+    decision.result = { text: ev.hook === "tool_result" ? `${out.redacted.text}\n\n${redactionNotice(out.redacted.counts)}` : out.redacted.text };
     // An agent that keeps a structured copy of the output (pi 1.x structuredContent) must get it redacted too.
     const structured = (ev.result as { structured?: unknown } | undefined)?.structured;
     if (structured !== undefined) decision.result.structured = redactJson(structured, {});

@@ -170,7 +170,8 @@ export interface Decision {
   reason?: string;
   input?: Record<string, unknown>;
   /**
-   * tool_result only: the output the model gets instead of the tool's (a `redact` rule fired); `structured`
+   * tool_result: the output the model gets instead of the tool's (a `redact` rule fired); message_end: the
+   * message text with its secrets masked, for an agent that can replace a finished message (pi). `structured`
    * is the event's `result.structured` (an agent's structured tool output) with the same redaction.
    */
   result?: { text: string; structured?: unknown };
