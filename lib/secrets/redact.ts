@@ -384,9 +384,17 @@ function mergeSpans(spans: Span[]): Span[] {
   return out;
 }
 
-/** The secrets of `text`, sorted and non-overlapping, each named by its most specific kind. */
-export function secretSpans(text: string): Span[] {
-  return mergeSpans(findSecrets(text));
+// One entry: a tool result is scanned by the data-flow guard and then by the redact rule; the second is free.
+let memoText: string | undefined;
+let memoSpans: readonly Span[] = [];
+
+/** The secrets of `text`, sorted and non-overlapping, each named by its most specific kind. Do not mutate. */
+export function secretSpans(text: string): readonly Span[] {
+  if (text !== memoText) {
+    memoSpans = mergeSpans(findSecrets(text));
+    memoText = text;
+  }
+  return memoSpans;
 }
 
 /** Windows of this size are scanned one after another, with an overlap for a secret that spans two windows. */
@@ -414,7 +422,7 @@ export function redactSecrets(input: string, opts: RedactOptions = {}): Redactio
   for (let base = 0; base < text.length; ) {
     const end = Math.min(text.length, base + WINDOW);
     const windowText = base === 0 && end === text.length ? text : text.slice(base, Math.min(text.length, end + OVERLAP));
-    const spans = mergeSpans(findSecrets(windowText));
+    const spans = secretSpans(windowText);
     let next = end;
     for (const s of spans) {
       const start = base + s.start;
