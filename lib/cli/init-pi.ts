@@ -7,6 +7,7 @@ import { existsSync, readdirSync, readFileSync, rmdirSync, rmSync } from "node:f
 import { join } from "node:path";
 // The extension travels inside the compiled binary as text: pi loads it as TypeScript, unbuilt.
 import * as indexText from "../../pi-extension/index.ts" with { type: "text" };
+import * as redactResultText from "../../pi-extension/redact-result.ts" with { type: "text" };
 import * as settingsText from "../../pi-extension/settings.ts" with { type: "text" };
 import * as clientText from "../../pi-extension/sidecar-client.ts" with { type: "text" };
 import * as subagentText from "../../pi-extension/subagent.ts" with { type: "text" };
@@ -38,6 +39,7 @@ function textOf(name: string, module: unknown): string {
 export function extensionFiles(binaryPath: string): Map<string, string> {
   const files = new Map<string, string>([
     ["index.ts", textOf("index.ts", indexText)],
+    ["redact-result.ts", textOf("redact-result.ts", redactResultText)],
     ["settings.ts", textOf("settings.ts", settingsText)],
     ["sidecar-client.ts", textOf("sidecar-client.ts", clientText)],
     ["subagent.ts", textOf("subagent.ts", subagentText)],
