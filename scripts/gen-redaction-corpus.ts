@@ -1,7 +1,8 @@
 /**
  * @module writes tests/fixtures/redaction-corpus.json: synthetic secrets of many kinds in the contexts a tool
  * output shows them (env files, JSON, logs, headers, git remotes), and look-alikes that must stay untouched.
- * Seeded, so the file is reproducible: `bun run scripts/gen-redaction-corpus.ts`. No value is a real credential;
+ * Seeded, so a rerun (`bun run scripts/gen-redaction-corpus.ts`) gives the same values except the private keys,
+ * which are real keys node generates afresh (of no account anywhere). No value is a real credential;
  * formats with a checksum carry a valid one (GitHub and npm tokens' CRC32, JWT HMAC signatures).
  */
 import { createHmac, generateKeyPairSync } from "node:crypto";
