@@ -23,6 +23,8 @@ describe("bench --quick", () => {
       "resident memory after",
       "memory growth",
       "HTTP round-trip",
+      "redact a 1",
+      "data-flow guard, added per tool call",
     ]) {
       expect(names.some((name) => name.startsWith(expected))).toBe(true);
     }

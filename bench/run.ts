@@ -14,6 +14,7 @@ import { ROOT, SHEPHERD } from "./lib/paths.ts";
 import { benchHttp } from "./sections/http.ts";
 import { benchInProcess } from "./sections/in-process.ts";
 import { benchMemory } from "./sections/memory.ts";
+import { benchRedact } from "./sections/redact.ts";
 import { benchReload } from "./sections/reload.ts";
 import { benchSpawn } from "./sections/spawn.ts";
 import { benchStdio, canPin, PLACEMENTS, type Placement } from "./sections/stdio.ts";
@@ -58,6 +59,8 @@ export async function runBench(opts: BenchOptions): Promise<BenchReport> {
   report.memory = await benchMemory(big, { evaluations: q ? 500 : 100_000 });
   log(`http round-trip, ${mid} rules...`);
   report.http = await benchHttp(mid, q ? { runs: 2, requests: 30, warmup: 10 } : { runs: 5, requests: 1_000, warmup: 500 });
+  log("redaction of a 1 MiB tool output...");
+  report.redact = benchRedact({ runs: q ? 5 : 50 });
   report.durationMs = Date.now() - started;
   return report;
 }

@@ -20,6 +20,7 @@ import type {
 } from "@earendil-works/pi-coding-agent";
 import { Type } from "typebox";
 import { loadSettings, type ExtensionSettings } from "./settings.ts";
+import { redactedMessage, redactedToolResult, structuredOf, withStructured } from "./redact-result.ts";
 import { SidecarClient, SidecarRpcError, SidecarUnavailableError } from "./sidecar-client.ts";
 import { markChildren, startedAsSubagent, SUBAGENT_ENV } from "./subagent.ts";
 import {
@@ -379,10 +380,12 @@ export default function shepherd(pi: ExtensionAPI): void {
     const text = event.content.map((part) => (part.type === "text" ? part.text : "")).join("\n");
     const outcome = await evaluate("tool_result", ctx, {
       tool: toolRef(event, plainRecord(event.input), annotationsOf(event.toolName)),
-      result: { text, isError: event.isError },
+      result: withStructured({ text, isError: event.isError }, structuredOf(event)),
       availableTools: activeTools(),
     });
+    let redacted: ReturnType<typeof redactedToolResult> | undefined;
     if (outcome.ok) {
+      redacted = redactedToolResult(event, outcome.decision);
       const { decision } = outcome;
       if (decision.notify.length > 0) {
         counters.notified += decision.notify.length;
@@ -392,6 +395,7 @@ export default function shepherd(pi: ExtensionAPI): void {
       // The model reads the next steer right after this batch of results, before its next call.
       steer(decision.steer, "steer");
     }
+    if (redacted) return notes.length === 0 ? redacted : { ...redacted, content: [...redacted.content, { type: "text", text: modelText(notes) }] };
     if (notes.length === 0) return undefined;
     return withStructuredContent(event, { content: [...event.content, { type: "text" as const, text: modelText(notes) }] });
   }));
@@ -418,18 +422,19 @@ export default function shepherd(pi: ExtensionAPI): void {
     if (text === "") return undefined;
     const outcome = await evaluate("message_end", ctx, { message: { text } });
     if (!outcome.ok) return undefined;
+    const replaced = redactedMessage(message, outcome.decision);
     const { notify, steer: steers } = outcome.decision;
     showNotify(notify, ctx);
     counters.notified += notify.length;
     const items = [...notify, ...steers];
-    if (items.length === 0) return undefined;
+    if (items.length === 0) return replaced;
     if (message.stopReason === "toolUse") {
       // pi waits for this handler before running the tools, so the steer is queued in time.
       steer(items, "steer");
     } else {
       pendingFinal.push(...items);
     }
-    return undefined;
+    return replaced;
   }));
 
   // ---- agent_end, and pi 1.x's settle hooks ------------------------------------------------

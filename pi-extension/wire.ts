@@ -27,7 +27,8 @@ export interface HookEvent {
   session: SessionRef;
   /** `parentCallId`: pi 1.x's `parentToolCallId`, set on a call another tool made (codemode, MCP). */
   tool?: { name: string; callId?: string; parentCallId?: string; annotations?: ToolAnnotations; input: Record<string, unknown> };
-  result?: { text: string; isError: boolean };
+  /** `structured`: the tool's structuredContent (pi 1.x), so a redaction can replace it in step with the text. */
+  result?: { text: string; isError: boolean; structured?: unknown };
   message?: { text: string };
   stopReason?: string;
   prompt?: string;
@@ -67,6 +68,8 @@ export interface Decision {
   action: DecisionAction;
   reason?: string;
   input?: Record<string, unknown>;
+  /** tool_result: the output the model gets instead of the tool's (secrets redacted). */
+  result?: { text: string; structured?: unknown };
   notify: string[];
   steer: string[];
   fired: Fired[];
@@ -97,11 +100,12 @@ const DECISION_ACTIONS: readonly string[] = ["allow", "block", "rewrite", "ask"]
 /** Returns the decision, or a message naming the first field that is wrong. */
 export function parseDecision(value: unknown): Decision | string {
   if (!isRecord(value)) return "decision is not an object";
-  const { action, reason, input, notify, steer, fired, terminate } = value;
+  const { action, reason, input, notify, steer, fired, terminate, result } = value;
   if (typeof action !== "string" || !DECISION_ACTIONS.includes(action)) return "decision.action is not allow|block|rewrite|ask";
   if (reason !== undefined && typeof reason !== "string") return "decision.reason is not a string";
   if (input !== undefined && !isRecord(input)) return "decision.input is not an object";
   if (action === "rewrite" && input === undefined) return "decision.input is missing on a rewrite";
+  if (result !== undefined && !(isRecord(result) && typeof result.text === "string")) return "decision.result is not {text}";
   // Lists may be omitted by a lenient server; a present list must hold strings.
   if (notify !== undefined && !isStringArray(notify)) return "decision.notify is not a list of strings";
   if (steer !== undefined && !isStringArray(steer)) return "decision.steer is not a list of strings";
@@ -127,6 +131,7 @@ export function parseDecision(value: unknown): Decision | string {
   if (reason !== undefined) decision.reason = reason;
   if (input !== undefined) decision.input = input;
   if (terminate === true && action === "block") decision.terminate = true;
+  if (isRecord(result) && typeof result.text === "string") decision.result = { text: result.text, ...(result.structured !== undefined ? { structured: result.structured } : {}) };
   return decision;
 }
 

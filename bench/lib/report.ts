@@ -1,4 +1,5 @@
 /** @module the bench report: machine info, the one table (plain text and markdown), the targets of issue 7. */
+import type { RedactResult } from "../sections/redact.ts";
 import { spawnSync } from "node:child_process";
 import { cpus, loadavg, totalmem } from "node:os";
 import type { HttpResult } from "../sections/http.ts";
@@ -32,6 +33,7 @@ export interface BenchReport {
   reload?: ReloadResult;
   memory?: MemoryResult;
   http?: HttpResult;
+  redact?: RedactResult;
   durationMs: number;
 }
 
@@ -116,6 +118,11 @@ export function rows(r: BenchReport): Row[] {
       out.push(["HTTP round-trip p50 (vs Bun.serve echo)", n(h.rules), fmtMs(h.shepherd.p50), fmtMs(h.echo.p50), fmtRatio(h.ratioP50), "", ""]);
       out.push(["HTTP round-trip p99 (vs Bun.serve echo)", n(h.rules), fmtMs(h.shepherd.p99), fmtMs(h.echo.p99), fmtRatio(h.ratioP99), "", ""]);
     } else out.push(["HTTP round-trip", n(h.rules), `n/a: ${h.why}`, "", "", "", ""]);
+  }
+  if (r.redact) {
+    const x = r.redact;
+    out.push([`redact a ${fmtMb(x.bytes)} tool output (${x.secretsFound} secrets)`, "", fmtMs(x.msPerOutput), "", "", r.quick ? "" : "< 10 ms", met(r.quick ? undefined : x.msPerOutput < 10)]);
+    out.push(["data-flow guard, added per tool call (32 secrets seen)", "", fmtUs(x.guardUsPerCall), "", "", r.quick ? "" : "< 5 µs", met(r.quick ? undefined : x.guardUsPerCall < 5)]);
   }
   void mid;
   void big;

@@ -32,6 +32,8 @@ export interface ParsedHook {
   preTool: boolean;
   /** The agent's session id (state file key). */
   sessionId: string;
+  /** A post-tool event: the tool's output as the agent sent it, for an answer that replaces it (redaction). */
+  toolResponse?: unknown;
   /** Only for Codex: the transcript to read a call's exit code from. */
   transcriptPath?: string;
 }
@@ -106,6 +108,10 @@ export function mergeDecisions(decisions: readonly Decision[]): Decision {
       out.input = d.input;
       if (d.terminate === true) out.terminate = true;
       else delete out.terminate;
+    }
+    if (d.result) {
+      out.result = d.result;
+      if (d.redacted) out.redacted = d.redacted;
     }
     for (const n of d.notify) if (!out.notify.includes(n)) out.notify.push(n);
     for (const s of d.steer) if (!out.steer.includes(s)) out.steer.push(s);

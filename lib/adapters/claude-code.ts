@@ -3,6 +3,7 @@ import * as v from "valibot";
 import { guardedParse, hasUnsafeKey, isPlainRecord, optBoolean, optString, stringWithin } from "../engine/guard-kit.ts";
 import { lazySchema } from "../lazy-schema.ts";
 import type { Decision, HookEvent } from "../engine/schema.ts";
+import { disregardNotice, redactionNotice, redactJson } from "../secrets/redact.ts";
 import {
   AdapterInputError,
   type AgentAdapter,
@@ -101,7 +102,11 @@ export function claudeStyleEvents(input: ClaudeStyleInput, env: AgentEnv, opts: 
       return { ...base, preTool: true, events: [{ hook: "tool_call", session, tool: tool() }] };
     case "PostToolUse": {
       const isError = opts.isError ? opts.isError(input) : false;
-      return { ...base, events: [{ hook: "tool_result", session, tool: tool(), result: { text: toolResponseText(input.tool_response), isError } }] };
+      return {
+        ...base,
+        ...(input.tool_response !== undefined ? { toolResponse: input.tool_response } : {}),
+        events: [{ hook: "tool_result", session, tool: tool(), result: { text: toolResponseText(input.tool_response), isError } }],
+      };
     }
     case "PostToolUseFailure": {
       const text = typeof input.error === "string" ? input.error : toolResponseText(input.error ?? input.tool_response);
@@ -136,9 +141,42 @@ export function contextText(decision: Decision): string | undefined {
   return joinLines([...decision.notify, ...decision.steer]);
 }
 
+/** What a redaction adds to a post-tool answer: the replaced output (or nothing) and the line for the model. */
+export interface RedactedAnswer {
+  output?: unknown;
+  notice?: string;
+}
+
+/**
+ * The tool's own output with every string redacted (same shape, so Claude Code's check of a replaced output
+ * against the tool's schema holds); when it cannot be replaced, a notice telling the model to disregard it.
+ */
+export function redactedAnswer(parsed: ParsedHook, decision: Decision, canReplace: boolean): RedactedAnswer {
+  if (!decision.result) return {};
+  const kinds = decision.redacted ?? {};
+  if (!canReplace) return { notice: disregardNotice(kinds) };
+  const counts: Record<string, number> = {};
+  const output = parsed.toolResponse === undefined ? decision.result.text : redactJson(parsed.toolResponse, counts);
+  if (parsed.toolResponse !== undefined && Object.keys(counts).length === 0) return { notice: disregardNotice(kinds) };
+  return { output, notice: redactionNotice(parsed.toolResponse === undefined ? kinds : counts) };
+}
+
+export function isMcpTool(parsed: ParsedHook): boolean {
+  return parsed.events[0]?.tool?.name.startsWith("mcp__") === true;
+}
+
 /** Claude Code's answer to a decision, per hook event. */
 export function claudeCodeAnswer(parsed: ParsedHook, decision: Decision): AgentAnswer {
-  const context = contextText(decision);
+  return claudeStyleAnswer(parsed, decision, "any");
+}
+
+/**
+ * The answer of Claude Code and of Codex (which copied its contract); `replace` says which tools' output a
+ * PostToolUse answer can replace: any (Claude Code 2.1.332, `updatedToolOutput`) or MCP tools only (Codex).
+ */
+export function claudeStyleAnswer(parsed: ParsedHook, decision: Decision, replace: "any" | "mcp"): AgentAnswer {
+  const red = redactedAnswer(parsed, decision, parsed.agentEvent === "PostToolUse" && (replace === "any" || isMcpTool(parsed)));
+  const context = joinLines([...(red.notice ? [red.notice] : []), ...decision.notify, ...decision.steer]);
   const notice = joinLines(decision.notify);
   const out: Record<string, unknown> = {};
   // systemMessage is what the user sees: notify is meant for both user and model.
@@ -170,7 +208,15 @@ export function claudeCodeAnswer(parsed: ParsedHook, decision: Decision): AgentA
         out.decision = "block";
         out.reason = decision.reason ?? "Blocked by a Shepherd rule.";
       }
-      if (context !== undefined) out.hookSpecificOutput = { hookEventName: ev, additionalContext: context };
+      const hso: Record<string, unknown> = { hookEventName: ev };
+      if (context !== undefined) hso.additionalContext = context;
+      // 2.1.332 replaces any tool's output with updatedToolOutput (checked against the tool's output schema);
+      // updatedMCPToolOutput is the older, MCP-only field.
+      if (red.output !== undefined) {
+        if (replace === "any") hso.updatedToolOutput = red.output;
+        if (isMcpTool(parsed)) hso.updatedMCPToolOutput = red.output;
+      }
+      if (Object.keys(hso).length > 1) out.hookSpecificOutput = hso;
       return json(out);
     }
     case "Stop":

@@ -1,7 +1,7 @@
 /** @module Codex CLI hook JSON <-> Shepherd events and decisions (Codex copied Claude Code's contract, with gaps). */
 import type { Decision } from "../engine/schema.ts";
 import type { AdapterIo, AgentAdapter, AgentAnswer, AgentEnv, ParsedHook } from "./agent-adapter.ts";
-import { type ClaudeStyleInput, claudeCodeAnswer, claudeStyleEvents, claudeStyleFailure, contextText, parseClaudeStyle } from "./claude-code.ts";
+import { type ClaudeStyleInput, claudeStyleAnswer, claudeStyleEvents, claudeStyleFailure, contextText, parseClaudeStyle } from "./claude-code.ts";
 
 /** Enough of a rollout file to hold the call that just finished, without reading a long session whole. */
 const TRANSCRIPT_TAIL_BYTES = 512 * 1024;
@@ -65,7 +65,7 @@ export function codexAnswer(parsed: ParsedHook, decision: Decision): AgentAnswer
     if (Object.keys(hso).length > 1) out.hookSpecificOutput = hso;
     return { stdout: `${JSON.stringify(out)}\n`, exitCode: 0 };
   }
-  return claudeCodeAnswer(parsed, decision);
+  return claudeStyleAnswer(parsed, decision, "mcp");
 }
 
 export const codexAdapter: AgentAdapter = {

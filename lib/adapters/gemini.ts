@@ -79,6 +79,9 @@ export function geminiEvents(input: GeminiInput, env: AgentEnv): ParsedHook {
   }
 }
 
+/** The longest redacted output sent back as a deny reason (the rest is cut; the model can page the file). */
+const MAX_REDACTED_REASON = 256 * 1024;
+
 function json(value: unknown): AgentAnswer {
   return { stdout: `${JSON.stringify(value)}\n`, exitCode: 0 };
 }
@@ -108,6 +111,11 @@ export function geminiAnswer(parsed: ParsedHook, decision: Decision): AgentAnswe
       if (blocked && parsed.agentEvent !== "SessionStart") {
         out.decision = "deny";
         out.reason = reason;
+      } else if (parsed.agentEvent === "AfterTool" && decision.result) {
+        // Gemini 0.61 cannot replace a tool's output, but a deny replaces what the model reads with
+        // "Tool result blocked: <reason>": the reason is the redacted output (marked as a failed call).
+        out.decision = "deny";
+        out.reason = capText(decision.result.text, MAX_REDACTED_REASON);
       }
       if (context !== undefined) out.hookSpecificOutput = { hookEventName: parsed.agentEvent, additionalContext: context };
       return json(out);

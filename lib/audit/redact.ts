@@ -1,8 +1,8 @@
 /**
- * @module secret redaction for the audit log: known token shapes, credential-looking assignments and
- * keys, URL passwords, private keys. Every pattern here is linear (no nested or overlapping
- * quantifiers), because it runs over tool inputs an attacker may shape.
+ * @module secret redaction for the audit log: the shared detectors (lib/secrets/redact.ts) on every string,
+ * plus values under secret-looking object keys, bounded in depth, keys, items and string length.
  */
+import { redactSecrets } from "../secrets/redact.ts";
 
 export const REDACTED = "[REDACTED]";
 
@@ -15,43 +15,10 @@ const MAX_ITEMS = 64;
 /** Object keys whose values are secrets whatever they look like. */
 const SECRET_KEY = /pass(?:word|wd|phrase)?$|secret|token|api[-_]?key|apikey|auth(?:orization)?$|credential|private[-_]?key|cookie|session[-_]?key|access[-_]?key/i;
 
-interface Rule {
-  re: RegExp;
-  to: string;
-}
-
-const RULES: Rule[] = [
-  // PEM private keys, whole block.
-  { re: /-----BEGIN [A-Z ]*PRIVATE KEY-----[^]*?(?:-----END [A-Z ]*PRIVATE KEY-----|$)/g, to: REDACTED },
-  // Vendor token shapes (GitHub, OpenAI/Anthropic, Slack, AWS, Google, Stripe, npm, GitLab).
-  { re: /\b(?:gh[pousr]_[A-Za-z0-9]{20,255}|github_pat_[A-Za-z0-9_]{20,255})/g, to: REDACTED },
-  { re: /\bsk-(?:ant-|proj-)?[A-Za-z0-9_-]{16,}/g, to: REDACTED },
-  { re: /\bxox[abposr]-[A-Za-z0-9-]{10,}/g, to: REDACTED },
-  { re: /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g, to: REDACTED },
-  { re: /\bAIza[0-9A-Za-z_-]{35}\b/g, to: REDACTED },
-  { re: /\b(?:sk|rk|pk)_(?:live|test)_[0-9A-Za-z]{16,}/g, to: REDACTED },
-  { re: /\bnpm_[A-Za-z0-9]{36}\b/g, to: REDACTED },
-  { re: /\bglpat-[A-Za-z0-9_-]{20,}/g, to: REDACTED },
-  // JSON Web Tokens.
-  { re: /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]+/g, to: REDACTED },
-  // Authorization headers and bearer tokens.
-  { re: /\b(Bearer|Basic|Token)\s+[A-Za-z0-9._~+/=-]{8,}/gi, to: `$1 ${REDACTED}` },
-  { re: /\b(authorization|x-api-key|api-key|cookie)(\s*[:=]\s*)[^\s'",;]+/gi, to: `$1$2${REDACTED}` },
-  // Passwords in URLs: scheme://user:password@host.
-  { re: /\b([a-z][a-z0-9+.-]{1,20}:\/\/[^\s:/@]{1,128}:)[^\s@/]{1,256}@/gi, to: `$1${REDACTED}@` },
-  // NAME=value where the name says secret (env assignments, .env lines, export, JSON-ish "key": "value").
-  {
-    re: /\b([A-Za-z0-9_]{0,64}(?:PASSWORD|PASSWD|SECRET|TOKEN|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY|CREDENTIALS?)[A-Za-z0-9_]{0,64})(["']?\s*[:=]\s*["']?)[^\s"'&;|]+/gi,
-    to: `$1$2${REDACTED}`,
-  },
-  // Command-line flags: --password x, --token=x, -p'x' is too ambiguous to touch.
-  { re: /(--?(?:password|passwd|pass|token|secret|api-key|apikey|auth-token|access-token)(?:=|\s+))(?:"[^"]*"|'[^']*'|[^\s"']+)/gi, to: `$1${REDACTED}` },
-];
-
 /** Masks secrets in one string and cuts it to `max` characters. */
 export function redactText(text: string, max = MAX_STRING): string {
-  let out = text.length > max * 4 ? text.slice(0, max * 4) : text;
-  for (const r of RULES) out = out.replace(r.re, r.to);
+  // Redacted before the cut, on a bounded prefix, so a secret straddling the cut is masked, not half-kept.
+  const out = redactSecrets(text.length > max * 4 ? text.slice(0, max * 4) : text, { marker: () => REDACTED }).text;
   return out.length > max ? `${out.slice(0, max)}… [${text.length} chars]` : out;
 }
 

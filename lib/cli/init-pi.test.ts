@@ -30,7 +30,7 @@ describe("runInitPi", () => {
     expect(init()).toBe(0);
     const dir = piExtensionDir({ PI_CODING_AGENT_DIR: join(root, "agent") });
     expect(dir).toBe(join(root, "agent", "extensions", "shepherd"));
-    for (const name of ["index.ts", "settings.ts", "sidecar-client.ts", "subagent.ts", "wire.ts"]) {
+    for (const name of ["index.ts", "redact-result.ts", "settings.ts", "sidecar-client.ts", "subagent.ts", "wire.ts"]) {
       expect(readFileSync(join(dir, name), "utf8")).toBe(readFileSync(join(import.meta.dir, "..", "..", "pi-extension", name), "utf8"));
     }
     expect(JSON.parse(readFileSync(join(dir, "install.json"), "utf8"))).toMatchObject({ binary: "/opt/shepherd/bin/shepherd" });

@@ -6,6 +6,9 @@ import { candidates, type RuleSet } from "./merge.ts";
 import { type CompiledRule, EventView, fillTemplate, matchStatic, NO_MATCH } from "./match.ts";
 import { selectorFor } from "./prefilter.ts";
 import { RegexBudgetError } from "./regex/guarded-regexp.ts";
+import { redactJson, redactSecrets, redactionNotice } from "../secrets/redact.ts";
+import { isBuiltinAction } from "./schema-core.ts";
+import { carriedSecret, exfiltrationReason, rememberSecrets } from "./secret-flow.ts";
 import type { Decision, Fired, HookEvent, Rule } from "./schema.ts";
 import { recordCommand, recordEdit, type SessionState, type SessionStore } from "./state.ts";
 import { mainKeyOf } from "./tools.ts";
@@ -148,6 +151,10 @@ interface Outcome {
   fired: Fired[];
   rewritten: boolean;
   tookEffect: Rule[];
+  state: SessionState;
+  projectRoot: string;
+  /** The redacted tool output (without the notice) and what was replaced, once a `redact` rule found secrets. */
+  redacted?: { text: string; counts: Record<string, number> };
 }
 
 function defaultReason(rule: Rule): string {
@@ -171,13 +178,16 @@ export function evaluate(ctx: EvalContext, event: HookEvent): Decision | Promise
   const state = ctx.sessions.get(event.session.id);
   state.lastSeen = Date.now();
   count(state, view);
+  // Always, not only when the guard rule is in this rule set: a hook process answering a tool_result from
+  // its snapshot holds only the tool_result rules, and the guard (a tool_call rule) needs what it saw.
+  if (event.hook === "tool_result") rememberSecrets(state, view);
   const shell = shellContext(ctx, event);
   const list = candidates(ctx.rules, event.hook, view.tool);
 
   const selector = selectorFor(list);
   if (selector.needsHost) return evaluateAsync(ctx, view, state, list, shell);
 
-  const out = newOutcome();
+  const out = newOutcome(state, ctx.projectRoot);
   let picked = selector.select(view, shell);
   for (let k = 0; k < picked.length; k++) {
     const cr = picked[k] as CompiledRule;
@@ -195,16 +205,13 @@ export function evaluate(ctx: EvalContext, event: HookEvent): Decision | Promise
   return finish(ctx, view, state, list, shell, out);
 }
 
-function newOutcome(): Outcome {
-  return { notify: [], steer: [], fired: [], rewritten: false, tookEffect: [] };
+function newOutcome(state: SessionState, projectRoot: string): Outcome {
+  return { notify: [], steer: [], fired: [], rewritten: false, tookEffect: [], state, projectRoot };
 }
 
-function isCoreAction(action: string): boolean {
-  return action === "block" || action === "ask" || action === "notify" || action === "steer" || action === "rewrite";
-}
 
 async function evaluateAsync(ctx: EvalContext, view: EventView, state: SessionState, list: CompiledRule[], shell: ShellContext): Promise<Decision> {
-  const out = newOutcome();
+  const out = newOutcome(state, ctx.projectRoot);
   const selector = selectorFor(list);
   let picked = selector.select(view, shell);
   for (let k = 0; k < picked.length; k++) {
@@ -221,7 +228,7 @@ async function evaluateAsync(ctx: EvalContext, view: EventView, state: SessionSt
       }
       if (!ok) continue;
     }
-    if (isCoreAction(rule.action)) applyAction(cr, view, out);
+    if (isBuiltinAction(rule.action)) applyAction(cr, view, out);
     else {
       const partial = await ctx.host?.runAction?.(rule.action, pluginArgs(view, rule, state));
       if (partial) applyPartial(rule, partial, view, out);
@@ -268,10 +275,33 @@ function applyAction(cr: CompiledRule, view: EventView, out: Outcome): void {
     case "steer":
       pushUnique(out.steer, fillTemplate(rule.reason ?? defaultReason(rule), view));
       break;
+    case "redact":
+      if (!redactResult(view, out)) return;
+      break;
+    case "guard-secrets": {
+      if (view.event.hook !== "tool_call") return;
+      const hit = carriedSecret(out.state, view, out.projectRoot);
+      if (!hit) return;
+      out.block = { rule, reason: rule.reason ?? exfiltrationReason(hit) };
+      break;
+    }
     default:
       return;
   }
   took(out, rule);
+}
+
+/** Replaces secrets in a tool result's or a message's text (after earlier redact rules); false when there were none. */
+function redactResult(view: EventView, out: Outcome): boolean {
+  const ev = view.event;
+  const source = ev.hook === "tool_result" ? ev.result?.text : ev.hook === "message_end" ? ev.message?.text : undefined;
+  if (source === undefined) return false;
+  const r = redactSecrets(out.redacted?.text ?? source);
+  if (r.total === 0) return false;
+  const counts = out.redacted?.counts ?? {};
+  for (const [kind, n] of Object.entries(r.counts)) counts[kind] = (counts[kind] ?? 0) + n;
+  out.redacted = { text: r.text, counts };
+  return true;
 }
 
 function applyPartial(rule: Rule, partial: PartialDecision, view: EventView, out: Outcome): void {
@@ -303,7 +333,7 @@ function finish(ctx: EvalContext, view: EventView, state: SessionState, list: Co
   // A rewrite must not launder a command past a block: block/ask rules see the final input too.
   if (out.rewritten && !out.block) {
     for (const cr of list) {
-      if (cr.rule.action !== "block" && cr.rule.action !== "ask") continue;
+      if (cr.rule.action !== "block" && cr.rule.action !== "ask" && cr.rule.action !== "guard-secrets") continue;
       if (out.tookEffect.includes(cr.rule)) continue;
       if (!matches(cr, view, shell, state, ctx.maxWarnings, out)) continue;
       applyAction(cr, view, out);
@@ -338,6 +368,14 @@ function finish(ctx: EvalContext, view: EventView, state: SessionState, list: Co
   };
   if (out.ask) decision.reason = out.ask.reason;
   if (out.rewritten) decision.input = view.input;
+  if (out.redacted) {
+    // A tool's output gets a line for the model; the model's own message is only masked (the user reads it).
+    decision.result = { text: ev.hook === "tool_result" ? `${out.redacted.text}\n\n${redactionNotice(out.redacted.counts)}` : out.redacted.text };
+    // An agent that keeps a structured copy of the output (pi 1.x structuredContent) must get it redacted too.
+    const structured = (ev.result as { structured?: unknown } | undefined)?.structured;
+    if (structured !== undefined) decision.result.structured = redactJson(structured, {});
+    decision.redacted = out.redacted.counts;
+  }
   return decision;
 }
 

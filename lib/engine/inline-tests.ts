@@ -6,6 +6,7 @@
 import { type EvalContext, type EvalHost, evaluate, explain } from "./evaluate.ts";
 import { mergeLayers, type RuleSet } from "./merge.ts";
 import { createSafeRegexCompiler } from "./regex-safety.ts";
+import { isBuiltinAction } from "./schema-core.ts";
 import type { Decision, HookEvent, LoadIssue, Rule, RuleTest } from "./schema.ts";
 import { emptyState, SessionStore } from "./state.ts";
 
@@ -72,6 +73,7 @@ export function eventForCase(rule: Rule, test: RuleTest, opts: { cwd: string; se
 function outcomeFor(rule: Rule, decision: Decision): string {
   const mine = decision.fired.find((f) => f.rule === rule.name);
   if (!mine) return "allow";
+  if (rule.action === "redact") return decision.result ? "redact" : "allow";
   if (decision.action !== "allow") return decision.action;
   if (rule.action === "notify" || rule.action === "steer") return rule.action;
   return decision.notify.length > 0 ? "notify" : decision.steer.length > 0 ? "steer" : "allow";
@@ -90,9 +92,6 @@ function describeCase(test: RuleTest): string {
 
 export { describeCase };
 
-function isCoreAction(action: string): boolean {
-  return action === "block" || action === "ask" || action === "notify" || action === "steer" || action === "rewrite";
-}
 
 /**
  * Runs one rule's cases. A rule with a `state` counter sees the case `gte` times in one session and is
@@ -112,7 +111,7 @@ export async function runRuleTests(rule: Rule, opts: InlineTestOptions = {}): Pr
   });
   const cwd = opts.cwd ?? "/project";
   const home = opts.home ?? "/home/user";
-  const needsPlugin = !isCoreAction(rule.action) || (rule.check !== undefined && rule.check !== "always" && rule.check !== "has_edits" && rule.check !== "git_uncommitted");
+  const needsPlugin = !isBuiltinAction(rule.action) || (rule.check !== undefined && rule.check !== "always" && rule.check !== "has_edits" && rule.check !== "git_uncommitted");
   for (const [index, test] of rule.tests.entries()) {
     const path = `${rule.jsonPath}.tests[${index}]`;
     const base = { rule, index, test, path };

@@ -103,6 +103,8 @@ function semanticProblems(input: RuleInput): [PathSegment[], string][] {
   } else if (input.rewrite) {
     out.push([["rewrite"], `"rewrite" is only used with action "rewrite", not "${input.action}"`]);
   }
+  if (input.action === "guard-secrets" && hook !== "tool_call") out.push([["hook"], `action "guard-secrets" only works on tool_call, not ${hook}`]);
+  if (input.action === "redact" && hook !== "tool_result" && hook !== "message_end") out.push([["hook"], `action "redact" only works on tool_result and message_end, not ${hook}`]);
   if ((input.action === "block" || input.action === "ask") && !TOOL_HOOKS.has(hook) && hook !== "input") {
     out.push([["action"], `action "${input.action}" cannot stop anything on ${hook}: use notify or steer`]);
   }

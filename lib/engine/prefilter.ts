@@ -11,6 +11,7 @@
  */
 import { parseShell, type ShellContext } from "../shell/index.ts";
 import type { CompiledRule, EventView } from "./match.ts";
+import { isBuiltinAction } from "./schema-core.ts";
 import type { Rule } from "./schema.ts";
 
 /** Below this many candidates a plain scan is as cheap as the filter. */
@@ -285,7 +286,6 @@ export function requiredPrograms(rule: Rule): string[] | undefined {
 }
 
 const BUILTIN_CHECKS = new Set(["always", "has_edits"]);
-const CORE_ACTIONS = new Set(["block", "ask", "notify", "steer", "rewrite"]);
 
 interface Index {
   /** Positions of the rules no literal or program keys: candidates for every event. */
@@ -578,7 +578,7 @@ export function gatePasses(gate: Gate | null, view: EventView, folded: Map<strin
 }
 
 function plainSelector(all: CompiledRule[]): Selector {
-  const needsHost = all.some((cr) => (cr.rule.check !== undefined && !BUILTIN_CHECKS.has(cr.rule.check)) || !CORE_ACTIONS.has(cr.rule.action));
+  const needsHost = all.some((cr) => (cr.rule.check !== undefined && !BUILTIN_CHECKS.has(cr.rule.check)) || !isBuiltinAction(cr.rule.action));
   const select = (view: EventView, _shell: ShellContext, after?: CompiledRule): CompiledRule[] => {
     const from = after ? all.indexOf(after) + 1 : 0;
     const folded = new Map<string, string | undefined>();

@@ -19,8 +19,14 @@ export const HOOK_NAMES = [
 ] as const;
 export type HookName = (typeof HOOK_NAMES)[number];
 
-export const BUILTIN_ACTIONS = ["block", "ask", "notify", "steer", "rewrite"] as const;
+export const BUILTIN_ACTIONS = ["block", "ask", "notify", "steer", "rewrite", "redact", "guard-secrets"] as const;
 export type BuiltinAction = (typeof BUILTIN_ACTIONS)[number];
+const BUILTIN_ACTION_SET: ReadonlySet<string> = new Set(BUILTIN_ACTIONS);
+
+/** An action the engine runs itself (anything else is a plugin's). */
+export function isBuiltinAction(action: string): action is BuiltinAction {
+  return BUILTIN_ACTION_SET.has(action);
+}
 
 export const BUILTIN_CHECKS = ["has_edits", "git_uncommitted", "always"] as const;
 

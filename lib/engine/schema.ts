@@ -9,13 +9,14 @@ export {
   BUILTIN_CHECKS,
   DEFAULT_SETTINGS,
   HOOK_NAMES,
+  isBuiltinAction,
   issuePath,
   LayerNames,
   SettingsSchema,
 } from "./schema-core.ts";
 export type { BuiltinAction, HookName, LayerName, LoadIssue, Settings, SettingsInput } from "./schema-core.ts";
 
-export const EXPECTATIONS = ["block", "allow", "rewrite", "notify", "steer", "ask"] as const;
+export const EXPECTATIONS = ["block", "allow", "rewrite", "notify", "steer", "ask", "redact"] as const;
 
 const RegexFlags = v.pipe(v.string(), v.regex(/^[dgimsuvy]*$/, "flags may only contain the letters d g i m s u v y"));
 
@@ -186,6 +187,14 @@ export interface Decision {
   action: DecisionAction;
   reason?: string;
   input?: Record<string, unknown>;
+  /**
+   * tool_result: the output the model gets instead of the tool's (a `redact` rule fired); message_end: the
+   * message text with its secrets masked, for an agent that can replace a finished message (pi). `structured`
+   * is the event's `result.structured` (an agent's structured tool output) with the same redaction.
+   */
+  result?: { text: string; structured?: unknown };
+  /** With `result`: how many secrets of each kind were replaced (never the values). */
+  redacted?: Record<string, number>;
   notify: string[];
   steer: string[];
   fired: Fired[];

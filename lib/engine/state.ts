@@ -2,6 +2,8 @@
 import * as v from "valibot";
 import { lazySchema } from "../lazy-schema.ts";
 import { isDenseArray, isNumber, isNumberRecord, isPlainRecord, isStringArray, onlyKeys } from "./guard-kit.ts";
+import { redactSecrets } from "../secrets/redact.ts";
+import type { SecretPrint } from "./secret-flow.ts";
 
 export interface CommandRecord {
   command: string;
@@ -36,6 +38,9 @@ export interface SessionState {
   /** agent_end rules already delivered since the last user input (wrap-up never loops). */
   wrapUpDelivered: string[];
   lastSeen: number;
+  /** Data-flow guard (secret-flow.ts): the session's random salt and the fingerprints of secrets its tools printed. */
+  secretSalt?: string;
+  secretPrints?: SecretPrint[];
 }
 
 export function emptyState(now = 0): SessionState {
@@ -71,10 +76,13 @@ export const SessionStateSchema = lazySchema(() => {
     hints: v.array(v.string()),
     wrapUpDelivered: v.array(v.string()),
     lastSeen: v.number(),
+    secretSalt: v.optional(v.string()),
+    secretPrints: v.optional(v.array(v.object({ h: v.string(), len: v.number(), kind: v.string(), source: v.string() }))),
   });
 });
 
-const STATE_KEYS: ReadonlySet<string> = new Set(["calls", "errors", "callsByTool", "errorsByTool", "hasEdits", "edits", "commandsSinceEdit", "baselines", "warnings", "hints", "wrapUpDelivered", "lastSeen"]);
+const STATE_KEYS: ReadonlySet<string> = new Set(["calls", "errors", "callsByTool", "errorsByTool", "hasEdits", "edits", "commandsSinceEdit", "baselines", "warnings", "hints", "wrapUpDelivered", "lastSeen", "secretSalt", "secretPrints"]);
+const PRINT_KEYS: ReadonlySet<string> = new Set(["h", "len", "kind", "source"]);
 const RECORD_KEYS: ReadonlySet<string> = new Set(["command", "ok"]);
 
 /**
@@ -88,6 +96,13 @@ export function isExactSessionState(x: unknown): x is SessionState {
   if (!isNumberRecord(x.callsByTool) || !isNumberRecord(x.errorsByTool) || !isNumberRecord(x.baselines) || !isNumberRecord(x.warnings)) return false;
   if (!isStringArray(x.hints) || !isStringArray(x.wrapUpDelivered) || !isDenseArray(x.commandsSinceEdit)) return false;
   for (const c of x.commandsSinceEdit) if (!isPlainRecord(c) || !onlyKeys(c, RECORD_KEYS) || typeof c.command !== "string" || typeof c.ok !== "boolean") return false;
+  if (x.secretSalt !== undefined && typeof x.secretSalt !== "string") return false;
+  if (x.secretPrints !== undefined) {
+    if (!isDenseArray(x.secretPrints)) return false;
+    for (const p of x.secretPrints) {
+      if (!isPlainRecord(p) || !onlyKeys(p, PRINT_KEYS) || typeof p.h !== "string" || !isNumber(p.len) || typeof p.kind !== "string" || typeof p.source !== "string") return false;
+    }
+  }
   return true;
 }
 
@@ -151,7 +166,9 @@ export function addHint(state: SessionState, text: string): void {
 
 /** Records a completed shell command; a long command is cut so one event cannot grow the session much. */
 export function recordCommand(state: SessionState, command: string, ok: boolean): void {
-  const text = command.length > MAX_RECORDED_COMMAND_LENGTH ? command.slice(0, MAX_RECORDED_COMMAND_LENGTH) : command;
+  const cut = command.length > MAX_RECORDED_COMMAND_LENGTH ? command.slice(0, MAX_RECORDED_COMMAND_LENGTH) : command;
+  // The state may be a file on disk (hook processes): a token on a command line is not kept there in clear.
+  const text = redactSecrets(cut).text;
   state.commandsSinceEdit.push({ command: text, ok });
   if (state.commandsSinceEdit.length > MAX_COMMANDS_SINCE_EDIT) state.commandsSinceEdit.splice(0, state.commandsSinceEdit.length - MAX_COMMANDS_SINCE_EDIT);
 }
