@@ -26,6 +26,7 @@ beforeEach(() => {
     JSON.stringify([
       { name: "gh-prod", tool: "mcp__github__*", action: "block", conditions: [{ field: "repo", pattern: "^acme/prod$" }], reason: "not in prod: {{tool}}" },
       { name: "ps-rm", tool: "powershell", action: "block", pattern: "Remove-Item", reason: "no Remove-Item" },
+      { name: "no-shred", action: "block", pattern: "^shred ", reason: "no shred" },
       { name: "stop-prod", tool: "mcp__deploy__*", action: "block", conditions: [{ field: "env", pattern: "^prod$" }], reason: "never prod", terminate: true },
     ]),
   );
@@ -47,12 +48,18 @@ describe("shepherd hook claude-code with MCP tools", () => {
     ["mcp__github__delete_repo", { repo: "acme/prod" }, "not in prod: mcp__github__delete_repo"],
     ["mcp__github__create_issue", { repo: "acme/dev" }, undefined],
     ["mcp__gitlab__create_issue", { repo: "acme/prod" }, undefined],
-    ["PowerShell", { command: "Remove-Item -Recurse C:\\src" }, "no Remove-Item"],
+    ["PowerShell", { command: "Remove-Item notes.txt" }, "no Remove-Item"],
+    // bash rules judge PowerShell too; a rule naming powershell judges only PowerShell.
+    ["PowerShell", { command: "shred notes.txt" }, "no shred"],
+    ["Bash", { command: "shred notes.txt" }, "no shred"],
     ["Bash", { command: "echo Remove-Item" }, undefined],
-  ] as const)("should decide %s %j (deny reason %p)", (tool, input, reason) => {
-    const out = preToolUse(tool, input);
-    if (reason === undefined) expect(out.trim()).toBe("{}");
-    else expect(JSON.parse(out).hookSpecificOutput).toMatchObject({ permissionDecision: "deny", permissionDecisionReason: reason });
+  ] as const)("should decide %s %j (deny reason %p), from the rules and again from the hook snapshot", (tool, input, reason) => {
+    // The first hook process writes the snapshot; the second selects its rules from it.
+    for (const run of ["first", "snapshot"]) {
+      const out = preToolUse(tool, input);
+      if (reason === undefined) expect({ run, out: out.trim() }).toEqual({ run, out: "{}" });
+      else expect({ run, answer: JSON.parse(out).hookSpecificOutput }).toMatchObject({ run, answer: { permissionDecision: "deny", permissionDecisionReason: reason } });
+    }
   });
 });
 

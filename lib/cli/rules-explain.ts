@@ -6,8 +6,8 @@ import * as v from "valibot";
 import { evaluate, explain } from "../engine/evaluate.ts";
 import { HOOK_NAMES, type Decision, type HookEvent, HookEventSchema, type HookName, issuePath, type Rule } from "../engine/schema.ts";
 import { emptyState, SessionStore } from "../engine/state.ts";
-import { commandOf } from "../engine/tools.ts";
-import { formatCommand, parseShell } from "../shell/index.ts";
+import { commandOf, isPowerShellTool } from "../engine/tools.ts";
+import { effectsOf, formatCommand, lineEffects, parseShell } from "../shell/index.ts";
 import { suggestion } from "../engine/analyze.ts";
 import { type CliIO, displayPath, parseArgv, plural, str, type Style, styleFor, usageError, writeJson } from "./format.ts";
 import { type CliDeps, loadProject } from "./rule-files.ts";
@@ -123,12 +123,34 @@ export interface ShellReport {
   fallback: boolean;
   /** Set when the line is over a shell analysis cap: judged too complex, only what came before was read. */
   limit?: string;
+  /** What each command that has effects does (the effect model, lib/shell/effects.ts). */
+  effects: EffectReport[];
 }
 
-export function shellReport(command: string, cwd: string, home: string): ShellReport {
-  const res = parseShell(command, { cwd, home });
+export interface EffectReport {
+  command: string;
+  kind: string;
+  detail: string;
+  paths: string[];
+  recursive: boolean;
+  data?: string;
+  branches?: string[];
+  /** Rules that fired on this effect (their `command.effect` names its kind). */
+  consumedBy: string[];
+}
+
+export function shellReport(command: string, cwd: string, home: string, dialect?: "powershell"): ShellReport {
+  const res = parseShell(command, { cwd, home, ...(dialect ? { dialect } : {}) });
+  const line = lineEffects(res.commands);
+  const effects: EffectReport[] = [];
+  for (const c of res.commands) {
+    for (const e of [...effectsOf(c), ...(line.get(c) ?? [])]) {
+      effects.push({ command: formatCommand(c), kind: e.kind, detail: e.detail, paths: e.paths, recursive: e.recursive, ...(e.data ? { data: e.data } : {}), ...(e.branches ? { branches: e.branches } : {}), consumedBy: [] });
+    }
+  }
   return {
     command,
+    effects,
     commands: res.commands.map(formatCommand),
     fallback: res.fallback,
     ...(res.error !== undefined ? { error: res.error } : {}),
@@ -192,7 +214,15 @@ export async function runRulesExplain(argv: string[], io: CliIO, deps: CliDeps =
     decision = { action: closed ? "block" : "allow", reason, notify: [], steer: [], fired: [] };
   }
   const command = event.tool ? commandOf(event.tool.input) : undefined;
-  const shell = command !== undefined ? shellReport(command, event.session.cwd || project.cwd, project.home) : undefined;
+  const shell = command !== undefined ? shellReport(command, event.session.cwd || project.cwd, project.home, event.tool && isPowerShellTool(event.tool.name) ? "powershell" : undefined) : undefined;
+  if (shell) {
+    for (const e of shell.effects) {
+      for (const x of verdicts) {
+        const kinds = x.rule.command?.effect;
+        if (x.fired && kinds !== undefined && (Array.isArray(kinds) ? kinds.includes(e.kind as never) : kinds === e.kind)) e.consumedBy.push(x.rule.name);
+      }
+    }
+  }
   const shown = values.all ? verdicts : verdicts.filter((x) => x.rule.hook === event.hook);
 
   if (values.json) {
@@ -217,6 +247,11 @@ export async function runRulesExplain(argv: string[], io: CliIO, deps: CliDeps =
     } else if (shell.commands.length > 0) {
       io.stdout(`${style.dim("shell:")} runs ${shell.commands.join(" ; ")}\n`);
     }
+    for (const e of shell.effects) {
+      const by = e.consumedBy.length > 0 ? ` -> ${style.bold(e.consumedBy.join(", "))}` : style.dim(" (no rule consumed it)");
+      io.stdout(`${style.dim("effect:")} ${e.kind}: ${e.detail}  ${style.dim(`[${e.command}]`)}${by}\n`);
+    }
+    if (shell.effects.length === 0 && shell.commands.length > 0) io.stdout(`${style.dim("effect:")} none derived\n`);
   }
   io.stdout("\n");
   const nameWidth = Math.max(0, ...shown.map((x) => x.rule.name.length));

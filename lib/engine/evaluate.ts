@@ -11,7 +11,7 @@ import { isBuiltinAction } from "./schema-core.ts";
 import { carriedSecret, exfiltrationReason, rememberSecrets } from "./secret-flow.ts";
 import type { Decision, Fired, HookEvent, Rule } from "./schema.ts";
 import { recordCommand, recordEdit, type SessionState, type SessionStore } from "./state.ts";
-import { mainKeyOf } from "./tools.ts";
+import { isPowerShellTool, mainKeyOf } from "./tools.ts";
 
 /** What a plugin action may answer: a partial decision, or nothing for "no opinion". */
 export interface PartialDecision {
@@ -52,7 +52,9 @@ export interface EvalContext {
 }
 
 function shellContext(ctx: EvalContext, event: HookEvent): ShellContext {
-  return { cwd: event.session.cwd, projectRoot: ctx.projectRoot, home: ctx.home, guard: ctx.guard ?? defaultProtectedPaths(ctx.home, ctx.projectRoot) };
+  const shell: ShellContext = { cwd: event.session.cwd, projectRoot: ctx.projectRoot, home: ctx.home, guard: ctx.guard ?? defaultProtectedPaths(ctx.home, ctx.projectRoot) };
+  if (event.tool && isPowerShellTool(event.tool.name)) shell.dialect = "powershell";
+  return shell;
 }
 
 const EDIT_TOOLS = new Set(["edit", "write"]);
@@ -407,3 +409,4 @@ export function explain(ctx: EvalContext, event: HookEvent, sessionState: Sessio
   });
 }
 
+/** The shell context of an event: a PowerShell tool's command is read as PowerShell. */

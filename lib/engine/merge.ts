@@ -2,7 +2,7 @@
 import { isBuiltinAction, isBuiltinCheck } from "./load.ts";
 import { assembleRule, type CompiledRule, compilePatterns, defaultRegexCompiler, deferredCompiler, type RegexCompiler, type RulePatterns } from "./match.ts";
 import type { HookName, LayerName, LoadIssue, Rule } from "./schema.ts";
-import { isToolGlob, toolGlobTest } from "./tools.ts";
+import { isToolGlob, ruleToolsFor, toolGlobTest } from "./tools.ts";
 
 export interface LayerFile {
   file: string;
@@ -219,7 +219,11 @@ export function candidates(set: RuleSet, hook: HookName, tool: string): Compiled
   if (!idx) return EMPTY;
   let list = idx.merged.get(tool);
   if (list) return list;
-  let specific = idx.byTool.get(tool);
+  let specific: CompiledRule[] | undefined;
+  for (const name of ruleToolsFor(tool)) {
+    const own = idx.byTool.get(name);
+    if (own) specific = specific ? mergeInOrder(set, specific, own.filter((r) => !specific?.includes(r))) : own;
+  }
   const globbed = [...new Set(idx.globs.filter((g) => g.test(tool)).map((g) => g.rule))];
   // A rule naming a tool both exactly and by a glob is listed once.
   if (globbed.length > 0) specific = specific ? mergeInOrder(set, specific, globbed.filter((r) => !specific?.includes(r))) : globbed;

@@ -296,7 +296,7 @@ describe("createSafeRegexCompiler", () => {
   });
 
   it("should answer the built-in secrets pattern on a hostile 64 KB argument at once", () => {
-    const secrets = builtinPatterns().find((p) => p.rule.name === "safety-secrets-print");
+    const secrets = builtinPatterns().find((p) => p.rule.name === "safety-secrets-upload");
     expect(secrets).toBeDefined();
     const { rule: r, pattern } = secrets as { rule: Rule; pattern: string };
     const re = createSafeRegexCompiler({ trusted: true })(pattern, undefined, r);

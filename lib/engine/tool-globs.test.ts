@@ -51,15 +51,17 @@ describe("tool globs", () => {
     expect((await run(call("bash", { command: "ls" }))).action).toBe("allow");
   });
 
-  it("should keep powershell apart from bash rules, and let a rule name it", async () => {
+  it("should judge powershell by the bash rules too, and let a rule name powershell alone", async () => {
     const rules = ruleSetOf({
       global: [
         { name: "bash-rm", action: "block", pattern: "Remove-Item", reason: "bash rule" },
-        { name: "ps-rm", tool: "powershell", action: "block", pattern: "Remove-Item -Recurse", reason: "powershell rule" },
+        { name: "ps-get", tool: "powershell", action: "block", pattern: "Get-Secret", reason: "powershell rule" },
       ],
     });
     const { run } = makeEvaluator(rules);
-    expect(await run(call("powershell", { command: "Remove-Item -Recurse C:\\x" }))).toMatchObject({ action: "block", reason: "powershell rule" });
+    expect(await run(call("powershell", { command: "Remove-Item -Recurse C:\\x" }))).toMatchObject({ action: "block", reason: "bash rule" });
+    expect(await run(call("powershell", { command: "Get-Secret x" }))).toMatchObject({ action: "block", reason: "powershell rule" });
+    expect((await run(call("bash", { command: "Get-Secret x" }))).action).toBe("allow");
     expect((await run(call("powershell", { command: "Get-ChildItem" }))).action).toBe("allow");
   });
 });

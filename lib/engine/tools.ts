@@ -30,11 +30,28 @@ export function normalizeToolName(name: string): string {
   return TOOL_ALIASES[lower] ?? lower;
 }
 
+/** A PowerShell tool (pi 1.x `powershell`, Claude Code `PowerShell`): its command is PowerShell, not POSIX shell. */
+export function isPowerShellTool(name: string): boolean {
+  return name.toLowerCase() === "powershell";
+}
+
 /**
- * Tool names Shepherd knows, for "did you mean" hints. `powershell` (pi 1.x) is a tool of its own, not
- * an alias of bash: bash rules reason about POSIX shell syntax, so a rule guards it by naming it.
+ * Tool names Shepherd knows, for "did you mean" hints. `powershell` (pi 1.x `powershell`, Claude Code
+ * `PowerShell`) is a tool of its own that a rule can name, and the `bash` rules judge it too (see
+ * `ruleToolsFor`), its command read as PowerShell.
  */
 export const KNOWN_TOOLS = ["bash", "powershell", "edit", "write", "read", "grep", "find", "ls", "*"] as const;
+
+const POWERSHELL_RULE_TOOLS = ["powershell", "bash"] as const;
+
+/**
+ * The rule tool names whose rules judge a call of `tool` (normalized), in no particular order: itself, and
+ * for PowerShell also `bash`, so the safety pack's effect rules hold on Windows shells too. The one place
+ * both the sidecar's index (merge.ts) and the hook snapshot (hook-snapshot.ts) ask.
+ */
+export function ruleToolsFor(tool: string): readonly string[] {
+  return tool === "powershell" ? POWERSHELL_RULE_TOOLS : [tool];
+}
 
 /** A rule's tool name with `*` in it (other than a lone `*`, which means every tool): `mcp__github__*`. */
 export function isToolGlob(tool: string): boolean {

@@ -15,6 +15,7 @@ import { closeSync, readSync } from "node:fs";
 import { join } from "node:path";
 import { writeFileAtomic } from "../fs/atomic-write.ts";
 import { EventView } from "../engine/match.ts";
+import { ruleToolsFor } from "../engine/tools.ts";
 import type { RuleSet } from "../engine/merge.ts";
 import { foldedField, type Gate, gatesOf, primeGates, requiredPrograms } from "../engine/prefilter.ts";
 import type { CompiledRule } from "../engine/match.ts";
@@ -23,6 +24,9 @@ import type { HookEvent, Rule } from "../engine/schema.ts";
 import { textHash } from "../hash.ts";
 import { MAX_CACHE_ENTRY_BYTES, openRegular } from "../fs/bounded-read.ts";
 import { parseShell } from "../shell/index.ts";
+
+/** The section of a hook's tool-glob rules (`mcp__github__*`): no tool name holds a tab. */
+const GLOB_SECTION = "\t\tglobs";
 
 export interface RuleSnapshots {
   /** The merged rules stored under `key` that this process's events may pick, in merged order; undefined on a miss. */
@@ -147,7 +151,10 @@ export function fileRuleSnapshots(dir: string, salt: string, events: readonly Ho
     const wanted = new Set<number>();
     for (const event of events) {
       const view = new EventView(event);
-      const lists = [section(`${event.hook}\t`), section(`${event.hook}\t${view.tool}`)].filter((x): x is Section => x !== undefined);
+      // The lists the sidecar's candidates() would merge: every tool, the tools whose rules judge this one
+      // (ruleToolsFor: PowerShell is judged by bash rules too), and the tool-glob rules (merge re-tests them).
+      const names = [`${event.hook}\t`, ...ruleToolsFor(view.tool).map((t) => `${event.hook}\t${t}`), `${event.hook}${GLOB_SECTION}`];
+      const lists = names.map(section).filter((x): x is Section => x !== undefined);
       if (lists.some((l) => l.rewrites)) {
         for (const l of lists) for (const i of l.all) wanted.add(i);
         continue;
@@ -210,6 +217,8 @@ export function fileRuleSnapshots(dir: string, salt: string, events: readonly Ho
         for (const [hook, idx] of set.byHook) {
           sections[`${hook}\t`] = append(JSON.stringify(sectionOf(idx.any, position, gates)));
           for (const [tool, list] of idx.byTool) sections[`${hook}\t${tool}`] = append(JSON.stringify(sectionOf(list, position, gates)));
+          const globbed = [...new Set(idx.globs.map((g) => g.rule))];
+          if (globbed.length > 0) sections[`${hook}${GLOB_SECTION}`] = append(JSON.stringify(sectionOf(globbed, position, gates)));
         }
         const bodies = offset;
         const ends: number[] = [];

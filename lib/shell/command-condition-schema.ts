@@ -1,5 +1,6 @@
 /** @module valibot schema of the semantic `command` condition of a rule (owned by the shell layer). */
 import * as v from "valibot";
+import { EFFECT_DATA, EFFECT_KINDS } from "./effects/types.ts";
 import { PATH_CLASSES } from "./paths.ts";
 
 const StringOrList = v.union([v.pipe(v.string(), v.minLength(1)), v.pipe(v.array(v.pipe(v.string(), v.minLength(1))), v.minLength(1))]);
@@ -19,8 +20,19 @@ const FlagList = v.array(v.pipe(v.string(), v.minLength(1), v.regex(/^-/, "a fla
  * interpreter one-liners, `X=rm; $X`, `cd DIR &&`). Every given key must hold for one and the same simple command.
  */
 export const CommandConditionSchema = v.strictObject({
-  /** Program name(s), basename compared: "rm", ["git"]. `*` is a wildcard: "mkfs.*", "*" (any, even a bare redirection). */
-  program: StringOrList,
+  /** Program name(s), basename compared: "rm", ["git"]. `*` is a wildcard: "mkfs.*", "*" (any, even a bare redirection). Default "*" when `effect` is given. */
+  program: v.optional(StringOrList),
+  /**
+   * What the command does, derived from its parsed words whatever program does it (lib/shell/effects.ts):
+   * delete, truncate, move-away, discard-work, destroy-history, remote-branch, network-send, remote-code,
+   * decoded-code, device-write, permissions, spawn-unbounded, publish, secret-read. With `effect`, `paths`,
+   * `exceptPaths` and `branch` are checked against the effect's own paths and branches.
+   */
+  effect: v.optional(v.union([v.picklist(EFFECT_KINDS), v.pipe(v.array(v.picklist(EFFECT_KINDS)), v.minLength(1))])),
+  /** With `effect`: the effect reaches whole trees (rm -r, rsync --delete, chmod -R). */
+  recursive: v.optional(v.boolean()),
+  /** With `effect: "network-send"`: what is sent (the environment, a secret, a file). */
+  data: v.optional(v.union([v.picklist(EFFECT_DATA), v.array(v.picklist(EFFECT_DATA))])),
   /** First operand after the program's global options, e.g. "reset" for git (`git -C dir reset` too). */
   subcommand: v.optional(StringOrList),
   /** Every one of these flags must be present, in any order or combined form (-rf = -r -f = --recursive --force). */
@@ -39,7 +51,9 @@ export const CommandConditionSchema = v.strictObject({
    * project_root: the project root itself, a bare glob in it (`./*`), or one of its ancestors.
    * shepherd_state: Shepherd's rule files, settings (trust list), plugins, audit, state and binary, and the
    * agents' hook settings (`.claude/settings.json`, ...), or a folder holding them.
-   * Operands that cannot be resolved ($UNKNOWN) match only "any".
+   * unknown: the operand starts with something unresolvable (`$DIR`, `"$X"/*`, `$(cat list)`): it may be anything.
+   * Operands that cannot be resolved ($UNKNOWN) match only "any" and "unknown"; `~user` counts as home_or_root
+   * and outside_project.
    */
   paths: v.optional(v.picklist(PATH_CLASSES)),
   /**
@@ -53,7 +67,11 @@ export const CommandConditionSchema = v.strictObject({
    * interpreters (`python3 -c "open('~/.x', 'w')"`), whose code names paths the shell never sees as operands.
    */
   mentions: v.optional(v.picklist(PATH_CLASSES)),
-  /** Path prefixes (absolute or ~/...) whose contents never count for `paths`, e.g. ["/tmp", "/var/tmp"]. */
+  /**
+   * Path prefixes (absolute or ~/...) whose contents never count for `paths`, e.g. ["/tmp", "/var/tmp"]; an
+   * entry ending in "/" spares the directory itself too ("~/.cache/"). With `effect` and no `paths`, an effect
+   * all of whose paths are spared does not count.
+   */
   exceptPaths: v.optional(v.array(v.pipe(v.string(), v.minLength(1)))),
   /**
    * Regex on the destination branches of `git push` (`+main`, `HEAD:main`, `refs/heads/main` all give "main");

@@ -21,12 +21,15 @@ const ALIASES: Record<string, Record<string, string[]>> = {
   "git switch": { "--force": ["-f"], "--discard-changes": ["-f"] },
   "git restore": { "--staged": ["-S"], "--worktree": ["-W"], "--source": ["-s"] },
   "git stash": {},
+  "git worktree": { "--force": ["-f"] },
+  "git submodule": { "--force": ["-f"] },
   "git reset": {},
   "npm publish": { "--dry-run": ["--dry-run"] },
   "cargo publish": { "--dry-run": ["--dry-run"], "-n": ["--dry-run"] },
   curl: { "--output": ["-o"], "--remote-name": ["-O"], "--data": ["-d"], "--form": ["-F"], "--upload-file": ["-T"] },
   wget: { "--output-document": ["-O"] },
   dd: {},
+  rsync: { "--del": ["--delete"], "--delete-during": ["--delete"], "--delete-before": ["--delete"], "--delete-after": ["--delete"], "--delete-delay": ["--delete"], "--delete-excluded": ["--delete"], "--dry-run": ["-n"] },
 };
 
 /** Options whose value is the next word (so it is not mistaken for a positional argument or subcommand). */
@@ -46,6 +49,12 @@ const VALUE_OPTS: Record<string, Set<string>> = {
   cp: new Set(["-t", "-S", "--target-directory", "--suffix"]),
   mv: new Set(["-t", "-S", "--target-directory", "--suffix"]),
   head: new Set(["-n", "-c"]),
+  ssh: new Set(["-i", "-p", "-l", "-o", "-F", "-J", "-L", "-R", "-D", "-W", "-b", "-c", "-E", "-e", "-I", "-m", "-O", "-Q", "-S", "-w"]),
+  scp: new Set(["-i", "-P", "-o", "-F", "-J", "-l", "-S", "-c"]),
+  sftp: new Set(["-i", "-P", "-o", "-F", "-J", "-l", "-S", "-c", "-b"]),
+  rsync: new Set(["-e", "--rsh", "--exclude", "--include", "--exclude-from", "--include-from", "--filter", "-f"]),
+  truncate: new Set(["-s", "--size", "-r", "--reference"]),
+  shred: new Set(["-n", "--iterations", "-s", "--size", "--random-source"]),
   tail: new Set(["-n", "-c"]),
   grep: new Set(["-e", "-f", "-m", "-A", "-B", "-C", "--regexp", "--file", "--max-count"]),
   docker: new Set(["-H", "--host", "--context", "--config", "-c"]),
@@ -57,6 +66,49 @@ const NO_CLUSTER = new Set(["find", "dd", "java", "go", "node", "deno", "bun", "
 
 /** Programs that take a subcommand as their first operand. */
 const HAS_SUB = new Set(["git", "npm", "pnpm", "yarn", "bun", "cargo", "twine", "gem", "poetry", "uv", "pip", "pip3", "docker", "podman", "kubectl", "gh", "hatch", "flit", "mvn", "gradle", "dotnet", "helm", "terraform", "go", "deno", "rustup", "brew", "apt", "apt-get", "dnf", "yum", "pacman", "systemctl", "conda", "jj", "hg", "svn", "lerna", "changeset", "vsce", "ovsx", "swift", "aws", "gcloud", "az", "heroku", "fly", "flyctl", "vercel", "netlify", "wrangler", "shepherd"]);
+
+/**
+ * Long options of git subcommands, for git's unique-prefix rule (`--har` is `--hard`, `--forc` is `--force`).
+ * An ambiguous or unknown prefix is left as written, as git would reject it.
+ */
+const GIT_LONG: Record<string, string[]> = {
+  reset: ["--hard", "--soft", "--mixed", "--merge", "--keep", "--quiet", "--patch", "--recurse-submodules", "--no-recurse-submodules", "--no-refresh", "--refresh", "--pathspec-from-file", "--pathspec-file-nul", "--intent-to-add"],
+  push: ["--force", "--force-with-lease", "--force-if-includes", "--delete", "--mirror", "--all", "--branches", "--tags", "--dry-run", "--set-upstream", "--follow-tags", "--verbose", "--quiet", "--prune", "--atomic", "--no-verify", "--verify", "--porcelain", "--receive-pack", "--repo", "--signed", "--no-signed", "--push-option", "--ipv4", "--ipv6", "--thin", "--no-thin", "--progress", "--recurse-submodules", "--no-force-with-lease", "--no-atomic", "--exec"],
+  clean: ["--force", "--dry-run", "--interactive", "--quiet", "--exclude"],
+  checkout: ["--force", "--ours", "--theirs", "--track", "--no-track", "--detach", "--orphan", "--merge", "--conflict", "--patch", "--quiet", "--progress", "--no-progress", "--ignore-other-worktrees", "--overwrite-ignore", "--no-overwrite-ignore", "--recurse-submodules", "--no-recurse-submodules", "--pathspec-from-file", "--pathspec-file-nul", "--guess", "--no-guess", "--overlay", "--no-overlay", "--ignore-skip-worktree-bits"],
+  switch: ["--create", "--force-create", "--detach", "--guess", "--no-guess", "--discard-changes", "--force", "--merge", "--conflict", "--quiet", "--progress", "--no-progress", "--track", "--no-track", "--orphan", "--ignore-other-worktrees", "--recurse-submodules", "--no-recurse-submodules"],
+  branch: ["--delete", "--force", "--move", "--copy", "--list", "--all", "--remotes", "--set-upstream-to", "--unset-upstream", "--track", "--no-track", "--verbose", "--quiet", "--merged", "--no-merged", "--contains", "--no-contains", "--show-current", "--edit-description", "--create-reflog", "--color", "--no-color", "--column", "--no-column", "--sort", "--points-at", "--format", "--ignore-case", "--abbrev", "--no-abbrev", "--recurse-submodules"],
+  restore: ["--staged", "--worktree", "--source", "--patch", "--quiet", "--progress", "--no-progress", "--ours", "--theirs", "--merge", "--conflict", "--ignore-unmerged", "--ignore-skip-worktree-bits", "--recurse-submodules", "--no-recurse-submodules", "--overlay", "--no-overlay", "--pathspec-from-file", "--pathspec-file-nul"],
+  rm: ["--force", "--dry-run", "--cached", "--ignore-unmatch", "--quiet", "--sparse", "--pathspec-from-file", "--pathspec-file-nul"],
+  stash: ["--patch", "--staged", "--keep-index", "--no-keep-index", "--include-untracked", "--all", "--quiet", "--message", "--index", "--pathspec-from-file"],
+  worktree: ["--force", "--detach", "--checkout", "--no-checkout", "--lock", "--reason", "--orphan", "--track", "--no-track", "--guess-remote", "--quiet", "--expire", "--dry-run", "--verbose"],
+  submodule: ["--force", "--all", "--quiet", "--recursive", "--init", "--remote", "--cached", "--files"],
+  "checkout-index": ["--all", "--force", "--index", "--quiet", "--no-create", "--prefix", "--stage", "--temp", "--stdin", "--ignore-skip-worktree-bits"],
+};
+
+/** Long options of other programs that take unique prefixes (getopt_long): `rm --recur --forc`, `rsync --dele`. */
+const LONG: Record<string, string[]> = {
+  rm: ["--recursive", "--force", "--dir", "--interactive", "--verbose", "--one-file-system", "--no-preserve-root", "--preserve-root"],
+  cp: ["--recursive", "--force", "--archive", "--target-directory", "--no-clobber", "--verbose", "--link", "--symbolic-link", "--dereference", "--no-dereference"],
+  mv: ["--force", "--target-directory", "--no-clobber", "--verbose", "--interactive"],
+  chmod: ["--recursive", "--reference", "--verbose", "--changes", "--silent", "--quiet"],
+  chown: ["--recursive", "--reference", "--verbose", "--changes", "--silent", "--quiet", "--dereference", "--no-dereference", "--from"],
+  chgrp: ["--recursive", "--reference", "--verbose", "--changes", "--silent", "--quiet", "--dereference", "--no-dereference"],
+  shred: ["--remove", "--zero", "--force", "--iterations", "--verbose", "--exact", "--size", "--random-source"],
+  rsync: ["--delete", "--delete-before", "--delete-during", "--delete-delay", "--delete-after", "--delete-excluded", "--del", "--dry-run", "--remove-source-files", "--recursive", "--archive", "--verbose", "--exclude", "--include"],
+};
+
+/** The long option a unique prefix stands for (an ambiguous one: the shortest candidate), or the word unchanged. */
+function longOption(word: string, known: string[] | undefined): string {
+  if (!known || word.length < 3) return word;
+  const eq = word.indexOf("=");
+  const name = eq > 0 ? word.slice(0, eq) : word;
+  if (known.includes(name)) return word;
+  let hit: string | undefined;
+  // Ambiguous (`--forc`: --force, --force-with-lease): the shortest, so a guess never turns a force into nothing.
+  for (const k of known) if (k.startsWith(name) && (hit === undefined || k.length < hit.length)) hit = k;
+  return hit === undefined ? word : hit + (eq > 0 ? word.slice(eq) : "");
+}
 
 export interface Analysis {
   sub: string | undefined;
@@ -121,7 +173,8 @@ export function analyze(cmd: SimpleCommand): Analysis {
   const positionalDynamic: boolean[] = [];
   let endOfOptions = false;
   for (; i < a.length; i++) {
-    const w = a[i] ?? "";
+    const raw = a[i] ?? "";
+    const w = raw.startsWith("--") ? longOption(raw, program === "git" ? (sub !== undefined ? GIT_LONG[sub] : undefined) : LONG[program]) : raw;
     if (!endOfOptions && w === "--") {
       endOfOptions = true;
       flags.add("--");
@@ -130,18 +183,21 @@ export function analyze(cmd: SimpleCommand): Analysis {
     if (!endOfOptions && w.startsWith("-") && w !== "-" && !/^-\d+$/.test(w)) {
       const eq = w.indexOf("=");
       if (w.startsWith("--") && eq > 0) values.push(w.slice(eq + 1));
-      for (const f of canonicalFlags(w, program, sub)) flags.add(f);
-      if (valueOpts?.has(w) && eq < 0) values.push(a[++i] ?? "");
-      else if (valueOpts && !w.startsWith("--") && w.length > 2 && !NO_CLUSTER.has(program)) {
-        // -Xvalue attached to a value-taking short option inside a cluster.
-        for (let k = 1; k < w.length; k++) {
+      if (valueOpts?.has(w) && eq < 0) {
+        for (const f of canonicalFlags(w, program, sub)) flags.add(f);
+        values.push(a[++i] ?? "");
+      } else if (valueOpts && !w.startsWith("--") && w.length > 2 && !NO_CLUSTER.has(program) && /^-[A-Za-z0-9]/.test(w)) {
+        // A cluster ends at a value-taking short option, whose value is the rest (`-fbname`: -f, -b name).
+        let k = 1;
+        for (; k < w.length; k++) {
+          for (const f of canonicalFlags(`-${w[k]}`, program, sub)) flags.add(f);
           if (valueOpts.has(`-${w[k]}`)) {
             const rest = w.slice(k + 1);
             values.push(rest !== "" ? rest : (a[++i] ?? ""));
             break;
           }
         }
-      }
+      } else for (const f of canonicalFlags(w, program, sub)) flags.add(f);
       continue;
     }
     positional.push(w);
@@ -161,6 +217,8 @@ export function pushBranches(an: Analysis): string[] {
   const refspecs = an.positional.slice(1);
   if (refspecs.length === 0) return ["HEAD"];
   return refspecs.map((r) => {
+    // `$(git branch --show-current)`: the current branch.
+    if (r.includes("$(")) return "HEAD";
     const s = r.replace(/^\+/, "");
     const dst = s.includes(":") ? s.slice(s.indexOf(":") + 1) : s;
     return dst.replace(/^refs\/heads\//, "");

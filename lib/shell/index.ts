@@ -4,9 +4,11 @@ import { analyze, canonicalFlags, pushBranches, type Analysis } from "./flags.ts
 import { parseShellLine } from "./parse.ts";
 import { pathInClass, resolvePath, isInside, type PathClass, type PathGuard } from "./paths.ts";
 import type { ParseOptions, ParseResult, SimpleCommand } from "./types.ts";
+import { effectsOf, lineEffects, onlyPrintsHelp, type Effect } from "./effects.ts";
 import { codeMentions, writeTargets } from "./write-targets.ts";
 
 export type { ParseOptions, ParseResult, SimpleCommand } from "./types.ts";
+export { effectsOf, lineEffects, type Effect } from "./effects.ts";
 
 export interface ShellContext {
   /** The session's working directory (relative paths resolve against it). */
@@ -14,6 +16,8 @@ export interface ShellContext {
   /** The project root (paths inside it are "inside_project"). */
   projectRoot: string;
   home: string;
+  /** The command is PowerShell (a PowerShell tool), not POSIX shell. */
+  dialect?: "powershell";
   /** Answers the `shepherd_state` path class; without it that class matches nothing. */
   guard?: PathGuard;
 }
@@ -40,6 +44,7 @@ export const MISMATCH = "no match";
 let lastCommand = "";
 let lastCwd = "";
 let lastHome = "";
+let lastDialect: "powershell" | undefined;
 let lastResult: ParseResult | undefined;
 
 /**
@@ -100,7 +105,17 @@ export function parseCacheSize(): { entries: number; bytes: number } {
  */
 export function parseShell(command: string, opts: ParseOptions): ParseResult {
   // Compared field by field: concatenating a key costs more than the lookup saves, once per rule.
-  if (lastResult && command === lastCommand && opts.cwd === lastCwd && opts.home === lastHome) return lastResult;
+  if (lastResult && command === lastCommand && opts.cwd === lastCwd && opts.home === lastHome && opts.dialect === lastDialect) return lastResult;
+  if (opts.dialect === "powershell") {
+    // PowerShell lines are rare: parsed each time, but kept as the last line.
+    const result = parseShellLine(command, { cwd: opts.cwd, home: opts.home, dialect: "powershell" });
+    lastCommand = command;
+    lastCwd = opts.cwd;
+    lastHome = opts.home;
+    lastDialect = opts.dialect;
+    lastResult = result;
+    return result;
+  }
   const hit = command.length > PARSE_CACHE.maxLine ? undefined : recent.get(command);
   let result: ParseResult;
   if (hit && hit.cwd === opts.cwd && hit.home === opts.home) {
@@ -109,7 +124,7 @@ export function parseShell(command: string, opts: ParseOptions): ParseResult {
     recent.delete(command);
     recent.set(command, hit);
   } else {
-    result = parseShellLine(command, opts);
+    result = parseShellLine(command, { cwd: opts.cwd, home: opts.home });
     if (hit) {
       recent.delete(command);
       recentBytes -= hit.bytes;
@@ -119,6 +134,7 @@ export function parseShell(command: string, opts: ParseOptions): ParseResult {
   lastCommand = command;
   lastCwd = opts.cwd;
   lastHome = opts.home;
+  lastDialect = undefined;
   lastResult = result;
   return result;
 }
@@ -153,7 +169,9 @@ function argWords(cmd: SimpleCommand, an: Analysis): string[] {
 
 /** Compiles a rule's `command` condition once; the matcher is then called per event. */
 export function compileCommandCondition(cond: CommandCondition, compile: (pattern: string) => RegExp = (p) => new RegExp(p)): CommandMatcher {
-  const programs = list(cond.program) ?? [];
+  const programs = list(cond.program) ?? ["*"];
+  const kinds = list(cond.effect);
+  const dataKinds = list(cond.data);
   const isProgram = programMatcher(programs);
   const subs = list(cond.subcommand);
   // The rule's own regexes go through the caller's compiler, so an untrusted project's pattern gets the
@@ -167,8 +185,19 @@ export function compileCommandCondition(cond: CommandCondition, compile: (patter
   const pathClass: PathClass | undefined = cond.paths;
   // `tooComplex` with `program: "*"` alone is about the line, not about a command read from it.
   const lineOnly = cond.tooComplex === true && programs.includes("*") && Object.keys(cond).every((k) => k === "program" || k === "tooComplex");
+  // Resolved once per home: an effect rule checks them for every path of every matching effect.
+  let exceptHome: string | undefined;
+  let exceptList: { path: string; self: boolean }[] = [];
+  const excepts = (home: string) => {
+    if (home !== exceptHome) {
+      exceptList = (cond.exceptPaths ?? []).map((e) => ({ path: resolvePath(e.replace(/\/+$/, ""), "/", home), self: e.endsWith("/") }));
+      exceptHome = home;
+    }
+    return exceptList;
+  };
   const writesClass: PathClass | undefined = cond.writes;
   const mentionsClass: PathClass | undefined = cond.mentions;
+  const spared = (p: string, except: { path: string; self: boolean }[]) => except.some((e) => isInside(p, e.path) && (e.self || p !== e.path));
   // Rule flags are canonicalized with the table of the program (and subcommand) they are checked against.
   const flagCache = new Map<string, { all: string[][]; any: string[][]; not: string[][] }>();
   const flagsFor = (program: string, sub: string | undefined) => {
@@ -182,7 +211,51 @@ export function compileCommandCondition(cond: CommandCondition, compile: (patter
     return f;
   };
 
-  const check = (cmd: SimpleCommand, ctx: ShellContext, explain: boolean): string | undefined => {
+  const pathHit = (w: string, dynamic: boolean, cwd: string, ctx: ShellContext, except: { path: string; self: boolean }[], remote = false): boolean => {
+    // A `$X` kept as text is unknown even where the word lost its flag (find "$ROOT" -delete).
+    if (dynamic && !w.startsWith("/")) return pathClass === "any" || (pathClass === "unknown" && /^[$`]/.test(w));
+    if (pathClass === "unknown") return false;
+    // On another host (`ssh host 'rm -rf /srv/x'`) the project means nothing; only the root, homes and system dirs do.
+    if (remote && (pathClass === "outside_project" || pathClass === "project_root" || pathClass === "inside_project")) return false;
+    // `~user` is another user's home: outside the project, and a home.
+    if (/^~[A-Za-z_]/.test(w)) return pathClass === "any" || pathClass === "home_or_root" || pathClass === "outside_project";
+    const p = resolvePath(w, cwd, ctx.home);
+    if (spared(p, except)) return false;
+    return pathInClass(p, pathClass ?? "any", ctx.projectRoot, ctx.home, ctx.guard);
+  };
+
+  const effectHolds = (e: Effect, cmd: SimpleCommand, ctx: ShellContext): boolean => {
+    if (cond.recursive !== undefined && e.recursive !== cond.recursive) return false;
+    if (dataKinds && (e.data === undefined || !dataKinds.includes(e.data))) return false;
+    if (branchRe && !(e.branches ?? []).some((b) => branchRe.test(b))) return false;
+    const except = excepts(ctx.home);
+    const remote = cmd.via.some((v) => v.endsWith("(remote)"));
+    if (pathClass) return e.paths.some((w, k) => pathHit(w, e.dynamic[k] ?? false, cmd.cwd, ctx, except, remote));
+    if (except.length > 0 && e.paths.length > 0) {
+      // Spared only when every path is known and spared: an unknown cwd (`cd "$X" && git reset --hard`) is not.
+      // A scratch clone under /tmp is spared; the project itself, wherever it lives (even under /tmp), is not.
+      return !e.paths.every((w, k) => {
+        const p = resolvePath(w, cmd.cwd, ctx.home);
+        return !(e.dynamic[k] ?? false) && p.startsWith("/") && spared(p, except) && !isInside(p, ctx.projectRoot);
+      });
+    }
+    return true;
+  };
+
+  const checkEffects = (cmd: SimpleCommand, ctx: ShellContext, explain: boolean, line: readonly SimpleCommand[]): string | undefined => {
+    const own = effectsOf(cmd);
+    const extra = lineEffects(line).get(cmd);
+    const effects = extra ? [...own, ...extra] : own;
+    for (const e of effects) if (kinds?.includes(e.kind) && effectHolds(e, cmd, ctx)) return undefined;
+    if (!explain) return MISMATCH;
+    const same = effects.filter((e) => kinds?.includes(e.kind));
+    if (same.length > 0) return `its ${same.map((e) => e.kind).join("/")} effect (${same.map((e) => e.detail).join("; ")}) is not ${describeEffectCondition(cond)}`;
+    return effects.length === 0 ? `it has no ${kinds?.join("/")} effect (no effect at all)` : `it has no ${kinds?.join("/")} effect (only ${effects.map((e) => e.kind).join(", ")})`;
+  };
+
+  const check = (cmd: SimpleCommand, ctx: ShellContext, explain: boolean, line: readonly SimpleCommand[]): string | undefined => {
+    // Help forms do nothing: `git push --force --help`, `mkfs.ext4 --help`, `rm -h`.
+    if (onlyPrintsHelp(cmd) && !cond.writesTo) return explain ? "it only prints help" : MISMATCH;
     const an = analyze(cmd);
     if (subs && (an.sub === undefined || !subs.includes(an.sub))) return explain ? `subcommand is ${an.sub ?? "absent"}, not ${subs.join("/")}` : MISMATCH;
     if (cond.flags || cond.anyFlags || cond.notFlags) {
@@ -200,15 +273,12 @@ export function compileCommandCondition(cond: CommandCondition, compile: (patter
       const bad = notArgsRe ? words.find((w) => notArgsRe.test(w)) : undefined;
       if (bad !== undefined) return explain ? `argument ${bad} matches notArgs /${cond.notArgs}/` : MISMATCH;
     }
-    if (pathClass) {
-      const except = (cond.exceptPaths ?? []).map((e) => resolvePath(e, "/", ctx.home));
-      const cwd = cmd.cwd;
-      const hit = an.positional.some((w, k) => {
-        if (an.positionalDynamic[k] && !w.startsWith("/")) return pathClass === "any";
-        const p = resolvePath(w, cwd, ctx.home);
-        if (except.some((e) => isInside(p, e) && p !== e)) return false;
-        return pathInClass(p, pathClass, ctx.projectRoot, ctx.home, ctx.guard);
-      });
+    if (kinds) {
+      const r = checkEffects(cmd, ctx, explain, line);
+      if (r !== undefined) return r;
+    } else if (pathClass) {
+      const except = excepts(ctx.home);
+      const hit = an.positional.some((w, k) => pathHit(w, an.positionalDynamic[k] ?? false, cmd.cwd, ctx, except));
       if (!hit) return explain ? `no path argument is ${pathClass.replace("_", " ")} (${an.positional.join(" ") || "none"})` : MISMATCH;
     }
     if (writesClass) {
@@ -224,7 +294,7 @@ export function compileCommandCondition(cond: CommandCondition, compile: (patter
       const hit = named.some((w) => inClass(resolvedIn(w, cwd, ctx.home, mentionsClass)) || (w.startsWith("/") && inClass(resolvePath(ctx.home + w, "/", ctx.home))));
       if (!hit) return explain ? `no path its code names is ${mentionsClass.replace("_", " ")}` : MISMATCH;
     }
-    if (branchRe) {
+    if (branchRe && !kinds) {
       const branches = pushBranches(an);
       if (!branches.some((b) => branchRe.test(b))) return explain ? `push branch ${branches.join(",")} does not match /${cond.branch}/` : MISMATCH;
     }
@@ -245,13 +315,23 @@ export function compileCommandCondition(cond: CommandCondition, compile: (patter
     let why: string | undefined;
     for (const cmd of parsed.commands) {
       if (!isProgram(cmd.program)) continue;
-      const r = check(cmd, ctx, explain);
+      const r = check(cmd, ctx, explain, parsed.commands);
       if (r === undefined) return undefined;
       if (explain) why ??= `${cmd.program}: ${r}`;
     }
     if (!explain) return MISMATCH;
-    why ??= `no command runs ${programs.join("/")}`;
+    why ??= kinds ? `no command has a ${kinds.join("/")} effect` : `no command runs ${programs.join("/")}`;
     if (parsed.limit !== undefined) return `${why} (judged unparsable, ${parsed.limit}; only what was read before the limit was checked)`;
     return parsed.fallback ? `${why} (unparsable, fell back to a plain split: ${parsed.error})` : why;
   };
+}
+
+function describeEffectCondition(cond: CommandCondition): string {
+  const parts: string[] = [];
+  if (cond.recursive !== undefined) parts.push(cond.recursive ? "recursive" : "non-recursive");
+  if (cond.paths) parts.push(`on a path ${cond.paths.replace("_", " ")}`);
+  if (cond.data) parts.push(`sending ${list(cond.data)?.join("/")}`);
+  if (cond.branch) parts.push(`on a branch matching /${cond.branch}/`);
+  if (cond.exceptPaths) parts.push(`outside ${cond.exceptPaths.join(", ")}`);
+  return parts.join(", ") || "what the rule asks";
 }

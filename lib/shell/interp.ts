@@ -12,7 +12,8 @@ const CALLS: [RegExp, "rmtree" | "remove" | "shell" | "spawn" | "rmsync"][] = [
   [/\bremove_tree\s*\(/g, "rmtree"],
   [/\bFileUtils\.(?:rm_rf|rm_r|remove_dir|remove_entry_secure|remove_entry|rmtree)\s*\(?\s*/g, "rmtree"],
   [/\b(?:os\.(?:remove|unlink|rmdir|removedirs)|File\.(?:delete|unlink)|FileUtils\.(?:rm_f|rm|remove)|unlinkSync|rmdirSync|Deno\.removeSync|Deno\.remove)\s*\(/g, "remove"],
-  [/\b(?:fs\.)?(?:promises\.)?(?:rmSync|rm)\s*\(/g, "rmsync"],
+  [/\b(?:fs\.)?(?:promises\.)?(?:rmSync|rmdirSync|rmdir|rm)\s*\(/g, "rmsync"],
+  [/\bunlink\s*\(/g, "rmsync"],
   [/\b(?:os\.system|os\.popen|commands\.getoutput|subprocess\.getoutput|subprocess\.getstatusoutput|execSync|shell_exec|passthru|system|exec|qx)\s*[({]\s*/g, "shell"],
   [/\b(?:subprocess\.(?:run|call|check_call|check_output|Popen)|spawnSync|spawn|execFileSync|execFile|os\.execvp?|Bun\.spawnSync|Bun\.spawn)\s*\(\s*/g, "spawn"],
 ];
@@ -128,7 +129,7 @@ export function scanCode(code: string): CodeEffect[] {
       if (kind === "rmtree" || kind === "remove" || kind === "rmsync") {
         const path = readPathExpr(code, at);
         if (path === undefined) continue;
-        const recursive = kind === "rmtree" || (kind === "rmsync" && /recursive\s*:\s*true/.test(code.slice(at, at + 200)));
+        const recursive = kind === "rmtree" || (kind === "rmsync" && /recursive\s*[:=]\s*(?:true|TRUE|T\b)/.test(code.slice(at, at + 200)));
         out.push({ kind: "delete", recursive, path });
       } else if (kind === "shell") {
         const s = readString(code, at);

@@ -51,6 +51,24 @@ function tooDeep(nest: number): void {
   if (nest > SHELL_LIMITS.maxNesting) throw new ShellLimitError(limitNote(`quotes and substitutions nested more than ${SHELL_LIMITS.maxNesting} deep`));
 }
 
+/** The command substitutions (`$(...)`, backquotes) inside arithmetic text, in one pass. */
+export function arithSubs(text: string): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < text.length; i++) {
+    if (text[i] === "$" && text[i + 1] === "(" && text[i + 2] !== "(") {
+      const end = scanBalanced(text, i + 2, "(", ")");
+      out.push(text.slice(i + 2, end - 1));
+      i = end - 1;
+    } else if (text[i] === "`") {
+      const j = text.indexOf("`", i + 1);
+      if (j < 0) break;
+      out.push(text.slice(i + 1, j));
+      i = j;
+    }
+  }
+  return out;
+}
+
 /**
  * Index just past the `close` matching an already-consumed opener, skipping quoted text and nested
  * substitutions. Throws on end of input so an unbalanced line is reported, never guessed. `nest` counts the
@@ -210,6 +228,8 @@ export function lex(src: string, budget: LexBudget = { words: SHELL_LIMITS.maxWo
         const end = scanBalanced(src, i + 3, "(", ")");
         flush(quoted);
         parts.push({ k: "var", name: "((arith))", quoted });
+        // Arithmetic runs the command substitutions inside it: `$(( $(rm -rf ~) + 1 ))`.
+        for (const inner of arithSubs(src.slice(i + 3, end - 1))) parts.push({ k: "sub", src: inner, quoted: true, proc: false });
         i = src[end] === ")" ? end + 1 : end;
         return true;
       }

@@ -1,9 +1,10 @@
 /** @module shell parser: tokens -> the flat list of simple commands a line runs, with variables and cd followed. */
-import { type LexBudget, lex, type Token, type Word } from "./lex.ts";
+import { arithSubs, type LexBudget, lex, type Token, type Word } from "./lex.ts";
 import { limitNote, SHELL_LIMITS, ShellLimitError } from "./limits.ts";
 import type { ParseOptions, ParseResult, RedirectInfo, SimpleCommand } from "./types.ts";
-import { SHELLS, unwrap, type Unwrapper } from "./unwrap.ts";
+import { GIT_COMMAND_KEYS, SHELLS, unwrap, type Unwrapper } from "./unwrap.ts";
 import { resolvePath } from "./paths.ts";
+import { readCmd, readPowerShell } from "./powershell.ts";
 
 /**
  * Shell variables of one scope over those of the scope it was opened in. A subshell or nested script
@@ -54,10 +55,12 @@ interface State {
   limit?: string;
   /** False in the fallback split, which does not parse nested scripts. */
   scripts: boolean;
+  /** Variables bound by `for NAME in WORDS`: their value is a word list, split even when quoted. */
+  lists: Set<string>;
 }
 
 function newState(home: string, via: string[], scripts: boolean): State {
-  return { home, depth: 0, out: [], via, budget: { words: SHELL_LIMITS.maxWords }, expansion: SHELL_LIMITS.maxExpansion, scripts };
+  return { home, depth: 0, out: [], via, budget: { words: SHELL_LIMITS.maxWords }, expansion: SHELL_LIMITS.maxExpansion, scripts, lists: new Set() };
 }
 
 interface Field {
@@ -85,20 +88,46 @@ export function literalOutput(cmd: SimpleCommand): string | undefined {
     let i = 1;
     for (; i < args.length && /^-[neE]+$/.test(args[i] ?? ""); i++) if ((args[i] ?? "").includes("e")) interpret = true;
     const s = args.slice(i).join(" ");
-    return interpret ? s.replace(/\\n/g, "\n").replace(/\\t/g, "\t") : s;
+    return interpret ? unescapeC(s) : s;
   }
   if (cmd.program === "cat" && args.length === 1) return cmd.redirects.find((r) => r.body !== undefined)?.body;
   if (cmd.program === "printf") {
     const fmt = args[1];
     if (fmt === undefined) return undefined;
     let k = 2;
-    return fmt.replace(/%[sbd]|\\n|\\t|%%/g, (m) => (m === "\\n" ? "\n" : m === "\\t" ? "\t" : m === "%%" ? "%" : (args[k++] ?? "")));
+    return unescapeC(fmt.replace(/%[sbd]|%%/g, (m) => (m === "%%" ? "%" : (args[k++] ?? ""))));
   }
   return undefined;
 }
 
+/** echo -e / printf escapes: \n \t, \xHH, \NNN octal (`printf '\x72\x6d'` is `rm`). */
+function unescapeC(s: string): string {
+  return s.replace(/\\(?:x([0-9a-fA-F]{1,2})|0?([0-7]{1,3})|([nt]))/g, (_m, hex: string | undefined, oct: string | undefined, c: string | undefined) =>
+    hex !== undefined ? String.fromCharCode(Number.parseInt(hex, 16)) : oct !== undefined ? String.fromCharCode(Number.parseInt(oct, 8)) : c === "n" ? "\n" : "\t",
+  );
+}
+
+/** The paths `ls`/`find` would print, as words for `| xargs rm -rf`: what is listed (or below it), never more. */
+function listedPaths(cmd: SimpleCommand): string | undefined {
+  if (cmd.program !== "ls" && cmd.program !== "find") return undefined;
+  const ops = cmd.argv.slice(1).filter((w) => !w.startsWith("-"));
+  if (cmd.program === "ls") {
+    const dirs = ops.length > 0 ? ops : ["."];
+    const d = cmd.argv.some((w) => /^-[a-zA-Z]*d/.test(w));
+    return dirs.map((p) => (d ? p : `${p.replace(/\/+$/, "")}/*`)).join(" ");
+  }
+  const k = cmd.argv.findIndex((w, i) => i > 0 && (w.startsWith("-") || w === "(" || w === "!"));
+  const starts = (k < 0 ? cmd.argv.slice(1) : cmd.argv.slice(1, k)).filter((w) => !w.startsWith("-"));
+  const filtered = k >= 0 && cmd.argv.slice(k).some((w) => w.startsWith("-") && !["-maxdepth", "-mindepth", "-print", "-print0", "-depth"].includes(w));
+  return (starts.length > 0 ? starts : ["."]).map((p) => (filtered ? `${p.replace(/\/+$/, "")}/{}` : p)).join(" ");
+}
+
+/** Variables holding a command that git or a shell runs: `GIT_PAGER='rm -rf ~' git log`. */
+const COMMAND_VARS = new Set(["GIT_PAGER", "GIT_EDITOR", "GIT_SSH_COMMAND", "GIT_SSH", "GIT_ASKPASS", "GIT_EXTERNAL_DIFF", "GIT_SEQUENCE_EDITOR", "PAGER", "EDITOR", "VISUAL", "PS4", "PROMPT_COMMAND", "BASH_ENV", "ENV", "LESSOPEN", "MANPAGER"]);
+
 class Parser implements Unwrapper {
   readonly st: State;
+  readonly gitAliases = new Map<string, string>();
   constructor(st: State) {
     this.st = st;
   }
@@ -128,6 +157,34 @@ class Parser implements Unwrapper {
     }
   }
 
+  /** A Windows script (PowerShell or cmd.exe) in its own scope, under the same depth cap as `sh -c`. */
+  private windows(src: string, cwd: string, via: string, read: typeof readPowerShell): void {
+    if (!this.st.scripts) return;
+    if (this.st.depth >= SHELL_LIMITS.maxDepth) {
+      this.note(limitNote(`scripts nested more than ${SHELL_LIMITS.maxDepth} deep (sh -c, eval, $(...))`));
+      return;
+    }
+    this.st.budget.words -= Math.ceil(src.length / 8);
+    if (this.st.budget.words < 0) throw new ShellLimitError(limitNote(`more than ${SHELL_LIMITS.maxWords} words`));
+    const saved = this.st.via;
+    this.st.via = [...saved, via];
+    this.st.depth++;
+    try {
+      read(src, cwd, this.st.via, { home: this.st.home, run: (c) => unwrap(c, this, undefined), powershell: (s2, c2, v2) => this.powershell(s2, c2, v2) });
+    } finally {
+      this.st.depth--;
+      this.st.via = saved;
+    }
+  }
+
+  powershell(src: string, cwd: string, via: string): void {
+    this.windows(src, cwd, via, readPowerShell);
+  }
+
+  cmdLine(src: string, cwd: string, via: string): void {
+    this.windows(src, cwd, via, readCmd);
+  }
+
   emit(cmd: SimpleCommand): void {
     if (this.st.out.length >= SHELL_LIMITS.maxCommands) throw new ShellLimitError(limitNote(`more than ${SHELL_LIMITS.maxCommands} simple commands`));
     this.st.out.push(cmd);
@@ -149,8 +206,23 @@ class Parser implements Unwrapper {
     this.script(src, scope.cwd, proc ? "<(...)" : "$(...)", scope.vars);
     const inner = this.st.out.slice(before).filter((c) => c.via.length === this.st.via.length + 1);
     if (proc || inner.length !== 1) return undefined;
+    const last = this.st.out.slice(before).filter((c) => c.via.length === this.st.via.length + 1);
+    const tail = last[last.length - 1];
+    // `$(cd .. && pwd)`: pwd prints where the cds went.
+    if (!proc && tail?.program === "pwd" && tail.argv.length === 1 && tail.cwd !== "" && last.every((c) => c.program === "cd" || c.program === "pwd")) return tail.cwd;
     const only = inner[0];
     if (only?.program === "pwd" && only.argv.length === 1 && scope.cwd !== "") return scope.cwd;
+    // A fresh temporary directory or file: somewhere under the temp dir, whatever its name.
+    if (only?.program === "mktemp" && !only.argv.some((w, k) => k > 0 && !w.startsWith("-"))) return "/tmp/tmp.XXXXXXXXXX";
+    // `"$(which rm)" -rf ~`: the program found on PATH is the one named.
+    if (only && (only.program === "realpath" || (only.program === "readlink" && only.argv.includes("-f")))) {
+      const p = only.argv[only.argv.length - 1];
+      if (p !== undefined && p.startsWith("/")) return p;
+    }
+    if (only && (only.program === "which" || (only.program === "command" && (only.argv[1] === "-v" || only.argv[1] === "-V")) || (only.program === "type" && only.argv[1] === "-P"))) {
+      const name = only.argv[only.argv.length - 1];
+      if (name !== undefined && /^[\w.+-]+$/.test(name)) return name;
+    }
     return only ? literalOutput(only)?.replace(/\n+$/, "") : undefined;
   }
 
@@ -187,6 +259,9 @@ class Parser implements Unwrapper {
     for (const p of w.parts) {
       switch (p.k) {
         case "lit":
+          // A quoted `'~'` is a file named ~ in the cwd, not the home directory.
+          // `\~` too: an unquoted tilde that expands is a tilde part, never a literal.
+          if ((p.quoted || split) && cur === "" && p.v.startsWith("~")) cur += "./";
           cur += p.v;
           started = true;
           break;
@@ -199,11 +274,13 @@ class Parser implements Unwrapper {
             p.name === "HOME" ? (scope.vars.get("HOME") ?? this.st.home) : p.name === "PWD" && scope.cwd !== "" ? scope.cwd : scope.vars.get(p.name);
           if (known !== undefined) {
             this.spend(known.length);
-            if (p.quoted) {
+            if (p.quoted && !this.st.lists.has(p.name)) {
               cur += known;
               started = true;
             } else pushUnquoted(known);
           } else if (p.def !== undefined) {
+            // `${x:-$(rm -rf ~)}`: an unset variable's default runs its substitutions.
+            if (p.def.includes("$(") || p.def.includes("`")) for (const inner of arithSubs(p.def)) this.script(inner, scope.cwd, "${...}", scope.vars);
             const d = this.expand({ parts: [{ k: "lit", v: p.def, quoted: p.quoted }], raw: p.def }, scope, false);
             cur += d.fields.map((f) => f.text).join("");
             started = true;
@@ -232,6 +309,8 @@ class Parser implements Unwrapper {
         }
       }
     }
+    // `rm -rf '*'`: a quoted glob is a file of that name, not every file.
+    if (started && split && w.parts.length > 0 && w.parts.every((x) => x.k === "lit" && x.quoted) && /^[.*?]*[*?][.*?]*$/.test(cur)) cur = cur.replace(/[*?]/g, "\\$&");
     if (started) fields.push({ text: cur, dynamic: dyn });
     return { fields, subs };
   }
@@ -247,6 +326,16 @@ class Parser implements Unwrapper {
     let casePattern = false;
     let inTest = false;
     let skipCase = false;
+    // `for NAME in WORDS`: the words are the variable's values.
+    let forName: string | undefined;
+    let forWords: Word[] | undefined;
+    let forState: "name" | "in" | "list" | undefined;
+    /** Per open loop: whether it never ends (`while true`, `while :`, `until false`). */
+    const loops: boolean[] = [];
+    let pendingCond = false;
+    /** Functions whose body is being read, with the brace depth it opened at: a call of one inside its own body recurses. */
+    const openFns: { name: string; depth: number }[] = [];
+    let braces = 0;
 
     const endPipeline = () => {
       if (pipeline.length > 1) this.feedPipeline(pipeline);
@@ -255,8 +344,34 @@ class Parser implements Unwrapper {
 
     const finish = (nextOp: string | undefined) => {
       skipToSep = false;
-      if (words.length === 0 && redirs.length === 0) return;
+      if (forState !== undefined) {
+        if (forName !== undefined && forWords !== undefined) {
+          const values: string[] = [];
+          for (const w of forWords) for (const f of this.expand(w, scope).fields) values.push(f.text);
+          scope.vars.set(forName, values.join(" "));
+          this.st.lists.add(forName);
+        }
+        forState = undefined;
+        forName = undefined;
+        forWords = undefined;
+      }
+      if (words.length === 0 && redirs.length === 0) {
+        // `while :; do (:) & done`: a subshell put in the background, forever.
+        const lastCmd = this.st.out[this.st.out.length - 1];
+        if (nextOp === "&" && loops.includes(true) && lastCmd) lastCmd.selfSpawn = true;
+        return;
+      }
       const stage = this.finishCommand(words, redirs, scope, pipeline);
+      const first = stage.find((c) => c.via === this.st.via) ?? stage[0];
+      if (first) {
+        if (pendingCond) {
+          const p = first.program;
+          if (loops.length > 0) loops[loops.length - 1] = p === "true" || p === ":" || (p === "[" && first.argv.length === 3) || p === "false";
+          pendingCond = false;
+        }
+        const spawns = nextOp === "&" || nextOp === "|" || nextOp === "|&" || pipeline.length > 0;
+        if ((spawns && openFns.some((f) => f.name === first.program)) || (nextOp === "&" && loops.includes(true))) first.selfSpawn = true;
+      }
       words = [];
       redirs = [];
       pipeline.push(stage);
@@ -274,6 +389,7 @@ class Parser implements Unwrapper {
         const v = tok.v;
         if (v === "(" && words.length === 1 && redirs.length === 0 && tokens[idx + 1]?.t === "op") {
           // Function definition `name() ...`: the name is not a command.
+          openFns.push({ name: words[0]?.raw ?? "", depth: braces });
           words = [];
           idx++;
           continue;
@@ -296,7 +412,13 @@ class Parser implements Unwrapper {
         if (v !== "|" && v !== "|&" && v !== "(" && v !== ")") endPipeline();
         continue;
       }
-      if (tok.t === "arith") continue;
+      if (tok.t === "arith") {
+        // `for ((;;))`: a C-style loop with no condition never ends.
+        if (forState === "name" && /^\s*[^;]*;\s*;/.test(tok.src) && loops.length > 0) loops[loops.length - 1] = true;
+        // `(( $(rm -rf ~) ))`: the arithmetic runs its command substitutions.
+        for (const inner of arithSubs(tok.src)) this.script(inner, scope.cwd, "((...))", scope.vars);
+        continue;
+      }
       if (tok.t === "redir") {
         if (!casePattern && !skipToSep) redirs.push(tok);
         continue;
@@ -310,6 +432,20 @@ class Parser implements Unwrapper {
         continue;
       }
       if (skipToSep) {
+        if (forState === "name") {
+          forName = /^[A-Za-z_]\w*$/.test(raw) ? raw : undefined;
+          forState = "in";
+          continue;
+        }
+        if (forState === "in" && raw === "in") {
+          forState = "list";
+          forWords = [];
+          continue;
+        }
+        if (forState === "list" && raw !== "do") {
+          forWords?.push(tok.w);
+          continue;
+        }
         if (raw === "in" && caseDepth > 0 && skipCase) {
           skipCase = false;
           skipToSep = false;
@@ -322,6 +458,15 @@ class Parser implements Unwrapper {
           caseDepth = Math.max(0, caseDepth - 1);
           continue;
         }
+        if (raw === "while" || raw === "until") {
+          loops.push(false);
+          pendingCond = true;
+        } else if (raw === "done") loops.pop();
+        else if (raw === "{") braces++;
+        else if (raw === "}") {
+          braces--;
+          while (openFns.length > 0 && (openFns[openFns.length - 1]?.depth ?? -1) >= braces) openFns.pop();
+        }
         if (RESERVED_SKIP.has(raw)) continue;
         if (raw === "[[") {
           inTest = true;
@@ -329,6 +474,8 @@ class Parser implements Unwrapper {
         }
         if (raw === "for" || raw === "select") {
           skipToSep = true;
+          loops.push(false);
+          forState = "name";
           continue;
         }
         if (raw === "case") {
@@ -338,6 +485,8 @@ class Parser implements Unwrapper {
           continue;
         }
         if (raw === "function") {
+          const next = tokens[idx + 1];
+          if (next?.t === "w") openFns.push({ name: next.w.raw.replace(/\(\)$/, ""), depth: braces });
           idx++;
           continue;
         }
@@ -427,11 +576,28 @@ class Parser implements Unwrapper {
         if (m?.[1]) scope.vars.set(m[1], a.slice(m[0].length));
       }
     }
+    // `let 'x=$(rm -rf ~)'`: let's arguments are arithmetic, whose substitutions run.
+    if (program === "let") for (let j = 1; j < argv.length; j++) for (const inner of arithSubs(argv[j] ?? "")) this.script(inner, scope.cwd, "let", scope.vars);
     if (program === "unset") for (let j = 1; j < argv.length; j++) scope.vars.delete(argv[j] ?? "");
     // The previous stage's literal output is what a shell at the end of `echo ... | sh` runs.
     const prev = pipeline[pipeline.length - 1];
-    const prevOut = prev?.length === 1 && prev[0] ? literalOutput(prev[0]) : undefined;
+    const prevOut = prev?.length === 1 && prev[0] ? (literalOutput(prev[0]) ?? listedPaths(prev[0])) : undefined;
+    for (const [name, value] of assigns) if (COMMAND_VARS.has(name) && argv.length > 0 && value.trim() !== "") this.script(value, scope.cwd, `${name}=`, scope.vars);
+    // `git config alias.undo 'reset --hard' && git undo`: the alias holds for the rest of the line.
+    if (program === "git") {
+      const k2 = argv.indexOf("config");
+      const key = argv.slice(k2 + 1).find((w) => /^alias\./i.test(w));
+      if (k2 > 0 && key !== undefined) {
+        const value = argv[argv.indexOf(key) + 1];
+        if (value !== undefined) this.gitAliases.set(key.slice(6).toLowerCase(), value);
+      }
+      // `git config core.sshCommand 'rm -rf ~' && git fetch`: a command git will run is set.
+      const cmdKey = argv.slice(k2 + 1).find((w) => GIT_COMMAND_KEYS.test(w));
+      const cmdValue = cmdKey !== undefined ? argv[argv.indexOf(cmdKey) + 1] : undefined;
+      if (k2 > 0 && cmdValue !== undefined) this.script(cmdValue.replace(/^!/, ""), scope.cwd, `git config ${cmdKey}`, scope.vars);
+    }
     const cmd: SimpleCommand = { argv, dynamic, program, cwd: scope.cwd, redirects, pipeTo: [], via: this.st.via, synthetic: false, stdinArgs: false };
+    if (prev?.some((c) => (c.program === "env" || c.program === "printenv" || c.program === "set") && c.argv.length === 1)) cmd.pipeFrom = "env";
     const subEnd = this.st.out.length;
     unwrap(cmd, this, prevOut);
     // `sh -c "$(curl ...)"`, `bash <(curl ...)`, `eval "$(curl ...)"`: the substitution's output is run.
@@ -440,6 +606,8 @@ class Parser implements Unwrapper {
       for (let j = subEnd; j < this.st.out.length; j++) {
         const runner = this.st.out[j] as SimpleCommand;
         if ((RUNNERS.has(runner.program) || /^python[0-9.]*$/.test(runner.program)) && runner.dynamic.some(Boolean)) runners.add(runner.program);
+        // `` `echo cm0gLXJmIH4= | base64 -d` ``, `$(curl -s x)`: a substitution's output as the program is run.
+        else if (runner.dynamic[0] === true && runner.via === this.st.via) runners.add("eval");
       }
       if (runners.size > 0) {
         const add = [...runners];
@@ -470,8 +638,17 @@ export function parseStrict(command: string, opts: ParseOptions): SimpleCommand[
   return st.out;
 }
 
-function runStrict(st: State, command: string, cwd: string): void {
-  new Parser(st).run(lex(command, st.budget), { vars: new Vars(), cwd });
+function runStrict(st: State, command: string, cwd: string, dialect?: "powershell"): void {
+  const p = new Parser(st);
+  if (dialect === "powershell") {
+    // The line itself is the top level: it does not count as a nested script.
+    st.depth--;
+    try {
+      p.powershell(command, cwd, "powershell");
+    } finally {
+      st.depth++;
+    }
+  } else p.run(lex(command, st.budget), { vars: new Vars(), cwd });
 }
 
 /**
@@ -514,7 +691,7 @@ export function parseShellLine(command: string, opts: ParseOptions): ParseResult
   }
   const st = newState(opts.home, [], true);
   try {
-    runStrict(st, command, opts.cwd);
+    runStrict(st, command, opts.cwd, opts.dialect);
     return { commands: st.out, fallback: false, ...(st.limit !== undefined ? { limit: st.limit } : {}) };
   } catch (err) {
     if (err instanceof ShellLimitError) return { commands: st.out, fallback: false, limit: err.message };

@@ -76,10 +76,10 @@ export function isProjectRoot(p: string, root: string): boolean {
   return GLOB_ONLY.test(base) && base.includes("*") && dirname(p) === root;
 }
 
-export type PathClass = "outside_project" | "inside_project" | "home_or_root" | "project_root" | "shepherd_state" | "any";
-
 /** Every path class a rule may name, for schemas. */
-export const PATH_CLASSES = ["outside_project", "inside_project", "home_or_root", "project_root", "shepherd_state", "any"] as const;
+export const PATH_CLASSES = ["outside_project", "inside_project", "home_or_root", "project_root", "shepherd_state", "unknown", "any"] as const;
+
+export type PathClass = (typeof PATH_CLASSES)[number];
 
 /**
  * Answers the `shepherd_state` class: Shepherd's own files and the agents' hook settings. Built from the
@@ -109,5 +109,7 @@ export function pathInClass(p: string, cls: PathClass, projectRoot: string, home
       return isHomeOrRoot(p, home);
     case "project_root":
       return isProjectRoot(p, projectRoot);
+    case "unknown":
+      return false;
   }
 }

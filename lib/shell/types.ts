@@ -30,11 +30,17 @@ export interface SimpleCommand {
   stdinArgs: boolean;
   /** Set on a shell or interpreter that runs code from elsewhere (-c, a script file, -m module), not from stdin. */
   ignoresStdinCode?: boolean;
+  /** Set on a later pipeline stage whose input comes from `env`/`printenv` (the environment, secrets included). */
+  pipeFrom?: "env";
+  /** Set on a call that spawns copies of itself without bound: a function calling itself in a pipe or the background, `while true; do x & done`. */
+  selfSpawn?: boolean;
 }
 
 export interface ParseOptions {
   cwd: string;
   home: string;
+  /** The line is PowerShell (the pi `powershell` / Claude Code `PowerShell` tool), not POSIX shell. */
+  dialect?: "powershell";
 }
 
 export interface ParseResult {

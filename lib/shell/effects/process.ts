@@ -1,0 +1,113 @@
+/** @module process and release effects: unbounded spawning (fork bombs by structure), publishing, interpreter code. */
+import type { SimpleCommand } from "../types.ts";
+import type { Analysis } from "../flags.ts";
+import { isSecretPath } from "./secrets.ts";
+import { SECRET_VAR } from "./network.ts";
+import { effect, type Effect } from "./types.ts";
+
+const GRADLE_PUBLISH = /(?:^|:)(?:publish(?!ToMavenLocal$)\w*|uploadArchives|closeAndReleaseRepository|closeAndReleaseStagingRepositor(?:y|ies)|releaseRepository|publishPlugins)$/;
+const MAVEN_PUBLISH = /^(?:deploy|release:perform|deploy:deploy-file|nexus-staging:(?:release|deploy)|gpg:sign-and-deploy-file|jreleaser:(?:deploy|full-release|release))$/;
+const DRY = (cmd: SimpleCommand) => cmd.argv.some((w) => w === "--dry-run" || w === "--dryrun" || w === "-d" || w === "--snapshot" || w === "--skip-publish" || w === "-n" || w === "--just-print");
+/** Release tools whose first operand says they publish: `wasm-pack publish`, `nuget push`, `fly deploy`... */
+const PUBLISH_VERB: Record<string, RegExp> = {
+  "wasm-pack": /^publish$/, maturin: /^(?:publish|upload)$/, nuget: /^push$/, fly: /^deploy$/, flyctl: /^deploy$/, lein: /^deploy$/, snapcraft: /^(?:upload|push|release)$/,
+  "ansible-galaxy": /^(?:publish|import)$/, firebase: /^deploy$/, jsr: /^publish$/, conan: /^upload$/, helm: /^push$/, wrangler: /^(?:deploy|publish)$/, heroku: /^(?:releases:rollback|container:release)$/,
+  vsce: /^publish$/, ovsx: /^publish$/, twine: /^upload$/, gem: /^(?:push|yank)$/, pod: /^trunk$/, dotnet: /^nuget$/, hex: /^publish$/, pulumi: /^up$/, serverless: /^deploy$/, sls: /^deploy$/,
+};
+
+export function publishEffects(cmd: SimpleCommand, an: Analysis): Effect[] {
+  const p = cmd.program;
+  let what: string | undefined;
+  if (p === "gradle" || p === "gradlew" || p === "gradlew.bat") {
+    const tasks = cmd.argv.slice(1).filter((w) => !w.startsWith("-") && GRADLE_PUBLISH.test(w));
+    if (tasks.length > 0 && !cmd.argv.includes("--dry-run") && !cmd.argv.includes("-m")) what = `gradle ${tasks.join(" ")}`;
+  } else if (p === "mvn" || p === "mvnw" || p === "mvnw.cmd") {
+    const goals = cmd.argv.slice(1).filter((w) => MAVEN_PUBLISH.test(w));
+    if (goals.length > 0) what = `maven ${goals.join(" ")}`;
+  } else if (p === "semantic-release" || p === "np" || p === "release-it" || p === "jreleaser") {
+    if (!DRY(cmd)) what = p;
+  } else if ((p === "lerna" || p === "changeset") && an.sub === "publish") {
+    if (!DRY(cmd)) what = `${p} publish`;
+  } else if (p === "cargo" && an.sub === "release") {
+    if (cmd.argv.includes("--execute") || cmd.argv.includes("-x")) what = "cargo release --execute";
+  } else if (p === "goreleaser" && (cmd.argv[1] === "release" || cmd.argv.length === 1 || cmd.argv[1]?.startsWith("-"))) {
+    if (!DRY(cmd)) what = "goreleaser release";
+  } else if ((p === "make" || p === "rake" || p === "just" || p === "task" || p === "mage") && cmd.argv.slice(1).some((w) => /^(?:release|publish|deploy|upload)(?::\w+)?$/.test(w)) && !DRY(cmd) && !cmd.argv.includes("--recon")) {
+    what = `${p} ${cmd.argv.slice(1).join(" ")}`;
+  } else if (p === "sbt" && cmd.argv.slice(1).some((w) => /^\+?(?:publish(?!Local)\w*|release|sonatypeBundleRelease)$/.test(w))) {
+    what = "sbt publish";
+  } else if (PUBLISH_VERB[p]?.test(cmd.argv.slice(1).find((w) => !w.startsWith("-")) ?? "")) {
+    if (!DRY(cmd)) what = `${p} ${cmd.argv.slice(1).find((w) => !w.startsWith("-"))}`;
+  } else if ((p === "npm" || p === "pnpm") && /^(?:pub|publish|unpublish|deprecate|dist-tag)$/.test(an.sub ?? "") && !DRY(cmd)) {
+    what = `${p} ${an.sub}`;
+  } else if ((p === "npm" || p === "pnpm" || p === "yarn" || p === "bun") && (an.sub === "run" || an.sub === "run-script") && /^(?:release|publish|deploy)(?::\w+)?$/.test(an.positional[0] ?? "") && !DRY(cmd)) {
+    what = `${p} run ${an.positional[0]}`;
+  } else if ((p === "docker" || p === "podman") && ((an.sub === "image" && an.positional[0] === "push") || ((an.sub === "buildx" || an.sub === "build") && cmd.argv.includes("--push")))) {
+    what = `${p} push`;
+  } else if ((p === "vercel" && (cmd.argv.includes("--prod") || an.sub === "deploy" && cmd.argv.includes("--prod"))) || (p === "netlify" && an.sub === "deploy" && cmd.argv.includes("--prod"))) {
+    what = `${p} --prod`;
+  } else if (/^python[0-9.]*$/.test(p) && cmd.argv[1] === "setup.py" && cmd.argv.some((w) => w === "upload" || w === "register")) {
+    what = "setup.py upload";
+  } else if ((p === "jsr" && an.sub === "publish") || (p === "conan" && an.sub === "upload") || (p === "swift" && an.sub === "package-registry" && an.positional[0] === "publish") || (p === "dart" && an.sub === "pub" && an.positional[0] === "publish") || (p === "flutter" && an.sub === "pub" && an.positional[0] === "publish") || (p === "mix" && /^hex\.publish$/.test(cmd.argv[1] ?? "")) || (p === "poetry" && an.sub === "publish")) {
+    if (!DRY(cmd)) what = `${p} ${an.sub ?? ""} publish`;
+  } else if ((p === "flutter" || p === "dart") && cmd.argv[1] === "pub" && cmd.argv[2] === "publish" && !DRY(cmd)) {
+    what = `${p} pub publish`;
+  } else if (p === "ansible-galaxy" && cmd.argv.includes("publish")) {
+    what = "ansible-galaxy publish";
+  } else if (p === "aws" && cmd.argv.some((w) => /^publish-package-version$|^publish-layer-version$/.test(w))) {
+    what = "aws publish";
+  } else if (p === "yarn" && cmd.argv.includes("publish") && cmd.argv.includes("npm")) {
+    what = "yarn ... npm publish";
+  }
+  return what === undefined ? [] : [effect("publish", `publishes a release (${what})`)];
+}
+
+const INTERPRETER = /^(?:python[0-9.]*|pypy[0-9.]*|node|nodejs|bun|deno|perl|ruby|php|Rscript|awk|gawk|mawk|nawk)$/;
+const LOOP = /\b(?:while|loop|until|for\s*\(\s*;\s*;|repeat|setInterval)\b|iter\(\s*int|itertools\.count|\bfor\s*\{/;
+const FORK = /(?:\b|_)fork\s*(?:\(|\b)|\bspawn\s*\(|\bPopen\s*\(|\bexec[lv]p?e?\s*\(|ForkExec/;
+const DECODE = /b64decode|Base64\.decode|decode64|Buffer\.from\([^)]{0,200}['"]base64['"]|\batob\s*\(|base64_decode|MIME::Base64|unpack\(['"]m/;
+const RUN = /\bexec\s*\(|\beval\s*\(|\bsystem\s*\(|os\.system|subprocess|execSync|child_process|\bspawn|`|%x|\bshell_exec|\bpassthru|\beval\b/;
+const FETCH_CODE = /urlopen|requests\.get|\bget\s*\(\s*['"]https?:|LWP::Simple|fetch\s*\(|http\.get|Net::HTTP|open-uri|URI\.open|file_get_contents\s*\(\s*['"]https?:|curl_exec/;
+const REVERSE = /socket|create_connection|TCPSocket|IO::Socket|net\.connect|fsockopen/;
+const PTY = /pty\.spawn|dup2|\/bin\/(?:ba)?sh|exec\s*\(\s*['"](?:ba)?sh|spawn\(['"](?:\/bin\/)?(?:ba)?sh/;
+const DEVICE_CODE = /['"]\/dev\/(?:sd[a-z]|nvme\d|hd[a-z]|vd[a-z]|xvd[a-z]|mmcblk\d|disk\d)[^'"]{0,64}['"]\s*,\s*['"][rwab+]{0,3}w/;
+const ENV_WHOLE = /Deno\.env\.toObject|\bos\.environ\b(?!\s*(?:\[|\.get\b))|\bprocess\.env\b(?!\s*(?:\.|\[))|%ENV\b|\bENV\.(?:to_h|to_a|each|inspect)\b|\$_ENV\b(?!\s*\[)|\bgetenv\(\s*\)/;
+const ENV_SECRET = /(?:environ|ENV|env|getenv)\W{1,3}[A-Za-z_]*(?:SECRET|TOKEN|PASSWORD|PASSWD|API_?KEY|PRIVATE_KEY|ACCESS_KEY|CREDENTIAL)/i;
+const SENDS = /\burlopen\b|\brequests\.\w+\(|\bfetch\s*\(|\bhttps?\.request\b|\bhttp\.client\b|\bsocket\b|Net::HTTP|LWP|IO::Socket|\bcurl_exec\b|\bfile_get_contents\s*\(\s*['"]https?:|\baxios\b|XMLHttpRequest|\.post\s*\(/;
+const QUOTED = /(['"])((?:(?!\1)[^\\\n]|\\.){1,300})\1/g;
+
+/** Effects of interpreter code given on the command line (the deletes and commands it runs are unwrapped elsewhere). */
+export function codeEffects(cmd: SimpleCommand): Effect[] {
+  if (!INTERPRETER.test(cmd.program)) return [];
+  // Capped: a one-liner is short, and the scans below stay linear in what is kept.
+  const code = cmd.argv.slice(1).filter((w) => !/^-[A-Za-z]+$/.test(w)).join("\n").slice(0, 1 << 16);
+  if (code.length === 0) return [];
+  const out: Effect[] = [];
+  if (LOOP.test(code) && FORK.test(code)) out.push(effect("spawn-unbounded", "forks in an endless loop (fork bomb)"));
+  if (DECODE.test(code) && RUN.test(code)) out.push(effect("decoded-code", "decodes data and runs it as code"));
+  if (FETCH_CODE.test(code) && /\beval\b|\bexec\s*\(|\bsystem\s*\(|instance_eval/.test(code)) out.push(effect("remote-code", "runs code fetched from the network"));
+  if (REVERSE.test(code) && PTY.test(code)) out.push(effect("remote-code", "opens a reverse shell (a socket wired to a shell)"));
+  if (DEVICE_CODE.test(code)) out.push(effect("device-write", "opens a disk device for writing"));
+  for (const m of code.matchAll(/\bchmod\s*\(\s*['"](\/[^'"]{1,200})['"]\s*,\s*0o?(?:[0-7]?777|[0-7]?666|[4-7][0-7]{3})\b/g)) out.push(effect("permissions", `sets an unsafe mode on ${m[1]}`, [m[1] ?? "/"], { data: "unsafe-mode" }));
+  const secrets: string[] = [];
+  for (const m of code.matchAll(QUOTED)) {
+    const s = (m[2] ?? "").replace(/^~\//, "~/");
+    if (isSecretPath(s)) secrets.push(s);
+  }
+  if (ENV_SECRET.test(code)) secrets.push("a secret environment variable");
+  if (ENV_WHOLE.test(code) && SENDS.test(code)) out.push(effect("network-send", "sends the environment over the network", [], { data: "env" }));
+  else if (ENV_WHOLE.test(code)) secrets.push("the whole environment");
+  if (secrets.length > 0) out.push(effect("secret-read", `reads secrets: ${secrets.join(" ")}`, secrets.filter((s) => !s.startsWith("a ") && !s.startsWith("the "))));
+  return out;
+}
+
+/** `echo $AWS_SECRET_ACCESS_KEY`: a credential printed into the conversation. */
+export function printsSecretVar(cmd: SimpleCommand): Effect[] {
+  if (cmd.program !== "echo" && cmd.program !== "printf") return [];
+  const hit = cmd.argv.slice(1).filter((w, k) => cmd.dynamic[k + 1] && SECRET_VAR.test(w));
+  return hit.length > 0 ? [effect("secret-read", `prints ${hit.join(" ")}`)] : [];
+}
+
+export function spawnEffects(cmd: SimpleCommand): Effect[] {
+  return cmd.selfSpawn ? [effect("spawn-unbounded", `${cmd.program || "a command"} spawns copies of itself without bound (fork bomb)`)] : [];
+}

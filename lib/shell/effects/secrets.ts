@@ -1,0 +1,154 @@
+/** @module which paths hold secrets, and which programs read the files they are given. */
+import type { SimpleCommand } from "../types.ts";
+import type { Analysis } from "../flags.ts";
+import { effect, type Effect } from "./types.ts";
+
+/** Base names of files that hold secrets (templates such as .env.example are not secrets). */
+const SECRET_NAMES = new Set([
+  ".envrc", ".dev.vars", ".netrc", ".pgpass", ".npmrc", ".pypirc", ".git-credentials", ".vault-token", "accesstokens.json", "logins.json", "cookies.sqlite", "key4.db",
+  ".htpasswd", "credentials", "credentials.json", "credentials.toml", "credentials.yml", "credentials.yaml", "credentials.db", "credentials.xml", "credentials.csv",
+  "application_default_credentials.json", "credentials.tfrc.json", "secret.yml", "secret.yaml", "secret.json", "secret.toml", "secret.env", "secrets.yml", "secrets.yaml",
+  "secrets.json", "secrets.toml", "secrets.env", "id_rsa", "id_dsa", "id_ecdsa", "id_ed25519", "id_ecdsa_sk", "id_ed25519_sk", ".ssh", ".gnupg", ".aws", ".password-store",
+]);
+const ENV_TEMPLATES = new Set(["example", "sample", "template", "dist", "defaults"]);
+const SECRET_SUFFIXES = [".key", ".tfvars", ".p12", ".pfx", ".keystore", ".jks"];
+/** Directories every file of which is a secret, as the parent's base name. */
+const SECRET_DIRS = new Set([".ssh", ".aws", ".gnupg", ".password-store"]);
+
+/** Inside ~/.ssh, what is public. */
+const SSH_PUBLIC = new Set(["known_hosts", "known_hosts.old", "config", "authorized_keys"]);
+
+/**
+ * Whether a path word names a secret file. Pure text, in time linear in the word (no backtracking pattern:
+ * a hostile 64 KB argument costs one pass). No file is read: a link already in the project that points to a
+ * secret is not seen here (the read tool's own rule sees the path it is given).
+ */
+function isSecretName(word: string): boolean {
+  // `@.env`, `HEAD:.env`, `if=.env`, `f=@k.yaml`: the name starts after the last separator.
+  let cut = -1;
+  for (const ch of ["/", "@", "=", ":"]) cut = Math.max(cut, word.lastIndexOf(ch));
+  const base = word.slice(cut + 1).toLowerCase();
+  const slash = word.lastIndexOf("/");
+  const parent = slash > 0 ? word.slice(word.lastIndexOf("/", slash - 1) + 1, slash).toLowerCase() : "";
+  const grand = slash > 0 ? word.slice(0, slash) : "";
+  if (word.toLowerCase() === "env:") return true;
+  if (parent === ".ssh") return !base.endsWith(".pub") && !SSH_PUBLIC.has(base);
+  if (SECRET_DIRS.has(parent)) return true;
+  if (base === ".env") return true;
+  if (base.startsWith(".env.")) return !ENV_TEMPLATES.has(base.slice(5)) && base.length > 5;
+  if (SECRET_NAMES.has(base)) return true;
+  if (base.endsWith(".pem")) return base.includes("private") || base.includes("privkey") || base.includes("_key") || base.includes("-key");
+  if (SECRET_SUFFIXES.some((x) => base.endsWith(x) && base.length > x.length)) return true;
+  if (base.startsWith("service") && base.endsWith(".json") && base.includes("account")) return true;
+  if (base === "environ" && /^\/proc\/[^/]+$/.test(grand)) return true;
+  if (parent === ".kube" && base.startsWith("config")) return true;
+  if (parent === ".docker" && base === "config.json") return true;
+  if (parent === "gh" && base === "hosts.yml" && grand.endsWith("/.config/gh")) return true;
+  if (parent === "op" && base === "config" && grand.endsWith("/.config/op")) return true;
+  if (grand.includes("/gcloud") && (base === "credentials.db" || base.endsWith(".json"))) return true;
+  return grand.includes("/.gnupg/") || grand.includes("/.password-store/");
+}
+
+/** Names a glob could expand to that would be secrets: `cat .env*`, `cat ~/.ssh/id_*`. */
+const SECRET_SAMPLES = [".env", ".env.local", ".env.production", "id_rsa", "id_ed25519", "credentials", "server.key", "secrets.json", "private-key.pem"];
+
+/** A glob as a regex, only on short names (a file name is at most 255 bytes), so the test stays cheap. */
+function globToRegex(glob: string): RegExp {
+  let re = "";
+  for (let i = 0; i < glob.length; i++) {
+    const ch = glob[i] ?? "";
+    const close = ch === "[" ? glob.indexOf("]", i + 1) : -1;
+    if (close > i + 1) {
+      // A bracket class: `.[e]nv`.
+      re += `[${glob.slice(i + 1, close).replace(/^!/, "^").replace(/[\\\]]/g, "\\$&")}]`;
+      i = close;
+    } else re += ch === "*" ? "[^/]*" : ch === "?" ? "[^/]" : /[.+^${}()|[\]\\]/.test(ch) ? `\\${ch}` : ch;
+  }
+  return new RegExp(`^${re}$`);
+}
+
+/** Whether a path word (or a glob) names a secret file or a directory of secrets (~/.ssh). */
+export function isSecretPath(word: string): boolean {
+  const w = word.replace(/\/+$/, "");
+  if (isSecretName(w)) return true;
+  if (!/[*?[]/.test(w)) return false;
+  const slash = w.lastIndexOf("/");
+  const dir = slash < 0 ? "" : w.slice(0, slash + 1);
+  const base = w.slice(slash + 1);
+  if (base.length > 255) return false;
+  if (base === "*" || base === ".*") return /(?:^|\/)\.ssh\/$/.test(dir);
+  const re = globToRegex(base);
+  return SECRET_SAMPLES.some((s) => re.test(s) && isSecretName(dir + s));
+}
+
+/** Programs that never print or send the content of the files they are given. */
+const NON_READERS = new Set([
+  "", "test", "[", "ls", "stat", "touch", "mkdir", "rm", "rmdir", "unlink", "chmod", "chown", "chgrp", "file", "realpath", "readlink", "basename", "dirname",
+  "echo", "printf", "which", "type", "command", "du", "find", "fd", "locate", "git", "mv", "cd", "pushd", "open", "touch", "exa", "eza", "tree",
+  "test-path", "get-item", "gi", "get-itemproperty", "new-item", "ni", "set-location", "cd", "split-path", "resolve-path", "get-acl", "measure-object", "write-host", "write-output",
+  "shred", "wipe", "srm", "truncate", "ssh-keygen", "ssh-add", "gpg-agent", "export", "set", "unset", "source", ".", "direnv", "dotenv", "docker", "docker-compose", "kill", "sleep", "true", "false",
+]);
+
+const VALUE_READERS = new Set(["curl", "wget", "http", "https", "xh", "dd", "dcfldd", "xargs", "openssl", "base64", "base32", "gpg", "jq", "yq", "nc", "ncat", "socat", "invoke-webrequest", "cat", "head", "tail", "sed", "awk", "grep", "rg", "cp"]);
+const COPIERS = new Set(["cp", "install", "rsync", "scp", "ln", "copy", "copy-item"]);
+
+/** Programs whose first operand is a pattern, not a file. */
+const PATTERN_FIRST = new Set(["grep", "egrep", "fgrep", "rg", "ag", "ack", "git-grep", "sed", "awk", "gawk", "mawk", "jq", "yq", "perl"]);
+
+const GIT_READERS = new Set(["show", "cat-file", "log", "diff", "archive", "blame", "grep", "stash", "format-patch", "whatchanged"]);
+
+/** Commands whose whole purpose is to print a credential: `gh auth token`, `vault kv get`, `pass show`, `env | grep TOKEN`. */
+function secretCommand(cmd: SimpleCommand, an: Analysis): string | undefined {
+  const p = cmd.program;
+  const a = cmd.argv;
+  const words = a.slice(1).filter((w) => !w.startsWith("-"));
+  const sub = an.sub ?? words[0];
+  const pos = an.sub !== undefined ? an.positional : words.slice(1);
+  if (p === "vault" && (sub === "read" || (sub === "kv" && pos[0] === "get"))) return "prints a Vault secret";
+  if (p === "op" && (sub === "read" || (sub === "item" && pos[0] === "get"))) return "prints a 1Password secret";
+  if (p === "gh" && an.sub === "auth" && pos[0] === "token") return "prints the GitHub token";
+  if (p === "aws" && an.sub === "configure" && pos[0] === "get" && /secret|key|token/i.test(pos[1] ?? "")) return "prints an AWS credential";
+  if (p === "aws" && (an.sub === "sts" || an.sub === "ecr") && /get-session-token|get-login-password/.test(pos[0] ?? "")) return "prints an AWS credential";
+  if (p === "vault" && (an.sub === "read" || (an.sub === "kv" && pos[0] === "get"))) return "prints a Vault secret";
+  if (p === "pass" && (an.sub === undefined ? pos.length > 0 && !["ls", "list", "find", "search", "init", "git", "generate", "insert", "edit", "rm", "mv", "cp"].includes(pos[0] ?? "") : an.sub === "show")) return "prints a password-store entry";
+  if (p === "op" && (an.sub === "read" || (an.sub === "item" && pos[0] === "get"))) return "prints a 1Password secret";
+  if (p === "security" && /find-(?:generic|internet)-password/.test(a[1] ?? "") && a.includes("-w")) return "prints a keychain password";
+  if (p === "gcloud" && an.sub === "auth" && /print-(?:access|identity)-token/.test(pos[0] ?? "")) return "prints a Google Cloud token";
+  if (p === "az" && an.sub === "account" && pos[0] === "get-access-token") return "prints an Azure token";
+  if (p === "heroku" && an.sub === "auth:token") return "prints the Heroku token";
+  if (p === "kubectl" && an.sub === "get" && /^secrets?$/.test(pos[0] ?? "") && a.some((w) => /^-o|^--output/.test(w))) return "prints Kubernetes secrets";
+  if (p === "sqlite3" && pos.some((w) => /cookies\.sqlite|logins\.json|key4\.db|Login Data|Cookies$/.test(w))) return "dumps a browser's saved logins or cookies";
+  // `env | grep -i token`: the environment, filtered down to its secrets.
+  if ((p === "grep" || p === "egrep" || p === "rg") && cmd.pipeFrom === "env" && an.positional.some((w) => /secret|token|passw|api_?key|private|credential|aws_/i.test(w))) return "prints secret environment variables";
+  return undefined;
+}
+
+/** Secrets the command reads, by any reader: operands, option values (`dd if=.env`, `-a .env`) and input redirections. */
+export function secretReads(cmd: SimpleCommand, an: Analysis): Effect[] {
+  const out: string[] = [];
+  for (const r of cmd.redirects) if ((r.op === "<" || r.op === "<>") && isSecretPath(r.target)) out.push(r.target);
+  const p = cmd.program;
+  const said = secretCommand(cmd, an);
+  if (said !== undefined) return [effect("secret-read", said)];
+  if (p === "git") {
+    // git show HEAD:.env, git cat-file -p HEAD:.env, git log -p -- .env, git diff -- .env, git archive HEAD .env
+    if (GIT_READERS.has(an.sub ?? "")) for (const w of an.positional) if (isSecretPath(w)) out.push(w);
+  } else if (!NON_READERS.has(p)) {
+    let words = an.positional;
+    // cp/mv/install/rsync/scp read their sources; the destination is written (`cp .env.example .env`).
+    if (COPIERS.has(p) && !an.flags.has("-t")) words = words.slice(0, -1);
+    if (PATTERN_FIRST.has(p)) {
+      const explicit = cmd.argv.some((w) => w === "-e" || w === "-f" || w.startsWith("--regexp") || w.startsWith("--file") || w === "--expression");
+      if (!explicit || p === "awk" || p === "gawk" || p === "mawk") words = words.slice(1);
+    }
+    if (p === "cpio" || p === "xargs" || p === "tar" || p === "sftp" || p === "ftp" || p === "nc" || p === "lftp") for (const r of cmd.redirects) if (r.op === "<<<") for (const w of r.target.split(/\s+/)) if (isSecretPath(w)) out.push(w);
+    // Option values are files read only for readers whose options name their input (`dd if=`, `curl -d @.env`,
+    // `xargs -a`, `openssl -in`); `ssh -i key`, `kubectl --kubeconfig f` use a credential without printing it.
+    const values = VALUE_READERS.has(p) ? an.values : an.values.filter((v) => v.startsWith("if=") || v.startsWith("@"));
+    for (const w of [...words, ...values]) {
+      const v = w.startsWith("if=") ? w.slice(3) : w;
+      if (isSecretPath(v)) out.push(v);
+    }
+  }
+  return out.length === 0 ? [] : [effect("secret-read", `reads secrets: ${out.join(" ")}`, out)];
+}

@@ -1,0 +1,579 @@
+/**
+ * @module PowerShell and cmd.exe lines -> the simple commands they run, in the shapes the effect model knows
+ * (Remove-Item -Recurse is `rm -r`, `rd /s` is `rm -r`, Get-Content is `cat`, iwr | iex is a fetch piped to a
+ * runner). Windows paths become POSIX-like ones: a drive root is `/`, `C:\Users\name` is the home's sibling
+ * `name`, so the same path classes apply. One pass over the text; nesting goes through the parser's depth cap.
+ */
+import type { SimpleCommand } from "./types.ts";
+
+/** What the PowerShell reader needs from the parser: where to send each command, and nested scripts. */
+export interface WindowsHost {
+  readonly home: string;
+  /** Records a command and what it runs (unwrapping applies: `powershell -c`, `cmd /c`, `git -c alias`...). */
+  run(cmd: SimpleCommand): void;
+  powershell(src: string, cwd: string, via: string): void;
+}
+
+interface PsWord {
+  text: string;
+  /** Raw source, quotes included. */
+  raw: string;
+  quoted: boolean;
+}
+
+const SEPARATORS = new Set([";", "\n", "&&", "||", "|", "&"]);
+
+/** Index just past the bracket closing the one at `start`, skipping quoted text (unbalanced: the end). */
+function balanced(src: string, start: number): number {
+  const open = src[start] ?? "(";
+  const close = open === "(" ? ")" : open === "{" ? "}" : "]";
+  let depth = 0;
+  for (let i = start; i < src.length; i++) {
+    const c = src[i];
+    if (c === "'" || c === '"') {
+      const j = src.indexOf(c, i + 1);
+      if (j < 0) return src.length;
+      i = j;
+    } else if (c === "`") i++;
+    else if (c === open) depth++;
+    else if (c === close && --depth === 0) return i + 1;
+  }
+  return src.length;
+}
+
+/** PowerShell tokens: words and separators. Linear: each character is looked at a bounded number of times. */
+export function psTokens(src: string): (PsWord | string)[] {
+  const out: (PsWord | string)[] = [];
+  let i = 0;
+  while (i < src.length) {
+    const c = src[i] ?? "";
+    if (c === " " || c === "\t" || c === "\r") {
+      i++;
+      continue;
+    }
+    if (c === "#") {
+      const j = src.indexOf("\n", i);
+      i = j < 0 ? src.length : j;
+      continue;
+    }
+    if (c === "<" && src[i + 1] === "#") {
+      const j = src.indexOf("#>", i + 2);
+      i = j < 0 ? src.length : j + 2;
+      continue;
+    }
+    const two = src.slice(i, i + 2);
+    if (two === "&&" || two === "||") {
+      out.push(two);
+      i += 2;
+      continue;
+    }
+    if (c === ";" || c === "\n" || c === "|") {
+      out.push(c);
+      i++;
+      continue;
+    }
+    if (c === "&" && (out.length === 0 || typeof out[out.length - 1] === "string")) {
+      // The call operator: `& "rm" -r x`, `& { ... }`.
+      i++;
+      continue;
+    }
+    if (c === "&") {
+      out.push("&");
+      i++;
+      continue;
+    }
+    let text = "";
+    let quoted = false;
+    const start = i;
+    while (i < src.length) {
+      const d = src[i] ?? "";
+      if (d === " " || d === "\t" || d === "\r" || d === "\n" || d === ";" || d === "|" || (d === "&" && src[i + 1] !== "&" ? true : d === "&")) break;
+      if (d === "'") {
+        quoted = true;
+        let j = i + 1;
+        for (;;) {
+          const k = src.indexOf("'", j);
+          if (k < 0) {
+            text += src.slice(j);
+            j = src.length;
+            break;
+          }
+          text += src.slice(j, k);
+          if (src[k + 1] === "'") {
+            text += "'";
+            j = k + 2;
+            continue;
+          }
+          j = k + 1;
+          break;
+        }
+        i = j;
+        continue;
+      }
+      if (d === '"') {
+        quoted = true;
+        let j = i + 1;
+        while (j < src.length && src[j] !== '"') {
+          if (src[j] === "`" && j + 1 < src.length) {
+            const e = src[j + 1] ?? "";
+            text += e === "n" ? "\n" : e === "t" ? "\t" : e;
+            j += 2;
+            continue;
+          }
+          if (src[j] === "$" && src[j + 1] === "(") {
+            const k = balanced(src, j + 1);
+            text += src.slice(j, k);
+            j = k;
+            continue;
+          }
+          text += src[j];
+          j++;
+        }
+        i = j + 1;
+        continue;
+      }
+      if (d === "`" && i + 1 < src.length) {
+        text += src[i + 1];
+        i += 2;
+        continue;
+      }
+      if (d === "(" || d === "{" || ((d === "$" || d === "@") && (src[i + 1] === "(" || src[i + 1] === "{"))) {
+        const from = d === "(" || d === "{" ? i : i + 1;
+        const k = balanced(src, from);
+        text += src.slice(i, k);
+        i = k;
+        continue;
+      }
+      text += d;
+      i++;
+    }
+    if (i === start) {
+      i++;
+      continue;
+    }
+    out.push({ text, raw: src.slice(start, i), quoted });
+  }
+  return out;
+}
+
+const REMOVE = new Set(["remove-item", "rm", "ri", "del", "erase", "rd", "rmdir"]);
+const READ = new Set(["get-content", "gc", "cat", "type"]);
+const COPY = new Set(["copy-item", "cp", "copy", "cpi"]);
+const MOVE = new Set(["move-item", "mv", "move", "mi"]);
+const LIST = new Set(["get-childitem", "gci", "ls", "dir"]);
+const FETCH = new Set(["invoke-webrequest", "iwr", "invoke-restmethod", "irm", "curl", "wget", "start-bitstransfer"]);
+const IEX = new Set(["invoke-expression", "iex"]);
+const START = new Set(["start-process", "saps", "start"]);
+const DISK = new Set(["format-volume", "clear-disk", "initialize-disk", "remove-partition", "format-disk", "clear-recyclebin"]);
+const DOWNLOAD = /DownloadString|DownloadData|DownloadFile|Invoke-WebRequest|Invoke-RestMethod|\biwr\b|\birm\b|Net\.WebClient|Start-BitsTransfer|HttpClient/i;
+const RUNS_TEXT = /\biex\b|Invoke-Expression|\[scriptblock\]::Create|^\s*[.&]\s*\(/i;
+
+/** Parameters (lower-case, without the dash) whose value is the next word, per cmdlet family. */
+const VALUE_PARAMS = ["filter", "include", "exclude", "encoding", "totalcount", "head", "tail", "first", "last", "readcount", "delimiter", "stream", "credential", "erroraction", "ea", "warningaction", "outvariable", "ov", "destination", "exclude", "depth", "method", "uri", "body", "headers", "outfile", "infile", "contenttype", "useragent", "driveletter", "filesystem", "newfilesystemlabel", "number", "disknumber", "partitionnumber", "argumentlist", "filepath", "workingdirectory", "verb", "windowstyle"];
+
+function paramName(w: PsWord): string | undefined {
+  if (w.quoted || !/^-[A-Za-z][\w-]*:?$/.test(w.text)) return undefined;
+  return w.text.slice(1).replace(/:$/, "").toLowerCase();
+}
+
+/** `-Recu` is `-Recurse`: PowerShell accepts any unambiguous prefix of a parameter name. */
+function isParam(name: string, full: string, min = 1): boolean {
+  return name.length >= min && full.startsWith(name);
+}
+
+function dirname(p: string): string {
+  const i = p.lastIndexOf("/");
+  return i <= 0 ? "/" : p.slice(0, i);
+}
+
+/** A Windows path as a POSIX-like one: `C:\` is `/`, `C:\Users\x` is a sibling of the home, `~\a` is `~/a`. */
+export function windowsPath(word: string, home: string): string {
+  let s = word.replaceAll("\\", "/");
+  // PowerShell's FileSystem provider reads `~` as the home, quoted or not.
+  if (s === "~" || s.startsWith("~/")) s = home + s.slice(1);
+  // `C:Usersme`: bash ate the backslashes of an unquoted path; it is still under the drive root.
+  if (/^[A-Za-z]:[^/]/.test(s)) s = `${s.slice(0, 2)}/${s.slice(2)}`;
+  const drive = /^[A-Za-z]:(?=\/|$)/.exec(s);
+  if (drive) {
+    s = s.slice(2) || "/";
+    const users = /^\/Users(?=\/|$)/i.exec(s);
+    if (users) s = dirname(home) + s.slice(users[0].length);
+  }
+  if (/^\/\/[^/]/.test(s)) return `/unc${s.slice(1)}`;
+  return s;
+}
+
+const ENV_PATHS: Record<string, (home: string, cwd: string) => string> = {
+  userprofile: (h) => h,
+  homepath: (h) => h,
+  home: (h) => h,
+  temp: () => "/tmp",
+  tmp: () => "/tmp",
+  systemroot: () => "/Windows",
+  windir: () => "/Windows",
+  systemdrive: () => "/",
+  programfiles: () => "/Program Files",
+  appdata: (h) => `${h}/AppData/Roaming`,
+  localappdata: (h) => `${h}/AppData/Local`,
+  cd: (_h, cwd) => cwd,
+};
+
+/** Expands PowerShell variables it can know; the rest stay as `$name` and mark the word dynamic. */
+function psExpand(w: PsWord, vars: Map<string, string>, home: string, cwd: string): { text: string; dynamic: boolean } {
+  if (w.raw.startsWith("'")) return { text: windowsPath(w.text, home), dynamic: false };
+  let dynamic = false;
+  const text = w.text.replace(/\$\{?(env:)?([A-Za-z_][\w]*)\}?/g, (m, env: string | undefined, name: string) => {
+    const lower = name.toLowerCase();
+    if (env === undefined && lower === "home") return home;
+    if (env === undefined && lower === "pwd") return cwd;
+    if (env !== undefined && ENV_PATHS[lower]) return (ENV_PATHS[lower] as (h: string, c: string) => string)(home, cwd);
+    const known = env === undefined ? vars.get(lower) : undefined;
+    if (known !== undefined) return known;
+    dynamic = true;
+    return m;
+  });
+  return { text: windowsPath(text, home), dynamic };
+}
+
+const DOWNLOADED = "\u0000downloaded";
+
+/** `(Join-Path $HOME '.ssh/id_rsa')` -> its path, `(Split-Path $PWD)` -> the parent; other subexpressions stay unknown. */
+function joinPath(raw: string, vars: Map<string, string>, home: string, cwd: string): string | undefined {
+  const split = /^\(\s*Split-Path\s+(?:-Path\s+)?(\S+)\s*\)$/i.exec(raw);
+  if (split?.[1]) {
+    const t = psTokens(split[1]).find((x): x is PsWord => typeof x !== "string");
+    const p = t ? psExpand(t, vars, home, cwd).text.replace(/\/+$/, "") : "";
+    return p.startsWith("/") ? dirname(p) : undefined;
+  }
+  const m = /^\(\s*Join-Path\s+(.+)\)$/i.exec(raw);
+  if (!m?.[1]) return undefined;
+  const parts = psTokens(m[1]).filter((t): t is PsWord => typeof t !== "string" && paramName(t) === undefined);
+  if (parts.length < 2) return undefined;
+  return parts.map((p) => psExpand(p, vars, home, cwd).text.replace(/\/+$/, "")).join("/");
+}
+
+function simple(argv: string[], dynamic: boolean[], cwd: string, via: string[], synthetic = false): SimpleCommand {
+  const first = (argv[0] ?? "").replaceAll("\\", "/");
+  const program = first.slice(first.lastIndexOf("/") + 1).toLowerCase().replace(/\.(?:exe|cmd|bat|com|ps1)$/, "");
+  return { argv: [program, ...argv.slice(1)], dynamic, program, cwd, redirects: [], pipeTo: [], via, synthetic, stdinArgs: false };
+}
+
+/** Reads a PowerShell line and hands every command it runs to the host. */
+export function readPowerShell(src: string, cwd: string, via: string[], host: WindowsHost): void {
+  const vars = new Map<string, string>();
+  const tokens = psTokens(src);
+  let stage: PsWord[] = [];
+  let pipeline: SimpleCommand[][] = [];
+  const flushPipeline = () => {
+    let later: string[] = [];
+    for (let k = pipeline.length - 1; k >= 0; k--) {
+      const cmds = pipeline[k] ?? [];
+      if (later.length > 0) for (const c of cmds) c.pipeTo = c.pipeTo.length === 0 ? later : [...c.pipeTo, ...later];
+      later = [...cmds.map((c) => c.program), ...later];
+    }
+    for (const cmds of pipeline) for (const c of cmds) host.run(c);
+    pipeline = [];
+  };
+  const end = (sep: string | undefined) => {
+    if (stage.length > 0) {
+      const prev = pipeline[pipeline.length - 1]?.[0];
+      pipeline.push(psStatement(stage, vars, cwd, via, host, prev));
+    }
+    stage = [];
+    if (sep !== "|") flushPipeline();
+  };
+  for (const t of tokens) {
+    if (typeof t === "string") {
+      if (SEPARATORS.has(t)) end(t);
+      continue;
+    }
+    stage.push(t);
+  }
+  end(undefined);
+}
+
+/** One pipeline stage: the command(s) it stands for. */
+function psStatement(words: PsWord[], vars: Map<string, string>, cwd: string, via: string[], host: WindowsHost, prev: SimpleCommand | undefined): SimpleCommand[] {
+  const home = host.home;
+  const first = words[0] as PsWord;
+  const out: SimpleCommand[] = [];
+  // Subexpressions and script blocks run their contents.
+  for (const w of words) {
+    const m = /^[$@]?\((.*)\)$/s.exec(w.raw) ?? /^\{(.*)\}$/s.exec(w.raw);
+    if (m?.[1] !== undefined && !/^\(\s*(?:Join|Split)-Path\b/i.test(w.raw)) host.powershell(m[1], cwd, "powershell (...)");
+  }
+  // -WhatIf: PowerShell only says what it would do.
+  if (words.some((w) => !w.quoted && /^-whatif(?::\$true)?$/i.test(w.text))) return out;
+  // Quoted strings are data; script blocks are read on their own (above).
+  const line = words.filter((w) => !/^['"{]/.test(w.raw)).map((w) => w.raw).join(" ");
+  for (const m of line.matchAll(/\[(?:System\.)?IO\.File\]::(?:ReadAll(?:Text|Lines|Bytes)|OpenRead|Copy)\(\s*['"]([^'"]+)['"]/gi)) out.push(simple(["cat", windowsPath(m[1] ?? "", home)], [false, false], cwd, via, true));
+  // .NET calls: [IO.Directory]::Delete($HOME, $true), [IO.File]::Delete(...).
+  for (const m of line.matchAll(/\[(?:System\.)?IO\.(Directory|File)\]::Delete\(\s*([^,)]+)(,\s*\$true)?/gi)) {
+    const target = psExpand({ text: (m[2] ?? "").replace(/^['"]|['"]$/g, ""), raw: m[2] ?? "", quoted: false }, vars, home, cwd);
+    out.push(simple(["rm", ...(m[3] ? ["-r"] : []), target.text], [false, ...(m[3] ? [false] : []), target.dynamic], cwd, via, true));
+  }
+  const tainted = words.some((w) => /^\$\w+$/.test(w.raw) && vars.get(w.raw.slice(1).toLowerCase()) === DOWNLOADED);
+  if ((DOWNLOAD.test(line) && RUNS_TEXT.test(line)) || (tainted && IEX.has(first.text.toLowerCase()))) {
+    const fetch = simple(["invoke-webrequest"], [false], cwd, via, true);
+    fetch.pipeTo = ["iex"];
+    out.push(fetch);
+  }
+  // `$x = 'value'`: later words can use it. `$env:GITHUB_TOKEN` alone prints it.
+  if (first.raw.startsWith("$") && !first.quoted) {
+    if (words[1]?.text === "=" && words.length >= 3 && words[2]) {
+      const v = words[2];
+      const value = words.slice(2).map((x) => x.raw).join(" ");
+      // `$s = irm https://x.io/i; iex $s`: the variable holds downloaded code.
+      if (DOWNLOAD.test(value) || FETCH.has(v.text.toLowerCase())) vars.set(first.raw.slice(1).toLowerCase(), DOWNLOADED);
+      else if (words.length === 3 && (!/^[$@(]/.test(v.raw) || v.quoted)) vars.set(first.raw.slice(1).toLowerCase(), psExpand(v, vars, home, cwd).text);
+    } else if (words.length === 1) {
+      const file = /^\$\{[A-Za-z]:(.+)\}$/.exec(first.raw);
+      if (file?.[1]) out.push(simple(["cat", windowsPath(file[1], home)], [false, false], cwd, via, true));
+      else out.push(simple(["echo", first.raw], [false, true], cwd, via, true));
+    }
+    return out;
+  }
+  const name = first.text.toLowerCase().replace(/\.exe$/, "");
+  const rest = words.slice(1);
+  const paths: string[] = [];
+  const pathDyn: boolean[] = [];
+  const flags = new Set<string>();
+  const valueOf = new Map<string, string>();
+  for (let k = 0; k < rest.length; k++) {
+    const w = rest[k] as PsWord;
+    const p = paramName(w);
+    if (p !== undefined) {
+      const attached = /^-[\w-]+:(.+)$/.exec(w.text);
+      if (attached?.[1]) {
+        valueOf.set(p, attached[1]);
+        continue;
+      }
+      if (isParam(p, "path") || isParam(p, "literalpath", 2) || VALUE_PARAMS.some((v) => isParam(p, v, 2) && (p.length >= 3 || v === p))) {
+        const v = rest[k + 1];
+        if (v) {
+          const e = joinPath(v.raw, vars, home, cwd) ?? psExpand(v, vars, home, cwd).text;
+          if (isParam(p, "path") || isParam(p, "literalpath", 2)) {
+            paths.push(e);
+            pathDyn.push(psExpand(v, vars, home, cwd).dynamic);
+          } else valueOf.set(p, e);
+          k++;
+        }
+        continue;
+      }
+      flags.add(p);
+      continue;
+    }
+    const joined = joinPath(w.raw, vars, home, cwd);
+    const e = joined !== undefined ? { text: joined, dynamic: false } : psExpand(w, vars, home, cwd);
+    paths.push(e.text);
+    pathDyn.push(e.dynamic || (/^[$@]?\(/.test(w.raw) && joined === undefined));
+  }
+  const recurse = [...flags].some((f) => isParam(f, "recurse", 1));
+  if (REMOVE.has(name)) {
+    let targets = paths;
+    let dyn = pathDyn;
+    // `Get-ChildItem ~ -Recurse | Remove-Item`: what the listing found is deleted.
+    if (targets.length === 0 && prev && LIST.has(prev.program)) {
+      targets = (prev.argv.slice(1).filter((w) => !w.startsWith("-")) as string[]).map((p) => `${p.replace(/\/+$/, "")}/*`);
+      if (targets.length === 0) targets = ["./*"];
+      dyn = targets.map(() => false);
+    }
+    const recursive = recurse || (prev !== undefined && LIST.has(prev.program) && prev.argv.includes("-recurse"));
+    out.push(simple(["rm", ...(recursive ? ["-r"] : []), "-f", ...targets], [false, ...(recursive ? [false] : []), false, ...dyn], cwd, via));
+    return out;
+  }
+  if (READ.has(name) || name === "select-string" || name === "sls") {
+    const files = name === "select-string" || name === "sls" ? paths.slice(valueOf.has("pattern") ? 0 : 1) : paths;
+    out.push(simple(["cat", ...files], [false, ...pathDyn.slice(paths.length - files.length)], cwd, via));
+    return out;
+  }
+  if (COPY.has(name) || MOVE.has(name)) {
+    const dest = valueOf.get("destination");
+    const all = dest !== undefined ? [...paths, dest] : paths;
+    out.push(simple([COPY.has(name) ? "cp" : "mv", ...(recurse && COPY.has(name) ? ["-r"] : []), ...all], [false, ...(recurse && COPY.has(name) ? [false] : []), ...all.map(() => false)], cwd, via));
+    return out;
+  }
+  if (name === "clear-content" || name === "clc") {
+    out.push(simple(["truncate", ...paths], [false, ...pathDyn], cwd, via));
+    return out;
+  }
+  if (LIST.has(name)) {
+    const named = paths.find((p) => /^env:\/?\w+$/i.test(p));
+    if (paths.some((p) => /^env:\/?$/i.test(p))) out.push(simple(["env"], [false], cwd, via), simple(["cat", "env:"], [false, false], cwd, via, true));
+    else if (named !== undefined) out.push(simple(["echo", `$${named.replace(/\//, "")}`], [false, true], cwd, via, true));
+    else out.push(simple([name, ...paths, ...(recurse ? ["-recurse"] : [])], [false, ...pathDyn, ...(recurse ? [false] : [])], cwd, via));
+    return out;
+  }
+  if (DISK.has(name) || (name === "format" && paths.some((p) => p === "/"))) {
+    out.push(simple(["format-volume", ...paths], [false, ...pathDyn], cwd, via));
+    return out;
+  }
+  if (FETCH.has(name)) {
+    const sent = ["infile", "body"].map((k) => valueOf.get(k)).filter((v): v is string => v !== undefined);
+    const saved = valueOf.get("outfile") ?? (name === "start-bitstransfer" ? paths[1] : undefined);
+    const o = saved !== undefined ? ["-o", saved] : [];
+    out.push(simple(["invoke-webrequest", ...paths, ...sent, ...o], [false, ...pathDyn, ...sent.map(() => false), ...o.map(() => false)], cwd, via));
+    return out;
+  }
+  if (IEX.has(name)) {
+    const text = rest.filter((w) => paramName(w) === undefined);
+    for (const w of text) {
+      if (w.quoted) host.powershell(w.text, cwd, "iex");
+      // `$cmd = 'git reset --hard'; Invoke-Expression $cmd`
+      const known = /^\$\w+$/.test(w.raw) ? vars.get(w.raw.slice(1).toLowerCase()) : undefined;
+      if (known !== undefined && known !== DOWNLOADED) host.powershell(known, cwd, "iex $var");
+    }
+    out.push(simple(["iex"], [false], cwd, via));
+    return out;
+  }
+  if (START.has(name)) {
+    const file = valueOf.get("filepath") ?? paths[0];
+    const argList = valueOf.get("argumentlist") ?? "";
+    if (file !== undefined) {
+      const raw = rest.find((w, k) => k > 0 && paramName(rest[k - 1] as PsWord) !== undefined && isParam(paramName(rest[k - 1] as PsWord) ?? "", "argumentlist", 2))?.raw ?? argList;
+      const args = [...raw.matchAll(/'((?:[^']|'')*)'|"([^"]*)"|([^,\s]+)/g)].map((m) => m[1]?.replaceAll("''", "'") ?? m[2] ?? m[3] ?? "");
+      const extra = valueOf.has("filepath") ? paths : paths.slice(1);
+      out.push(simple([file, ...extra, ...args], [false, ...extra.map(() => false), ...args.map(() => false)], cwd, via));
+    }
+    return out;
+  }
+  // Anything else runs as written: git, npm, powershell -c, cmd /c, certutil...
+  const argv = [first.text, ...rest.map((w) => (paramName(w) !== undefined ? w.text : psExpand(w, vars, home, cwd).text))];
+  out.push(simple(argv, [false, ...rest.map((w) => paramName(w) === undefined && psExpand(w, vars, home, cwd).dynamic)], cwd, via));
+  return out;
+}
+
+/** The script a `powershell`/`pwsh` command line runs: -Command text, or -EncodedCommand decoded. */
+export function powershellScript(argv: string[]): string | undefined {
+  for (let i = 1; i < argv.length; i++) {
+    const a = argv[i] ?? "";
+    const p = a.startsWith("-") || a.startsWith("/") ? a.slice(1).toLowerCase() : undefined;
+    if (p === undefined) return argv.slice(i).join(" ");
+    if (p === "" ) continue;
+    if (isParam(p, "command", 1)) return argv.slice(i + 1).join(" ");
+    if (p === "e" || p === "ec" || isParam(p, "encodedcommand", 2)) {
+      const v = argv[i + 1];
+      return v === undefined ? undefined : decodeUtf16Base64(v);
+    }
+    if (isParam(p, "file", 1)) return undefined;
+    if (["executionpolicy", "ep", "windowstyle", "w", "version", "v", "configurationname", "workingdirectory", "wd", "outputformat", "of", "inputformat", "if", "psconsolefile", "settingsfile", "encodedarguments", "ea"].some((x) => x === p || (p.length >= 3 && x.startsWith(p)))) {
+      i++;
+      continue;
+    }
+  }
+  return undefined;
+}
+
+/** -EncodedCommand: base64 of UTF-16LE text. */
+export function decodeUtf16Base64(b64: string): string | undefined {
+  if (!/^[A-Za-z0-9+/=_-]+$/.test(b64)) return undefined;
+  const bytes = Buffer.from(b64, "base64");
+  if (bytes.length < 2) return undefined;
+  return bytes.toString("utf16le").replace(/\0/g, "");
+}
+
+/** The command line `cmd /c ...` (or /k) runs, undefined when it runs none. */
+export function cmdScript(argv: string[]): string | undefined {
+  for (let i = 1; i < argv.length; i++) {
+    const a = (argv[i] ?? "").toLowerCase();
+    if (a === "/c" || a === "/k" || a === "/r" || a === "//c" || a === "//k") return argv.slice(i + 1).join(" ");
+    if (/^\/[a-z](?::\w+)?$/.test(a)) continue;
+    return undefined;
+  }
+  return undefined;
+}
+
+/** cmd's %VARS% it can know, as paths. */
+function cmdExpand(word: string, home: string, cwd: string): { text: string; dynamic: boolean } {
+  let dynamic = false;
+  const text = word.replace(/%([A-Za-z_]\w*)%/g, (m, name: string) => {
+    const f = ENV_PATHS[name.toLowerCase()];
+    if (f) return f(home, cwd);
+    dynamic = true;
+    return m;
+  });
+  return { text: windowsPath(text, home), dynamic };
+}
+
+function cmdWords(src: string): string[] {
+  const out: string[] = [];
+  let cur = "";
+  let started = false;
+  for (let i = 0; i < src.length; i++) {
+    const c = src[i] ?? "";
+    if (c === '"') {
+      const j = src.indexOf('"', i + 1);
+      cur += j < 0 ? src.slice(i + 1) : src.slice(i + 1, j);
+      started = true;
+      i = j < 0 ? src.length : j;
+    } else if (c === "^" && i + 1 < src.length) {
+      cur += src[++i];
+      started = true;
+    } else if (c === " " || c === "\t") {
+      if (started) out.push(cur);
+      cur = "";
+      started = false;
+    } else {
+      cur += c;
+      started = true;
+    }
+  }
+  if (started) out.push(cur);
+  return out;
+}
+
+/** Reads a cmd.exe line (`rd /s /q C:\`, `del /s /q`, `type .env`, `git ...`) and hands its commands to the host. */
+export function readCmd(src: string, cwd: string, via: string[], host: WindowsHost): void {
+  const home = host.home;
+  // Split on & && || | outside quotes.
+  const stages: { text: string; pipe: boolean }[] = [];
+  let start = 0;
+  let inQuote = false;
+  for (let i = 0; i <= src.length; i++) {
+    const c = src[i];
+    if (c === '"') inQuote = !inQuote;
+    if (i === src.length || (!inQuote && (c === "&" || c === "|"))) {
+      const pipe = c === "|" && src[i + 1] !== "|";
+      stages.push({ text: src.slice(start, i), pipe });
+      if (src[i + 1] === c) i++;
+      start = i + 1;
+    }
+  }
+  let pipeline: SimpleCommand[] = [];
+  const flush = () => {
+    for (let k = 0; k < pipeline.length; k++) (pipeline[k] as SimpleCommand).pipeTo = pipeline.slice(k + 1).map((c) => c.program);
+    for (const c of pipeline) host.run(c);
+    pipeline = [];
+  };
+  for (const st of stages) {
+    const words = cmdWords(st.text.trim());
+    if (words.length > 0) {
+      const name = (words[0] ?? "").toLowerCase().replace(/\.exe$/, "");
+      // `/s/q` is `/s /q`.
+      const args = words.slice(1).flatMap((a) => (/^(?:\/[a-z?])+$/i.test(a) ? (a.match(/\/[a-z?]/gi) ?? []) : [a]));
+      const switches = new Set(args.filter((a) => /^\/[a-z?]$/i.test(a)).map((a) => a.toLowerCase()));
+      const operands = args.filter((a) => !/^\/[a-z?]$/i.test(a) && !/^\/[a-z]:/i.test(a)).map((a) => cmdExpand(a, home, cwd));
+      const help = switches.has("/?");
+      let cmd: SimpleCommand;
+      if (!help && (name === "rd" || name === "rmdir" || name === "del" || name === "erase")) {
+        const recursive = switches.has("/s");
+        cmd = simple(["rm", ...(recursive ? ["-r"] : []), "-f", ...operands.map((o) => o.text)], [false, ...(recursive ? [false] : []), false, ...operands.map((o) => o.dynamic)], cwd, via);
+      } else if (!help && name === "type") {
+        cmd = simple(["cat", ...operands.map((o) => o.text)], [false, ...operands.map((o) => o.dynamic)], cwd, via);
+      } else if (!help && name === "format" && operands.some((o) => /^\/$|^[A-Za-z]:$/.test(o.text))) {
+        cmd = simple(["format-volume", ...operands.map((o) => o.text)], [false, ...operands.map(() => false)], cwd, via);
+      } else if (!help && name === "robocopy" && args.some((a) => /^\/(?:mir|purge)$/i.test(a)) && operands.length >= 2) {
+        cmd = simple(["rsync", "--delete", ...operands.slice(0, 2).map((o) => o.text)], [false, false, false, false], cwd, via);
+      } else {
+        cmd = simple([words[0] ?? "", ...operands.map((o) => o.text), ...[...switches]], [false, ...operands.map((o) => o.dynamic), ...[...switches].map(() => false)], cwd, via);
+        // Programs that are not cmd built-ins keep their own arguments (git reset --hard).
+        if (!["copy", "xcopy", "move", "dir", "echo", "set", "cd", "chdir", "mkdir", "md", "ren", "rename"].includes(name)) {
+          cmd = simple(words.map((w, k) => (k === 0 ? w : cmdExpand(w, home, cwd).text)), words.map((w, k) => k > 0 && cmdExpand(w, home, cwd).dynamic), cwd, via);
+        }
+      }
+      pipeline.push(cmd);
+    }
+    if (!st.pipe) flush();
+  }
+  flush();
+}
