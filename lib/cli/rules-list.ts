@@ -14,10 +14,12 @@ action, the layer and file:line it comes from, and its status:
   overridden   replaced by a rule of the same name in a later layer (named)
   skipped      not in force, with the reason (disabled, untrusted project, locked,
                unknown plugin action, ...)
+The managed policy (\$SHEPHERD_MANAGED_DIR, default /etc/shepherd/) is the first layer:
+its rules are locked for everyone; its settings are named after the table.
 Problems in rule files are listed after the table (run \`shepherd rules check\` for all).
 
 Options:
-  --json      machine-readable output: {cwd, trusted, rules, issues}
+  --json      machine-readable output: {cwd, trusted, managed, rules, issues}
   --all       add a column with each rule's comment
   -h, --help  this help
 
@@ -62,7 +64,8 @@ export interface ListedRule {
   checkFrom?: string;
 }
 
-const LAYER_RANK: Record<string, number> = { builtin: 0, global: 1, project: 2 };
+/** The managed policy (/etc/shepherd/managed-rules.json) is the first layer: locked, evaluated and listed before all others. */
+const LAYER_RANK: Record<string, number> = { managed: 0, builtin: 1, global: 2, project: 3 };
 
 /** Every rule the project's files define, active or not, in layer/file/position order. */
 export function listRules(project: ProjectRules): ListedRule[] {
@@ -167,7 +170,7 @@ export async function runRulesList(argv: string[], io: CliIO, deps: CliDeps = {}
   const plugins = deps.plugins?.describe?.(project.cwd) ?? [];
   const listed = listRules(project).map((r) => withProvider(r, plugins));
   if (parsed.values.json) {
-    writeJson(io, { cwd: project.cwd, trusted: project.trusted, rules: listed, plugins, issues: project.issues });
+    writeJson(io, { cwd: project.cwd, trusted: project.trusted, managed: project.managed, rules: listed, plugins, issues: project.issues });
     return 0;
   }
   const style = styleFor(io);
@@ -192,6 +195,8 @@ export async function runRulesList(argv: string[], io: CliIO, deps: CliDeps = {}
   io.stdout(
     `\n${plural(counts.active, "active rule")}, ${counts.overridden} overridden, ${counts.skipped} skipped; project ${project.trusted ? style.green("trusted") : style.yellow("not trusted")}${project.trusted ? "" : style.dim(` (run \`shepherd trust\` to let its rules rewrite or override)`)}\n`,
   );
+  const policy = managedSummary(project.managed);
+  if (policy) io.stdout(`\n${style.bold("Managed policy")}: ${project.managed.broken ? style.red(policy) : policy}\n`);
   if (plugins.length > 0) {
     io.stdout(`\n${style.bold("Plugins")}:\n`);
     for (const p of plugins) {
@@ -206,4 +211,14 @@ export async function runRulesList(argv: string[], io: CliIO, deps: CliDeps = {}
     for (const i of errors) io.stdout(`  ${formatIssue(i, style, project.cwd)}\n`);
   }
   return 0;
+}
+
+/** One line for the managed settings in force, or undefined when there are none. */
+function managedSummary(m: ProjectRules["managed"]): string | undefined {
+  const parts: string[] = [];
+  if (m.broken) parts.push(`UNREADABLE, most restrictive reading applies (${m.broken})`);
+  if (m.failMode) parts.push(`failMode ${m.failMode}${m.failMode === "closed" ? " (locked)" : ""}`);
+  if (m.audit !== undefined) parts.push("audit set by policy");
+  if (!m.projectRules) parts.push("project rules off");
+  return parts.length > 0 ? parts.join("; ") : undefined;
 }

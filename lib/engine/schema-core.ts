@@ -24,7 +24,7 @@ export type BuiltinAction = (typeof BUILTIN_ACTIONS)[number];
 
 export const BUILTIN_CHECKS = ["has_edits", "git_uncommitted", "always"] as const;
 
-export const LayerNames = ["builtin", "global", "project"] as const;
+export const LayerNames = ["builtin", "managed", "global", "project"] as const;
 export type LayerName = (typeof LayerNames)[number];
 
 /** An issue found while loading or validating: always names the file and the JSON path. */

@@ -14,7 +14,7 @@ import { sniffEventName } from "../cli/hook-input.ts";
 import { decideWithin, effectiveDeadline } from "../deadline.ts";
 import { isHookEvent } from "../engine/event-guard.ts";
 import { guardedParse } from "../engine/guard-kit.ts";
-import { type Decision, type HookEvent, HookEventSchema } from "../engine/schema.ts";
+import { type Decision, type HookEvent, HookEventSchema, type LayerName } from "../engine/schema.ts";
 import type { Logger } from "../log.ts";
 import type { Workspace } from "../rules/workspace.ts";
 import { dashboardPage } from "./dashboard-page.ts";
@@ -278,7 +278,7 @@ export interface DashboardStatus {
   version: string;
   cwd: string;
   trusted: boolean;
-  layers: Record<"builtin" | "global" | "project", RuleSummary[]>;
+  layers: Record<LayerName, RuleSummary[]>;
   files: { source: string; file: string; rules: number; ok: boolean }[];
   issues: { file: string; path: string; message: string; severity: string; line?: number; column?: number }[];
   skipped: { rule: string; source: string; file: string; reason: string }[];
@@ -287,7 +287,7 @@ export interface DashboardStatus {
 
 export function statusOf(workspace: Workspace, cwd: string | undefined, version: string): DashboardStatus {
   const host = workspace.host(cwd || workspace.defaultCwd);
-  const layers: DashboardStatus["layers"] = { builtin: [], global: [], project: [] };
+  const layers: DashboardStatus["layers"] = { managed: [], builtin: [], global: [], project: [] };
   for (const r of host.ruleSet.rules) {
     layers[r.source].push({ name: r.name, hook: r.hook, tools: r.tools, action: r.action, file: r.file, locked: r.locked, ...(r.comment ? { comment: r.comment } : {}) });
   }

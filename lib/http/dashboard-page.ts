@@ -55,7 +55,7 @@ async function refresh() {
   const s = await res.json();
   $("version").textContent = "v" + s.version;
   $("cwd").textContent = s.cwd + (s.trusted ? " (trusted)" : " (untrusted)");
-  for (const layer of ["builtin", "global", "project"]) {
+  for (const layer of ["managed", "builtin", "global", "project"]) {
     const rules = s.layers[layer];
     $("count-" + layer).textContent = String(rules.length);
     fill($("rules-" + layer), rules.map((r) => row([r.name + (r.locked ? " 🔒" : ""), r.hook, r.tools.join(", ") || "any", ["block", "ask", "rewrite"].includes(r.action) ? badge(r.action) : el("span", r.action), el("code", r.file)])), "no rules", 5);
@@ -103,6 +103,7 @@ export function dashboardPage(version: string): string {
 ${layerSection("project", "Project")}
 ${layerSection("global", "Global")}
 ${layerSection("builtin", "Built-in")}
+${layerSection("managed", "Managed policy (locked)")}
 </main>
 <script>${SCRIPT}</script>
 </body></html>`;
