@@ -8,7 +8,7 @@ import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { BINARY } from "./helpers/sidecar-client.ts";
+import { BINARY, Sidecar } from "./helpers/sidecar-client.ts";
 
 let root = "";
 let project = "";
@@ -92,6 +92,21 @@ describe("managed policy (binary)", () => {
     expect(listed.issues.some((i) => i.severity === "error" && i.message.includes("most restrictive reading applies"))).toBe(true);
     const text_ = spawnSync(BINARY, ["rules", "list"], { cwd: project, env, encoding: "utf8" }).stdout;
     expect(text_).toContain("Managed policy: UNREADABLE");
+  });
+
+  it("should name a broken managed file in the sidecar's status, and count managed rules as a layer", async () => {
+    writeFileSync(join(managed, "managed-rules.json"), JSON.stringify({ rules: [ORG_RULE] }));
+    writeFileSync(join(managed, "managed-settings.json"), "{ nope");
+    const sc = new Sidecar(project, env);
+    try {
+      const status = (await sc.request("shepherd/status", {})).result as { rules: Record<string, number>; managed: Record<string, unknown>; issues: { message: string }[] };
+      expect(status.rules.managed).toBe(1);
+      expect(status.managed).toMatchObject({ failMode: "closed", projectRules: false });
+      expect(String(status.managed.broken)).toContain("managed-settings.json");
+      expect(status.issues.some((i) => i.message.includes("most restrictive reading applies"))).toBe(true);
+    } finally {
+      await sc.close();
+    }
   });
 
   it("should close the fail mode a global setting opened: a plugin that runs past its budget is then a block", () => {

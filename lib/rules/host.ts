@@ -8,7 +8,7 @@ import { type FileIdentity, identityKey, MAX_RULE_FILE_BYTES, readBounded, statI
 import { agentDir, type Env, globalRulesFile, globalSettingsFile, projectPiDir, overBudgetMessage, projectRuleBudget, projectRuleFileList, skippedRuleFileMessage } from "./paths.ts";
 import { mergeProject } from "./merge-project.ts";
 import { loadSettings } from "./settings.ts";
-import { applyManagedPolicy, managedDir, managedRulesFile, projectRulesOffIssue, restrictive } from "./managed.ts";
+import { applyManagedPolicy, managedDir, type ManagedPolicy, managedRulesFile, OPEN_POLICY, projectRulesOffIssue, restrictive } from "./managed.ts";
 import type { RuleSnapshots } from "./hook-snapshot.ts";
 import type { RuleLoadCache } from "./load-cache.ts";
 import { type DirWatch, watchDir } from "./watch.ts";
@@ -79,6 +79,7 @@ export class RuleHost {
   #ruleSet: RuleSet;
   #settings: Settings;
   #trusted = false;
+  #managed: ManagedPolicy = OPEN_POLICY;
   #issues: LoadIssue[] = [];
   #watches: DirWatch[] = [];
   #timer: ReturnType<typeof setTimeout> | undefined;
@@ -103,6 +104,11 @@ export class RuleHost {
 
   get trusted(): boolean {
     return this.#trusted;
+  }
+
+  /** The managed policy of the last build, as applied to `settings`. */
+  get managed(): ManagedPolicy {
+    return this.#managed;
   }
 
   /** Every standing problem: load errors and warnings, settings errors. */
@@ -214,6 +220,7 @@ export class RuleHost {
     const allProject = projectRuleFileList(this.cwd, settings.projectRulesPattern);
     const projectList = managed.projectRules ? allProject : { files: [], skipped: [] };
     if (!managed.projectRules) settingsIssues.push(...projectRulesOffIssue(this.env, allProject.files, managed));
+    this.#managed = managed;
     let budget = projectRuleBudget(trusted);
     const projectFiles: Input[] = projectList.files.map((file) => {
       const input = this.#readInput(file, "project", budget, overBudgetMessage(trusted));

@@ -65,7 +65,7 @@ describe("loadManagedSettings", () => {
 });
 
 describe("applyManagedPolicy", () => {
-  const cases: { name: string; user: Record<string, unknown>; policy: Parameters<typeof applyManagedPolicy>[1]; failMode: string; audit: unknown }[] = [
+  const cases: { name: string; user: Record<string, unknown>; policy: Parameters<typeof applyManagedPolicy>[1]; failMode: "open" | "closed"; audit: unknown }[] = [
     { name: "close an open fail mode", user: { failMode: "open" }, policy: { projectRules: true, failMode: "closed" }, failMode: "closed", audit: undefined },
     { name: "leave a user's closed fail mode under an open policy", user: { failMode: "closed" }, policy: { projectRules: true, failMode: "open" }, failMode: "closed", audit: undefined },
     { name: "replace a user's audit off with the policy's", user: { audit: false }, policy: { projectRules: true, audit: { dir: "/var/log/shepherd" } }, failMode: "closed", audit: { dir: "/var/log/shepherd" } },

@@ -1,4 +1,5 @@
 /** @module the service behind every face: rule hosts per project, sessions, hints; evaluate/hint/status/reload. */
+import type { ManagedPolicy } from "./managed.ts";
 import { resolve } from "node:path";
 import { type EvalContext, type EvalHost, evaluate } from "../engine/evaluate.ts";
 import type { Decision, HookEvent, LoadIssue } from "../engine/schema.ts";
@@ -63,6 +64,8 @@ export interface Status {
   skipped: { rule: string; source: string; file: string; reason: string }[];
   issues: LoadIssue[];
   files: { source: string; file: string; rules: number; ok: boolean }[];
+  /** The managed policy in force (lib/rules/managed.ts): `broken` names a managed file read most restrictively. */
+  managed: ManagedPolicy;
   session?: Pick<SessionState, "calls" | "errors" | "callsByTool" | "errorsByTool" | "hasEdits" | "warnings">;
   sessions: number;
 }
@@ -235,7 +238,7 @@ export class Workspace {
 
   status(cwd?: string, sessionId?: string): Status {
     const h = this.host(cwd ?? this.defaultCwd);
-    const rules: Record<string, number> = { builtin: 0, global: 0, project: 0 };
+    const rules: Record<string, number> = { managed: 0, builtin: 0, global: 0, project: 0 };
     for (const r of h.ruleSet.rules) rules[r.source] = (rules[r.source] ?? 0) + 1;
     const s = sessionId ? this.sessions.peek(sessionId) : undefined;
     return {
@@ -246,6 +249,7 @@ export class Workspace {
       skipped: h.ruleSet.skipped.map((k) => ({ rule: k.rule.name, source: k.rule.source, file: k.rule.file, reason: k.reason })),
       issues: h.issues,
       files: h.layerFiles(),
+      managed: h.managed,
       ...(s
         ? { session: { calls: s.calls, errors: s.errors, callsByTool: s.callsByTool, errorsByTool: s.errorsByTool, hasEdits: s.hasEdits, warnings: s.warnings } }
         : {}),
