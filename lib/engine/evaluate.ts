@@ -146,6 +146,8 @@ interface Outcome {
   notify: string[];
   steer: string[];
   fired: Fired[];
+  /** Rules in shadow mode that matched, with what they would have done (`fired` entries with `shadow`). */
+  shadow: Fired[];
   rewritten: boolean;
   tookEffect: Rule[];
 }
@@ -184,6 +186,10 @@ export function evaluate(ctx: EvalContext, event: HookEvent): Decision | Promise
     if (out.block) break;
     if (!matches(cr, view, shell, state, ctx.maxWarnings, out)) continue;
     if (cr.rule.check !== undefined && builtinCheck(cr.rule.check, state) !== true) continue;
+    if (cr.rule.shadow) {
+      wouldHave(cr, view, out);
+      continue;
+    }
     const input = view.input;
     applyAction(cr, view, out);
     if (view.input !== input) {
@@ -196,7 +202,7 @@ export function evaluate(ctx: EvalContext, event: HookEvent): Decision | Promise
 }
 
 function newOutcome(): Outcome {
-  return { notify: [], steer: [], fired: [], rewritten: false, tookEffect: [] };
+  return { notify: [], steer: [], fired: [], shadow: [], rewritten: false, tookEffect: [] };
 }
 
 function isCoreAction(action: string): boolean {
@@ -221,10 +227,12 @@ async function evaluateAsync(ctx: EvalContext, view: EventView, state: SessionSt
       }
       if (!ok) continue;
     }
-    if (isCoreAction(rule.action)) applyAction(cr, view, out);
+    if (rule.shadow && isCoreAction(rule.action)) wouldHave(cr, view, out);
+    else if (isCoreAction(rule.action)) applyAction(cr, view, out);
     else {
       const partial = await ctx.host?.runAction?.(rule.action, pluginArgs(view, rule, state));
-      if (partial) applyPartial(rule, partial, view, out);
+      if (partial && rule.shadow) recordShadow(out, rule, partialAction(partial));
+      else if (partial) applyPartial(rule, partial, view, out);
     }
     if (view.input !== input) {
       picked = selector.select(view, shell, cr);
@@ -274,6 +282,29 @@ function applyAction(cr: CompiledRule, view: EventView, out: Outcome): void {
   took(out, rule);
 }
 
+/**
+ * A shadow rule that matched: what it would have done is recorded, nothing is done (its input, reason,
+ * counters and warnings stay as they were). A rewrite that would change nothing is no "would have".
+ */
+function wouldHave(cr: CompiledRule, view: EventView, out: Outcome): void {
+  const action = cr.rule.action;
+  if (action === "rewrite" && !applyRewrite(cr, view)) return;
+  recordShadow(out, cr.rule, action);
+}
+
+function recordShadow(out: Outcome, rule: Rule, action: string | undefined): void {
+  if (action === undefined || out.shadow.some((f) => f.rule === rule.name)) return;
+  out.shadow.push({ ...fired(rule, action), shadow: true });
+}
+
+/** The strongest thing a plugin action's answer would have done, or undefined for nothing. */
+function partialAction(partial: PartialDecision): string | undefined {
+  if (partial.action === "block" || partial.action === "ask" || partial.action === "rewrite") return partial.action;
+  if ((partial.notify?.length ?? 0) > 0) return "notify";
+  if ((partial.steer?.length ?? 0) > 0) return "steer";
+  return undefined;
+}
+
 function applyPartial(rule: Rule, partial: PartialDecision, view: EventView, out: Outcome): void {
   let any = false;
   if (partial.action === "block") {
@@ -306,6 +337,10 @@ function finish(ctx: EvalContext, view: EventView, state: SessionState, list: Co
       if (cr.rule.action !== "block" && cr.rule.action !== "ask") continue;
       if (out.tookEffect.includes(cr.rule)) continue;
       if (!matches(cr, view, shell, state, ctx.maxWarnings, out)) continue;
+      if (cr.rule.shadow) {
+        wouldHave(cr, view, out);
+        continue;
+      }
       applyAction(cr, view, out);
       if (out.block) break;
     }
@@ -326,13 +361,13 @@ function finish(ctx: EvalContext, view: EventView, state: SessionState, list: Co
   }
 
   if (out.block) {
-    return { action: "block", reason: out.block.reason, notify: [], steer: [], fired: [fired(out.block.rule)] };
+    return { action: "block", reason: out.block.reason, notify: [], steer: [], fired: [fired(out.block.rule), ...out.shadow] };
   }
   const decision: Decision = {
     action: out.ask ? "ask" : out.rewritten ? "rewrite" : "allow",
     notify: out.notify,
     steer,
-    fired: out.fired,
+    fired: out.shadow.length > 0 ? [...out.fired, ...out.shadow] : out.fired,
   };
   if (out.ask) decision.reason = out.ask.reason;
   if (out.rewritten) decision.input = view.input;
