@@ -38,7 +38,7 @@ function bash(command: string): string {
   return res.stdout.trim();
 }
 
-function auditLines(): { action: string; rule: string; fired: { rule: string; action: string; shadow?: boolean }[] }[] {
+function auditLines(): { action: string; rule: string; fired: { rule: string; source: string; action: string; shadow?: boolean }[] }[] {
   const dir = join(agent, "shepherd", "audit");
   return readdirSync(dir).flatMap((f) => readFileSync(join(dir, f), "utf8").trim().split("\n").map((l) => JSON.parse(l)));
 }
@@ -68,7 +68,7 @@ describe("shadow mode (binary)", () => {
       const ev = (command: string) => ({ hook: "tool_call", session: { id: "s1", cwd: project }, tool: { name: "bash", input: { command } } });
       expect((await sc.evaluate(ev("rm a"))).action).toBe("allow");
       expect((await sc.evaluate(ev("rm b"))).fired).toEqual([{ rule: "pack-no-rm", source: "project", action: "block", shadow: true }]);
-      const status = (await sc.request("shepherd/status", {})).result as { shadow: { rule: string; action: string; count: number }[] };
+      const status = (await sc.request("shepherd/status", {})).result as { shadow: { rule: string; source: string; action: string; count: number }[] };
       expect(status.shadow).toEqual([{ rule: "pack-no-rm", source: "project", action: "block", count: 2 }]);
     } finally {
       await sc.close();
