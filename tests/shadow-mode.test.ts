@@ -80,7 +80,7 @@ describe("shadow mode (binary)", () => {
     writeFileSync(join(root, "draft.json"), JSON.stringify({ mode: "shadow", rules: [{ name: "draft-rm", action: "block", command: { program: "rm" } }] }));
     const res = spawnSync(BINARY, ["replay", session, "--rules", join(root, "draft.json"), "--json"], { cwd: project, env, encoding: "utf8" });
     expect(res.status).toBe(0);
-    const out = JSON.parse(res.stdout) as { counts: { rule: string; action: string; count: number; shadow?: boolean }[] };
+    const out = JSON.parse(res.stdout) as { counts: { rule: string; action: string; source: string; count: number; shadow?: boolean }[] };
     expect(out.counts.find((c) => c.rule === "draft-rm")).toEqual({ rule: "draft-rm", action: "block", source: "project", count: 1, shadow: true });
     const text = spawnSync(BINARY, ["replay", session, "--rules", join(root, "draft.json")], { cwd: project, env: { ...env, NO_COLOR: "1" }, encoding: "utf8" }).stdout;
     expect(text).toMatch(/draft-rm +would block +project +1/);
