@@ -217,9 +217,12 @@ function checkPi(io: CliIO): AgentReport {
   return { agent: "pi", checks };
 }
 
-/** An agent is found when its config folder or one of its hook files is there. */
+/**
+ * An agent is found when its config folder or one of its hook files is there; pi when its extensions
+ * folder is (Shepherd itself writes state and trust under pi's agent folder, so that alone says nothing).
+ */
 function found(agent: AgentName | "pi", io: CliIO): boolean {
-  if (agent === "pi") return existsSync(agentDir(io.env));
+  if (agent === "pi") return existsSync(join(agentDir(io.env), "extensions"));
   return existsSync(agentConfigDir(agent, io.env)) || hookSettingsFiles(agent, io.cwd, io.env).some((f) => existsSync(f));
 }
 
