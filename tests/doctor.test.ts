@@ -120,6 +120,16 @@ describe("shepherd doctor (binary)", () => {
     expect(json.rules).toMatchObject({ ok: false, fix: expect.stringContaining("shepherd rules check") });
   });
 
+  it("should name a managed policy file that does not parse", () => {
+    shepherd(["init", "gemini", "--user"]);
+    mkdirSync(join(root, "managed"));
+    writeFileSync(join(root, "managed", "managed-settings.json"), "{ nope");
+    const r = shepherd(["doctor", "gemini", "--json"]);
+    expect(r.code).toBe(1);
+    const json = JSON.parse(r.stdout) as { managed?: { ok: boolean; detail: string; fix: string } };
+    expect(json.managed).toMatchObject({ ok: false, detail: expect.stringContaining("managed-settings.json") });
+  });
+
   it("should check the pi extension and its binary", () => {
     env.PI_CODING_AGENT_DIR = join(root, "agent");
     expect(doctor(["pi"]).code).toBe(1);

@@ -28,13 +28,13 @@ Checks, for each agent found (or the one named), that Shepherd guards it:
   - the agent waits longer than Shepherd's own deadline (hookDeadlineMs)
   - the agent's own fail-closed switch is on (Claude Code: onFailure "block")
   - the binary the hooks name is there, and of this version (${VERSION})
-  - the rule files load
+  - the rule files load, and the managed policy (/etc/shepherd/) parses
 then sends a canary tool call (a command a locked built-in rule blocks; it is never
 run) through the agent's real hook command and checks that it is blocked.
 Every problem is printed with its fix. Exit 1 when there is one.
 
 Options:
-  --json      machine-readable output: {ok, agents: [{agent, checks, problems}], rules}
+  --json      machine-readable output: {ok, rules, managed?, agents: [{agent, checks}]}
   -h, --help  this help
 `;
 
@@ -248,14 +248,17 @@ export async function runDoctor(argv: string[], io: CliIO, deps: DoctorDeps = {}
     errors.length === 0
       ? { name: "rules", ok: true, detail: `${project.set.rules.length} active rules load` }
       : { name: "rules", ok: false, detail: `${errors.length} error(s): ${errors.slice(0, 3).map((i) => `${i.file}${i.path ? ` ${i.path}` : ""}: ${i.message}`).join("; ")}`, fix: "run `shepherd rules check` and fix what it names (a file with errors contributes no rules)" };
+  const managed: Check | undefined = project.managed.broken
+    ? { name: "managed policy", ok: false, detail: `unreadable, read most restrictively (failMode "closed", project rules off): ${project.managed.broken}`, fix: "ask whoever manages this machine to fix the managed policy file (it must parse as JSON)" }
+    : undefined;
   const run = deps.runHook ?? defaultRunHook;
   const reports = agents.map((a) => (a === "pi" ? checkPi(io) : checkHookAgent(a, io, deadlineMs, run)));
   const none: Check | undefined = agents.length === 0 ? { name: "agents", ok: false, detail: "no agent found (pi, Claude Code, Codex, Gemini CLI)", fix: "run `shepherd init <agent>` for the agent you use" } : undefined;
-  const all = [rules, ...(none ? [none] : []), ...reports.flatMap((r) => r.checks)];
+  const all = [rules, ...(managed ? [managed] : []), ...(none ? [none] : []), ...reports.flatMap((r) => r.checks)];
   const ok = all.every((c) => c.ok);
 
   if (parsed.values.json) {
-    writeJson(io, { ok, version: VERSION, deadlineMs, rules, ...(none ? { agents: [], problem: none } : { agents: reports }) });
+    writeJson(io, { ok, version: VERSION, deadlineMs, rules, ...(managed ? { managed } : {}), ...(none ? { agents: [], problem: none } : { agents: reports }) });
     return ok ? 0 : 1;
   }
   const line = (c: Check) => {
@@ -264,6 +267,7 @@ export async function runDoctor(argv: string[], io: CliIO, deps: DoctorDeps = {}
   };
   io.stdout(`Shepherd ${VERSION} (deadline ${formatMs(deadlineMs)})\n`);
   line(rules);
+  if (managed) line(managed);
   if (none) line(none);
   for (const r of reports) {
     io.stdout(`${r.agent}:\n`);
