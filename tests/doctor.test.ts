@@ -5,7 +5,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from "bun:test";
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { BINARY } from "./helpers/sidecar-client.ts";
@@ -63,6 +63,9 @@ describe("shepherd doctor (binary)", () => {
     expect(code).toBe(0);
     const text = shepherd(["doctor"]);
     expect(text.stdout).toContain("No problems found.");
+    // The canaries' sessions leave no state behind.
+    const sessions = join(home, ".pi", "agent", "shepherd", "sessions");
+    expect(existsSync(sessions) ? readdirSync(sessions).filter((f) => f.endsWith(".json")) : []).toEqual([]);
   });
 
   it("should exit 1 and say how to install when no agent is found, or the named one has no hooks", () => {

@@ -5,11 +5,12 @@
  * load; then sends a canary tool call through the agent's real hook command. Every problem comes with its fix.
  */
 import { spawnSync } from "node:child_process";
-import { accessSync, constants, existsSync } from "node:fs";
+import { accessSync, constants, existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { isShepherdCommand } from "../adapters/agent-timeout.ts";
 import { AGENT_HOOKS, agentConfigDir, hookSettingsFiles } from "../adapters/hook-locations.ts";
 import { type AgentName, agentName, AGENTS } from "../adapters/index.ts";
+import { sessionStateDir, stateFileName } from "../adapters/session-state-file.ts";
 import { clampDeadline, DEFAULT_HOOK_DEADLINE_MS, formatMs } from "../deadline.ts";
 import type { LoadIssue } from "../engine/schema.ts";
 import { isPlainRecord } from "../engine/guard-kit.ts";
@@ -126,6 +127,8 @@ function binaryCheck(binary: string, env: CliIO["env"], fixInit: string): Check 
   return { name: "binary", ok: true, detail: `${binary} (${VERSION})` };
 }
 
+const CANARY_SESSION = "shepherd-doctor-canary";
+
 /** A tool call a locked built-in rule (safety-self-shell-write) blocks; the canary is never run. */
 function canaryCommand(env: CliIO["env"]): string {
   return `rm -f ${globalRulesFile(env)}`;
@@ -133,7 +136,7 @@ function canaryCommand(env: CliIO["env"]): string {
 
 function canaryInput(agent: AgentName, cwd: string, command: string): string {
   const tool = agent === "gemini" ? "run_shell_command" : "Bash";
-  return JSON.stringify({ session_id: "shepherd-doctor-canary", cwd, hook_event_name: AGENT_HOOKS[agent].toolEvent, tool_name: tool, tool_input: { command } });
+  return JSON.stringify({ session_id: CANARY_SESSION, cwd, hook_event_name: AGENT_HOOKS[agent].toolEvent, tool_name: tool, tool_input: { command } });
 }
 
 /** Whether a hook's answer blocks the tool call, and with which reason. */
@@ -154,6 +157,8 @@ function blockedBy(out: { status: number | null; stdout: string; stderr: string 
 function canaryCheck(agent: AgentName, handler: Handler, cwd: string, env: CliIO["env"], deadlineMs: number, run: RunHook, fixInit: string): Check {
   const command = canaryCommand(env);
   const out = run(handler.command, canaryInput(agent, cwd, command), { cwd, env, timeoutMs: deadlineMs + 10_000 });
+  // The canary's session leaves nothing behind (a one-shot hook keeps a state file per session).
+  rmSync(join(sessionStateDir(env), stateFileName(agent, CANARY_SESSION)), { force: true });
   const { blocked, reason } = blockedBy(out);
   if (blocked && reason.includes("self-protection")) return { name: "canary", ok: true, detail: `\`${command}\` sent through ${handler.file} (${handler.event}) was blocked by the built-in rule` };
   if (blocked) return { name: "canary", ok: false, detail: `the canary was blocked, but not by its rule (${reason.slice(0, 300) || "no reason"}): Shepherd is failing closed`, fix: "run `shepherd rules check` and the hook command by hand to see why" };
