@@ -109,6 +109,23 @@ describe("managed policy (binary)", () => {
     }
   });
 
+  it("should pick up a managed rule file written while the sidecar runs", async () => {
+    const sc = new Sidecar(project, env);
+    try {
+      const ev = { hook: "tool_call", session: { id: "s1", cwd: project }, tool: { name: "bash", input: { command: "shred x" } } };
+      expect((await sc.evaluate(ev)).action).toBe("allow");
+      writeFileSync(join(managed, "managed-rules.json"), JSON.stringify({ rules: [ORG_RULE] }));
+      let action: unknown = "";
+      for (let i = 0; i < 100 && action !== "block"; i++) {
+        await Bun.sleep(50);
+        action = (await sc.evaluate(ev)).action;
+      }
+      expect(action).toBe("block");
+    } finally {
+      await sc.close();
+    }
+  });
+
   it("should close the fail mode a global setting opened: a plugin that runs past its budget is then a block", () => {
     const plugins = join(agent, "shepherd", "plugins");
     mkdirSync(plugins, { recursive: true });

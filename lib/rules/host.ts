@@ -377,7 +377,11 @@ export class RuleHost {
 function managedRuleProblem(input: Input, cache: RuleLoadCache | undefined): string | undefined {
   if (input.failure) return input.failure.issues[0]?.message ?? "unreadable";
   if (input.text === undefined) return undefined;
-  const result = cache?.get(input.file, "managed", input.text) ?? loadRuleText(input.text, { file: input.file, source: "managed" });
+  let result = cache?.get(input.file, "managed", input.text);
+  if (!result) {
+    result = loadRuleText(input.text, { file: input.file, source: "managed" });
+    cache?.set(input.file, "managed", input.text, result);
+  }
   input.loaded = result;
   if (result.ok) return undefined;
   const first = result.issues.find((i) => i.severity === "error") ?? result.issues[0];
