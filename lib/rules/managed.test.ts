@@ -24,6 +24,15 @@ describe("managedDir", () => {
     expect(managedDir({})).toBe("/etc/shepherd");
     expect(managedDir(env)).toBe(join(root, "managed"));
   });
+
+  it("should keep a policy in the default folder whatever SHEPHERD_MANAGED_DIR says", () => {
+    const system = join(root, "etc-shepherd");
+    mkdirSync(system);
+    expect(managedDir(env, system)).toBe(join(root, "managed"));
+    writeFileSync(join(system, "managed-settings.json"), "{}");
+    expect(managedDir(env, system)).toBe(system);
+    expect(managedDir({}, system)).toBe(system);
+  });
 });
 
 describe("loadManagedSettings", () => {

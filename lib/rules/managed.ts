@@ -3,6 +3,7 @@
  * `managed-rules.json` is locked for everyone and whose `managed-settings.json` no user, project or tool
  * call can loosen. A managed file that cannot be read or parsed is read in the most restrictive way.
  */
+import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { isPlainRecord } from "../engine/guard-kit.ts";
 import type { LoadIssue, Settings } from "../engine/schema-core.ts";
@@ -11,8 +12,15 @@ import { readJsonc } from "./settings.ts";
 
 export const DEFAULT_MANAGED_DIR = "/etc/shepherd";
 
-export function managedDir(env: Env): string {
-  return env.SHEPHERD_MANAGED_DIR ? resolve(env.SHEPHERD_MANAGED_DIR) : DEFAULT_MANAGED_DIR;
+/**
+ * The managed folder: `$SHEPHERD_MANAGED_DIR` only while the default folder holds no managed file. An agent
+ * passes its settings' environment to its hooks (Claude Code's `env`, which a repository's
+ * `.claude/settings.json` may set), so the variable must never be able to move a policy that is there away.
+ */
+export function managedDir(env: Env, defaultDir = DEFAULT_MANAGED_DIR): string {
+  if (!env.SHEPHERD_MANAGED_DIR) return defaultDir;
+  if (existsSync(join(defaultDir, "managed-rules.json")) || existsSync(join(defaultDir, "managed-settings.json"))) return defaultDir;
+  return resolve(env.SHEPHERD_MANAGED_DIR);
 }
 
 export function managedRulesFile(env: Env): string {
