@@ -109,6 +109,16 @@ describe("managed policy (binary)", () => {
     }
   });
 
+  it("should let an administrator check a draft managed rule file with rules check --layer managed", () => {
+    const draft = join(root, "draft.json");
+    writeFileSync(draft, JSON.stringify({ rules: [ORG_RULE] }));
+    expect(spawnSync(BINARY, ["rules", "check", draft, "--layer", "managed"], { cwd: project, env, encoding: "utf8" }).status).toBe(0);
+    writeFileSync(draft, JSON.stringify({ rules: [{ ...ORG_RULE, pattern: "(" }] }));
+    const bad = spawnSync(BINARY, ["rules", "check", draft, "--layer", "managed"], { cwd: project, env, encoding: "utf8" });
+    expect(bad.status).toBe(1);
+    expect(bad.stdout).toContain("rules[0].pattern");
+  });
+
   it("should pick up a managed rule file written while the sidecar runs", async () => {
     const sc = new Sidecar(project, env);
     try {
