@@ -110,8 +110,49 @@ describe("shepherd doctor (binary)", () => {
     expect(code).toBe(1);
     const byName = new Map(failing(json, "codex").map((c) => [c.name, c]));
     expect(byName.get("binary")?.detail).toContain("missing or not executable");
-    expect(byName.get("canary")?.detail).toContain("was NOT blocked");
+    expect(byName.get("canary")?.detail).toContain("not sent");
     expect(byName.get("canary")?.fix).toContain("shepherd init codex");
+  });
+
+  it("should report an unguarded canary when the hook's binary answers without blocking", () => {
+    shepherd(["init", "codex", "--user"]);
+    const fake = join(root, "bin", "shepherd");
+    mkdirSync(join(root, "bin"));
+    writeFileSync(fake, '#!/bin/sh\nif [ "$1" = --version ]; then echo "shepherd 0.1.0"; else cat >/dev/null; echo "{}"; fi\n', { mode: 0o755 });
+    editSettings(join(home, ".codex", "hooks.json"), (d) => {
+      for (const groups of Object.values(d.hooks)) for (const g of groups) for (const h of g.hooks) h.command = `${fake} hook codex`;
+    });
+    const { code, json } = doctor(["codex"]);
+    expect(code).toBe(1);
+    expect(failing(json, "codex").map((c) => c.name)).toEqual(["canary"]);
+    expect(failing(json, "codex")[0]?.detail).toContain("was NOT blocked");
+  });
+
+  it("should run nothing from a project's hook settings but the plain command shepherd init writes", () => {
+    shepherd(["init", "claude-code"]);
+    const file = join(project, ".claude", "settings.json");
+    const pwned = join(root, "pwned");
+    editSettings(file, (d) => {
+      for (const groups of Object.values(d.hooks)) for (const g of groups) for (const h of g.hooks) h.command = `touch ${pwned}; ${BINARY} hook claude-code`;
+    });
+    const { code, json } = doctor(["claude-code"]);
+    expect(code).toBe(1);
+    expect(failing(json, "claude-code").find((c) => c.name === "binary")?.detail).toContain("not run");
+    expect(existsSync(pwned)).toBe(false);
+  });
+
+  it("should not run a binary that lies inside the project", () => {
+    shepherd(["init", "claude-code"]);
+    const inside = join(project, "tools", "shepherd");
+    mkdirSync(join(project, "tools"));
+    const pwned = join(root, "pwned");
+    writeFileSync(inside, `#!/bin/sh\ntouch ${pwned}\n`, { mode: 0o755 });
+    editSettings(join(project, ".claude", "settings.json"), (d) => {
+      for (const groups of Object.values(d.hooks)) for (const g of groups) for (const h of g.hooks) h.command = `${inside} hook claude-code`;
+    });
+    const { json } = doctor(["claude-code"]);
+    expect(failing(json, "claude-code").find((c) => c.name === "binary")?.detail).toContain("inside this project");
+    expect(existsSync(pwned)).toBe(false);
   });
 
   it("should name rule files that do not load", () => {

