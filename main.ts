@@ -26,9 +26,11 @@ Usage:
   shepherd replay <session.jsonl>...      which rules would have fired over recorded pi sessions
   shepherd init <pi|claude-code|codex|gemini> [--uninstall]
   shepherd trust [dir] | --list | --revoke [dir]
+  shepherd doctor [agent] [--json]        are the agents' hooks installed, complete and answering? (exit 1 if not)
   shepherd --version | --help
 
-Rules: built-in, then ~/.pi/agent/shepherd-rules.json, then <cwd>/.pi/shepherd-rules*.json.
+Rules: the managed policy (/etc/shepherd/managed-rules.json, locked), built-in, then
+~/.pi/agent/shepherd-rules.json, then <cwd>/.pi/shepherd-rules*.json.
 Example: shepherd rules explain --tool bash --command "git checkout -- a.ts"
 `;
 
@@ -240,6 +242,8 @@ async function main(argv: string[]): Promise<number> {
       return (await import("./lib/cli/schema.ts")).runSchema(rest, cliIO(env, cwd));
     case "replay":
       return (await import("./lib/cli/replay.ts")).runReplay(rest, cliIO(env, cwd));
+    case "doctor":
+      return (await import("./lib/cli/doctor.ts")).runDoctor(rest, cliIO(env, cwd));
     case "init": {
       const [agent, ...flags] = rest;
       if (agent === "pi") return (await import("./lib/cli/init-pi.ts")).runInitPi({ uninstall: flags.includes("--uninstall"), binaryPath: process.execPath, env });

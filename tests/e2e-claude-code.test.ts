@@ -101,6 +101,14 @@ describe("shepherd hook claude-code with the real Claude Code CLI", () => {
     expect(settings.hooks.PreToolUse?.[0]?.hooks[0]?.command).toBe(`${shepherdBin()} hook claude-code`);
   });
 
+  it("should pass shepherd doctor for the hooks the real CLI just ran, canary included", async () => {
+    const r = await run(shepherdBin(), ["doctor", "claude-code", "--json"], { cwd: sb.proj, env: { PATH: process.env.PATH, HOME: sb.home, PI_CODING_AGENT_DIR: sb.agentDir, CLAUDE_CONFIG_DIR: join(sb.home, ".claude") } });
+    const report = JSON.parse(r.stdout) as { ok: boolean; agents: { checks: { name: string; ok: boolean }[] }[] };
+    expect(report.agents[0]?.checks.filter((c) => !c.ok)).toEqual([]);
+    expect(report.agents[0]?.checks.map((c) => c.name)).toContain("canary");
+    expect(r.code).toBe(0);
+  });
+
   it("should block a Bash call and give the model the reason", () => {
     const block = requests.find((r) => r.step === 1)?.tool_results[0];
     expect(block?.is_error).toBe(true);

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { initAgent, makeSandbox, readJsonl, REPO, run, type Sandbox, startFake, writeGlobalRules } from "./helpers/agent-sandbox.ts";
+import { initAgent, makeSandbox, readJsonl, REPO, run, type Sandbox, shepherdBin, startFake, writeGlobalRules } from "./helpers/agent-sandbox.ts";
 
 const RULES = [
   { name: "no-curl", action: "block", pattern: "\\bcurl\\b", reason: "E2E-BLOCK: curl is not allowed here" },
@@ -93,5 +93,13 @@ describe("shepherd hook gemini with the real Gemini CLI", () => {
   it("should count errors across separate hook processes", () => {
     expect(seenAfter(3)).not.toContain("E2E-ERRORS");
     expect(seenAfter(4)).toContain("E2E-ERRORS: two commands failed");
+  });
+
+  it("should pass shepherd doctor for the hooks the real CLI just ran, canary included", async () => {
+    const r = await run(shepherdBin(), ["doctor", "gemini", "--json"], { cwd: sb.proj, env: { PATH: process.env.PATH, HOME: sb.home, PI_CODING_AGENT_DIR: sb.agentDir, GEMINI_CLI_HOME: sb.home } });
+    const report = JSON.parse(r.stdout) as { ok: boolean; agents: { checks: { name: string; ok: boolean }[] }[] };
+    expect(report.agents[0]?.checks.filter((c) => !c.ok)).toEqual([]);
+    expect(report.agents[0]?.checks.map((c) => c.name)).toContain("canary");
+    expect(r.code).toBe(0);
   });
 });

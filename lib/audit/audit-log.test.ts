@@ -43,6 +43,17 @@ describe("auditConfig", () => {
 });
 
 describe("auditRecord", () => {
+  const shadowBlock = { rule: "s", source: "project", action: "block", shadow: true as const };
+  it.each([
+    ["a shadow block before the real ask", { action: "ask", notify: [], steer: [], fired: [shadowBlock, { rule: "real", source: "global", action: "ask" }] } as Decision, "real"],
+    ["a shadow block beside a real notify", { action: "allow", notify: ["n"], steer: [], fired: [shadowBlock, { rule: "note", source: "global", action: "notify" }] } as Decision, "note"],
+    ["only a shadow block", { action: "allow", notify: [], steer: [], fired: [shadowBlock] } as Decision, "s"],
+  ])("should name the deciding rule of %s, and keep the shadow mark", (_name, decision, rule) => {
+    const rec = auditRecord(event, decision, false, new Date("2030-01-02T03:04:05Z"));
+    expect(rec?.rule).toBe(rule);
+    expect(rec?.fired.find((f) => f.rule === "s")).toEqual(shadowBlock);
+  });
+
   it("should carry time, session, hook, tool, rule, source and action, and no content by default", () => {
     const rec = auditRecord(event, blocked, false, new Date("2030-01-02T03:04:05Z"));
     expect(rec).toEqual({

@@ -64,7 +64,8 @@ export interface AuditRecord {
   /** The rule that decided: the blocking or asking rule, else the first that fired. */
   rule: string;
   source: string;
-  fired: { rule: string; source: string; action: string }[];
+  /** `shadow`: a rule in shadow mode that would have taken `action` (the decision did not). */
+  fired: { rule: string; source: string; action: string; shadow?: true }[];
   input?: unknown;
   output?: string;
   message?: string;
@@ -77,8 +78,9 @@ export interface AuditRecord {
 
 /** The line for one decision, or undefined when no rule fired (those are not audited). */
 export function auditRecord(event: HookEvent, decision: Decision, includeContent: boolean, now: Date): AuditRecord | undefined {
-  const deciding =
-    decision.action === "block" || decision.action === "ask" ? (decision.fired.find((f) => f.action === decision.action) ?? decision.fired[0]) : decision.fired[0];
+  // A rule in shadow mode decides nothing: it is the deciding rule only of a line where nothing else fired.
+  const real = decision.fired.find((f) => !f.shadow && (decision.action === "allow" || f.action === decision.action));
+  const deciding = real ?? decision.fired.find((f) => !f.shadow) ?? decision.fired[0];
   if (!deciding) return undefined;
   const rec: AuditRecord = {
     time: now.toISOString(),
@@ -90,7 +92,7 @@ export function auditRecord(event: HookEvent, decision: Decision, includeContent
     action: decision.action,
     rule: deciding.rule,
     source: deciding.source,
-    fired: decision.fired.map((f) => ({ rule: f.rule, source: f.source, action: f.action })),
+    fired: decision.fired.map((f) => ({ rule: f.rule, source: f.source, action: f.action, ...(f.shadow ? { shadow: true as const } : {}) })),
   };
   if (!includeContent) return rec;
   if (event.tool) rec.input = redactValue(event.tool.input);

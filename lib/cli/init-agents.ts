@@ -5,11 +5,11 @@
  * safe update (locked, atomic, and safe against the user saving the same file).
  */
 import { existsSync, writeSync } from "node:fs";
-import { homedir } from "node:os";
-import { join, resolve } from "node:path";
+import { resolve } from "node:path";
 import { applyEdits, type ParseError, modify, parse, printParseErrorCode } from "jsonc-parser";
 import { isShepherdCommand } from "../adapters/agent-timeout.ts";
 import { type AgentName, agentName, AGENTS } from "../adapters/index.ts";
+import { AGENT_HOOKS, type HookSpec, hookSettingsFile } from "../adapters/hook-locations.ts";
 import type { Env } from "../rules/paths.ts";
 import { updateFileSafely } from "../rules/safe-update.ts";
 
@@ -29,15 +29,9 @@ export interface InitAgentOptions {
   writeErr?: (text: string) => void;
 }
 
-interface HookSpec {
-  event: string;
-  /** Tool events get a matcher for every tool: rules decide which tools matter. */
-  matcher?: string;
-}
-
 interface AgentPlan {
   file: string;
-  events: HookSpec[];
+  events: readonly HookSpec[];
   /** One handler entry in the agent's format, for one event. */
   handler: (command: string, event: string) => Record<string, unknown>;
   /** Extra settings the hooks need to run at all (Gemini's `hooksConfig.enabled`). */
@@ -45,25 +39,13 @@ interface AgentPlan {
   notes: string[];
 }
 
-function home(env: Env): string {
-  return env.HOME || homedir();
-}
-
 function plan(agent: AgentName, opts: InitAgentOptions): AgentPlan {
   const project = resolve(opts.cwd);
   switch (agent) {
     case "claude-code":
       return {
-        file: opts.scope === "user" ? join(opts.env.CLAUDE_CONFIG_DIR || join(home(opts.env), ".claude"), "settings.json") : join(project, ".claude", "settings.json"),
-        events: [
-          { event: "PreToolUse", matcher: "*" },
-          { event: "PostToolUse", matcher: "*" },
-          { event: "PostToolUseFailure", matcher: "*" },
-          { event: "UserPromptSubmit" },
-          { event: "Stop" },
-          { event: "SessionStart" },
-          { event: "SessionEnd" },
-        ],
+        file: hookSettingsFile(agent, opts.scope, project, opts.env),
+        events: AGENT_HOOKS[agent].events,
         // Shepherd answers within its own deadline (hookDeadlineMs, 5 s by default), well inside this timeout.
         // onFailure "block" is Claude Code's own fail-closed switch, for a hook that dies or hangs regardless:
         // only where a tool call is pending, as Shepherd's own fail mode (elsewhere it would block prompts).
@@ -72,8 +54,8 @@ function plan(agent: AgentName, opts: InitAgentOptions): AgentPlan {
       };
     case "codex":
       return {
-        file: opts.scope === "user" ? join(opts.env.CODEX_HOME || join(home(opts.env), ".codex"), "hooks.json") : join(project, ".codex", "hooks.json"),
-        events: [{ event: "PreToolUse", matcher: "*" }, { event: "PostToolUse", matcher: "*" }, { event: "UserPromptSubmit" }, { event: "Stop" }, { event: "SessionStart" }],
+        file: hookSettingsFile(agent, opts.scope, project, opts.env),
+        events: AGENT_HOOKS[agent].events,
         handler: (command) => ({ type: "command", command, timeout: 30 }),
         notes: [
           "Codex runs new or changed hooks only once you trust them: review them with /hooks in the Codex TUI.",
@@ -82,15 +64,8 @@ function plan(agent: AgentName, opts: InitAgentOptions): AgentPlan {
       };
     case "gemini":
       return {
-        file: opts.scope === "user" ? join(opts.env.GEMINI_CLI_HOME || home(opts.env), ".gemini", "settings.json") : join(project, ".gemini", "settings.json"),
-        events: [
-          { event: "BeforeTool", matcher: ".*" },
-          { event: "AfterTool", matcher: ".*" },
-          { event: "BeforeAgent" },
-          { event: "AfterAgent" },
-          { event: "SessionStart" },
-          { event: "SessionEnd" },
-        ],
+        file: hookSettingsFile(agent, opts.scope, project, opts.env),
+        events: AGENT_HOOKS[agent].events,
         // Gemini's timeout is in milliseconds.
         handler: (command) => ({ type: "command", name: "shepherd", command, timeout: 15000 }),
         extra: [{ path: ["hooksConfig", "enabled"], value: true, onlyIfMissing: true }],

@@ -179,7 +179,7 @@ export interface ReplayResult {
   files: { file: string; session: string; events: number; problems: { line: number; message: string }[] }[];
   hits: ReplayHit[];
   /** Per rule: how often it fired, by action. */
-  counts: Map<string, { rule: string; action: string; source: string; count: number }>;
+  counts: Map<string, { rule: string; action: string; source: string; count: number; shadow?: true }>;
   events: number;
 }
 
@@ -221,8 +221,9 @@ export async function replaySessions(
         decision,
       });
       for (const f of decision.fired) {
-        const key = `${f.rule}\0${f.action}`;
-        const c = counts.get(key) ?? { rule: f.rule, action: f.action, source: f.source, count: 0 };
+        // A shadow rule's "would have" is counted apart from what rules did.
+        const key = `${f.rule}\0${f.action}${f.shadow ? "\0shadow" : ""}`;
+        const c = counts.get(key) ?? { rule: f.rule, action: f.action, source: f.source, count: 0, ...(f.shadow ? { shadow: true as const } : {}) };
         c.count++;
         counts.set(key, c);
       }
@@ -364,14 +365,14 @@ export async function runReplay(argv: string[], io: CliIO, deps: CliDeps = {}): 
       h.hook,
       h.tool ?? "",
       clip(h.subject, 50),
-      h.decision.fired.map((f) => `${f.rule} (${actionCell(f.action, style)})`).join(", "),
+      h.decision.fired.map((f) => `${f.rule} (${f.shadow ? "would " : ""}${actionCell(f.action, style)})`).join(", "),
     ]);
     io.stdout(table(["WHERE", "HOOK", "TOOL", "SUBJECT", "FIRED"], rows, style));
     if (result.hits.length > shown.length) io.stdout(style.dim(`... ${result.hits.length - shown.length} more (--events lists all)\n`));
     io.stdout("\n");
   }
   if (counts.length > 0) {
-    io.stdout(table(["RULE", "ACTION", "SOURCE", "COUNT"], counts.map((c) => [c.rule, actionCell(c.action, style), c.source, String(c.count)]), style));
+    io.stdout(table(["RULE", "ACTION", "SOURCE", "COUNT"], counts.map((c) => [c.rule, `${c.shadow ? "would " : ""}${actionCell(c.action, style)}`, c.source, String(c.count)]), style));
   }
   const never = draftRulesNeverFired(project.set, draftSet, result);
   if (never.length > 0) io.stdout(`${style.yellow("!")} draft rules that never fired: ${never.join(", ")}\n`);

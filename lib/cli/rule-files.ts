@@ -13,6 +13,7 @@ import { BUILTIN_RULE_FILES } from "../rules/builtin-rules.gen.ts";
 import { mergeProject } from "../rules/merge-project.ts";
 import { type Env, globalRulesFile, globalSettingsFile, homeDir, overBudgetMessage, projectRuleBudget, projectRuleFileList, skippedRuleFileMessage } from "../rules/paths.ts";
 import { loadSettings } from "../rules/settings.ts";
+import { applyManagedPolicy, type ManagedPolicy, managedRulesFile, projectRulesOffIssue, restrictive } from "../rules/managed.ts";
 import type { PluginProvider } from "../rules/workspace.ts";
 
 /** Dependencies main.ts may inject; tests pass built-in rule texts to stay independent of rules/*.json. */
@@ -37,6 +38,8 @@ export interface ProjectRules {
   /** Settings problems plus every file's load issues. */
   issues: LoadIssue[];
   settingsIssues: LoadIssue[];
+  /** The managed policy as applied (lib/rules/managed.ts): `broken` names why it is read most restrictively. */
+  managed: ManagedPolicy;
   set: RuleSet;
   pluginActions: ReadonlySet<string>;
   pluginChecks: ReadonlySet<string>;
@@ -67,9 +70,14 @@ export function loadFile(file: string, source: LayerName, text?: string): RuleFi
  * The three layers of a project, in merge order (built-in, global, project). Missing optional files are
  * skipped; project files past the count cap or the byte budget (lib/rules/paths.ts) are kept as errors.
  */
-export function discoverFiles(cwd: string, env: Env, settings: Settings, deps: CliDeps = {}, trusted = false): RuleFile[] {
+export function discoverFiles(cwd: string, env: Env, settings: Settings, deps: CliDeps = {}, trusted = false, projectRules = true): RuleFile[] {
   const out: RuleFile[] = [];
   for (const b of deps.builtin ?? BUILTIN_RULE_FILES) out.push(loadFile(b.file, "builtin", b.text));
+  const managed = managedRulesFile(env);
+  const m = readText(managed);
+  if (m.text !== undefined) out.push(loadFile(managed, "managed", m.text));
+  else if (!m.missing) out.push(failedFile(managed, "managed", { file: managed, path: "", message: m.error ?? "cannot read", severity: "error" }));
+  if (!projectRules) return [...out, ...globalOnly(env)];
   const global = globalRulesFile(env);
   const g = readText(global);
   if (g.text !== undefined) out.push(loadFile(global, "global", g.text));
@@ -93,13 +101,28 @@ export function discoverFiles(cwd: string, env: Env, settings: Settings, deps: C
   return out;
 }
 
+function globalOnly(env: Env): RuleFile[] {
+  const global = globalRulesFile(env);
+  const g = readText(global);
+  if (g.text !== undefined) return [loadFile(global, "global", g.text)];
+  return g.missing ? [] : [failedFile(global, "global", { file: global, path: "", message: g.error ?? "cannot read", severity: "error" })];
+}
+
+/** Why the managed rule file, when there, cannot be used as written (see RuleHost's managedRuleProblem). */
+function managedProblem(files: RuleFile[]): { file: string; why: string } | undefined {
+  const f = files.find((x) => x.source === "managed");
+  if (!f || f.result.ok) return undefined;
+  const first = f.result.issues.find((i) => i.severity === "error") ?? f.result.issues[0];
+  return { file: f.file, why: first ? `${first.path ? `${first.path}: ` : ""}${first.message}` : "does not load" };
+}
+
 /** Merges loaded files into a rule set; files with errors contribute nothing (as on first load). */
 export function mergeFiles(
   files: RuleFile[],
   issues: LoadIssue[],
   opts: { trusted: boolean; projectDir: string; pluginActions: ReadonlySet<string>; pluginChecks: ReadonlySet<string>; unlock?: { names: readonly string[]; file: string } },
 ): RuleSet {
-  const order: LayerName[] = ["builtin", "global", "project"];
+  const order: LayerName[] = ["managed", "builtin", "global", "project"];
   const layers: Layer[] = order.map((source) => ({
     source,
     files: files.filter((f) => f.source === source && f.result.ok).map((f) => ({ file: f.file, rules: f.result.rules })),
@@ -121,8 +144,19 @@ export interface LoadProjectOptions {
 
 export function loadProject(cwdIn: string, env: Env, deps: CliDeps = {}, opts: LoadProjectOptions = {}): ProjectRules {
   const cwd = resolve(cwdIn);
-  const { settings, issues: settingsIssues, trusted } = loadSettings(cwd, env);
-  const base = opts.only ? [] : discoverFiles(cwd, env, settings, deps, trusted);
+  const loaded = loadSettings(cwd, env);
+  const { issues: settingsIssues, trusted } = loaded;
+  let { settings, managed } = loaded;
+  // Discovered with project rules first, so the managed rule file's state is known before they are dropped.
+  let base = opts.only ? [] : discoverFiles(cwd, env, settings, deps, trusted, managed.projectRules);
+  const problem = managedProblem(base);
+  if (problem) {
+    managed = restrictive(managed, `${problem.file}: ${problem.why}`);
+    settings = applyManagedPolicy(settings, managed);
+    settingsIssues.push({ file: problem.file, path: "", message: `managed policy unreadable (${problem.why}): the most restrictive reading applies (failMode "closed", project rules not loaded) until it is fixed`, severity: "error" });
+    base = base.filter((f) => f.source !== "project");
+  }
+  if (!managed.projectRules && !opts.only) settingsIssues.push(...projectRulesOffIssue(env, projectRuleFileList(cwd, settings.projectRulesPattern).files, managed));
   const extra = (opts.extra ?? []).map((f) => loadFile(resolve(cwd, f), "project"));
   const files = [...base, ...extra];
   const issues: LoadIssue[] = [...settingsIssues, ...files.flatMap((f) => f.result.issues)];
@@ -135,5 +169,5 @@ export function loadProject(cwdIn: string, env: Env, deps: CliDeps = {}, opts: L
     unlock: { names: settings.unlockBuiltins ?? [], file: globalSettingsFile(env) },
   });
   const evalHost = deps.plugins?.evalHost(cwd);
-  return { cwd, files, settings, trusted, issues, settingsIssues, set, pluginActions: names.actions, pluginChecks: names.checks, home: homeDir(env), ...(evalHost ? { evalHost } : {}) };
+  return { cwd, files, settings, trusted, issues, settingsIssues, managed, set, pluginActions: names.actions, pluginChecks: names.checks, home: homeDir(env), ...(evalHost ? { evalHost } : {}) };
 }

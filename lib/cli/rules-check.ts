@@ -1,4 +1,5 @@
 /** @module `shepherd rules check [files...]`: validation with source positions, static analysis and inline tests. */
+import { managedRulesFile } from "../rules/managed.ts";
 import { resolve } from "node:path";
 import { analyzeRules, locatePath, type SourceText, sourceText, withSuggestions } from "../engine/analyze.ts";
 import { describeCase, runInlineTests } from "../engine/inline-tests.ts";
@@ -7,7 +8,7 @@ import { globalRulesFile } from "../rules/paths.ts";
 import { type CliIO, displayPath, location, parseArgv, plural, str, type Style, styleFor, usageError, writeJson } from "./format.ts";
 import { type CliDeps, loadFile, loadProject, mergeFiles, type RuleFile } from "./rule-files.ts";
 
-export const RULES_CHECK_HELP = `Usage: shepherd rules check [files...] [--layer builtin|global|project] [--json] [--no-tests]
+export const RULES_CHECK_HELP = `Usage: shepherd rules check [files...] [--layer builtin|managed|global|project] [--json] [--no-tests]
 
 Validates rule files and reports every problem as
   file:line:col  json.path  message
@@ -16,12 +17,13 @@ do not fit the hook. Warnings: unknown tools, actions, checks or hooks ("did you
 rules that can never fire or are shadowed by an earlier block, a name defined in two
 files of one layer, and failing inline tests.
 
-With no files, checks every layer of the current project: built-in rules,
-~/.pi/agent/shepherd-rules.json ($PI_CODING_AGENT_DIR) and .pi/shepherd-rules*.json.
+With no files, checks every layer of the current project: the managed policy
+(/etc/shepherd/managed-rules.json), built-in rules, ~/.pi/agent/shepherd-rules.json
+($PI_CODING_AGENT_DIR) and .pi/shepherd-rules*.json.
 
 Options:
-  --layer L     treat the named files as this layer (default: project, or global for
-                the global rules file)
+  --layer L     treat the named files as this layer (default: project, or global or
+                managed for those rule files)
   --json        machine-readable output: {ok, files, issues}
   --no-tests    do not run the rules' inline tests
   -h, --help    this help
@@ -115,8 +117,8 @@ export async function runRulesCheck(argv: string[], io: CliIO, deps: CliDeps = {
     return 0;
   }
   const layer = str(parsed.values.layer);
-  if (layer !== undefined && layer !== "builtin" && layer !== "global" && layer !== "project") {
-    return usageError(io, "rules check", `--layer must be builtin, global or project, not "${layer}"`);
+  if (layer !== undefined && layer !== "builtin" && layer !== "managed" && layer !== "global" && layer !== "project") {
+    return usageError(io, "rules check", `--layer must be builtin, managed, global or project, not "${layer}"`);
   }
   const style = styleFor(io);
   const tests = parsed.values["no-tests"] !== true;
@@ -126,7 +128,7 @@ export async function runRulesCheck(argv: string[], io: CliIO, deps: CliDeps = {
     const globalFile = globalRulesFile(io.env);
     const files = parsed.positionals.map((p) => {
       const abs = resolve(io.cwd, p);
-      return loadFile(abs, layer ?? (abs === globalFile ? "global" : "project"));
+      return loadFile(abs, layer ?? (abs === globalFile ? "global" : abs === managedRulesFile(io.env) ? "managed" : "project"));
     });
     report = await checkFiles(files, [], { cwd: io.cwd, trusted: true, tests, deps });
   } else {

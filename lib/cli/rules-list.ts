@@ -7,19 +7,25 @@ import { piTrustFor } from "../rules/pi-trust.ts";
 import { canonicalDir } from "../rules/settings.ts";
 import { type CliDeps, loadProject, type ProjectRules } from "./rule-files.ts";
 import { formatIssue } from "./rules-check.ts";
+import { auditConfig } from "../audit/audit-log.ts";
+import { auditShadowCounts } from "../audit/audit-shadow.ts";
 
 export const RULES_LIST_HELP = `Usage: shepherd rules list [--json] [--all]
 
 Shows the merged rule set of the current project: every rule with its hook, tools,
 action, the layer and file:line it comes from, and its status:
   active       in force
+  shadow       in force in shadow mode ("mode": "shadow"): evaluated, what it would have
+               done recorded (fired with shadow: true, counted from the audit log), nothing done
   overridden   replaced by a rule of the same name in a later layer (named)
   skipped      not in force, with the reason (disabled, untrusted project, locked,
                unknown plugin action, ...)
+The managed policy (\$SHEPHERD_MANAGED_DIR, default /etc/shepherd/) is the first layer:
+its rules are locked for everyone; its settings are named after the table.
 Problems in rule files are listed after the table (run \`shepherd rules check\` for all).
 
 Options:
-  --json      machine-readable output: {cwd, trusted, rules, issues}
+  --json      machine-readable output: {cwd, trusted, managed, rules, issues}
   --all       add a column with each rule's comment
   -h, --help  this help
 
@@ -48,6 +54,10 @@ export interface ListedRule {
   jsonPath: string;
   enabled: boolean;
   locked: boolean;
+  /** `"mode": "shadow"`: evaluated, what it would do recorded, nothing done. */
+  shadow?: true;
+  /** Shadow rules, with the audit log on: how often each would have acted, by action. */
+  wouldHave?: Record<string, number>;
   status: ListStatus;
   comment?: string;
   /** Active rules that replaced an earlier one: that rule's layer and file. */
@@ -64,7 +74,8 @@ export interface ListedRule {
   checkFrom?: string;
 }
 
-const LAYER_RANK: Record<string, number> = { builtin: 0, global: 1, project: 2 };
+/** The managed policy (/etc/shepherd/managed-rules.json) is the first layer: locked, evaluated and listed before all others. */
+const LAYER_RANK: Record<string, number> = { managed: 0, builtin: 1, global: 2, project: 3 };
 
 /** Every rule the project's files define, active or not, in layer/file/position order. */
 export function listRules(project: ProjectRules): ListedRule[] {
@@ -89,6 +100,7 @@ export function listRules(project: ProjectRules): ListedRule[] {
       jsonPath: r.jsonPath,
       enabled: r.enabled,
       locked: r.locked,
+      ...(r.shadow ? { shadow: true as const } : {}),
       status,
       ...(r.comment !== undefined ? { comment: r.comment } : {}),
       ...(r.check !== undefined ? { check: r.check } : {}),
@@ -131,6 +143,7 @@ export function listRules(project: ProjectRules): ListedRule[] {
 }
 
 function statusCell(r: ListedRule, style: Style): string {
+  if (r.status === "active" && r.shadow) return style.cyan(r.locked ? "shadow 🔒" : "shadow");
   if (r.status === "active") return style.green(r.locked ? "active 🔒" : "active");
   if (r.status === "overridden") return style.dim("overridden");
   return style.yellow(r.reason?.startsWith("disabled") ? "disabled" : "skipped");
@@ -147,7 +160,8 @@ function withProvider(r: ListedRule, plugins: PluginDescription[]): ListedRule {
 function noteCell(r: ListedRule, cwd: string): string {
   const from = [r.actionFrom ? `action from ${displayPath(r.actionFrom, cwd)}` : "", r.checkFrom ? `check from ${displayPath(r.checkFrom, cwd)}` : ""].filter(Boolean).join("; ");
   const base = baseNote(r, cwd);
-  return [base, from].filter(Boolean).join("; ");
+  const would = r.wouldHave ? `would have: ${Object.entries(r.wouldHave).map(([a, n]) => `${a} ×${n}`).join(", ")}` : "";
+  return [would, base, from].filter(Boolean).join("; ");
 }
 
 function baseNote(r: ListedRule, cwd: string): string {
@@ -167,9 +181,9 @@ export async function runRulesList(argv: string[], io: CliIO, deps: CliDeps = {}
   }
   const project = loadProject(io.cwd, io.env, deps);
   const plugins = deps.plugins?.describe?.(project.cwd) ?? [];
-  const listed = listRules(project).map((r) => withProvider(r, plugins));
+  const listed = withWouldHave(listRules(project).map((r) => withProvider(r, plugins)), project, io.env);
   if (parsed.values.json) {
-    writeJson(io, { cwd: project.cwd, trusted: project.trusted, piTrusted: piTrustFor(project.cwd, io.env)?.trusted ?? null, rules: listed, plugins, issues: project.issues });
+    writeJson(io, { cwd: project.cwd, trusted: project.trusted, piTrusted: piTrustFor(project.cwd, io.env)?.trusted ?? null, managed: project.managed, rules: listed, plugins, issues: project.issues });
     return 0;
   }
   const style = styleFor(io);
@@ -191,10 +205,13 @@ export async function runRulesList(argv: string[], io: CliIO, deps: CliDeps = {}
   if (rows.length > 0) io.stdout(table(header, rows, style));
   const counts = { active: 0, overridden: 0, skipped: 0 };
   for (const r of listed) counts[r.status]++;
+  const shadowCount = listed.filter((r) => r.status === "active" && r.shadow).length;
   io.stdout(
-    `\n${plural(counts.active, "active rule")}, ${counts.overridden} overridden, ${counts.skipped} skipped; project ${project.trusted ? style.green("trusted") : style.yellow("not trusted")}${project.trusted ? "" : style.dim(` (run \`shepherd trust\` to let its rules rewrite or override)`)}\n`,
+    `\n${plural(counts.active, "active rule")}${shadowCount > 0 ? ` (${shadowCount} in shadow mode)` : ""}, ${counts.overridden} overridden, ${counts.skipped} skipped; project ${project.trusted ? style.green("trusted") : style.yellow("not trusted")}${project.trusted ? "" : style.dim(` (run \`shepherd trust\` to let its rules rewrite or override)`)}\n`,
   );
   io.stdout(`${piTrustLine(project.cwd, project.trusted, io.env)}\n`);
+  const policy = managedSummary(project.managed);
+  if (policy) io.stdout(`\n${style.bold("Managed policy")}: ${project.managed.broken ? style.red(policy) : policy}\n`);
   if (plugins.length > 0) {
     io.stdout(`\n${style.bold("Plugins")}:\n`);
     for (const p of plugins) {
@@ -218,4 +235,28 @@ function piTrustLine(cwd: string, shepherdTrusts: boolean, env: CliIO["env"]): s
   const where = pi.folder === canonicalDir(cwd) ? "" : ` (saved for ${pi.folder})`;
   const hint = pi.trusted && !shepherdTrusts ? `; Shepherd trusts it separately: shepherd trust ${cwd}` : "";
   return `pi: ${pi.trusted ? "trusted" : "not trusted"}${where}${hint}`;
+}
+
+/** One line for the managed settings in force, or undefined when there are none. */
+function managedSummary(m: ProjectRules["managed"]): string | undefined {
+  const parts: string[] = [];
+  if (m.broken) parts.push(`UNREADABLE, most restrictive reading applies (${m.broken})`);
+  if (m.failMode) parts.push(`failMode ${m.failMode}${m.failMode === "closed" ? " (locked)" : ""}`);
+  if (m.audit !== undefined) parts.push("audit set by policy");
+  if (!m.projectRules) parts.push("project rules off");
+  return parts.length > 0 ? parts.join("; ") : undefined;
+}
+
+/** Adds, to each active shadow rule, the audit log's "would have" counts (none without an audit log). */
+function withWouldHave(listed: ListedRule[], project: ProjectRules, env: CliIO["env"]): ListedRule[] {
+  if (!listed.some((r) => r.shadow)) return listed;
+  const config = auditConfig(project.settings.audit, env);
+  if (!config) return listed;
+  const byRule = new Map<string, Record<string, number>>();
+  for (const c of auditShadowCounts(config).counts) {
+    const entry = byRule.get(c.rule) ?? {};
+    entry[c.action] = (entry[c.action] ?? 0) + c.count;
+    byRule.set(c.rule, entry);
+  }
+  return listed.map((r) => (r.shadow && r.status === "active" ? { ...r, wouldHave: byRule.get(r.name) ?? {} } : r));
 }

@@ -151,6 +151,8 @@ interface Outcome {
   notify: string[];
   steer: string[];
   fired: Fired[];
+  /** Rules in shadow mode that matched, with what they would have done (`fired` entries with `shadow`). */
+  shadow: Fired[];
   rewritten: boolean;
   tookEffect: Rule[];
   state: SessionState;
@@ -196,6 +198,10 @@ export function evaluate(ctx: EvalContext, event: HookEvent): Decision | Promise
     if (out.block) break;
     if (!matches(cr, view, shell, state, ctx.maxWarnings, out)) continue;
     if (cr.rule.check !== undefined && builtinCheck(cr.rule.check, state) !== true) continue;
+    if (cr.rule.shadow) {
+      wouldHave(cr, view, out);
+      continue;
+    }
     const input = view.input;
     applyAction(cr, view, out);
     if (view.input !== input) {
@@ -208,7 +214,7 @@ export function evaluate(ctx: EvalContext, event: HookEvent): Decision | Promise
 }
 
 function newOutcome(state: SessionState, projectRoot: string): Outcome {
-  return { notify: [], steer: [], fired: [], rewritten: false, tookEffect: [], state, projectRoot };
+  return { notify: [], steer: [], fired: [], shadow: [], rewritten: false, tookEffect: [], state, projectRoot };
 }
 
 
@@ -230,10 +236,12 @@ async function evaluateAsync(ctx: EvalContext, view: EventView, state: SessionSt
       }
       if (!ok) continue;
     }
-    if (isBuiltinAction(rule.action)) applyAction(cr, view, out);
+    if (rule.shadow && isBuiltinAction(rule.action)) wouldHave(cr, view, out);
+    else if (isBuiltinAction(rule.action)) applyAction(cr, view, out);
     else {
       const partial = await ctx.host?.runAction?.(rule.action, pluginArgs(view, rule, state));
-      if (partial) applyPartial(rule, partial, view, out);
+      if (partial && rule.shadow) recordShadow(out, rule, partialAction(partial));
+      else if (partial) applyPartial(rule, partial, view, out);
     }
     if (view.input !== input) {
       picked = selector.select(view, shell, cr);
@@ -306,6 +314,29 @@ function redactResult(view: EventView, out: Outcome): boolean {
   return true;
 }
 
+/**
+ * A shadow rule that matched: what it would have done is recorded, nothing is done (its input, reason,
+ * counters and warnings stay as they were). A rewrite that would change nothing is no "would have".
+ */
+function wouldHave(cr: CompiledRule, view: EventView, out: Outcome): void {
+  const action = cr.rule.action;
+  if (action === "rewrite" && !applyRewrite(cr, view)) return;
+  recordShadow(out, cr.rule, action);
+}
+
+function recordShadow(out: Outcome, rule: Rule, action: string | undefined): void {
+  if (action === undefined || out.shadow.some((f) => f.rule === rule.name)) return;
+  out.shadow.push({ ...fired(rule, action), shadow: true });
+}
+
+/** The strongest thing a plugin action's answer would have done, or undefined for nothing. */
+function partialAction(partial: PartialDecision): string | undefined {
+  if (partial.action === "block" || partial.action === "ask" || partial.action === "rewrite") return partial.action;
+  if ((partial.notify?.length ?? 0) > 0) return "notify";
+  if ((partial.steer?.length ?? 0) > 0) return "steer";
+  return undefined;
+}
+
 function applyPartial(rule: Rule, partial: PartialDecision, view: EventView, out: Outcome): void {
   let any = false;
   if (partial.action === "block") {
@@ -338,6 +369,10 @@ function finish(ctx: EvalContext, view: EventView, state: SessionState, list: Co
       if (cr.rule.action !== "block" && cr.rule.action !== "ask" && cr.rule.action !== "guard-secrets") continue;
       if (out.tookEffect.includes(cr.rule)) continue;
       if (!matches(cr, view, shell, state, ctx.maxWarnings, out)) continue;
+      if (cr.rule.shadow) {
+        wouldHave(cr, view, out);
+        continue;
+      }
       applyAction(cr, view, out);
       if (out.block) break;
     }
@@ -358,7 +393,7 @@ function finish(ctx: EvalContext, view: EventView, state: SessionState, list: Co
   }
 
   if (out.block) {
-    const blocked: Decision = { action: "block", reason: out.block.reason, notify: [], steer: [], fired: [fired(out.block.rule)] };
+    const blocked: Decision = { action: "block", reason: out.block.reason, notify: [], steer: [], fired: [fired(out.block.rule), ...out.shadow] };
     if (out.block.rule.terminate === true) blocked.terminate = true;
     return blocked;
   }
@@ -366,7 +401,7 @@ function finish(ctx: EvalContext, view: EventView, state: SessionState, list: Co
     action: out.ask ? "ask" : out.rewritten ? "rewrite" : "allow",
     notify: out.notify,
     steer,
-    fired: out.fired,
+    fired: out.shadow.length > 0 ? [...out.fired, ...out.shadow] : out.fired,
   };
   if (out.ask) decision.reason = out.ask.reason;
   if (out.rewritten) decision.input = view.input;

@@ -192,6 +192,8 @@ export function loadRuleText(text: string, opts: LoadOptions): LoadResult {
   }
   let list: unknown[];
   let base: PathSegment[];
+  /** A file's `"mode": "shadow"` (object form): the default of each full rule in it, never of a patch. */
+  let fileMode: "enforce" | "shadow" | undefined;
   if (Array.isArray(data)) {
     list = data;
     base = [];
@@ -199,8 +201,11 @@ export function loadRuleText(text: string, opts: LoadOptions): LoadResult {
     list = (data as { rules: unknown[] }).rules;
     base = ["rules"];
     for (const key of Object.keys(data)) {
-      if (key !== "rules" && key !== "$schema" && key !== "$comment") at([key], `unknown top-level key "${key}" (expected "$schema" and "rules")`, "warning");
+      if (key !== "rules" && key !== "$schema" && key !== "$comment" && key !== "mode") at([key], `unknown top-level key "${key}" (expected "$schema", "mode" and "rules")`, "warning");
     }
+    const mode = (data as { mode?: unknown }).mode;
+    if (mode === "shadow" || mode === "enforce") fileMode = mode;
+    else if (mode !== undefined) at(["mode"], 'mode must be "enforce" or "shadow"');
   } else {
     at([], 'expected a JSON array of rules or an object {"rules": [...]}');
     return { rules: [], issues, ok: false };
@@ -246,6 +251,7 @@ export function loadRuleText(text: string, opts: LoadOptions): LoadResult {
   for (const { input, name, index, rulePath } of valid) {
     const meta = { name, index, file: opts.file, source: opts.source, jsonPath: formatPath(rulePath) };
     const action = input.action;
+    if (action !== undefined && input.mode === undefined && fileMode !== undefined) input.mode = fileMode;
     rules.push(action === undefined ? toPatch(input, meta) : toRule({ ...input, action }, meta));
   }
   const ok = !issues.some((i) => i.severity === "error");
@@ -331,6 +337,7 @@ export function toRule(
     ...(input.requiresTools !== undefined ? { requiresTools: toList(input.requiresTools)?.map(normalizeToolName) } : {}),
     ...(input.rewrite !== undefined ? { rewrite: input.rewrite } : {}),
     enabled: input.enabled ?? true,
+    ...(input.mode === "shadow" ? { shadow: true } : {}),
     locked: meta.source === "project" ? false : (input.locked ?? false),
     tests: input.tests ?? NONE,
     ...(input.options !== undefined ? { options: input.options } : {}),
@@ -349,7 +356,7 @@ function toPatch(input: RuleInput, meta: { name: string; index: number; file: st
   const source = full as unknown as Record<string, unknown>;
   for (const key of Object.keys(input)) {
     if (key === "name" || key === "$comment") continue;
-    const ruleKey = key === "tool" ? "tools" : key;
+    const ruleKey = key === "tool" ? "tools" : key === "mode" ? "shadow" : key;
     target[ruleKey] = source[ruleKey];
   }
   if (meta.source === "project") delete patch.locked;

@@ -23,6 +23,23 @@ describe("mergeLayers", () => {
     expect(set.skipped[0]?.reason).toMatch(/locked by global/);
   });
 
+  it("should lock every managed rule and keep it first, out of reach of every later layer and of an unlock", () => {
+    const set = ruleSetOf(
+      {
+        managed: [{ name: "org", action: "block", pattern: "x" }],
+        builtin: [{ name: "org", action: "notify", pattern: "y" }],
+        global: [{ name: "org", enabled: false }, { name: "mine", action: "block", pattern: "z" }],
+        project: [{ name: "org", action: "notify", pattern: "x" }],
+      },
+      { trusted: true, unlocked: new Set(["org"]) },
+    );
+    expect(set.rules.map((r) => [r.name, r.source, r.locked])).toEqual([
+      ["org", "managed", true],
+      ["mine", "global", false],
+    ]);
+    expect(set.skipped.map((s) => s.reason)).toEqual([0, 1, 2].map(() => expect.stringMatching(/locked by managed/)));
+  });
+
   it("should disable a built-in rule through a patch", () => {
     const set = ruleSetOf({ builtin: [{ name: "a", action: "block", pattern: "x" }], global: [{ name: "a", enabled: false }] });
     expect(set.rules).toEqual([]);

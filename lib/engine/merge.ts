@@ -1,4 +1,4 @@
-/** @module layers (built-in, global, project) -> one rule set merged by name, indexed by hook and tool. */
+/** @module layers (managed, built-in, global, project) -> one rule set merged by name, indexed by hook and tool. */
 import { isBuiltinAction, isBuiltinCheck } from "./load.ts";
 import { assembleRule, type CompiledRule, compilePatterns, defaultRegexCompiler, deferredCompiler, type RegexCompiler, type RulePatterns } from "./match.ts";
 import type { HookName, LayerName, LoadIssue, Rule } from "./schema.ts";
@@ -77,7 +77,8 @@ export interface RuleSet {
   fileRank: Map<string, number>;
 }
 
-const LAYER_ORDER: Record<LayerName, number> = { builtin: 0, global: 1, project: 2 };
+// The managed policy is the first layer: its rules are locked, so no later one (built-in included) replaces them.
+const LAYER_ORDER: Record<LayerName, number> = { managed: 0, builtin: 1, global: 2, project: 3 };
 
 /** Applies a patch rule (no `action`, only a name plus fields) on top of the rule it names. */
 function applyPatch(base: Rule, patch: Rule): Rule {
@@ -99,7 +100,11 @@ export function mergeLayers(layers: Layer[], issues: LoadIssue[] = [], opts: Mer
     for (const file of layer.files) {
       for (const candidate of file.rules) {
         const existing = byName.get(candidate.name);
-        let rule = candidate.source === "builtin" && candidate.locked && opts.unlocked?.has(candidate.name) ? { ...candidate, locked: false } : candidate;
+        // A managed rule is locked whatever its file says; only a built-in one can be unlocked by hand.
+        let rule =
+          candidate.source === "managed" ? (candidate.locked ? candidate : { ...candidate, locked: true })
+          : candidate.source === "builtin" && candidate.locked && opts.unlocked?.has(candidate.name) ? { ...candidate, locked: false }
+          : candidate;
         if (candidate.patch) {
           if (!existing) {
             skipped.push({ rule: candidate, reason: `changes rule "${candidate.name}", but no earlier layer defines it` });

@@ -9,7 +9,7 @@ import { isInside, normalizeAbsolute, type PathGuard } from "../shell/paths.ts";
 
 export interface ProtectedPathsInput {
   home: string;
-  /** Read: PI_CODING_AGENT_DIR, CLAUDE_CONFIG_DIR, CODEX_HOME, GEMINI_CLI_HOME, PATH. */
+  /** Read: PI_CODING_AGENT_DIR, CLAUDE_CONFIG_DIR, CODEX_HOME, GEMINI_CLI_HOME, SHEPHERD_MANAGED_DIR, PATH. */
   env: Readonly<Record<string, string | undefined>>;
   /** The session's project folder; relative env values resolve against it. */
   projectRoot: string;
@@ -119,6 +119,13 @@ export function protectedPaths(input: ProtectedPathsInput): ProtectedPaths {
   const gemini = `${envDir("GEMINI_CLI_HOME") ?? home}/.gemini`;
   files.add(`${gemini}/settings.json`);
   container(gemini);
+
+  // The managed policy folder (lib/rules/managed.ts), with everything in it.
+  // The default folder stays protected when the variable moves it: a later process may not set it.
+  for (const managed of new Set(["/etc/shepherd", envDir("SHEPHERD_MANAGED_DIR") ?? "/etc/shepherd"])) {
+    trees.push(managed);
+    container(managed);
+  }
 
   if (input.execPath) files.add(abs(input.execPath));
   for (const dir of (input.env.PATH ?? "").split(":")) if (dir.startsWith("/")) files.add(normalizeAbsolute(`${dir}/shepherd`));

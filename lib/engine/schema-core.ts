@@ -30,7 +30,7 @@ export function isBuiltinAction(action: string): action is BuiltinAction {
 
 export const BUILTIN_CHECKS = ["has_edits", "git_uncommitted", "always"] as const;
 
-export const LayerNames = ["builtin", "global", "project"] as const;
+export const LayerNames = ["builtin", "managed", "global", "project"] as const;
 export type LayerName = (typeof LayerNames)[number];
 
 /** An issue found while loading or validating: always names the file and the JSON path. */

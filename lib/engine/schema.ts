@@ -85,6 +85,8 @@ export const RuleSchema = v.strictObject({
   requiresTools: v.optional(StringOrList),
   rewrite: v.optional(RewriteSchema),
   enabled: v.optional(v.boolean()),
+  /** `shadow`: evaluated and recorded as `fired` with `shadow: true`, but it changes no decision. */
+  mode: v.optional(v.picklist(["enforce", "shadow"])),
   locked: v.optional(v.boolean()),
   tests: v.optional(v.array(RuleTestSchema)),
   options: v.optional(v.record(v.string(), v.unknown())),
@@ -93,7 +95,7 @@ export type RuleInput = v.InferOutput<typeof RuleSchema>;
 
 export const RuleFileSchema = v.union([
   v.array(v.unknown()),
-  v.looseObject({ $schema: v.optional(v.string()), rules: v.array(v.unknown()) }),
+  v.looseObject({ $schema: v.optional(v.string()), mode: v.optional(v.picklist(["enforce", "shadow"])), rules: v.array(v.unknown()) }),
 ]);
 
 /** A rule after loading: defaults filled in, tagged with where it came from. */
@@ -119,6 +121,8 @@ export interface Rule {
   requiresTools?: string[];
   rewrite?: { prefix: string } | { replace: string };
   enabled: boolean;
+  /** `"mode": "shadow"` (the rule's or its file's): what it would do is recorded, nothing is done. */
+  shadow?: boolean;
   locked: boolean;
   tests: RuleTest[];
   options?: Record<string, unknown>;
@@ -180,7 +184,10 @@ export type DecisionAction = (typeof DecisionActions)[number];
 export interface Fired {
   rule: string;
   source: string;
+  /** What the rule did, or with `shadow` what it would have done. */
   action: string;
+  /** A rule in shadow mode: it matched, and `action` is what it would have done; the decision ignores it. */
+  shadow?: true;
 }
 
 export interface Decision {

@@ -7,7 +7,7 @@ import { SessionStore } from "./state.ts";
 
 export function ruleSetOf(layers: Partial<Record<LayerName, unknown[]>>, opts: MergeOptions = { trusted: true }): RuleSet {
   const out: Layer[] = [];
-  for (const source of ["builtin", "global", "project"] as const) {
+  for (const source of ["managed", "builtin", "global", "project"] as const) {
     const rules = layers[source];
     if (!rules) continue;
     const res = loadRuleText(JSON.stringify(rules), { file: `${source}.json`, source });

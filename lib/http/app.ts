@@ -14,7 +14,7 @@ import { sniffEventName } from "../cli/hook-input.ts";
 import { decideWithin, effectiveDeadline } from "../deadline.ts";
 import { isHookEvent } from "../engine/event-guard.ts";
 import { guardedParse } from "../engine/guard-kit.ts";
-import { type Decision, type HookEvent, HookEventSchema } from "../engine/schema.ts";
+import { type Decision, type HookEvent, HookEventSchema, type LayerName } from "../engine/schema.ts";
 import type { Logger } from "../log.ts";
 import type { Workspace } from "../rules/workspace.ts";
 import { dashboardPage } from "./dashboard-page.ts";
@@ -278,16 +278,20 @@ export interface DashboardStatus {
   version: string;
   cwd: string;
   trusted: boolean;
-  layers: Record<"builtin" | "global" | "project", RuleSummary[]>;
+  layers: Record<LayerName, RuleSummary[]>;
   files: { source: string; file: string; rules: number; ok: boolean }[];
   issues: { file: string; path: string; message: string; severity: string; line?: number; column?: number }[];
   skipped: { rule: string; source: string; file: string; reason: string }[];
+  /** "Would have" decisions of shadow-mode rules, per rule and action. */
+  shadow: { rule: string; source: string; action: string; count: number }[];
+  /** The managed policy in force; `broken` names a managed file read most restrictively. */
+  managed: { failMode?: string; projectRules: boolean; broken?: string };
   sessions: { id: string; calls: number; errors: number; callsByTool: Record<string, number>; errorsByTool: Record<string, number>; hasEdits: boolean; lastSeen: number }[];
 }
 
 export function statusOf(workspace: Workspace, cwd: string | undefined, version: string): DashboardStatus {
   const host = workspace.host(cwd || workspace.defaultCwd);
-  const layers: DashboardStatus["layers"] = { builtin: [], global: [], project: [] };
+  const layers: DashboardStatus["layers"] = { managed: [], builtin: [], global: [], project: [] };
   for (const r of host.ruleSet.rules) {
     layers[r.source].push({ name: r.name, hook: r.hook, tools: r.tools, action: r.action, file: r.file, locked: r.locked, ...(r.comment ? { comment: r.comment } : {}) });
   }
@@ -305,6 +309,8 @@ export function statusOf(workspace: Workspace, cwd: string | undefined, version:
     files: host.layerFiles(),
     issues: host.issues.map((i) => ({ file: i.file, path: i.path, message: i.message, severity: i.severity, ...(i.line !== undefined ? { line: i.line, column: i.column ?? 1 } : {}) })),
     skipped: host.ruleSet.skipped.map((k) => ({ rule: k.rule.name, source: k.rule.source, file: k.rule.file, reason: k.reason })),
+    shadow: workspace.shadowCounts().slice(0, 200),
+    managed: { ...(host.managed.failMode ? { failMode: host.managed.failMode } : {}), projectRules: host.managed.projectRules, ...(host.managed.broken ? { broken: host.managed.broken } : {}) },
     sessions: sessions.slice(0, 100),
   };
 }

@@ -40,7 +40,7 @@ let count = 0;
 function addDecision(d) {
   count++;
   $("decision-count").textContent = String(count);
-  const fired = d.fired.map((f) => f.rule + " (" + f.source + ")").join(", ");
+  const fired = d.fired.map((f) => f.rule + " (" + (f.shadow ? "shadow: would " + f.action + ", " : "") + f.source + ")").join(", ");
   const notes = [d.reason, ...d.notify, ...d.steer].filter(Boolean).join(" | ");
   const tr = row([new Date(d.time).toLocaleTimeString(), d.agent || "-", d.session, d.hook + (d.tool ? " " + d.tool : ""), el("code", d.subject || ""), badge(d.action), fired, notes]);
   tr.dataset.action = d.action;
@@ -55,13 +55,15 @@ async function refresh() {
   const s = await res.json();
   $("version").textContent = "v" + s.version;
   $("cwd").textContent = s.cwd + (s.trusted ? " (trusted)" : " (untrusted)");
-  for (const layer of ["builtin", "global", "project"]) {
+  for (const layer of ["managed", "builtin", "global", "project"]) {
     const rules = s.layers[layer];
     $("count-" + layer).textContent = String(rules.length);
     fill($("rules-" + layer), rules.map((r) => row([r.name + (r.locked ? " 🔒" : ""), r.hook, r.tools.join(", ") || "any", ["block", "ask", "rewrite"].includes(r.action) ? badge(r.action) : el("span", r.action), el("code", r.file)])), "no rules", 5);
   }
   fill($("issues"), s.issues.map((i) => row([el("span", i.severity, i.severity === "error" ? "err" : "muted"), el("code", i.file + (i.line ? ":" + i.line + ":" + (i.column || 1) : "")), el("code", i.path || "(file)"), i.message])), "no load errors", 4);
   fill($("skipped"), s.skipped.map((k) => row([k.rule, k.source, k.reason])), "none", 3);
+  fill($("shadow"), s.shadow.map((k) => row([k.rule, k.source, badge(k.action), k.count])), "no shadow rule has matched yet", 4);
+  $("managed").textContent = s.managed.broken ? "managed policy UNREADABLE, most restrictive reading applies: " + s.managed.broken : (s.managed.failMode || !s.managed.projectRules) ? "managed policy: " + [s.managed.failMode ? "failMode " + s.managed.failMode : "", s.managed.projectRules ? "" : "project rules off"].filter(Boolean).join(", ") : "";
   fill($("sessions"), s.sessions.map((x) => row([el("code", x.id), x.calls, x.errors, x.hasEdits ? "yes" : "no", Object.entries(x.callsByTool).map(([t, n]) => t + ":" + n).join(" ")])), "no sessions yet", 5);
 }
 let timer;
@@ -99,10 +101,14 @@ export function dashboardPage(version: string): string {
 <section data-testid="issues"><h2>Load errors</h2>
 <table><thead><tr><th></th><th>file</th><th>JSON path</th><th>message</th></tr></thead><tbody id="issues"></tbody></table>
 <h2 style="margin-top:12px">Skipped rules</h2>
-<table><thead><tr><th>rule</th><th>layer</th><th>why</th></tr></thead><tbody id="skipped"></tbody></table></section>
+<table><thead><tr><th>rule</th><th>layer</th><th>why</th></tr></thead><tbody id="skipped"></tbody></table>
+<h2 style="margin-top:12px">Shadow rules: would have</h2>
+<table><thead><tr><th>rule</th><th>layer</th><th>would have</th><th>times</th></tr></thead><tbody id="shadow"></tbody></table>
+<p id="managed" class="err"></p></section>
 ${layerSection("project", "Project")}
 ${layerSection("global", "Global")}
 ${layerSection("builtin", "Built-in")}
+${layerSection("managed", "Managed policy (locked)")}
 </main>
 <script>${SCRIPT}</script>
 </body></html>`;

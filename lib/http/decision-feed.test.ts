@@ -35,6 +35,11 @@ describe("DecisionFeed", () => {
     });
   }
 
+  it("should keep the shadow mark of a rule that would have acted, and only on it", () => {
+    const e = new DecisionFeed().publish(event("rm x"), decision({ action: "allow", fired: [{ rule: "real", source: "global", action: "notify" }, { rule: "s", source: "project", action: "block", shadow: true }] }));
+    expect(e.fired).toEqual([{ rule: "real", source: "global", action: "notify" }, { rule: "s", source: "project", action: "block", shadow: true }]);
+  });
+
   it("should cap the number of messages and fired rules kept", () => {
     const many = Array.from({ length: 100 }, (_, i) => `m${i}`);
     const e = new DecisionFeed().publish(event("ls"), decision({ steer: many, fired: many.map((rule) => ({ rule, source: "global", action: "steer" })) }));

@@ -8,6 +8,7 @@ import { type FileIdentity, identityKey, MAX_RULE_FILE_BYTES, readBounded, statI
 import { agentDir, type Env, globalRulesFile, globalSettingsFile, projectPiDir, overBudgetMessage, projectRuleBudget, projectRuleFileList, skippedRuleFileMessage } from "./paths.ts";
 import { mergeProject } from "./merge-project.ts";
 import { loadSettings } from "./settings.ts";
+import { applyManagedPolicy, managedDir, type ManagedPolicy, managedRulesFile, OPEN_POLICY, projectRulesOffIssue, restrictive } from "./managed.ts";
 import type { RuleSnapshots } from "./hook-snapshot.ts";
 import type { RuleLoadCache } from "./load-cache.ts";
 import { type DirWatch, watchDir } from "./watch.ts";
@@ -78,6 +79,7 @@ export class RuleHost {
   #ruleSet: RuleSet;
   #settings: Settings;
   #trusted = false;
+  #managed: ManagedPolicy = OPEN_POLICY;
   #issues: LoadIssue[] = [];
   #watches: DirWatch[] = [];
   #timer: ReturnType<typeof setTimeout> | undefined;
@@ -104,6 +106,11 @@ export class RuleHost {
     return this.#trusted;
   }
 
+  /** The managed policy of the last build, as applied to `settings`. */
+  get managed(): ManagedPolicy {
+    return this.#managed;
+  }
+
   /** Every standing problem: load errors and warnings, settings errors. */
   get issues(): LoadIssue[] {
     return this.#issues;
@@ -123,6 +130,7 @@ export class RuleHost {
 
   #sourceOf(file: string): LayerName {
     if (file.startsWith("rules/")) return "builtin";
+    if (file === managedRulesFile(this.env)) return "managed";
     return file === globalRulesFile(this.env) ? "global" : "project";
   }
 
@@ -191,13 +199,28 @@ export class RuleHost {
 
   #build(): { ruleSet: RuleSet; settings: Settings; report: ReloadReport } {
     const changed: string[] = [];
-    const { settings, issues: settingsIssues, trusted } = loadSettings(this.cwd, this.env);
+    const loaded = loadSettings(this.cwd, this.env);
+    const { issues: settingsIssues, trusted } = loaded;
+    let { settings, managed } = loaded;
     this.#trusted = trusted;
 
     const builtinFiles: readonly Input[] = this.#opts.builtin ?? BUILTIN_RULE_FILES;
+    const managedFile = managedRulesFile(this.env);
+    const managedFiles: Input[] = [this.#readInput(managedFile, "managed")];
+    // A managed rule file that is there but cannot be used is read most restrictively, even while its
+    // last good rules still apply: the policy it may have tightened is not known.
+    const managedProblem = managedRuleProblem(managedFiles[0] as Input, this.#opts.loadCache);
+    if (managedProblem) {
+      managed = restrictive(managed, `${managedFile}: ${managedProblem}`);
+      settings = applyManagedPolicy(settings, managed);
+      settingsIssues.push({ file: managedFile, path: "", message: `managed policy unreadable (${managedProblem}): the most restrictive reading applies (failMode "closed", project rules not loaded) until it is fixed`, severity: "error" });
+    }
     const globalFile = globalRulesFile(this.env);
     const globalFiles: Input[] = [this.#readInput(globalFile, "global")];
-    const projectList = projectRuleFileList(this.cwd, settings.projectRulesPattern);
+    const allProject = projectRuleFileList(this.cwd, settings.projectRulesPattern);
+    const projectList = managed.projectRules ? allProject : { files: [], skipped: [] };
+    if (!managed.projectRules) settingsIssues.push(...projectRulesOffIssue(this.env, allProject.files, managed));
+    this.#managed = managed;
     let budget = projectRuleBudget(trusted);
     const projectFiles: Input[] = projectList.files.map((file) => {
       const input = this.#readInput(file, "project", budget, overBudgetMessage(trusted));
@@ -206,7 +229,7 @@ export class RuleHost {
     });
     // Reported on every build, from the snapshot too: an ignored file is never silent.
     const standing: LoadIssue[] = [...settingsIssues];
-    for (const f of [...globalFiles, ...projectFiles]) if (f.failure) standing.push(...f.failure.issues);
+    for (const f of [...managedFiles, ...globalFiles, ...projectFiles]) if (f.failure) standing.push(...f.failure.issues);
     for (const file of projectList.skipped) standing.push({ file, path: "", message: skippedRuleFileMessage(), severity: "error" });
     const plugins = this.#opts.plugins?.();
 
@@ -215,7 +238,7 @@ export class RuleHost {
     let snapshotKey: string | undefined;
     if (snapshots) {
       const parts = [`trusted=${this.#trusted}`, `unlocked=${JSON.stringify(settings.unlockBuiltins ?? [])}`, `cwd=${this.cwd}`, `actions=${[...(plugins?.actions ?? [])].sort().join(",")}`, `checks=${[...(plugins?.checks ?? [])].sort().join(",")}`];
-      for (const [source, files] of [["builtin", builtinFiles], ["global", globalFiles], ["project", projectFiles]] as const) {
+      for (const [source, files] of [["builtin", builtinFiles], ["managed", managedFiles], ["global", globalFiles], ["project", projectFiles]] as const) {
         for (const f of files) parts.push(`${source}\0${f.file}\0${f.failure ? f.failure.print : f.text === undefined ? "-" : fingerprint(f.text)}`);
       }
       snapshotKey = parts.join("\n");
@@ -236,6 +259,7 @@ export class RuleHost {
     };
 
     const builtin = layer("builtin", builtinFiles);
+    const managedLayer = layer("managed", managedFiles);
     const global = layer("global", globalFiles);
     const project = layer("project", projectFiles);
     // Files that vanished since the last build drop out (deleting a rule file is intentional).
@@ -249,7 +273,7 @@ export class RuleHost {
     const issues: LoadIssue[] = [...settingsIssues];
     for (const c of this.#cache.values()) issues.push(...c.result.issues);
     for (const file of projectList.skipped) issues.push({ file, path: "", message: skippedRuleFileMessage(), severity: "error" });
-    const ruleSet = this.#merge([builtin, global, project], issues, plugins, settings, true);
+    const ruleSet = this.#merge([builtin, managedLayer, global, project], issues, plugins, settings, true);
     // Sets that need plugins are reloaded with them (hook.ts): a snapshot would hide what they skipped.
     if (snapshots && snapshotKey !== undefined && !needsPlugins(ruleSet)) {
       snapshots.save(this.cwd, snapshotKey, ruleSet);
@@ -320,6 +344,7 @@ export class RuleHost {
     };
     this.#watches.push(watchDir(projectPiDir(this.cwd), schedule));
     this.#watches.push(watchDir(agentDir(this.env), schedule));
+    this.#watches.push(watchDir(managedDir(this.env), schedule));
     const globalSettingsDir = dirname(globalSettingsFile(this.env));
     if (globalSettingsDir !== agentDir(this.env)) this.#watches.push(watchDir(globalSettingsDir, schedule));
   }
@@ -341,6 +366,26 @@ export class RuleHost {
     for (const w of this.#watches) w.close();
     this.#watches = [];
   }
+}
+
+/**
+ * Why a managed rule file that is there cannot be used as written (refused, unparsable, or any error in it),
+ * or undefined. Loaded here, before the project's files are chosen, and kept on the input for the merge; a
+ * missing file is no problem. It costs a hook that answers from its snapshot one load, only where there is
+ * a managed rule file: the alternative, trusting a snapshot of a policy not known to load, is not an option.
+ */
+function managedRuleProblem(input: Input, cache: RuleLoadCache | undefined): string | undefined {
+  if (input.failure) return input.failure.issues[0]?.message ?? "unreadable";
+  if (input.text === undefined) return undefined;
+  let result = cache?.get(input.file, "managed", input.text);
+  if (!result) {
+    result = loadRuleText(input.text, { file: input.file, source: "managed" });
+    cache?.set(input.file, "managed", input.text, result);
+  }
+  input.loaded = result;
+  if (result.ok) return undefined;
+  const first = result.issues.find((i) => i.severity === "error") ?? result.issues[0];
+  return first ? `${first.path ? `${first.path}: ` : ""}${first.message}` : "does not load";
 }
 
 const bunHash = (globalThis as { Bun?: { hash(data: string, seed?: number): number | bigint } }).Bun?.hash;

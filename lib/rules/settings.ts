@@ -8,12 +8,15 @@ import { DEFAULT_SETTINGS, isSettingsInput, issuePath, type LoadIssue, type Sett
 import { type Env, globalSettingsFile, projectSettingsFile } from "./paths.ts";
 import { MAX_SETTINGS_BYTES, readBounded } from "../fs/bounded-read.ts";
 import { jsonDepthProblem, MAX_JSON_DEPTH } from "../json-depth.ts";
+import { applyManagedPolicy, loadManagedSettings, type ManagedPolicy } from "./managed.ts";
 
 export interface SettingsResult {
   settings: Settings;
   issues: LoadIssue[];
   /** Whether the global settings list this project as trusted (DESIGN section 6). */
   trusted: boolean;
+  /** What the managed policy imposes (lib/rules/managed.ts), already applied to `settings`. */
+  managed: ManagedPolicy;
 }
 
 export function deepMerge(base: Record<string, unknown>, over: Record<string, unknown>): Record<string, unknown> {
@@ -91,7 +94,9 @@ export function loadSettings(cwd: string, env: Env): SettingsResult {
   const trusted = trustedIn(global.trustedProjects, cwd);
   if (!trusted) for (const key of LOOSENING_KEYS) delete project[key];
   const merged = deepMerge(deepMerge({ ...DEFAULT_SETTINGS }, global), project);
-  return { settings: merged as Settings, issues, trusted };
+  // Last, over every layer: the managed policy only tightens what the user and the project chose.
+  const managed = loadManagedSettings(env, issues);
+  return { settings: applyManagedPolicy(merged as Settings, managed), issues, trusted, managed };
 }
 
 function trustedIn(list: unknown, cwd: string): boolean {

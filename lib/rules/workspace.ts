@@ -1,4 +1,6 @@
 /** @module the service behind every face: rule hosts per project, sessions, hints; evaluate/hint/status/reload. */
+import type { ManagedPolicy } from "./managed.ts";
+import { type ShadowCount, ShadowTally } from "../engine/shadow-tally.ts";
 import { resolve } from "node:path";
 import { type EvalContext, type EvalHost, evaluate } from "../engine/evaluate.ts";
 import type { Decision, HookEvent, LoadIssue } from "../engine/schema.ts";
@@ -63,6 +65,10 @@ export interface Status {
   skipped: { rule: string; source: string; file: string; reason: string }[];
   issues: LoadIssue[];
   files: { source: string; file: string; rules: number; ok: boolean }[];
+  /** The managed policy in force (lib/rules/managed.ts): `broken` names a managed file read most restrictively. */
+  managed: ManagedPolicy;
+  /** "Would have" decisions of shadow-mode rules since this process started, per rule and action. */
+  shadow: ShadowCount[];
   session?: Pick<SessionState, "calls" | "errors" | "callsByTool" | "errorsByTool" | "hasEdits" | "warnings">;
   sessions: number;
 }
@@ -70,6 +76,7 @@ export interface Status {
 export class Workspace {
   readonly env: Env;
   readonly sessions = new SessionStore();
+  #shadow = new ShadowTally();
   readonly defaultCwd: string;
   #opts: WorkspaceOptions;
   #hosts = new Map<string, RuleHost>();
@@ -195,9 +202,9 @@ export class Workspace {
     if (loading) return loading.then(() => this.evaluate(event));
     const decision = evaluate(this.#contextFor(host), event);
     const after = this.#opts.onDecision;
-    if (!after) return decision;
-    if (decision instanceof Promise) return decision.then((d) => (after(event, d), d));
-    after(event, decision);
+    if (decision instanceof Promise) return decision.then((d) => (this.#shadow.add(d.fired), after?.(event, d), d));
+    this.#shadow.add(decision.fired);
+    after?.(event, decision);
     return decision;
   }
 
@@ -233,9 +240,14 @@ export class Workspace {
     return this.status(cwd);
   }
 
+  /** "Would have" decisions of shadow-mode rules since this process started. */
+  shadowCounts(): ShadowCount[] {
+    return this.#shadow.list();
+  }
+
   status(cwd?: string, sessionId?: string): Status {
     const h = this.host(cwd ?? this.defaultCwd);
-    const rules: Record<string, number> = { builtin: 0, global: 0, project: 0 };
+    const rules: Record<string, number> = { managed: 0, builtin: 0, global: 0, project: 0 };
     for (const r of h.ruleSet.rules) rules[r.source] = (rules[r.source] ?? 0) + 1;
     const s = sessionId ? this.sessions.peek(sessionId) : undefined;
     return {
@@ -246,6 +258,8 @@ export class Workspace {
       skipped: h.ruleSet.skipped.map((k) => ({ rule: k.rule.name, source: k.rule.source, file: k.rule.file, reason: k.reason })),
       issues: h.issues,
       files: h.layerFiles(),
+      managed: h.managed,
+      shadow: this.#shadow.list(),
       ...(s
         ? { session: { calls: s.calls, errors: s.errors, callsByTool: s.callsByTool, errorsByTool: s.errorsByTool, hasEdits: s.hasEdits, warnings: s.warnings } }
         : {}),

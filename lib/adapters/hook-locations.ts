@@ -1,0 +1,92 @@
+/**
+ * @module where each agent reads its hooks, which events Shepherd installs there, and which of the agent's
+ * tools a guard must see: the one place `shepherd init` (writes) and `shepherd doctor` (checks) share.
+ */
+import { homedir } from "node:os";
+import { join, resolve } from "node:path";
+import type { AgentName } from "./index.ts";
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+export type HookScope = "project" | "user";
+
+export interface HookSpec {
+  event: string;
+  /** Tool events get a matcher for every tool: rules decide which tools matter. */
+  matcher?: string;
+}
+
+export interface AgentHooks {
+  /** The event that runs before a tool call (where a block stops it). */
+  toolEvent: string;
+  events: HookSpec[];
+  /** Milliseconds per unit of a handler's `timeout`. */
+  timeoutUnitMs: number;
+  /** Tool names, as the agent sends them, a guard must see: shell, PowerShell, edits, patches, an MCP tool. */
+  mustCover: string[];
+}
+
+export const AGENT_HOOKS: Record<AgentName, AgentHooks> = {
+  "claude-code": {
+    toolEvent: "PreToolUse",
+    events: [
+      { event: "PreToolUse", matcher: "*" },
+      { event: "PostToolUse", matcher: "*" },
+      { event: "PostToolUseFailure", matcher: "*" },
+      { event: "UserPromptSubmit" },
+      { event: "Stop" },
+      { event: "SessionStart" },
+      { event: "SessionEnd" },
+    ],
+    timeoutUnitMs: 1_000,
+    mustCover: ["Bash", "PowerShell", "Edit", "MultiEdit", "Write", "NotebookEdit", "mcp__server__tool"],
+  },
+  codex: {
+    toolEvent: "PreToolUse",
+    events: [{ event: "PreToolUse", matcher: "*" }, { event: "PostToolUse", matcher: "*" }, { event: "UserPromptSubmit" }, { event: "Stop" }, { event: "SessionStart" }],
+    timeoutUnitMs: 1_000,
+    mustCover: ["Bash", "shell", "exec_command", "apply_patch", "mcp__server__tool"],
+  },
+  gemini: {
+    toolEvent: "BeforeTool",
+    events: [
+      { event: "BeforeTool", matcher: ".*" },
+      { event: "AfterTool", matcher: ".*" },
+      { event: "BeforeAgent" },
+      { event: "AfterAgent" },
+      { event: "SessionStart" },
+      { event: "SessionEnd" },
+    ],
+    timeoutUnitMs: 1,
+    mustCover: ["run_shell_command", "write_file", "replace", "mcp_server_tool"],
+  },
+};
+
+function home(env: Env): string {
+  return env.HOME || homedir();
+}
+
+/** The agent's user-level config folder. */
+export function agentConfigDir(agent: AgentName, env: Env): string {
+  switch (agent) {
+    case "claude-code":
+      return env.CLAUDE_CONFIG_DIR || join(home(env), ".claude");
+    case "codex":
+      return env.CODEX_HOME || join(home(env), ".codex");
+    case "gemini":
+      return join(env.GEMINI_CLI_HOME || home(env), ".gemini");
+  }
+}
+
+/** The file `shepherd init <agent>` writes for a scope. */
+export function hookSettingsFile(agent: AgentName, scope: HookScope, projectDir: string, env: Env): string {
+  const name = agent === "codex" ? "hooks.json" : "settings.json";
+  return scope === "user" ? join(agentConfigDir(agent, env), name) : join(resolve(projectDir), `.${agent === "claude-code" ? "claude" : agent}`, name);
+}
+
+/** Every file the agent reads hooks from, user level first. */
+export function hookSettingsFiles(agent: AgentName, projectDir: string, env: Env): string[] {
+  const files = [hookSettingsFile(agent, "user", projectDir, env), hookSettingsFile(agent, "project", projectDir, env)];
+  if (agent === "claude-code") files.push(join(resolve(projectDir), ".claude", "settings.local.json"));
+  return files;
+}
