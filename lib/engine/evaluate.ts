@@ -46,6 +46,11 @@ export interface EvalContext {
   /** The `shepherd_state` path class, built by the host from the environment; else the home-based defaults. */
   guard?: PathGuard;
   host?: EvalHost;
+  /**
+   * A dry run (`replay`): after a block, evaluation goes on only to list in `fired` every other rule that
+   * matches; they take no effect. A live face stops at the first block.
+   */
+  listAll?: boolean;
 }
 
 function shellContext(ctx: EvalContext, event: HookEvent): ShellContext {
@@ -181,9 +186,13 @@ export function evaluate(ctx: EvalContext, event: HookEvent): Decision | Promise
   let picked = selector.select(view, shell);
   for (let k = 0; k < picked.length; k++) {
     const cr = picked[k] as CompiledRule;
-    if (out.block) break;
+    if (out.block && !ctx.listAll) break;
     if (!matches(cr, view, shell, state, ctx.maxWarnings, out)) continue;
     if (cr.rule.check !== undefined && builtinCheck(cr.rule.check, state) !== true) continue;
+    if (out.block) {
+      out.fired.push(fired(cr.rule));
+      continue;
+    }
     const input = view.input;
     applyAction(cr, view, out);
     if (view.input !== input) {
@@ -209,7 +218,7 @@ async function evaluateAsync(ctx: EvalContext, view: EventView, state: SessionSt
   let picked = selector.select(view, shell);
   for (let k = 0; k < picked.length; k++) {
     const cr = picked[k] as CompiledRule;
-    if (out.block) break;
+    if (out.block && !ctx.listAll) break;
     const rule = cr.rule;
     const input = view.input;
     if (!matches(cr, view, shell, state, ctx.maxWarnings, out)) continue;
@@ -220,6 +229,10 @@ async function evaluateAsync(ctx: EvalContext, view: EventView, state: SessionSt
         else ok = (await ctx.host?.runCheck?.(rule.check, pluginArgs(view, rule, state))) ?? false;
       }
       if (!ok) continue;
+    }
+    if (out.block) {
+      out.fired.push(fired(rule));
+      continue;
     }
     if (isCoreAction(rule.action)) applyAction(cr, view, out);
     else {
@@ -326,7 +339,9 @@ function finish(ctx: EvalContext, view: EventView, state: SessionState, list: Co
   }
 
   if (out.block) {
-    return { action: "block", reason: out.block.reason, notify: [], steer: [], fired: [fired(out.block.rule)] };
+    const blocker = out.block.rule;
+    const others = ctx.listAll ? out.fired.filter((f) => f.rule !== blocker.name) : [];
+    return { action: "block", reason: out.block.reason, notify: [], steer: [], fired: [fired(blocker), ...others] };
   }
   const decision: Decision = {
     action: out.ask ? "ask" : out.rewritten ? "rewrite" : "allow",
