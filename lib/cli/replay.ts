@@ -273,8 +273,9 @@ Output:
   -h, --help     this help
 
 Notes: events are replayed in file order (every branch of the session tree). git_uncommitted
-checks count as false (the past repository state is unknown). A block in the replay does
-not remove the recorded tool result that followed it.
+checks count as false (the past repository state is unknown). Every rule that matches an
+event is listed, the blocking one first, also those a live guard never reaches after a block.
+A block in the replay does not remove the recorded tool result that followed it.
 
 Example:
   shepherd replay ~/.pi/agent/sessions/--home-me-app--/ --rules draft-rules.json
