@@ -4,8 +4,9 @@
  * is compared with `expect`. Used by `shepherd rules test` and, as warnings, when rules load.
  */
 import { type EvalContext, type EvalHost, evaluate, explain } from "./evaluate.ts";
-import { mergeLayers, type RuleSet } from "./merge.ts";
-import { createSafeRegexCompiler } from "./regex-safety.ts";
+import type { RuleSet } from "./merge.ts";
+// The one project merge (pure: trust, the safe regex compiler, plugin names), so a case runs on the rule as every face merges it.
+import { mergeProject } from "../rules/merge-project.ts";
 import type { Decision, HookEvent, LoadIssue, Rule, RuleTest } from "./schema.ts";
 import { emptyState, SessionStore } from "./state.ts";
 
@@ -102,13 +103,12 @@ function isCoreAction(action: string): boolean {
 export async function runRuleTests(rule: Rule, opts: InlineTestOptions = {}): Promise<InlineTestResult[]> {
   const results: InlineTestResult[] = [];
   if (rule.tests.length === 0) return results;
-  // Merged as trusted, so a rule not in force for its trust (a rewrite in an untrusted project) is still
-  // tested, but compiled under the real trust: the same engine, and the same skips, as the load.
-  const set = mergeLayers([{ source: rule.source, files: [{ file: rule.file, rules: [{ ...rule, enabled: true }] }] }], [], {
-    trusted: true,
-    compileRegex: createSafeRegexCompiler({ trusted: opts.trusted ?? false }),
-    ...(opts.pluginActions ? { pluginActions: opts.pluginActions } : {}),
-    ...(opts.pluginChecks ? { pluginChecks: opts.pluginChecks } : {}),
+  // Through the project merge, alone (a neighbour cannot change its verdict), compiled under the real trust.
+  const set = mergeProject([{ source: rule.source, files: [{ file: rule.file, rules: [{ ...rule, enabled: true }] }] }], [], {
+    trusted: opts.trusted ?? false,
+    toTest: true,
+    projectDir: opts.cwd ?? "/project",
+    plugins: { actions: opts.pluginActions ?? new Set(), checks: opts.pluginChecks ?? new Set() },
   });
   const cwd = opts.cwd ?? "/project";
   const home = opts.home ?? "/home/user";
