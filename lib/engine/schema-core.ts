@@ -38,18 +38,23 @@ export interface LoadIssue {
   column?: number;
 }
 
+/** The longest delay a timer keeps: a longer one (or Infinity) is cut to 1 ms, so a timeout would fire at once. */
+export const MAX_TIMER_MS = 2_147_483_647;
+
+const timerMs = () => v.optional(v.pipe(v.number(), v.minValue(1), v.maxValue(MAX_TIMER_MS, `must be at most ${MAX_TIMER_MS} ms (timers cut a longer delay, or Infinity, to 1 ms)`)));
+
 export const SettingsSchema = lazySchema(() =>
   v.looseObject({
     projectRulesPattern: v.optional(v.string()),
     maxWarnings: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
-    timeoutMs: v.optional(v.pipe(v.number(), v.minValue(1))),
+    timeoutMs: timerMs(),
     failMode: v.optional(v.picklist(["open", "closed"])),
     binary: v.optional(v.string()),
     trustedProjects: v.optional(v.array(v.string())),
-    pluginTimeoutMs: v.optional(v.pipe(v.number(), v.minValue(1))),
-    pluginLoadTimeoutMs: v.optional(v.pipe(v.number(), v.minValue(1))),
-    gitTimeoutMs: v.optional(v.pipe(v.number(), v.minValue(1))),
-    hookDeadlineMs: v.optional(v.pipe(v.number(), v.minValue(1))),
+    pluginTimeoutMs: timerMs(),
+    pluginLoadTimeoutMs: timerMs(),
+    gitTimeoutMs: timerMs(),
+    hookDeadlineMs: timerMs(),
     audit: v.optional(v.unknown()),
     /** Locked built-in rules the user unlocks by hand; honoured in the global settings only. */
     unlockBuiltins: v.optional(v.array(v.pipe(v.string(), v.minLength(1)))),
@@ -57,7 +62,7 @@ export const SettingsSchema = lazySchema(() =>
 );
 export type SettingsInput = v.InferOutput<ReturnType<typeof SettingsSchema>>;
 
-const optNumberAtLeast = (x: unknown, min: number): boolean => x === undefined || (isNumber(x) && x >= min);
+const optTimerMs = (x: unknown): boolean => x === undefined || (isNumber(x) && x >= 1 && x <= MAX_TIMER_MS);
 
 /**
  * True when `SettingsSchema` accepts `x` unchanged: every hook process reads the settings, and valibot's
@@ -68,7 +73,7 @@ export function isSettingsInput(x: unknown): x is SettingsInput {
   if (!isPlainRecord(x) || hasUnsafeKey(x)) return false;
   if (!optString(x.projectRulesPattern) || !optString(x.binary)) return false;
   if (x.maxWarnings !== undefined && !(isNumber(x.maxWarnings) && Number.isInteger(x.maxWarnings) && x.maxWarnings >= 0)) return false;
-  for (const key of ["timeoutMs", "pluginTimeoutMs", "pluginLoadTimeoutMs", "gitTimeoutMs", "hookDeadlineMs"] as const) if (!optNumberAtLeast(x[key], 1)) return false;
+  for (const key of ["timeoutMs", "pluginTimeoutMs", "pluginLoadTimeoutMs", "gitTimeoutMs", "hookDeadlineMs"] as const) if (!optTimerMs(x[key])) return false;
   if (x.failMode !== undefined && x.failMode !== "open" && x.failMode !== "closed") return false;
   if (x.unlockBuiltins !== undefined && !(isStringArray(x.unlockBuiltins) && x.unlockBuiltins.every((n) => n !== ""))) return false;
   return x.trustedProjects === undefined || isStringArray(x.trustedProjects);
