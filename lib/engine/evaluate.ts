@@ -7,6 +7,7 @@ import { type CompiledRule, EventView, fillTemplate, matchStatic, NO_MATCH } fro
 import { selectorFor } from "./prefilter.ts";
 import { RegexBudgetError } from "./regex/guarded-regexp.ts";
 import type { Decision, Fired, HookEvent, Rule } from "./schema.ts";
+import { isBuiltinAction } from "./schema-core.ts";
 import { recordCommand, recordEdit, type SessionState, type SessionStore } from "./state.ts";
 import { mainKeyOf } from "./tools.ts";
 
@@ -208,10 +209,6 @@ function newOutcome(): Outcome {
   return { notify: [], steer: [], fired: [], rewritten: false, tookEffect: [] };
 }
 
-function isCoreAction(action: string): boolean {
-  return action === "block" || action === "ask" || action === "notify" || action === "steer" || action === "rewrite";
-}
-
 async function evaluateAsync(ctx: EvalContext, view: EventView, state: SessionState, list: CompiledRule[], shell: ShellContext): Promise<Decision> {
   const out = newOutcome();
   const selector = selectorFor(list);
@@ -234,7 +231,7 @@ async function evaluateAsync(ctx: EvalContext, view: EventView, state: SessionSt
       out.fired.push(fired(rule));
       continue;
     }
-    if (isCoreAction(rule.action)) applyAction(cr, view, out);
+    if (isBuiltinAction(rule.action)) applyAction(cr, view, out);
     else {
       const partial = await ctx.host?.runAction?.(rule.action, pluginArgs(view, rule, state));
       if (partial) applyPartial(rule, partial, view, out);

@@ -8,6 +8,7 @@ import type { RuleSet } from "./merge.ts";
 // The one project merge (pure: trust, the safe regex compiler, plugin names), so a case runs on the rule as every face merges it.
 import { mergeProject } from "../rules/merge-project.ts";
 import type { Decision, HookEvent, LoadIssue, Rule, RuleTest } from "./schema.ts";
+import { isBuiltinAction, isBuiltinCheck, TOOL_HOOKS } from "./schema-core.ts";
 import { emptyState, SessionStore } from "./state.ts";
 
 export interface InlineTestOptions {
@@ -46,7 +47,6 @@ export interface InlineTestResult {
   decision?: Decision;
 }
 
-const TOOL_HOOKS = new Set(["tool_call", "tool_result"]);
 
 /** The event a case describes. `text` is the assistant message, the prompt, or the written text, by hook. */
 export function eventForCase(rule: Rule, test: RuleTest, opts: { cwd: string; sessionId: string }): HookEvent {
@@ -91,10 +91,6 @@ function describeCase(test: RuleTest): string {
 
 export { describeCase };
 
-function isCoreAction(action: string): boolean {
-  return action === "block" || action === "ask" || action === "notify" || action === "steer" || action === "rewrite";
-}
-
 /**
  * Runs one rule's cases. A rule with a `state` counter sees the case `gte` times in one session and is
  * judged on the last (a "3rd error" rule is tested on its 3rd error); a `has_edits` rule starts from a
@@ -112,7 +108,7 @@ export async function runRuleTests(rule: Rule, opts: InlineTestOptions = {}): Pr
   });
   const cwd = opts.cwd ?? "/project";
   const home = opts.home ?? "/home/user";
-  const needsPlugin = !isCoreAction(rule.action) || (rule.check !== undefined && rule.check !== "always" && rule.check !== "has_edits" && rule.check !== "git_uncommitted");
+  const needsPlugin = !isBuiltinAction(rule.action) || (rule.check !== undefined && !isBuiltinCheck(rule.check));
   for (const [index, test] of rule.tests.entries()) {
     const path = `${rule.jsonPath}.tests[${index}]`;
     const base = { rule, index, test, path };

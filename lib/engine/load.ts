@@ -3,7 +3,7 @@ import * as v from "valibot";
 import type { Node, ParseError } from "jsonc-parser";
 import { jsoncParser, ruleSchemas } from "../lazy-deps.ts";
 import type { Rule, RuleInput } from "./schema.ts";
-import { BUILTIN_ACTIONS, BUILTIN_CHECKS, type LayerName, type LoadIssue, issuePath } from "./schema-core.ts";
+import { isBuiltinAction, isBuiltinCheck, type LayerName, type LoadIssue, issuePath, TOOL_HOOKS } from "./schema-core.ts";
 import { normalizeToolName } from "./tools.ts";
 import { jsonDepthProblem, MAX_JSON_DEPTH } from "../json-depth.ts";
 
@@ -89,7 +89,6 @@ function regexProblem(pattern: string, flags: string | undefined): string | unde
   }
 }
 
-const TOOL_HOOKS = new Set(["tool_call", "tool_result"]);
 const CHECK_HOOKS = new Set(["agent_end", "session_shutdown"]);
 
 /** Semantic checks valibot cannot express; each returns [relative path, message]. */
@@ -434,13 +433,4 @@ function toPatch(input: RuleInput, meta: { name: string; index: number; file: st
   return { ...full, action: "", patch };
 }
 
-/** True for the five actions the engine implements itself; anything else must come from a plugin. */
-export function isBuiltinAction(action: string): boolean {
-  return (BUILTIN_ACTIONS as readonly string[]).includes(action);
-}
-
-export function isBuiltinCheck(check: string): boolean {
-  return (BUILTIN_CHECKS as readonly string[]).includes(check);
-}
-
-export { issuePath };
+export { isBuiltinAction, isBuiltinCheck, issuePath };

@@ -24,6 +24,23 @@ export type BuiltinAction = (typeof BUILTIN_ACTIONS)[number];
 
 export const BUILTIN_CHECKS = ["has_edits", "git_uncommitted", "always"] as const;
 
+// The vocabulary, defined once: every module asks these, none keeps its own list.
+const BUILTIN_ACTION_SET: ReadonlySet<string> = new Set(BUILTIN_ACTIONS);
+const BUILTIN_CHECK_SET: ReadonlySet<string> = new Set(BUILTIN_CHECKS);
+
+/** True for the five actions the engine implements itself; anything else must come from a plugin. */
+export function isBuiltinAction(action: string): boolean {
+  return BUILTIN_ACTION_SET.has(action);
+}
+
+/** True for the checks the engine implements itself; anything else must come from a plugin. */
+export function isBuiltinCheck(check: string): boolean {
+  return BUILTIN_CHECK_SET.has(check);
+}
+
+/** The hooks that carry a tool call: where `tool`, `paths`, block and ask apply. */
+export const TOOL_HOOKS: ReadonlySet<string> = new Set(["tool_call", "tool_result"]);
+
 export const LayerNames = ["builtin", "global", "project"] as const;
 export type LayerName = (typeof LayerNames)[number];
 

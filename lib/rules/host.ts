@@ -7,6 +7,7 @@ import { BUILTIN_RULE_FILES } from "./builtin-rules.gen.ts";
 import { type FileIdentity, identityKey, MAX_RULE_FILE_BYTES, readBounded, statIdentity, tooLargeMessage } from "../fs/bounded-read.ts";
 import { agentDir, type Env, globalRulesFile, globalSettingsFile, projectPiDir, overBudgetMessage, projectRuleBudget, projectRuleFileList, skippedRuleFileMessage } from "./paths.ts";
 import { mergeProject } from "./merge-project.ts";
+import { textFingerprint as fingerprint } from "../hash.ts";
 import { loadSettings } from "./settings.ts";
 import type { RuleSnapshots } from "./hook-snapshot.ts";
 import type { RuleLoadCache } from "./load-cache.ts";
@@ -378,16 +379,4 @@ export function keepLastGood(result: LoadResult, lastGood: readonly Rule[] | und
 
 function keptRuleMessage(b: BrokenRule): string {
   return `rule "${b.name}" is broken: its last good version stays in force until it is fixed; the file's other rules apply`;
-}
-
-const bunHash = (globalThis as { Bun?: { hash(data: string, seed?: number): number | bigint } }).Bun?.hash;
-
-/**
- * Identifies a file's text for change detection: its length and two 64-bit hashes with different seeds
- * (a missed change would keep serving old rules, so one hash is not enough). Without Bun's native hash the
- * text itself is kept: exact, and only the memory figure it was replaced for suffers.
- */
-function fingerprint(text: string): string {
-  if (!bunHash) return text;
-  return `${text.length}:${bunHash(text, 0).toString(36)}:${bunHash(text, 0x5bd1e995).toString(36)}`;
 }
