@@ -68,14 +68,28 @@ describe("per-rule isolation (serve)", () => {
 });
 
 describe("per-rule isolation (hook)", () => {
-  it("should block with the good rule of a file that holds a broken one, from the files and then from the snapshot", () => {
+  const input = (command: string) => JSON.stringify({ session_id: "s", cwd: tp.project, hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command } });
+
+  it("should block with the good rule of a file that holds a broken one, and say on stderr at every call that the broken one is off", () => {
     write([typo, good]);
-    const input = JSON.stringify({ session_id: "s", cwd: tp.project, hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "foo" } });
-    for (let i = 0; i < 2; i++) {
-      const r = run(["hook", "claude-code"], input);
+    for (let i = 0; i < 3; i++) {
+      const r = run(["hook", "claude-code"], input("foo"));
       expect(r.code).toBe(0);
       expect(r.stdout).toContain('"permissionDecision":"deny"');
       expect(r.stdout).toContain('"permissionDecisionReason":"no foo"');
+      expect(r.stderr).toContain(`shepherd: ${rulesFile}:1:`);
+      expect(r.stderr).toContain('[0]: rule "no-bar" (block) is skipped: the guard it gives is off until it is fixed');
+    }
+  });
+
+  it("should say nothing on stderr once the broken rule is fixed, and apply it", () => {
+    write([typo, good]);
+    expect(run(["hook", "claude-code"], input("bar")).stderr).toContain("is skipped");
+    write([{ ...typo, patern: undefined, pattern: "bar" }, good]);
+    for (let i = 0; i < 2; i++) {
+      const r = run(["hook", "claude-code"], input("bar"));
+      expect(r.stderr).toBe("");
+      expect(r.stdout).toContain('"permissionDecisionReason":"no bar"');
     }
   });
 });

@@ -255,8 +255,10 @@ export class RuleHost {
     for (const c of this.#cache.values()) issues.push(...c.issues);
     for (const file of projectList.skipped) issues.push({ file, path: "", message: skippedRuleFileMessage(), severity: "error" });
     const ruleSet = this.#merge([builtin, global, project], issues, plugins, settings, true);
-    // Sets that need plugins are reloaded with them (hook.ts): a snapshot would hide what they skipped.
-    if (snapshots && snapshotKey !== undefined && !needsPlugins(ruleSet)) {
+    // Sets that need plugins are reloaded with them (hook.ts): a snapshot would hide what they skipped. Nor is
+    // a set with broken rules kept: a snapshot holds no load issues, and each hook must report them until fixed.
+    const broken = [...this.#cache.values()].some((c) => c.result.broken !== undefined);
+    if (snapshots && snapshotKey !== undefined && !needsPlugins(ruleSet) && !broken) {
       snapshots.save(this.cwd, snapshotKey, ruleSet);
     }
     this.#issues = issues;
