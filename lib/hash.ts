@@ -1,6 +1,10 @@
-/** @module a cheap, stable, non-cryptographic text hash for file names and cache keys (no crypto import on the hook path). */
+/**
+ * @module the project's text hashes, one place: a stable one for file names and cache keys (no crypto import
+ * on the hook path), a fast one for cache validation, and the fingerprint change detection compares by.
+ * None is for anything adversarial.
+ */
 
-/** Two 32-bit FNV-1a-style lanes with different multipliers, as 16 hex digits. Not for anything adversarial. */
+/** Two 32-bit FNV-1a-style lanes with different multipliers, as 16 hex digits: the same in every runtime. */
 export function textHash(text: string): string {
   let h1 = 0x811c9dc5;
   let h2 = 0x9e3779b1;
@@ -10,4 +14,24 @@ export function textHash(text: string): string {
     h2 = Math.imul(h2 ^ c, 0x5bd1e995) >>> 0;
   }
   return h1.toString(16).padStart(8, "0") + h2.toString(16).padStart(8, "0");
+}
+
+const bunHash = (globalThis as { Bun?: { hash(data: string, seed?: number): number | bigint } }).Bun?.hash;
+
+/**
+ * Bun's native wyhash when there is one (microseconds for a MB), else textHash. Its value depends on the
+ * runtime: only for what the same binary writes and reads back (a cache entry's text check).
+ */
+export function fastHash(text: string): string {
+  return bunHash ? bunHash(text).toString(36) : textHash(text);
+}
+
+/**
+ * Identifies a file's text for change detection: its length and two 64-bit hashes with different seeds
+ * (a missed change would keep serving old rules, so one hash is not enough). Without Bun's native hash the
+ * text itself is kept: exact, and only the memory figure it was replaced for suffers.
+ */
+export function textFingerprint(text: string): string {
+  if (!bunHash) return text;
+  return `${text.length}:${bunHash(text, 0).toString(36)}:${bunHash(text, 0x5bd1e995).toString(36)}`;
 }

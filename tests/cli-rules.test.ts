@@ -89,9 +89,12 @@ describe("shepherd rules check <file>", () => {
     const res = shepherd(["rules", "check", "--json", "invalid-regex.json", "warn-unknown-tool.json"], { cwd: BROKEN });
     expect(res.code).toBe(1);
     const out = JSON.parse(res.stdout) as { ok: boolean; errors: number; warnings: number; issues: { file: string; path: string; line: number; column: number; severity: string }[] };
-    expect(out).toMatchObject({ ok: false, errors: 2, warnings: 1 });
+    // Each broken rule: its cause, and an error that says it is skipped (at the rule itself).
+    expect(out).toMatchObject({ ok: false, errors: 4, warnings: 1 });
     expect(out.issues.map((i) => `${i.path} ${i.line}:${i.column} ${i.severity}`)).toEqual([
+      "[0] 2:3 error",
       "[0].pattern 2:45 error",
+      "[1] 3:3 error",
       "[1].conditions[0].pattern 3:78 error",
       "[0].tool 2:37 warning",
     ]);

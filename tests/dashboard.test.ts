@@ -48,8 +48,10 @@ describe("dashboard", () => {
   });
 
   it("should show a rule file that failed to load", async () => {
-    await page.locator("#issues tr", { hasText: "shepherd-rules-broken.json" }).waitFor();
+    // Two rows: the bad pattern, and the rule it makes skipped.
+    await page.locator("#issues tr", { hasText: "shepherd-rules-broken.json" }).first().waitFor();
     expect(await page.locator("#issues").innerText()).toContain("error");
+    expect(await page.locator("#issues").innerText()).toContain('rule "bad" (block) is skipped');
   });
 
   it("should show a decision live as it happens", async () => {

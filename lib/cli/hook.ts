@@ -20,7 +20,7 @@ import { pruneStateFiles, sessionStateDir, withSessionState } from "../adapters/
 import { AuditLog } from "../audit/audit-log.ts";
 import { needsPlugins } from "../engine/merge.ts";
 import type { Decision, HookEvent } from "../engine/schema.ts";
-import type { Settings } from "../engine/schema-core.ts";
+import type { LoadIssue, Settings } from "../engine/schema-core.ts";
 import type { Env } from "../rules/paths.ts";
 import type { RuleSnapshots } from "../rules/hook-snapshot.ts";
 import type { RuleLoadCache } from "../rules/load-cache.ts";
@@ -62,6 +62,21 @@ export interface HookDeps {
   writeErr?: (text: string) => void;
   /** Called with every decision (tests, audit). */
   onDecision?: (parsed: ParsedHook, decision: Decision) => void;
+}
+
+/** At most this many problems are written per hook call; the rest are counted. */
+const MAX_REPORTED_ERRORS = 10;
+
+/**
+ * Every standing error of the rules and settings, on stderr at each call until it is fixed: a hook has no
+ * other channel, and a skipped block rule is a guard that is off. Warnings are left to `rules check`.
+ */
+function reportErrors(issues: readonly LoadIssue[], write: (text: string) => void): void {
+  const errors = issues.filter((i) => i.severity === "error");
+  if (errors.length === 0) return;
+  const lines = errors.slice(0, MAX_REPORTED_ERRORS).map((i) => `shepherd: ${i.file}${i.line ? `:${i.line}:${i.column ?? 1}` : ""} ${i.path || "(file)"}: ${i.message}\n`);
+  if (errors.length > MAX_REPORTED_ERRORS) lines.push(`shepherd: ... and ${errors.length - MAX_REPORTED_ERRORS} more (\`shepherd rules check\` lists them all)\n`);
+  write(lines.join(""));
 }
 
 /** The tail of a file without reading it whole (Codex rollouts grow with the session). */
@@ -189,6 +204,7 @@ async function decide(adapter: AgentAdapter, parsed: ParsedHook, deps: HookDeps,
       ws = new Workspace({ env: deps.env, cwd, watch: false, lazyCompile: true, ...(deps.loadCache ? { loadCache: deps.loadCache } : {}), onDecision, plugins: await deps.loadPlugins() }, VERSION);
       host = ws.host(cwd);
     }
+    reportErrors(host.issues, deps.writeErr ?? ((t: string) => void writeSync(2, t)));
     onSettings(host.settings);
     const dir = sessionStateDir(deps.env);
     const ending = parsed.events.some((e) => e.hook === "session_shutdown");

@@ -205,7 +205,8 @@ export async function replaySessions(
   for (const { file, parsed } of sessions) {
     // Git state and plugin checks of the past cannot be known; a recorded run never asks the real repo.
     const host = { ...opts.host, gitUncommitted: async () => false };
-    const ctx: EvalContext = { rules: set, sessions: new SessionStore(4), maxWarnings: opts.maxWarnings, projectRoot: opts.projectRoot ?? parsed.cwd, home: opts.home, host };
+    // Every rule that would fire is listed, not only the first block: a replay is for seeing what a rule set does.
+    const ctx: EvalContext = { rules: set, sessions: new SessionStore(4), maxWarnings: opts.maxWarnings, projectRoot: opts.projectRoot ?? parsed.cwd, home: opts.home, host, listAll: true };
     for (const step of parsed.steps) {
       const decision = await evaluate(ctx, step.event);
       done++;
@@ -273,8 +274,9 @@ Output:
   -h, --help     this help
 
 Notes: events are replayed in file order (every branch of the session tree). git_uncommitted
-checks count as false (the past repository state is unknown). A block in the replay does
-not remove the recorded tool result that followed it.
+checks count as false (the past repository state is unknown). Every rule that matches an
+event is listed, the blocking one first, also those a live guard never reaches after a block.
+A block in the replay does not remove the recorded tool result that followed it.
 
 Example:
   shepherd replay ~/.pi/agent/sessions/--home-me-app--/ --rules draft-rules.json

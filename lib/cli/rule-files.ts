@@ -54,7 +54,7 @@ function readText(file: string, maxBytes = MAX_RULE_FILE_BYTES): { text?: string
 }
 
 function failedFile(file: string, source: LayerName, issue: LoadIssue): RuleFile {
-  return { file, source, text: undefined, result: { rules: [], ok: false, issues: [issue] } };
+  return { file, source, text: undefined, result: { rules: [], ok: false, applies: false, issues: [issue] } };
 }
 
 export function loadFile(file: string, source: LayerName, text?: string): RuleFile {
@@ -116,7 +116,7 @@ function managedProblem(files: RuleFile[]): { file: string; why: string } | unde
   return { file: f.file, why: first ? `${first.path ? `${first.path}: ` : ""}${first.message}` : "does not load" };
 }
 
-/** Merges loaded files into a rule set; files with errors contribute nothing (as on first load). */
+/** Merges loaded files into a rule set as a first load would: a file that failed contributes nothing, a broken rule is skipped. */
 export function mergeFiles(
   files: RuleFile[],
   issues: LoadIssue[],
@@ -125,7 +125,7 @@ export function mergeFiles(
   const order: LayerName[] = ["managed", "builtin", "global", "project"];
   const layers: Layer[] = order.map((source) => ({
     source,
-    files: files.filter((f) => f.source === source && f.result.ok).map((f) => ({ file: f.file, rules: f.result.rules })),
+    files: files.filter((f) => f.source === source && f.result.applies).map((f) => ({ file: f.file, rules: f.result.rules })),
   }));
   return mergeProject(layers, issues, {
     trusted: opts.trusted,

@@ -62,7 +62,7 @@ export async function checkFiles(files: RuleFile[], extraIssues: LoadIssue[], op
   }
   issues.push(
     ...analyzeRules(
-      files.map((f) => ({ file: f.file, source: f.source, rules: f.result.ok ? f.result.rules : (f.result.valid ?? []), ...(f.text !== undefined ? { text: f.text } : {}) })),
+      files.map((f) => ({ file: f.file, source: f.source, rules: f.result.rules, ...(f.text !== undefined ? { text: f.text } : {}) })),
       { pluginActions: names.actions, pluginChecks: names.checks },
     ),
   );

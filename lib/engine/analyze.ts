@@ -6,6 +6,7 @@
 import { findNodeAtLocation, type Node, parseTree } from "jsonc-parser";
 import { CommandConditionSchema } from "../shell/command-condition-schema.ts";
 import { isBuiltinAction, isBuiltinCheck, positionOf } from "./load.ts";
+import { TOOL_HOOKS } from "./schema-core.ts";
 import {
   BUILTIN_ACTIONS,
   BUILTIN_CHECKS,
@@ -182,7 +183,6 @@ export interface AnalyzeOptions {
   extraTools?: readonly string[];
 }
 
-const TOOL_HOOKS = new Set(["tool_call", "tool_result"]);
 /** Hooks whose rule subject is always empty: a `pattern` there only fires if it matches "". */
 const EMPTY_SUBJECT_HOOKS = new Set(["session_start", "session_shutdown", "before_provider_request"]);
 /** Fields a tool's input never carries, per normalized tool (what tools.ts can extract). */

@@ -31,6 +31,35 @@ describe("evaluate", () => {
     expect(d).toMatchObject({ action: "block", reason: "no force", notify: [], steer: [] });
   });
 
+  describe("listAll (a dry run)", () => {
+    const list = [
+      { name: "n", action: "notify", pattern: "git", reason: "careful" },
+      { name: "b1", action: "block", pattern: "push", reason: "first" },
+      { name: "b2", action: "block", pattern: "--force", reason: "second" },
+      { name: "s", action: "steer", pattern: "git", reason: "hint" },
+      { name: "quiet", action: "block", pattern: "nothing-like-it" },
+    ];
+    const rules = () => ruleSetOf({ builtin: list });
+    it.each([
+      ["sync", false],
+      ["async: a plugin action needs the host", true],
+    ])("should list every rule that would fire after a block, the blocker first, with no other effect (%s)", async (_path, plugin) => {
+      let ran = 0;
+      const set = plugin ? ruleSetOf({ builtin: [...list, { name: "p", action: "custom_guard", pattern: "git" }] }, { trusted: true, pluginActions: new Set(["custom_guard"]) }) : rules();
+      const host = { runAction: async () => (ran++, { action: "block" as const, reason: "plugin" }) };
+      const d = await makeEvaluator(set, { listAll: true, ...(plugin ? { host } : {}) }).run(bashCall("git push --force"));
+      expect(d).toMatchObject({ action: "block", reason: "first", notify: [], steer: [] });
+      expect(d.fired.map((f) => `${f.rule}:${f.action}`)).toEqual(["b1:block", "n:notify", "b2:block", "s:steer", ...(plugin ? ["p:custom_guard"] : [])]);
+      // Listed, not run: a plugin action after the block takes no effect.
+      expect(ran).toBe(0);
+    });
+
+    it("should stop at the first block without it, as every live face does", async () => {
+      const d = await makeEvaluator(rules()).run(bashCall("git push --force"));
+      expect(d.fired.map((f) => f.rule)).toEqual(["b1"]);
+    });
+  });
+
   it("should chain rewrites in definition order, each seeing the previous output", async () => {
     const rules = ruleSetOf({
       builtin: [{ name: "a", action: "rewrite", pattern: "^git status", rewrite: { prefix: "rtk" } }],

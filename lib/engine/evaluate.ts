@@ -7,9 +7,9 @@ import { type CompiledRule, EventView, fillTemplate, matchStatic, NO_MATCH } fro
 import { selectorFor } from "./prefilter.ts";
 import { RegexBudgetError } from "./regex/guarded-regexp.ts";
 import { redactJson, redactSecrets, redactionNotice } from "../secrets/redact.ts";
-import { isBuiltinAction } from "./schema-core.ts";
 import { carriedSecret, exfiltrationReason, rememberSecrets } from "./secret-flow.ts";
 import type { Decision, Fired, HookEvent, Rule } from "./schema.ts";
+import { isBuiltinAction } from "./schema-core.ts";
 import { recordCommand, recordEdit, type SessionState, type SessionStore } from "./state.ts";
 import { isPowerShellTool, mainKeyOf } from "./tools.ts";
 
@@ -49,6 +49,11 @@ export interface EvalContext {
   /** The `shepherd_state` path class, built by the host from the environment; else the home-based defaults. */
   guard?: PathGuard;
   host?: EvalHost;
+  /**
+   * A dry run (`replay`): after a block, evaluation goes on only to list in `fired` every other rule that
+   * matches; they take no effect. A live face stops at the first block.
+   */
+  listAll?: boolean;
 }
 
 function shellContext(ctx: EvalContext, event: HookEvent): ShellContext {
@@ -195,11 +200,15 @@ export function evaluate(ctx: EvalContext, event: HookEvent): Decision | Promise
   let picked = selector.select(view, shell);
   for (let k = 0; k < picked.length; k++) {
     const cr = picked[k] as CompiledRule;
-    if (out.block) break;
+    if (out.block && !ctx.listAll) break;
     if (!matches(cr, view, shell, state, ctx.maxWarnings, out)) continue;
     if (cr.rule.check !== undefined && builtinCheck(cr.rule.check, state) !== true) continue;
     if (cr.rule.shadow) {
       wouldHave(cr, view, out);
+      continue;
+    }
+    if (out.block) {
+      out.fired.push(fired(cr.rule));
       continue;
     }
     const input = view.input;
@@ -224,7 +233,7 @@ async function evaluateAsync(ctx: EvalContext, view: EventView, state: SessionSt
   let picked = selector.select(view, shell);
   for (let k = 0; k < picked.length; k++) {
     const cr = picked[k] as CompiledRule;
-    if (out.block) break;
+    if (out.block && !ctx.listAll) break;
     const rule = cr.rule;
     const input = view.input;
     if (!matches(cr, view, shell, state, ctx.maxWarnings, out)) continue;
@@ -236,8 +245,15 @@ async function evaluateAsync(ctx: EvalContext, view: EventView, state: SessionSt
       }
       if (!ok) continue;
     }
-    if (rule.shadow && isBuiltinAction(rule.action)) wouldHave(cr, view, out);
-    else if (isBuiltinAction(rule.action)) applyAction(cr, view, out);
+    if (rule.shadow && isBuiltinAction(rule.action)) {
+      wouldHave(cr, view, out);
+      continue;
+    }
+    if (out.block) {
+      out.fired.push(fired(rule));
+      continue;
+    }
+    if (isBuiltinAction(rule.action)) applyAction(cr, view, out);
     else {
       const partial = await ctx.host?.runAction?.(rule.action, pluginArgs(view, rule, state));
       if (partial && rule.shadow) recordShadow(out, rule, partialAction(partial));
@@ -393,8 +409,10 @@ function finish(ctx: EvalContext, view: EventView, state: SessionState, list: Co
   }
 
   if (out.block) {
-    const blocked: Decision = { action: "block", reason: out.block.reason, notify: [], steer: [], fired: [fired(out.block.rule), ...out.shadow] };
-    if (out.block.rule.terminate === true) blocked.terminate = true;
+    const blocker = out.block.rule;
+    const others = ctx.listAll ? out.fired.filter((f) => f.rule !== blocker.name) : [];
+    const blocked: Decision = { action: "block", reason: out.block.reason, notify: [], steer: [], fired: [fired(blocker), ...others, ...out.shadow] };
+    if (blocker.terminate === true) blocked.terminate = true;
     return blocked;
   }
   const decision: Decision = {

@@ -4,10 +4,12 @@
  * is compared with `expect`. Used by `shepherd rules test` and, as warnings, when rules load.
  */
 import { type EvalContext, type EvalHost, evaluate, explain } from "./evaluate.ts";
-import { mergeLayers, type RuleSet } from "./merge.ts";
+import type { RuleSet } from "./merge.ts";
 import { createSafeRegexCompiler } from "./regex-safety.ts";
-import { isBuiltinAction } from "./schema-core.ts";
+// The one project merge (pure: trust, the safe regex compiler, plugin names), so a case runs on the rule as every face merges it.
+import { mergeProject } from "../rules/merge-project.ts";
 import type { Decision, HookEvent, LoadIssue, Rule, RuleTest } from "./schema.ts";
+import { isBuiltinAction, isBuiltinCheck, TOOL_HOOKS } from "./schema-core.ts";
 import { emptyState, SessionStore } from "./state.ts";
 
 export interface InlineTestOptions {
@@ -46,7 +48,6 @@ export interface InlineTestResult {
   decision?: Decision;
 }
 
-const TOOL_HOOKS = new Set(["tool_call", "tool_result"]);
 
 /** The event a case describes. `text` is the assistant message, the prompt, or the written text, by hook. */
 export function eventForCase(rule: Rule, test: RuleTest, opts: { cwd: string; sessionId: string }): HookEvent {
@@ -92,7 +93,6 @@ function describeCase(test: RuleTest): string {
 
 export { describeCase };
 
-
 /**
  * Runs one rule's cases. A rule with a `state` counter sees the case `gte` times in one session and is
  * judged on the last (a "3rd error" rule is tested on its 3rd error); a `has_edits` rule starts from a
@@ -101,17 +101,16 @@ export { describeCase };
 export async function runRuleTests(rule: Rule, opts: InlineTestOptions = {}): Promise<InlineTestResult[]> {
   const results: InlineTestResult[] = [];
   if (rule.tests.length === 0) return results;
-  // Merged as trusted, so a rule not in force for its trust (a rewrite in an untrusted project) is still
-  // tested, but compiled under the real trust: the same engine, and the same skips, as the load.
-  const set = mergeLayers([{ source: rule.source, files: [{ file: rule.file, rules: [{ ...rule, enabled: true }] }] }], [], {
-    trusted: true,
-    compileRegex: createSafeRegexCompiler({ trusted: opts.trusted ?? false }),
-    ...(opts.pluginActions ? { pluginActions: opts.pluginActions } : {}),
-    ...(opts.pluginChecks ? { pluginChecks: opts.pluginChecks } : {}),
+  // Through the project merge, alone (a neighbour cannot change its verdict), compiled under the real trust.
+  const set = mergeProject([{ source: rule.source, files: [{ file: rule.file, rules: [{ ...rule, enabled: true }] }] }], [], {
+    trusted: opts.trusted ?? false,
+    toTest: true,
+    projectDir: opts.cwd ?? "/project",
+    plugins: { actions: opts.pluginActions ?? new Set(), checks: opts.pluginChecks ?? new Set() },
   });
   const cwd = opts.cwd ?? "/project";
   const home = opts.home ?? "/home/user";
-  const needsPlugin = !isBuiltinAction(rule.action) || (rule.check !== undefined && rule.check !== "always" && rule.check !== "has_edits" && rule.check !== "git_uncommitted");
+  const needsPlugin = !isBuiltinAction(rule.action) || (rule.check !== undefined && !isBuiltinCheck(rule.check));
   for (const [index, test] of rule.tests.entries()) {
     const path = `${rule.jsonPath}.tests[${index}]`;
     const base = { rule, index, test, path };

@@ -30,19 +30,19 @@ describe("loadRuleText", () => {
   });
 
   it.each([
-    ['[{"action": "block", "patern": "x"}]', "[0].patern", /unknown key "patern"/],
-    ['{"rules": [{"action": "block"}, {"action": "block", "pattern": "("}]}', "rules[1].pattern", /invalid regular expression/],
-    ['[{"action": "block", "hook": "tool_cal"}]', "[0].hook", /tool_call/],
-    ['[{"action": "rewrite", "pattern": "x"}]', "[0].rewrite", /needs a "rewrite"/],
-    ['[{"action": "notify", "check": "has_edits"}]', "[0].check", /only evaluated on agent_end/],
-    ['[{"action": "notify", "state": {"countKind": "oops", "gte": 1}}]', "[0].state.countKind", /errors/],
-    ['[{"name": "a", "action": "block"}, {"name": "a", "action": "notify"}]', "[1].name", /duplicate rule name "a"/],
-    ['[{"pattern": "x"}]', "[0]", /needs an "action"/],
-    ['{"rules": 3}', "", /expected a JSON array/],
-  ])("should report %s at %s", (text, path, message) => {
+    ['[{"action": "block", "patern": "x"}]', "[0].patern", /unknown key "patern"/, 0],
+    ['{"rules": [{"action": "block"}, {"action": "block", "pattern": "("}]}', "rules[1].pattern", /invalid regular expression/, 1],
+    ['[{"action": "block", "hook": "tool_cal"}]', "[0].hook", /tool_call/, 0],
+    ['[{"action": "rewrite", "pattern": "x"}]', "[0].rewrite", /needs a "rewrite"/, 0],
+    ['[{"action": "notify", "check": "has_edits"}]', "[0].check", /only evaluated on agent_end/, 0],
+    ['[{"action": "notify", "state": {"countKind": "oops", "gte": 1}}]', "[0].state.countKind", /errors/, 0],
+    ['[{"name": "a", "action": "block"}, {"name": "a", "action": "notify"}]', "[1].name", /duplicate rule name "a"/, 1],
+    ['[{"pattern": "x"}]', "[0]", /needs an "action"/, 0],
+    ['{"rules": 3}', "", /expected a JSON array/, 0],
+  ])("should report %s at %s and apply only the valid rules", (text, path, message, applied) => {
     const res = load(text);
     expect(res.ok).toBe(false);
-    expect(res.rules).toEqual([]);
+    expect(res.rules.length).toBe(applied);
     const issue = res.issues.find((i) => i.severity === "error");
     expect(issue?.path).toBe(path);
     expect(issue?.message).toMatch(message);
@@ -67,6 +67,48 @@ describe("loadRuleText", () => {
     expect(res.ok).toBe(true);
     expect(res.rules[0]?.locked).toBe(false);
     expect(res.issues[0]).toMatchObject({ severity: "warning", path: "[0].locked" });
+  });
+});
+
+describe("loadRuleText per-rule isolation", () => {
+  it("should apply a broken rule's valid neighbours and report it by file, JSON path and name", () => {
+    const res = load('{"rules": [{"name": "good", "action": "block", "pattern": "rm"}, {"name": "bad", "action": "block", "patern": "x"}, {"name": "after", "action": "notify", "hook": "input"}]}');
+    expect(res).toMatchObject({ ok: false, applies: true });
+    expect(res.rules.map((r) => [r.name, r.jsonPath])).toEqual([["good", "rules[0]"], ["after", "rules[2]"]]);
+    expect(res.broken).toEqual([{ name: "bad", index: 1, jsonPath: "rules[1]", action: "block", locked: false }]);
+    const errors = res.issues.filter((i) => i.severity === "error");
+    expect(errors.map((i) => [i.file, i.path])).toEqual([["/p/.pi/shepherd-rules.json", "rules[1].patern"], ["/p/.pi/shepherd-rules.json", "rules[1]"]]);
+    expect(errors[1]?.message).toBe('rule "bad" (block) is skipped: the guard it gives is off until it is fixed; the file\'s other rules apply');
+  });
+
+  it.each([
+    ["not JSON", '[{"action": "block", "pattern": "rm"},'],
+    ["not a rule list", '{"rulez": []}'],
+  ])("should apply nothing from a file that is %s (the caller keeps its last good rules)", (_what, text) => {
+    const res = load(text);
+    expect(res).toMatchObject({ ok: false, applies: false, rules: [] });
+    expect(res.issues.some((i) => i.severity === "error")).toBe(true);
+  });
+
+  it.each([
+    ["a bad hook and a bad regex", '[{"action": "block", "hook": "tool_cal", "pattern": "("}]', ["[0].hook", "[0].pattern"]],
+    ["an unknown key, a bad condition regex and a misplaced field", '[{"action": "notify", "hook": "input", "patern": "x", "conditions": [{"field": "command", "pattern": "["}], "requireSuccess": true}]', ["[0].patern", "[0].conditions[0].pattern", "[0].requireSuccess"]],
+    ["a bad action type and a bad command regex", '[{"action": 5, "command": {"program": "rm", "args": "(?<"}}]', ["[0].action", "[0].command.args"]],
+  ])("should report every problem of a rule at once: %s", (_what, text, paths) => {
+    const res = load(text);
+    const errors = res.issues.filter((i) => i.severity === "error" && !i.message.includes("is skipped")).map((i) => i.path);
+    expect(errors).toEqual(paths);
+  });
+
+  it("should not guess cross-field problems once the hook itself is refused", () => {
+    // With "hook" refused, "check" cannot be judged: only the hook is reported.
+    const res = load('[{"action": "notify", "hook": "agent_ed", "check": "has_edits"}]');
+    expect(res.issues.filter((i) => i.severity === "error" && !i.message.includes("is skipped")).map((i) => i.path)).toEqual(["[0].hook"]);
+  });
+
+  it("should record a duplicate without its name, so no last good version of the first stands in for it", () => {
+    const res = load('[{"name": "a", "action": "block"}, {"name": "a", "action": "notify"}]');
+    expect(res.broken).toEqual([{ index: 1, jsonPath: "[1]", action: "notify", locked: false }]);
   });
 });
 

@@ -3,20 +3,35 @@ import * as v from "valibot";
 import type { Node, ParseError } from "jsonc-parser";
 import { jsoncParser, ruleSchemas } from "../lazy-deps.ts";
 import type { Rule, RuleInput } from "./schema.ts";
-import { BUILTIN_ACTIONS, BUILTIN_CHECKS, type LayerName, type LoadIssue, issuePath } from "./schema-core.ts";
+import { isBuiltinAction, isBuiltinCheck, type LayerName, type LoadIssue, issuePath, TOOL_HOOKS } from "./schema-core.ts";
 import { normalizeToolName } from "./tools.ts";
 import { jsonDepthProblem, MAX_JSON_DEPTH } from "../json-depth.ts";
 
 export interface LoadResult {
+  /** The rules that take effect: every rule that validated, when the file parsed (see `applies`). */
   rules: Rule[];
   issues: LoadIssue[];
-  /** True when the file had no error: a caller keeps its last good rules otherwise. */
+  /** True when the file had no error at all (the rules tool refuses to write a file otherwise). */
   ok: boolean;
   /**
-   * When the file has errors: the rules that validated on their own. They never take effect (the file keeps
-   * its last good rules), but `rules check` still analyses them, so one typo does not hide every warning.
+   * False when the file itself failed (unreadable, not JSON, not a rule list): a caller keeps its last good
+   * rules. True when it parsed: `rules` apply, and each rule that did not validate is in `broken`.
    */
-  valid?: Rule[];
+  applies: boolean;
+  /** The rules skipped for their own errors; each also has an error issue at its JSON path. */
+  broken?: BrokenRule[];
+}
+
+/** A rule skipped on load, as far as it can be told what it was (to report it, or keep its last good version). */
+export interface BrokenRule {
+  /** The name it would have had; absent when the entry gives neither a name nor an action to derive one from. */
+  name?: string;
+  /** Its place in the file's rule list. */
+  index: number;
+  jsonPath: string;
+  /** Its `action`, when that is a string. */
+  action?: string;
+  locked: boolean;
 }
 
 type PathSegment = string | number;
@@ -74,13 +89,16 @@ function regexProblem(pattern: string, flags: string | undefined): string | unde
   }
 }
 
-const TOOL_HOOKS = new Set(["tool_call", "tool_result"]);
 const CHECK_HOOKS = new Set(["agent_end", "session_shutdown"]);
 
 /** Semantic checks valibot cannot express; each returns [relative path, message]. */
 function semanticProblems(input: RuleInput): [PathSegment[], string][] {
+  return [...regexProblems(input), ...crossFieldProblems(input)];
+}
+
+/** Each regex on its own: meaningful whatever the rule's other fields say. */
+function regexProblems(input: RuleInput): [PathSegment[], string][] {
   const out: [PathSegment[], string][] = [];
-  const hook = input.hook ?? "tool_call";
   if (input.pattern !== undefined) {
     const p = regexProblem(input.pattern, input.flags);
     if (p) out.push([["pattern"], p]);
@@ -88,12 +106,21 @@ function semanticProblems(input: RuleInput): [PathSegment[], string][] {
   input.conditions?.forEach((c, i) => {
     const p = regexProblem(c.pattern, c.flags);
     if (p) out.push([["conditions", i, "pattern"], p]);
-    if (c.field === "output" && hook !== "tool_result") out.push([["conditions", i, "field"], `field "output" only exists on tool_result, not ${hook}`]);
   });
   if (input.command?.args !== undefined) {
     const p = regexProblem(input.command.args, undefined);
     if (p) out.push([["command", "args"], p]);
   }
+  return out;
+}
+
+/** Fields that contradict the rule's hook or action. */
+function crossFieldProblems(input: RuleInput): [PathSegment[], string][] {
+  const out: [PathSegment[], string][] = [];
+  const hook = input.hook ?? "tool_call";
+  input.conditions?.forEach((c, i) => {
+    if (c.field === "output" && hook !== "tool_result") out.push([["conditions", i, "field"], `field "output" only exists on tool_result, not ${hook}`]);
+  });
   if (input.action === "rewrite") {
     if (!input.rewrite) out.push([["rewrite"], 'action "rewrite" needs a "rewrite": {"prefix"} or {"replace"}']);
     if (hook !== "tool_call") out.push([["hook"], `action "rewrite" only works on tool_call, not ${hook}`]);
@@ -120,6 +147,42 @@ function semanticProblems(input: RuleInput): [PathSegment[], string][] {
   return out;
 }
 
+/**
+ * The semantic problems of a rule that failed its schema, so one bad field does not hide another: the rule
+ * is checked again without the fields the schema refused. Cross-field checks only run while its hook and
+ * action are known (a guessed hook would report problems the author does not have).
+ */
+function problemsBeside(raw: unknown, refused: ReadonlySet<string>): [PathSegment[], string][] {
+  if (!raw || typeof raw !== "object" || Array.isArray(raw)) return [];
+  const rest: Record<string, unknown> = { ...(raw as Record<string, unknown>) };
+  for (const key of refused) delete rest[key];
+  const parsed = v.safeParse(ruleSchemas().RuleSchema, rest);
+  if (!parsed.success) return [];
+  const known = !refused.has("hook") && !refused.has("action") && parsed.output.action !== undefined;
+  const found = known ? semanticProblems(parsed.output) : regexProblems(parsed.output);
+  return found.filter(([path]) => !refused.has(String(path[0])));
+}
+
+/** What can be told of a rule entry that did not validate. */
+function brokenRule(raw: unknown, index: number, jsonPath: string): BrokenRule {
+  const entry = raw && typeof raw === "object" && !Array.isArray(raw) ? (raw as Record<string, unknown>) : {};
+  const action = typeof entry.action === "string" ? entry.action : undefined;
+  const comment = typeof entry.comment === "string" ? entry.comment : undefined;
+  const name = typeof entry.name === "string" ? entry.name : action !== undefined ? deriveName(comment, `${action}-${index}`) : undefined;
+  return { ...(name !== undefined ? { name } : {}), index, jsonPath, ...(action !== undefined ? { action } : {}), locked: entry.locked === true };
+}
+
+/**
+ * The error that says a rule is skipped and what that costs: a broken block or locked rule is a guard that is
+ * off, and must read as one, not as one more schema message.
+ */
+export function skippedRuleMessage(b: BrokenRule): string {
+  const what = b.name !== undefined ? `rule "${b.name}"` : "this rule";
+  const kind = [b.action, b.locked ? "locked" : undefined].filter((x) => x !== undefined).join(", ");
+  const guard = b.action === "block" || b.action === "ask" || b.locked;
+  return `${what}${kind ? ` (${kind})` : ""} is skipped${guard ? ": the guard it gives is off until it is fixed" : ""}; the file's other rules apply`;
+}
+
 export interface LoadOptions {
   file: string;
   source: LayerName;
@@ -142,7 +205,7 @@ export function depthIssue(text: string, file: string): LoadIssue | undefined {
  */
 export function loadRuleText(text: string, opts: LoadOptions): LoadResult {
   const tooDeep = depthIssue(text, opts.file);
-  if (tooDeep) return { rules: [], issues: [tooDeep], ok: false };
+  if (tooDeep) return { rules: [], issues: [tooDeep], ok: false, applies: false };
   const issues: LoadIssue[] = [];
   const at = (segments: PathSegment[], message: string, severity: "error" | "warning" = "error", offset?: number) => {
     let pos: { line: number; column: number } | undefined;
@@ -181,12 +244,12 @@ export function loadRuleText(text: string, opts: LoadOptions): LoadResult {
     const parsed = tree();
     if (!parsed && jsoncParser().stripComments(text).trim() === "") {
       at([], 'empty file: expected a JSON array of rules or {"rules": [...]}', "error", 0);
-      return { rules: [], issues, ok: false };
+      return { rules: [], issues, ok: false, applies: false };
     }
     if (errors.length > 0 || !parsed) {
       for (const e of errors.slice(0, 5)) at([], `JSON syntax error: ${jsoncParser().printParseErrorCode(e.error)}`, "error", e.offset);
       if (errors.length === 0) at([], "empty file: expected a JSON array of rules or {\"rules\": [...]}", "error", 0);
-      return { rules: [], issues, ok: false };
+      return { rules: [], issues, ok: false, applies: false };
     }
     data = nodeValue(parsed);
   }
@@ -208,36 +271,57 @@ export function loadRuleText(text: string, opts: LoadOptions): LoadResult {
     else if (mode !== undefined) at(["mode"], 'mode must be "enforce" or "shadow"');
   } else {
     at([], 'expected a JSON array of rules or an object {"rules": [...]}');
-    return { rules: [], issues, ok: false };
+    return { rules: [], issues, ok: false, applies: false };
   }
 
   const rules: Rule[] = [];
   const valid: { input: RuleInput; name: string; index: number; rulePath: PathSegment[] }[] = [];
+  const broken: BrokenRule[] = [];
   const seen = new Map<string, number>();
   // The rule schemas are built on first use: a hook answering from its snapshot never validates a rule.
   const { RuleSchema } = ruleSchemas();
+  // Each rule stands alone: a broken one is reported in full and skipped, and its neighbours still apply.
   list.forEach((raw, index) => {
     const rulePath: PathSegment[] = [...base, index];
+    const before = issues.length;
+    const skip = () => {
+      const b = brokenRule(raw, index, formatPath(rulePath));
+      broken.push(b);
+      // After the rule's own errors: a reader finds the cause first, then what it costs.
+      if (issues.length > before) at(rulePath, skippedRuleMessage(b));
+    };
     const parsed = v.safeParse(RuleSchema, raw);
     if (!parsed.success) {
+      const refused = new Set<string>();
       for (const issue of parsed.issues) {
-        const segs: PathSegment[] = [...rulePath, ...(issue.path ?? []).map((p) => (typeof p.key === "number" ? p.key : String(p.key)))];
-        at(segs, describeIssue(issue));
+        const rel = (issue.path ?? []).map((p) => (typeof p.key === "number" ? p.key : String(p.key)));
+        if (rel.length > 0) refused.add(String(rel[0]));
+        at([...rulePath, ...rel], describeIssue(issue));
       }
+      if (refused.size > 0) for (const [rel, message] of problemsBeside(raw, refused)) at([...rulePath, ...rel], message);
+      skip();
       return;
     }
     const input = parsed.output;
     if (input.action === undefined && input.name === undefined) {
       at([...rulePath], 'a rule needs an "action" (or a "name" to change an earlier rule of that name)');
+      skip();
       return;
     }
     const problems = input.action === undefined ? [] : semanticProblems(input);
     for (const [rel, message] of problems) at([...rulePath, ...rel], message);
-    if (problems.length > 0) return;
+    if (problems.length > 0) {
+      skip();
+      return;
+    }
     const name = input.name ?? deriveName(input.comment, `${input.action ?? "rule"}-${index}`);
     const prev = seen.get(name);
     if (prev !== undefined) {
       at([...rulePath, "name"], `duplicate rule name "${name}" (first at ${formatPath([...base, prev])})`);
+      const b: BrokenRule = { index, jsonPath: formatPath(rulePath), ...(input.action !== undefined ? { action: input.action } : {}), locked: input.locked ?? false };
+      // Recorded without its name: that name belongs to the first rule, so no last good version stands in for this one.
+      broken.push(b);
+      at(rulePath, skippedRuleMessage({ ...b, name }));
       return;
     }
     seen.set(name, index);
@@ -255,7 +339,7 @@ export function loadRuleText(text: string, opts: LoadOptions): LoadResult {
     rules.push(action === undefined ? toPatch(input, meta) : toRule({ ...input, action }, meta));
   }
   const ok = !issues.some((i) => i.severity === "error");
-  return ok ? { rules, issues, ok } : { rules: [], issues, ok, valid: rules };
+  return { rules, issues, ok, applies: true, ...(broken.length > 0 ? { broken } : {}) };
 }
 
 function describeIssue(issue: v.BaseIssue<unknown>): string {
@@ -363,13 +447,4 @@ function toPatch(input: RuleInput, meta: { name: string; index: number; file: st
   return { ...full, action: "", patch };
 }
 
-/** True for the five actions the engine implements itself; anything else must come from a plugin. */
-export function isBuiltinAction(action: string): boolean {
-  return (BUILTIN_ACTIONS as readonly string[]).includes(action);
-}
-
-export function isBuiltinCheck(check: string): boolean {
-  return (BUILTIN_CHECKS as readonly string[]).includes(check);
-}
-
-export { issuePath };
+export { isBuiltinAction, isBuiltinCheck, issuePath };

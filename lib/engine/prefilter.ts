@@ -11,8 +11,8 @@
  */
 import { parseShell, type ShellContext } from "../shell/index.ts";
 import type { CompiledRule, EventView } from "./match.ts";
-import { isBuiltinAction } from "./schema-core.ts";
 import type { Rule } from "./schema.ts";
+import { isBuiltinAction } from "./schema-core.ts";
 
 /** Below this many candidates a plain scan is as cheap as the filter. */
 const MIN_RULES = 16;
@@ -285,7 +285,8 @@ export function requiredPrograms(rule: Rule): string[] | undefined {
   return names.some((n) => n.includes("*")) ? undefined : names;
 }
 
-const BUILTIN_CHECKS = new Set(["always", "has_edits"]);
+/** The built-in checks answered without the host (git_uncommitted asks it): a set of only these stays synchronous. */
+const HOST_FREE_CHECKS = new Set(["always", "has_edits"]);
 
 interface Index {
   /** Positions of the rules no literal or program keys: candidates for every event. */
@@ -578,7 +579,7 @@ export function gatePasses(gate: Gate | null, view: EventView, folded: Map<strin
 }
 
 function plainSelector(all: CompiledRule[]): Selector {
-  const needsHost = all.some((cr) => (cr.rule.check !== undefined && !BUILTIN_CHECKS.has(cr.rule.check)) || !isBuiltinAction(cr.rule.action));
+  const needsHost = all.some((cr) => (cr.rule.check !== undefined && !HOST_FREE_CHECKS.has(cr.rule.check)) || !isBuiltinAction(cr.rule.action));
   const select = (view: EventView, _shell: ShellContext, after?: CompiledRule): CompiledRule[] => {
     const from = after ? all.indexOf(after) + 1 : 0;
     const folded = new Map<string, string | undefined>();

@@ -6,6 +6,7 @@
  * as `aliases`).
  */
 import { isInside, normalizeAbsolute, type PathGuard } from "../shell/paths.ts";
+import { globToRegExp } from "../glob.ts";
 
 export interface ProtectedPathsInput {
   home: string;
@@ -35,10 +36,6 @@ const PROJECT_FILES: Record<string, (name: string, rulesFile: RegExp) => boolean
 
 /** `<any>/.pi/shepherd/`: a project's plugins (and anything else Shepherd keeps per project). */
 const PROJECT_TREE: readonly [string, string] = [".pi", "shepherd"];
-
-function globRegExp(glob: string): RegExp {
-  return new RegExp(`^${glob.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/\*/g, "[^/]*")}$`);
-}
 
 /** A protected set, asked per path by the shell layer and the `paths` key of tool rules. */
 export class ProtectedPaths implements PathGuard {
@@ -142,7 +139,7 @@ export function protectedPaths(input: ProtectedPathsInput): ProtectedPaths {
   }
 
   const pattern = input.projectRulesPattern ?? "shepherd-rules-*.json";
-  const custom = globRegExp(pattern);
+  const custom = globToRegExp(pattern);
   const fold = input.caseInsensitive === true;
   const rulesFile = new RegExp(`^shepherd-rules[^/]*\\.json$|${custom.source}`, fold ? "i" : "");
   if (!fold) return new ProtectedPaths(files, trees, prefixed, containers, rulesFile);

@@ -2,7 +2,8 @@
 import { describe, expect, it } from "bun:test";
 import fc from "fast-check";
 import { anyValue, expectGuardAgrees, expectOddTwinsAgree, mostly } from "../../tests/helpers/guard-agreement.ts";
-import { isSettingsInput, SettingsSchema } from "./schema-core.ts";
+import * as v from "valibot";
+import { isSettingsInput, MAX_TIMER_MS, SettingsSchema } from "./schema-core.ts";
 
 const settings = fc.record(
   {
@@ -15,11 +16,21 @@ const settings = fc.record(
     pluginTimeoutMs: mostly(fc.integer({ min: 0, max: 3 })),
     pluginLoadTimeoutMs: mostly(fc.integer({ min: 1, max: 3 })),
     gitTimeoutMs: mostly(fc.integer({ min: 1, max: 3 })),
+    hookDeadlineMs: mostly(fc.constantFrom(1, MAX_TIMER_MS, MAX_TIMER_MS + 1, Number.POSITIVE_INFINITY, 1e300)),
     audit: anyValue,
     other: anyValue,
   },
   { noNullPrototype: true, requiredKeys: [] },
 );
+
+describe("timer settings", () => {
+  it.each(["timeoutMs", "pluginTimeoutMs", "pluginLoadTimeoutMs", "gitTimeoutMs", "hookDeadlineMs"])("should refuse a %s no timer can keep (Infinity, over 2^31-1 ms), in the guard and the schema alike", (key) => {
+    for (const [value, ok] of [[MAX_TIMER_MS, true], [MAX_TIMER_MS + 1, false], [Number.POSITIVE_INFINITY, false], [0, false], [1, true]] as const) {
+      expect([key, value, isSettingsInput({ [key]: value })]).toEqual([key, value, ok]);
+      expect([key, value, v.safeParse(SettingsSchema(), { [key]: value }).success]).toEqual([key, value, ok]);
+    }
+  });
+});
 
 describe("isSettingsInput", () => {
   it("should accept exactly what SettingsSchema returns unchanged", () => {

@@ -30,6 +30,17 @@ export function isBuiltinAction(action: string): action is BuiltinAction {
 
 export const BUILTIN_CHECKS = ["has_edits", "git_uncommitted", "always"] as const;
 
+// The vocabulary, defined once: every module asks these, none keeps its own list.
+const BUILTIN_CHECK_SET: ReadonlySet<string> = new Set(BUILTIN_CHECKS);
+
+/** True for the checks the engine implements itself; anything else must come from a plugin. */
+export function isBuiltinCheck(check: string): boolean {
+  return BUILTIN_CHECK_SET.has(check);
+}
+
+/** The hooks that carry a tool call: where `tool`, `paths`, block and ask apply. */
+export const TOOL_HOOKS: ReadonlySet<string> = new Set(["tool_call", "tool_result"]);
+
 export const LayerNames = ["builtin", "managed", "global", "project"] as const;
 export type LayerName = (typeof LayerNames)[number];
 
@@ -48,18 +59,23 @@ export interface LoadIssue {
 export const FAIL_MODES = ["open", "closed", "halt"] as const;
 export type FailMode = (typeof FAIL_MODES)[number];
 
+/** The longest delay a timer keeps: a longer one (or Infinity) is cut to 1 ms, so a timeout would fire at once. */
+export const MAX_TIMER_MS = 2_147_483_647;
+
+const timerMs = () => v.optional(v.pipe(v.number(), v.minValue(1), v.maxValue(MAX_TIMER_MS, `must be at most ${MAX_TIMER_MS} ms (timers cut a longer delay, or Infinity, to 1 ms)`)));
+
 export const SettingsSchema = lazySchema(() =>
   v.looseObject({
     projectRulesPattern: v.optional(v.string()),
     maxWarnings: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
-    timeoutMs: v.optional(v.pipe(v.number(), v.minValue(1))),
+    timeoutMs: timerMs(),
     failMode: v.optional(v.picklist(FAIL_MODES)),
     binary: v.optional(v.string()),
     trustedProjects: v.optional(v.array(v.string())),
-    pluginTimeoutMs: v.optional(v.pipe(v.number(), v.minValue(1))),
-    pluginLoadTimeoutMs: v.optional(v.pipe(v.number(), v.minValue(1))),
-    gitTimeoutMs: v.optional(v.pipe(v.number(), v.minValue(1))),
-    hookDeadlineMs: v.optional(v.pipe(v.number(), v.minValue(1))),
+    pluginTimeoutMs: timerMs(),
+    pluginLoadTimeoutMs: timerMs(),
+    gitTimeoutMs: timerMs(),
+    hookDeadlineMs: timerMs(),
     audit: v.optional(v.unknown()),
     /** Locked built-in rules the user unlocks by hand; honoured in the global settings only. */
     unlockBuiltins: v.optional(v.array(v.pipe(v.string(), v.minLength(1)))),
@@ -67,7 +83,7 @@ export const SettingsSchema = lazySchema(() =>
 );
 export type SettingsInput = v.InferOutput<ReturnType<typeof SettingsSchema>>;
 
-const optNumberAtLeast = (x: unknown, min: number): boolean => x === undefined || (isNumber(x) && x >= min);
+const optTimerMs = (x: unknown): boolean => x === undefined || (isNumber(x) && x >= 1 && x <= MAX_TIMER_MS);
 
 /**
  * True when `SettingsSchema` accepts `x` unchanged: every hook process reads the settings, and valibot's
@@ -78,7 +94,7 @@ export function isSettingsInput(x: unknown): x is SettingsInput {
   if (!isPlainRecord(x) || hasUnsafeKey(x)) return false;
   if (!optString(x.projectRulesPattern) || !optString(x.binary)) return false;
   if (x.maxWarnings !== undefined && !(isNumber(x.maxWarnings) && Number.isInteger(x.maxWarnings) && x.maxWarnings >= 0)) return false;
-  for (const key of ["timeoutMs", "pluginTimeoutMs", "pluginLoadTimeoutMs", "gitTimeoutMs", "hookDeadlineMs"] as const) if (!optNumberAtLeast(x[key], 1)) return false;
+  for (const key of ["timeoutMs", "pluginTimeoutMs", "pluginLoadTimeoutMs", "gitTimeoutMs", "hookDeadlineMs"] as const) if (!optTimerMs(x[key])) return false;
   if (x.failMode !== undefined && x.failMode !== "open" && x.failMode !== "closed" && x.failMode !== "halt") return false;
   if (x.unlockBuiltins !== undefined && !(isStringArray(x.unlockBuiltins) && x.unlockBuiltins.every((n) => n !== ""))) return false;
   return x.trustedProjects === undefined || isStringArray(x.trustedProjects);

@@ -25,8 +25,8 @@ export function toolResult(tool: string, input: Record<string, unknown>, isError
   return { hook: "tool_result", session: { id: session, cwd: "/proj" }, tool: { name: tool, input }, result: { text, isError } };
 }
 
-export function makeEvaluator(rules: RuleSet, opts: { maxWarnings?: number; host?: EvalHost } = {}) {
+export function makeEvaluator(rules: RuleSet, opts: { maxWarnings?: number; host?: EvalHost; listAll?: boolean } = {}) {
   const sessions = new SessionStore();
-  const ctx = { rules, sessions, maxWarnings: opts.maxWarnings ?? 0, projectRoot: "/proj", home: "/home/u", ...(opts.host ? { host: opts.host } : {}) };
+  const ctx = { rules, sessions, maxWarnings: opts.maxWarnings ?? 0, projectRoot: "/proj", home: "/home/u", ...(opts.host ? { host: opts.host } : {}), ...(opts.listAll ? { listAll: true } : {}) };
   return { sessions, run: (event: HookEvent): Promise<Decision> => Promise.resolve(evaluate(ctx, event)) };
 }

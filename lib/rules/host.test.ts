@@ -79,8 +79,8 @@ describe("RuleHost bounded reads", () => {
     expect(errorsOf(again, pi("shepherd-rules.json"))).toEqual(["remembered: not a regular file but a character device: refused unread"]);
   });
 
-  it("should remember an invalid file's issues by its identity, and load it again once it changes", () => {
-    writeFileSync(pi("shepherd-rules.json"), JSON.stringify([{ name: "x", action: 5 }]));
+  it("should remember a file that does not parse by its identity, and load it again once it changes", () => {
+    writeFileSync(pi("shepherd-rules.json"), '[{"name": "x", "action": ');
     const spy = failureSpy();
     const first = host(spy.cache);
     expect(spy.calls.set).toBe(1);
@@ -114,7 +114,7 @@ describe("RuleHost bounded reads", () => {
 
   it("should count a remembered invalid file against the budget as when it was read", () => {
     const pad = " ".repeat(Math.floor(MAX_UNTRUSTED_PROJECT_RULE_BYTES * 0.6));
-    writeFileSync(pi("shepherd-rules-a.json"), `[{"name": "broken", "action": 5}]${pad}`);
+    writeFileSync(pi("shepherd-rules-a.json"), `[{"name": "broken", "action": ${pad}`);
     writeFileSync(pi("shepherd-rules-b.json"), `[${JSON.stringify(rule("second"))}]${pad}`);
     const spy = failureSpy();
     for (let run = 0; run < 2; run++) {
@@ -144,5 +144,51 @@ describe("RuleHost bounded reads", () => {
     expect(h.settings.failMode).toBe("closed");
     expect(names(h)).toEqual(["fine", "global-block"]);
     expect(errorsOf(h, pi("settings.json")).join("")).toContain("FIFO");
+  });
+});
+
+describe("RuleHost per-rule isolation", () => {
+  const file = () => pi("shepherd-rules.json");
+  const messages = (h: RuleHost) => errorsOf(h, file()).join("\n");
+
+  it("should apply a file's valid rules on a first load and report the broken one", () => {
+    writeFileSync(file(), JSON.stringify([rule("good"), { name: "typo", action: "block", patern: "x" }]));
+    const h = host();
+    expect(names(h)).toEqual(["global-block", "good"]);
+    expect(messages(h)).toContain('rule "typo" (block) is skipped: the guard it gives is off until it is fixed');
+  });
+
+  it("should keep the last good version of a rule that breaks on reload, in its place, and say so", () => {
+    writeFileSync(file(), JSON.stringify([rule("first"), rule("guard"), rule("last")]));
+    const h = host();
+    writeFileSync(file(), JSON.stringify([rule("first"), { ...rule("guard"), pattern: "(" }, rule("last"), rule("new")]));
+    h.reload();
+    const project = h.ruleSet.rules.filter((r) => r.source === "project");
+    expect(project.map((r) => [r.name, r.jsonPath])).toEqual([["first", "[0]"], ["guard", "[1]"], ["last", "[2]"], ["new", "[3]"]]);
+    expect(project[1]?.pattern).toBe("\\bguard\\b");
+    expect(messages(h)).toContain('rule "guard" is broken: its last good version stays in force until it is fixed');
+    expect(messages(h)).not.toContain("is skipped");
+    // Fixed: the new version applies and the error is gone.
+    writeFileSync(file(), JSON.stringify([rule("first"), { ...rule("guard"), pattern: "fixed" }, rule("last")]));
+    h.reload();
+    expect(h.ruleSet.rules.find((r) => r.name === "guard")?.pattern).toBe("fixed");
+    expect(errorsOf(h, file())).toEqual([]);
+  });
+
+  it("should drop a rule removed from the file, and skip a broken rule that never was good", () => {
+    writeFileSync(file(), JSON.stringify([rule("a"), rule("b")]));
+    const h = host();
+    writeFileSync(file(), JSON.stringify([rule("a"), { name: "c", action: "block", hook: "nope" }]));
+    h.reload();
+    expect(names(h)).toEqual(["a", "global-block"]);
+    expect(messages(h)).toContain('rule "c" (block) is skipped');
+  });
+
+  it("should keep all of a file's last good rules when it no longer parses", () => {
+    writeFileSync(file(), JSON.stringify([rule("a"), rule("b")]));
+    const h = host();
+    writeFileSync(file(), '[{"name": "a", ');
+    h.reload();
+    expect(names(h)).toEqual(["a", "b", "global-block"]);
   });
 });

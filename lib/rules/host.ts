@@ -1,12 +1,13 @@
 /** @module one project's rules: discovers the three layers, keeps the last good rules per file, hot-reloads. */
 import { dirname, resolve } from "node:path";
-import { type LoadResult, loadRuleText } from "../engine/load.ts";
+import { type BrokenRule, type LoadResult, loadRuleText, skippedRuleMessage } from "../engine/load.ts";
 import { type Layer, type LayerFile, needsPlugins, type RuleSet } from "../engine/merge.ts";
 import type { LayerName, LoadIssue, Rule, Settings } from "../engine/schema.ts";
 import { BUILTIN_RULE_FILES } from "./builtin-rules.gen.ts";
 import { type FileIdentity, identityKey, MAX_RULE_FILE_BYTES, readBounded, statIdentity, tooLargeMessage } from "../fs/bounded-read.ts";
 import { agentDir, type Env, globalRulesFile, globalSettingsFile, projectPiDir, overBudgetMessage, projectRuleBudget, projectRuleFileList, skippedRuleFileMessage } from "./paths.ts";
 import { mergeProject } from "./merge-project.ts";
+import { textFingerprint as fingerprint } from "../hash.ts";
 import { loadSettings } from "./settings.ts";
 import { applyManagedPolicy, managedDir, type ManagedPolicy, managedRulesFile, OPEN_POLICY, projectRulesOffIssue, restrictive } from "./managed.ts";
 import type { RuleSnapshots } from "./hook-snapshot.ts";
@@ -16,7 +17,7 @@ import { type DirWatch, watchDir } from "./watch.ts";
 export interface ReloadReport {
   /** Files whose text changed in this reload. */
   changed: string[];
-  /** Problems now standing (errors keep the file's last good rules). */
+  /** Problems now standing (a file that fails keeps its last good rules; a broken rule is skipped or keeps its last good version). */
   issues: LoadIssue[];
   ruleCount: number;
 }
@@ -42,6 +43,8 @@ interface FileCache {
   /** What the text is compared by on the next reload (see fingerprint): not the text, which at 10,000 rules is MBs kept for nothing. */
   print: string;
   result: LoadResult;
+  /** The result's issues, with what a kept rule costs said instead of "skipped" (see keepLastGood). */
+  issues: LoadIssue[];
   lastGood: Rule[] | undefined;
 }
 
@@ -152,17 +155,19 @@ export class RuleHost {
       return undefined;
     }
     let result: LoadResult;
-    if (failure || text === undefined) result = { rules: [], issues: failure?.issues ?? [], ok: false };
+    if (failure || text === undefined) result = { rules: [], issues: failure?.issues ?? [], ok: false, applies: false };
     else {
       const cache = this.#opts.loadCache;
       const cached = input.loaded ?? cache?.get(file, source, text);
       result = cached ?? loadRuleText(text, { file, source });
       if (!cached) cache?.set(file, source, text, result);
       // Remembered by stat identity too: the next hook process neither reads nor parses it again.
-      if (!result.ok && input.identity) cache?.setFailure?.(file, source, identityKey(input.identity), { issues: result.issues, bytes: input.identity.size });
+      if (!result.applies && input.identity) cache?.setFailure?.(file, source, identityKey(input.identity), { issues: result.issues, bytes: input.identity.size });
     }
-    const lastGood = result.ok ? result.rules : prev?.lastGood;
-    this.#cache.set(file, { print, result, lastGood });
+    let lastGood = prev?.lastGood;
+    let issues = result.issues;
+    if (result.applies) ({ rules: lastGood, issues } = keepLastGood(result, prev?.lastGood));
+    this.#cache.set(file, { print, result, issues, lastGood });
     if (!prev) changed.push(file);
     return lastGood ? { file, rules: lastGood } : undefined;
   }
@@ -271,11 +276,13 @@ export class RuleHost {
     }
 
     const issues: LoadIssue[] = [...settingsIssues];
-    for (const c of this.#cache.values()) issues.push(...c.result.issues);
+    for (const c of this.#cache.values()) issues.push(...c.issues);
     for (const file of projectList.skipped) issues.push({ file, path: "", message: skippedRuleFileMessage(), severity: "error" });
     const ruleSet = this.#merge([builtin, managedLayer, global, project], issues, plugins, settings, true);
-    // Sets that need plugins are reloaded with them (hook.ts): a snapshot would hide what they skipped.
-    if (snapshots && snapshotKey !== undefined && !needsPlugins(ruleSet)) {
+    // Sets that need plugins are reloaded with them (hook.ts): a snapshot would hide what they skipped. Nor is
+    // a set with broken rules kept: a snapshot holds no load issues, and each hook must report them until fixed.
+    const broken = [...this.#cache.values()].some((c) => c.result.broken !== undefined);
+    if (snapshots && snapshotKey !== undefined && !needsPlugins(ruleSet) && !broken) {
       snapshots.save(this.cwd, snapshotKey, ruleSet);
     }
     this.#issues = issues;
@@ -383,19 +390,40 @@ function managedRuleProblem(input: Input, cache: RuleLoadCache | undefined): str
     cache?.set(input.file, "managed", input.text, result);
   }
   input.loaded = result;
-  if (result.ok) return undefined;
+  if (result.ok && result.broken === undefined) return undefined;
   const first = result.issues.find((i) => i.severity === "error") ?? result.issues[0];
   return first ? `${first.path ? `${first.path}: ` : ""}${first.message}` : "does not load";
 }
 
-const bunHash = (globalThis as { Bun?: { hash(data: string, seed?: number): number | bigint } }).Bun?.hash;
-
 /**
- * Identifies a file's text for change detection: its length and two 64-bit hashes with different seeds
- * (a missed change would keep serving old rules, so one hash is not enough). Without Bun's native hash the
- * text itself is kept: exact, and only the memory figure it was replaced for suffers.
+ * The rules a file that parsed puts in force: its valid rules, and for each rule now broken the last good
+ * version of that name, in the broken rule's place. A typo while editing a block rule must not switch that
+ * guard off in a running service; the error stays standing and says the old version is what applies.
+ * A first load (a one-shot hook, `rules check`) has no last good version: the broken rule is skipped.
  */
-function fingerprint(text: string): string {
-  if (!bunHash) return text;
-  return `${text.length}:${bunHash(text, 0).toString(36)}:${bunHash(text, 0x5bd1e995).toString(36)}`;
+export function keepLastGood(result: LoadResult, lastGood: readonly Rule[] | undefined): { rules: Rule[]; issues: LoadIssue[] } {
+  const broken = result.broken;
+  if (!broken || !lastGood) return { rules: result.rules, issues: result.issues };
+  const names = new Set(result.rules.map((r) => r.name));
+  const old = new Map(lastGood.map((r) => [r.name, r]));
+  const kept = new Map<string, BrokenRule>();
+  const rules = [...result.rules];
+  for (const b of broken) {
+    const rule = b.name === undefined || names.has(b.name) ? undefined : old.get(b.name);
+    if (!rule || b.name === undefined) continue;
+    names.add(b.name);
+    kept.set(`${b.jsonPath}\0${skippedRuleMessage(b)}`, b);
+    rules.push({ ...rule, index: b.index, jsonPath: b.jsonPath });
+  }
+  if (kept.size === 0) return { rules: result.rules, issues: result.issues };
+  rules.sort((a, b) => a.index - b.index);
+  const issues = result.issues.map((i) => {
+    const b = kept.get(`${i.path}\0${i.message}`);
+    return b ? { ...i, message: keptRuleMessage(b) } : i;
+  });
+  return { rules, issues };
+}
+
+function keptRuleMessage(b: BrokenRule): string {
+  return `rule "${b.name}" is broken: its last good version stays in force until it is fixed; the file's other rules apply`;
 }

@@ -10,7 +10,7 @@ import type { LoadResult } from "../engine/load.ts";
 import { type Gate, gatesOf, primeGates } from "../engine/prefilter.ts";
 import { analysesOf, type PatternAnalysis, primeAnalyses } from "../engine/regex-safety.ts";
 import type { LayerName } from "../engine/schema.ts";
-import { textHash } from "../hash.ts";
+import { fastHash, textHash } from "../hash.ts";
 import { MAX_CACHE_ENTRY_BYTES, readBounded } from "../fs/bounded-read.ts";
 import { type FailureCache, fileFailureCache } from "./load-failure-cache.ts";
 
@@ -45,25 +45,12 @@ interface Entry {
 /** Files below this size load faster than a cache entry is read and checked. */
 export const MIN_CACHED_BYTES = 16 * 1024;
 
-type Hasher = (text: string) => string;
-
-/** Bun's native wyhash when there is one (microseconds for a MB), else FNV-1a in JS. */
-function hasher(): Hasher {
-  const bun = (globalThis as { Bun?: { hash(data: string): number | bigint } }).Bun;
-  if (bun) return (text) => bun.hash(text).toString(36);
-  return (text) => {
-    let h = 0x811c9dc5;
-    for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193) >>> 0;
-    return h.toString(36);
-  };
-}
-
 /**
  * `salt` must change whenever the loader may read a file differently (the binary's identity): an entry
  * written by another build is ignored.
  */
 export function fileLoadCache(dir: string, salt: string, minBytes = MIN_CACHED_BYTES): RuleLoadCache {
-  const hash = hasher();
+  const hash = fastHash;
   const entryFile = (file: string, source: LayerName) => join(dir, `rules-${textHash(`${source}\0${file}`)}.json`);
   return {
     ...fileFailureCache(dir, salt),

@@ -1,4 +1,6 @@
 import { describe, expect, it } from "bun:test";
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join, relative } from "node:path";
 import { loadRuleText } from "../engine/load.ts";
 import { candidates } from "../engine/merge.ts";
 import { BudgetedRegExp, GuardedRegExp } from "../engine/regex-safety.ts";
@@ -50,5 +52,33 @@ describe("mergeProject", () => {
     expect(p?.pattern).toBeInstanceOf(GuardedRegExp);
     expect((p?.pattern as GuardedRegExp).isLinearFor("")).toBe(true);
     expect((p?.conditions[0]?.re as GuardedRegExp).isLinearFor("")).toBe(true);
+  });
+});
+
+describe("one merge path", () => {
+  it("should be the only caller of mergeLayers outside tests (faces, authoring commands, replay and inline tests)", () => {
+    const lib = join(import.meta.dir, "..");
+    const callers: string[] = [];
+    const walk = (dir: string) => {
+      for (const name of readdirSync(dir)) {
+        const path = join(dir, name);
+        if (statSync(path).isDirectory()) walk(path);
+        else if (name.endsWith(".ts") && !name.endsWith(".test.ts") && name !== "test-helpers.ts" && /\bmergeLayers\s*\(/.test(readFileSync(path, "utf8"))) callers.push(relative(lib, path));
+      }
+    };
+    walk(lib);
+    // merge.ts defines it; merge-project.ts is the policy every face goes through.
+    expect(callers.sort()).toEqual(["engine/merge.ts", "rules/merge-project.ts"]);
+  });
+
+  it("should merge an untrusted project's rewrite for its inline tests only, compiled as untrusted", () => {
+    const loaded = loadRuleText(JSON.stringify([{ name: "rw", action: "rewrite", pattern: "^(a+)+$", rewrite: { prefix: "x " } }]), { file: "p.json", source: "project" });
+    const layers = [{ source: "project" as const, files: [{ file: "p.json", rules: loaded.rules }] }];
+    expect(mergeProject(layers, [], { trusted: false, projectDir: "/p" }).rules).toEqual([]);
+    const forTests = mergeProject(layers, [], { trusted: false, toTest: true, projectDir: "/p" });
+    expect(forTests.rules.map((r) => r.name)).toEqual(["rw"]);
+    const compiled = candidates(forTests, "tool_call", "bash")[0];
+    expect(compiled?.pattern).toBeInstanceOf(GuardedRegExp);
+    expect((compiled?.pattern as GuardedRegExp).isLinearFor("")).toBe(true);
   });
 });

@@ -10,6 +10,11 @@ export interface ProjectMergeOptions {
   lazyCompile?: boolean;
   /** `unlockBuiltins` of the global settings; `report` adds an issue for each name that unlocks nothing. */
   unlock?: { names: readonly string[]; file: string; report: boolean };
+  /**
+   * Inline tests: a rule not in force for its trust (a rewrite in an untrusted project) is still merged, so
+   * its cases run; its patterns compile under the real trust all the same (a case cannot stall where the rule cannot).
+   */
+  toTest?: boolean;
 }
 
 /** Names in `unlockBuiltins` that are no locked built-in rule: reported, so a typo never passes for an unlock. */
@@ -27,14 +32,14 @@ function unlockIssues(layers: Layer[], unlock: NonNullable<ProjectMergeOptions["
 }
 
 /**
- * The sidecar, the hook and the authoring commands all merge through here, so `rules explain` gives the
- * sidecar's verdict and no face can stall on a pattern: untrusted ones run on a linear-time engine, and
+ * The sidecar, the hook, the authoring commands (`rules check/explain/list`, `replay`) and the inline tests all
+ * merge through here, so `rules explain` gives the sidecar's verdict and no face can stall on a pattern: untrusted ones run on a linear-time engine, and
  * what the safety analysis reports or skips is added to `issues`.
  */
 export function mergeProject(layers: Layer[], issues: LoadIssue[], opts: ProjectMergeOptions): RuleSet {
   if (opts.unlock?.report) issues.push(...unlockIssues(layers, opts.unlock));
   return mergeLayers(layers, issues, {
-    trusted: opts.trusted,
+    trusted: opts.trusted || opts.toTest === true,
     projectDir: opts.projectDir,
     compileRegex: createSafeRegexCompiler({
       trusted: opts.trusted,

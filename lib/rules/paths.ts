@@ -3,6 +3,7 @@ import { readdirSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { formatBytes } from "../fs/bounded-read.ts";
+import { globToRegExp } from "../glob.ts";
 
 export type Env = Record<string, string | undefined>;
 
@@ -35,11 +36,7 @@ export function projectSettingsFile(cwd: string): string {
   return join(projectPiDir(cwd), "settings.json");
 }
 
-/** `shepherd-rules-*.json` -> a RegExp matching file names (only `*` is special). */
-export function globToRegExp(glob: string): RegExp {
-  const body = glob.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/\*/g, "[^/]*");
-  return new RegExp(`^${body}$`);
-}
+export { globToRegExp };
 
 /**
  * A project loads at most this many rule files: each may be MAX_RULE_FILE_BYTES (lib/fs/bounded-read.ts),

@@ -9,6 +9,8 @@ import { type Env, globalSettingsFile, projectSettingsFile } from "./paths.ts";
 import { MAX_SETTINGS_BYTES, readBounded } from "../fs/bounded-read.ts";
 import { jsonDepthProblem, MAX_JSON_DEPTH } from "../json-depth.ts";
 import { applyManagedPolicy, loadManagedSettings, type ManagedPolicy } from "./managed.ts";
+import { AuditSettingSchema } from "../audit/audit-log.ts";
+import * as v from "valibot";
 
 export interface SettingsResult {
   settings: Settings;
@@ -71,7 +73,31 @@ function shepherdKey(file: string, issues: LoadIssue[]): Record<string, unknown>
     for (const issue of parsed.issues) issues.push({ file, path: issuePath(issue, "shepherd"), message: issue.message, severity: "error" });
     return {};
   }
-  return parsed.output;
+  // Unknown keys pass the schema (a newer version's settings must not break an older binary), but never unsaid.
+  const known = SettingsSchema().entries;
+  for (const key of Object.keys(parsed.output)) {
+    if (!Object.hasOwn(known, key)) issues.push({ file, path: `shepherd.${key}`, message: `unknown setting "${key}": ignored`, severity: "warning" });
+  }
+  return withValidAudit(parsed.output, file, issues);
+}
+
+/**
+ * An `audit` value the audit log cannot read is reported and dropped, so the layer below decides (the
+ * global value, else off): a typo must neither turn auditing off in silence nor override a good global value.
+ */
+function withValidAudit(section: Record<string, unknown>, file: string, issues: LoadIssue[]): Record<string, unknown> {
+  if (section.audit === undefined || section.audit === null) return section;
+  const schema = AuditSettingSchema();
+  // An object is checked against the object form alone, so the message names the bad key, not the union.
+  const audit = isPlainRecord(section.audit) ? v.safeParse(schema.options[1], section.audit) : v.safeParse(schema, section.audit);
+  if (audit.success) return section;
+  for (const issue of audit.issues) {
+    const key = issue.path?.at(-1)?.key;
+    const what = issue.type === "strict_object" && key !== undefined ? `unknown key "${String(key)}"` : issue.message;
+    issues.push({ file, path: issuePath(issue, "shepherd.audit"), message: `${what}; this audit setting is ignored`, severity: "error" });
+  }
+  const { audit: _dropped, ...rest } = section;
+  return rest;
 }
 
 /** Settings a project may only set once trusted: they loosen the guard or choose what runs. */

@@ -168,7 +168,7 @@ export class Workspace {
   #announce(cwd: string, issues: LoadIssue[], verb: string): void {
     const errors = issues.filter((i) => i.severity === "error");
     for (const i of errors) {
-      this.#notify("error", `rule file ${i.file}${i.line ? `:${i.line}:${i.column ?? 1}` : ""} ${i.path || "(file)"}: ${i.message}; its last good rules stay in force`, { cwd, issue: i });
+      this.#notify("error", `rule file ${i.file}${i.line ? `:${i.line}:${i.column ?? 1}` : ""} ${i.path || "(file)"}: ${i.message}${i.path === "" ? "; its last good rules stay in force" : ""}`, { cwd, issue: i });
     }
     if (verb !== "loaded" || errors.length > 0) this.#notify(errors.length > 0 ? "warning" : "info", `rules ${verb} for ${cwd}`, { cwd, errors: errors.length });
   }
