@@ -20,8 +20,12 @@ const ALLOWED: readonly RegExp[] = [
   /^lib\/engine\/(?!schema\.ts$)[a-z-]+\.ts$/,
   /^lib\/engine\/regex\/[a-z-]+\.ts$/,
   /^lib\/fs\/[a-z-]+\.ts$/,
-  /^lib\/rules\/(builtin-rules\.gen|git|hook-snapshot|host|load-cache|load-failure-cache|merge-project|paths|protected-guard|settings|watch|workspace)\.ts$/,
+  /^lib\/rules\/(builtin-rules\.gen|git|hook-snapshot|host|load-cache|load-failure-cache|merge-project|paths|protected-guard|managed|settings|watch|workspace)\.ts$/,
   /^lib\/shell\/(?!command-condition-schema\.ts$)[a-z-]+\.ts$/,
+  // The effect model: the safety pack's rules match effects on every tool call.
+  /^lib\/shell\/effects\/[a-z-]+\.ts$/,
+  // Redaction of tool output and the data-flow guard's fingerprints run on every tool result.
+  /^lib\/secrets\/redact\.ts$/,
   /^lib\/[a-z-]+\.ts$/,
   /^npm:(valibot|re2js)$/,
 ];

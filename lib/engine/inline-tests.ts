@@ -5,7 +5,6 @@
  */
 import { type EvalContext, type EvalHost, evaluate, explain } from "./evaluate.ts";
 import type { RuleSet } from "./merge.ts";
-import { createSafeRegexCompiler } from "./regex-safety.ts";
 // The one project merge (pure: trust, the safe regex compiler, plugin names), so a case runs on the rule as every face merges it.
 import { mergeProject } from "../rules/merge-project.ts";
 import type { Decision, HookEvent, LoadIssue, Rule, RuleTest } from "./schema.ts";
