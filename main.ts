@@ -125,11 +125,13 @@ Reads one hook call of that agent on stdin and answers in its contract (deny, as
 wrap-up). Counters survive across hook processes in a per-session state file.
 Example: echo '{"session_id":"s","cwd":".","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"git checkout -- a.ts"}}' | shepherd hook claude-code
 `,
-  init: `Usage: shepherd init <pi|claude-code|codex|gemini> [--user] [--uninstall]
+  init: `Usage: shepherd init <pi|claude-code|codex|gemini> [--user] [--mcp] [--uninstall]
 
 pi: installs the thin extension into ~/.pi/agent/extensions/ (PI_CODING_AGENT_DIR honoured).
 claude-code, codex, gemini: merges Shepherd's hooks into the project's settings file (--user: the
 user's), keeping everything else. --uninstall removes only what Shepherd added.
+claude-code --mcp: hooks of type mcp_tool answered by one \`shepherd serve\` per session (no process per
+hook), with the MCP server entry in .mcp.json (--user: ~/.claude.json).
 Example: shepherd init claude-code --user
 `,
 };
@@ -248,6 +250,7 @@ async function main(argv: string[]): Promise<number> {
         env,
         scope: flags.includes("--user") ? "user" : "project",
         uninstall: flags.includes("--uninstall"),
+        mcp: flags.includes("--mcp"),
         binary: process.execPath,
       });
     }

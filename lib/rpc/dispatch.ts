@@ -5,6 +5,8 @@ import { isHookEvent } from "../engine/event-guard.ts";
 import { guardedParse } from "../engine/guard-kit.ts";
 import { HookEventSchema, issuePath } from "../engine/schema.ts";
 import type { Logger } from "../log.ts";
+import { HOOK_TOOL_DEFINITION, HOOK_TOOL_NAME } from "../adapters/claude-code-mcp.ts";
+import { runHookTool } from "../rules/hook-tool.ts";
 import { RULES_TOOL_DEFINITION, RULES_TOOL_NAME, runRulesTool } from "../rules/rules-tool.ts";
 import { CONSENT_META_KEY } from "../rules/rules-tool-consent.ts";
 import type { Workspace } from "../rules/workspace.ts";
@@ -86,11 +88,15 @@ export class Dispatcher {
       ],
       ["ping", () => ({})],
       ["logging/setLevel", () => ({})],
-      ["tools/list", () => ({ tools: [RULES_TOOL_DEFINITION] })],
+      ["tools/list", () => ({ tools: [RULES_TOOL_DEFINITION, HOOK_TOOL_DEFINITION] })],
       [
         "tools/call",
         async (params) => {
           const p = parseParams(ToolCallParams, params);
+          if (p.name === HOOK_TOOL_NAME) {
+            const res = await runHookTool(workspace, p.arguments ?? {});
+            return { content: [{ type: "text", text: res.text }], isError: res.isError };
+          }
           if (p.name !== RULES_TOOL_NAME) throw new InvalidParams(`unknown tool "${p.name}"`, "name");
           const consent = p._meta?.[CONSENT_META_KEY];
           const res = await runRulesTool(workspace, p.arguments ?? {}, consent === undefined ? {} : { consent });
