@@ -23,6 +23,7 @@ describe("bench --quick", () => {
       "resident memory after",
       "memory growth",
       "HTTP round-trip",
+      "Claude Code mcp_tool hook round-trip p50",
     ]) {
       expect(names.some((name) => name.startsWith(expected))).toBe(true);
     }

@@ -3,6 +3,7 @@ import { spawnSync } from "node:child_process";
 import { cpus, loadavg, totalmem } from "node:os";
 import type { HttpResult } from "../sections/http.ts";
 import type { InProcessResult } from "../sections/in-process.ts";
+import type { McpHookResult } from "../sections/mcp-hook.ts";
 import type { MemoryResult } from "../sections/memory.ts";
 import type { ReloadResult } from "../sections/reload.ts";
 import type { SpawnResult } from "../sections/spawn.ts";
@@ -32,6 +33,7 @@ export interface BenchReport {
   reload?: ReloadResult;
   memory?: MemoryResult;
   http?: HttpResult;
+  mcpHook?: McpHookResult;
   durationMs: number;
 }
 
@@ -116,6 +118,11 @@ export function rows(r: BenchReport): Row[] {
       out.push(["HTTP round-trip p50 (vs Bun.serve echo)", n(h.rules), fmtMs(h.shepherd.p50), fmtMs(h.echo.p50), fmtRatio(h.ratioP50), "", ""]);
       out.push(["HTTP round-trip p99 (vs Bun.serve echo)", n(h.rules), fmtMs(h.shepherd.p99), fmtMs(h.echo.p99), fmtRatio(h.ratioP99), "", ""]);
     } else out.push(["HTTP round-trip", n(h.rules), `n/a: ${h.why}`, "", "", "", ""]);
+  }
+  if (r.mcpHook) {
+    const m = r.mcpHook;
+    const t = targeted(m.rules, 1_000);
+    out.push(["Claude Code mcp_tool hook round-trip p50 (vs spawned hook)", n(m.rules), fmtMs(m.mcp.p50), fmtMs(m.spawned.p50), fmtRatio(m.ratioP50), t ? "< 1 ms" : "", met(t ? m.mcp.p50 < 1 : undefined)]);
   }
   void mid;
   void big;
