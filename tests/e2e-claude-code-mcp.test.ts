@@ -167,6 +167,64 @@ describe("shepherd init claude-code --mcp when the server cannot answer", () => 
   }, 180_000);
 });
 
+/** One run of the real CLI in a fresh sandbox with `init claude-code --mcp`; what the model saw, per request. */
+async function runScenario(prefix: string, rules: unknown[], steps: unknown[], allowedTools: string, onlyHooks?: string[]): Promise<{ main: MainRequest[]; all: string; proj: string; code: number | null }> {
+  const box = makeSandbox(prefix);
+  try {
+    writeGlobalRules(box, rules);
+    const api = await startFake("anthropic", { steps: steps.map((x) => JSON.parse(JSON.stringify(x).replaceAll("PROJ", box.proj)) as unknown), side_text: "ok" }, join(box.root, "api"));
+    let code: number | null = null;
+    try {
+      await initAgent(box, "claude-code", { CLAUDE_CONFIG_DIR: join(box.home, ".claude") }, ["--mcp"]);
+      if (onlyHooks) {
+        const file = join(box.proj, ".claude", "settings.json");
+        const settings = read(file) as { hooks: Record<string, unknown> };
+        settings.hooks = Object.fromEntries(Object.entries(settings.hooks).filter(([event]) => onlyHooks.includes(event)));
+        writeFileSync(file, JSON.stringify(settings));
+      }
+      code = (await run(claudeBin(), ["-p", "go", "--output-format", "stream-json", "--verbose", "--allowedTools", allowedTools], { cwd: box.proj, env: claudeRunEnv(box, api.port) })).code;
+    } finally {
+      await api.stop();
+    }
+    const main = readJsonl(api.logFile).filter((x) => x.kind === "main") as unknown as MainRequest[];
+    return { main, all: main.flatMap((r) => r.new_messages.map((m) => m.text)).join("\n"), proj: box.proj, code };
+  } finally {
+    box.cleanup();
+  }
+}
+
+describe("Claude Code's newer events through shepherd init claude-code --mcp", () => {
+  it("should answer a permission prompt by rule (PermissionRequest: deny with the reason)", async () => {
+    // Write is not in --allowedTools: Claude Code asks for permission, and the PermissionRequest hook answers.
+    // PreToolUse would deny the same call first, so only the PermissionRequest hook is kept: the deny is its own.
+    const rules = [{ name: "no-secret-write", tool: "write", action: "block", conditions: [{ field: "path", pattern: "secret" }], reason: "PERM-DENY: no writing secrets" }];
+    const r = await runScenario("e2e-cc-perm", rules, [{ tool_use: [{ name: "Write", input: { file_path: "PROJ/secret.txt", content: "x" } }] }, { text: "done" }], "Bash", ["PermissionRequest"]);
+    expect(r.code).toBe(0);
+    const result = r.main.find((x) => x.step === 1)?.tool_results[0];
+    expect(result?.is_error).toBe(true);
+    expect(result?.text).toContain("PERM-DENY: no writing secrets");
+  }, 180_000);
+
+  it("should give a sub-agent's start the rules for sub-agents only (subagent: false stays quiet there)", async () => {
+    const rules = [
+      { name: "main-start", hook: "session_start", action: "steer", subagent: false, reason: "MAIN-START-ONLY" },
+      { name: "every-start", hook: "session_start", action: "steer", reason: "EVERY-START" },
+    ];
+    const steps = [
+      { tool_use: [{ name: "Agent", input: { description: "sub task", prompt: "say hi", subagent_type: "general-purpose" } }] },
+      { text: "sub done" },
+      { text: "done" },
+      { text: "done" },
+      { text: "done" },
+    ];
+    const r = await runScenario("e2e-cc-sub", rules, steps, "Bash,Agent");
+    expect(r.code).toBe(0);
+    const sub = /SubagentStart hook additional context: ([^\n]*)/.exec(r.all);
+    expect(sub?.[1]).toBe("EVERY-START");
+    expect(/SessionStart hook additional context: MAIN-START-ONLY/.test(r.all)).toBe(true);
+  }, 180_000);
+});
+
 function read(file: string): unknown {
   return JSON.parse(readFileSync(file, "utf8"));
 }

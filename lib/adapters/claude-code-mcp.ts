@@ -92,7 +92,9 @@ function parseObjectText(text: string): unknown {
  * A command hook's answer as the tool's text. With `onFailure: "block"` Claude Code takes only a hook's JSON,
  * `{}` or nothing; "no opinion" is written `{}` so the answer is never mistaken for a failure.
  */
-export function toolTextOfAnswer(stdout: string): string {
+export function toolTextOfAnswer(stdout: string, agentEvent?: string): string {
   const text = stdout.trim();
+  // On PreCompact plain text is the hook's answer (compaction instructions): there, no opinion is no text.
+  if (agentEvent === "PreCompact") return text;
   return text === "" ? "{}" : text;
 }

@@ -80,6 +80,28 @@ describe("runHookTool", () => {
     expect((await runHookTool(ws, "not an object")).text).toContain("deny");
   });
 
+  it("should answer a permission prompt by rule without counting the call twice", async () => {
+    await call(pre("ls"));
+    const r = await call({ hook_event_name: "PermissionRequest", tool_name: "Bash", tool_input: { command: "curl http://x" } });
+    expect(r.answer).toEqual({ hookSpecificOutput: { hookEventName: "PermissionRequest", decision: { behavior: "deny", message: "NO-CURL" } } });
+    expect(ws.sessions.peek("s1")?.calls).toBe(1);
+  });
+
+  it("should keep a sub-agent's counters apart from its session's", async () => {
+    const fail = { hook_event_name: "PostToolUseFailure", tool_name: "Bash", tool_input: { command: "false" }, error: "exit 1" };
+    await call(fail);
+    await call({ ...fail, agent_id: "a1" });
+    expect(ws.sessions.peek("s1")?.errors).toBe(1);
+    expect(ws.sessions.peek("s1/agent:a1")?.errors).toBe(1);
+  });
+
+  it("should log an event of a newer CLI once, however often it comes", async () => {
+    const seen: string[] = [];
+    ws.onNotify((_level, message) => seen.push(message));
+    for (let i = 0; i < 3; i++) expect((await call({ hook_event_name: "FutureEventForLogTest" })).answer).toEqual({});
+    expect(seen.filter((m) => m.includes("FutureEventForLogTest"))).toHaveLength(1);
+  });
+
   it("should forget a session when it ends", async () => {
     await call(pre("ls"));
     expect(ws.sessions.peek("s1")).toBeDefined();

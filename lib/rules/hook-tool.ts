@@ -3,10 +3,11 @@
  * through the claude-code adapter, in the long-lived process (no spawn, counters in memory).
  */
 import { AdapterInputError, mergeDecisions, type ParsedHook } from "../adapters/agent-adapter.ts";
-import { claudeCodeAdapter } from "../adapters/claude-code.ts";
+import { claudeCodeAdapter, KNOWN_CLAUDE_EVENTS } from "../adapters/claude-code.ts";
 import { HOOK_TOOL_NAME, hookJsonFromToolArgs, toolTextOfAnswer } from "../adapters/claude-code-mcp.ts";
 import { decideWithin, effectiveDeadline } from "../deadline.ts";
 import type { Decision, HookEvent } from "../engine/schema.ts";
+import { SessionStore } from "../engine/state.ts";
 import type { Workspace } from "./workspace.ts";
 
 /** Claude Code's timeout for Shepherd's `mcp_tool` hooks, in seconds (what `init --mcp` writes). */
@@ -24,10 +25,20 @@ function denyJson(reason: string): string {
   return JSON.stringify({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: reason } });
 }
 
-async function evaluateAll(workspace: Workspace, events: readonly HookEvent[]): Promise<Decision> {
+/** Event names of a newer CLI already reported by this process: each is logged once, not per call. */
+const reportedUnknown = new Set<string>();
+const MAX_REPORTED = 256;
+
+async function evaluateAll(workspace: Workspace, events: readonly HookEvent[], dryRun: boolean): Promise<Decision> {
   const decisions: Decision[] = [];
   for (const event of events) {
-    decisions.push(await workspace.evaluate(event));
+    let scratch: SessionStore | undefined;
+    if (dryRun) {
+      scratch = new SessionStore(1);
+      const live = workspace.sessions.peek(event.session.id);
+      if (live) scratch.set(event.session.id, structuredClone(live));
+    }
+    decisions.push(await workspace.evaluate(event, scratch));
     // Sessions live in memory here: an ended one need not wait for eviction.
     if (event.hook === "session_shutdown") workspace.sessions.delete(event.session.id);
   }
@@ -56,17 +67,21 @@ export async function runHookTool(workspace: Workspace, args: unknown): Promise<
   if (parsed.preTool && first?.tool && SELF_CALL.test(first.tool.name)) {
     return { text: denyJson(`${HOOK_TOOL_NAME} answers Claude Code's hooks; it is not a tool for the model.`), isError: false };
   }
-  if (!first) return { text: toolTextOfAnswer(claudeCodeAdapter.answer(parsed, mergeDecisions([])).stdout), isError: false };
+  if (!KNOWN_CLAUDE_EVENTS.has(parsed.agentEvent) && !reportedUnknown.has(parsed.agentEvent) && reportedUnknown.size < MAX_REPORTED) {
+    reportedUnknown.add(parsed.agentEvent);
+    workspace.notify("info", `Claude Code hook event "${parsed.agentEvent.slice(0, 100)}" is unknown to Shepherd: no opinion (logged once)`);
+  }
+  if (!first) return { text: toolTextOfAnswer(claudeCodeAdapter.answer(parsed, mergeDecisions([])).stdout, parsed.agentEvent), isError: false };
   const { settings } = workspace.host(first.session.cwd);
   try {
     const ms = effectiveDeadline(settings.hookDeadlineMs, MCP_HOOK_TIMEOUT_S * 1000);
     const decision = await decideWithin(
       parsed.events.map((e) => e.hook),
-      evaluateAll(workspace, parsed.events),
+      evaluateAll(workspace, parsed.events, parsed.dryRun === true),
       ms,
       settings.failMode,
     );
-    return { text: toolTextOfAnswer(claudeCodeAdapter.answer(parsed, decision).stdout), isError: false };
+    return { text: toolTextOfAnswer(claudeCodeAdapter.answer(parsed, decision).stdout, parsed.agentEvent), isError: false };
   } catch (e) {
     const failure = claudeCodeAdapter.failure(parsed, e instanceof Error ? e.message : String(e), settings.failMode !== "open");
     return { text: toolTextOfAnswer(failure.stdout), isError: false };

@@ -188,12 +188,14 @@ export class Workspace {
     if (host && report.changed.length > 0) this.#checkInlineTests(cwd, host);
   }
 
-  evaluate(event: HookEvent): Promise<Decision> | Decision {
+  /** `sessions`: evaluate against another store (a copy, for an event that must not count twice). */
+  evaluate(event: HookEvent, sessions?: SessionStore): Promise<Decision> | Decision {
     const host = this.host(event.session.cwd);
     host.flush();
     const loading = this.#loading.get(host.cwd);
-    if (loading) return loading.then(() => this.evaluate(event));
-    const decision = evaluate(this.#contextFor(host), event);
+    if (loading) return loading.then(() => this.evaluate(event, sessions));
+    const ctx = this.#contextFor(host);
+    const decision = evaluate(sessions ? { ...ctx, sessions } : ctx, event);
     const after = this.#opts.onDecision;
     if (!after) return decision;
     if (decision instanceof Promise) return decision.then((d) => (after(event, d), d));
