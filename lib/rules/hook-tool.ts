@@ -7,7 +7,6 @@ import { claudeCodeAdapter, KNOWN_CLAUDE_EVENTS } from "../adapters/claude-code.
 import { HOOK_TOOL_NAME, hookJsonFromToolArgs, toolTextOfAnswer } from "../adapters/claude-code-mcp.ts";
 import { decideWithin, effectiveDeadline } from "../deadline.ts";
 import type { Decision, HookEvent } from "../engine/schema.ts";
-import { SessionStore } from "../engine/state.ts";
 import type { Workspace } from "./workspace.ts";
 
 /** Claude Code's timeout for Shepherd's `mcp_tool` hooks, in seconds (what `init --mcp` writes). */
@@ -32,13 +31,7 @@ const MAX_REPORTED = 256;
 async function evaluateAll(workspace: Workspace, events: readonly HookEvent[], dryRun: boolean): Promise<Decision> {
   const decisions: Decision[] = [];
   for (const event of events) {
-    let scratch: SessionStore | undefined;
-    if (dryRun) {
-      scratch = new SessionStore(1);
-      const live = workspace.sessions.peek(event.session.id);
-      if (live) scratch.set(event.session.id, structuredClone(live));
-    }
-    decisions.push(await workspace.evaluate(event, scratch));
+    decisions.push(await workspace.evaluate(event, { uncounted: dryRun }));
     // Sessions live in memory here: an ended one need not wait for eviction.
     if (event.hook === "session_shutdown") workspace.sessions.delete(event.session.id);
   }

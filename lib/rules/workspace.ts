@@ -188,13 +188,22 @@ export class Workspace {
     if (host && report.changed.length > 0) this.#checkInlineTests(cwd, host);
   }
 
-  /** `sessions`: evaluate against another store (a copy, for an event that must not count twice). */
-  evaluate(event: HookEvent, sessions?: SessionStore): Promise<Decision> | Decision {
+  /**
+   * `uncounted`: the event re-asks about a call already counted (Claude Code's PermissionRequest after its
+   * PreToolUse): it is evaluated on a copy of the session, which is then dropped.
+   */
+  evaluate(event: HookEvent, opts?: { uncounted?: boolean }): Promise<Decision> | Decision {
     const host = this.host(event.session.cwd);
     host.flush();
     const loading = this.#loading.get(host.cwd);
-    if (loading) return loading.then(() => this.evaluate(event, sessions));
+    if (loading) return loading.then(() => this.evaluate(event, opts));
     const ctx = this.#contextFor(host);
+    let sessions: SessionStore | undefined;
+    if (opts?.uncounted) {
+      sessions = new SessionStore(1);
+      const live = this.sessions.peek(event.session.id);
+      if (live) sessions.set(event.session.id, structuredClone(live));
+    }
     const decision = evaluate(sessions ? { ...ctx, sessions } : ctx, event);
     const after = this.#opts.onDecision;
     if (!after) return decision;
