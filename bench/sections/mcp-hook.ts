@@ -82,12 +82,15 @@ export async function benchMcpHook(ruleCount: number, opts: { calls: number; war
     const spawnedDeny = Bun.spawnSync([SHEPHERD, "hook", "claude-code"], { cwd: project.cwd, env: project.env, stdin: Buffer.from(JSON.stringify(discard)), stdout: "pipe", stderr: "ignore" });
     if (!spawnedDeny.stdout.toString().includes('"deny"')) throw new Error("bench: the spawned hook did not deny");
 
-    const allowed = hookJson(project.cwd, "git status --short");
-    const args = filled(allowed);
-    const input = Buffer.from(JSON.stringify(allowed));
+    // Two commands in turn: one command again and again is a loop, which the built-in loop rules stop.
+    const allowed = [hookJson(project.cwd, "git status --short"), hookJson(project.cwd, "git status")];
+    const argsOf = allowed.map(filled);
+    const inputOf = allowed.map((a) => Buffer.from(JSON.stringify(a)));
     const mcp: number[] = [];
     const spawned: number[] = [];
     for (let i = 0; i < opts.warmup + opts.calls; i++) {
+      const args = argsOf[i % 2];
+      const input = inputOf[i % 2] as Buffer;
       let t0 = performance.now();
       const res = await serve.request("tools/call", { name: "shepherd_hook", arguments: args });
       const m = performance.now() - t0;

@@ -1,6 +1,7 @@
 /** @module (rule set, session state, event) -> Decision, with the precedence of DESIGN section 3. */
 import type { ShellContext } from "../shell/index.ts";
 import type { PathGuard } from "../shell/paths.ts";
+import { loopCount, trackCall, trackFailure } from "./loops.ts";
 import { defaultProtectedPaths } from "./protected-paths.ts";
 import { candidates, type RuleSet } from "./merge.ts";
 import { type CompiledRule, EventView, fillTemplate, matchStatic, NO_MATCH } from "./match.ts";
@@ -60,10 +61,12 @@ function count(state: SessionState, view: EventView): void {
   if (ev.hook === "tool_call") {
     state.calls++;
     state.callsByTool[view.tool] = (state.callsByTool[view.tool] ?? 0) + 1;
+    trackCall(state, view);
   } else if (ev.hook === "tool_result" && ev.result) {
     if (ev.result.isError) {
       state.errors++;
       state.errorsByTool[view.tool] = (state.errorsByTool[view.tool] ?? 0) + 1;
+      trackFailure(state, view);
     } else if (EDIT_TOOLS.has(view.tool)) {
       recordEdit(state);
     }
@@ -76,6 +79,7 @@ function count(state: SessionState, view: EventView): void {
 function counterValue(rule: Rule, state: SessionState, view: EventView): number {
   const s = rule.state;
   if (!s) return 0;
+  if (s.countKind === "repeats" || s.countKind === "failing_repeats") return loopCount(s.countKind, state, view);
   const perTool = s.perTool === true ? view.tool : typeof s.perTool === "string" ? s.perTool : undefined;
   if (s.countKind === "errors") return perTool === undefined ? state.errors : (state.errorsByTool[perTool] ?? 0);
   return perTool === undefined ? state.calls : (state.callsByTool[perTool] ?? 0);

@@ -36,6 +36,12 @@ export interface SessionState {
   /** agent_end rules already delivered since the last user input (wrap-up never loops). */
   wrapUpDelivered: string[];
   lastSeen: number;
+  /** Loop rules (loops.ts): the hash of the last tool call, how often it came in a row, failures per call hash. */
+  lastCall: string;
+  repeats: number;
+  failedCalls: Record<string, number>;
+  /** When the session's first event came (ms; 0 = not known yet): the wall-time budget counts from here. */
+  startedAt: number;
 }
 
 export function emptyState(now = 0): SessionState {
@@ -52,6 +58,10 @@ export function emptyState(now = 0): SessionState {
     hints: [],
     wrapUpDelivered: [],
     lastSeen: now,
+    lastCall: "",
+    repeats: 0,
+    failedCalls: {},
+    startedAt: now,
   };
 }
 
@@ -71,10 +81,14 @@ export const SessionStateSchema = lazySchema(() => {
     hints: v.array(v.string()),
     wrapUpDelivered: v.array(v.string()),
     lastSeen: v.number(),
+    lastCall: v.optional(v.pipe(v.string(), v.maxLength(64)), ""),
+    repeats: v.optional(v.number(), 0),
+    failedCalls: v.optional(Counts, {}),
+    startedAt: v.optional(v.number(), 0),
   });
 });
 
-const STATE_KEYS: ReadonlySet<string> = new Set(["calls", "errors", "callsByTool", "errorsByTool", "hasEdits", "edits", "commandsSinceEdit", "baselines", "warnings", "hints", "wrapUpDelivered", "lastSeen"]);
+const STATE_KEYS: ReadonlySet<string> = new Set(["calls", "errors", "callsByTool", "errorsByTool", "hasEdits", "edits", "commandsSinceEdit", "baselines", "warnings", "hints", "wrapUpDelivered", "lastSeen", "lastCall", "repeats", "failedCalls", "startedAt"]);
 const RECORD_KEYS: ReadonlySet<string> = new Set(["command", "ok"]);
 
 /**
@@ -85,6 +99,7 @@ const RECORD_KEYS: ReadonlySet<string> = new Set(["command", "ok"]);
 export function isExactSessionState(x: unknown): x is SessionState {
   if (!isPlainRecord(x) || !onlyKeys(x, STATE_KEYS)) return false;
   if (!isNumber(x.calls) || !isNumber(x.errors) || !isNumber(x.edits) || !isNumber(x.lastSeen) || typeof x.hasEdits !== "boolean") return false;
+  if (typeof x.lastCall !== "string" || x.lastCall.length > 64 || !isNumber(x.repeats) || !isNumber(x.startedAt) || !isNumberRecord(x.failedCalls)) return false;
   if (!isNumberRecord(x.callsByTool) || !isNumberRecord(x.errorsByTool) || !isNumberRecord(x.baselines) || !isNumberRecord(x.warnings)) return false;
   if (!isStringArray(x.hints) || !isStringArray(x.wrapUpDelivered) || !isDenseArray(x.commandsSinceEdit)) return false;
   for (const c of x.commandsSinceEdit) if (!isPlainRecord(c) || !onlyKeys(c, RECORD_KEYS) || typeof c.command !== "string" || typeof c.ok !== "boolean") return false;
