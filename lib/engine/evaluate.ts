@@ -1,6 +1,7 @@
 /** @module (rule set, session state, event) -> Decision, with the precedence of DESIGN section 3. */
 import type { ShellContext } from "../shell/index.ts";
 import type { PathGuard } from "../shell/paths.ts";
+import { type Budgets, budgetHit } from "./budgets.ts";
 import { loopCount, trackCall, trackFailure } from "./loops.ts";
 import { defaultProtectedPaths } from "./protected-paths.ts";
 import { candidates, type RuleSet } from "./merge.ts";
@@ -47,6 +48,8 @@ export interface EvalContext {
   /** The `shepherd_state` path class, built by the host from the environment; else the home-based defaults. */
   guard?: PathGuard;
   host?: EvalHost;
+  /** Per-session budgets from the settings (budgets.ts). */
+  budgets?: Budgets;
 }
 
 function shellContext(ctx: EvalContext, event: HookEvent): ShellContext {
@@ -173,8 +176,14 @@ function pushUnique(list: string[], text: string): void {
 export function evaluate(ctx: EvalContext, event: HookEvent): Decision | Promise<Decision> {
   const view = new EventView(event);
   const state = ctx.sessions.get(event.session.id);
-  state.lastSeen = Date.now();
+  const now = Date.now();
+  state.lastSeen = now;
+  if (state.startedAt === 0) state.startedAt = now;
   count(state, view);
+  if (ctx.budgets) {
+    const hit = budgetHit(ctx.budgets, state, event, now);
+    if (hit) return { action: "block", reason: hit.reason, notify: [], steer: [], fired: [{ rule: `budgets.${hit.budget}`, source: "settings", action: "block" }] };
+  }
   const shell = shellContext(ctx, event);
   const list = candidates(ctx.rules, event.hook, view.tool);
 

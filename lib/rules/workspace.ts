@@ -224,6 +224,7 @@ export class Workspace {
       home: homeDir(this.env),
       guard: protectedPathsFor(this.env, host.cwd, host.settings, process.execPath),
       host: this.#evalHost(host.cwd),
+      ...(host.settings.budgets ? { budgets: host.settings.budgets } : {}),
     };
     this.#contexts.set(host, { generation: host.generation, ctx });
     return ctx;
