@@ -52,7 +52,7 @@ describe("runHook", () => {
     // The built-in loop rule speaks too: the same call has failed twice.
     const second = (await hook("claude-code", fail)).out as { hookSpecificOutput: { hookEventName: string; additionalContext: string } };
     expect(second.hookSpecificOutput.hookEventName).toBe("PostToolUseFailure");
-    expect(second.hookSpecificOutput.additionalContext).toStartWith("two errors now");
+    expect(second.hookSpecificOutput.additionalContext).toContain("two errors now");
   });
 
   it("should remind once at Stop after an edit, and not loop", async () => {

@@ -13,20 +13,27 @@ const HASHED_EDGE = 4_096;
 
 const keys = new WeakMap<EventView, string>();
 
-/** What makes two calls "the same": a shell command with its spacing collapsed, any other input as JSON. */
+/** A long text by its head, length and tail: no pass over megabytes, on every event, for a hash. */
+function edges(text: string): string {
+  return text.length > 2 * HASHED_EDGE ? `${text.slice(0, HASHED_EDGE)}\u0000${text.length}\u0000${text.slice(-HASHED_EDGE)}` : text;
+}
+
+/** What makes two calls "the same": a shell command with its spacing collapsed, any other input field by field. */
 function normalizedInput(view: EventView): string {
   const command = view.tool === "bash" ? view.command : undefined;
-  if (command !== undefined) return command.trim().replace(/\s+/g, " ");
-  return JSON.stringify(view.input) ?? "";
+  if (command !== undefined) return edges(command).trim().replace(/\s+/g, " ");
+  let out = "";
+  for (const [key, value] of Object.entries(view.input)) {
+    out += `${key}\u0000${typeof value === "string" ? edges(value) : edges(JSON.stringify(value) ?? "")}\u0000`;
+  }
+  return out;
 }
 
 /** The hash that names this event's tool call (cached per event). */
 export function callKey(view: EventView): string {
   let k = keys.get(view);
   if (k !== undefined) return k;
-  const text = normalizedInput(view);
-  const body = text.length > 2 * HASHED_EDGE ? `${text.slice(0, HASHED_EDGE)}\u0000${text.length}\u0000${text.slice(-HASHED_EDGE)}` : text;
-  k = textHash(`${view.tool}\u0000${body}`);
+  k = textHash(`${view.tool}\u0000${normalizedInput(view)}`);
   keys.set(view, k);
   return k;
 }
