@@ -193,6 +193,21 @@ async function runScenario(prefix: string, rules: unknown[], steps: unknown[], a
   }
 }
 
+describe("loops that stop, with the real Claude Code CLI", () => {
+  it("should steer on the third identical call in a row and deny the fifth with the reason", async () => {
+    const same = { tool_use: [{ name: "Bash", input: { command: "cat missing-loop-file.txt" } }] };
+    const r = await runScenario("e2e-cc-loop", [], [same, same, same, same, same, { text: "done" }], "Bash");
+    expect(r.code).toBe(0);
+    expect(r.main.map((x) => x.step)).toEqual([0, 1, 2, 3, 4, 5]);
+    const seen = (step: number) => r.main.find((x) => x.step === step)?.new_messages.map((m) => m.text).join("\n") ?? "";
+    expect(seen(2)).not.toContain("three times in a row");
+    expect(seen(3)).toContain("three times in a row");
+    const fifth = r.main.find((x) => x.step === 5)?.tool_results[0];
+    expect(fifth?.is_error).toBe(true);
+    expect(fifth?.text).toContain("fifth identical Bash call in a row");
+  }, 180_000);
+});
+
 describe("Claude Code's newer events through shepherd init claude-code --mcp", () => {
   it("should answer a permission prompt by rule (PermissionRequest: deny with the reason)", async () => {
     // Write is not in --allowedTools: Claude Code asks for permission, and the PermissionRequest hook answers.
