@@ -24,6 +24,7 @@ describe("bench --quick", () => {
       "memory growth",
       "HTTP round-trip",
       "Claude Code mcp_tool hook round-trip p50",
+      "loop rules added per evaluation",
     ]) {
       expect(names.some((name) => name.startsWith(expected))).toBe(true);
     }

@@ -3,7 +3,6 @@
  * the same call failing again. The session keeps a hash of each call's normalized input, never the input,
  * and at most MAX_FAILED_CALLS of them, so a long session stays small.
  */
-import { textHash } from "../hash.ts";
 import type { EventView } from "./match.ts";
 import type { SessionState } from "./state.ts";
 
@@ -11,31 +10,73 @@ export const MAX_FAILED_CALLS = 64;
 /** A huge input (a Write of a large file) is hashed by its head, tail and length: bounded work per event. */
 const HASHED_EDGE = 4_096;
 
-const keys = new WeakMap<EventView, string>();
+/** The last event's key: a rule asks again for the event just counted (a WeakMap costs more than the hash). */
+let lastView: EventView | undefined;
+let lastKey = "";
 
-/** A long text by its head, length and tail: no pass over megabytes, on every event, for a hash. */
-function edges(text: string): string {
-  return text.length > 2 * HASHED_EDGE ? `${text.slice(0, HASHED_EDGE)}\u0000${text.length}\u0000${text.slice(-HASHED_EDGE)}` : text;
-}
+/**
+ * Two FNV-1a-style 32-bit lanes over the call, in one pass with no string built: this runs on every tool
+ * call and result. `collapse` folds each run of ASCII whitespace into one space and drops it at the ends
+ * (a shell command's spacing does not make it another call). A text longer than twice HASHED_EDGE is hashed
+ * by its first and last HASHED_EDGE characters and its length: bounded work for a Write of megabytes.
+ */
+class CallHash {
+  h1 = 0x811c9dc5;
+  h2 = 0x9e3779b1;
 
-/** What makes two calls "the same": a shell command with its spacing collapsed, any other input field by field. */
-function normalizedInput(view: EventView): string {
-  const command = view.tool === "bash" ? view.command : undefined;
-  if (command !== undefined) return edges(command).trim().replace(/\s+/g, " ");
-  let out = "";
-  for (const [key, value] of Object.entries(view.input)) {
-    out += `${key}\u0000${typeof value === "string" ? edges(value) : edges(JSON.stringify(value) ?? "")}\u0000`;
+  add(c: number): void {
+    this.h1 = Math.imul(this.h1 ^ c, 0x01000193);
+    this.h2 = Math.imul(this.h2 ^ c, 0x5bd1e995);
   }
-  return out;
+
+  text(t: string, collapse: boolean): void {
+    const n = t.length;
+    const long = n > 2 * HASHED_EDGE;
+    let space = false;
+    let started = false;
+    for (let i = 0; i < n; i++) {
+      if (long && i === HASHED_EDGE) {
+        this.add(0);
+        this.add(n & 0xffff);
+        this.add(n >>> 16);
+        i = n - HASHED_EDGE;
+      }
+      const c = t.charCodeAt(i);
+      if (collapse && (c === 32 || (c >= 9 && c <= 13))) {
+        space = started;
+        continue;
+      }
+      if (space) {
+        this.add(32);
+        space = false;
+      }
+      started = true;
+      this.add(c);
+    }
+    this.add(0);
+  }
+
+  hex(): string {
+    return (this.h1 >>> 0).toString(16).padStart(8, "0") + (this.h2 >>> 0).toString(16).padStart(8, "0");
+  }
 }
 
-/** The hash that names this event's tool call (cached per event). */
+/** The hash that names this event's tool call (cached per event): same tool and same normalized input. */
 export function callKey(view: EventView): string {
-  let k = keys.get(view);
-  if (k !== undefined) return k;
-  k = textHash(`${view.tool}\u0000${normalizedInput(view)}`);
-  keys.set(view, k);
-  return k;
+  if (view === lastView) return lastKey;
+  const h = new CallHash();
+  h.text(view.tool, false);
+  const command = view.tool === "bash" ? view.command : undefined;
+  if (command !== undefined) h.text(command, true);
+  else {
+    for (const [key, value] of Object.entries(view.input)) {
+      h.text(key, false);
+      h.text(typeof value === "string" ? value : (JSON.stringify(value) ?? ""), false);
+    }
+  }
+  lastKey = h.hex();
+  lastView = view;
+  return lastKey;
 }
 
 /** A tool call about to run: the streak grows when it is the previous call again, else starts over. */
