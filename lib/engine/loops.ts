@@ -102,5 +102,12 @@ export function loopCount(kind: "repeats" | "failing_repeats", state: SessionSta
   const ev = view.event;
   if (!ev.tool) return 0;
   if (kind === "repeats") return ev.hook === "tool_call" ? state.repeats : 0;
+  // Nothing failed yet (the common case): no call needs hashing to know it has not failed before.
+  if (!hasAny(state.failedCalls)) return 0;
   return state.failedCalls[callKey(view)] ?? 0;
+}
+
+function hasAny(record: Record<string, number>): boolean {
+  for (const _ in record) return true;
+  return false;
 }
