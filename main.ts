@@ -106,10 +106,11 @@ function pluginProviderWith(
 
 /** `shepherd <face> --help` for the faces whose options main.ts parses itself. */
 const FACE_HELP: Record<string, string> = {
-  serve: `Usage: shepherd serve
+  serve: `Usage: shepherd serve [--hook-tool]
 
 The stdio sidecar: JSON-RPC 2.0, one message a line (MCP lifecycle, shepherd/evaluate, shepherd/hint,
 the shepherd_rules tool). Rules come from the current folder's layers. Exits 0 on stdin EOF or SIGTERM.
+--hook-tool: also the shepherd_hook tool, for Claude Code's mcp_tool hooks (shepherd init claude-code --mcp).
 Example: printf '{"jsonrpc":"2.0","id":1,"method":"ping"}\\n' | shepherd serve
 `,
   http: `Usage: shepherd http [--port N] [--host H] [--token T] [--idle-timeout S]
@@ -219,6 +220,7 @@ async function main(argv: string[]): Promise<number> {
         plugins,
         input: stdinChunks(),
         write: writeLine,
+        hookTool: rest.includes("--hook-tool"),
       });
       const running = server;
       const stop = () => {

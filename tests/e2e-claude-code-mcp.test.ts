@@ -97,7 +97,7 @@ describe("shepherd init claude-code --mcp with the real Claude Code CLI", () => 
   });
 
   it("should have answered the tool hooks through shepherd serve, not a spawned hook", () => {
-    expect(read(join(sb.proj, ".mcp.json"))).toEqual({ mcpServers: { shepherd: { type: "stdio", command: shepherdBin(), args: ["serve"] } } });
+    expect(read(join(sb.proj, ".mcp.json"))).toEqual({ mcpServers: { shepherd: { type: "stdio", command: shepherdBin(), args: ["serve", "--hook-tool"] } } });
     expect(debugLog).toContain("mcp_tool calling shepherd/shepherd_hook");
     expect(debugLog).not.toMatch(/PreToolUse:Bash \[[^\]]*shepherd hook claude-code\]/);
   });
@@ -251,7 +251,7 @@ describe("shepherd serve's shepherd_hook tool (black box)", () => {
     tp = tempProject();
     mkdirSync(join(tp.project, ".pi"));
     writeFileSync(join(tp.project, ".pi/shepherd-rules.json"), JSON.stringify([{ name: "no-rm", action: "block", pattern: "rm -rf", reason: "no {{command}}" }]));
-    sc = new Sidecar(tp.project, tp.env);
+    sc = new Sidecar(tp.project, tp.env, ["serve", "--hook-tool"]);
   });
   afterEach(async () => {
     if (sc.child.exitCode === null) await sc.close();
@@ -262,9 +262,18 @@ describe("shepherd serve's shepherd_hook tool (black box)", () => {
     return res.result as { content: { type: string; text: string }[]; isError: boolean };
   };
 
-  it("should list the hook tool beside shepherd_rules", async () => {
+  it("should list the hook tool beside shepherd_rules, and offer it only with --hook-tool", async () => {
     const tools = (await sc.request("tools/list")).result as { tools: { name: string }[] };
     expect(tools.tools.map((t) => t.name)).toEqual(["shepherd_rules", "shepherd_hook"]);
+    const plain = new Sidecar(tp.project, tp.env);
+    try {
+      const listed = (await plain.request("tools/list")).result as { tools: { name: string }[] };
+      expect(listed.tools.map((t) => t.name)).toEqual(["shepherd_rules"]);
+      const call = await plain.request("tools/call", { name: "shepherd_hook", arguments: { hook_event_name: "SessionEnd", session_id: "s" } });
+      expect(call.error?.code).toBe(-32602);
+    } finally {
+      await plain.close();
+    }
   });
 
   it("should answer a PreToolUse in Claude Code's contract, from the filled-in strings", async () => {

@@ -34,7 +34,7 @@ function filled(json: Record<string, unknown>): Record<string, string> {
 
 /** A line-framed JSON-RPC client of one `shepherd serve`. */
 function startServe(cwd: string, env: Record<string, string>) {
-  const proc = Bun.spawn([SHEPHERD, "serve"], { cwd, env, stdin: "pipe", stdout: "pipe", stderr: "ignore" });
+  const proc = Bun.spawn([SHEPHERD, "serve", "--hook-tool"], { cwd, env, stdin: "pipe", stdout: "pipe", stderr: "ignore" });
   const reader = proc.stdout.getReader();
   const decoder = new TextDecoder();
   let buf = "";

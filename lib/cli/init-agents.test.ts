@@ -166,7 +166,7 @@ describe("runInitAgent claude-code --mcp", () => {
 
   it("should write the MCP server to .mcp.json and mcp_tool hooks that fail closed", async () => {
     expect(await runInitAgent("claude-code", opts({ mcp: true }))).toBe(0);
-    expect(read(mcpFile())).toEqual({ mcpServers: { shepherd: { type: "stdio", command: "/opt/bin/shepherd", args: ["serve"] } } });
+    expect(read(mcpFile())).toEqual({ mcpServers: { shepherd: { type: "stdio", command: "/opt/bin/shepherd", args: ["serve", "--hook-tool"] } } });
     const h = handlers();
     for (const event of ["PreToolUse", "PostToolUse", "PostToolUseFailure", "UserPromptSubmit", "Stop"]) {
       expect(h[event]).toHaveLength(1);

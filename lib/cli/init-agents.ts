@@ -145,7 +145,7 @@ function claudeMcpPlan(opts: InitAgentOptions, project: string): AgentPlan {
     mcpServer: {
       file: user ? join(opts.env.CLAUDE_CONFIG_DIR || home(opts.env), ".claude.json") : join(project, ".mcp.json"),
       name: MCP_SERVER_NAME,
-      entry: { type: "stdio", command: opts.binary, args: ["serve"] },
+      entry: { type: "stdio", command: opts.binary, args: ["serve", "--hook-tool"] },
     },
     notes: user ? [] : ["Claude Code asks once before it starts a project's .mcp.json server in an interactive session: approve \"shepherd\"."],
   };

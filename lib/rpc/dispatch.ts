@@ -66,6 +66,12 @@ export interface DispatcherOptions {
   workspace: Workspace;
   version: string;
   log: Logger;
+  /**
+   * Offer `shepherd_hook` (`shepherd serve --hook-tool`, which `init claude-code --mcp` writes). Off by
+   * default: a client that shows a server's tools to its model would let the model feed Shepherd invented
+   * hook events; Claude Code's hooks are the one caller it is for, and Shepherd denies the model's own call.
+   */
+  hookTool?: boolean;
 }
 
 type Handler = (params: unknown) => unknown;
@@ -88,12 +94,12 @@ export class Dispatcher {
       ],
       ["ping", () => ({})],
       ["logging/setLevel", () => ({})],
-      ["tools/list", () => ({ tools: [RULES_TOOL_DEFINITION, HOOK_TOOL_DEFINITION] })],
+      ["tools/list", () => ({ tools: opts.hookTool ? [RULES_TOOL_DEFINITION, HOOK_TOOL_DEFINITION] : [RULES_TOOL_DEFINITION] })],
       [
         "tools/call",
         async (params) => {
           const p = parseParams(ToolCallParams, params);
-          if (p.name === HOOK_TOOL_NAME) {
+          if (p.name === HOOK_TOOL_NAME && opts.hookTool) {
             const res = await runHookTool(workspace, p.arguments ?? {});
             return { content: [{ type: "text", text: res.text }], isError: res.isError };
           }
