@@ -108,10 +108,11 @@ function pluginProviderWith(
 
 /** `shepherd <face> --help` for the faces whose options main.ts parses itself. */
 const FACE_HELP: Record<string, string> = {
-  serve: `Usage: shepherd serve
+  serve: `Usage: shepherd serve [--hook-tool]
 
 The stdio sidecar: JSON-RPC 2.0, one message a line (MCP lifecycle, shepherd/evaluate, shepherd/hint,
 the shepherd_rules tool). Rules come from the current folder's layers. Exits 0 on stdin EOF or SIGTERM.
+--hook-tool: also the shepherd_hook tool, for Claude Code's mcp_tool hooks (shepherd init claude-code --mcp).
 Example: printf '{"jsonrpc":"2.0","id":1,"method":"ping"}\\n' | shepherd serve
 `,
   http: `Usage: shepherd http [--port N] [--host H] [--token T] [--idle-timeout S]
@@ -127,11 +128,13 @@ Reads one hook call of that agent on stdin and answers in its contract (deny, as
 wrap-up). Counters survive across hook processes in a per-session state file.
 Example: echo '{"session_id":"s","cwd":".","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"git checkout -- a.ts"}}' | shepherd hook claude-code
 `,
-  init: `Usage: shepherd init <pi|claude-code|codex|gemini> [--user] [--uninstall]
+  init: `Usage: shepherd init <pi|claude-code|codex|gemini> [--user] [--mcp] [--uninstall]
 
 pi: installs the thin extension into ~/.pi/agent/extensions/ (PI_CODING_AGENT_DIR honoured).
 claude-code, codex, gemini: merges Shepherd's hooks into the project's settings file (--user: the
 user's), keeping everything else. --uninstall removes only what Shepherd added.
+claude-code --mcp: hooks of type mcp_tool answered by one \`shepherd serve\` per session (no process per
+hook), with the MCP server entry in .mcp.json (--user: ~/.claude.json).
 Example: shepherd init claude-code --user
 `,
 };
@@ -219,6 +222,7 @@ async function main(argv: string[]): Promise<number> {
         plugins,
         input: stdinChunks(),
         write: writeLine,
+        hookTool: rest.includes("--hook-tool"),
       });
       const running = server;
       const stop = () => {
@@ -252,6 +256,7 @@ async function main(argv: string[]): Promise<number> {
         env,
         scope: flags.includes("--user") ? "user" : "project",
         uninstall: flags.includes("--uninstall"),
+        mcp: flags.includes("--mcp"),
         binary: process.execPath,
       });
     }

@@ -25,6 +25,8 @@ describe("bench --quick", () => {
       "HTTP round-trip",
       "redact a 1",
       "data-flow guard, added per tool call",
+      "Claude Code mcp_tool hook round-trip p50",
+      "loop rules added per evaluation",
     ]) {
       expect(names.some((name) => name.startsWith(expected))).toBe(true);
     }

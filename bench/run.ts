@@ -13,6 +13,8 @@ import { collectMachineInfo, renderMarkdown, renderTable, type BenchReport } fro
 import { ROOT, SHEPHERD } from "./lib/paths.ts";
 import { benchHttp } from "./sections/http.ts";
 import { benchInProcess } from "./sections/in-process.ts";
+import { benchLoops } from "./sections/loops.ts";
+import { benchMcpHook } from "./sections/mcp-hook.ts";
 import { benchMemory } from "./sections/memory.ts";
 import { benchRedact } from "./sections/redact.ts";
 import { benchReload } from "./sections/reload.ts";
@@ -61,6 +63,10 @@ export async function runBench(opts: BenchOptions): Promise<BenchReport> {
   report.http = await benchHttp(mid, q ? { runs: 2, requests: 30, warmup: 10 } : { runs: 5, requests: 1_000, warmup: 500 });
   log("redaction of a 1 MiB tool output...");
   report.redact = benchRedact({ runs: q ? 5 : 50 });
+  log(`Claude Code mcp_tool hook vs spawned hook, ${mid} rules...`);
+  report.mcpHook = await benchMcpHook(mid, q ? { calls: 10, warmup: 3 } : { calls: 300, warmup: 30 });
+  log("loop rules, in process...");
+  report.loops = benchLoops(q ? { runs: 2, events: 5_000 } : { runs: 9, events: 100_000 });
   report.durationMs = Date.now() - started;
   return report;
 }

@@ -124,8 +124,9 @@ describe.each(piVersions().map((pi) => [pi.version, pi] as const))("pi %s", (_ve
       project.rules([
         { name: "three-errors", hook: "tool_result", tool: "bash", action: "steer", state: { countKind: "errors", gte: 3 }, reason: "three failures: stop and think" },
       ]);
-      const fail = { toolCalls: [{ name: "bash", arguments: { command: "echo failing; exit 1" } }] };
-      project.script([fail, fail, fail, { text: "done" }]);
+      // Three different failing commands: one command failing again would bring the built-in loop rule's steer too.
+      const fail = (n: number) => ({ toolCalls: [{ name: "bash", arguments: { command: `echo failing ${n}; exit 1` } }] });
+      project.script([fail(1), fail(2), fail(3), { text: "done" }]);
       const run = await project.run();
       expect(run.code).toBe(0);
       expect(run.contexts.length).toBe(4);

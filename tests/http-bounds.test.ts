@@ -16,7 +16,12 @@ const env = () => ({ PATH: process.env.PATH, HOME: sb.home, PI_CODING_AGENT_DIR:
 beforeEach(() => {
   sb = makeSandbox("http-bounds");
   // A reason that quotes the command: what made every feed entry as big as the command.
-  writeGlobalRules(sb, [{ name: "quote-echo", action: "block", pattern: "^echo", reason: "blocked: {{command}}" }]);
+  // The same command again and again is what the built-in loop rules stop; here it is load, so they are off.
+  writeGlobalRules(sb, [
+    { name: "quote-echo", action: "block", pattern: "^echo", reason: "blocked: {{command}}" },
+    { name: "loop-same-call-steer", enabled: false },
+    { name: "loop-same-call-block", enabled: false },
+  ]);
 });
 afterEach(async () => {
   await srv?.stop();

@@ -69,7 +69,9 @@ describe("shepherd http", () => {
   it("should keep session counters across hook requests", async () => {
     const fail = ccHook({ hook_event_name: "PostToolUseFailure", tool_name: "Bash", tool_input: { command: "false" }, error: "Exit code 1" });
     expect(await (await post("/v1/hooks/claude-code", fail)).json()).toEqual({});
-    expect(await (await post("/v1/hooks/claude-code", fail)).json()).toEqual({ hookSpecificOutput: { hookEventName: "PostToolUseFailure", additionalContext: "HTTP-ERRORS: two failures" } });
+    // Another failing command: the same one failing twice would bring the built-in loop rule's steer too.
+    const other = ccHook({ hook_event_name: "PostToolUseFailure", tool_name: "Bash", tool_input: { command: "exit 1" }, error: "Exit code 1" });
+    expect(await (await post("/v1/hooks/claude-code", other)).json()).toEqual({ hookSpecificOutput: { hookEventName: "PostToolUseFailure", additionalContext: "HTTP-ERRORS: two failures" } });
     const status = (await (await fetch(`${srv.url}/v1/status`)).json()) as { sessions: { id: string; errors: number }[] };
     expect(status.sessions.find((s) => s.id === "http-s1")?.errors).toBe(2);
   });

@@ -4,6 +4,8 @@ import { spawnSync } from "node:child_process";
 import { cpus, loadavg, totalmem } from "node:os";
 import type { HttpResult } from "../sections/http.ts";
 import type { InProcessResult } from "../sections/in-process.ts";
+import type { LoopsResult } from "../sections/loops.ts";
+import type { McpHookResult } from "../sections/mcp-hook.ts";
 import type { MemoryResult } from "../sections/memory.ts";
 import type { ReloadResult } from "../sections/reload.ts";
 import type { SpawnResult } from "../sections/spawn.ts";
@@ -34,6 +36,8 @@ export interface BenchReport {
   memory?: MemoryResult;
   http?: HttpResult;
   redact?: RedactResult;
+  mcpHook?: McpHookResult;
+  loops?: LoopsResult;
   durationMs: number;
 }
 
@@ -123,6 +127,14 @@ export function rows(r: BenchReport): Row[] {
     const x = r.redact;
     out.push([`redact a ${fmtMb(x.bytes)} tool output (${x.secretsFound} secrets)`, "", fmtMs(x.msPerOutput), "", "", r.quick ? "" : "< 10 ms", met(r.quick ? undefined : x.msPerOutput < 10)]);
     out.push(["data-flow guard, added per tool call (32 secrets seen)", "", fmtUs(x.guardUsPerCall), "", "", r.quick ? "" : "< 5 µs", met(r.quick ? undefined : x.guardUsPerCall < 5)]);
+  }
+  if (r.mcpHook) {
+    const m = r.mcpHook;
+    const t = targeted(m.rules, 1_000);
+    out.push(["Claude Code mcp_tool hook round-trip p50 (vs spawned hook)", n(m.rules), fmtMs(m.mcp.p50), fmtMs(m.spawned.p50), fmtRatio(m.ratioP50), t ? "< 1 ms" : "", met(t ? m.mcp.p50 < 1 : undefined)]);
+  }
+  if (r.loops) {
+    out.push(["loop rules added per evaluation (incl. hashing the call)", "built-in", fmtUs(r.loops.usAdded), `hash ${fmtUs(r.loops.usTracking)}`, "", r.quick ? "" : "< 1 µs", met(r.quick ? undefined : r.loops.usAdded < 1)]);
   }
   void mid;
   void big;

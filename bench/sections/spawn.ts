@@ -68,11 +68,12 @@ export function benchSpawn(ruleCount: number, opts: { runs: number; warmup: numb
       const blocked = runOnce(c.cmd, hookInput(project.cwd, "git checkout -- src/a.ts"), project.cwd, env);
       if (!blocked.stdout.includes('"deny"')) throw new Error(`bench: ${c.name} did not block (exit ${blocked.code}): ${blocked.stdout.slice(0, 300)}`);
     }
-    const input = hookInput(project.cwd, "git status --short");
+    // Two commands in turn: one command again and again is a loop, which the built-in loop rules stop.
+    const inputs = [hookInput(project.cwd, "git status --short"), hookInput(project.cwd, "git status")];
     const samples = new Map<string, number[]>(contenders.map((c) => [c.name, []]));
     for (let r = 0; r < opts.warmup + opts.runs; r++) {
       for (const c of contenders) {
-        const { ms, code, stdout } = runOnce(c.cmd, input, project.cwd, env);
+        const { ms, code, stdout } = runOnce(c.cmd, inputs[r % 2] as string, project.cwd, env);
         if (code !== 0 || stdout.includes('"deny"')) throw new Error(`bench: ${c.name} failed on an allowed command (exit ${code}): ${stdout.slice(0, 300)}`);
         if (r >= opts.warmup) samples.get(c.name)?.push(ms);
       }

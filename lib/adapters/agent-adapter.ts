@@ -36,6 +36,11 @@ export interface ParsedHook {
   toolResponse?: unknown;
   /** Only for Codex: the transcript to read a call's exit code from. */
   transcriptPath?: string;
+  /**
+   * The events re-ask about a call already counted (Claude Code's PermissionRequest follows its PreToolUse):
+   * evaluate them on a copy of the session state, so counters and loop rules see the call once.
+   */
+  dryRun?: boolean;
 }
 
 /** The agent's answer: what to write on stdout, and the exit code. */

@@ -53,11 +53,35 @@ describe("claudeCodeAdapter.parse", () => {
     { name: "SessionStart", raw: { ...base, hook_event_name: "SessionStart", source: "startup" }, hooks: ["session_start"] },
     { name: "SessionEnd", raw: { ...base, hook_event_name: "SessionEnd", reason: "other" }, hooks: ["session_shutdown"] },
     { name: "an unknown event as nothing", raw: { ...base, hook_event_name: "Notification" }, hooks: [] },
+    { name: "PreCompact as nothing", raw: { ...base, hook_event_name: "PreCompact", trigger: "auto" }, hooks: [] },
+    { name: "an event of a newer CLI, with fields unknown today, as nothing", raw: { ...base, hook_event_name: "BrandNewEvent", brand_new: { x: 1 } }, hooks: [] },
     {
-      name: "a hook from a sub-agent as subagent",
+      name: "SubagentStart as a sub-agent's session_start, under its own session id",
+      raw: { ...base, hook_event_name: "SubagentStart", agent_id: "a1", agent_type: "general-purpose" },
+      hooks: ["session_start"],
+      check: (p) => {
+        expect(p.events[0]?.session).toEqual({ id: "s1/agent:a1", cwd: "/proj", agent: "claude-code", subagent: true });
+        expect(p.sessionId).toBe("s1/agent:a1");
+      },
+    },
+    {
+      name: "PermissionRequest as a tool_call evaluated without counting it again",
+      raw: { ...base, hook_event_name: "PermissionRequest", tool_name: "Write", tool_input: { file_path: "/p/a", content: "x" }, permission_suggestions: [] },
+      hooks: ["tool_call"],
+      check: (p) => {
+        expect(p.dryRun).toBe(true);
+        expect(p.preTool).toBe(false);
+        expect(p.events[0]?.tool?.name).toBe("Write");
+      },
+    },
+    {
+      name: "a hook from a sub-agent as subagent, counted per sub-agent",
       raw: { ...base, hook_event_name: "PreToolUse", tool_name: "Read", tool_input: {}, agent_id: "a1" },
       hooks: ["tool_call"],
-      check: (p) => expect(p.events[0]?.session.subagent).toBe(true),
+      check: (p) => {
+        expect(p.events[0]?.session.subagent).toBe(true);
+        expect(p.events[0]?.session.id).toBe("s1/agent:a1");
+      },
     },
   ];
   for (const c of cases) {
@@ -111,6 +135,25 @@ describe("claudeCodeAdapter.answer", () => {
 
   it("should answer an empty object when nothing fired", () => {
     expect(answer(pre, decision({}))).toEqual({});
+  });
+
+  const perm = { hook_event_name: "PermissionRequest", tool_name: "Write", tool_input: { file_path: "/p/secret", content: "x" } };
+  it("should deny a permission prompt a rule blocks, and leave an ask or no rule to the person", () => {
+    expect(answer(perm, decision({ action: "block", reason: "no secrets" }))).toEqual({
+      hookSpecificOutput: { hookEventName: "PermissionRequest", decision: { behavior: "deny", message: "no secrets" } },
+    });
+    expect(answer(perm, decision({ action: "ask", reason: "sure?" }))).toEqual({});
+    expect(answer(perm, decision({}))).toEqual({});
+  });
+
+  it("should give a sub-agent's start its context", () => {
+    expect(answer({ hook_event_name: "SubagentStart", agent_id: "a1" }, decision({ steer: ["be careful"] }))).toEqual({
+      hookSpecificOutput: { hookEventName: "SubagentStart", additionalContext: "be careful" },
+    });
+  });
+
+  it("should write no text for PreCompact, where Claude Code reads text as compaction instructions", () => {
+    expect(claudeCodeAdapter.answer(parsed({ hook_event_name: "PreCompact", trigger: "auto" }), decision({})).stdout).toBe("");
   });
 
   it("should give notify to the user and notify plus steer to the model", () => {

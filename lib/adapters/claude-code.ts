@@ -81,15 +81,38 @@ export interface ClaudeStyleOptions {
   isError?: (input: ClaudeStyleInput) => boolean;
 }
 
+/** The session id a sub-agent's events count under (bounded like any session id). */
+export function subagentSessionId(sessionId: string, agentId: string): string {
+  return `${sessionId}/agent:${agentId}`.slice(0, 512);
+}
+
+/** Events of Claude Code Shepherd answers (the rest: no opinion, logged once by the face). */
+export const KNOWN_CLAUDE_EVENTS: ReadonlySet<string> = new Set([
+  "PreToolUse",
+  "PostToolUse",
+  "PostToolUseFailure",
+  "UserPromptSubmit",
+  "Stop",
+  "SubagentStop",
+  "SubagentStart",
+  "SessionStart",
+  "SessionEnd",
+  "PermissionRequest",
+  "PreCompact",
+  "Notification",
+]);
+
 /** Maps one Claude-style hook input onto Shepherd events. */
 export function claudeStyleEvents(input: ClaudeStyleInput, env: AgentEnv, opts: ClaudeStyleOptions): ParsedHook {
-  const session: HookEvent["session"] = { id: input.session_id, cwd: projectDir(input, env, opts.projectDirEnv), agent: opts.agent };
+  // A sub-agent keeps its own counters: its events count under the session id and its agent id.
+  const sessionId = input.agent_id !== undefined ? subagentSessionId(input.session_id, input.agent_id) : input.session_id;
+  const session: HookEvent["session"] = { id: sessionId, cwd: projectDir(input, env, opts.projectDirEnv), agent: opts.agent };
   if (input.agent_id !== undefined) session.subagent = true;
   const base = {
     agentEvent: input.hook_event_name,
     stopHookActive: input.stop_hook_active === true,
     preTool: false,
-    sessionId: input.session_id,
+    sessionId,
     ...(input.transcript_path !== undefined ? { transcriptPath: input.transcript_path } : {}),
   };
   const tool = (): NonNullable<HookEvent["tool"]> => ({
@@ -126,8 +149,13 @@ export function claudeStyleEvents(input: ClaudeStyleInput, env: AgentEnv, opts: 
       return { ...base, events: [{ hook: "session_start", session }] };
     case "SessionEnd":
       return { ...base, events: [{ hook: "session_shutdown", session }] };
+    case "SubagentStart":
+      return { ...base, events: [{ hook: "session_start", session: { ...session, subagent: true } }] };
+    case "PermissionRequest":
+      // A permission prompt about a call its PreToolUse already counted: the rules answer it, uncounted.
+      return { ...base, dryRun: true, events: [{ hook: "tool_call", session, tool: tool() }] };
     default:
-      // Events Shepherd has no rules for (Notification, PreCompact, ...) get no opinion.
+      // Events Shepherd has no rules for (Notification, PreCompact, a newer CLI's own) get no opinion.
       return { ...base, events: [] };
   }
 }
@@ -219,6 +247,20 @@ export function claudeStyleAnswer(parsed: ParsedHook, decision: Decision, replac
       if (Object.keys(hso).length > 1) out.hookSpecificOutput = hso;
       return json(out);
     }
+    case "SubagentStart": {
+      if (context !== undefined) out.hookSpecificOutput = { hookEventName: ev, additionalContext: context };
+      return json(out);
+    }
+    case "PermissionRequest": {
+      // Only a block answers the prompt (deny); an ask or no rule leaves it to the person, as Claude Code would.
+      if (decision.action === "block") {
+        out.hookSpecificOutput = { hookEventName: ev, decision: { behavior: "deny", message: decision.reason ?? "Blocked by a Shepherd rule." } };
+      }
+      return json(out);
+    }
+    case "PreCompact":
+      // Claude Code reads a PreCompact hook's plain text as compaction instructions: no opinion is no text.
+      return { stdout: "", exitCode: 0 };
     case "Stop":
     case "SubagentStop": {
       // A forced continuation must end: honouring stop_hook_active is what keeps a wrap-up reminder from looping.

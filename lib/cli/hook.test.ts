@@ -40,6 +40,24 @@ async function hook(agent: string, input: unknown): Promise<{ code: number; out:
 const cc = (extra: Record<string, unknown>) => ({ session_id: "s1", cwd: join(root, "proj"), ...extra });
 
 describe("runHook", () => {
+  it("should answer a PermissionRequest by rule without counting the call again, and note an unknown event", async () => {
+    const ls = { hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "ls" } };
+    // The same call four times in a row, with a permission prompt after each: the loop steer (3rd) must come
+    // from the calls alone, so after three calls and three prompts it has fired once, not on the 2nd call.
+    const answers: unknown[] = [];
+    for (let i = 0; i < 2; i++) {
+      answers.push((await hook("claude-code", cc(ls))).out);
+      const perm = await hook("claude-code", cc({ ...ls, hook_event_name: "PermissionRequest" }));
+      expect(perm.out).toEqual({});
+    }
+    expect(JSON.stringify(answers)).not.toContain("three times in a row");
+    const denied = await hook("claude-code", cc({ hook_event_name: "PermissionRequest", tool_name: "Bash", tool_input: { command: "rm -rf x" } }));
+    expect(denied.out).toEqual({ hookSpecificOutput: { hookEventName: "PermissionRequest", decision: { behavior: "deny", message: "no rm: rm -rf x" } } });
+    const future = await hook("claude-code", cc({ hook_event_name: "SomeFutureEvent" }));
+    expect(future.out).toEqual({});
+    expect(future.err).toContain('"SomeFutureEvent" is unknown to Shepherd');
+  });
+
   it("should deny a Claude Code Bash call a rule blocks", async () => {
     const r = await hook("claude-code", cc({ hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "rm -rf x" } }));
     expect(r.code).toBe(0);
@@ -49,7 +67,10 @@ describe("runHook", () => {
   it("should count errors across separate invocations of one session", async () => {
     const fail = cc({ hook_event_name: "PostToolUseFailure", tool_name: "Bash", tool_input: { command: "false" }, error: "Exit code 1" });
     expect((await hook("claude-code", fail)).out).toEqual({});
-    expect((await hook("claude-code", fail)).out).toEqual({ hookSpecificOutput: { hookEventName: "PostToolUseFailure", additionalContext: "two errors now" } });
+    // The built-in loop rule speaks too: the same call has failed twice.
+    const second = (await hook("claude-code", fail)).out as { hookSpecificOutput: { hookEventName: string; additionalContext: string } };
+    expect(second.hookSpecificOutput.hookEventName).toBe("PostToolUseFailure");
+    expect(second.hookSpecificOutput.additionalContext).toContain("two errors now");
   });
 
   it("should remind once at Stop after an edit, and not loop", async () => {

@@ -15,6 +15,7 @@ import {
   unparsedFailure,
 } from "../adapters/agent-adapter.ts";
 import { agentHookTimeoutMs } from "../adapters/agent-timeout.ts";
+import { KNOWN_CLAUDE_EVENTS } from "../adapters/claude-code.ts";
 import { adapterFor, type AgentName, AGENTS } from "../adapters/index.ts";
 import { pruneStateFiles, sessionStateDir, withSessionState } from "../adapters/session-state-file.ts";
 import { AuditLog } from "../audit/audit-log.ts";
@@ -155,6 +156,9 @@ export async function runHook(agent: string, deps: HookDeps): Promise<number> {
         return unparsed(e.message);
       }
       const p = parsed;
+      if (adapter.agent === "claude-code" && !KNOWN_CLAUDE_EVENTS.has(p.agentEvent)) {
+        err(`shepherd hook claude-code: hook event "${p.agentEvent.slice(0, 100)}" is unknown to Shepherd: no opinion\n`);
+      }
       const first = p.events[0];
       clock.parsed(first ? (deps.agentTimeoutMs ?? agentHookTimeoutMs)(adapter.agent, p.agentEvent, first.session.cwd || deps.cwd, deps.env) : undefined);
       const decision = await decide(
@@ -214,11 +218,12 @@ async function decide(adapter: AgentAdapter, parsed: ParsedHook, deps: HookDeps,
       adapter.agent,
       parsed.sessionId,
       async (state) => {
-        ws.sessions.set(first.session.id, state);
+        // An event that re-asks about a counted call is evaluated on a copy, so it counts once.
+        ws.sessions.set(first.session.id, parsed.dryRun ? structuredClone(state) : state);
         const decisions: Decision[] = [];
         for (const event of parsed.events) decisions.push(await ws.evaluate(event));
         // evaluate mutates the stored object in place; copy back in case the store replaced it.
-        Object.assign(state, ws.sessions.get(first.session.id));
+        if (!parsed.dryRun) Object.assign(state, ws.sessions.get(first.session.id));
         return mergeDecisions(decisions);
       },
       { remove: ending },

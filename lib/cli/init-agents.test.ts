@@ -154,3 +154,68 @@ describe("shellQuote", () => {
   ];
   for (const [input, want] of cases) it(`should quote ${input}`, () => expect(shellQuote(input)).toBe(want));
 });
+
+describe("runInitAgent claude-code --mcp", () => {
+  const settingsFile = () => join(root, "proj/.claude/settings.json");
+  const mcpFile = () => join(root, "proj/.mcp.json");
+  type Handler = Record<string, unknown>;
+  const handlers = (): Record<string, Handler[]> => {
+    const hooks = read(settingsFile()).hooks as Record<string, { hooks: Handler[] }[]>;
+    return Object.fromEntries(Object.entries(hooks).map(([e, g]) => [e, g.flatMap((x) => x.hooks)]));
+  };
+
+  it("should write the MCP server to .mcp.json and mcp_tool hooks that fail closed", async () => {
+    expect(await runInitAgent("claude-code", opts({ mcp: true }))).toBe(0);
+    expect(read(mcpFile())).toEqual({ mcpServers: { shepherd: { type: "stdio", command: "/opt/bin/shepherd", args: ["serve", "--hook-tool"] } } });
+    const h = handlers();
+    for (const event of ["PreToolUse", "PostToolUse", "PostToolUseFailure", "UserPromptSubmit", "Stop"]) {
+      expect(h[event]).toHaveLength(1);
+      expect(h[event]?.[0]).toMatchObject({ type: "mcp_tool", server: "shepherd", tool: "shepherd_hook", onFailure: "block", timeout: 30 });
+      expect((h[event]?.[0]?.input as Record<string, string>).tool_input).toBe("${tool_input}");
+    }
+    // Claude Code calls no mcp_tool hook at startup, and its server is gone by SessionEnd.
+    expect(h.SessionStart?.[0]).toEqual({ type: "command", command: "/opt/bin/shepherd hook claude-code", timeout: 30 });
+    expect(h.SessionEnd?.[0]?.type).toBe("command");
+    expect((read(settingsFile()).permissions as { deny: string[] }).deny).toEqual(["mcp__shepherd__shepherd_hook"]);
+  });
+
+  it("should write the user scope's server to ~/.claude.json (CLAUDE_CONFIG_DIR honoured)", async () => {
+    const cfg = join(root, "cfg");
+    expect(await runInitAgent("claude-code", opts({ mcp: true, scope: "user", env: { HOME: join(root, "home"), CLAUDE_CONFIG_DIR: cfg } }))).toBe(0);
+    expect((read(join(cfg, ".claude.json")).mcpServers as Record<string, unknown>).shepherd).toBeDefined();
+    expect(existsSync(join(cfg, "settings.json"))).toBe(true);
+  });
+
+  it("should change nothing on a second run, and switch cleanly between command and mcp_tool hooks", async () => {
+    await runInitAgent("claude-code", opts({ mcp: true }));
+    const once = readFileSync(settingsFile(), "utf8");
+    messages = "";
+    await runInitAgent("claude-code", opts({ mcp: true }));
+    expect(readFileSync(settingsFile(), "utf8")).toBe(once);
+    expect(messages).toContain("already with");
+    await runInitAgent("claude-code", opts());
+    const h = handlers();
+    expect(h.PreToolUse).toEqual([{ type: "command", command: "/opt/bin/shepherd hook claude-code", timeout: 30, onFailure: "block" }]);
+    expect(read(mcpFile())).toEqual({});
+  });
+
+  it("should keep the user's servers, hooks and deny rules, and remove only Shepherd's on --uninstall", async () => {
+    mkdirSync(join(root, "proj/.claude"), { recursive: true });
+    writeFileSync(mcpFile(), JSON.stringify({ mcpServers: { mine: { command: "my-server" } } }));
+    writeFileSync(settingsFile(), JSON.stringify({ permissions: { deny: ["Bash(rm:*)"] }, hooks: { Stop: [{ hooks: [{ type: "command", command: "my-stop" }] }] } }));
+    await runInitAgent("claude-code", opts({ mcp: true }));
+    expect(Object.keys(read(mcpFile()).mcpServers as object)).toEqual(["mine", "shepherd"]);
+    expect(await runInitAgent("claude-code", opts({ uninstall: true }))).toBe(0);
+    expect(read(mcpFile())).toEqual({ mcpServers: { mine: { command: "my-server" } } });
+    expect(read(settingsFile())).toEqual({ permissions: { deny: ["Bash(rm:*)"] }, hooks: { Stop: [{ hooks: [{ type: "command", command: "my-stop" }] }] } });
+  });
+
+  it("should refuse to replace an MCP server named shepherd that is not Shepherd's, and --mcp for other agents", async () => {
+    mkdirSync(join(root, "proj"), { recursive: true });
+    writeFileSync(mcpFile(), JSON.stringify({ mcpServers: { shepherd: { command: "other" } } }));
+    expect(await runInitAgent("claude-code", opts({ mcp: true }))).toBe(1);
+    expect(messages).toContain("not Shepherd's");
+    expect(existsSync(settingsFile())).toBe(false);
+    expect(await runInitAgent("codex", opts({ mcp: true }))).toBe(2);
+  });
+});

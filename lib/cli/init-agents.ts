@@ -5,9 +5,11 @@
  * safe update (locked, atomic, and safe against the user saving the same file).
  */
 import { existsSync, writeSync } from "node:fs";
-import { resolve } from "node:path";
+import { homedir } from "node:os";
+import { join, resolve } from "node:path";
 import { applyEdits, type ParseError, modify, parse, printParseErrorCode } from "jsonc-parser";
 import { isShepherdCommand } from "../adapters/agent-timeout.ts";
+import { HOOK_TOOL_NAME, hookToolInputTemplate } from "../adapters/claude-code-mcp.ts";
 import { type AgentName, agentName, AGENTS } from "../adapters/index.ts";
 import { AGENT_HOOKS, type HookSpec, hookSettingsFile } from "../adapters/hook-locations.ts";
 import type { Env } from "../rules/paths.ts";
@@ -23,6 +25,8 @@ export interface InitAgentOptions {
   env: Env;
   scope: InitScope;
   uninstall: boolean;
+  /** Claude Code only: hooks of type `mcp_tool` answered by `shepherd serve`, no process per hook. */
+  mcp?: boolean;
   /** How the agent should start Shepherd: the absolute path of this binary by default. */
   binary: string;
   write?: (text: string) => void;
@@ -36,13 +40,25 @@ interface AgentPlan {
   handler: (command: string, event: string) => Record<string, unknown>;
   /** Extra settings the hooks need to run at all (Gemini's `hooksConfig.enabled`). */
   extra?: { path: string[]; value: unknown; onlyIfMissing: boolean }[];
+  /** Entries added to (and on uninstall removed from) `permissions.deny`. */
+  deny?: string[];
+  /** An MCP server entry the hooks need: the file Claude Code reads it from for this scope. */
+  mcpServer?: { file: string; name: string; entry: Record<string, unknown> };
   notes: string[];
+}
+
+/** The MCP server name `init --mcp` registers, which its `mcp_tool` hooks name. */
+export const MCP_SERVER_NAME = "shepherd";
+
+function home(env: Env): string {
+  return env.HOME || homedir();
 }
 
 function plan(agent: AgentName, opts: InitAgentOptions): AgentPlan {
   const project = resolve(opts.cwd);
   switch (agent) {
     case "claude-code":
+      if (opts.mcp) return claudeMcpPlan(opts, project);
       return {
         file: hookSettingsFile(agent, opts.scope, project, opts.env),
         events: AGENT_HOOKS[agent].events,
@@ -74,6 +90,51 @@ function plan(agent: AgentName, opts: InitAgentOptions): AgentPlan {
   }
 }
 
+/**
+ * Claude Code with `mcp_tool` hooks: one `shepherd serve` per session answers every hook. SessionStart and
+ * SessionEnd stay command hooks: Claude Code 2.1.332 calls no `mcp_tool` hook at startup (its MCP clients are
+ * not connected yet), and at SessionEnd the server is already gone ("not connected", seen in its debug log).
+ * Every `mcp_tool` hook has `onFailure: "block"`, without which Claude Code lets an erring one pass.
+ */
+function claudeMcpPlan(opts: InitAgentOptions, project: string): AgentPlan {
+  const configDir = opts.env.CLAUDE_CONFIG_DIR || join(home(opts.env), ".claude");
+  const user = opts.scope === "user";
+  return {
+    file: user ? join(configDir, "settings.json") : join(project, ".claude", "settings.json"),
+    events: [
+      { event: "PreToolUse", matcher: "*" },
+      { event: "PostToolUse", matcher: "*" },
+      { event: "PostToolUseFailure", matcher: "*" },
+      { event: "UserPromptSubmit" },
+      { event: "Stop" },
+      { event: "SubagentStart" },
+      { event: "SubagentStop" },
+      { event: "PermissionRequest", matcher: "*" },
+      { event: "SessionStart" },
+      { event: "SessionEnd" },
+    ],
+    handler: (command, event) =>
+      event === "SessionStart" || event === "SessionEnd"
+        ? { type: "command", command, timeout: CLAUDE_HOOK_TIMEOUT_S }
+        : { type: "mcp_tool", server: MCP_SERVER_NAME, tool: HOOK_TOOL_NAME, input: hookToolInputTemplate(), timeout: CLAUDE_HOOK_TIMEOUT_S, onFailure: "block" },
+    // The model sees the server's tools too: it may not call the hook tool (Shepherd also denies that call).
+    deny: [`mcp__${MCP_SERVER_NAME}__${HOOK_TOOL_NAME}`],
+    mcpServer: {
+      file: user ? join(opts.env.CLAUDE_CONFIG_DIR || home(opts.env), ".claude.json") : join(project, ".mcp.json"),
+      name: MCP_SERVER_NAME,
+      entry: { type: "stdio", command: opts.binary, args: ["serve", "--hook-tool"] },
+    },
+    notes: user ? [] : ["Claude Code asks once before it starts a project's .mcp.json server in an interactive session: approve \"shepherd\"."],
+  };
+}
+
+/** Our MCP server entry: it runs a Shepherd binary's `serve`. */
+function isShepherdServer(entry: unknown): boolean {
+  if (!entry || typeof entry !== "object") return false;
+  const e = entry as { command?: unknown; args?: unknown };
+  return typeof e.command === "string" && /shepherd/i.test(e.command) && Array.isArray(e.args) && e.args[0] === "serve";
+}
+
 /** Single quotes keep a path with spaces one word for the agent's shell. */
 export function shellQuote(word: string): string {
   return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, "'\\''")}'`;
@@ -81,7 +142,10 @@ export function shellQuote(word: string): string {
 
 /** Our entry is recognized by its command, so a moved binary is replaced, not duplicated. */
 function isShepherdHandler(h: unknown, agent: AgentName): boolean {
-  return !!h && typeof h === "object" && isShepherdCommand((h as { command?: unknown }).command, agent);
+  if (!h || typeof h !== "object") return false;
+  const x = h as { command?: unknown; type?: unknown; server?: unknown; tool?: unknown };
+  if (agent === "claude-code" && x.type === "mcp_tool") return x.server === MCP_SERVER_NAME && x.tool === HOOK_TOOL_NAME;
+  return isShepherdCommand(x.command, agent);
 }
 
 type Group = { matcher?: string; hooks?: unknown[] } & Record<string, unknown>;
@@ -138,6 +202,7 @@ export function mergeAgentSettings(text: string, data: Record<string, unknown>, 
     if (JSON.stringify(groups) === before) continue;
     next = applyEdits(next, modify(next, ["hooks", spec.event], groups.length > 0 ? groups : undefined, FORMAT));
   }
+  next = mergeDeny(next, p.deny ?? [], uninstall);
   if (uninstall) {
     const after = parse(next) as Record<string, unknown>;
     const h = after.hooks;
@@ -153,6 +218,59 @@ export function mergeAgentSettings(text: string, data: Record<string, unknown>, 
   return next.endsWith("\n") ? next : `${next}\n`;
 }
 
+/** Adds (or removes) entries of `permissions.deny`, keeping the user's own. */
+function mergeDeny(text: string, entries: readonly string[], uninstall: boolean): string {
+  if (entries.length === 0) return text;
+  const data = parse(text) as Record<string, unknown>;
+  const perms = data.permissions && typeof data.permissions === "object" && !Array.isArray(data.permissions) ? (data.permissions as Record<string, unknown>) : undefined;
+  if (data.permissions !== undefined && perms === undefined) throw new Error(`"permissions" is not an object; nothing was changed`);
+  const current = Array.isArray(perms?.deny) ? (perms.deny as unknown[]) : [];
+  if (perms?.deny !== undefined && !Array.isArray(perms.deny)) throw new Error(`"permissions.deny" is not a list; nothing was changed`);
+  const next = uninstall ? current.filter((d) => !(typeof d === "string" && entries.includes(d))) : [...current, ...entries.filter((e) => !current.includes(e))];
+  if (next.length === current.length) return text;
+  let out = applyEdits(text, modify(text, ["permissions", "deny"], next.length > 0 ? next : undefined, FORMAT));
+  const after = parse(out) as Record<string, unknown>;
+  const pa = after.permissions;
+  if (uninstall && pa && typeof pa === "object" && Object.keys(pa).length === 0) out = applyEdits(out, modify(out, ["permissions"], undefined, FORMAT));
+  return out;
+}
+
+/** Computes the MCP config text with (or without) our server entry; the same text when nothing changes. */
+export function mergeMcpServer(text: string, data: Record<string, unknown>, server: NonNullable<AgentPlan["mcpServer"]>, uninstall: boolean): string {
+  const servers = data.mcpServers;
+  if (servers !== undefined && (!servers || typeof servers !== "object" || Array.isArray(servers))) throw new Error(`"mcpServers" is not an object; nothing was changed`);
+  const cur = (servers as Record<string, unknown> | undefined)?.[server.name];
+  let next = text;
+  if (uninstall) {
+    if (cur === undefined || !isShepherdServer(cur)) return text;
+    next = applyEdits(next, modify(next, ["mcpServers", server.name], undefined, FORMAT));
+    const after = parse(next) as Record<string, unknown>;
+    const m = after.mcpServers;
+    if (m && typeof m === "object" && Object.keys(m).length === 0) next = applyEdits(next, modify(next, ["mcpServers"], undefined, FORMAT));
+  } else {
+    if (cur !== undefined && !isShepherdServer(cur)) throw new Error(`an MCP server named "${server.name}" that is not Shepherd's is already configured; nothing was changed`);
+    if (JSON.stringify(cur) === JSON.stringify(server.entry)) return text;
+    next = applyEdits(next, modify(next, ["mcpServers", server.name], server.entry, FORMAT));
+  }
+  return next.endsWith("\n") ? next : `${next}\n`;
+}
+
+async function updateMcpConfig(server: NonNullable<AgentPlan["mcpServer"]>, uninstall: boolean): Promise<{ ok: true; changed: boolean } | { ok: false; message: string }> {
+  if (uninstall && !existsSync(server.file)) return { ok: true, changed: false };
+  const r = await updateFileSafely<boolean>(server.file, (current) => {
+    try {
+      if (current === undefined && uninstall) return { value: false };
+      const { text, data } = parseSettings(server.file, current);
+      const next = mergeMcpServer(text, data, server, uninstall);
+      // An MCP config left empty by an uninstall stays as `{}`: the user may have made the file.
+      return next.trimEnd() === text.trimEnd() ? { value: false } : { value: true, text: next };
+    } catch (e) {
+      return { error: e instanceof Error ? e.message : String(e) };
+    }
+  });
+  return r.ok ? { ok: true, changed: r.value } : { ok: false, message: r.message };
+}
+
 /** Installs (or removes) the hooks; returns the exit code. */
 export async function runInitAgent(agent: string, opts: InitAgentOptions): Promise<number> {
   const out = opts.write ?? ((t: string) => void writeSync(1, t));
@@ -162,8 +280,24 @@ export async function runInitAgent(agent: string, opts: InitAgentOptions): Promi
     err(`shepherd init: unknown agent "${agent}" (one of: pi, ${AGENTS.join(", ")})\n`);
     return 2;
   }
+  if (opts.mcp && name !== "claude-code") {
+    err(`shepherd init ${name}: --mcp is for claude-code only\n`);
+    return 2;
+  }
   const p = plan(name, opts);
   const command = `${shellQuote(opts.binary)} hook ${name}`;
+  // Without --mcp (and on uninstall) Shepherd's MCP entry and deny entry go, whichever way the hooks were installed.
+  const mcpPlan = name === "claude-code" ? claudeMcpPlan(opts, resolve(opts.cwd)) : undefined;
+  const server = mcpPlan?.mcpServer;
+  if (mcpPlan && opts.uninstall) p.deny = mcpPlan.deny;
+  if (server) {
+    const m = await updateMcpConfig(server, opts.uninstall || !opts.mcp);
+    if (!m.ok) {
+      err(`shepherd init ${name}: ${m.message}\n`);
+      return 1;
+    }
+    if (m.changed) out(`${server.file}: ${opts.uninstall || !opts.mcp ? "removed" : "added"} the MCP server "${server.name}" (${opts.binary} serve)\n`);
+  }
   if (opts.uninstall && !existsSync(p.file)) {
     out(`${p.file}: already without Shepherd's hooks\n`);
     return 0;

@@ -16,6 +16,8 @@ export interface ServeOptions {
   write: (line: string) => void;
   plugins?: PluginProvider;
   maxLineBytes?: number;
+  /** Offer the `shepherd_hook` tool (Claude Code's mcp_tool hooks): only where a client's hooks call it. */
+  hookTool?: boolean;
 }
 
 /** Resolves with the exit code once stdin ends and every request is answered. */
@@ -25,7 +27,7 @@ export async function runServe(opts: ServeOptions): Promise<{ done: Promise<numb
     { env: opts.env, cwd: opts.cwd, watch: true, onDecision: (event, decision) => audit.record(event, decision), ...(opts.plugins ? { plugins: opts.plugins } : {}) },
     opts.version,
   );
-  const dispatcher = new Dispatcher({ workspace, version: opts.version, log: opts.log });
+  const dispatcher = new Dispatcher({ workspace, version: opts.version, log: opts.log, ...(opts.hookTool ? { hookTool: true } : {}) });
   const gc = createGcPolicy();
   const write = (line: string) => {
     opts.write(line);

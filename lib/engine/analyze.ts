@@ -140,7 +140,7 @@ function valuesFor(segs: Segment[]): readonly string[] | undefined {
   const parent = segs[segs.length - 3];
   if (last === "hook") return HOOK_NAMES;
   if (last === "expect") return EXPECTATIONS;
-  if (last === "countKind") return ["errors", "calls"];
+  if (last === "countKind") return ["errors", "calls", "repeats", "failing_repeats"];
   if (last === "paths" && segs[segs.length - 2] === "command") return ["outside_project", "inside_project", "home_or_root", "project_root", "unknown", "any"];
   if (last === "action" && parent === undefined) return BUILTIN_ACTIONS;
   return undefined;

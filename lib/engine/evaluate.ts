@@ -1,6 +1,8 @@
 /** @module (rule set, session state, event) -> Decision, with the precedence of DESIGN section 3. */
 import type { ShellContext } from "../shell/index.ts";
 import type { PathGuard } from "../shell/paths.ts";
+import { type Budgets, budgetHit } from "./budgets.ts";
+import { loopCount, trackCall, trackFailure } from "./loops.ts";
 import { defaultProtectedPaths } from "./protected-paths.ts";
 import { candidates, type RuleSet } from "./merge.ts";
 import { type CompiledRule, EventView, fillTemplate, matchStatic, NO_MATCH } from "./match.ts";
@@ -54,6 +56,8 @@ export interface EvalContext {
    * matches; they take no effect. A live face stops at the first block.
    */
   listAll?: boolean;
+  /** Per-session budgets from the settings (budgets.ts). */
+  budgets?: Budgets;
 }
 
 function shellContext(ctx: EvalContext, event: HookEvent): ShellContext {
@@ -70,10 +74,12 @@ function count(state: SessionState, view: EventView): void {
   if (ev.hook === "tool_call") {
     state.calls++;
     state.callsByTool[view.tool] = (state.callsByTool[view.tool] ?? 0) + 1;
+    trackCall(state, view);
   } else if (ev.hook === "tool_result" && ev.result) {
     if (ev.result.isError) {
       state.errors++;
       state.errorsByTool[view.tool] = (state.errorsByTool[view.tool] ?? 0) + 1;
+      trackFailure(state, view);
     } else if (EDIT_TOOLS.has(view.tool)) {
       recordEdit(state);
     }
@@ -86,6 +92,7 @@ function count(state: SessionState, view: EventView): void {
 function counterValue(rule: Rule, state: SessionState, view: EventView): number {
   const s = rule.state;
   if (!s) return 0;
+  if (s.countKind === "repeats" || s.countKind === "failing_repeats") return loopCount(s.countKind, state, view);
   const perTool = s.perTool === true ? view.tool : typeof s.perTool === "string" ? s.perTool : undefined;
   if (s.countKind === "errors") return perTool === undefined ? state.errors : (state.errorsByTool[perTool] ?? 0);
   return perTool === undefined ? state.calls : (state.callsByTool[perTool] ?? 0);
@@ -185,11 +192,17 @@ function pushUnique(list: string[], text: string): void {
 export function evaluate(ctx: EvalContext, event: HookEvent): Decision | Promise<Decision> {
   const view = new EventView(event);
   const state = ctx.sessions.get(event.session.id);
-  state.lastSeen = Date.now();
+  const now = Date.now();
+  state.lastSeen = now;
+  if (state.startedAt === 0) state.startedAt = now;
   count(state, view);
   // Always, not only when the guard rule is in this rule set: a hook process answering a tool_result from
   // its snapshot holds only the tool_result rules, and the guard (a tool_call rule) needs what it saw.
   if (event.hook === "tool_result") rememberSecrets(state, view);
+  if (ctx.budgets) {
+    const hit = budgetHit(ctx.budgets, state, event, now);
+    if (hit) return { action: "block", reason: hit.reason, notify: [], steer: [], fired: [{ rule: `budgets.${hit.budget}`, source: "settings", action: "block" }] };
+  }
   const shell = shellContext(ctx, event);
   const list = candidates(ctx.rules, event.hook, view.tool);
 

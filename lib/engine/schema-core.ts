@@ -79,6 +79,14 @@ export const SettingsSchema = lazySchema(() =>
     audit: v.optional(v.unknown()),
     /** Locked built-in rules the user unlocks by hand; honoured in the global settings only. */
     unlockBuiltins: v.optional(v.array(v.pipe(v.string(), v.minLength(1)))),
+    /** Per-session budgets (budgets.ts): a tool call past one is blocked with the reason. */
+    budgets: v.optional(
+      v.strictObject({
+        toolCalls: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))),
+        failures: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))),
+        wallTimeMs: v.optional(v.pipe(v.number(), v.minValue(1))),
+      }),
+    ),
   }),
 );
 export type SettingsInput = v.InferOutput<ReturnType<typeof SettingsSchema>>;
@@ -97,7 +105,17 @@ export function isSettingsInput(x: unknown): x is SettingsInput {
   for (const key of ["timeoutMs", "pluginTimeoutMs", "pluginLoadTimeoutMs", "gitTimeoutMs", "hookDeadlineMs"] as const) if (!optTimerMs(x[key])) return false;
   if (x.failMode !== undefined && x.failMode !== "open" && x.failMode !== "closed" && x.failMode !== "halt") return false;
   if (x.unlockBuiltins !== undefined && !(isStringArray(x.unlockBuiltins) && x.unlockBuiltins.every((n) => n !== ""))) return false;
+  if (x.budgets !== undefined && !isBudgets(x.budgets)) return false;
   return x.trustedProjects === undefined || isStringArray(x.trustedProjects);
+}
+
+const optNumberAtLeast = (x: unknown, min: number): boolean => x === undefined || (isNumber(x) && x >= min);
+const optCount = (x: unknown): boolean => x === undefined || (isNumber(x) && Number.isInteger(x) && x >= 1);
+const BUDGET_KEYS: ReadonlySet<string> = new Set(["toolCalls", "failures", "wallTimeMs"]);
+
+function isBudgets(x: unknown): boolean {
+  if (!isPlainRecord(x) || hasUnsafeKey(x) || !Object.keys(x).every((k) => BUDGET_KEYS.has(k))) return false;
+  return optCount(x.toolCalls) && optCount(x.failures) && optNumberAtLeast(x.wallTimeMs, 1);
 }
 
 export interface Settings {
@@ -114,6 +132,7 @@ export interface Settings {
   audit?: unknown;
   /** From the global settings only (settings.ts drops a project's). */
   unlockBuiltins?: string[];
+  budgets?: { toolCalls?: number; failures?: number; wallTimeMs?: number };
   [key: string]: unknown;
 }
 

@@ -30,7 +30,8 @@ export const ConditionSchema = v.strictObject({
 export type Condition = v.InferOutput<typeof ConditionSchema>;
 
 export const StateSchema = v.strictObject({
-  countKind: v.picklist(["errors", "calls"]),
+  /** `repeats`: the same call in a row; `failing_repeats`: how often this same call failed (loops.ts). */
+  countKind: v.picklist(["errors", "calls", "repeats", "failing_repeats"]),
   gte: v.pipe(v.number(), v.integer(), v.minValue(1)),
   /** Count only events of the event's own tool (true) or of one named tool. */
   perTool: v.optional(v.union([v.boolean(), v.string()])),

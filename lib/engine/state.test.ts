@@ -42,10 +42,14 @@ describe("isExactSessionState", () => {
       hints: rarely(fc.array(rarely(fc.constant("h")), { maxLength: 2 })),
       wrapUpDelivered: rarely(fc.array(rarely(fc.constant("r")), { maxLength: 2 })),
       lastSeen: rarely(fc.nat()),
+      lastCall: rarely(fc.constantFrom("", "0123456789abcdef")),
+      repeats: rarely(fc.nat(9)),
+      failedCalls: counts,
+      startedAt: rarely(fc.nat()),
       extra: fc.oneof({ arbitrary: fc.constant(undefined), weight: 4 }, { arbitrary: anyValue, weight: 1 }),
     },
     // Mostly whole states: the old-format files (no edits, no commandsSinceEdit) get defaults from the schema.
-    { noNullPrototype: true, requiredKeys: ["calls", "errors", "callsByTool", "errorsByTool", "hasEdits", "baselines", "warnings", "hints", "wrapUpDelivered", "lastSeen"] },
+    { noNullPrototype: true, requiredKeys: ["calls", "errors", "callsByTool", "errorsByTool", "hasEdits", "baselines", "warnings", "hints", "wrapUpDelivered", "lastSeen", "lastCall", "repeats", "failedCalls", "startedAt"] },
   );
 
   it("should accept exactly what SessionStateSchema returns unchanged", () => {

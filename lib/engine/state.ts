@@ -41,6 +41,12 @@ export interface SessionState {
   /** Data-flow guard (secret-flow.ts): the session's random salt and the fingerprints of secrets its tools printed. */
   secretSalt?: string;
   secretPrints?: SecretPrint[];
+  /** Loop rules (loops.ts): the hash of the last tool call, how often it came in a row, failures per call hash. */
+  lastCall: string;
+  repeats: number;
+  failedCalls: Record<string, number>;
+  /** When the session's first event came (ms; 0 = not known yet): the wall-time budget counts from here. */
+  startedAt: number;
 }
 
 export function emptyState(now = 0): SessionState {
@@ -57,6 +63,10 @@ export function emptyState(now = 0): SessionState {
     hints: [],
     wrapUpDelivered: [],
     lastSeen: now,
+    lastCall: "",
+    repeats: 0,
+    failedCalls: {},
+    startedAt: now,
   };
 }
 
@@ -78,10 +88,14 @@ export const SessionStateSchema = lazySchema(() => {
     lastSeen: v.number(),
     secretSalt: v.optional(v.string()),
     secretPrints: v.optional(v.array(v.object({ h: v.string(), len: v.number(), kind: v.string(), source: v.string() }))),
+    lastCall: v.optional(v.pipe(v.string(), v.maxLength(64)), ""),
+    repeats: v.optional(v.number(), 0),
+    failedCalls: v.optional(Counts, {}),
+    startedAt: v.optional(v.number(), 0),
   });
 });
 
-const STATE_KEYS: ReadonlySet<string> = new Set(["calls", "errors", "callsByTool", "errorsByTool", "hasEdits", "edits", "commandsSinceEdit", "baselines", "warnings", "hints", "wrapUpDelivered", "lastSeen", "secretSalt", "secretPrints"]);
+const STATE_KEYS: ReadonlySet<string> = new Set(["calls", "errors", "callsByTool", "errorsByTool", "hasEdits", "edits", "commandsSinceEdit", "baselines", "warnings", "hints", "wrapUpDelivered", "lastSeen", "secretSalt", "secretPrints", "lastCall", "repeats", "failedCalls", "startedAt"]);
 const PRINT_KEYS: ReadonlySet<string> = new Set(["h", "len", "kind", "source"]);
 const RECORD_KEYS: ReadonlySet<string> = new Set(["command", "ok"]);
 
@@ -93,6 +107,7 @@ const RECORD_KEYS: ReadonlySet<string> = new Set(["command", "ok"]);
 export function isExactSessionState(x: unknown): x is SessionState {
   if (!isPlainRecord(x) || !onlyKeys(x, STATE_KEYS)) return false;
   if (!isNumber(x.calls) || !isNumber(x.errors) || !isNumber(x.edits) || !isNumber(x.lastSeen) || typeof x.hasEdits !== "boolean") return false;
+  if (typeof x.lastCall !== "string" || x.lastCall.length > 64 || !isNumber(x.repeats) || !isNumber(x.startedAt) || !isNumberRecord(x.failedCalls)) return false;
   if (!isNumberRecord(x.callsByTool) || !isNumberRecord(x.errorsByTool) || !isNumberRecord(x.baselines) || !isNumberRecord(x.warnings)) return false;
   if (!isStringArray(x.hints) || !isStringArray(x.wrapUpDelivered) || !isDenseArray(x.commandsSinceEdit)) return false;
   for (const c of x.commandsSinceEdit) if (!isPlainRecord(c) || !onlyKeys(c, RECORD_KEYS) || typeof c.command !== "string" || typeof c.ok !== "boolean") return false;

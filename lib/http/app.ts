@@ -106,10 +106,10 @@ export function createApp(deps: AppDeps): Hono {
     }),
   );
 
-  async function evaluateAll(events: readonly HookEvent[]): Promise<Decision> {
+  async function evaluateAll(events: readonly HookEvent[], dryRun = false): Promise<Decision> {
     const decisions: Decision[] = [];
     for (const event of events) {
-      const d = await workspace.evaluate(event);
+      const d = await workspace.evaluate(event, { uncounted: dryRun });
       feed.publish(event, d);
       decisions.push(d);
       // The server keeps sessions in memory; an ended one need not wait for eviction.
@@ -119,14 +119,14 @@ export function createApp(deps: AppDeps): Hono {
   }
 
   /** evaluateAll answered by the deadline (`hookDeadlineMs`): an agent's HTTP hook times out too. */
-  function evaluateWithin(events: readonly HookEvent[]): Decision | Promise<Decision> {
+  function evaluateWithin(events: readonly HookEvent[], dryRun = false): Decision | Promise<Decision> {
     const first = events[0];
-    if (!first) return evaluateAll(events);
+    if (!first) return evaluateAll(events, dryRun);
     const { settings } = workspace.host(first.session.cwd);
     const ms = effectiveDeadline(settings.hookDeadlineMs, undefined);
     return decideWithin(
       events.map((e) => e.hook),
-      evaluateAll(events),
+      evaluateAll(events, dryRun),
       ms,
       settings.failMode,
     );
@@ -189,7 +189,7 @@ export function createApp(deps: AppDeps): Hono {
     }
     let decision: Decision;
     try {
-      decision = await evaluateWithin(parsed.events);
+      decision = await evaluateWithin(parsed.events, parsed.dryRun === true);
     } catch (e) {
       const message = e instanceof Error ? e.message : String(e);
       deps.log.error(`http hook ${adapter.agent}: ${message}`);

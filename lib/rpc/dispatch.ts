@@ -5,6 +5,8 @@ import { isHookEvent } from "../engine/event-guard.ts";
 import { guardedParse } from "../engine/guard-kit.ts";
 import { HookEventSchema, issuePath } from "../engine/schema.ts";
 import type { Logger } from "../log.ts";
+import { HOOK_TOOL_DEFINITION, HOOK_TOOL_NAME } from "../adapters/claude-code-mcp.ts";
+import { runHookTool } from "../rules/hook-tool.ts";
 import { RULES_TOOL_DEFINITION, RULES_TOOL_NAME, runRulesTool } from "../rules/rules-tool.ts";
 import { CONSENT_META_KEY } from "../rules/rules-tool-consent.ts";
 import type { Workspace } from "../rules/workspace.ts";
@@ -64,6 +66,12 @@ export interface DispatcherOptions {
   workspace: Workspace;
   version: string;
   log: Logger;
+  /**
+   * Offer `shepherd_hook` (`shepherd serve --hook-tool`, which `init claude-code --mcp` writes). Off by
+   * default: a client that shows a server's tools to its model would let the model feed Shepherd invented
+   * hook events; Claude Code's hooks are the one caller it is for, and Shepherd denies the model's own call.
+   */
+  hookTool?: boolean;
 }
 
 type Handler = (params: unknown) => unknown;
@@ -86,11 +94,15 @@ export class Dispatcher {
       ],
       ["ping", () => ({})],
       ["logging/setLevel", () => ({})],
-      ["tools/list", () => ({ tools: [RULES_TOOL_DEFINITION] })],
+      ["tools/list", () => ({ tools: opts.hookTool ? [RULES_TOOL_DEFINITION, HOOK_TOOL_DEFINITION] : [RULES_TOOL_DEFINITION] })],
       [
         "tools/call",
         async (params) => {
           const p = parseParams(ToolCallParams, params);
+          if (p.name === HOOK_TOOL_NAME && opts.hookTool) {
+            const res = await runHookTool(workspace, p.arguments ?? {});
+            return { content: [{ type: "text", text: res.text }], isError: res.isError };
+          }
           if (p.name !== RULES_TOOL_NAME) throw new InvalidParams(`unknown tool "${p.name}"`, "name");
           const consent = p._meta?.[CONSENT_META_KEY];
           const res = await runRulesTool(workspace, p.arguments ?? {}, consent === undefined ? {} : { consent });

@@ -3,6 +3,7 @@ import { realpathSync } from "node:fs";
 import { resolve } from "node:path";
 import type { ParseError } from "jsonc-parser";
 import { jsoncParser } from "../lazy-deps.ts";
+import { tighterBudgets } from "../engine/budgets.ts";
 import { guardedParse, isPlainRecord } from "../engine/guard-kit.ts";
 import { DEFAULT_SETTINGS, isSettingsInput, issuePath, type LoadIssue, type Settings, SettingsSchema } from "../engine/schema-core.ts";
 import { type Env, globalSettingsFile, projectSettingsFile } from "./paths.ts";
@@ -120,6 +121,7 @@ export function loadSettings(cwd: string, env: Env): SettingsResult {
   const trusted = trustedIn(global.trustedProjects, cwd);
   if (!trusted) for (const key of LOOSENING_KEYS) delete project[key];
   const merged = deepMerge(deepMerge({ ...DEFAULT_SETTINGS }, global), project);
+  if (isPlainRecord(global.budgets) && isPlainRecord(project.budgets)) merged.budgets = tighterBudgets(global.budgets, project.budgets);
   // Last, over every layer: the managed policy only tightens what the user and the project chose.
   const managed = loadManagedSettings(env, issues);
   return { settings: applyManagedPolicy(merged as Settings, managed), issues, trusted, managed };

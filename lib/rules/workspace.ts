@@ -195,12 +195,23 @@ export class Workspace {
     if (host && report.changed.length > 0) this.#checkInlineTests(cwd, host);
   }
 
-  evaluate(event: HookEvent): Promise<Decision> | Decision {
+  /**
+   * `uncounted`: the event re-asks about a call already counted (Claude Code's PermissionRequest after its
+   * PreToolUse): it is evaluated on a copy of the session, which is then dropped.
+   */
+  evaluate(event: HookEvent, opts?: { uncounted?: boolean }): Promise<Decision> | Decision {
     const host = this.host(event.session.cwd);
     host.flush();
     const loading = this.#loading.get(host.cwd);
-    if (loading) return loading.then(() => this.evaluate(event));
-    const decision = evaluate(this.#contextFor(host), event);
+    if (loading) return loading.then(() => this.evaluate(event, opts));
+    const ctx = this.#contextFor(host);
+    let sessions: SessionStore | undefined;
+    if (opts?.uncounted) {
+      sessions = new SessionStore(1);
+      const live = this.sessions.peek(event.session.id);
+      if (live) sessions.set(event.session.id, structuredClone(live));
+    }
+    const decision = evaluate(sessions ? { ...ctx, sessions } : ctx, event);
     const after = this.#opts.onDecision;
     if (decision instanceof Promise) return decision.then((d) => (this.#shadow.add(d.fired), after?.(event, d), d));
     this.#shadow.add(decision.fired);
@@ -220,6 +231,7 @@ export class Workspace {
       home: homeDir(this.env),
       guard: protectedPathsFor(this.env, host.cwd, host.settings, process.execPath),
       host: this.#evalHost(host.cwd),
+      ...(host.settings.budgets ? { budgets: host.settings.budgets } : {}),
     };
     this.#contexts.set(host, { generation: host.generation, ctx });
     return ctx;

@@ -1,0 +1,113 @@
+/**
+ * @module the loop counters: the same tool call (same tool, same normalized input) repeated in a row, and
+ * the same call failing again. The session keeps a hash of each call's normalized input, never the input,
+ * and at most MAX_FAILED_CALLS of them, so a long session stays small.
+ */
+import type { EventView } from "./match.ts";
+import type { SessionState } from "./state.ts";
+
+export const MAX_FAILED_CALLS = 64;
+/** A huge input (a Write of a large file) is hashed by its head, tail and length: bounded work per event. */
+const HASHED_EDGE = 4_096;
+
+/** The last event's key: a rule asks again for the event just counted (a WeakMap costs more than the hash). */
+let lastView: EventView | undefined;
+let lastKey = "";
+
+/**
+ * Two FNV-1a-style 32-bit lanes over the call, in one pass with no string built: this runs on every tool
+ * call and result. `collapse` folds each run of ASCII whitespace into one space and drops it at the ends
+ * (a shell command's spacing does not make it another call). A text longer than twice HASHED_EDGE is hashed
+ * by its first and last HASHED_EDGE characters and its length: bounded work for a Write of megabytes.
+ */
+class CallHash {
+  h1 = 0x811c9dc5;
+  h2 = 0x9e3779b1;
+
+  add(c: number): void {
+    this.h1 = Math.imul(this.h1 ^ c, 0x01000193);
+    this.h2 = Math.imul(this.h2 ^ c, 0x5bd1e995);
+  }
+
+  text(t: string, collapse: boolean): void {
+    const n = t.length;
+    const long = n > 2 * HASHED_EDGE;
+    let space = false;
+    let started = false;
+    for (let i = 0; i < n; i++) {
+      if (long && i === HASHED_EDGE) {
+        this.add(0);
+        this.add(n & 0xffff);
+        this.add(n >>> 16);
+        i = n - HASHED_EDGE;
+      }
+      const c = t.charCodeAt(i);
+      if (collapse && (c === 32 || (c >= 9 && c <= 13))) {
+        space = started;
+        continue;
+      }
+      if (space) {
+        this.add(32);
+        space = false;
+      }
+      started = true;
+      this.add(c);
+    }
+    this.add(0);
+  }
+
+  hex(): string {
+    return (this.h1 >>> 0).toString(16).padStart(8, "0") + (this.h2 >>> 0).toString(16).padStart(8, "0");
+  }
+}
+
+/** The hash that names this event's tool call (cached per event): same tool and same normalized input. */
+export function callKey(view: EventView): string {
+  if (view === lastView) return lastKey;
+  const h = new CallHash();
+  h.text(view.tool, false);
+  const command = view.tool === "bash" ? view.command : undefined;
+  if (command !== undefined) h.text(command, true);
+  else {
+    for (const [key, value] of Object.entries(view.input)) {
+      h.text(key, false);
+      h.text(typeof value === "string" ? value : (JSON.stringify(value) ?? ""), false);
+    }
+  }
+  lastKey = h.hex();
+  lastView = view;
+  return lastKey;
+}
+
+/** A tool call about to run: the streak grows when it is the previous call again, else starts over. */
+export function trackCall(state: SessionState, view: EventView): void {
+  const k = callKey(view);
+  state.repeats = state.lastCall === k ? state.repeats + 1 : 1;
+  state.lastCall = k;
+}
+
+/** A failed tool result: one more failure of that exact call (the oldest call is forgotten past the cap). */
+export function trackFailure(state: SessionState, view: EventView): void {
+  const k = callKey(view);
+  const failed = state.failedCalls;
+  const n = (failed[k] ?? 0) + 1;
+  delete failed[k];
+  failed[k] = n;
+  const all = Object.keys(failed);
+  if (all.length > MAX_FAILED_CALLS) delete failed[all[0] as string];
+}
+
+/** The counter a `repeats` or `failing_repeats` rule compares with `gte`. */
+export function loopCount(kind: "repeats" | "failing_repeats", state: SessionState, view: EventView): number {
+  const ev = view.event;
+  if (!ev.tool) return 0;
+  if (kind === "repeats") return ev.hook === "tool_call" ? state.repeats : 0;
+  // Nothing failed yet (the common case): no call needs hashing to know it has not failed before.
+  if (!hasAny(state.failedCalls)) return 0;
+  return state.failedCalls[callKey(view)] ?? 0;
+}
+
+function hasAny(record: Record<string, number>): boolean {
+  for (const _ in record) return true;
+  return false;
+}
