@@ -4,16 +4,31 @@
  * None is for anything adversarial.
  */
 
-/** Two 32-bit FNV-1a-style lanes with different multipliers, as 16 hex digits: the same in every runtime. */
-export function textHash(text: string): string {
-  let h1 = 0x811c9dc5;
-  let h2 = 0x9e3779b1;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    h1 = Math.imul(h1 ^ c, 0x01000193) >>> 0;
-    h2 = Math.imul(h2 ^ c, 0x5bd1e995) >>> 0;
+/**
+ * Two 32-bit FNV-1a-style lanes with different multipliers, fed one char code at a time: the one definition
+ * behind textHash and the loop counters' call hash (lib/engine/loops.ts), which feeds a normalized text
+ * without building it.
+ */
+export class HashLanes {
+  h1 = 0x811c9dc5;
+  h2 = 0x9e3779b1;
+
+  add(c: number): void {
+    this.h1 = Math.imul(this.h1 ^ c, 0x01000193);
+    this.h2 = Math.imul(this.h2 ^ c, 0x5bd1e995);
   }
-  return h1.toString(16).padStart(8, "0") + h2.toString(16).padStart(8, "0");
+
+  /** 16 hex digits: the same in every runtime. */
+  hex(): string {
+    return (this.h1 >>> 0).toString(16).padStart(8, "0") + (this.h2 >>> 0).toString(16).padStart(8, "0");
+  }
+}
+
+/** The two lanes over a whole text, as 16 hex digits: the same in every runtime. */
+export function textHash(text: string): string {
+  const h = new HashLanes();
+  for (let i = 0; i < text.length; i++) h.add(text.charCodeAt(i));
+  return h.hex();
 }
 
 const bunHash = (globalThis as { Bun?: { hash(data: string, seed?: number): number | bigint } }).Bun?.hash;

@@ -3,6 +3,7 @@
  * the same call failing again. The session keeps a hash of each call's normalized input, never the input,
  * and at most MAX_FAILED_CALLS of them, so a long session stays small.
  */
+import { HashLanes } from "../hash.ts";
 import type { EventView } from "./match.ts";
 import type { SessionState } from "./state.ts";
 
@@ -15,20 +16,12 @@ let lastView: EventView | undefined;
 let lastKey = "";
 
 /**
- * Two FNV-1a-style 32-bit lanes over the call, in one pass with no string built: this runs on every tool
+ * The hash lanes of lib/hash.ts over the call, in one pass with no string built: this runs on every tool
  * call and result. `collapse` folds each run of ASCII whitespace into one space and drops it at the ends
  * (a shell command's spacing does not make it another call). A text longer than twice HASHED_EDGE is hashed
  * by its first and last HASHED_EDGE characters and its length: bounded work for a Write of megabytes.
  */
-class CallHash {
-  h1 = 0x811c9dc5;
-  h2 = 0x9e3779b1;
-
-  add(c: number): void {
-    this.h1 = Math.imul(this.h1 ^ c, 0x01000193);
-    this.h2 = Math.imul(this.h2 ^ c, 0x5bd1e995);
-  }
-
+class CallHash extends HashLanes {
   text(t: string, collapse: boolean): void {
     const n = t.length;
     const long = n > 2 * HASHED_EDGE;
@@ -54,10 +47,6 @@ class CallHash {
       this.add(c);
     }
     this.add(0);
-  }
-
-  hex(): string {
-    return (this.h1 >>> 0).toString(16).padStart(8, "0") + (this.h2 >>> 0).toString(16).padStart(8, "0");
   }
 }
 
