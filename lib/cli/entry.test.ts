@@ -14,7 +14,7 @@ const ROOT = join(import.meta.dir, "..", "..");
 
 /** What a hook may load at start: the hook face, its adapters, the engine it evaluates with, and the files it reads. */
 const ALLOWED: readonly RegExp[] = [
-  /^lib\/cli\/(entry|hook|hook-face|hook-deadline|hook-input|hook-watchdog|hook-watchdog-protocol)\.ts$/,
+  /^lib\/cli\/(entry|hook|hook-env|hook-face|hook-deadline|hook-input|hook-watchdog|hook-watchdog-protocol)\.ts$/,
   /^lib\/adapters\/[a-z-]+\.ts$/,
   /^lib\/audit\/[a-z-]+\.ts$/,
   /^lib\/engine\/(?!schema\.ts$)[a-z-]+\.ts$/,

@@ -10,11 +10,14 @@ import { fileRuleSnapshots } from "../rules/hook-snapshot.ts";
 import { fileLoadCache } from "../rules/load-cache.ts";
 import { agentDir, homeDir } from "../rules/paths.ts";
 import { VERSION } from "../version.ts";
+import { hookEnv } from "./hook-env.ts";
 import { runHook } from "./hook.ts";
 import { startWatchdog } from "./hook-watchdog.ts";
 
 /** `startedAt`: when the process began (the entry's first line), which is where the deadline counts from. */
-export function runHookFace(agent: string, env: Record<string, string | undefined>, cwd: string, startedAt = Date.now()): Promise<number> {
+export function runHookFace(agent: string, given: Record<string, string | undefined>, cwd: string, startedAt = Date.now()): Promise<number> {
+  const { env, dropped } = hookEnv(given, cwd);
+  for (const why of dropped) log.warning(`shepherd hook: ${why}`);
   // Entries of another build are ignored: the binary's size and mtime stand for the loader's version.
   const self = statSync(process.execPath);
   const cacheDir = join(agentDir(env), "shepherd", "cache");

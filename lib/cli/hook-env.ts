@@ -1,0 +1,68 @@
+/**
+ * @module the environment a hook process trusts. Claude Code (and Gemini CLI) pass the `env` of a project's
+ * own settings file to every hook, so a cloned repository can set `PI_CODING_AGENT_DIR` or `HOME` for
+ * Shepherd's hook and make a folder it ships stand for the user's global rules, settings and trust list.
+ * A variable that would place Shepherd's global state inside the project is dropped (the real home, from
+ * the password database, stands in for HOME), and each drop is reported.
+ */
+import { isAbsolute, relative, resolve } from "node:path";
+import { readBounded } from "../fs/bounded-read.ts";
+
+type Env = Record<string, string | undefined>;
+
+/** Where Shepherd's global state is found: never inside the project the hook runs for. */
+const STATE_VARS = ["PI_CODING_AGENT_DIR", "HOME", "SHEPHERD_MANAGED_DIR"] as const;
+/** Where the agents say the project is; the process's own cwd is always one. */
+const PROJECT_VARS = ["CLAUDE_PROJECT_DIR", "GEMINI_PROJECT_DIR"] as const;
+
+function inside(child: string, parent: string): boolean {
+  const rel = relative(parent, child);
+  return rel === "" || (!rel.startsWith("..") && !isAbsolute(rel));
+}
+
+/**
+ * The user's home from the password database: Bun's `os.userInfo().homedir` is `$HOME` itself. Read from
+ * /etc/passwd (bounded); undefined where there is none (the caller then picks a home that holds nothing).
+ */
+function realHome(): string | undefined {
+  const uid = process.getuid?.();
+  if (uid === undefined) return undefined;
+  const passwd = readBounded("/etc/passwd", 1024 * 1024);
+  if (!passwd.ok) return undefined;
+  for (const line of passwd.text.split("\n")) {
+    const f = line.split(":");
+    if (f.length >= 7 && f[2] === String(uid) && f[5]) return f[5];
+  }
+  return undefined;
+}
+
+/** A home with no Shepherd state in it: no global rules, no trust list (stricter, never looser). */
+const NO_HOME = "/nonexistent";
+
+export interface HookEnv {
+  env: Env;
+  /** What was dropped and why, for stderr. */
+  dropped: string[];
+}
+
+export function hookEnv(env: Env, cwd: string, home: () => string | undefined = realHome): HookEnv {
+  const projects = [cwd, ...PROJECT_VARS.map((k) => env[k]).filter((p): p is string => typeof p === "string" && p !== "")].map((p) => resolve(p));
+  const dropped: string[] = [];
+  let out: Env | undefined;
+  for (const key of STATE_VARS) {
+    const value = env[key];
+    if (value === undefined || value === "") continue;
+    const at = resolve(cwd, value);
+    const project = projects.find((p) => inside(at, p));
+    if (project === undefined) continue;
+    out ??= { ...env };
+    if (key === "HOME") {
+      const real = home();
+      // A home inside the project (a real user whose home is the project's root) is left alone.
+      if (real !== undefined && inside(resolve(real), project)) continue;
+      out.HOME = real ?? NO_HOME;
+    } else delete out[key];
+    dropped.push(`${key}=${value} points inside the project ${project}: ignored (a repository's settings may set it for hooks)`);
+  }
+  return { env: out ?? env, dropped };
+}
