@@ -25,33 +25,7 @@ import { chmodSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
-import { claudeBin, initAgent, makeSandbox, readJsonl, run, type Sandbox, startFake } from "./helpers/agent-sandbox.ts";
-
-interface MainRequest {
-  kind: string;
-  step: number | null;
-  tool_results: { tool_use_id: string; is_error: boolean; text: string }[];
-}
-
-/** Claude Code isolated in the sandbox, talking to the fake API only. */
-function claudeRunEnv(box: Sandbox, apiPort: number): Record<string, string | undefined> {
-  return {
-    PATH: process.env.PATH,
-    HOME: box.home,
-    CLAUDE_CONFIG_DIR: join(box.home, ".claude"),
-    TMPDIR: join(box.home, "tmp"),
-    TERM: "dumb",
-    LANG: "C.UTF-8",
-    ANTHROPIC_BASE_URL: `http://127.0.0.1:${apiPort}`,
-    ANTHROPIC_API_KEY: "sk-ant-api03-fake-e2e",
-    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
-    DISABLE_AUTOUPDATER: "1",
-    DISABLE_TELEMETRY: "1",
-    DISABLE_ERROR_REPORTING: "1",
-    CLAUDE_CODE_MAX_RETRIES: "0",
-    PI_CODING_AGENT_DIR: box.agentDir,
-  };
-}
+import { claudeBin, claudeRunEnv, type ClaudeRequest, initAgent, makeSandbox, readJsonl, run, type Sandbox, startFake } from "./helpers/agent-sandbox.ts";
 
 interface Outcome {
   ran: boolean;
@@ -77,7 +51,7 @@ async function bashCallWith(box: Sandbox, handlers: Record<string, unknown>[] | 
     await api.stop();
   }
   const ms = performance.now() - t0;
-  const main = readJsonl(api.logFile).filter((x) => x.kind === "main") as unknown as MainRequest[];
+  const main = readJsonl(api.logFile).filter((x) => x.kind === "main") as unknown as ClaudeRequest[];
   return { ran: existsSync(marker), result: main.find((x) => x.step === 1)?.tool_results[0], ms };
 }
 
@@ -180,7 +154,7 @@ describe("shepherd hook claude-code installed by shepherd init, on a hook input 
       } finally {
         await api.stop();
       }
-      const main = readJsonl(api.logFile).filter((x) => x.kind === "main") as unknown as MainRequest[];
+      const main = readJsonl(api.logFile).filter((x) => x.kind === "main") as unknown as ClaudeRequest[];
       const result = main.find((x) => x.step === 1)?.tool_results[0];
       expect(existsSync(target)).toBe(false);
       expect(result?.is_error).toBe(true);

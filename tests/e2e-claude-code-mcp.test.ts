@@ -6,15 +6,8 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "bun:test";
 import { existsSync, readFileSync, writeFileSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { claudeBin, initAgent, makeSandbox, readJsonl, run, type Sandbox, shepherdBin, startFake, writeGlobalRules } from "./helpers/agent-sandbox.ts";
+import { claudeBin, claudeRunEnv, type ClaudeRequest, initAgent, makeSandbox, readJsonl, run, type Sandbox, shepherdBin, startFake, writeGlobalRules } from "./helpers/agent-sandbox.ts";
 import { Sidecar, type TempProject, tempProject } from "./helpers/sidecar-client.ts";
-
-interface MainRequest {
-  kind: string;
-  step: number | null;
-  new_messages: { role: string; text: string }[];
-  tool_results: { tool_use_id: string; is_error: boolean; text: string }[];
-}
 
 const RULES = [
   { name: "no-curl", action: "block", pattern: "\\bcurl\\b", reason: "MCP-BLOCK: curl is not allowed ({{command}})" },
@@ -25,27 +18,8 @@ const RULES = [
   { name: "wrap-up", hook: "agent_end", check: "has_edits", action: "notify", reason: "MCP-WRAPUP: you edited files, commit them" },
 ];
 
-function claudeRunEnv(box: Sandbox, apiPort: number): Record<string, string | undefined> {
-  return {
-    PATH: process.env.PATH,
-    HOME: box.home,
-    CLAUDE_CONFIG_DIR: join(box.home, ".claude"),
-    TMPDIR: join(box.home, "tmp"),
-    TERM: "dumb",
-    LANG: "C.UTF-8",
-    ANTHROPIC_BASE_URL: `http://127.0.0.1:${apiPort}`,
-    ANTHROPIC_API_KEY: "sk-ant-api03-fake-e2e",
-    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
-    DISABLE_AUTOUPDATER: "1",
-    DISABLE_TELEMETRY: "1",
-    DISABLE_ERROR_REPORTING: "1",
-    CLAUDE_CODE_MAX_RETRIES: "0",
-    PI_CODING_AGENT_DIR: box.agentDir,
-  };
-}
-
 let sb: Sandbox;
-let requests: MainRequest[] = [];
+let requests: ClaudeRequest[] = [];
 let result: { code: number | null; stdout: string; stderr: string };
 let debugLog = "";
 
@@ -79,7 +53,7 @@ beforeAll(async () => {
   } finally {
     await api.stop();
   }
-  requests = readJsonl(api.logFile).filter((r) => r.kind === "main") as unknown as MainRequest[];
+  requests = readJsonl(api.logFile).filter((r) => r.kind === "main") as unknown as ClaudeRequest[];
   debugLog = existsSync(debugFile) ? readFileSync(debugFile, "utf8") : "";
 }, 180_000);
 
@@ -158,7 +132,7 @@ describe("shepherd init claude-code --mcp when the server cannot answer", () => 
       } finally {
         await api.stop();
       }
-      const main = readJsonl(api.logFile).filter((x) => x.kind === "main") as unknown as MainRequest[];
+      const main = readJsonl(api.logFile).filter((x) => x.kind === "main") as unknown as ClaudeRequest[];
       expect(main.some((x) => x.tool_results.length > 0)).toBe(false);
       expect(existsSync(join(box.proj, "ran.txt"))).toBe(false);
     } finally {
@@ -168,7 +142,7 @@ describe("shepherd init claude-code --mcp when the server cannot answer", () => 
 });
 
 /** One run of the real CLI in a fresh sandbox with `init claude-code --mcp`; what the model saw, per request. */
-async function runScenario(prefix: string, rules: unknown[], steps: unknown[], allowedTools: string, onlyHooks?: string[]): Promise<{ main: MainRequest[]; all: string; proj: string; code: number | null }> {
+async function runScenario(prefix: string, rules: unknown[], steps: unknown[], allowedTools: string, onlyHooks?: string[]): Promise<{ main: ClaudeRequest[]; all: string; proj: string; code: number | null }> {
   const box = makeSandbox(prefix);
   try {
     writeGlobalRules(box, rules);
@@ -186,7 +160,7 @@ async function runScenario(prefix: string, rules: unknown[], steps: unknown[], a
     } finally {
       await api.stop();
     }
-    const main = readJsonl(api.logFile).filter((x) => x.kind === "main") as unknown as MainRequest[];
+    const main = readJsonl(api.logFile).filter((x) => x.kind === "main") as unknown as ClaudeRequest[];
     return { main, all: main.flatMap((r) => r.new_messages.map((m) => m.text)).join("\n"), proj: box.proj, code };
   } finally {
     box.cleanup();

@@ -6,36 +6,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { claudeBin, initAgent, makeSandbox, readJsonl, run, type Sandbox, startFake } from "./helpers/agent-sandbox.ts";
-
-interface MainRequest {
-  kind: string;
-  step: number | null;
-  tool_results: { tool_use_id: string; is_error: boolean; text: string }[];
-}
+import { claudeBin, claudeRunEnv, type ClaudeRequest, initAgent, makeSandbox, readJsonl, run, type Sandbox, startFake } from "./helpers/agent-sandbox.ts";
 
 // Synthetic, but of the real shape (ghp_ + 36 base62), so only the redaction can hide it.
 const TOKEN = "ghp_R3dact1onE2eT0kenAbCdEfGhIjKlMnOp012";
 const KEY_BODY = "MIIEowIBAAKCAQEAr3dactedE2eBodyLine0123456789abcdefABCDEF";
-
-function claudeRunEnv(box: Sandbox, apiPort: number): Record<string, string | undefined> {
-  return {
-    PATH: process.env.PATH,
-    HOME: box.home,
-    CLAUDE_CONFIG_DIR: join(box.home, ".claude"),
-    TMPDIR: join(box.home, "tmp"),
-    TERM: "dumb",
-    LANG: "C.UTF-8",
-    ANTHROPIC_BASE_URL: `http://127.0.0.1:${apiPort}`,
-    ANTHROPIC_API_KEY: "sk-ant-api03-fake-e2e",
-    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
-    DISABLE_AUTOUPDATER: "1",
-    DISABLE_TELEMETRY: "1",
-    DISABLE_ERROR_REPORTING: "1",
-    CLAUDE_CODE_MAX_RETRIES: "0",
-    PI_CODING_AGENT_DIR: box.agentDir,
-  };
-}
 
 /** Every file under `dir`, recursively (small trees only). */
 function filesUnder(dir: string): string[] {
@@ -50,7 +25,7 @@ function filesUnder(dir: string): string[] {
 
 let sb: Sandbox;
 let logText = "";
-let requests: MainRequest[] = [];
+let requests: ClaudeRequest[] = [];
 let code: number | null = null;
 
 beforeAll(async () => {
@@ -76,7 +51,7 @@ beforeAll(async () => {
     await api.stop();
   }
   logText = readFileSync(api.logFile, "utf8");
-  requests = readJsonl(api.logFile).filter((r) => r.kind === "main") as unknown as MainRequest[];
+  requests = readJsonl(api.logFile).filter((r) => r.kind === "main") as unknown as ClaudeRequest[];
 }, 180_000);
 
 afterAll(() => sb?.cleanup());

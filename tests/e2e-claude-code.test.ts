@@ -7,15 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { mkdirSync, writeFileSync } from "node:fs";
-import { claudeBin, initAgent, makeSandbox, readJsonl, run, type Sandbox, shepherdBin, startFake, writeGlobalRules } from "./helpers/agent-sandbox.ts";
+import { claudeBin, claudeRunEnv, type ClaudeRequest, initAgent, makeSandbox, readJsonl, run, type Sandbox, shepherdBin, startFake, writeGlobalRules } from "./helpers/agent-sandbox.ts";
 import { startHttp } from "./helpers/http-server.ts";
-
-interface MainRequest {
-  kind: string;
-  step: number | null;
-  new_messages: { role: string; text: string }[];
-  tool_results: { tool_use_id: string; is_error: boolean; text: string }[];
-}
 
 const RULES = [
   { name: "no-curl", action: "block", pattern: "\\bcurl\\b", reason: "E2E-BLOCK: curl is not allowed here ({{command}})" },
@@ -39,28 +32,8 @@ const SCRIPT = {
   side_text: "ok",
 };
 
-/** Claude Code isolated in the sandbox, talking to the fake API only. */
-function claudeRunEnv(box: Sandbox, apiPort: number): Record<string, string | undefined> {
-  return {
-    PATH: process.env.PATH,
-    HOME: box.home,
-    CLAUDE_CONFIG_DIR: join(box.home, ".claude"),
-    TMPDIR: join(box.home, "tmp"),
-    TERM: "dumb",
-    LANG: "C.UTF-8",
-    ANTHROPIC_BASE_URL: `http://127.0.0.1:${apiPort}`,
-    ANTHROPIC_API_KEY: "sk-ant-api03-fake-e2e",
-    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
-    DISABLE_AUTOUPDATER: "1",
-    DISABLE_TELEMETRY: "1",
-    DISABLE_ERROR_REPORTING: "1",
-    CLAUDE_CODE_MAX_RETRIES: "0",
-    PI_CODING_AGENT_DIR: box.agentDir,
-  };
-}
-
 let sb: Sandbox;
-let requests: MainRequest[] = [];
+let requests: ClaudeRequest[] = [];
 let result: { code: number | null; stdout: string; stderr: string };
 
 beforeAll(async () => {
@@ -79,7 +52,7 @@ beforeAll(async () => {
   } finally {
     await api.stop();
   }
-  requests = readJsonl(api.logFile).filter((r) => r.kind === "main") as unknown as MainRequest[];
+  requests = readJsonl(api.logFile).filter((r) => r.kind === "main") as unknown as ClaudeRequest[];
 }, 180_000);
 
 afterAll(() => sb?.cleanup());
@@ -157,7 +130,7 @@ describe("shepherd http with Claude Code's http hook type", () => {
         await api.stop();
         await srv.stop();
       }
-      const main = readJsonl(api.logFile).filter((x) => x.kind === "main") as unknown as MainRequest[];
+      const main = readJsonl(api.logFile).filter((x) => x.kind === "main") as unknown as ClaudeRequest[];
       const blocked = main.find((x) => x.step === 1)?.tool_results[0];
       expect(blocked?.is_error).toBe(true);
       expect(blocked?.text).toContain("E2E-BLOCK: curl is not allowed here (curl http://example.invalid)");

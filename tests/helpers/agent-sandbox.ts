@@ -157,3 +157,31 @@ export async function initAgent(sb: Sandbox, agent: string, env: Record<string, 
   if (r.code !== 0) throw new Error(`shepherd init ${agent} failed (${r.code}): ${r.stderr}`);
   return r;
 }
+
+/** One model request the fake Anthropic API logged: what the model saw at that step. */
+export interface ClaudeRequest {
+  kind: string;
+  step: number | null;
+  new_messages: { role: string; text: string }[];
+  tool_results: { tool_use_id: string; is_error: boolean; text: string }[];
+}
+
+/** Claude Code isolated in the sandbox, talking to the fake API only. */
+export function claudeRunEnv(box: Sandbox, apiPort: number): Record<string, string | undefined> {
+  return {
+    PATH: process.env.PATH,
+    HOME: box.home,
+    CLAUDE_CONFIG_DIR: join(box.home, ".claude"),
+    TMPDIR: join(box.home, "tmp"),
+    TERM: "dumb",
+    LANG: "C.UTF-8",
+    ANTHROPIC_BASE_URL: `http://127.0.0.1:${apiPort}`,
+    ANTHROPIC_API_KEY: "sk-ant-api03-fake-e2e",
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+    DISABLE_AUTOUPDATER: "1",
+    DISABLE_TELEMETRY: "1",
+    DISABLE_ERROR_REPORTING: "1",
+    CLAUDE_CODE_MAX_RETRIES: "0",
+    PI_CODING_AGENT_DIR: box.agentDir,
+  };
+}
