@@ -101,18 +101,8 @@ function claudeMcpPlan(opts: InitAgentOptions, project: string): AgentPlan {
   const user = opts.scope === "user";
   return {
     file: user ? join(configDir, "settings.json") : join(project, ".claude", "settings.json"),
-    events: [
-      { event: "PreToolUse", matcher: "*" },
-      { event: "PostToolUse", matcher: "*" },
-      { event: "PostToolUseFailure", matcher: "*" },
-      { event: "UserPromptSubmit" },
-      { event: "Stop" },
-      { event: "SubagentStart" },
-      { event: "SubagentStop" },
-      { event: "PermissionRequest", matcher: "*" },
-      { event: "SessionStart" },
-      { event: "SessionEnd" },
-    ],
+    // The same events as the command hooks (hook-locations.ts); only the handler differs.
+    events: AGENT_HOOKS["claude-code"].events,
     handler: (command, event) =>
       event === "SessionStart" || event === "SessionEnd"
         ? { type: "command", command, timeout: CLAUDE_HOOK_TIMEOUT_S }
