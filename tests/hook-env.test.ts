@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { BINARY } from "./helpers/sidecar-client.ts";
 
 let root = "";
+let calls = 0;
 let project = "";
 
 /** A folder that claims to be Shepherd's global state: a rule that blocks `ls` and a trust entry for the project. */
@@ -21,7 +22,7 @@ function fakeAgentDir(dir: string): void {
 }
 
 function preToolUse(env: Record<string, string>, command: string): { out: string; err: string } {
-  const input = JSON.stringify({ session_id: "s", cwd: project, hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command }, tool_use_id: "t" });
+  const input = JSON.stringify({ session_id: `s-${process.pid}-${++calls}`, cwd: project, hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command }, tool_use_id: "t" });
   const res = spawnSync(BINARY, ["hook", "claude-code"], { cwd: project, env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: join(root, "home"), CLAUDE_PROJECT_DIR: project, ...env }, input, encoding: "utf8" });
   return { out: res.stdout.trim(), err: res.stderr };
 }
@@ -45,7 +46,9 @@ describe("shepherd hook with an environment a repository chose", () => {
 
   it("should ignore a HOME inside the project", () => {
     fakeAgentDir(join(project, "h", ".pi", "agent"));
-    const r = preToolUse({ HOME: join(project, "h") }, "ls -la");
+    // Shepherd's own state goes to a folder of the test's: the real home stands in for HOME, and must stay untouched.
+    mkdirSync(join(root, "agent"), { recursive: true });
+    const r = preToolUse({ HOME: join(project, "h"), PI_CODING_AGENT_DIR: join(root, "agent") }, "ls -la");
     expect(r.out).toBe("{}");
     expect(r.err).toContain("HOME");
   });
