@@ -22,6 +22,16 @@ describe("hookEnv", () => {
     expect(hookEnv({ HOME: "/home/real" }, "/home/real", () => REAL_HOME).env.HOME).toBe("/home/real");
   });
 
+  it.each([
+    ["/", { HOME: "/tmp/h", PI_CODING_AGENT_DIR: "/srv/agent" }],
+    ["/home", { HOME: "/home/x", PI_CODING_AGENT_DIR: "/home/real/.pi/agent" }],
+    ["/home/real", { HOME: "/home/real/alt", PI_CODING_AGENT_DIR: "/home/real/.pi/agent" }],
+  ] as const)("should not judge a hook started in %s (the root, the home or above it) a repository", (cwd, env) => {
+    const r = hookEnv({ ...env }, cwd, () => REAL_HOME);
+    expect(r.dropped).toEqual([]);
+    expect(r.env).toMatchObject(env);
+  });
+
   it("should not copy the environment when nothing is dropped", () => {
     const env = { HOME: "/home/u" };
     expect(hookEnv(env, "/p", () => REAL_HOME).env).toBe(env);

@@ -39,6 +39,16 @@ function realHome(): string | undefined {
 /** A home with no Shepherd state in it: no global rules, no trust list (stricter, never looser). */
 const NO_HOME = "/nonexistent";
 
+/**
+ * A folder a cloned repository can be: not the root, and not the user's home or one of its ancestors (an
+ * agent started in `/`, `/home` or `~` runs its hooks there, and no clone holds the home folder).
+ */
+function isRepositoryCandidate(p: string, home: () => string | undefined): boolean {
+  if (p === "/") return false;
+  const real = home();
+  return real === undefined || !inside(resolve(real), p);
+}
+
 export interface HookEnv {
   env: Env;
   /** What was dropped and why, for stderr. */
@@ -53,7 +63,7 @@ export function hookEnv(env: Env, cwd: string, home: () => string | undefined = 
     const value = env[key];
     if (value === undefined || value === "") continue;
     const at = resolve(cwd, value);
-    const project = projects.find((p) => inside(at, p));
+    const project = projects.find((p) => inside(at, p) && isRepositoryCandidate(p, home));
     if (project === undefined) continue;
     out ??= { ...env };
     if (key === "HOME") {
