@@ -3,12 +3,12 @@
  * answers before the agent stops waiting (an agent that times a hook out runs the tool call). Only
  * regular files of modest size are read, without blocking on a FIFO a repository may have put there.
  */
-import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
+import { MAX_SETTINGS_BYTES as MAX_SETTINGS_FILE_BYTES, readBounded } from "../fs/bounded-read.ts";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import type { AgentName } from "./index.ts";
 
-const MAX_SETTINGS_BYTES = 1 << 20;
+const MAX_SETTINGS_BYTES = MAX_SETTINGS_FILE_BYTES;
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -37,27 +37,10 @@ function sources(agent: AgentName, projectDir: string, env: Env): TimeoutSource 
   }
 }
 
-/** A regular file's text, or undefined (missing, too large, a FIFO or device, unreadable). */
+/** A regular file's text, or undefined (missing, too large, a FIFO or device, unreadable): the one bounded reader. */
 function readSmallRegularFile(file: string): string | undefined {
-  let fd: number | undefined;
-  try {
-    // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer.
-    fd = openSync(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
-    const st = fstatSync(fd);
-    if (!st.isFile() || st.size > MAX_SETTINGS_BYTES) return undefined;
-    const buf = new Uint8Array(st.size);
-    let at = 0;
-    while (at < buf.length) {
-      const n = readSync(fd, buf, at, buf.length - at, at);
-      if (n === 0) break;
-      at += n;
-    }
-    return new TextDecoder().decode(buf.subarray(0, at));
-  } catch {
-    return undefined;
-  } finally {
-    if (fd !== undefined) closeSync(fd);
-  }
+  const read = readBounded(file, MAX_SETTINGS_BYTES);
+  return read.ok ? read.text : undefined;
 }
 
 /** The shortest `timeout` on our handlers for `event` in one parsed settings object, in the file's unit. */
