@@ -3,7 +3,7 @@
  * saved decision applies), read only to show it beside Shepherd's: the two are separate, and pi trusting a
  * project never makes Shepherd trust it.
  */
-import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
+import { readBounded } from "../fs/bounded-read.ts";
 import { dirname, join } from "node:path";
 import { isPlainRecord } from "../engine/guard-kit.ts";
 import { agentDir, type Env } from "./paths.ts";
@@ -32,23 +32,13 @@ export function piTrustFor(cwd: string, env: Env): PiTrust | undefined {
 }
 
 function readTrustStore(file: string): Record<string, unknown> | undefined {
-  let fd: number;
+  // The one bounded reader: a FIFO or device in its place is refused unread, never waited on.
+  const read = readBounded(file, MAX_TRUST_FILE);
+  if (!read.ok) return undefined;
   try {
-    // Non-blocking: a FIFO in its place must not hang the CLI; it is then refused as not a file.
-    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
-  } catch {
-    return undefined;
-  }
-  try {
-    const stat = fstatSync(fd);
-    if (!stat.isFile() || stat.size > MAX_TRUST_FILE) return undefined;
-    const buf = Buffer.alloc(stat.size);
-    const read = readSync(fd, buf, 0, stat.size, 0);
-    const parsed: unknown = JSON.parse(buf.subarray(0, read).toString("utf8").replace(/^\uFEFF/, ""));
+    const parsed: unknown = JSON.parse(read.text.replace(/^\uFEFF/, ""));
     return isPlainRecord(parsed) ? parsed : undefined;
   } catch {
     return undefined;
-  } finally {
-    closeSync(fd);
   }
 }
