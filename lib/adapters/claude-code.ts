@@ -200,7 +200,7 @@ export function claudeCodeAnswer(parsed: ParsedHook, decision: Decision): AgentA
 
 /**
  * The answer of Claude Code and of Codex (which copied its contract); `replace` says which tools' output a
- * PostToolUse answer can replace: any (Claude Code 2.1.332, `updatedToolOutput`) or MCP tools only (Codex).
+ * PostToolUse answer can replace, every tool's (Claude Code 2.1.332, `updatedToolOutput`) or MCP tools' only (Codex).
  */
 export function claudeStyleAnswer(parsed: ParsedHook, decision: Decision, replace: "any" | "mcp"): AgentAnswer {
   const red = redactedAnswer(parsed, decision, parsed.agentEvent === "PostToolUse" && (replace === "any" || isMcpTool(parsed)));

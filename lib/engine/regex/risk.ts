@@ -205,10 +205,10 @@ function build(n: Nfa, node: Node, from: number): number {
       return loop;
     }
     case "backref": {
-      const any = state(n);
-      (n.eps[from] as number[]).push(any);
-      (n.edges[any] as Nfa["edges"][number]).push({ set: ALL, to: any });
-      return any;
+      const loop = state(n);
+      (n.eps[from] as number[]).push(loop);
+      (n.edges[loop] as Nfa["edges"][number]).push({ set: ALL, to: loop });
+      return loop;
     }
     default:
       return from;
