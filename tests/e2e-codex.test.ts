@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { initAgent, makeSandbox, readJsonl, REPO, run, type Sandbox, shepherdBin, startFake, writeGlobalRules } from "./helpers/agent-sandbox.ts";
+import { initAgent, makeSandbox, readJsonl, REPO, run, type Sandbox, shepherdBin, startFake, writeGlobalRules, writeCodexConfig } from "./helpers/agent-sandbox.ts";
 
 const RULES = [
   { name: "no-curl", action: "block", pattern: "\\bcurl\\b", reason: "E2E-BLOCK: curl is not allowed here" },
@@ -25,27 +25,8 @@ let result: { code: number | null; stdout: string; stderr: string };
 beforeAll(async () => {
   sb = makeSandbox("e2e-codex");
   writeGlobalRules(sb, RULES);
-  const codexHome = join(sb.home, ".codex");
-  mkdirSync(codexHome, { recursive: true });
   const fake = await startFake("codex", SCRIPT, join(sb.root, "fake"));
-  writeFileSync(
-    join(codexHome, "config.toml"),
-    [
-      'model = "fake-model"',
-      'model_provider = "fake"',
-      "check_for_update_on_startup = false",
-      "[model_providers.fake]",
-      'name = "fake"',
-      `base_url = "http://127.0.0.1:${fake.port}/v1"`,
-      'env_key = "FAKE_API_KEY"',
-      'wire_api = "responses"',
-      "[analytics]",
-      "enabled = false",
-      "[features]",
-      "plugins = false",
-      "",
-    ].join("\n"),
-  );
+  const codexHome = writeCodexConfig(sb, fake.port);
   await initAgent(sb, "codex", { CODEX_HOME: codexHome }, ["--user"]);
   try {
     result = await run(

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { initAgent, makeSandbox, readJsonl, REPO, run, type Sandbox, shepherdBin, startFake, writeGlobalRules } from "./helpers/agent-sandbox.ts";
+import { initAgent, makeSandbox, readJsonl, REPO, run, type Sandbox, shepherdBin, startFake, writeGlobalRules, writeGeminiSettings } from "./helpers/agent-sandbox.ts";
 
 const RULES = [
   { name: "no-curl", action: "block", pattern: "\\bcurl\\b", reason: "E2E-BLOCK: curl is not allowed here" },
@@ -25,18 +25,7 @@ let result: { code: number | null; stdout: string; stderr: string };
 beforeAll(async () => {
   sb = makeSandbox("e2e-gemini");
   writeGlobalRules(sb, RULES);
-  const geminiDir = join(sb.home, ".gemini");
-  mkdirSync(geminiDir, { recursive: true });
-  writeFileSync(
-    join(geminiDir, "settings.json"),
-    JSON.stringify({
-      security: { auth: { selectedType: "gemini-api-key" }, folderTrust: { enabled: false } },
-      general: { enableAutoUpdate: false, enableAutoUpdateNotification: false },
-      privacy: { usageStatisticsEnabled: false },
-      telemetry: { enabled: false },
-      ide: { enabled: false },
-    }),
-  );
+  writeGeminiSettings(sb);
   await initAgent(sb, "gemini", { GEMINI_CLI_HOME: sb.home }, ["--user"]);
   const fake = await startFake("gemini", SCRIPT, join(sb.root, "fake"));
   try {

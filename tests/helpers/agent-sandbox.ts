@@ -185,3 +185,44 @@ export function claudeRunEnv(box: Sandbox, apiPort: number): Record<string, stri
     PI_CODING_AGENT_DIR: box.agentDir,
   };
 }
+
+/** Codex's `config.toml` for an offline run against the fake Responses API at `port`; returns CODEX_HOME. */
+export function writeCodexConfig(sb: Sandbox, port: number): string {
+  const codexHome = join(sb.home, ".codex");
+  mkdirSync(codexHome, { recursive: true });
+  writeFileSync(
+    join(codexHome, "config.toml"),
+    [
+      'model = "fake-model"',
+      'model_provider = "fake"',
+      "check_for_update_on_startup = false",
+      "[model_providers.fake]",
+      'name = "fake"',
+      `base_url = "http://127.0.0.1:${port}/v1"`,
+      'env_key = "FAKE_API_KEY"',
+      'wire_api = "responses"',
+      "[analytics]",
+      "enabled = false",
+      "[features]",
+      "plugins = false",
+      "",
+    ].join("\n"),
+  );
+  return codexHome;
+}
+
+/** Gemini CLI's user settings for an offline run: API-key auth, no folder trust prompt, no updates or telemetry. */
+export function writeGeminiSettings(sb: Sandbox): void {
+  const geminiDir = join(sb.home, ".gemini");
+  mkdirSync(geminiDir, { recursive: true });
+  writeFileSync(
+    join(geminiDir, "settings.json"),
+    JSON.stringify({
+      security: { auth: { selectedType: "gemini-api-key" }, folderTrust: { enabled: false } },
+      general: { enableAutoUpdate: false, enableAutoUpdateNotification: false },
+      privacy: { usageStatisticsEnabled: false },
+      telemetry: { enabled: false },
+      ide: { enabled: false },
+    }),
+  );
+}
