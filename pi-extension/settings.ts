@@ -8,6 +8,7 @@ import { accessSync, closeSync, constants, fstatSync, openSync, readSync, realpa
 import { homedir } from "node:os";
 import { delimiter, dirname, isAbsolute, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { platformBinary } from "./platform-package.ts";
 import { isRecord } from "./wire.ts";
 
 export type Env = Record<string, string | undefined>;
@@ -15,7 +16,7 @@ export type Env = Record<string, string | undefined>;
 export interface ExtensionSettings {
   binary: string;
   /** Where `binary` came from, for `/shepherd` and error messages. */
-  binarySource: "setting" | "SHEPHERD_BIN" | "install" | "package" | "PATH" | "default";
+  binarySource: "setting" | "SHEPHERD_BIN" | "install" | "package" | "npm" | "PATH" | "default";
   timeoutMs: number;
   /** When Shepherd cannot answer a tool call: let it pass, block it, or block it and stop the run. */
   failMode: FailMode;
@@ -74,12 +75,17 @@ export function loadSettings(cwd: string, env: Env, extensionDir: string = here(
   } else {
     const installed = installedBinary(extensionDir);
     const packaged = installed ? undefined : packageBinary(extensionDir);
+    // Installed from npm (`pi install npm:@shepherd-guard/shepherd`): the binary is this platform's package.
+    const fromNpm = installed || packaged ? undefined : platformBinary(join(extensionDir, "index.ts"));
     if (installed) {
       binary = installed;
       binarySource = "install";
     } else if (packaged) {
       binary = packaged;
       binarySource = "package";
+    } else if (fromNpm) {
+      binary = fromNpm;
+      binarySource = "npm";
     } else {
       const onPath = findOnPath("shepherd", env.PATH ?? "");
       if (onPath) {

@@ -1,6 +1,6 @@
 /** @module Unit tests of `shepherd init pi`: idempotent install, pointer to the binary, careful uninstall. */
 import { afterEach, beforeEach, describe, expect, it } from "bun:test";
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { piExtensionDir, runInitPi } from "./init-pi.ts";
@@ -30,7 +30,10 @@ describe("runInitPi", () => {
     expect(init()).toBe(0);
     const dir = piExtensionDir({ PI_CODING_AGENT_DIR: join(root, "agent") });
     expect(dir).toBe(join(root, "agent", "extensions", "shepherd"));
-    for (const name of ["index.ts", "redact-result.ts", "settings.ts", "sidecar-client.ts", "subagent.ts", "wire.ts"]) {
+    // Every source file of the extension travels, or the installed extension fails on a missing import.
+    const sources = readdirSync(join(import.meta.dir, "..", "..", "pi-extension")).filter((f) => f.endsWith(".ts") && !f.endsWith(".test.ts"));
+    expect(sources.length).toBeGreaterThan(5);
+    for (const name of sources) {
       expect(readFileSync(join(dir, name), "utf8")).toBe(readFileSync(join(import.meta.dir, "..", "..", "pi-extension", name), "utf8"));
     }
     expect(JSON.parse(readFileSync(join(dir, "install.json"), "utf8"))).toMatchObject({ binary: "/opt/shepherd/bin/shepherd" });

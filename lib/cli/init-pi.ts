@@ -8,6 +8,7 @@ import { MAX_RULE_FILE_BYTES, readBounded } from "../fs/bounded-read.ts";
 import { join } from "node:path";
 // The extension travels inside the compiled binary as text: pi loads it as TypeScript, unbuilt.
 import * as indexText from "../../pi-extension/index.ts" with { type: "text" };
+import * as platformPackageText from "../../pi-extension/platform-package.ts" with { type: "text" };
 import * as redactResultText from "../../pi-extension/redact-result.ts" with { type: "text" };
 import * as settingsText from "../../pi-extension/settings.ts" with { type: "text" };
 import * as clientText from "../../pi-extension/sidecar-client.ts" with { type: "text" };
@@ -40,6 +41,7 @@ function textOf(name: string, module: unknown): string {
 export function extensionFiles(binaryPath: string): Map<string, string> {
   const files = new Map<string, string>([
     ["index.ts", textOf("index.ts", indexText)],
+    ["platform-package.ts", textOf("platform-package.ts", platformPackageText)],
     ["redact-result.ts", textOf("redact-result.ts", redactResultText)],
     ["settings.ts", textOf("settings.ts", settingsText)],
     ["sidecar-client.ts", textOf("sidecar-client.ts", clientText)],
