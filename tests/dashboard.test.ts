@@ -23,6 +23,9 @@ beforeAll(async () => {
   mkdirSync(join(sb.proj, ".pi"), { recursive: true });
   writeFileSync(join(sb.proj, ".pi", "shepherd-rules.json"), JSON.stringify([{ name: "ls-note", hook: "tool_result", action: "notify", pattern: "^ls", reason: "listed" }]));
   writeFileSync(join(sb.proj, ".pi", "shepherd-rules-broken.json"), '[{"name": "bad", "action": "block", "pattern": "("}]');
+  // pi 1.x trusts the project; Shepherd does not (the two are separate).
+  mkdirSync(sb.agentDir, { recursive: true });
+  writeFileSync(join(sb.agentDir, "trust.json"), JSON.stringify({ [sb.proj]: true }));
   srv = await startHttp([], { cwd: sb.proj, env: { PATH: process.env.PATH, HOME: sb.home, PI_CODING_AGENT_DIR: sb.agentDir } });
   browser = await chromium.launch({ executablePath, args: [...CHROMIUM_FLAGS], headless: true });
   page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
@@ -45,6 +48,13 @@ describe("dashboard", () => {
     expect(await page.locator("#rules-global").innerText()).toContain("shepherd-rules.json");
     expect(await page.locator("#rules-project").innerText()).toContain("ls-note");
     expect(Number(await page.locator("#count-builtin").innerText())).toBeGreaterThan(0);
+  });
+
+  it("should show Shepherd's and pi's trust side by side, with the command that trusts the project in Shepherd", async () => {
+    const trust = page.locator("#trust");
+    await trust.filter({ hasText: "pi trusted" }).waitFor();
+    expect(await trust.innerText()).toContain("shepherd not trusted");
+    expect(await trust.innerText()).toContain(`shepherd trust ${sb.proj}`);
   });
 
   it("should show a rule file that failed to load", async () => {

@@ -3,7 +3,7 @@ import { locatePath, sourceText, type SourceText } from "../engine/analyze.ts";
 import type { Rule } from "../engine/schema.ts";
 import { clip, type CliIO, displayPath, parseArgv, plural, type Style, styleFor, table, usageError, writeJson } from "./format.ts";
 import type { PluginDescription } from "../rules/workspace.ts";
-import { piTrustFor } from "../rules/pi-trust.ts";
+import { piTrustFor, trustSideBySide } from "../rules/pi-trust.ts";
 import { canonicalDir } from "../rules/settings.ts";
 import { type CliDeps, loadProject, type ProjectRules } from "./rule-files.ts";
 import { formatIssue } from "./rules-check.ts";
@@ -230,11 +230,11 @@ export async function runRulesList(argv: string[], io: CliIO, deps: CliDeps = {}
 
 /** pi 1.x's own trust decision beside Shepherd's: separate, and pi's never counts for Shepherd. */
 function piTrustLine(cwd: string, shepherdTrusts: boolean, env: CliIO["env"]): string {
-  const pi = piTrustFor(cwd, env);
-  if (!pi) return "pi: no saved project trust decision";
-  const where = pi.folder === canonicalDir(cwd) ? "" : ` (saved for ${pi.folder})`;
-  const hint = pi.trusted && !shepherdTrusts ? `; Shepherd trusts it separately: shepherd trust ${cwd}` : "";
-  return `pi: ${pi.trusted ? "trusted" : "not trusted"}${where}${hint}`;
+  const both = trustSideBySide(cwd, shepherdTrusts, env);
+  if (!both.pi) return "pi: no saved project trust decision";
+  const where = both.pi.folder === canonicalDir(cwd) ? "" : ` (saved for ${both.pi.folder})`;
+  const hint = both.advice ? `; Shepherd trusts it separately: ${both.advice}` : "";
+  return `pi: ${both.pi.trusted ? "trusted" : "not trusted"}${where}${hint}`;
 }
 
 /** One line for the managed settings in force, or undefined when there are none. */

@@ -17,6 +17,7 @@ import { guardedParse } from "../engine/guard-kit.ts";
 import { type Decision, type HookEvent, HookEventSchema, type LayerName } from "../engine/schema.ts";
 import type { Logger } from "../log.ts";
 import type { Workspace } from "../rules/workspace.ts";
+import { trustSideBySide, type TrustSideBySide } from "../rules/pi-trust.ts";
 import { dashboardPage } from "./dashboard-page.ts";
 import type { DecisionFeed } from "./decision-feed.ts";
 
@@ -278,6 +279,8 @@ export interface DashboardStatus {
   version: string;
   cwd: string;
   trusted: boolean;
+  /** Shepherd's trust and pi 1.x's, side by side; pi's never counts for Shepherd. */
+  trust: TrustSideBySide;
   layers: Record<LayerName, RuleSummary[]>;
   files: { source: string; file: string; rules: number; ok: boolean }[];
   issues: { file: string; path: string; message: string; severity: string; line?: number; column?: number }[];
@@ -305,6 +308,7 @@ export function statusOf(workspace: Workspace, cwd: string | undefined, version:
     version,
     cwd: host.cwd,
     trusted: host.trusted,
+    trust: trustSideBySide(host.cwd, host.trusted, workspace.env),
     layers,
     files: host.layerFiles(),
     issues: host.issues.map((i) => ({ file: i.file, path: i.path, message: i.message, severity: i.severity, ...(i.line !== undefined ? { line: i.line, column: i.column ?? 1 } : {}) })),

@@ -55,6 +55,8 @@ async function refresh() {
   const s = await res.json();
   $("version").textContent = "v" + s.version;
   $("cwd").textContent = s.cwd + (s.trusted ? " (trusted)" : " (untrusted)");
+  const pi = s.trust.pi ? (s.trust.pi.trusted ? "trusted" : "not trusted") : "no decision";
+  $("trust").textContent = "shepherd " + (s.trust.shepherd ? "trusted" : "not trusted") + ", pi " + pi + (s.trust.advice ? " (to trust it in Shepherd too: " + s.trust.advice + ")" : "");
   for (const layer of ["managed", "builtin", "global", "project"]) {
     const rules = s.layers[layer];
     $("count-" + layer).textContent = String(rules.length);
@@ -91,7 +93,7 @@ export function dashboardPage(version: string): string {
 <title>Shepherd dashboard</title><style>${STYLE}</style></head>
 <body>
 <header><h1>Shepherd</h1><span class="muted" id="version">v${version.replace(/[^\w.+-]/g, "")}</span>
-<span id="cwd" class="muted"></span><span id="conn" class="off">connecting</span><span id="status-error" class="err"></span></header>
+<span id="cwd" class="muted"></span><span id="trust" class="muted"></span><span id="conn" class="off">connecting</span><span id="status-error" class="err"></span></header>
 <main>
 <section class="wide" data-testid="decisions"><h2>Live decisions <span class="muted" id="decision-count">0</span></h2>
 <table><thead><tr><th>time</th><th>agent</th><th>session</th><th>event</th><th>command / path</th><th>decision</th><th>rules fired</th><th>reason / reminders</th></tr></thead>

@@ -42,3 +42,18 @@ function readTrustStore(file: string): Record<string, unknown> | undefined {
     return undefined;
   }
 }
+
+/** Both verdicts side by side, for `rules list` and the dashboard. */
+export interface TrustSideBySide {
+  shepherd: boolean;
+  /** pi 1.x's saved decision, or null when pi has none for this project. */
+  pi: PiTrust | null;
+  /** Set when pi trusts the project and Shepherd does not: the command that trusts it in Shepherd too. */
+  advice?: string;
+}
+
+export function trustSideBySide(cwd: string, shepherdTrusts: boolean, env: Env): TrustSideBySide {
+  const pi = piTrustFor(cwd, env) ?? null;
+  const advice = pi?.trusted === true && !shepherdTrusts ? `shepherd trust ${cwd}` : undefined;
+  return { shepherd: shepherdTrusts, pi, ...(advice ? { advice } : {}) };
+}
