@@ -34,6 +34,12 @@ describe("lateDecision", () => {
     expect(d.reason).toContain("evaluation exceeded 1.5 s");
   });
 
+  it("should block a tool call and stop the run with failMode halt", () => {
+    const d = lateDecision("tool_call", "halt", 1_000);
+    expect(d).toMatchObject({ action: "block", terminate: true });
+    expect(d.reason).toContain('failMode is "halt"');
+  });
+
   it("should give no opinion after the fact or when failing open", () => {
     expect(lateDecision("tool_result", "closed", 100).action).toBe("allow");
     expect(lateDecision("tool_call", "open", 100).action).toBe("allow");

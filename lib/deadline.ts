@@ -48,6 +48,9 @@ export function deadlineMessage(ms: number): string {
  * the fact (results, prompts, stops) a late guard has nothing to hold back, so it gives no opinion.
  */
 export function lateDecision(hook: HookName, failMode: FailMode, ms: number): Decision {
+  if (hook === "tool_call" && failMode === "halt") {
+    return { action: "block", reason: `Shepherd could not evaluate this call (${deadlineMessage(ms)}); it is blocked and the run is stopped because failMode is "halt".`, terminate: true, notify: [], steer: [], fired: [] };
+  }
   if (hook === "tool_call" && failMode !== "open") {
     return { action: "block", reason: `Shepherd could not evaluate this call (${deadlineMessage(ms)}); it is blocked because failMode is "closed".`, notify: [], steer: [], fired: [] };
   }

@@ -187,3 +187,34 @@ describe("shepherd hook claude-code installed by shepherd init, when its evaluat
     }
   }, 90_000);
 });
+
+describe('shepherd hook claude-code with failMode "halt", when its evaluation hangs', () => {
+  it("should block the call and stop the run: the model is not asked again", async () => {
+    const box = makeSandbox("e2e-cc-halt");
+    try {
+      const plugins = join(box.agentDir, "shepherd", "plugins");
+      mkdirSync(plugins, { recursive: true });
+      writeFileSync(join(plugins, "hang.ts"), 'import { definePlugin } from "shepherd:plugin";\nexport default definePlugin({ actions: { hang: () => new Promise(() => {}) } });\n');
+      writeFileSync(join(box.agentDir, "shepherd-rules.json"), JSON.stringify([{ name: "hangs", tool: "bash", action: "hang", pattern: "touch" }]));
+      writeFileSync(join(box.agentDir, "settings.json"), JSON.stringify({ shepherd: { pluginTimeoutMs: 60_000, hookDeadlineMs: 1_000, failMode: "halt" } }));
+      await initAgent(box, "claude-code", { CLAUDE_CONFIG_DIR: join(box.home, ".claude") });
+      const marker = join(box.root, "ran.marker");
+      // Were the run to go on, the model would get the blocked call's result and answer "done".
+      const steps = { steps: [{ tool_use: [{ name: "Bash", input: { command: `touch ${marker}` } }] }, { text: "done" }], side_text: "ok" };
+      const api = await startFake("anthropic", steps, join(box.root, "api"));
+      let out = "";
+      try {
+        const r = await run(claudeBin(), ["-p", "go", "--output-format", "stream-json", "--verbose", "--allowedTools", "Bash"], { cwd: box.proj, env: claudeRunEnv(box, api.port) });
+        out = r.stdout;
+      } finally {
+        await api.stop();
+      }
+      expect(existsSync(marker)).toBe(false);
+      const main = readJsonl(api.logFile).filter((x) => x.kind === "main");
+      expect(main.length).toBe(1);
+      expect(out).toContain('failMode is \\"halt\\"');
+    } finally {
+      box.cleanup();
+    }
+  }, 90_000);
+});

@@ -143,6 +143,21 @@ describe("shepherd hook when the evaluation hangs", () => {
     expect(JSON.parse(r.out).hookSpecificOutput.permissionDecisionReason).toContain("evaluation exceeded 1.5 s");
   }, 20_000);
 
+  it.each([
+    ["claude-code", "Bash"],
+    ["codex", "Bash"],
+    ["gemini", "run_shell_command"],
+  ])('should deny the %s call and stop the run at the deadline with failMode "halt"', async (agent, tool) => {
+    settings({ pluginTimeoutMs: 60_000, hookDeadlineMs: 1_000, failMode: "halt" });
+    const r = await hook(agent, hookJson(agent, { tool_name: tool, tool_input: { command: "ls" } }));
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.out);
+    expect(out.continue).toBe(false);
+    expect(out.stopReason).toContain('failMode is "halt"');
+    if (agent === "gemini") expect(out.decision).toBe("deny");
+    else expect(out.hookSpecificOutput.permissionDecision).toBe("deny");
+  }, 20_000);
+
   it("should deny a Gemini call in Gemini's format at the deadline", async () => {
     settings({ pluginTimeoutMs: 60_000, hookDeadlineMs: 1_000 });
     const r = await hook("gemini", hookJson("gemini", { tool_name: "run_shell_command", tool_input: { command: "ls" } }));

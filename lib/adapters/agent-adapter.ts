@@ -1,5 +1,6 @@
 /** @module the shape every agent adapter shares: agent hook JSON -> HookEvents, Decision -> agent answer. */
 import * as v from "valibot";
+import type { FailMode } from "../engine/schema-core.ts";
 import type { Decision, HookEvent } from "../engine/schema.ts";
 
 /**
@@ -65,8 +66,11 @@ export interface AgentAdapter {
   /** Throws an `AdapterInputError` when the JSON is not this agent's hook input. */
   parse(raw: unknown, env: AgentEnv, io?: AdapterIo): ParsedHook;
   answer(parsed: ParsedHook, decision: Decision): AgentAnswer;
-  /** The answer when Shepherd itself failed: `failClosed` denies a pending tool call. */
-  failure(parsed: ParsedHook | undefined, message: string, failClosed: boolean): AgentAnswer;
+  /**
+   * The answer when Shepherd itself failed: "closed" denies a pending tool call, "halt" also stops the
+   * agent's run (whatever the event), "open" lets it pass.
+   */
+  failure(parsed: ParsedHook | undefined, message: string, failMode: FailMode): AgentAnswer;
   /** The agent's event name for a tool call about to run (what an unparsable input must not wave through). */
   readonly preToolEvent: string;
 }
@@ -93,6 +97,13 @@ export class AdapterInputError extends Error {
 export function joinLines(lines: readonly string[]): string | undefined {
   const kept = lines.filter((l) => l.trim() !== "");
   return kept.length === 0 ? undefined : kept.join("\n\n");
+}
+
+/** What a failure answer says, by fail mode: one wording for every agent. */
+export function failureReason(message: string, failMode: FailMode): string {
+  return failMode === "halt"
+    ? `Shepherd could not evaluate this call (${message}); it is blocked and the run is stopped because failMode is "halt".`
+    : `Shepherd could not evaluate this call (${message}); it is blocked because failMode is "closed".`;
 }
 
 export function emptyDecision(): Decision {

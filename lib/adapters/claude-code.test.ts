@@ -190,17 +190,17 @@ describe("claudeCodeAdapter.answer", () => {
 describe("claudeCodeAdapter.failure", () => {
   it("should deny a pending tool call when failing closed", () => {
     const p = claudeCodeAdapter.parse({ ...base, hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: {} }, env);
-    const out = JSON.parse(claudeCodeAdapter.failure(p, "boom", true).stdout) as { hookSpecificOutput: { permissionDecision: string } };
+    const out = JSON.parse(claudeCodeAdapter.failure(p, "boom", "closed").stdout) as { hookSpecificOutput: { permissionDecision: string } };
     expect(out.hookSpecificOutput.permissionDecision).toBe("deny");
   });
 
   it("should stay silent on other events and on fail-open", () => {
     const p = claudeCodeAdapter.parse({ ...base, hook_event_name: "PostToolUse", tool_name: "Bash", tool_input: {} }, env);
-    expect(claudeCodeAdapter.failure(p, "boom", true)).toEqual({ stdout: "", exitCode: 0 });
+    expect(claudeCodeAdapter.failure(p, "boom", "closed")).toEqual({ stdout: "", exitCode: 0 });
   });
 
   it("should block with exit 2 and the reason on stderr when it could not parse the input", () => {
-    const a = claudeCodeAdapter.failure(undefined, "bad json", true);
+    const a = claudeCodeAdapter.failure(undefined, "bad json", "closed");
     expect(a.exitCode).toBe(2);
     expect(a.stderr).toContain("bad json");
   });

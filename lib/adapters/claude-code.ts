@@ -2,6 +2,7 @@
 import * as v from "valibot";
 import { guardedParse, hasUnsafeKey, isPlainRecord, optBoolean, optString, stringWithin } from "../engine/guard-kit.ts";
 import { lazySchema } from "../lazy-schema.ts";
+import type { FailMode } from "../engine/schema-core.ts";
 import type { Decision, HookEvent } from "../engine/schema.ts";
 import { disregardNotice, redactionNotice, redactJson } from "../secrets/redact.ts";
 import {
@@ -12,6 +13,7 @@ import {
   type ParsedHook,
   capText,
   commonHookFields,
+  failureReason,
   joinLines,
   unparsedFailure,
 } from "./agent-adapter.ts";
@@ -277,17 +279,15 @@ export function claudeStyleAnswer(parsed: ParsedHook, decision: Decision, replac
   }
 }
 
-/** Fail closed only where something is pending: a tool call that has not run yet. */
-export function claudeStyleFailure(parsed: ParsedHook | undefined, message: string, failClosed: boolean): AgentAnswer {
-  if (parsed?.preTool && failClosed) {
-    return json({
-      hookSpecificOutput: {
-        hookEventName: "PreToolUse",
-        permissionDecision: "deny",
-        permissionDecisionReason: `Shepherd could not evaluate this call (${message}); it is blocked because failMode is "closed".`,
-      },
-    });
-  }
+/**
+ * Fail closed only where something is pending: a tool call that has not run yet. "halt" also stops the run
+ * at any event (`continue: false`, which Claude Code and Codex both honour), the call denied as well.
+ */
+export function claudeStyleFailure(parsed: ParsedHook | undefined, message: string, failMode: FailMode): AgentAnswer {
+  const reason = failureReason(message, failMode);
+  const deny = parsed?.preTool === true && failMode !== "open" ? { hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: reason } } : {};
+  if (parsed && failMode === "halt") return json({ continue: false, stopReason: reason, ...deny });
+  if (parsed?.preTool && failMode !== "open") return json(deny);
   // Nothing understood: whatever it was, it may be a tool call, so it is blocked (exit 1 would let it run).
   if (!parsed) return unparsedFailure(CLAUDE_STYLE, undefined, message);
   return { stdout: "", exitCode: 0 };

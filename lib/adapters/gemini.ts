@@ -1,6 +1,7 @@
 /** @module Gemini CLI hook JSON <-> Shepherd events and decisions. */
 import * as v from "valibot";
 import { lazySchema } from "../lazy-schema.ts";
+import type { FailMode } from "../engine/schema-core.ts";
 import type { Decision, HookEvent } from "../engine/schema.ts";
 import {
   AdapterInputError,
@@ -10,6 +11,7 @@ import {
   type ParsedHook,
   capText,
   commonHookFields,
+  failureReason,
   joinLines,
   unparsedFailure,
 } from "./agent-adapter.ts";
@@ -148,10 +150,11 @@ export const geminiAdapter: AgentAdapter = {
   },
   answer: geminiAnswer,
   preToolEvent: "BeforeTool",
-  failure(parsed, message, failClosed) {
-    if (parsed?.preTool && failClosed) {
-      return json({ decision: "deny", reason: `Shepherd could not evaluate this call (${message}); it is blocked because failMode is "closed".` });
-    }
+  failure(parsed, message, failMode) {
+    const reason = failureReason(message, failMode);
+    // Gemini CLI stops the agent on `continue: false` at any event (BeforeTool included: the tool does not run).
+    if (parsed && failMode === "halt") return json({ continue: false, stopReason: reason, ...(parsed.preTool ? { decision: "deny", reason } : {}) });
+    if (parsed?.preTool && failMode !== "open") return json({ decision: "deny", reason });
     // Nothing understood: it may be a tool call, so exit 2 blocks it (exit 1 is only a warning for Gemini).
     if (!parsed) return unparsedFailure(geminiAdapter, undefined, message);
     return { stdout: "{}\n", exitCode: 0 };

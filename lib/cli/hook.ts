@@ -21,7 +21,7 @@ import { pruneStateFiles, sessionStateDir, withSessionState } from "../adapters/
 import { AuditLog } from "../audit/audit-log.ts";
 import { needsPlugins } from "../engine/merge.ts";
 import type { Decision, HookEvent } from "../engine/schema.ts";
-import type { LoadIssue, Settings } from "../engine/schema-core.ts";
+import type { FailMode, LoadIssue, Settings } from "../engine/schema-core.ts";
 import type { Env } from "../rules/paths.ts";
 import type { RuleSnapshots } from "../rules/hook-snapshot.ts";
 import type { RuleLoadCache } from "../rules/load-cache.ts";
@@ -110,9 +110,10 @@ export async function runHook(agent: string, deps: HookDeps): Promise<number> {
     return 2;
   }
   let parsed: ParsedHook | undefined;
-  let failClosed = true;
+  // Until the project's settings are read, a failure is answered as "closed".
+  let failMode: FailMode = "closed";
   let head = (): string => "";
-  const failureNow = (message: string): AgentAnswer => (parsed ? adapter.failure(parsed, message, failClosed) : unparsedFailure(adapter, sniffEventName(head()), message));
+  const failureNow = (message: string): AgentAnswer => (parsed ? adapter.failure(parsed, message, failMode) : unparsedFailure(adapter, sniffEventName(head()), message));
   const clock = new HookDeadline({
     agent: adapter.agent,
     startedAt: deps.startedAt ?? Date.now(),
@@ -167,9 +168,8 @@ export async function runHook(agent: string, deps: HookDeps): Promise<number> {
         deps,
         () => clock.startWatchdog(),
         (settings) => {
-          const closed = settings.failMode !== "open";
-          const changed = closed !== failClosed;
-          failClosed = closed;
+          const changed = settings.failMode !== failMode;
+          failMode = settings.failMode;
           clock.settings(settings.hookDeadlineMs, changed);
         },
       );

@@ -68,7 +68,7 @@ function issueBody(issues: readonly v.BaseIssue<unknown>[]): { error: string; pa
 function hookFailure(adapter: AgentAdapter, event: string | undefined, message: string): Response {
   const blocks = event === undefined || event === adapter.preToolEvent;
   const pending: ParsedHook = { agentEvent: adapter.preToolEvent, events: [], stopHookActive: false, preTool: true, sessionId: "" };
-  const body = blocks ? adapter.failure(pending, message, true).stdout : "{}";
+  const body = blocks ? adapter.failure(pending, message, "closed").stdout : "{}";
   return new Response(body, { status: 200, headers: { "content-type": "application/json" } });
 }
 
@@ -194,8 +194,8 @@ export function createApp(deps: AppDeps): Hono {
     } catch (e) {
       const message = e instanceof Error ? e.message : String(e);
       deps.log.error(`http hook ${adapter.agent}: ${message}`);
-      const closed = parsed.events[0] ? workspace.host(parsed.events[0].session.cwd).settings.failMode !== "open" : true;
-      const failure = adapter.failure(parsed, message, closed);
+      const failMode = parsed.events[0] ? workspace.host(parsed.events[0].session.cwd).settings.failMode : "closed";
+      const failure = adapter.failure(parsed, message, failMode);
       return c.body(failure.stdout || "{}", 200, { "content-type": "application/json" });
     }
     const answer = adapter.answer(parsed, decision);

@@ -76,7 +76,7 @@ export async function runHookTool(workspace: Workspace, args: unknown): Promise<
     );
     return { text: toolTextOfAnswer(claudeCodeAdapter.answer(parsed, decision).stdout, parsed.agentEvent), isError: false };
   } catch (e) {
-    const failure = claudeCodeAdapter.failure(parsed, e instanceof Error ? e.message : String(e), settings.failMode !== "open");
+    const failure = claudeCodeAdapter.failure(parsed, e instanceof Error ? e.message : String(e), settings.failMode);
     return { text: toolTextOfAnswer(failure.stdout), isError: false };
   }
 }
