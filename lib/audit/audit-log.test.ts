@@ -1,8 +1,9 @@
 /** @module unit tests for the audit log writer and secret redaction. */
 import { afterEach, describe, expect, it } from "bun:test";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { closeSync, constants, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { analyzePattern } from "../engine/regex-safety.ts";
 import type { Decision, HookEvent } from "../engine/schema.ts";
 import { AuditLog, auditConfig, auditRecord } from "./audit-log.ts";
@@ -173,6 +174,41 @@ describe("AuditLog", () => {
     const audit = new AuditLog({ settingFor: () => undefined, env: { PI_CODING_AGENT_DIR: dir }, now: () => new Date() });
     audit.record(event, blocked);
     expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it.each([
+    ["a FIFO with no reader", (f: string) => execFileSync("mkfifo", [f])],
+    ["a symlink to another file", (f: string) => symlinkSync(join(dirname(f), "elsewhere.txt"), f)],
+  ])("should refuse, not wait on or follow, %s planted as the day's file", (_what, plant) => {
+    const dir = tempDir();
+    const file = join(dir, "audit-2030-01-01.jsonl");
+    writeFileSync(join(dir, "elsewhere.txt"), "untouched\n");
+    plant(file);
+    const errors: string[] = [];
+    const log = { debug: () => {}, info: () => {}, warning: () => {}, error: (m: string) => errors.push(m) };
+    const audit = new AuditLog({ settingFor: () => ({ dir }), env: {}, log, now: () => new Date("2030-01-01T12:00:00Z") });
+    audit.record(event, blocked);
+    audit.close();
+    expect(errors).toHaveLength(1);
+    expect(readFileSync(join(dir, "elsewhere.txt"), "utf8")).toBe("untouched\n");
+  });
+
+  it("should refuse a FIFO with a reader waiting, naming what it is", () => {
+    const dir = tempDir();
+    const file = join(dir, "audit-2030-01-01.jsonl");
+    execFileSync("mkfifo", [file]);
+    // A reader holds the FIFO open, so a non-blocking open succeeds: fstat must refuse it.
+    const reader = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
+    try {
+      const errors: string[] = [];
+      const log = { debug: () => {}, info: () => {}, warning: () => {}, error: (m: string) => errors.push(m) };
+      const audit = new AuditLog({ settingFor: () => ({ dir }), env: {}, log, now: () => new Date("2030-01-01T12:00:00Z") });
+      audit.record(event, blocked);
+      audit.close();
+      expect(errors.join("")).toContain("FIFO");
+    } finally {
+      closeSync(reader);
+    }
   });
 
   it("should log, not throw, when the folder cannot be written", () => {

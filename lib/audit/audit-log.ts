@@ -4,7 +4,8 @@
  * Lines carry who/what/which rule, never tool inputs or outputs unless `includeContent` asks for them,
  * and then with secrets redacted.
  */
-import { closeSync, mkdirSync, openSync, readdirSync, rmSync, writeSync } from "node:fs";
+import { closeSync, constants, fstatSync, mkdirSync, openSync, readdirSync, rmSync, writeSync } from "node:fs";
+import { kindOf } from "../fs/bounded-read.ts";
 import { join, resolve } from "node:path";
 import * as v from "valibot";
 import { lazySchema } from "../lazy-schema.ts";
@@ -121,6 +122,22 @@ export interface AuditLogOptions {
   now?: () => Date;
 }
 
+// O_NONBLOCK: a FIFO planted where the day's file goes would block the open until a reader came (a hook
+// hanging past every deadline); non-blocking it fails at once (ENXIO) or opens and is refused by fstat below.
+// O_NOFOLLOW: a symlink in its place is not followed to some other file to append to.
+const APPEND_FLAGS = constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | (constants.O_NONBLOCK ?? 0) | (constants.O_NOFOLLOW ?? 0) | (constants.O_NOCTTY ?? 0);
+
+/** Opens a regular file for appending, or throws naming what is there instead. */
+function openAppendRegular(path: string): number {
+  const fd = openSync(path, APPEND_FLAGS, 0o600);
+  const st = fstatSync(fd);
+  if (!st.isFile()) {
+    closeSync(fd);
+    throw new Error(`${path} is ${kindOf(st)}, not a regular file: nothing is appended to it`);
+  }
+  return fd;
+}
+
 /**
  * Appends audit lines. Each line is one `write` on an O_APPEND descriptor, so concurrent Shepherd
  * processes (one-shot hooks) interleave whole lines. Failures are logged, never thrown: auditing must
@@ -161,7 +178,7 @@ export class AuditLog {
     if (this.#fd !== undefined && this.#path === path) return this.#fd;
     this.close();
     mkdirSync(config.dir, { recursive: true, mode: 0o700 });
-    this.#fd = openSync(path, "a", 0o600);
+    this.#fd = openAppendRegular(path);
     this.#path = path;
     this.#prune(config, now);
     return this.#fd;
