@@ -44,6 +44,16 @@ describe("runInitAgent", () => {
     });
   }
 
+  it("should refuse settings nested past the depth cap, naming the place, and change nothing", async () => {
+    const file = join(root, "proj/.claude/settings.json");
+    mkdirSync(join(root, "proj/.claude"), { recursive: true });
+    const deep = `{"x": ${"[".repeat(200_000)}${"]".repeat(200_000)}}`;
+    writeFileSync(file, deep);
+    expect(await runInitAgent("claude-code", opts())).not.toBe(0);
+    expect(messages).toContain("nests deeper than 64 levels");
+    expect(readFileSync(file, "utf8")).toBe(deep);
+  });
+
   it("should keep other hooks, other settings and comments", async () => {
     const file = join(root, "proj/.claude/settings.json");
     mkdirSync(join(root, "proj/.claude"), { recursive: true });

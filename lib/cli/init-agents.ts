@@ -4,6 +4,7 @@
  * comments and formatting survive), a second run changes nothing, and every write goes through the shared
  * safe update (locked, atomic, and safe against the user saving the same file).
  */
+import { jsonDepthProblem, MAX_JSON_DEPTH } from "../json-depth.ts";
 import { existsSync, writeSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
@@ -161,6 +162,9 @@ function withoutShepherd(groups: unknown, agent: AgentName): unknown[] {
 function parseSettings(file: string, current: string | undefined): { text: string; data: Record<string, unknown> } {
   if (current === undefined) return { text: "{}\n", data: {} };
   const text = current;
+  // A repository may commit its agent settings: nesting deep enough to blow the parser's stack is refused first.
+  const deep = jsonDepthProblem(text);
+  if (deep) throw new Error(`${file} nests deeper than ${MAX_JSON_DEPTH} levels (at line ${deep.line}, column ${deep.column}); fix it first, nothing was changed`);
   const errors: ParseError[] = [];
   const data: unknown = parse(text.trim() === "" ? "{}" : text, errors, { allowTrailingComma: true });
   if (errors.length > 0) {
