@@ -1,5 +1,5 @@
 /** @module argv -> one face of the binary; wires dependencies; the only place that exits the process. */
-import { writeSync } from "node:fs";
+import { writeAllSync } from "./lib/cli/write-fd.ts";
 import type { CliIO } from "./lib/cli/format.ts";
 import type { HttpServer } from "./lib/http/serve.ts";
 import type { createPluginProvider, WorkspacePlugins } from "./lib/plugins/provider.ts";
@@ -41,7 +41,7 @@ function out(text: string): void {
 /** Writes to a file descriptor; a reader that went away (`shepherd rules list | head`) ends output quietly. */
 function writeFd(fd: number, s: string): void {
   try {
-    writeSync(fd, s);
+    writeAllSync(fd, s);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === "EPIPE") process.exit(0);
     throw err;
