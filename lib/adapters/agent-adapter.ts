@@ -61,7 +61,7 @@ export interface AdapterIo {
 }
 
 export interface AgentAdapter {
-  readonly agent: "claude-code" | "codex" | "gemini";
+  readonly agent: "claude-code" | "codex" | "gemini" | "copilot";
   /** Throws an `AdapterInputError` when the JSON is not this agent's hook input. */
   parse(raw: unknown, env: AgentEnv, io?: AdapterIo): ParsedHook;
   answer(parsed: ParsedHook, decision: Decision): AgentAnswer;
