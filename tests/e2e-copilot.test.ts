@@ -113,3 +113,34 @@ describe("shepherd hook copilot with the real Copilot CLI", () => {
     expect(r.code).toBe(0);
   });
 });
+
+describe("shepherd init copilot (project) with the real Copilot CLI", () => {
+  let box: Sandbox;
+  let marker = "";
+  let seen: ClaudeRequest[] = [];
+  let code: number | null = null;
+
+  beforeAll(async () => {
+    box = makeSandbox("e2e-copilot-project");
+    writeGlobalRules(box, RULES);
+    marker = join(box.proj, "blocked-marker");
+    const api = await startFake("anthropic", { steps: [bash(`curl http://example.invalid; touch ${marker}`), { text: "done" }], side_text: "ok" }, join(box.root, "api"));
+    await initAgent(box, "copilot", { COPILOT_HOME: join(box.home, ".copilot") });
+    try {
+      // A repository's .github/hooks/ load only in a folder Copilot trusts: --trust-folder trusts it for this run.
+      code = (await run(copilotBin(), ["-p", "tidy up", "--allow-all-tools", "--no-auto-update", "--trust-folder"], { cwd: box.proj, env: copilotRunEnv(box, api.port), timeoutMs: 150_000 })).code;
+    } finally {
+      await api.stop();
+    }
+    seen = readJsonl(api.logFile).filter((r) => r.kind === "main") as unknown as ClaudeRequest[];
+  }, 200_000);
+
+  afterAll(() => box?.cleanup());
+
+  it("should block a shell call through .github/hooks/shepherd.json", () => {
+    expect(code).toBe(0);
+    expect(existsSync(join(box.proj, ".github", "hooks", "shepherd.json"))).toBe(true);
+    expect(existsSync(marker)).toBe(false);
+    expect((seen.find((r) => r.step === 1)?.new_messages ?? []).map((m) => m.text).join("\n")).toContain("E2E-BLOCK: curl is not allowed here");
+  });
+});
