@@ -87,6 +87,25 @@ describe("shepherd hook copilot (binary)", () => {
     expect(String(a.json.permissionDecisionReason)).toContain("self-protection");
   });
 
+  const selfProtected: [string, string, () => Record<string, unknown>][] = [
+    ["create a repository setting that turns every hook off", "create", () => ({ path: join(proj, ".github", "copilot", "settings.json"), file_text: '{"disableAllHooks":true}' })],
+    ["overwrite the local repository settings from the shell", "bash", () => ({ command: "echo {} > .github/copilot/settings.local.json" })],
+    ["edit Shepherd's repository hook file", "edit", () => ({ path: join(proj, ".github", "hooks", "shepherd.json"), old_str: "a", new_str: "b" })],
+    ["remove the repository hooks folder", "bash", () => ({ command: "rm -rf .github/hooks" })],
+    ["replace the user's Copilot settings", "create", () => ({ path: join(env.HOME ?? "", ".copilot", "settings.json"), file_text: "{}" })],
+  ];
+  for (const [name, toolName, args] of selfProtected) {
+    it(`should not let the model ${name}`, () => {
+      const a = hook("preToolUse", "preToolUse", { toolName, toolArgs: args() });
+      expect(a.json.permissionDecision).toBe("deny");
+      expect(String(a.json.permissionDecisionReason)).toContain("self-protection");
+    });
+  }
+
+  it("should let the model write a source file in a folder named hooks", () => {
+    expect(hook("preToolUse", "preToolUse", { toolName: "create", toolArgs: { path: join(proj, "src", "hooks", "use-thing.json"), file_text: "{}" } }).json).toEqual({});
+  });
+
   it("should deny a permission prompt for a blocked call (the event named in the input)", () => {
     const a = hook("permissionRequest", "not-the-event", { toolInput: { command: "curl x" } });
     expect(a.json).toEqual({ behavior: "deny", message: "CONTRACT-BLOCK: no curl" });
