@@ -122,7 +122,7 @@ GET /health, and a live dashboard at /. Binds 127.0.0.1 by default; a non-loopba
 --idle-timeout: seconds a connection may stay silent before it is closed (1-255, default 30).
 Example: shepherd http --port 7373
 `,
-  hook: `Usage: shepherd hook <claude-code|codex|gemini|copilot>
+  hook: `Usage: shepherd hook [--agent] <claude-code|codex|gemini|copilot>
 
 Reads one hook call of that agent on stdin and answers in its contract (deny, ask, rewrite, context,
 wrap-up). Counters survive across hook processes in a per-session state file.
@@ -236,7 +236,7 @@ async function main(argv: string[]): Promise<number> {
     }
     case "hook":
       // The binary enters hooks through lib/cli/entry.ts; this serves `bun main.ts hook` and Deno.
-      return (await import("./lib/cli/hook-face.ts")).runHookFace(rest[0] ?? "", env, cwd);
+      return (await import("./lib/cli/hook-face.ts")).runHookFace((rest[0] === "--agent" ? rest[1] : rest[0]) ?? "", env, cwd);
     case "http":
       return http(rest, env, cwd);
     case "rules":

@@ -67,6 +67,19 @@ describe("shepherd hook copilot (binary)", () => {
     expect(a.json).toEqual({ permissionDecision: "deny", permissionDecisionReason: "CONTRACT-BLOCK: no curl" });
   });
 
+  it("should take the agent as --agent too", () => {
+    const input = JSON.stringify({ ...FIXTURE.events.preToolUse, cwd: proj, toolArgs: { command: "curl x" } });
+    const r = spawnSync(BINARY, ["hook", "--agent", "copilot"], { cwd: proj, env: { ...env, SHEPHERD_COPILOT_EVENT: "preToolUse" }, input, encoding: "utf8", timeout: 30_000 });
+    expect(JSON.parse(r.stdout)).toEqual({ permissionDecision: "deny", permissionDecisionReason: "CONTRACT-BLOCK: no curl" });
+  });
+
+  it("should block a tool call over 8 MiB with a non-zero exit, unread", () => {
+    const input = JSON.stringify({ ...FIXTURE.events.preToolUse, cwd: proj, toolName: "create", toolArgs: { path: "a.txt", file_text: "x".repeat(9 * 1024 * 1024) } });
+    const r = spawnSync(BINARY, ["hook", "copilot"], { cwd: proj, env: { ...env, SHEPHERD_COPILOT_EVENT: "preToolUse" }, input, encoding: "utf8", timeout: 30_000, maxBuffer: 1 << 20 });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain("exceeds the 8388608-byte limit");
+  });
+
   it("should allow a tool call no rule minds, with no opinion", () => {
     const a = hook("preToolUse", "preToolUse");
     expect(a.code).toBe(0);
