@@ -144,3 +144,39 @@ describe("shepherd init copilot (project) with the real Copilot CLI", () => {
     expect((seen.find((r) => r.step === 1)?.new_messages ?? []).map((m) => m.text).join("\n")).toContain("E2E-BLOCK: curl is not allowed here");
   });
 });
+
+describe("shepherd hook copilot in a real Copilot CLI sub-agent", () => {
+  let box: Sandbox;
+  let marker = "";
+  let seen: ClaudeRequest[] = [];
+  let code: number | null = null;
+
+  beforeAll(async () => {
+    box = makeSandbox("e2e-copilot-subagent");
+    writeGlobalRules(box, RULES);
+    marker = join(box.proj, "blocked-in-subagent");
+    const steps = [
+      { tool_use: [{ name: "task", input: { description: "check the network", prompt: "fetch the page", agent_type: "task", name: "fetcher" } }] },
+      bash(`curl http://example.invalid; touch ${marker}`),
+      { text: "the sub-agent could not fetch it" },
+      { text: "done" },
+    ];
+    const api = await startFake("anthropic", { steps, side_text: "ok" }, join(box.root, "api"));
+    await initAgent(box, "copilot", { COPILOT_HOME: join(box.home, ".copilot") }, ["--user"]);
+    try {
+      code = (await run(copilotBin(), ["-p", "tidy up", "--allow-all-tools", "--no-auto-update"], { cwd: box.proj, env: copilotRunEnv(box, api.port), timeoutMs: 150_000 })).code;
+    } finally {
+      await api.stop();
+    }
+    seen = readJsonl(api.logFile).filter((r) => r.kind === "main") as unknown as ClaudeRequest[];
+  }, 200_000);
+
+  afterAll(() => box?.cleanup());
+
+  it("should block a sub-agent's shell call, and give the sub-agent the reason", () => {
+    expect(code).toBe(0);
+    expect(seen.map((r) => r.step)).toEqual([0, 1, 2, 3]);
+    expect(existsSync(marker)).toBe(false);
+    expect((seen.find((r) => r.step === 2)?.new_messages ?? []).map((m) => m.text).join("\n")).toContain("E2E-BLOCK: curl is not allowed here");
+  });
+});
