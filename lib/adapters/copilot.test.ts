@@ -110,6 +110,12 @@ describe("copilotAdapter.parse", () => {
     expect(p.events[0]?.tool?.input.command).toBe("echo hello-from-copilot");
   });
 
+  it("should read the SDK's names for the working folder and a forced continuation", () => {
+    const p = copilotAdapter.parse({ sessionId: "s-2", workingDirectory: "/w", stopHookActive: true }, envFor("agentStop"));
+    expect(p.stopHookActive).toBe(true);
+    expect(p.events[0]?.session.cwd).toBe("/w");
+  });
+
   it("should have no opinion on an event it does not know", () => {
     expect(copilotAdapter.parse({ sessionId: "s-1", hookName: "futureEvent", whatever: true }, {}).events).toEqual([]);
     expect(parse("sessionStart", "errorOccurred").events).toEqual([]);

@@ -56,6 +56,9 @@ export const CopilotInputSchema = lazySchema(() =>
     prompt: optString(),
     transcriptPath: optString(),
     stop_hook_active: v.optional(v.boolean()),
+    // The SDK's names for the same fields (copilot-sdk/types.d.ts): a newer CLI may send these instead.
+    stopHookActive: v.optional(v.boolean()),
+    workingDirectory: optString(),
     response: optString(),
     agentId: optString(),
     parentAgentId: optString(),
@@ -120,9 +123,9 @@ export function copilotEvents(input: CopilotInput, event: string, env: AgentEnv,
   // Inside a sub-agent Copilot already sends the sub-agent's id as sessionId; subagentStart/Stop come from the
   // parent with the child's agentId: counting them under agentId keeps each sub-agent's counters together.
   const sessionId = input.agentId ?? input.sessionId;
-  const session: HookEvent["session"] = { id: sessionId, cwd: input.cwd || env.PWD || "/", agent: "copilot" };
+  const session: HookEvent["session"] = { id: sessionId, cwd: input.cwd || input.workingDirectory || env.PWD || "/", agent: "copilot" };
   if (input.parentAgentId !== undefined) session.subagent = true;
-  const base = { agentEvent: event, stopHookActive: input.stop_hook_active === true, preTool: false, sessionId };
+  const base = { agentEvent: event, stopHookActive: input.stop_hook_active === true || input.stopHookActive === true, preTool: false, sessionId };
   const tool = (args: unknown): NonNullable<HookEvent["tool"]> => {
     const a = argsOf(args);
     if (a === undefined) throw new AdapterInputError(`not a Copilot hook input (toolArgs): not an object`);
