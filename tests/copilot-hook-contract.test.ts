@@ -80,6 +80,12 @@ describe("shepherd hook copilot (binary)", () => {
     expect(r.stderr).toContain("exceeds the 8388608-byte limit");
   });
 
+  it("should give no opinion (exit 0) on an unreadable input of an event with nothing pending", () => {
+    const r = spawnSync(BINARY, ["hook", "copilot"], { cwd: proj, env: { ...env, SHEPHERD_COPILOT_EVENT: "postToolUse" }, input: "{not json", encoding: "utf8", timeout: 30_000 });
+    expect(r.status).toBe(0);
+    expect(r.stderr).toContain("postToolUse: no opinion");
+  });
+
   it("should allow a tool call no rule minds, with no opinion", () => {
     const a = hook("preToolUse", "preToolUse");
     expect(a.code).toBe(0);

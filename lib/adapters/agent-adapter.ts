@@ -69,6 +69,8 @@ export interface AgentAdapter {
   failure(parsed: ParsedHook | undefined, message: string, failClosed: boolean): AgentAnswer;
   /** The agent's event name for a tool call about to run (what an unparsable input must not wave through). */
   readonly preToolEvent: string;
+  /** The event named outside the hook's JSON, for an input that cannot be read (Copilot: the handler's env). */
+  readonly eventFromEnv?: (env: AgentEnv) => string | undefined;
 }
 
 /**

@@ -274,6 +274,7 @@ export const copilotAdapter: AgentAdapter = {
   },
   answer: copilotAnswer,
   preToolEvent: "preToolUse",
+  eventFromEnv: (env) => eventOf(undefined, env),
   failure(parsed, message, failClosed) {
     if (parsed?.preTool && failClosed) return denyAnswer(`Shepherd could not evaluate this call (${message}); it is blocked because failMode is "closed".`);
     // Nothing understood: it may be a tool call. Copilot denies a pending tool call whose hook exits non-zero

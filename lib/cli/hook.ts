@@ -113,7 +113,9 @@ export async function runHook(agent: string, deps: HookDeps): Promise<number> {
   let parsed: ParsedHook | undefined;
   let failClosed = true;
   let head = (): string => "";
-  const failureNow = (message: string): AgentAnswer => (parsed ? adapter.failure(parsed, message, failClosed) : unparsedFailure(adapter, sniffEventName(head()), message));
+  // The event of an input that could not be read: from its first bytes, or (Copilot) from the handler's env.
+  const sniffed = (): string | undefined => sniffEventName(head()) ?? adapter.eventFromEnv?.(deps.env);
+  const failureNow = (message: string): AgentAnswer => (parsed ? adapter.failure(parsed, message, failClosed) : unparsedFailure(adapter, sniffed(), message));
   const clock = new HookDeadline({
     agent: adapter.agent,
     startedAt: deps.startedAt ?? Date.now(),
@@ -125,7 +127,7 @@ export async function runHook(agent: string, deps: HookDeps): Promise<number> {
     ...(deps.watchdog ? { watchdog: deps.watchdog } : {}),
   });
   const answer = (a: AgentAnswer): number => clock.answer(a);
-  const unparsed = (message: string): number => answer(unparsedFailure(adapter, sniffEventName(head()), message));
+  const unparsed = (message: string): number => answer(unparsedFailure(adapter, sniffed(), message));
 
   const work = async (): Promise<number> => {
     try {
