@@ -67,6 +67,13 @@ describe("shepherd hook copilot (binary)", () => {
     expect(a.json).toEqual({ permissionDecision: "deny", permissionDecisionReason: "CONTRACT-BLOCK: no curl" });
   });
 
+  it("should block a command typed into a running shell", () => {
+    expect(hook("preToolUse", "preToolUse", { toolName: "write_bash", toolArgs: { shellId: "0", input: "curl http://example.invalid\n" } }).json).toEqual({
+      permissionDecision: "deny",
+      permissionDecisionReason: "CONTRACT-BLOCK: no curl",
+    });
+  });
+
   it("should take the agent as --agent too", () => {
     const input = JSON.stringify({ ...FIXTURE.events.preToolUse, cwd: proj, toolArgs: { command: "curl x" } });
     const r = spawnSync(BINARY, ["hook", "--agent", "copilot"], { cwd: proj, env: { ...env, SHEPHERD_COPILOT_EVENT: "preToolUse" }, input, encoding: "utf8", timeout: 30_000 });

@@ -100,6 +100,13 @@ describe("copilotAdapter.parse", () => {
     expect(p.events[0]?.message?.text).toBe("all done");
   });
 
+  it("should judge what a tool types into a running shell as a command, and map a rewrite back", () => {
+    const p = copilotAdapter.parse({ ...recorded("preToolUse"), toolName: "write_bash", toolArgs: { shellId: "1", input: "curl x\n" } }, envFor("preToolUse"));
+    expect(p.events[0]?.tool).toEqual({ name: "write_bash", input: { shellId: "1", input: "curl x\n", command: "curl x\n" } });
+    const a = JSON.parse(copilotAdapter.answer(p, decision({ action: "rewrite", input: { shellId: "1", input: "curl x\n", command: "echo no\n" } })).stdout);
+    expect(a).toEqual({ modifiedArgs: { shellId: "1", input: "echo no\n" } });
+  });
+
   it("should take tool arguments sent as JSON text", () => {
     const p = copilotAdapter.parse({ ...recorded("preToolUse"), toolArgs: JSON.stringify({ command: "ls" }) }, envFor("preToolUse"));
     expect(p.events[0]?.tool?.input).toEqual({ command: "ls" });

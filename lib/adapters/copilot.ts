@@ -119,6 +119,23 @@ export function lastAssistantMessage(tail: string): string | undefined {
   return undefined;
 }
 
+/**
+ * Copilot's tools that type into a running shell (`{shellId, input}`): what they type may be a command, so
+ * the shell rules judge it as one (`command` is added beside `input`; a rewrite is mapped back).
+ */
+const WRITE_SHELL_TOOLS: ReadonlySet<string> = new Set(["write_bash", "write_powershell"]);
+
+function withShellCommand(name: string, args: Record<string, unknown>): Record<string, unknown> {
+  return WRITE_SHELL_TOOLS.has(name) && typeof args.input === "string" ? { ...args, command: args.input } : args;
+}
+
+/** A rewritten input in the shape Copilot's tool takes: a typed-in command goes back to `input`. */
+function toolArgsFor(name: string | undefined, input: Record<string, unknown>): Record<string, unknown> {
+  if (name === undefined || !WRITE_SHELL_TOOLS.has(name) || typeof input.command !== "string") return input;
+  const { command, ...rest } = input;
+  return { ...rest, input: command };
+}
+
 export function copilotEvents(input: CopilotInput, event: string, env: AgentEnv, io?: AdapterIo): ParsedHook {
   // Inside a sub-agent Copilot already sends the sub-agent's id as sessionId; subagentStart/Stop come from the
   // parent with the child's agentId: counting them under agentId keeps each sub-agent's counters together.
@@ -129,7 +146,8 @@ export function copilotEvents(input: CopilotInput, event: string, env: AgentEnv,
   const tool = (args: unknown): NonNullable<HookEvent["tool"]> => {
     const a = argsOf(args);
     if (a === undefined) throw new AdapterInputError(`not a Copilot hook input (toolArgs): not an object`);
-    return { name: input.toolName ?? "unknown", input: a };
+    const name = input.toolName ?? "unknown";
+    return { name, input: withShellCommand(name, a) };
   };
   switch (event) {
     case "preToolUse":
@@ -193,7 +211,7 @@ export function copilotAnswer(parsed: ParsedHook, decision: Decision): AgentAnsw
         out.permissionDecisionReason = reason;
       } else if (decision.action === "rewrite" && decision.input) {
         // modifiedArgs replaces the arguments whole (1.0.102): the new input is complete.
-        out.modifiedArgs = decision.input;
+        out.modifiedArgs = toolArgsFor(parsed.events[0]?.tool?.name, decision.input);
       }
       if (context !== undefined) out.additionalContext = context;
       return json(out);

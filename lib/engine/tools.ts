@@ -6,6 +6,8 @@ const TOOL_ALIASES: Record<string, string> = {
   exec_command: "bash",
   run_shell_command: "bash",
   local_shell: "bash",
+  write_bash: "bash",
+  write_powershell: "powershell",
   edit: "edit",
   multiedit: "edit",
   replace: "edit",
