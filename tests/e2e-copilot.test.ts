@@ -4,7 +4,7 @@
  * `shepherd init copilot --user`. What the model saw is read from the fake API's log.
  */
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type ClaudeRequest, initAgent, makeSandbox, readJsonl, run, type Sandbox, shepherdBin, startFake, writeGlobalRules } from "./helpers/agent-sandbox.ts";
 import { copilotBin, copilotRunEnv } from "./helpers/copilot-cli.ts";
@@ -178,5 +178,36 @@ describe("shepherd hook copilot in a real Copilot CLI sub-agent", () => {
     expect(seen.map((r) => r.step)).toEqual([0, 1, 2, 3]);
     expect(existsSync(marker)).toBe(false);
     expect((seen.find((r) => r.step === 2)?.new_messages ?? []).map((m) => m.text).join("\n")).toContain("E2E-BLOCK: curl is not allowed here");
+  });
+});
+
+describe("shepherd hook copilot failing closed in the real Copilot CLI", () => {
+  let box: Sandbox;
+  let marker = "";
+  let seen: ClaudeRequest[] = [];
+
+  beforeAll(async () => {
+    box = makeSandbox("e2e-copilot-fail-closed");
+    writeGlobalRules(box, RULES);
+    marker = join(box.proj, "ran-unguarded");
+    const api = await startFake("anthropic", { steps: [bash(`touch ${marker}`), { text: "done" }], side_text: "ok" }, join(box.root, "api"));
+    await initAgent(box, "copilot", { COPILOT_HOME: join(box.home, ".copilot") }, ["--user"]);
+    // A handler that lost its event name: Shepherd cannot tell a tool call from anything else and exits 2,
+    // which Copilot must read as a deny (it runs the call only when a hook times out or answers non-JSON).
+    const file = join(box.home, ".copilot", "settings.json");
+    writeFileSync(file, readFileSync(file, "utf8").replace('"SHEPHERD_COPILOT_EVENT": "preToolUse"', '"SHEPHERD_COPILOT_EVENT": ""'));
+    try {
+      await run(copilotBin(), ["-p", "tidy up", "--allow-all-tools", "--no-auto-update"], { cwd: box.proj, env: copilotRunEnv(box, api.port), timeoutMs: 150_000 });
+    } finally {
+      await api.stop();
+    }
+    seen = readJsonl(api.logFile).filter((r) => r.kind === "main") as unknown as ClaudeRequest[];
+  }, 200_000);
+
+  afterAll(() => box?.cleanup());
+
+  it("should deny the tool call when Shepherd cannot read its hook input", () => {
+    expect(existsSync(marker)).toBe(false);
+    expect((seen.find((r) => r.step === 1)?.new_messages ?? []).map((m) => m.text).join("\n")).toContain("Denied by preToolUse hook");
   });
 });
