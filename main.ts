@@ -15,7 +15,7 @@ Usage:
   shepherd serve                          stdio sidecar (JSON-RPC 2.0, one message a line)
   shepherd http [--port N] [--host H] [--token T] [--idle-timeout S]
                                           the same engine over HTTP, with a live dashboard
-  shepherd hook <claude-code|codex|gemini>
+  shepherd hook <claude-code|codex|gemini|copilot>
                                           one-shot adapter for agents whose hooks spawn a command
   shepherd rules list [--json]            the merged rule set, with layers, files and skipped rules
   shepherd rules check [files...]         validate rule files (exit 1 on errors)
@@ -24,7 +24,7 @@ Usage:
   shepherd rules test                     run the rules' inline tests
   shepherd schema                         JSON Schema of a rules file
   shepherd replay <session.jsonl>...      which rules would have fired over recorded pi sessions
-  shepherd init <pi|claude-code|codex|gemini> [--uninstall]
+  shepherd init <pi|claude-code|codex|gemini|copilot> [--uninstall]
   shepherd trust [dir] | --list | --revoke [dir]
   shepherd doctor [agent] [--json]        are the agents' hooks installed, complete and answering? (exit 1 if not)
   shepherd --version | --help
@@ -122,17 +122,18 @@ GET /health, and a live dashboard at /. Binds 127.0.0.1 by default; a non-loopba
 --idle-timeout: seconds a connection may stay silent before it is closed (1-255, default 30).
 Example: shepherd http --port 7373
 `,
-  hook: `Usage: shepherd hook <claude-code|codex|gemini>
+  hook: `Usage: shepherd hook [--agent] <claude-code|codex|gemini|copilot>
 
 Reads one hook call of that agent on stdin and answers in its contract (deny, ask, rewrite, context,
 wrap-up). Counters survive across hook processes in a per-session state file.
 Example: echo '{"session_id":"s","cwd":".","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"git checkout -- a.ts"}}' | shepherd hook claude-code
 `,
-  init: `Usage: shepherd init <pi|claude-code|codex|gemini> [--user] [--mcp] [--uninstall]
+  init: `Usage: shepherd init <pi|claude-code|codex|gemini|copilot> [--user|--global] [--mcp] [--uninstall]
 
 pi: installs the thin extension into ~/.pi/agent/extensions/ (PI_CODING_AGENT_DIR honoured).
 claude-code, codex, gemini: merges Shepherd's hooks into the project's settings file (--user: the
-user's), keeping everything else. --uninstall removes only what Shepherd added.
+user's), keeping everything else; copilot: .github/hooks/shepherd.json (--user: ~/.copilot/settings.json).
+--uninstall removes only what Shepherd added.
 claude-code --mcp: hooks of type mcp_tool answered by one \`shepherd serve\` per session (no process per
 hook), with the MCP server entry in .mcp.json (--user: ~/.claude.json).
 Example: shepherd init claude-code --user
@@ -235,7 +236,7 @@ async function main(argv: string[]): Promise<number> {
     }
     case "hook":
       // The binary enters hooks through lib/cli/entry.ts; this serves `bun main.ts hook` and Deno.
-      return (await import("./lib/cli/hook-face.ts")).runHookFace(rest[0] ?? "", env, cwd);
+      return (await import("./lib/cli/hook-face.ts")).runHookFace((rest[0] === "--agent" ? rest[1] : rest[0]) ?? "", env, cwd);
     case "http":
       return http(rest, env, cwd);
     case "rules":
@@ -254,7 +255,7 @@ async function main(argv: string[]): Promise<number> {
       return (await import("./lib/cli/init-agents.ts")).runInitAgent(agent ?? "", {
         cwd,
         env,
-        scope: flags.includes("--user") ? "user" : "project",
+        scope: flags.includes("--user") || flags.includes("--global") ? "user" : "project",
         uninstall: flags.includes("--uninstall"),
         mcp: flags.includes("--mcp"),
         binary: process.execPath,

@@ -52,9 +52,9 @@ function editSettings(file: string, change: (data: { hooks: Record<string, { mat
 
 describe("shepherd doctor (binary)", () => {
   it("should pass every agent installed by shepherd init, canary included", () => {
-    for (const agent of ["claude-code", "codex", "gemini"]) expect(shepherd(["init", agent, "--user"]).code).toBe(0);
+    for (const agent of ["claude-code", "codex", "gemini", "copilot"]) expect(shepherd(["init", agent, "--user"]).code).toBe(0);
     const { code, json } = doctor();
-    expect(json.agents.map((a) => a.agent)).toEqual(["claude-code", "codex", "gemini"]);
+    expect(json.agents.map((a) => a.agent)).toEqual(["claude-code", "codex", "gemini", "copilot"]);
     for (const a of json.agents) {
       expect(a.checks.filter((c) => !c.ok)).toEqual([]);
       expect(a.checks.find((c) => c.name === "canary")?.detail).toContain("was blocked by the built-in rule");

@@ -62,7 +62,7 @@ export interface AdapterIo {
 }
 
 export interface AgentAdapter {
-  readonly agent: "claude-code" | "codex" | "gemini";
+  readonly agent: "claude-code" | "codex" | "gemini" | "copilot";
   /** Throws an `AdapterInputError` when the JSON is not this agent's hook input. */
   parse(raw: unknown, env: AgentEnv, io?: AdapterIo): ParsedHook;
   answer(parsed: ParsedHook, decision: Decision): AgentAnswer;
@@ -73,6 +73,8 @@ export interface AgentAdapter {
   failure(parsed: ParsedHook | undefined, message: string, failMode: FailMode): AgentAnswer;
   /** The agent's event name for a tool call about to run (what an unparsable input must not wave through). */
   readonly preToolEvent: string;
+  /** The event named outside the hook's JSON, for an input that cannot be read (Copilot: the handler's env). */
+  readonly eventFromEnv?: (env: AgentEnv) => string | undefined;
 }
 
 /**

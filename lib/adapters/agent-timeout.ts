@@ -34,6 +34,8 @@ function sources(agent: AgentName, projectDir: string, env: Env): TimeoutSource 
       return { files: [join(env.CODEX_HOME || join(home, ".codex"), "hooks.json"), join(projectDir, ".codex", "hooks.json")], unitMs: 1_000 };
     case "gemini":
       return { files: [join(env.GEMINI_CLI_HOME || home, ".gemini", "settings.json"), join(projectDir, ".gemini", "settings.json")], unitMs: 1 };
+    case "copilot":
+      return { files: [join(env.COPILOT_HOME || join(home, ".copilot"), "settings.json"), join(projectDir, ".github", "hooks", "shepherd.json")], unitMs: 1_000 };
   }
 }
 
@@ -54,7 +56,9 @@ export function shortestTimeout(settings: unknown, agent: AgentName, event: stri
     if (!Array.isArray(handlers)) continue;
     for (const h of handlers) {
       if (!h || typeof h !== "object") continue;
-      const { command, timeout } = h as { command?: unknown; timeout?: unknown };
+      // Copilot CLI names the field timeoutSec (seconds, like Claude Code's timeout).
+      const { command, timeout: t, timeoutSec } = h as { command?: unknown; timeout?: unknown; timeoutSec?: unknown };
+      const timeout = agent === "copilot" ? timeoutSec : t;
       if (!isShepherdCommand(command, agent) || typeof timeout !== "number" || !Number.isFinite(timeout) || timeout <= 0) continue;
       best = best === undefined ? timeout : Math.min(best, timeout);
     }

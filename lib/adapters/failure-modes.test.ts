@@ -7,7 +7,7 @@ import { codexAdapter } from "./codex.ts";
 import { geminiAdapter } from "./gemini.ts";
 
 const base = { session_id: "s1", transcript_path: "/t.jsonl", cwd: "/proj" };
-const inputs: Record<AgentAdapter["agent"], { pre: unknown; post: unknown }> = {
+const inputs: Record<"claude-code" | "codex" | "gemini", { pre: unknown; post: unknown }> = {
   "claude-code": {
     pre: { ...base, hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "ls" } },
     post: { ...base, hook_event_name: "PostToolUse", tool_name: "Bash", tool_input: { command: "ls" }, tool_response: { stdout: "" } },
@@ -32,14 +32,20 @@ const cases: [FailMode, "pre" | "post", { denied: boolean; stopped: boolean }][]
   ["halt", "post", { denied: false, stopped: true }],
 ];
 
-function seen(agent: AgentAdapter["agent"], stdout: string): { denied: boolean; stopped: boolean } {
+function seen(agent: keyof typeof inputs, stdout: string): { denied: boolean; stopped: boolean } {
   const out: Record<string, unknown> = stdout.trim() === "" ? {} : JSON.parse(stdout);
   const hso = out.hookSpecificOutput as Record<string, unknown> | undefined;
   const denied = agent === "gemini" ? out.decision === "deny" : hso?.permissionDecision === "deny";
   return { denied, stopped: out.continue === false };
 }
 
-describe.each([claudeCodeAdapter, codexAdapter, geminiAdapter].map((a) => [a.agent, a] as const))("%s failure", (agent, adapter) => {
+const adapters: [keyof typeof inputs, AgentAdapter][] = [
+  ["claude-code", claudeCodeAdapter],
+  ["codex", codexAdapter],
+  ["gemini", geminiAdapter],
+];
+
+describe.each(adapters)("%s failure", (agent, adapter) => {
   it.each(cases)("should answer failMode %s at a %s-tool event as the table says", (mode, at, expected) => {
     const parsed = adapter.parse(inputs[agent][at], { CLAUDE_PROJECT_DIR: "/proj" });
     const answer = adapter.failure(parsed, "boom", mode);

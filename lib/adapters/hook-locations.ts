@@ -22,6 +22,8 @@ export interface AgentHooks {
   events: HookSpec[];
   /** Milliseconds per unit of a handler's `timeout`. */
   timeoutUnitMs: number;
+  /** The handler field holding its timeout, when not `timeout` (Copilot CLI: `timeoutSec`). */
+  timeoutKey?: string;
   /** Tool names, as the agent sends them, a guard must see: shell, PowerShell, edits, patches, an MCP tool. */
   mustCover: string[];
 }
@@ -63,6 +65,25 @@ export const AGENT_HOOKS: Record<AgentName, AgentHooks> = {
     timeoutUnitMs: 1,
     mustCover: ["run_shell_command", "write_file", "replace", "mcp_server_tool"],
   },
+  // Copilot CLI 1.0.102: a handler without a matcher sees every tool; event names are its camelCase ones.
+  copilot: {
+    toolEvent: "preToolUse",
+    events: [
+      { event: "preToolUse" },
+      { event: "postToolUse" },
+      { event: "postToolUseFailure" },
+      { event: "userPromptSubmitted" },
+      { event: "agentStop" },
+      { event: "subagentStart" },
+      { event: "subagentStop" },
+      { event: "permissionRequest" },
+      { event: "sessionStart" },
+      { event: "sessionEnd" },
+    ],
+    timeoutUnitMs: 1_000,
+    timeoutKey: "timeoutSec",
+    mustCover: ["bash", "powershell", "create", "edit", "apply_patch"],
+  },
 };
 
 function home(env: Env): string {
@@ -78,11 +99,15 @@ export function agentConfigDir(agent: AgentName, env: Env): string {
       return env.CODEX_HOME || join(home(env), ".codex");
     case "gemini":
       return join(env.GEMINI_CLI_HOME || home(env), ".gemini");
+    case "copilot":
+      return env.COPILOT_HOME || join(home(env), ".copilot");
   }
 }
 
 /** The file `shepherd init <agent>` writes for a scope. */
 export function hookSettingsFile(agent: AgentName, scope: HookScope, projectDir: string, env: Env): string {
+  // Copilot reads user hooks inline in its settings.json, a repository's from .github/hooks/*.json (when trusted).
+  if (agent === "copilot") return scope === "user" ? join(agentConfigDir(agent, env), "settings.json") : join(resolve(projectDir), ".github", "hooks", "shepherd.json");
   const name = agent === "codex" ? "hooks.json" : "settings.json";
   return scope === "user" ? join(agentConfigDir(agent, env), name) : join(resolve(projectDir), `.${agent === "claude-code" ? "claude" : agent}`, name);
 }
@@ -92,4 +117,13 @@ export function hookSettingsFiles(agent: AgentName, projectDir: string, env: Env
   const files = [hookSettingsFile(agent, "user", projectDir, env), hookSettingsFile(agent, "project", projectDir, env)];
   if (agent === "claude-code") files.push(join(resolve(projectDir), ".claude", "settings.local.json"));
   return files;
+}
+
+/**
+ * The Copilot CLI settings whose `disableAllHooks: true` turns every hook off, the user's too: the user's own,
+ * and a trusted repository's `.github/copilot/settings.json` and `settings.local.json` (seen with 1.0.102).
+ */
+export function copilotHookSwitchFiles(projectDir: string, env: Env): string[] {
+  const dir = join(resolve(projectDir), ".github", "copilot");
+  return [join(agentConfigDir("copilot", env), "settings.json"), join(dir, "settings.json"), join(dir, "settings.local.json")];
 }

@@ -2,9 +2,10 @@
 import type { AgentAdapter } from "./agent-adapter.ts";
 import { claudeCodeAdapter } from "./claude-code.ts";
 import { codexAdapter } from "./codex.ts";
+import { copilotAdapter } from "./copilot.ts";
 import { geminiAdapter } from "./gemini.ts";
 
-export const AGENTS = ["claude-code", "codex", "gemini"] as const;
+export const AGENTS = ["claude-code", "codex", "gemini", "copilot"] as const;
 export type AgentName = (typeof AGENTS)[number];
 
 const ALIASES: Record<string, AgentName> = {
@@ -13,6 +14,9 @@ const ALIASES: Record<string, AgentName> = {
   codex: "codex",
   gemini: "gemini",
   "gemini-cli": "gemini",
+  copilot: "copilot",
+  "copilot-cli": "copilot",
+  "github-copilot": "copilot",
 };
 
 export function agentName(name: string): AgentName | undefined {
@@ -27,6 +31,8 @@ export function adapterFor(name: string): AgentAdapter | undefined {
       return codexAdapter;
     case "gemini":
       return geminiAdapter;
+    case "copilot":
+      return copilotAdapter;
     default:
       return undefined;
   }

@@ -8,7 +8,8 @@ import { spawnSync } from "node:child_process";
 import { accessSync, constants, existsSync, realpathSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { isShepherdCommand } from "../adapters/agent-timeout.ts";
-import { AGENT_HOOKS, agentConfigDir, hookSettingsFiles } from "../adapters/hook-locations.ts";
+import { COPILOT_EVENT_ENV } from "../adapters/copilot.ts";
+import { AGENT_HOOKS, agentConfigDir, copilotHookSwitchFiles, hookSettingsFiles } from "../adapters/hook-locations.ts";
 import { type AgentName, agentName, AGENTS } from "../adapters/index.ts";
 import { sessionStateDir, stateFileName } from "../adapters/session-state-file.ts";
 import { clampDeadline, DEFAULT_HOOK_DEADLINE_MS, formatMs } from "../deadline.ts";
@@ -21,13 +22,14 @@ import { type CliIO, parseArgv, usageError, writeJson } from "./format.ts";
 import { piExtensionDir } from "./init-pi.ts";
 import { type CliDeps, loadProject } from "./rule-files.ts";
 
-export const DOCTOR_HELP = `Usage: shepherd doctor [pi|claude-code|codex|gemini] [--json]
+export const DOCTOR_HELP = `Usage: shepherd doctor [pi|claude-code|codex|gemini|copilot] [--json]
 
 Checks, for each agent found (or the one named), that Shepherd guards it:
   - the hooks are installed where the agent reads them, for every event
   - the tool matchers cover shell, PowerShell, edits, apply_patch and MCP tools
   - the agent waits longer than Shepherd's own deadline (hookDeadlineMs)
   - the agent's own fail-closed switch is on (Claude Code: onFailure "block")
+  - nothing turns the hooks off (Copilot CLI: disableAllHooks, a trusted repository's too)
   - the binary the hooks name is there, and of this version (${VERSION})
   - the rule files load, and the managed policy (/etc/shepherd/) parses
 then sends a canary tool call (a command a locked built-in rule blocks; it is never
@@ -90,7 +92,7 @@ function installedHandlers(agent: AgentName, cwd: string, env: CliIO["env"], iss
         if (!isPlainRecord(g) || !Array.isArray(g.hooks)) continue;
         for (const h of g.hooks) {
           if (!isPlainRecord(h) || !isShepherdCommand(h.command, agent)) continue;
-          handlers.push({ file, event, matcher: typeof g.matcher === "string" ? g.matcher : undefined, command: String(h.command), timeout: h.timeout, onFailure: h.onFailure });
+          handlers.push({ file, event, matcher: typeof g.matcher === "string" ? g.matcher : undefined, command: String(h.command), timeout: h[AGENT_HOOKS[agent].timeoutKey ?? "timeout"], onFailure: h.onFailure });
         }
       }
     }
@@ -158,6 +160,7 @@ function canaryCommand(env: CliIO["env"]): string {
 }
 
 function canaryInput(agent: AgentName, cwd: string, command: string): string {
+  if (agent === "copilot") return JSON.stringify({ sessionId: CANARY_SESSION, timestamp: Date.now(), cwd, toolName: "bash", toolArgs: { command } });
   const tool = agent === "gemini" ? "run_shell_command" : "Bash";
   return JSON.stringify({ session_id: CANARY_SESSION, cwd, hook_event_name: AGENT_HOOKS[agent].toolEvent, tool_name: tool, tool_input: { command } });
 }
@@ -170,6 +173,8 @@ function blockedBy(out: { status: number | null; stdout: string; stderr: string 
     if (!isPlainRecord(data)) return { blocked: false, reason: "" };
     const hso = isPlainRecord(data.hookSpecificOutput) ? data.hookSpecificOutput : {};
     if (hso.permissionDecision === "deny") return { blocked: true, reason: String(hso.permissionDecisionReason ?? "") };
+    // Copilot CLI reads its answer at the top level.
+    if (data.permissionDecision === "deny") return { blocked: true, reason: String(data.permissionDecisionReason ?? "") };
     if (data.decision === "deny" || data.decision === "block") return { blocked: true, reason: String(data.reason ?? "") };
   } catch {
     // not JSON: not a block
@@ -179,7 +184,9 @@ function blockedBy(out: { status: number | null; stdout: string; stderr: string 
 
 function canaryCheck(agent: AgentName, handler: Handler, binary: string, cwd: string, env: CliIO["env"], deadlineMs: number, run: RunHook, fixInit: string): Check {
   const command = canaryCommand(env);
-  const out = run(binary, ["hook", agent], canaryInput(agent, cwd, command), { cwd, env, timeoutMs: deadlineMs + 10_000 });
+  // Copilot's handlers name their event in the env (shepherd init copilot writes it there).
+  const hookEnv = agent === "copilot" ? { ...env, [COPILOT_EVENT_ENV]: handler.event } : env;
+  const out = run(binary, ["hook", agent], canaryInput(agent, cwd, command), { cwd, env: hookEnv, timeoutMs: deadlineMs + 10_000 });
   // The canary's session leaves nothing behind (a one-shot hook keeps a state file per session).
   rmSync(join(sessionStateDir(env), stateFileName(agent, CANARY_SESSION)), { force: true });
   const { blocked, reason } = blockedBy(out);
@@ -208,7 +215,7 @@ function checkHookAgent(agent: AgentName, io: CliIO, deadlineMs: number, run: Ru
   checks.push(
     uncovered.length === 0
       ? { name: "matchers", ok: true, detail: `${spec.toolEvent} sees ${spec.mustCover.join(", ")}` }
-      : { name: "matchers", ok: false, detail: `the ${spec.toolEvent} matcher${tool.length > 1 ? "s" : ""} (${tool.map((h) => JSON.stringify(h.matcher ?? "")).join(", ")}) miss ${uncovered.join(", ")}: those calls are never guarded`, fix: `set the matcher of Shepherd's ${spec.toolEvent} hook to "${agent === "gemini" ? ".*" : "*"}" (or ${fixInit})` },
+      : { name: "matchers", ok: false, detail: `the ${spec.toolEvent} matcher${tool.length > 1 ? "s" : ""} (${tool.map((h) => JSON.stringify(h.matcher ?? "")).join(", ")}) miss ${uncovered.join(", ")}: those calls are never guarded`, fix: agent === "copilot" ? `remove the matcher of Shepherd's ${spec.toolEvent} hook (or ${fixInit})` : `set the matcher of Shepherd's ${spec.toolEvent} hook to "${agent === "gemini" ? ".*" : "*"}" (or ${fixInit})` },
   );
   const timeouts = tool.map((h) => (typeof h.timeout === "number" && h.timeout > 0 ? h.timeout * spec.timeoutUnitMs : undefined));
   const shortest = Math.min(...timeouts.map((t) => t ?? Number.POSITIVE_INFINITY));
@@ -226,6 +233,7 @@ function checkHookAgent(agent: AgentName, io: CliIO, deadlineMs: number, run: Ru
         : { name: "fail-closed", ok: false, detail: `Shepherd's PreToolUse hook in ${open.map((h) => h.file).join(", ")} lacks onFailure "block": if the hook dies, Claude Code runs the tool`, fix: `add "onFailure": "block" to it (or ${fixInit})` },
     );
   }
+  if (agent === "copilot") checks.push(copilotSwitchCheck(io));
   const first = tool[0] as Handler;
   const binary = plainHookCommand(first.command, agent);
   if (binary === undefined) {
@@ -238,6 +246,22 @@ function checkHookAgent(agent: AgentName, io: CliIO, deadlineMs: number, run: Ru
   if (bin.ok) checks.push(canaryCheck(agent, first, binary, io.cwd, io.env, deadlineMs, run, fixInit));
   else checks.push({ name: "canary", ok: false, detail: "not sent: the hook's binary cannot be run (see binary): tool calls are not guarded", fix: fixInit });
   return { agent, checks };
+}
+
+/**
+ * Copilot CLI runs no hook at all, the user's included, when its settings or a trusted repository's
+ * `.github/copilot/settings*.json` say `disableAllHooks: true` (1.0.102). It has no fail-closed switch: it
+ * denies a tool call whose hook exits non-zero by itself, and runs it when the hook times out.
+ */
+function copilotSwitchCheck(io: CliIO): Check {
+  const off: string[] = [];
+  for (const file of copilotHookSwitchFiles(io.cwd, io.env)) {
+    const data = readJsonc(file, []);
+    if (isPlainRecord(data) && data.disableAllHooks === true) off.push(file);
+  }
+  return off.length === 0
+    ? { name: "hooks-enabled", ok: true, detail: "no disableAllHooks in Copilot's settings or this repository's" }
+    : { name: "hooks-enabled", ok: false, detail: `disableAllHooks is true in ${off.join(", ")}: Copilot runs none of its hooks, tool calls are not guarded`, fix: `remove "disableAllHooks" from ${off.join(", ")} (a repository's is read once the folder is trusted)` };
 }
 
 function checkPi(io: CliIO): AgentReport {
@@ -289,7 +313,7 @@ export async function runDoctor(argv: string[], io: CliIO, deps: DoctorDeps = {}
     : undefined;
   const run = deps.runHook ?? defaultRunHook;
   const reports = agents.map((a) => (a === "pi" ? checkPi(io) : checkHookAgent(a, io, deadlineMs, run)));
-  const none: Check | undefined = agents.length === 0 ? { name: "agents", ok: false, detail: "no agent found (pi, Claude Code, Codex, Gemini CLI)", fix: "run `shepherd init <agent>` for the agent you use" } : undefined;
+  const none: Check | undefined = agents.length === 0 ? { name: "agents", ok: false, detail: "no agent found (pi, Claude Code, Codex, Gemini CLI, Copilot CLI)", fix: "run `shepherd init <agent>` for the agent you use" } : undefined;
   const all = [rules, ...(managed ? [managed] : []), ...(none ? [none] : []), ...reports.flatMap((r) => r.checks)];
   const ok = all.every((c) => c.ok);
 

@@ -23,7 +23,9 @@ const fail = (err: unknown): never => {
 const argv = process.argv.slice(2);
 // `hook --help` is answered by main.ts with the other faces' help.
 if (argv[0] === "hook" && argv[1] !== "--help" && argv[1] !== "-h") {
-  runHookFace(argv[1] ?? "", process.env, process.cwd(), startedAt).then((code) => process.exit(code), fail);
+  // `hook <agent>` or `hook --agent <agent>`.
+  const agent = argv[1] === "--agent" ? argv[2] : argv[1];
+  runHookFace(agent ?? "", process.env, process.cwd(), startedAt).then((code) => process.exit(code), fail);
 } else {
   import(mainModule).catch(fail);
 }

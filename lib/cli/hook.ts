@@ -1,5 +1,5 @@
 /**
- * @module `shepherd hook <agent>`: one hook invocation of Claude Code, Codex or Gemini CLI, answered once.
+ * @module `shepherd hook <agent>`: one hook invocation of Claude Code, Codex, Gemini CLI or Copilot CLI, answered once.
  * Each hook is a fresh process, so the session's counters travel through a state file (session-state-file.ts).
  * This path is timed (spawn to answer < 15 ms with 1,000 rules): keep imports light, write with writeSync.
  */
@@ -16,6 +16,7 @@ import {
 } from "../adapters/agent-adapter.ts";
 import { agentHookTimeoutMs } from "../adapters/agent-timeout.ts";
 import { KNOWN_CLAUDE_EVENTS } from "../adapters/claude-code.ts";
+import { KNOWN_COPILOT_EVENTS } from "../adapters/copilot.ts";
 import { adapterFor, type AgentName, AGENTS } from "../adapters/index.ts";
 import { pruneStateFiles, sessionStateDir, withSessionState } from "../adapters/session-state-file.ts";
 import { AuditLog } from "../audit/audit-log.ts";
@@ -113,7 +114,9 @@ export async function runHook(agent: string, deps: HookDeps): Promise<number> {
   // Until the project's settings are read, a failure is answered as "closed".
   let failMode: FailMode = "closed";
   let head = (): string => "";
-  const failureNow = (message: string): AgentAnswer => (parsed ? adapter.failure(parsed, message, failMode) : unparsedFailure(adapter, sniffEventName(head()), message));
+  // The event of an input that could not be read: from its first bytes, or (Copilot) from the handler's env.
+  const sniffed = (): string | undefined => sniffEventName(head()) ?? adapter.eventFromEnv?.(deps.env);
+  const failureNow = (message: string): AgentAnswer => (parsed ? adapter.failure(parsed, message, failMode) : unparsedFailure(adapter, sniffed(), message));
   const clock = new HookDeadline({
     agent: adapter.agent,
     startedAt: deps.startedAt ?? Date.now(),
@@ -125,7 +128,7 @@ export async function runHook(agent: string, deps: HookDeps): Promise<number> {
     ...(deps.watchdog ? { watchdog: deps.watchdog } : {}),
   });
   const answer = (a: AgentAnswer): number => clock.answer(a);
-  const unparsed = (message: string): number => answer(unparsedFailure(adapter, sniffEventName(head()), message));
+  const unparsed = (message: string): number => answer(unparsedFailure(adapter, sniffed(), message));
 
   const work = async (): Promise<number> => {
     try {
@@ -157,8 +160,9 @@ export async function runHook(agent: string, deps: HookDeps): Promise<number> {
         return unparsed(e.message);
       }
       const p = parsed;
-      if (adapter.agent === "claude-code" && !KNOWN_CLAUDE_EVENTS.has(p.agentEvent)) {
-        err(`shepherd hook claude-code: hook event "${p.agentEvent.slice(0, 100)}" is unknown to Shepherd: no opinion\n`);
+      const known = adapter.agent === "claude-code" ? KNOWN_CLAUDE_EVENTS : adapter.agent === "copilot" ? KNOWN_COPILOT_EVENTS : undefined;
+      if (known && !known.has(p.agentEvent)) {
+        err(`shepherd hook ${adapter.agent}: hook event "${p.agentEvent.slice(0, 100)}" is unknown to Shepherd: no opinion\n`);
       }
       const first = p.events[0];
       clock.parsed(first ? (deps.agentTimeoutMs ?? agentHookTimeoutMs)(adapter.agent, p.agentEvent, first.session.cwd || deps.cwd, deps.env) : undefined);

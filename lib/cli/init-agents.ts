@@ -1,5 +1,5 @@
 /**
- * @module `shepherd init claude-code|codex|gemini [--user] [--uninstall]`: merges Shepherd's hook entries into
+ * @module `shepherd init claude-code|codex|gemini|copilot [--user] [--uninstall]`: merges Shepherd's hook entries into
  * the agent's settings file. Other hooks and settings stay as they are (edits go through jsonc-parser, so
  * comments and formatting survive), a second run changes nothing, and every write goes through the shared
  * safe update (locked, atomic, and safe against the user saving the same file).
@@ -12,6 +12,7 @@ import { applyEdits, type ParseError, modify, parse, printParseErrorCode } from 
 import { isShepherdCommand } from "../adapters/agent-timeout.ts";
 import { HOOK_TOOL_NAME, hookToolInputTemplate } from "../adapters/claude-code-mcp.ts";
 import { type AgentName, agentName, AGENTS } from "../adapters/index.ts";
+import { COPILOT_EVENT_ENV } from "../adapters/copilot.ts";
 import { AGENT_HOOKS, type HookSpec, hookSettingsFile } from "../adapters/hook-locations.ts";
 import type { Env } from "../rules/paths.ts";
 import { updateFileSafely } from "../rules/safe-update.ts";
@@ -43,6 +44,8 @@ interface AgentPlan {
   extra?: { path: string[]; value: unknown; onlyIfMissing: boolean }[];
   /** Entries added to (and on uninstall removed from) `permissions.deny`. */
   deny?: string[];
+  /** On uninstall, leave `"hooks": {}` rather than no key (a Copilot hook file needs one to stay valid). */
+  keepEmptyHooks?: boolean;
   /** An MCP server entry the hooks need: the file Claude Code reads it from for this scope. */
   mcpServer?: { file: string; name: string; entry: Record<string, unknown> };
   notes: string[];
@@ -87,6 +90,20 @@ function plan(agent: AgentName, opts: InitAgentOptions): AgentPlan {
         handler: (command) => ({ type: "command", name: "shepherd", command, timeout: 15000 }),
         extra: [{ path: ["hooksConfig", "enabled"], value: true, onlyIfMissing: true }],
         notes: opts.scope === "project" ? ["Gemini CLI reads project settings only in a trusted folder."] : [],
+      };
+    case "copilot":
+      return {
+        file: hookSettingsFile(agent, opts.scope, project, opts.env),
+        events: AGENT_HOOKS[agent].events,
+        // Copilot sends no event name (permissionRequest aside): each handler passes its own in the env.
+        // Copilot 1.0.102 denies a tool call whose hook exits non-zero, but runs it when the hook times out:
+        // Shepherd answers within its own deadline, far inside this timeout. It has no fail-closed switch.
+        handler: (command, event) => ({ type: "command", command, env: { [COPILOT_EVENT_ENV]: event }, timeoutSec: CLAUDE_HOOK_TIMEOUT_S }),
+        ...(opts.scope === "project" ? { extra: [{ path: ["version"], value: 1, onlyIfMissing: true }], keepEmptyHooks: true } : {}),
+        notes:
+          opts.scope === "project"
+            ? ["Copilot CLI loads a repository's .github/hooks/ only in a folder it trusts; `shepherd init copilot --user` guards every folder."]
+            : ["A trusted repository's .github/copilot/settings.json can set disableAllHooks and turn these hooks off: `shepherd doctor copilot` checks."],
       };
   }
 }
@@ -200,7 +217,7 @@ export function mergeAgentSettings(text: string, data: Record<string, unknown>, 
   if (uninstall) {
     const after = parse(next) as Record<string, unknown>;
     const h = after.hooks;
-    if (h && typeof h === "object" && Object.keys(h).length === 0) next = applyEdits(next, modify(next, ["hooks"], undefined, FORMAT));
+    if (h && typeof h === "object" && Object.keys(h).length === 0 && !p.keepEmptyHooks) next = applyEdits(next, modify(next, ["hooks"], undefined, FORMAT));
   } else {
     for (const x of p.extra ?? []) {
       let cur: unknown = data;

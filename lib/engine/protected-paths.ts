@@ -10,7 +10,7 @@ import { globToRegExp } from "../glob.ts";
 
 export interface ProtectedPathsInput {
   home: string;
-  /** Read: PI_CODING_AGENT_DIR, CLAUDE_CONFIG_DIR, CODEX_HOME, GEMINI_CLI_HOME, SHEPHERD_MANAGED_DIR, PATH. */
+  /** Read: PI_CODING_AGENT_DIR, CLAUDE_CONFIG_DIR, CODEX_HOME, GEMINI_CLI_HOME, COPILOT_HOME, SHEPHERD_MANAGED_DIR, PATH. */
   env: Readonly<Record<string, string | undefined>>;
   /** The session's project folder; relative env values resolve against it. */
   projectRoot: string;
@@ -32,6 +32,16 @@ const PROJECT_FILES: Record<string, (name: string, rulesFile: RegExp) => boolean
   ".claude": (n) => n === "settings.json" || n === "settings.local.json",
   ".gemini": (n) => n === "settings.json",
   ".codex": (n) => n === "hooks.json" || n === "config.toml",
+};
+
+/**
+ * Folders under a project's `.github/` that hold Copilot CLI hook settings: every hook file in `hooks/`, and
+ * the settings whose `disableAllHooks` turns every hook off (`copilot/`). Checked with their parent, since
+ * `hooks/` alone is a common source folder name.
+ */
+const GITHUB_FILES: Record<string, (name: string) => boolean> = {
+  hooks: (n) => n.endsWith(".json"),
+  copilot: (n) => n === "settings.json" || n === "settings.local.json",
 };
 
 /** `<any>/.pi/shepherd/`: a project's plugins (and anything else Shepherd keeps per project). */
@@ -72,9 +82,10 @@ export class ProtectedPaths implements PathGuard {
     const parent = segs[n - 2] ?? "";
     const inFolder = PROJECT_FILES[parent];
     if (inFolder?.(last, this.#rulesFile)) return true;
+    if (segs[n - 3] === ".github" && GITHUB_FILES[parent]?.(last)) return true;
     for (let i = 1; i + 1 < n; i++) if (segs[i] === PROJECT_TREE[0] && segs[i + 1] === PROJECT_TREE[1]) return true;
     if (!deep) return false;
-    return this.containers.has(p) || Object.hasOwn(PROJECT_FILES, last);
+    return this.containers.has(p) || Object.hasOwn(PROJECT_FILES, last) || (parent === ".github" && Object.hasOwn(GITHUB_FILES, last));
   }
 }
 
@@ -116,6 +127,9 @@ export function protectedPaths(input: ProtectedPathsInput): ProtectedPaths {
   const gemini = `${envDir("GEMINI_CLI_HOME") ?? home}/.gemini`;
   files.add(`${gemini}/settings.json`);
   container(gemini);
+  const copilot = envDir("COPILOT_HOME") ?? `${home}/.copilot`;
+  files.add(`${copilot}/settings.json`);
+  container(copilot);
 
   // The managed policy folder (lib/rules/managed.ts), with everything in it.
   // The default folder stays protected when the variable moves it: a later process may not set it.

@@ -1,4 +1,4 @@
-/** @module agent-neutral tool names and input fields (Claude Code, Codex, Gemini CLI -> pi vocabulary). */
+/** @module agent-neutral tool names and input fields (Claude Code, Codex, Gemini CLI, Copilot CLI -> pi vocabulary). */
 
 const TOOL_ALIASES: Record<string, string> = {
   bash: "bash",
@@ -6,16 +6,20 @@ const TOOL_ALIASES: Record<string, string> = {
   exec_command: "bash",
   run_shell_command: "bash",
   local_shell: "bash",
+  write_bash: "bash",
+  write_powershell: "powershell",
   edit: "edit",
   multiedit: "edit",
   replace: "edit",
   apply_patch: "edit",
   write: "write",
   write_file: "write",
+  create: "write",
   notebookedit: "edit",
   read: "read",
   read_file: "read",
   read_many_files: "read",
+  view: "read",
   grep: "grep",
   search_file_content: "grep",
   glob: "find",
@@ -65,7 +69,7 @@ export function toolGlobTest(glob: string): (tool: string) => boolean {
 }
 
 const PATH_KEYS = ["path", "file_path", "filePath", "absolute_path", "notebook_path", "dir_path", "directory"] as const;
-const TEXT_KEYS = ["newText", "new_string", "content", "new_str", "text", "newContent"] as const;
+const TEXT_KEYS = ["newText", "new_string", "content", "new_str", "file_text", "text", "newContent"] as const;
 const COMMAND_KEYS = ["command", "cmd"] as const;
 
 function firstString(input: Record<string, unknown>, keys: readonly string[]): string | undefined {

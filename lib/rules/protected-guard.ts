@@ -21,7 +21,7 @@ export function protectedPathsFor(env: Env, projectRoot: string, settings: Pick<
   const home = homeDir(env);
   const audit = settings.audit;
   const auditDir = audit !== null && typeof audit === "object" && typeof (audit as { dir?: unknown }).dir === "string" ? (audit as { dir: string }).dir : undefined;
-  const folders = [home, agentDir(env), env.CLAUDE_CONFIG_DIR || join(home, ".claude"), env.CODEX_HOME || join(home, ".codex"), join(env.GEMINI_CLI_HOME || home, ".gemini"), projectRoot];
+  const folders = [home, agentDir(env), env.CLAUDE_CONFIG_DIR || join(home, ".claude"), env.CODEX_HOME || join(home, ".codex"), join(env.GEMINI_CLI_HOME || home, ".gemini"), env.COPILOT_HOME || join(home, ".copilot"), projectRoot];
   const aliases = folders.map((f) => [f, realOr(f)] as const).filter(([a, b]) => a !== b);
   return protectedPaths({
     home,
