@@ -24,6 +24,9 @@ export interface PackFile {
   bytes: Uint8Array;
 }
 
+/** How many pack folders this process has read and hashed: the work count tests and the bench check (a snapshot hook reads none). */
+export const packTreeStats = { reads: 0 };
+
 export type PackTree = { ok: true; files: PackFile[] } | { ok: false; message: string };
 
 export function sha256Hex(bytes: Uint8Array | string): string {
@@ -73,6 +76,7 @@ function within(root: string, target: string): boolean {
  * pack: a pack is verified whole or not used.
  */
 export function readPackTree(dir: string): PackTree {
+  packTreeStats.reads++;
   let root: string;
   try {
     root = realpathSync(dir);
