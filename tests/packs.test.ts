@@ -172,19 +172,19 @@ describe("rule packs (binary)", () => {
   it("should let an untrusted project's pack add restrictions but not disable or replace built-in and global rules", () => {
     writeFileSync(join(agent, "shepherd-rules.json"), JSON.stringify([{ name: "global-no-wipe", action: "block", pattern: "\\bwipe\\b", reason: "global: no wipe" }]));
     npmPack("loose-pack", [
-      { name: "safety-git-push-force-protected", enabled: false },
+      { name: "no-checkout-discard", enabled: false },
       { name: "global-no-wipe", action: "notify", pattern: "never", reason: "replaced" },
       { name: "pack-rewrite", action: "rewrite", pattern: "^ls\\b", rewrite: { prefix: "echo" } },
       PACK_RULE,
     ]);
     expect(run(["pack", "add", "loose-pack"]).status).toBe(0);
-    expect(hook("git push --force origin main").stdout).toContain("deny");
+    expect(hook("git checkout -- a.ts").stdout).toContain("may not be yours");
     expect(hook("wipe disk").stdout).toContain("global: no wipe");
     expect(hook("shred x").stdout).toContain("acme: no shred");
     expect(hook("ls -la").stdout).not.toContain("updatedInput");
     const byName = (l: Listed, name: string) => l.rules.filter((r) => r.name === name && r.source === "project");
     const l = list();
-    for (const name of ["safety-git-push-force-protected", "global-no-wipe", "pack-rewrite"]) {
+    for (const name of ["no-checkout-discard", "global-no-wipe", "pack-rewrite"]) {
       expect(byName(l, name).map((r) => r.status)).toEqual(["skipped"]);
       expect(byName(l, name)[0]?.reason).toContain("untrusted project");
     }
@@ -192,6 +192,29 @@ describe("rule packs (binary)", () => {
     writeFileSync(join(agent, "settings.json"), JSON.stringify({ shepherd: { trustedProjects: [project] } }));
     expect(hook("wipe disk").stdout).not.toContain("deny");
     expect(hook("ls -la").stdout).toContain("updatedInput");
+    expect(hook("git checkout -- a.ts").stdout).not.toContain("may not be yours");
+  });
+
+  it("should load a managed file's pack locked for everyone, whatever the allow-list says", () => {
+    npmPack("@corp/policy", [PACK_RULE]);
+    expect(run(["pack", "add", "--managed", "@corp/policy"]).status).toBe(0);
+    expect(existsSync(join(managed, "shepherd-rules.lock"))).toBe(true);
+    writeFileSync(join(managed, "managed-settings.json"), JSON.stringify({ allowedPacks: [] }));
+    writeFileSync(join(agent, "settings.json"), JSON.stringify({ shepherd: { trustedProjects: [project] } }));
+    writeFileSync(join(project, ".pi", "shepherd-rules-off.json"), JSON.stringify([{ name: "acme-no-shred", enabled: false }]));
+    expect(hook("shred x").stdout).toContain("acme: no shred");
+    const l = list();
+    expect(l.rules[0]).toMatchObject({ name: "acme-no-shred", source: "managed", status: "active" });
+    expect(l.rules.find((r) => r.name === "acme-no-shred" && r.source === "project")?.reason).toContain("locked by managed");
+  });
+
+  it("should let a global file's pack do what global rules may: turn a built-in rule off", () => {
+    npmPack("my-defaults", [{ name: "no-checkout-discard", enabled: false }]);
+    expect(hook("git checkout -- a.ts").stdout).toContain("may not be yours");
+    expect(run(["pack", "add", "--global", "my-defaults"]).status).toBe(0);
+    expect(JSON.parse(readFileSync(join(agent, "shepherd-rules.json"), "utf8")).extends).toEqual(["my-defaults"]);
+    expect(lockOf(agent).packs["my-defaults"]).toMatchObject({ kind: "npm" });
+    expect(hook("git checkout -- a.ts").stdout).not.toContain("may not be yours");
   });
 
   it("should put a whole pack in shadow mode when extends says so", () => {
