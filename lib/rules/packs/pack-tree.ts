@@ -27,7 +27,8 @@ export interface PackFile {
 /** How many pack folders this process has read and hashed: the work count tests and the bench check (a snapshot hook reads none). */
 export const packTreeStats = { reads: 0 };
 
-export type PackTree = { ok: true; files: PackFile[] } | { ok: false; message: string };
+/** `bytes`: what was read before the refusal (counted against a load's read budget). */
+export type PackTree = { ok: true; files: PackFile[] } | { ok: false; message: string; bytes?: number };
 
 export function sha256Hex(bytes: Uint8Array | string): string {
   return createHash("sha256").update(bytes).digest("hex");
@@ -75,7 +76,7 @@ function within(root: string, target: string): boolean {
  * device, a socket, a link out of the pack or to a folder, too many, too large, too deep) refuses the whole
  * pack: a pack is verified whole or not used.
  */
-export function readPackTree(dir: string): PackTree {
+export function readPackTree(dir: string, maxBytes = MAX_PACK_BYTES): PackTree {
   packTreeStats.reads++;
   let root: string;
   try {
@@ -125,15 +126,15 @@ export function readPackTree(dir: string): PackTree {
         if (!st.isFile()) return `${rel}: a symbolic link to ${st.isDirectory() ? "a folder" : kindOf(st)} (only links to files inside the pack are followed)`;
       } else if (!st.isFile()) return `${rel}: ${kindOf(st)}, not a regular file`;
       if (files.length >= MAX_PACK_FILES) return `more than ${MAX_PACK_FILES} files`;
-      const read = readBytesBounded(full, Math.min(MAX_RULE_FILE_BYTES, MAX_PACK_BYTES - total));
-      if (!read.ok) return `${rel}: ${read.message}${total > 0 ? ` (a pack holds at most ${formatBytes(MAX_PACK_BYTES)}, each file ${formatBytes(MAX_RULE_FILE_BYTES)})` : ""}`;
+      const read = readBytesBounded(full, Math.min(MAX_RULE_FILE_BYTES, maxBytes - total));
+      if (!read.ok) return `${rel}: ${read.message} (a pack may hold ${formatBytes(maxBytes)} here, each file ${formatBytes(MAX_RULE_FILE_BYTES)})`;
       total += read.bytes.length;
       files.push({ path: rel, sha256: sha256Hex(read.bytes), bytes: read.bytes });
     }
     return undefined;
   };
   const problem = walk(root, 0);
-  if (problem) return { ok: false, message: problem };
+  if (problem) return { ok: false, message: problem, bytes: total };
   files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return { ok: true, files };
 }

@@ -106,6 +106,22 @@ describe("resolvePacks", () => {
   });
 });
 
+describe("resolvePacks read budget", () => {
+  it("should stop reading packs once a layer's read budget is spent, and say so", async () => {
+    install("acme", `[${" ".repeat(100)}]`);
+    await lockIt("acme");
+    const small = resolvePacks(rulesFile, "project", ["acme"], ctx({ budget: { ...packBudget("project", false), readLeft: 10 } }));
+    expect(small.files).toEqual([]);
+    expect(small.issues[0]?.message).toContain("may hold");
+    const spent = resolvePacks(rulesFile, "project", ["acme"], ctx({ budget: { ...packBudget("project", false), readLeft: 0 } }));
+    expect(spent.issues[0]?.message).toContain("used up");
+    const budget = packBudget("project", false);
+    const before = budget.readLeft ?? 0;
+    expect(resolvePacks(rulesFile, "project", ["acme"], ctx({ budget })).files).toHaveLength(1);
+    expect(before - (budget.readLeft ?? 0)).toBe(102);
+  });
+});
+
 describe("withPackMode", () => {
   it("should put every full rule in the pack's mode and leave patches alone", () => {
     const rules = [{ name: "a" }, { name: "b", patch: {} }, { name: "c", shadow: true }];

@@ -12,7 +12,7 @@ import { formatBytes } from "../../fs/bounded-read.ts";
 import type { Env } from "../paths.ts";
 import { cacheCopyDir, cacheFilesDir, safeRelativePath } from "./cache.ts";
 import { type LockEntry, lockFileFor, type LockRead, readLock } from "./lock-file.ts";
-import { compareToLock, type PackFile, readPackTree } from "./pack-tree.ts";
+import { compareToLock, MAX_PACK_BYTES, type PackFile, readPackTree } from "./pack-tree.ts";
 import { type PackRef, type PackSpec, parseExtends } from "./spec.ts";
 
 /** A pack lists at most this many rule files, like a project. */
@@ -20,14 +20,20 @@ export const MAX_PACK_RULE_FILES = 32;
 /** The rule bytes all packs of an untrusted project may add up to: it chooses them (trusted: as a project may). */
 export const MAX_UNTRUSTED_PACK_RULE_BYTES = 2 * 1024 * 1024;
 export const MAX_PACK_RULE_BYTES = 32 * 1024 * 1024;
+/**
+ * The bytes one load may read from all of a layer's packs (every file is hashed, rule file or not): an
+ * untrusted project chooses its packs and their size, so it gets what one pack may hold.
+ */
+export const MAX_UNTRUSTED_PACK_READ_BYTES = 16 * 1024 * 1024;
+export const MAX_PACK_READ_BYTES = 256 * 1024 * 1024;
 
 export interface PackContext {
   cwd: string;
   env: Env;
   /** The managed policy's `allowedPacks` globs; undefined: any pack. The managed layer's own packs are always allowed. */
   allowed?: readonly string[];
-  /** Rule bytes packs of this layer may still add (shared across the layer's files; decremented). */
-  budget: { left: number; untrusted: boolean };
+  /** Rule bytes packs of this layer may still add, and bytes they may still read (shared across the layer's files; decremented). */
+  budget: { left: number; untrusted: boolean; readLeft?: number };
   /** Lock files read during this load, by path (several rules files share one). */
   locks?: Map<string, LockRead>;
 }
@@ -102,10 +108,17 @@ function entryMismatch(pack: PackSpec, entry: LockEntry): string | undefined {
 }
 
 /** The verified files of one locked pack, or why there are none. Reads and hashes every file of each place tried. */
-export function locatePack(pack: PackSpec, entry: LockEntry, ctx: Pick<PackContext, "cwd" | "env">): { ok: true; located: Located } | { ok: false; message: string } {
+export function locatePack(pack: PackSpec, entry: LockEntry, ctx: Pick<PackContext, "cwd" | "env"> & { budget?: PackContext["budget"] }): { ok: true; located: Located } | { ok: false; message: string } {
   const problems: string[] = [];
+  const budget = ctx.budget;
   for (const place of packPlaces(pack, entry, ctx)) {
-    const tree = readPackTree(place.dir);
+    const left = budget?.readLeft ?? MAX_PACK_READ_BYTES;
+    if (left <= 0) {
+      problems.push(`${place.dir}: not read: the packs of this layer have used up the ${formatBytes(budget?.untrusted ? MAX_UNTRUSTED_PACK_READ_BYTES : MAX_PACK_READ_BYTES)} one load may read`);
+      continue;
+    }
+    const tree = readPackTree(place.dir, Math.min(MAX_PACK_BYTES, left));
+    if (budget) budget.readLeft = left - (tree.ok ? tree.files.reduce((n, f) => n + f.bytes.length, 0) : (tree.bytes ?? 0));
     if (!tree.ok) {
       if (tree.message.endsWith("is missing")) continue;
       problems.push(`${place.dir}: refused: ${tree.message}`);
@@ -207,7 +220,7 @@ function pushRuleTexts(ref: PackRef, located: Located, ctx: PackContext, issue: 
 /** A fresh budget for one layer's packs. */
 export function packBudget(source: LayerName, trusted: boolean): PackContext["budget"] {
   const untrusted = source === "project" && !trusted;
-  return { left: untrusted ? MAX_UNTRUSTED_PACK_RULE_BYTES : MAX_PACK_RULE_BYTES, untrusted };
+  return { left: untrusted ? MAX_UNTRUSTED_PACK_RULE_BYTES : MAX_PACK_RULE_BYTES, untrusted, readLeft: untrusted ? MAX_UNTRUSTED_PACK_READ_BYTES : MAX_PACK_READ_BYTES };
 }
 
 /** A pack's `"mode"` applied to the rules of one of its files: every full rule takes it; patches keep theirs. */

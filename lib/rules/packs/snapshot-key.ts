@@ -40,7 +40,7 @@ export function packSnapshotKey(ctx: { cwd: string; env: Env }, rulesFiles: read
     }
     const packs = isRecord(data) && isRecord(data.packs) ? data.packs : {};
     for (const [spec, entry] of Object.entries(packs)) {
-      if (!isRecord(entry) || typeof entry.name !== "string" || typeof entry.integrity !== "string" || !isRecord(entry.files)) continue;
+      if (!isRecord(entry) || typeof entry.name !== "string" || typeof entry.integrity !== "string" || !/^[0-9a-f]{64}$/.test(entry.integrity) || !isRecord(entry.files)) continue;
       const paths = Object.keys(entry.files).filter(safeRelativePath).sort();
       const copy = cacheCopyDir(ctx.env, { name: entry.name, integrity: entry.integrity });
       const dirs = [cacheFilesDir(copy)];
