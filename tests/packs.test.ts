@@ -242,6 +242,17 @@ describe("rule packs (binary)", () => {
     expect(hook("shred x").stdout).toContain("acme: no shred");
   });
 
+  it("should load no global pack while the managed settings do not parse (the most restrictive reading)", () => {
+    npmPack("acme-pack", [PACK_RULE]);
+    expect(run(["pack", "add", "--global", "acme-pack"]).status).toBe(0);
+    expect(hook("shred x").stdout).toContain("acme: no shred");
+    writeFileSync(join(managed, "managed-settings.json"), "{not json");
+    expect(hook("shred x").stdout).not.toContain("acme: no shred");
+    const l = list();
+    expect(l.issues.some((i) => i.message.includes('pack "acme-pack" is refused') && i.message.includes("allowedPacks"))).toBe(true);
+    expect(l.issues.some((i) => i.message.includes("no packs but the managed file's own"))).toBe(true);
+  });
+
   it("should round-trip the lock: update rewrites it byte for byte when nothing changed, and only the changed file otherwise", () => {
     const dir = npmPack("acme-pack", [PACK_RULE], { "NOTES.md": "notes\n" });
     expect(run(["pack", "add", "acme-pack"]).status).toBe(0);

@@ -185,7 +185,7 @@ export function loadProject(cwdIn: string, env: Env, deps: CliDeps = {}, opts: L
   if (problem) {
     managed = restrictive(managed, `${problem.file}: ${problem.why}`);
     settings = applyManagedPolicy(settings, managed);
-    settingsIssues.push({ file: problem.file, path: "", message: `managed policy unreadable (${problem.why}): the most restrictive reading applies (failMode "closed", project rules not loaded) until it is fixed`, severity: "error" });
+    settingsIssues.push({ file: problem.file, path: "", message: `managed policy unreadable (${problem.why}): the most restrictive reading applies (failMode "closed", no project rules, no packs but the managed file's own) until it is fixed`, severity: "error" });
     base = base.filter((f) => f.source !== "project");
   }
   if (!managed.projectRules && !opts.only) settingsIssues.push(...projectRulesOffIssue(env, projectRuleFileList(cwd, settings.projectRulesPattern).files, managed));

@@ -227,7 +227,7 @@ export class RuleHost {
     if (managedProblem) {
       managed = restrictive(managed, `${managedFile}: ${managedProblem}`);
       settings = applyManagedPolicy(settings, managed);
-      settingsIssues.push({ file: managedFile, path: "", message: `managed policy unreadable (${managedProblem}): the most restrictive reading applies (failMode "closed", project rules not loaded) until it is fixed`, severity: "error" });
+      settingsIssues.push({ file: managedFile, path: "", message: `managed policy unreadable (${managedProblem}): the most restrictive reading applies (failMode "closed", no project rules, no packs but the managed file's own) until it is fixed`, severity: "error" });
     }
     const globalFile = globalRulesFile(this.env);
     const globalFiles: Input[] = [this.#readInput(globalFile, "global")];

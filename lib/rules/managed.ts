@@ -53,16 +53,19 @@ export const OPEN_POLICY: ManagedPolicy = { projectRules: true };
 /** The keys `managed-settings.json` understands; any other is reported, so a typo never passes for a policy. */
 const KNOWN_KEYS = new Set(["$schema", "failMode", "audit", "projectRules", "allowedPacks"]);
 
-/** The most restrictive reading of a policy that could not be read: closed, no project rules, audit as given. */
+/**
+ * The most restrictive reading of a policy that could not be read: closed, no project rules, no pack outside
+ * the managed file's own (the allow-list it may hold is not known), audit as given.
+ */
 export function restrictive(policy: ManagedPolicy, why: string): ManagedPolicy {
-  return { ...policy, failMode: "closed", projectRules: false, broken: why };
+  return { ...policy, failMode: "closed", projectRules: false, allowedPacks: [], broken: why };
 }
 
 function brokenIssue(file: string, why: string): LoadIssue {
   return {
     file,
     path: "",
-    message: `managed policy unreadable (${why}): the most restrictive reading applies (failMode "closed", project rules not loaded) until it is fixed`,
+    message: `managed policy unreadable (${why}): the most restrictive reading applies (failMode "closed", no project rules, no packs but the managed file's own) until it is fixed`,
     severity: "error",
   };
 }
