@@ -9,7 +9,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { BINARY } from "./helpers/sidecar-client.ts";
+import { BINARY, bashEvent, Sidecar } from "./helpers/sidecar-client.ts";
 
 let root = "";
 let project = "";
@@ -122,6 +122,31 @@ describe("rule packs (binary)", () => {
     expect(l.rules.find((r) => r.name === "acme-no-shred")?.file).toContain(join(agent, "shepherd", "packs"));
     expect(l.issues.filter((i) => i.severity === "error")).toEqual([]);
     expect(run(["pack", "verify"]).status).toBe(0);
+  });
+
+  it("should take a pack into a running sidecar when pack add writes the rules and lock files, and report a refused one", async () => {
+    const dir = npmPack("acme-pack", [PACK_RULE]);
+    const sc = new Sidecar(project, env);
+    try {
+      expect((await sc.evaluate(bashEvent("shred x", project, "a"))).action).toBe("allow");
+      expect(run(["pack", "add", "acme-pack"]).status).toBe(0);
+      const until = async (test: (d: Record<string, unknown>) => boolean) => {
+        for (let i = 0; i < 300; i++) {
+          const d = await sc.evaluate(bashEvent("shred x", project, `poll-${i}`));
+          if (test(d)) return d;
+          await Bun.sleep(10);
+        }
+        throw new Error("the sidecar never reloaded the pack");
+      };
+      expect((await until((d) => d.action === "block")).reason).toBe("acme: no shred");
+      // A tampered pack is seen at the next reload (here: the lock file saved again), refused, its verified copy kept.
+      writeFileSync(join(dir, "rules.json"), "[]");
+      writeFileSync(join(project, ".pi", "shepherd-rules.lock"), readFileSync(join(project, ".pi", "shepherd-rules.lock"), "utf8"));
+      await sc.waitFor((m) => JSON.stringify(m).includes('pack \\"acme-pack\\" does not match'));
+      expect((await sc.evaluate(bashEvent("shred x", project, "b"))).action).toBe("block");
+    } finally {
+      await sc.close();
+    }
   });
 
   it("should refuse a git spec that does not pin a full commit", () => {
