@@ -298,6 +298,12 @@ describe("rule packs (binary)", () => {
     expect(after?.files["NOTES.md"]).toBe(before?.files["NOTES.md"] as string);
     expect(hook("shred x").stdout).toContain("acme v2");
     expect(list().issues.filter((i) => i.severity === "error")).toEqual([]);
+    // Taken out of extends, a full update drops it from the lock.
+    writeFileSync(join(project, ".pi", "shepherd-rules.json"), JSON.stringify({ rules: [] }));
+    const pruned = run(["pack", "update"]);
+    expect(pruned.status).toBe(0);
+    expect(pruned.stdout).toContain("(no longer extended): acme-pack");
+    expect(lockOf().packs).toEqual({});
   });
 
   it("should exit 0 from pack verify when every pack matches, 1 when one does not or is not locked, 2 on bad usage", () => {

@@ -160,11 +160,32 @@ async function update(name: string | undefined, target: Target, io: CliIO): Prom
       io.stdout(`${style.green("✓")} ${ref.pack.spec}: ${describe(got.entry)}, ${changedFiles(before, got.entry)}\n`);
     }
   }
+  // A full update also drops what no rules file beside the lock extends any more (a pack taken out of extends).
+  if (name === undefined && failed === 0) {
+    const wanted = new Map<string, Set<string>>();
+    for (const t of files) {
+      const lockFile = lockFileFor(t.file);
+      const set = wanted.get(lockFile) ?? new Set<string>();
+      for (const ref of refsOf(t.file).refs) set.add(ref.pack.spec);
+      wanted.set(lockFile, set);
+    }
+    for (const [lockFile, specs] of wanted) {
+      const current = readLock(lockFile);
+      if (!current.ok || current.text === undefined) continue;
+      const stale = Object.keys(current.lock.packs).filter((spec) => !specs.has(spec));
+      if (stale.length === 0) continue;
+      const pruned = await updateLock(lockFile, (lock) => ({ ...lock, packs: Object.fromEntries(Object.entries(lock.packs).filter(([spec]) => specs.has(spec))) }));
+      if (!pruned.ok) {
+        io.stdout(`${style.red("✗")} ${lockFile}: ${pruned.message}\n`);
+        failed++;
+      } else io.stdout(`${style.green("✓")} removed from ${lockFile} (no longer extended): ${stale.join(", ")}\n`);
+    }
+  }
   if (name !== undefined && matched === 0) {
     io.stderr(`shepherd pack update: no rules file extends a pack named "${name}"\n`);
     return 1;
   }
-  if (matched === 0) io.stdout("no packs to update\n");
+  if (matched === 0 && name === undefined) io.stdout("no packs to update\n");
   return failed > 0 ? 1 : 0;
 }
 
