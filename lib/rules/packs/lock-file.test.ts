@@ -1,6 +1,7 @@
 /** @module unit tests: the lock file round-trips byte for byte, and an unusable one is a problem, never an empty lock. */
 import { afterEach, beforeEach, describe, expect, it } from "bun:test";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type PackLock, readLock, serializeLock, updateLock } from "./lock-file.ts";
@@ -31,6 +32,20 @@ describe("lock file", () => {
     const back = readLock(file);
     expect(back.ok && back.lock).toEqual(LOCK);
     if (back.ok) expect(serializeLock(back.lock)).toBe(text);
+  });
+
+  it.each([
+    ["a FIFO", (p: string) => spawnSync("mkfifo", [p]), /FIFO/],
+    ["a link to /dev/urandom", (p: string) => symlinkSync("/dev/urandom", p), /character device/],
+    ["a 50 MB file", (p: string) => (writeFileSync(p, "{}"), truncateSync(p, 50 * 1024 * 1024)), /larger than/],
+  ])("should refuse %s unread, at once", (_why, make, message) => {
+    const file = join(dir, "shepherd-rules.lock");
+    make(file);
+    const started = Date.now();
+    const r = readLock(file);
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.message).toMatch(message);
   });
 
   it("should read a missing lock as empty", () => {

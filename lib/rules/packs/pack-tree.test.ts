@@ -1,7 +1,7 @@
 /** @module unit tests: a pack folder is hashed whole, and any file that cannot be part of a pack refuses it. */
 import { afterEach, beforeEach, describe, expect, it } from "bun:test";
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { compareToLock, integrityOf, MAX_PACK_FILES, readPackTree, sha256Hex } from "./pack-tree.ts";
@@ -42,6 +42,9 @@ describe("readPackTree", () => {
     ["a link to a folder", () => symlinkSync(join(pack, "sub"), join(pack, "loop")), "a folder"],
     ["a dangling link", () => symlinkSync(join(root, "nothing"), join(pack, "gone")), "to nothing"],
     ["a FIFO", () => spawnSync("mkfifo", [join(pack, "pipe")]), "FIFO"],
+    ["a link to a device", () => symlinkSync("/dev/urandom", join(pack, "rand")), "out of the pack"],
+    ["a file over 4 MiB", () => (writeFileSync(join(pack, "big.json"), "[]"), truncateSync(join(pack, "big.json"), 5 * 1024 * 1024)), "larger than 4 MiB"],
+    ["folders nested too deep", () => mkdirSync(join(pack, ...Array.from({ length: 20 }, (_, i) => `d${i}`)), { recursive: true }), "nest deeper"],
     ["too many files", () => { for (let i = 0; i <= MAX_PACK_FILES; i++) writeFileSync(join(pack, `f${i}`), ""); }, `more than ${MAX_PACK_FILES} files`],
   ])("should refuse the whole pack for %s", (_why, setup, message) => {
     setup();
