@@ -13,9 +13,10 @@ import { applyManagedPolicy, managedDir, type ManagedPolicy, managedRulesFile, O
 import type { RuleSnapshots } from "./hook-snapshot.ts";
 import type { RuleLoadCache } from "./load-cache.ts";
 import { type DirWatch, watchDir } from "./watch.ts";
-import { type PackContext, packBudget, resolvePacks, withPackMode } from "./packs/resolve.ts";
+import type { PackContext } from "./packs/resolve.ts";
 import { packSnapshotKey } from "./packs/snapshot-key.ts";
 import type { LockRead } from "./packs/lock-file.ts";
+import { packResolver } from "../lazy-deps.ts";
 
 export interface ReloadReport {
   /** Files whose text changed in this reload. */
@@ -266,8 +267,12 @@ export class RuleHost {
     const locks = new Map<string, LockRead>();
     const layer = (source: LayerName, files: readonly Input[]): Layer => {
       const out: LayerFile[] = [];
-      const packs: PackContext | undefined =
-        source === "builtin" ? undefined : { cwd: this.cwd, env: this.env, budget: packBudget(source, trusted), locks, ...(managed.allowedPacks ? { allowed: managed.allowedPacks } : {}) };
+      // Made on first use: the pack resolver is loaded only for a file that extends packs.
+      let ctx: PackContext | undefined;
+      const packs =
+        source === "builtin"
+          ? undefined
+          : () => (ctx ??= { cwd: this.cwd, env: this.env, budget: packResolver().packBudget(source, trusted), locks, ...(managed.allowedPacks ? { allowed: managed.allowedPacks } : {}) });
       for (const f of files) {
         seen.add(f.file);
         // Built-in files come loaded at build time (scripts/gen-embedded.ts).
@@ -311,7 +316,7 @@ export class RuleHost {
    * The rule files of the packs `file` extends, loaded like any file of its layer (same source, so the same
    * trust and locks apply). Their texts are the bytes resolvePacks hashed against the lock.
    */
-  #packFiles(file: string, source: LayerName, ctx: PackContext, changed: string[], seen: Set<string>, issues: LoadIssue[]): LayerFile[] {
+  #packFiles(file: string, source: LayerName, ctx: () => PackContext, changed: string[], seen: Set<string>, issues: LoadIssue[]): LayerFile[] {
     const c = this.#cache.get(file);
     if (c?.result.applies) {
       if (c.result.extends === undefined) this.#lastExtends.delete(file);
@@ -319,7 +324,8 @@ export class RuleHost {
     } else if (!c) this.#lastExtends.delete(file);
     const ext = this.#lastExtends.get(file);
     if (ext === undefined) return [];
-    const resolved = resolvePacks(file, source, ext, ctx);
+    const { resolvePacks, withPackMode } = packResolver();
+    const resolved = resolvePacks(file, source, ext, ctx());
     issues.push(...resolved.issues);
     const out: LayerFile[] = [];
     for (const t of resolved.files) {

@@ -3,14 +3,13 @@
  * commit, and the sha256 of every file. Read bounded and validated; written only by `shepherd pack`, through
  * the atomic writer under the advisory lock.
  */
-import { dirname, join } from "node:path";
 import * as v from "valibot";
 import { writeFileAtomic } from "../../fs/atomic-write.ts";
 import { MAX_SETTINGS_BYTES, readBounded } from "../../fs/bounded-read.ts";
 import { withFileLock } from "../../fs/lock.ts";
 import { jsonDepthProblem, MAX_JSON_DEPTH } from "../../json-depth.ts";
 
-export const LOCK_FILE_NAME = "shepherd-rules.lock";
+export { LOCK_FILE_NAME, lockFileFor } from "./locations.ts";
 export const LOCKFILE_VERSION = 1;
 
 /** Built on first use: a hook answering from its snapshot never validates a lock (snapshot-key.ts reads it raw). */
@@ -43,11 +42,6 @@ export type PackLock = v.InferOutput<ReturnType<typeof schemas>["Lock"]>;
 export type LockRead =
   | { ok: true; lock: PackLock; text: string | undefined }
   | { ok: false; message: string; text: string | undefined };
-
-/** The lock file that belongs to a rules file: in the same folder. */
-export function lockFileFor(rulesFile: string): string {
-  return join(dirname(rulesFile), LOCK_FILE_NAME);
-}
 
 export function emptyLock(): PackLock {
   return { lockfileVersion: LOCKFILE_VERSION, packs: {} };

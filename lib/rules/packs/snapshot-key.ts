@@ -8,8 +8,7 @@ import { join } from "node:path";
 import { identityKey, MAX_SETTINGS_BYTES, readBounded, statIdentity } from "../../fs/bounded-read.ts";
 import { textFingerprint } from "../../hash.ts";
 import type { Env } from "../paths.ts";
-import { cacheCopyDir, cacheFilesDir, safeRelativePath, STAMP_FILE } from "./cache.ts";
-import { lockFileFor } from "./lock-file.ts";
+import { cacheCopyDir, cacheFilesDir, lockFileFor, safeRelativePath, STAMP_FILE } from "./locations.ts";
 
 const isRecord = (x: unknown): x is Record<string, unknown> => typeof x === "object" && x !== null && !Array.isArray(x);
 
