@@ -10,6 +10,7 @@ describe("parsePackSpec", () => {
     ["npm:acme-pack", { kind: "npm", name: "acme-pack", spec: "acme-pack" }],
     [`git+https://git.example/team/rules.git#${C}`, { kind: "git", name: "rules", url: "https://git.example/team/rules.git", commit: C }],
     [`git+file:///srv/pack.git#${C.toUpperCase()}`, { kind: "git", name: "pack", commit: C }],
+    [`git+https://Git.Example/a/../team/rules.git#${C}`, { kind: "git", url: "https://git.example/team/rules.git", spec: `git+https://git.example/team/rules.git#${C}` }],
   ])("should accept %s", (raw, want) => {
     const r = parsePackSpec(raw);
     expect(r.ok).toBe(true);

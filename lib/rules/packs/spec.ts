@@ -42,9 +42,12 @@ export function parsePackSpec(raw: string): { ok: true; pack: PackSpec } | { ok:
     }
     if (parsed.protocol !== "https:" && parsed.protocol !== "file:") return { ok: false, message: `git pack "${spec}": only https:// and file:// repositories are fetched, not ${parsed.protocol}//` };
     if (parsed.username || parsed.password) return { ok: false, message: `git pack "${spec}": credentials do not belong in a rules file` };
+    if (parsed.search || parsed.hash) return { ok: false, message: `git pack "${spec}": a repository URL takes no query` };
     const base = parsed.pathname.replace(/\/+$/, "").split("/").pop() ?? "";
     const name = base.replace(/\.git$/, "") || "pack";
-    return { ok: true, pack: { kind: "git", spec: `git+${url}#${commit}`, name, url, commit } };
+    // The parsed form (host lower-cased, backslashes and dot segments resolved) is what the allow-list and git see.
+    const href = parsed.href;
+    return { ok: true, pack: { kind: "git", spec: `git+${href}#${commit}`, name, url: href, commit } };
   }
   const name = spec.startsWith("npm:") ? spec.slice(4) : spec;
   if (name.length > 214 || !NPM_NAME.test(name)) return { ok: false, message: `"${spec}" is neither an npm package name nor git+https://...#<commit>` };
