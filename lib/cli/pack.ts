@@ -90,7 +90,7 @@ async function add(specArg: string, target: Target, io: CliIO): Promise<number> 
     io.stderr(`shepherd pack add: ${pack.spec} is not allowed by the managed policy's allowedPacks (${managed.allowedPacks.join(", ") || "none"})\n`);
     return 1;
   }
-  const got = acquireAndStore(pack, { cwd: io.cwd, env: io.env });
+  const got = await acquireAndStore(pack, { cwd: io.cwd, env: io.env });
   if (!got.ok) {
     io.stderr(`shepherd pack add: ${got.message}\n`);
     return 1;
@@ -141,7 +141,7 @@ async function update(name: string | undefined, target: Target, io: CliIO): Prom
     for (const ref of refs) {
       if (name !== undefined && ref.pack.name !== name && ref.pack.spec !== name) continue;
       matched++;
-      const got = acquireAndStore(ref.pack, { cwd: io.cwd, env: io.env });
+      const got = await acquireAndStore(ref.pack, { cwd: io.cwd, env: io.env });
       if (!got.ok) {
         io.stdout(`${style.red("✗")} ${ref.pack.spec}: ${got.message}\n`);
         failed++;
@@ -197,7 +197,7 @@ interface VerifyRow {
   detail: string;
 }
 
-function verify(io: CliIO, json: boolean): number {
+async function verify(io: CliIO, json: boolean): Promise<number> {
   const style = styleFor(io);
   const rows: VerifyRow[] = [];
   const { managed } = loadSettings(io.cwd, io.env);
@@ -222,7 +222,7 @@ function verify(io: CliIO, json: boolean): number {
         row(false, `not in ${lockFile}: run \`shepherd pack add ${ref.pack.spec}\``);
         continue;
       }
-      const v = verifyLocked(ref.pack, entry, { cwd: io.cwd, env: io.env });
+      const v = await verifyLocked(ref.pack, entry, { cwd: io.cwd, env: io.env });
       if (!v.ok) row(false, v.message);
       else row(true, `${describe(entry)}, ${Object.keys(entry.files).length} files match ${lockFile} (${v.dir})${v.fetched ? ", fetched" : ""}${v.stored ? ", verified copy stored" : ""}`);
     }

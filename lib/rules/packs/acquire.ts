@@ -39,7 +39,7 @@ function versionOf(files: readonly PackFile[]): string {
 }
 
 /** Reads a pack from its source as it is now (not from the cache): what `add` and `update` lock. */
-export function acquireFromSource(pack: PackSpec, ctx: AcquireContext): Acquired {
+export async function acquireFromSource(pack: PackSpec, ctx: AcquireContext): Promise<Acquired> {
   if (pack.kind === "npm") {
     const dir = join(ctx.cwd, "node_modules", ...pack.name.split("/"));
     const tree = readPackTree(dir);
@@ -47,15 +47,15 @@ export function acquireFromSource(pack: PackSpec, ctx: AcquireContext): Acquired
     const files = fileMap(tree.files);
     return { ok: true, files: tree.files, entry: { kind: "npm", name: pack.name, version: versionOf(tree.files), integrity: integrityOf(files), files } };
   }
-  const fetched = fetchGitPack(pack.url, pack.commit, ctx.git);
+  const fetched = await fetchGitPack(pack.url, pack.commit, ctx.git);
   if (!fetched.ok) return { ok: false, message: `${pack.url}#${pack.commit}: ${fetched.message}` };
   const files = fileMap(fetched.files);
   return { ok: true, files: fetched.files, entry: { kind: "git", name: pack.name, url: pack.url, commit: pack.commit, integrity: integrityOf(files), files } };
 }
 
 /** Acquires and keeps a verified copy in the cache. */
-export function acquireAndStore(pack: PackSpec, ctx: AcquireContext): Acquired {
-  const got = acquireFromSource(pack, ctx);
+export async function acquireAndStore(pack: PackSpec, ctx: AcquireContext): Promise<Acquired> {
+  const got = await acquireFromSource(pack, ctx);
   if (!got.ok) return got;
   const stored = storeVerifiedCopy(ctx.env, pack.spec, got.entry, got.files);
   return stored ? { ok: false, message: `the pack cache: ${stored}` } : got;
@@ -68,14 +68,14 @@ export type Verified = { ok: true; dir: string; fetched: boolean; stored: boolea
  * at its commit first, and any source that matches the lock is kept as the verified copy when the cache has
  * none. Never changes the lock.
  */
-export function verifyLocked(pack: PackSpec, entry: LockEntry, ctx: AcquireContext): Verified {
+export async function verifyLocked(pack: PackSpec, entry: LockEntry, ctx: AcquireContext): Promise<Verified> {
   const copy = cacheFilesDir(cacheCopyDir(ctx.env, entry));
   let fetched = false;
   let stored = false;
   const cached = readPackTree(copy);
   if (!cached.ok || compareToLock(cached.files, entry.files).length > 0) {
     if (pack.kind === "git") {
-      const got = fetchGitPack(pack.url, pack.commit, ctx.git);
+      const got = await fetchGitPack(pack.url, pack.commit, ctx.git);
       if (!got.ok) return { ok: false, message: `cannot fetch it: ${got.message}` };
       fetched = true;
       const diff = compareToLock(got.files, entry.files);

@@ -1,23 +1,87 @@
 /**
  * @module fetches one commit of a git repository with the system `git`, never through a shell: a fresh bare
  * repository in a temp folder, a depth-1 fetch of exactly that commit, its tree listed and checked against the
- * pack caps before any blob is read, each git call bounded in time and output. Nothing is checked out, so no
+ * pack caps before any blob is read, each git call bounded in time and output, the fetch in what it writes. Nothing is checked out, so no
  * hook, filter or symbolic link of the repository ever runs or lands on disk.
  */
-import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
+import { lstatSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { MAX_RULE_FILE_BYTES } from "../../fs/bounded-read.ts";
+import { formatBytes, MAX_RULE_FILE_BYTES } from "../../fs/bounded-read.ts";
 import { MAX_PACK_BYTES, MAX_PACK_DEPTH, MAX_PACK_FILES, type PackFile, sha256Hex } from "./pack-tree.ts";
 import { safeRelativePath } from "./cache.ts";
 
 export const GIT_FETCH_TIMEOUT_MS = 60_000;
+/** What a fetch may put on disk before it is stopped: a pack holds at most 16 MiB, and git compresses it. */
+export const MAX_FETCH_BYTES = 64 * 1024 * 1024;
+
+/** Bytes under `dir`, stopping once past `cap`. */
+function diskUse(dir: string, cap: number): number {
+  let total = 0;
+  const walk = (d: string) => {
+    let names: string[];
+    try {
+      names = readdirSync(d);
+    } catch {
+      return;
+    }
+    for (const n of names) {
+      if (total > cap) return;
+      try {
+        const st = lstatSync(`${d}/${n}`);
+        if (st.isDirectory()) walk(`${d}/${n}`);
+        else total += st.size;
+      } catch {
+        // gone meanwhile (git renames its temp packs)
+      }
+    }
+  };
+  walk(dir);
+  return total;
+}
+
+/**
+ * `git fetch`, watched: killed when the repository it writes passes MAX_FETCH_BYTES or the deadline passes,
+ * so a huge commit costs at most that much disk and time.
+ */
+function watchedFetch(args: string[], env: Record<string, string>, dir: string, deadline: number, maxBytes: number): Promise<{ ok: true } | { ok: false; message: string }> {
+  return new Promise((resolve) => {
+    const child = spawn("git", args, { env, stdio: ["ignore", "ignore", "pipe"], windowsHide: true });
+    let stderr = "";
+    let stopped: string | undefined;
+    child.stderr.on("data", (b: Buffer) => {
+      if (stderr.length < 4096) stderr += b.toString("utf8");
+    });
+    const stop = (why: string) => {
+      stopped ??= why;
+      child.kill("SIGKILL");
+    };
+    const poll = setInterval(() => {
+      if (Date.now() > deadline) stop("timed out");
+      else if (diskUse(dir, maxBytes) > maxBytes) stop(`stopped: it passed ${formatBytes(maxBytes)}`);
+    }, 50);
+    child.on("error", (err) => {
+      clearInterval(poll);
+      resolve({ ok: false, message: `git fetch: ${(err as NodeJS.ErrnoException).code === "ENOENT" ? "git is not installed" : err.message}` });
+    });
+    child.on("close", (code) => {
+      clearInterval(poll);
+      if (stopped) resolve({ ok: false, message: `git fetch ${stopped}` });
+      else if (code !== 0) resolve({ ok: false, message: `git fetch failed: ${stderr.trim().slice(0, 300) || `exit ${code}`}` });
+      // A fetch faster than one poll is measured once it is done.
+      else if (diskUse(dir, maxBytes) > maxBytes) resolve({ ok: false, message: `git fetch stopped: it passed ${formatBytes(maxBytes)}` });
+      else resolve({ ok: true });
+    });
+  });
+}
 
 export type GitFetch = { ok: true; files: PackFile[] } | { ok: false; message: string };
 
 export interface GitFetchOptions {
   timeoutMs?: number;
+  /** Defaults to MAX_FETCH_BYTES. */
+  maxFetchBytes?: number;
   env?: Record<string, string | undefined>;
 }
 
@@ -62,7 +126,7 @@ function parseBatch(out: Buffer, entries: readonly TreeEntry[]): Uint8Array[] | 
 }
 
 /** The pack files of `commit` in `url`, hashed; the repository's `node_modules/` and `.git` are not part of it. */
-export function fetchGitPack(url: string, commit: string, opts: GitFetchOptions = {}): GitFetch {
+export async function fetchGitPack(url: string, commit: string, opts: GitFetchOptions = {}): Promise<GitFetch> {
   const timeout = opts.timeoutMs ?? GIT_FETCH_TIMEOUT_MS;
   const deadline = Date.now() + timeout;
   const env: Record<string, string> = {};
@@ -87,8 +151,8 @@ export function fetchGitPack(url: string, commit: string, opts: GitFetchOptions 
     tmp = mkdtempSync(join(tmpdir(), "shepherd-pack-"));
     const init = git(["init", "-q", "--bare", tmp], 1 << 16);
     if (!init.ok) return init;
-    const fetched = git(["-C", tmp, "fetch", "--depth=1", "--no-tags", "-q", url, commit], 1 << 20);
-    if (!fetched.ok) return { ok: false, message: `${fetched.message} (the server must allow fetching the commit ${commit} by its hash)` };
+    const fetched = await watchedFetch([...SAFE_CONFIG, "-C", tmp, "fetch", "--depth=1", "--no-tags", "-q", url, commit], env, tmp, deadline, opts.maxFetchBytes ?? MAX_FETCH_BYTES);
+    if (!fetched.ok) return { ok: false, message: fetched.message.includes("failed") ? `${fetched.message} (the server must allow fetching the commit ${commit} by its hash)` : fetched.message };
     const kind = git(["-C", tmp, "cat-file", "-t", commit], 1 << 10);
     if (!kind.ok) return kind;
     if (kind.out.toString("utf8").trim() !== "commit") return { ok: false, message: `${commit} is not a commit` };

@@ -34,7 +34,7 @@ beforeEach(async () => {
   writeFileSync(join(packDir, "shepherd-rules.json"), JSON.stringify([RULE]));
   const parsed = parsePackSpec("acme");
   if (!parsed.ok) throw new Error(parsed.message);
-  const got = acquireAndStore(parsed.pack, { cwd, env });
+  const got = await acquireAndStore(parsed.pack, { cwd, env });
   if (!got.ok) throw new Error(got.message);
   await updateLock(join(cwd, ".pi", "shepherd-rules.lock"), (l) => ({ ...l, packs: { acme: got.entry } }));
   writeFileSync(join(cwd, ".pi", "shepherd-rules.json"), JSON.stringify({ extends: ["acme"], rules: [] }));

@@ -36,7 +36,7 @@ function install(name: string, rules: string): string {
 }
 
 async function lockIt(name: string): Promise<void> {
-  const got = acquireAndStore(spec(name), { cwd, env });
+  const got = await acquireAndStore(spec(name), { cwd, env });
   if (!got.ok) throw new Error(got.message);
   const r = await updateLock(join(cwd, ".pi", "shepherd-rules.lock"), (l) => ({ ...l, packs: { ...l.packs, [name]: got.entry } }));
   if (!r.ok) throw new Error(r.message);
