@@ -24,6 +24,7 @@ Usage:
   shepherd rules test                     run the rules' inline tests
   shepherd schema                         JSON Schema of a rules file
   shepherd replay <session.jsonl>...      which rules would have fired over recorded pi sessions
+  shepherd pack add <spec>|update|verify  rule packs (npm or git at a commit) and their lock file
   shepherd init <pi|claude-code|codex|gemini|copilot> [--uninstall]
   shepherd trust [dir] | --list | --revoke [dir]
   shepherd doctor [agent] [--json]        are the agents' hooks installed, complete and answering? (exit 1 if not)
@@ -249,6 +250,8 @@ async function main(argv: string[]): Promise<number> {
       return (await import("./lib/cli/replay.ts")).runReplay(rest, cliIO(env, cwd));
     case "doctor":
       return (await import("./lib/cli/doctor.ts")).runDoctor(rest, cliIO(env, cwd));
+    case "pack":
+      return (await import("./lib/cli/pack.ts")).runPack(rest, cliIO(env, cwd));
     case "init": {
       const [agent, ...flags] = rest;
       if (agent === "pi") return (await import("./lib/cli/init-pi.ts")).runInitPi({ uninstall: flags.includes("--uninstall"), binaryPath: process.execPath, env });

@@ -27,6 +27,8 @@ describe("bench --quick", () => {
       "data-flow guard, added per tool call",
       "Claude Code mcp_tool hook round-trip p50",
       "loop rules added per evaluation",
+      "rule packs: added to a full load",
+      "rule packs: added to a snapshot hook",
     ]) {
       expect(names.some((name) => name.startsWith(expected))).toBe(true);
     }

@@ -16,6 +16,7 @@ import { benchInProcess } from "./sections/in-process.ts";
 import { benchLoops } from "./sections/loops.ts";
 import { benchMcpHook } from "./sections/mcp-hook.ts";
 import { benchMemory } from "./sections/memory.ts";
+import { benchPacks } from "./sections/packs.ts";
 import { benchRedact } from "./sections/redact.ts";
 import { benchReload } from "./sections/reload.ts";
 import { benchSpawn } from "./sections/spawn.ts";
@@ -67,6 +68,8 @@ export async function runBench(opts: BenchOptions): Promise<BenchReport> {
   report.mcpHook = await benchMcpHook(mid, q ? { calls: 10, warmup: 3 } : { calls: 300, warmup: 30 });
   log("loop rules, in process...");
   report.loops = benchLoops(q ? { runs: 2, events: 5_000 } : { runs: 9, events: 100_000 });
+  log("rule packs: 10 packs of 1,000 rules against the same rules in plain files...");
+  report.packs = await benchPacks(q ? { packs: 3, rulesPerPack: 50, runs: 2, hookRuns: 4 } : { packs: 10, rulesPerPack: 1_000, runs: 9, hookRuns: 41 });
   report.durationMs = Date.now() - started;
   return report;
 }

@@ -11,15 +11,18 @@
 import type * as JsoncParser from "jsonc-parser";
 import type * as Re2js from "re2js";
 import type * as RuleSchemas from "./engine/schema.ts";
+import type * as PackResolve from "./rules/packs/resolve.ts";
 
 let jsonc: typeof JsoncParser | undefined;
 let re2js: typeof Re2js | undefined;
 let schemas: typeof RuleSchemas | undefined;
+let packs: typeof PackResolve | undefined;
 
 export async function preloadLazyDeps(): Promise<void> {
   jsonc ??= await import("jsonc-parser");
   re2js ??= await import("re2js");
   schemas ??= await import("./engine/schema.ts");
+  packs ??= await import("./rules/packs/resolve.ts");
 }
 
 function missing(name: string): Error {
@@ -47,4 +50,12 @@ export function ruleSchemas(): typeof RuleSchemas {
   if (typeof require !== "function") throw missing("the rule schemas");
   schemas = require("./engine/schema.ts") as typeof RuleSchemas;
   return schemas;
+}
+
+/** Rule pack resolution (lib/rules/packs/): only a load whose rules files extend packs needs it, never a snapshot hit. */
+export function packResolver(): typeof PackResolve {
+  if (packs) return packs;
+  if (typeof require !== "function") throw missing("the pack resolver");
+  packs = require("./rules/packs/resolve.ts") as typeof PackResolve;
+  return packs;
 }

@@ -7,6 +7,7 @@ import type { InProcessResult } from "../sections/in-process.ts";
 import type { LoopsResult } from "../sections/loops.ts";
 import type { McpHookResult } from "../sections/mcp-hook.ts";
 import type { MemoryResult } from "../sections/memory.ts";
+import type { PacksResult } from "../sections/packs.ts";
 import type { ReloadResult } from "../sections/reload.ts";
 import type { SpawnResult } from "../sections/spawn.ts";
 import type { StdioResult } from "../sections/stdio.ts";
@@ -38,6 +39,7 @@ export interface BenchReport {
   redact?: RedactResult;
   mcpHook?: McpHookResult;
   loops?: LoopsResult;
+  packs?: PacksResult;
   durationMs: number;
 }
 
@@ -135,6 +137,14 @@ export function rows(r: BenchReport): Row[] {
   }
   if (r.loops) {
     out.push(["loop rules added per evaluation (incl. hashing the call)", "built-in", fmtUs(r.loops.usAdded), `hash ${fmtUs(r.loops.usTracking)}`, "", r.quick ? "" : "< 1 µs", met(r.quick ? undefined : r.loops.usAdded < 1)]);
+  }
+  if (r.packs) {
+    const p = r.packs;
+    const label = `${p.packs} × ${n(p.rulesPerPack)}`;
+    out.push([`rule packs: sidecar start to first answer (vs the same rules in ${p.packs} plain files)`, label, fmtMs(p.sidecarPacks), fmtMs(p.sidecarPlain), fmtRatio(p.sidecarPacks / p.sidecarPlain), "", ""]);
+    out.push(["rule packs: added to a full load (find, read, sha256, compare with the lock)", label, fmtMs(p.resolveMs), "", "", r.quick ? "" : "< 20 ms", met(r.quick ? undefined : p.resolveMs < 20)]);
+    out.push([`rule packs: spawned hook from its snapshot, median (vs plain files)`, label, fmtMs(p.hookPacks), fmtMs(p.hookPlain), fmtRatio(p.hookPacks / p.hookPlain), "", ""]);
+    out.push([`rule packs: added to a snapshot hook (key stats; ${p.snapshotReads} packs read)`, label, fmtUs(p.keyUs), "", "", r.quick ? "" : "no pack read", met(r.quick ? undefined : p.snapshotReads === 0)]);
   }
   void mid;
   void big;

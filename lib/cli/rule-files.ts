@@ -15,6 +15,8 @@ import { type Env, globalRulesFile, globalSettingsFile, homeDir, overBudgetMessa
 import { loadSettings } from "../rules/settings.ts";
 import { applyManagedPolicy, type ManagedPolicy, managedRulesFile, projectRulesOffIssue, restrictive } from "../rules/managed.ts";
 import type { PluginProvider } from "../rules/workspace.ts";
+import { packBudget, resolvePacks, withPackMode, type PackContext } from "../rules/packs/resolve.ts";
+import type { LockRead } from "../rules/packs/lock-file.ts";
 
 /** Dependencies main.ts may inject; tests pass built-in rule texts to stay independent of rules/*.json. */
 export interface CliDeps {
@@ -116,6 +118,36 @@ function managedProblem(files: RuleFile[]): { file: string; why: string } | unde
   return { file: f.file, why: first ? `${first.path ? `${first.path}: ` : ""}${first.message}` : "does not load" };
 }
 
+/**
+ * The files with the rule files of the packs each one extends inserted before it (lib/rules/packs/), in the
+ * extending file's layer; pack problems are added to the extending file's issues, so `rules check` fails on them.
+ */
+export function withPacks(files: RuleFile[], ctx: { cwd: string; env: Env; trusted: boolean; managed: ManagedPolicy }): RuleFile[] {
+  const out: RuleFile[] = [];
+  const locks = new Map<string, LockRead>();
+  const budgets = new Map<LayerName, PackContext["budget"]>();
+  const seen = new Set(files.map((f) => f.file));
+  for (const f of files) {
+    if (f.source === "builtin" || f.result.extends === undefined) {
+      out.push(f);
+      continue;
+    }
+    let budget = budgets.get(f.source);
+    if (!budget) budgets.set(f.source, (budget = packBudget(f.source, ctx.trusted)));
+    const resolved = resolvePacks(f.file, f.source, f.result.extends, { cwd: ctx.cwd, env: ctx.env, budget, locks, ...(ctx.managed.allowedPacks ? { allowed: ctx.managed.allowedPacks } : {}) });
+    for (const t of resolved.files) {
+      if (seen.has(t.file)) continue;
+      seen.add(t.file);
+      const loaded = loadFile(t.file, f.source, t.text);
+      const own: LoadIssue[] = loaded.result.extends === undefined ? [] : [{ file: t.file, path: "extends", message: `pack "${t.pack}": a pack's own "extends" is not followed (only rules files extend packs)`, severity: "warning" }];
+      out.push({ ...loaded, result: { ...loaded.result, rules: withPackMode(loaded.result.rules, t.mode), issues: [...loaded.result.issues, ...own] } });
+    }
+    const ok = f.result.ok && !resolved.issues.some((i) => i.severity === "error");
+    out.push(resolved.issues.length === 0 ? f : { ...f, result: { ...f.result, ok, issues: [...f.result.issues, ...resolved.issues] } });
+  }
+  return out;
+}
+
 /** Merges loaded files into a rule set as a first load would: a file that failed contributes nothing, a broken rule is skipped. */
 export function mergeFiles(
   files: RuleFile[],
@@ -153,12 +185,12 @@ export function loadProject(cwdIn: string, env: Env, deps: CliDeps = {}, opts: L
   if (problem) {
     managed = restrictive(managed, `${problem.file}: ${problem.why}`);
     settings = applyManagedPolicy(settings, managed);
-    settingsIssues.push({ file: problem.file, path: "", message: `managed policy unreadable (${problem.why}): the most restrictive reading applies (failMode "closed", project rules not loaded) until it is fixed`, severity: "error" });
+    settingsIssues.push({ file: problem.file, path: "", message: `managed policy unreadable (${problem.why}): the most restrictive reading applies (failMode "closed", no project rules, no packs but the managed file's own) until it is fixed`, severity: "error" });
     base = base.filter((f) => f.source !== "project");
   }
   if (!managed.projectRules && !opts.only) settingsIssues.push(...projectRulesOffIssue(env, projectRuleFileList(cwd, settings.projectRulesPattern).files, managed));
   const extra = (opts.extra ?? []).map((f) => loadFile(resolve(cwd, f), "project"));
-  const files = [...base, ...extra];
+  const files = withPacks([...base, ...extra], { cwd, env, trusted, managed });
   const issues: LoadIssue[] = [...settingsIssues, ...files.flatMap((f) => f.result.issues)];
   const names = deps.plugins?.names(cwd) ?? { actions: new Set<string>(), checks: new Set<string>() };
   const set = mergeFiles(files, issues, {

@@ -22,7 +22,14 @@ export const SCHEMA_ID = "urn:shepherd:rules-file:v1";
 /** The shape editors should see: strict at the top level too, so a misspelt "rule" key is flagged. */
 const EditorRuleFileSchema = v.union([
   v.array(RuleSchema),
-  v.strictObject({ $schema: v.optional(v.string()), $comment: v.optional(v.string()), rules: v.array(RuleSchema) }),
+  v.strictObject({
+    $schema: v.optional(v.string()),
+    $comment: v.optional(v.string()),
+    mode: v.optional(v.picklist(["enforce", "shadow"])),
+    // Rule packs (lib/rules/packs/): an npm name or git+https://...#<commit>, optionally with the pack's mode.
+    extends: v.optional(v.array(v.union([v.string(), v.strictObject({ pack: v.string(), mode: v.optional(v.picklist(["enforce", "shadow"])) })]))),
+    rules: v.optional(v.array(RuleSchema)),
+  }),
 ]);
 
 /** Hover text per rule field (DESIGN section 3); valibot carries no descriptions, so they are added here. */

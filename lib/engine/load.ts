@@ -20,6 +20,8 @@ export interface LoadResult {
   applies: boolean;
   /** The rules skipped for their own errors; each also has an error issue at its JSON path. */
   broken?: BrokenRule[];
+  /** The file's `extends` value as written (the packs it names), for the caller to resolve. */
+  extends?: unknown;
 }
 
 /** A rule skipped on load, as far as it can be told what it was (to report it, or keep its last good version). */
@@ -257,14 +259,17 @@ export function loadRuleText(text: string, opts: LoadOptions): LoadResult {
   let base: PathSegment[];
   /** A file's `"mode": "shadow"` (object form): the default of each full rule in it, never of a patch. */
   let fileMode: "enforce" | "shadow" | undefined;
+  let extendsRaw: unknown;
   if (Array.isArray(data)) {
     list = data;
     base = [];
-  } else if (data && typeof data === "object" && Array.isArray((data as { rules?: unknown }).rules)) {
-    list = (data as { rules: unknown[] }).rules;
+  } else if (data && typeof data === "object" && (Array.isArray((data as { rules?: unknown }).rules) || ((data as { rules?: unknown }).rules === undefined && "extends" in data))) {
+    // `extends` names rule packs (lib/rules/packs/): resolved by the caller, which owns files and locks.
+    list = (data as { rules?: unknown[] }).rules ?? [];
     base = ["rules"];
+    if ("extends" in data) extendsRaw = (data as { extends?: unknown }).extends;
     for (const key of Object.keys(data)) {
-      if (key !== "rules" && key !== "$schema" && key !== "$comment" && key !== "mode") at([key], `unknown top-level key "${key}" (expected "$schema", "mode" and "rules")`, "warning");
+      if (key !== "rules" && key !== "$schema" && key !== "$comment" && key !== "mode" && key !== "extends") at([key], `unknown top-level key "${key}" (expected "$schema", "extends", "mode" and "rules")`, "warning");
     }
     const mode = (data as { mode?: unknown }).mode;
     if (mode === "shadow" || mode === "enforce") fileMode = mode;
@@ -339,7 +344,7 @@ export function loadRuleText(text: string, opts: LoadOptions): LoadResult {
     rules.push(action === undefined ? toPatch(input, meta) : toRule({ ...input, action }, meta));
   }
   const ok = !issues.some((i) => i.severity === "error");
-  return { rules, issues, ok, applies: true, ...(broken.length > 0 ? { broken } : {}) };
+  return { rules, issues, ok, applies: true, ...(broken.length > 0 ? { broken } : {}), ...(extendsRaw !== undefined ? { extends: extendsRaw } : {}) };
 }
 
 function describeIssue(issue: v.BaseIssue<unknown>): string {

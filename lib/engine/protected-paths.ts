@@ -28,7 +28,7 @@ export interface ProtectedPathsInput {
 
 /** Folder names that hold Shepherd's or an agent's hook settings in any project, and the files in them that count. */
 const PROJECT_FILES: Record<string, (name: string, rulesFile: RegExp) => boolean> = {
-  ".pi": (n, rulesFile) => n === "settings.json" || rulesFile.test(n),
+  ".pi": (n, rulesFile) => n === "settings.json" || n === "shepherd-rules.lock" || rulesFile.test(n),
   ".claude": (n) => n === "settings.json" || n === "settings.local.json",
   ".gemini": (n) => n === "settings.json",
   ".codex": (n) => n === "hooks.json" || n === "config.toml",
@@ -107,6 +107,8 @@ export function protectedPaths(input: ProtectedPathsInput): ProtectedPaths {
 
   const agent = envDir("PI_CODING_AGENT_DIR") ?? `${home}/.pi/agent`;
   files.add(`${agent}/shepherd-rules.json`);
+  // The pack lock (lib/rules/packs/): which hashes a pack must have. The pack cache is under `${agent}/shepherd`.
+  files.add(`${agent}/shepherd-rules.lock`);
   files.add(`${agent}/settings.json`);
   trees.push(`${agent}/shepherd`);
   prefixed.push([`${agent}/extensions`, "shepherd"]);

@@ -5,7 +5,7 @@ import { type Layer, type LayerFile, needsPlugins, type RuleSet } from "../engin
 import type { LayerName, LoadIssue, Rule, Settings } from "../engine/schema.ts";
 import { BUILTIN_RULE_FILES } from "./builtin-rules.gen.ts";
 import { type FileIdentity, identityKey, MAX_RULE_FILE_BYTES, readBounded, statIdentity, tooLargeMessage } from "../fs/bounded-read.ts";
-import { agentDir, type Env, globalRulesFile, globalSettingsFile, projectPiDir, overBudgetMessage, projectRuleBudget, projectRuleFileList, skippedRuleFileMessage } from "./paths.ts";
+import { agentDir, type Env, globalRulesFile, globalSettingsFile, projectPiDir, projectRulesFile, overBudgetMessage, projectRuleBudget, projectRuleFileList, skippedRuleFileMessage } from "./paths.ts";
 import { mergeProject } from "./merge-project.ts";
 import { textFingerprint as fingerprint } from "../hash.ts";
 import { loadSettings } from "./settings.ts";
@@ -13,6 +13,10 @@ import { applyManagedPolicy, managedDir, type ManagedPolicy, managedRulesFile, O
 import type { RuleSnapshots } from "./hook-snapshot.ts";
 import type { RuleLoadCache } from "./load-cache.ts";
 import { type DirWatch, watchDir } from "./watch.ts";
+import type { PackContext } from "./packs/resolve.ts";
+import { packSnapshotKey } from "./packs/snapshot-key.ts";
+import type { LockRead } from "./packs/lock-file.ts";
+import { packResolver } from "../lazy-deps.ts";
 
 export interface ReloadReport {
   /** Files whose text changed in this reload. */
@@ -87,6 +91,10 @@ export class RuleHost {
   #watches: DirWatch[] = [];
   #timer: ReturnType<typeof setTimeout> | undefined;
   #generation = 0;
+  /** Rule files of packs (lib/rules/packs/), by path: the layer of the rules file that extends them. */
+  #packSources = new Map<string, LayerName>();
+  /** The `extends` of each rules file's last version that parsed: a typo keeps its packs, as it keeps its rules. */
+  #lastExtends = new Map<string, unknown>();
 
   constructor(opts: RuleHostOptions) {
     this.cwd = resolve(opts.cwd);
@@ -132,6 +140,8 @@ export class RuleHost {
   }
 
   #sourceOf(file: string): LayerName {
+    const pack = this.#packSources.get(file);
+    if (pack) return pack;
     if (file.startsWith("rules/")) return "builtin";
     if (file === managedRulesFile(this.env)) return "managed";
     return file === globalRulesFile(this.env) ? "global" : "project";
@@ -218,7 +228,7 @@ export class RuleHost {
     if (managedProblem) {
       managed = restrictive(managed, `${managedFile}: ${managedProblem}`);
       settings = applyManagedPolicy(settings, managed);
-      settingsIssues.push({ file: managedFile, path: "", message: `managed policy unreadable (${managedProblem}): the most restrictive reading applies (failMode "closed", project rules not loaded) until it is fixed`, severity: "error" });
+      settingsIssues.push({ file: managedFile, path: "", message: `managed policy unreadable (${managedProblem}): the most restrictive reading applies (failMode "closed", no project rules, no packs but the managed file's own) until it is fixed`, severity: "error" });
     }
     const globalFile = globalRulesFile(this.env);
     const globalFiles: Input[] = [this.#readInput(globalFile, "global")];
@@ -246,18 +256,29 @@ export class RuleHost {
       for (const [source, files] of [["builtin", builtinFiles], ["managed", managedFiles], ["global", globalFiles], ["project", projectFiles]] as const) {
         for (const f of files) parts.push(`${source}\0${f.file}\0${f.failure ? f.failure.print : f.text === undefined ? "-" : fingerprint(f.text)}`);
       }
+      parts.push(packSnapshotKey(this, [managedFile, globalFile, projectRulesFile(this.cwd)], managed.allowedPacks));
       snapshotKey = parts.join("\n");
       const rules = snapshots.load(this.cwd, snapshotKey);
       if (rules) return this.#fromSnapshot(rules, settings, standing, plugins);
     }
 
     const seen = new Set<string>();
+    const packIssues: LoadIssue[] = [];
+    const locks = new Map<string, LockRead>();
     const layer = (source: LayerName, files: readonly Input[]): Layer => {
       const out: LayerFile[] = [];
+      // Made on first use: the pack resolver is loaded only for a file that extends packs.
+      let ctx: PackContext | undefined;
+      const packs =
+        source === "builtin"
+          ? undefined
+          : () => (ctx ??= { cwd: this.cwd, env: this.env, budget: packResolver().packBudget(source, trusted), locks, ...(managed.allowedPacks ? { allowed: managed.allowedPacks } : {}) });
       for (const f of files) {
         seen.add(f.file);
         // Built-in files come loaded at build time (scripts/gen-embedded.ts).
         const lf = this.#loadFile(f, source, changed);
+        // A pack's rules come before the file that extends it, so the file may override or patch them.
+        if (packs) out.push(...this.#packFiles(f.file, source, packs, changed, seen, packIssues));
         if (lf) out.push(lf);
       }
       return { source, files: out };
@@ -275,19 +296,48 @@ export class RuleHost {
       }
     }
 
-    const issues: LoadIssue[] = [...settingsIssues];
+    const issues: LoadIssue[] = [...settingsIssues, ...packIssues];
     for (const c of this.#cache.values()) issues.push(...c.issues);
     for (const file of projectList.skipped) issues.push({ file, path: "", message: skippedRuleFileMessage(), severity: "error" });
     const ruleSet = this.#merge([builtin, managedLayer, global, project], issues, plugins, settings, true);
     // Sets that need plugins are reloaded with them (hook.ts): a snapshot would hide what they skipped. Nor is
     // a set with broken rules kept: a snapshot holds no load issues, and each hook must report them until fixed.
     const broken = [...this.#cache.values()].some((c) => c.result.broken !== undefined);
-    if (snapshots && snapshotKey !== undefined && !needsPlugins(ruleSet) && !broken) {
+    // A pack refused (not matching its lock, not allowed) is reported by every hook until fixed: not snapshotted either.
+    if (snapshots && snapshotKey !== undefined && !needsPlugins(ruleSet) && !broken && packIssues.length === 0) {
       snapshots.save(this.cwd, snapshotKey, ruleSet);
     }
     this.#issues = issues;
     this.#generation++;
     return { ruleSet, settings, report: { changed, issues, ruleCount: ruleSet.rules.length } };
+  }
+
+  /**
+   * The rule files of the packs `file` extends, loaded like any file of its layer (same source, so the same
+   * trust and locks apply). Their texts are the bytes resolvePacks hashed against the lock.
+   */
+  #packFiles(file: string, source: LayerName, ctx: () => PackContext, changed: string[], seen: Set<string>, issues: LoadIssue[]): LayerFile[] {
+    const c = this.#cache.get(file);
+    if (c?.result.applies) {
+      if (c.result.extends === undefined) this.#lastExtends.delete(file);
+      else this.#lastExtends.set(file, c.result.extends);
+    } else if (!c) this.#lastExtends.delete(file);
+    const ext = this.#lastExtends.get(file);
+    if (ext === undefined) return [];
+    const { resolvePacks, withPackMode } = packResolver();
+    const resolved = resolvePacks(file, source, ext, ctx());
+    issues.push(...resolved.issues);
+    const out: LayerFile[] = [];
+    for (const t of resolved.files) {
+      if (seen.has(t.file)) continue;
+      seen.add(t.file);
+      this.#packSources.set(t.file, source);
+      const lf = this.#loadFile({ file: t.file, text: t.text }, source, changed);
+      const loaded = this.#cache.get(t.file)?.result;
+      if (loaded?.extends !== undefined) issues.push({ file: t.file, path: "extends", message: `pack "${t.pack}": a pack's own "extends" is not followed (only rules files extend packs)`, severity: "warning" });
+      if (lf) out.push({ file: lf.file, rules: withPackMode(lf.rules, t.mode) });
+    }
+    return out;
   }
 
   #merge(

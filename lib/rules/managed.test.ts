@@ -43,6 +43,8 @@ describe("loadManagedSettings", () => {
     { name: "a syntax error: the most restrictive reading", text: "{bad", policy: { failMode: "closed", projectRules: false }, errors: 2 },
     { name: "an array: the most restrictive reading", text: "[]", policy: { failMode: "closed", projectRules: false }, errors: 1 },
     { name: "an invalid value: the most restrictive reading", text: '{"failMode":"sometimes"}', policy: { failMode: "closed", projectRules: false }, errors: 2 },
+    { name: "a pack allow-list", text: '{"allowedPacks":["@acme/*","git+https://git.acme.example/*"]}', policy: { projectRules: true, allowedPacks: ["@acme/*", "git+https://git.acme.example/*"] }, errors: 0 },
+    { name: "an invalid pack allow-list: no pack allowed, read most restrictively", text: '{"allowedPacks":"@acme/*"}', policy: { failMode: "closed", projectRules: false, allowedPacks: [] }, errors: 2 },
     { name: "nesting past the depth cap: the most restrictive reading", text: `${"[".repeat(200)}${"]".repeat(200)}`, policy: { failMode: "closed", projectRules: false }, errors: 2 },
   ];
   for (const c of cases) {

@@ -39,6 +39,11 @@ export interface ManagedPolicy {
   audit?: unknown;
   /** False: no project rule file is loaded, trusted or not. */
   projectRules: boolean;
+  /**
+   * `allowedPacks`: globs (`*` = any run of characters) of the packs a global or project rules file may extend
+   * (npm names, `git+https://...` URLs); undefined = any. The managed rules file's own packs are always allowed.
+   */
+  allowedPacks?: string[];
   /** Set when a managed file could not be read or parsed: the policy is then the most restrictive reading. */
   broken?: string;
 }
@@ -46,18 +51,21 @@ export interface ManagedPolicy {
 export const OPEN_POLICY: ManagedPolicy = { projectRules: true };
 
 /** The keys `managed-settings.json` understands; any other is reported, so a typo never passes for a policy. */
-const KNOWN_KEYS = new Set(["$schema", "failMode", "audit", "projectRules"]);
+const KNOWN_KEYS = new Set(["$schema", "failMode", "audit", "projectRules", "allowedPacks"]);
 
-/** The most restrictive reading of a policy that could not be read: closed, no project rules, audit as given. */
+/**
+ * The most restrictive reading of a policy that could not be read: closed, no project rules, no pack outside
+ * the managed file's own (the allow-list it may hold is not known), audit as given.
+ */
 export function restrictive(policy: ManagedPolicy, why: string): ManagedPolicy {
-  return { ...policy, failMode: "closed", projectRules: false, broken: why };
+  return { ...policy, failMode: "closed", projectRules: false, allowedPacks: [], broken: why };
 }
 
 function brokenIssue(file: string, why: string): LoadIssue {
   return {
     file,
     path: "",
-    message: `managed policy unreadable (${why}): the most restrictive reading applies (failMode "closed", project rules not loaded) until it is fixed`,
+    message: `managed policy unreadable (${why}): the most restrictive reading applies (failMode "closed", no project rules, no packs but the managed file's own) until it is fixed`,
     severity: "error",
   };
 }
@@ -81,7 +89,7 @@ export function loadManagedSettings(env: Env, issues: LoadIssue[]): ManagedPolic
   }
   const policy: ManagedPolicy = { projectRules: true };
   const bad: string[] = [];
-  for (const key of Object.keys(data)) if (!KNOWN_KEYS.has(key)) issues.push({ file, path: key, message: `unknown managed setting "${key}" (known: failMode, audit, projectRules); ignored`, severity: "warning" });
+  for (const key of Object.keys(data)) if (!KNOWN_KEYS.has(key)) issues.push({ file, path: key, message: `unknown managed setting "${key}" (known: failMode, audit, projectRules, allowedPacks); ignored`, severity: "warning" });
   if (data.failMode !== undefined) {
     if (data.failMode === "open" || data.failMode === "closed") policy.failMode = data.failMode;
     else bad.push("failMode");
@@ -91,6 +99,15 @@ export function loadManagedSettings(env: Env, issues: LoadIssue[]): ManagedPolic
     else bad.push("projectRules");
   }
   if (data.audit !== undefined) policy.audit = data.audit;
+  if (data.allowedPacks !== undefined) {
+    const list = data.allowedPacks;
+    if (Array.isArray(list) && list.length <= 256 && list.every((g) => typeof g === "string" && g.length > 0 && g.length <= 2048)) policy.allowedPacks = list as string[];
+    else {
+      // Unreadable, it allows nothing: a pack list the organisation meant to narrow is never read as "any".
+      policy.allowedPacks = [];
+      bad.push("allowedPacks");
+    }
+  }
   if (bad.length > 0) {
     for (const key of bad) issues.push({ file, path: key, message: `invalid managed setting "${key}"`, severity: "error" });
     issues.push(brokenIssue(file, `invalid ${bad.join(", ")}`));
