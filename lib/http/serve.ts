@@ -3,6 +3,7 @@ import { AuditLog } from "../audit/audit-log.ts";
 import type { Logger } from "../log.ts";
 import type { Env } from "../rules/paths.ts";
 import { type PluginProvider, Workspace } from "../rules/workspace.ts";
+import { TelemetrySink } from "../telemetry/telemetry-sink.ts";
 import { createApp } from "./app.ts";
 import { DecisionFeed } from "./decision-feed.ts";
 
@@ -14,6 +15,8 @@ export const DEFAULT_HTTP_PORT = 7373;
  */
 export const DEFAULT_IDLE_TIMEOUT_S = 30;
 const MAX_HEARTBEAT_MS = 15_000;
+/** How long a stopping server waits for the last decision spans to be exported. */
+const TELEMETRY_EXIT_MS = 1_000;
 
 export interface HttpOptions {
   cwd: string;
@@ -60,10 +63,20 @@ export function runHttp(opts: HttpOptions): HttpServer {
   const idleTimeoutS = opts.idleTimeoutS ?? DEFAULT_IDLE_TIMEOUT_S;
   if (!Number.isInteger(idleTimeoutS) || idleTimeoutS < 1 || idleTimeoutS > 255) throw new HttpOptionsError(`--idle-timeout must be an integer 1-255 (seconds), not ${idleTimeoutS}`);
   const audit = new AuditLog({ env: opts.env, log: opts.log, settingFor: (cwd): unknown => workspace.host(cwd).settings.audit });
+  const telemetry = new TelemetrySink({ env: opts.env, face: "http", version: opts.version, log: opts.log });
   const workspace =
     opts.workspace ??
     new Workspace(
-      { env: opts.env, cwd: opts.cwd, watch: true, onDecision: (event, decision) => audit.record(event, decision), ...(opts.plugins ? { plugins: opts.plugins } : {}) },
+      {
+        env: opts.env,
+        cwd: opts.cwd,
+        watch: true,
+        onDecision: (event, decision, meta) => {
+          audit.record(event, decision);
+          telemetry.record(event, decision, meta);
+        },
+        ...(opts.plugins ? { plugins: opts.plugins } : {}),
+      },
       opts.version,
     );
   workspace.host(opts.cwd);
@@ -95,6 +108,7 @@ export function runHttp(opts: HttpOptions): HttpServer {
       await bun.stop(true);
       if (!opts.workspace) workspace.close();
       audit.close();
+      await telemetry.close(TELEMETRY_EXIT_MS);
     },
   };
 }

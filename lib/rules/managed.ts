@@ -9,6 +9,7 @@ import { isPlainRecord } from "../engine/guard-kit.ts";
 import type { LoadIssue, Settings } from "../engine/schema-core.ts";
 import type { Env } from "./paths.ts";
 import { readJsonc } from "./settings.ts";
+import { telemetryProblems } from "../telemetry/telemetry-config.ts";
 
 export const DEFAULT_MANAGED_DIR = "/etc/shepherd";
 
@@ -37,6 +38,12 @@ export interface ManagedPolicy {
   failMode?: "open" | "closed";
   /** An audit setting that turns auditing on: it replaces any lower one (no one may turn it off or move it). */
   audit?: unknown;
+  /**
+   * A telemetry setting: it replaces any lower one, whatever it says. `false` forbids telemetry (the
+   * environment's OTLP endpoint included); an endpoint forces it on, and no one may turn it off, redirect
+   * it or switch content on.
+   */
+  telemetry?: unknown;
   /** False: no project rule file is loaded, trusted or not. */
   projectRules: boolean;
   /** Set when a managed file could not be read or parsed: the policy is then the most restrictive reading. */
@@ -46,7 +53,7 @@ export interface ManagedPolicy {
 export const OPEN_POLICY: ManagedPolicy = { projectRules: true };
 
 /** The keys `managed-settings.json` understands; any other is reported, so a typo never passes for a policy. */
-const KNOWN_KEYS = new Set(["$schema", "failMode", "audit", "projectRules"]);
+const KNOWN_KEYS = new Set(["$schema", "failMode", "audit", "projectRules", "telemetry"]);
 
 /** The most restrictive reading of a policy that could not be read: closed, no project rules, audit as given. */
 export function restrictive(policy: ManagedPolicy, why: string): ManagedPolicy {
@@ -81,7 +88,7 @@ export function loadManagedSettings(env: Env, issues: LoadIssue[]): ManagedPolic
   }
   const policy: ManagedPolicy = { projectRules: true };
   const bad: string[] = [];
-  for (const key of Object.keys(data)) if (!KNOWN_KEYS.has(key)) issues.push({ file, path: key, message: `unknown managed setting "${key}" (known: failMode, audit, projectRules); ignored`, severity: "warning" });
+  for (const key of Object.keys(data)) if (!KNOWN_KEYS.has(key)) issues.push({ file, path: key, message: `unknown managed setting "${key}" (known: failMode, audit, projectRules, telemetry); ignored`, severity: "warning" });
   if (data.failMode !== undefined) {
     if (data.failMode === "open" || data.failMode === "closed") policy.failMode = data.failMode;
     else bad.push("failMode");
@@ -91,6 +98,15 @@ export function loadManagedSettings(env: Env, issues: LoadIssue[]): ManagedPolic
     else bad.push("projectRules");
   }
   if (data.audit !== undefined) policy.audit = data.audit;
+  if (data.telemetry !== undefined) {
+    const problems = telemetryProblems(data.telemetry);
+    // Unreadable, it is read most restrictively: no telemetry at all (no lower layer may send where it likes).
+    if (problems.length > 0) {
+      for (const p of problems) issues.push({ file, path: p.path ? `telemetry.${p.path}` : "telemetry", message: p.message, severity: "error" });
+      policy.telemetry = false;
+      bad.push("telemetry");
+    } else policy.telemetry = data.telemetry;
+  }
   if (bad.length > 0) {
     for (const key of bad) issues.push({ file, path: key, message: `invalid managed setting "${key}"`, severity: "error" });
     issues.push(brokenIssue(file, `invalid ${bad.join(", ")}`));
@@ -110,6 +126,7 @@ export function applyManagedPolicy(settings: Settings, policy: ManagedPolicy): S
   const out: Settings = { ...settings };
   if (policy.failMode === "closed") out.failMode = "closed";
   if (auditOn(policy.audit)) out.audit = policy.audit;
+  if (policy.telemetry !== undefined) out.telemetry = policy.telemetry;
   return out;
 }
 

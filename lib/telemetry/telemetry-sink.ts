@@ -1,0 +1,269 @@
+/**
+ * @module decision telemetry off the hot path: `record` (called once a decision is made) only builds a plain
+ * record and queues it; a timer later loads the OpenTelemetry SDK (otlp-exporter.ts, on first use) and exports
+ * batches. Each endpoint's queue is capped, the oldest record dropped first and counted; an export is bounded
+ * by a timeout and failures are logged once per problem and minute. Nothing here can change, delay or lose a
+ * decision: every path swallows its own errors.
+ */
+import type { Decision, HookEvent } from "../engine/schema.ts";
+import type { Settings } from "../engine/schema-core.ts";
+import type { Logger } from "../log.ts";
+import type { Env } from "../rules/paths.ts";
+import type { DecisionMeta } from "../rules/workspace.ts";
+import { decisionRecord, type DecisionRecord, type RecordContext } from "./decision-record.ts";
+import type { OtlpExporter, OtlpExportOptions } from "./otlp-exporter.ts";
+import { type TelemetryConfig, telemetryConfig } from "./telemetry-config.ts";
+
+export interface TelemetrySinkOptions {
+  env: Env;
+  face: RecordContext["face"];
+  version: string;
+  log?: Logger;
+  /** How long records wait to be exported together. */
+  batchMs?: number;
+  /** Records per export at most. */
+  maxBatch?: number;
+  /** One export's bound, the SDK's retries included. */
+  exportTimeoutMs?: number;
+  /** The exporter factory (tests); the SDK's, loaded on first use, otherwise. */
+  load?: () => Promise<(opts: OtlpExportOptions) => OtlpExporter>;
+}
+
+export interface TelemetryStats {
+  queued: number;
+  exported: number;
+  /** Dropped oldest-first because a queue was full. */
+  dropped: number;
+  /** Lost in exports that failed (endpoint down, slow or answering garbage). */
+  failed: number;
+}
+
+/** Distinct endpoints one process exports to at most (a project's trusted settings may name its own). */
+const MAX_PIPELINES = 8;
+/** A problem already logged is logged again at most this often. */
+const LOG_EVERY_MS = 60_000;
+export const DEFAULT_BATCH_MS = 500;
+export const DEFAULT_MAX_BATCH = 512;
+export const DEFAULT_EXPORT_TIMEOUT_MS = 10_000;
+
+interface Pipeline {
+  config: TelemetryConfig;
+  queue: DecisionRecord[];
+  exporter?: OtlpExporter;
+  /** Resolves when the running export loop ends. */
+  running?: Promise<void>;
+  timer?: ReturnType<typeof setTimeout>;
+  /** Drops not yet announced in an exported span. */
+  unreported: number;
+}
+
+/** The endpoint as logged: no user or password a URL may carry. */
+function shown(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.protocol}//${u.host}${u.pathname}`;
+  } catch {
+    return "(invalid URL)";
+  }
+}
+
+const NONE = Symbol("off");
+
+export class TelemetrySink {
+  readonly #opts: TelemetrySinkOptions;
+  readonly #configs = new WeakMap<object, TelemetryConfig | typeof NONE>();
+  readonly #pipelines = new Map<string, Pipeline>();
+  readonly #stats: TelemetryStats = { queued: 0, exported: 0, dropped: 0, failed: 0 };
+  readonly #logged = new Map<string, number>();
+  #factory: Promise<((opts: OtlpExportOptions) => OtlpExporter) | undefined> | undefined;
+  #closed = false;
+
+  constructor(opts: TelemetrySinkOptions) {
+    this.#opts = opts;
+  }
+
+  /** The hot path: a lookup, a plain object, a push. Never throws. */
+  record(event: HookEvent, decision: Decision, meta: DecisionMeta): void {
+    if (this.#closed) return;
+    try {
+      const config = this.#configFor(meta.settings);
+      if (!config) return;
+      const pipe = this.#pipeline(config);
+      if (!pipe) {
+        this.#drop(1, config);
+        return;
+      }
+      const rec = decisionRecord(event, decision, { face: this.#opts.face, failMode: meta.settings.failMode, includeContent: config.includeContent, startMs: meta.startMs, durationMs: meta.durationMs });
+      if (pipe.queue.length >= config.maxQueue) {
+        pipe.queue.shift();
+        pipe.unreported++;
+        this.#drop(1, config);
+      }
+      pipe.queue.push(rec);
+      this.#stats.queued++;
+      this.#schedule(pipe);
+    } catch (err) {
+      this.#problem("record", `telemetry: a decision could not be recorded: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+
+  /** Whether any record waits for export (a hook flushes only then, so telemetry off costs it nothing). */
+  get pending(): boolean {
+    for (const p of this.#pipelines.values()) if (p.queue.length > 0 || p.running) return true;
+    return false;
+  }
+
+  stats(): TelemetryStats {
+    return { ...this.#stats };
+  }
+
+  /** Exports what is queued now, giving up at `deadlineMs` (what is left then is counted as failed). */
+  async flush(deadlineMs: number): Promise<void> {
+    const work = [...this.#pipelines.values()].map((p) => {
+      if (p.timer) clearTimeout(p.timer);
+      p.timer = undefined;
+      return this.#run(p);
+    });
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, Math.max(0, deadlineMs));
+    });
+    await Promise.race([Promise.allSettled(work), late]);
+    if (timer) clearTimeout(timer);
+  }
+
+  /** Flushes within `deadlineMs`, then stops: later decisions are not recorded. */
+  async close(deadlineMs = 1_000): Promise<void> {
+    if (this.#closed) return;
+    await this.flush(deadlineMs);
+    this.#closed = true;
+    for (const p of this.#pipelines.values()) {
+      if (p.timer) clearTimeout(p.timer);
+      p.timer = undefined;
+      this.#stats.failed += p.queue.length;
+      p.queue.length = 0;
+      void p.exporter?.shutdown().catch(() => undefined);
+    }
+  }
+
+  #configFor(settings: Settings): TelemetryConfig | undefined {
+    const hit = this.#configs.get(settings);
+    if (hit !== undefined) return hit === NONE ? undefined : hit;
+    const config = telemetryConfig(settings.telemetry, this.#opts.env);
+    this.#configs.set(settings, config ?? NONE);
+    return config;
+  }
+
+  #pipeline(config: TelemetryConfig): Pipeline | undefined {
+    const key = `${config.url}\n${JSON.stringify(config.headers)}`;
+    const hit = this.#pipelines.get(key);
+    if (hit) {
+      // A reload may change the cap or the content switch of the same endpoint: the latest wins.
+      hit.config = config;
+      return hit;
+    }
+    if (this.#pipelines.size >= MAX_PIPELINES) return undefined;
+    const pipe: Pipeline = { config, queue: [], unreported: 0 };
+    this.#pipelines.set(key, pipe);
+    return pipe;
+  }
+
+  #schedule(pipe: Pipeline): void {
+    if (pipe.timer || pipe.running) return;
+    const batchMs = pipe.queue.length >= (this.#opts.maxBatch ?? DEFAULT_MAX_BATCH) ? 0 : (this.#opts.batchMs ?? DEFAULT_BATCH_MS);
+    pipe.timer = setTimeout(() => {
+      pipe.timer = undefined;
+      void this.#run(pipe);
+    }, batchMs);
+    // A pending export never keeps a process alive: the faces flush on their way out.
+    pipe.timer.unref?.();
+  }
+
+  /** Runs the pipeline's export loop if it is not running; resolves when the loop ends. */
+  #run(pipe: Pipeline): Promise<void> {
+    pipe.running ??= this.#loop(pipe).finally(() => {
+      pipe.running = undefined;
+      if (pipe.queue.length > 0 && !this.#closed) this.#schedule(pipe);
+    });
+    return pipe.running;
+  }
+
+  async #loop(pipe: Pipeline): Promise<void> {
+    const maxBatch = this.#opts.maxBatch ?? DEFAULT_MAX_BATCH;
+    while (pipe.queue.length > 0) {
+      const exporter = await this.#exporter(pipe);
+      const batch = pipe.queue.splice(0, maxBatch);
+      if (!exporter) {
+        this.#stats.failed += batch.length;
+        return;
+      }
+      const first = batch[0];
+      if (first && pipe.unreported > 0) {
+        // The receiver learns of the gap too: the next exported span says how many came before it unsent.
+        first.attributes["shepherd.telemetry.dropped"] = pipe.unreported;
+        pipe.unreported = 0;
+      }
+      const problem = await this.#exportBounded(exporter, batch);
+      if (problem === undefined) {
+        this.#stats.exported += batch.length;
+        continue;
+      }
+      this.#stats.failed += batch.length;
+      this.#problem(`export ${pipe.config.url}`, `telemetry: export to ${shown(pipe.config.url)} failed (${problem}); ${this.#stats.failed} span(s) lost so far; decisions are not affected`);
+      // The endpoint is down or slow: what waits goes with the next batch, not in a tight loop now.
+      return;
+    }
+  }
+
+  async #exportBounded(exporter: OtlpExporter, batch: DecisionRecord[]): Promise<string | undefined> {
+    const ms = this.#opts.exportTimeoutMs ?? DEFAULT_EXPORT_TIMEOUT_MS;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    // The exporter bounds itself; this bounds it again, whatever a bug in it or in the network stack does.
+    const late = new Promise<string>((resolve) => {
+      timer = setTimeout(() => resolve(`no answer within ${ms} ms`), ms + 250);
+    });
+    try {
+      return await Promise.race([exporter.export(batch), late]);
+    } catch (err) {
+      return err instanceof Error ? err.message : String(err);
+    } finally {
+      if (timer) clearTimeout(timer);
+    }
+  }
+
+  async #exporter(pipe: Pipeline): Promise<OtlpExporter | undefined> {
+    if (pipe.exporter) return pipe.exporter;
+    this.#factory ??= (this.#opts.load ?? (async () => (await import("./otlp-exporter.ts")).createOtlpExporter))().catch((err: unknown) => {
+      this.#problem("load", `telemetry: the OpenTelemetry exporter could not be loaded (${err instanceof Error ? err.message : String(err)}); decisions are not affected`);
+      return undefined;
+    });
+    const factory = await this.#factory;
+    if (!factory) return undefined;
+    try {
+      pipe.exporter = factory({ url: pipe.config.url, headers: pipe.config.headers, timeoutMs: this.#opts.exportTimeoutMs ?? DEFAULT_EXPORT_TIMEOUT_MS, serviceVersion: this.#opts.version });
+    } catch (err) {
+      this.#problem("create", `telemetry: exporter for ${shown(pipe.config.url)} could not be made (${err instanceof Error ? err.message : String(err)})`);
+      return undefined;
+    }
+    return pipe.exporter;
+  }
+
+  #drop(n: number, config: TelemetryConfig): void {
+    this.#stats.dropped += n;
+    this.#problem(`drop ${config.url}`, `telemetry: queue for ${shown(config.url)} is full (maxQueue ${config.maxQueue}): oldest decision dropped; ${this.#stats.dropped} dropped so far`);
+  }
+
+  /** Logs `message` unless the same kind of problem was logged in the last minute. */
+  #problem(kind: string, message: string): void {
+    const now = Date.now();
+    const last = this.#logged.get(kind);
+    if (last !== undefined && now - last < LOG_EVERY_MS) return;
+    if (this.#logged.size > 64) this.#logged.clear();
+    this.#logged.set(kind, now);
+    try {
+      this.#opts.log?.warning(message);
+    } catch {
+      // A log that cannot be written changes nothing here.
+    }
+  }
+}
