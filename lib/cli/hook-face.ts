@@ -42,7 +42,7 @@ export async function runHookFace(agent: string, given: Record<string, string | 
       },
     });
   // No timer fires before the flush below: the batch waits for the answer (an export must never race it).
-  const telemetry = new TelemetrySink({ env, face: "hook", version: VERSION, log, batchMs: 3_600_000, exportTimeoutMs: HOOK_TELEMETRY_MS - 50 });
+  const telemetry = new TelemetrySink({ env, face: "hook", version: VERSION, log, batchMs: 3_600_000, maxExportMs: HOOK_TELEMETRY_MS - 50, reportMarker: join(cacheDir, "telemetry-reported") });
   const code = await runHook(agent, { env, cwd, loadCache, snapshots, loadPlugins, startedAt, watchdog: startWatchdog, telemetry });
   // The answer is on stdout already: only now may telemetry take any time.
   if (telemetry.pending) await telemetry.close(HOOK_TELEMETRY_MS);

@@ -10,6 +10,7 @@ import { lazySchema } from "../lazy-schema.ts";
 /** Decisions kept waiting for the exporter by default; past it the oldest are dropped (and counted). */
 export const DEFAULT_MAX_QUEUE = 2_048;
 export const MAX_MAX_QUEUE = 100_000;
+export const DEFAULT_EXPORT_TIMEOUT_MS = 10_000;
 /** The collector's default OTLP/HTTP port, for `"telemetry": true` with no endpoint anywhere. */
 export const DEFAULT_ENDPOINT = "http://localhost:4318";
 const TRACES_PATH = "v1/traces";
@@ -32,6 +33,8 @@ export const TelemetrySettingSchema = lazySchema(() =>
       includeContent: v.optional(v.boolean()),
       /** Decisions waiting for export at most; the oldest are dropped past it. */
       maxQueue: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(MAX_MAX_QUEUE))),
+      /** One export's bound in ms, the exporter's retries included (default 10 s). */
+      timeoutMs: v.optional(v.pipe(v.number(), v.integer(), v.minValue(50), v.maxValue(60_000))),
       /** Sent with every export (a collector's API key): settings files are the user's, never a project's untrusted. */
       headers: v.optional(v.record(v.pipe(v.string(), v.regex(/^[A-Za-z0-9-]{1,64}$/, "must be a header name")), v.string())),
     }),
@@ -43,6 +46,7 @@ export interface TelemetryConfig {
   url: string;
   includeContent: boolean;
   maxQueue: number;
+  timeoutMs: number;
   headers: Record<string, string>;
 }
 
@@ -87,19 +91,19 @@ function envDisabled(env: Readonly<Record<string, string | undefined>>): boolean
  */
 export function telemetryConfig(setting: unknown, env: Readonly<Record<string, string | undefined>>): TelemetryConfig | undefined {
   const fromEnv = envTracesUrl(env);
-  const byEnv = fromEnv && !envDisabled(env) ? { url: fromEnv, includeContent: false, maxQueue: DEFAULT_MAX_QUEUE, headers: {} } : undefined;
+  const byEnv = fromEnv && !envDisabled(env) ? { url: fromEnv, includeContent: false, maxQueue: DEFAULT_MAX_QUEUE, timeoutMs: DEFAULT_EXPORT_TIMEOUT_MS, headers: {} } : undefined;
   if (setting === undefined || setting === null) return byEnv;
   if (setting === false) return undefined;
   const parsed = v.safeParse(TelemetrySettingSchema(), setting);
   if (!parsed.success) return byEnv;
   const s = parsed.output;
-  if (s === true) return { url: fromEnv ?? (tracesUrl(DEFAULT_ENDPOINT) as string), includeContent: false, maxQueue: DEFAULT_MAX_QUEUE, headers: {} };
-  if (typeof s === "string") return { url: tracesUrl(s) as string, includeContent: false, maxQueue: DEFAULT_MAX_QUEUE, headers: {} };
+  if (s === true) return { url: fromEnv ?? (tracesUrl(DEFAULT_ENDPOINT) as string), includeContent: false, maxQueue: DEFAULT_MAX_QUEUE, timeoutMs: DEFAULT_EXPORT_TIMEOUT_MS, headers: {} };
+  if (typeof s === "string") return { url: tracesUrl(s) as string, includeContent: false, maxQueue: DEFAULT_MAX_QUEUE, timeoutMs: DEFAULT_EXPORT_TIMEOUT_MS, headers: {} };
   if (s === false || s.enabled === false) return undefined;
   // An object with nothing but `includeContent` etc. and no endpoint anywhere: on only if the environment names one.
   const url = s.endpoint !== undefined ? tracesUrl(s.endpoint) : (fromEnv ?? (s.enabled === true ? tracesUrl(DEFAULT_ENDPOINT) : undefined));
   if (!url) return undefined;
-  return { url, includeContent: s.includeContent ?? false, maxQueue: s.maxQueue ?? DEFAULT_MAX_QUEUE, headers: s.headers ?? {} };
+  return { url, includeContent: s.includeContent ?? false, maxQueue: s.maxQueue ?? DEFAULT_MAX_QUEUE, timeoutMs: s.timeoutMs ?? DEFAULT_EXPORT_TIMEOUT_MS, headers: s.headers ?? {} };
 }
 
 /** The problems of a `telemetry` value, as messages with the key path they are about; none when valid. */

@@ -5,6 +5,8 @@
  * by a timeout and failures are logged once per problem and minute. Nothing here can change, delay or lose a
  * decision: every path swallows its own errors.
  */
+import { mkdirSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { dirname } from "node:path";
 import type { Decision, HookEvent } from "../engine/schema.ts";
 import type { Settings } from "../engine/schema-core.ts";
 import type { Logger } from "../log.ts";
@@ -23,8 +25,13 @@ export interface TelemetrySinkOptions {
   batchMs?: number;
   /** Records per export at most. */
   maxBatch?: number;
-  /** One export's bound, the SDK's retries included. */
-  exportTimeoutMs?: number;
+  /** Caps the `timeoutMs` setting: a one-shot hook's exports must end soon after its answer. */
+  maxExportMs?: number;
+  /**
+   * A file whose mtime rate-limits problem reports across processes (one-shot hooks): a report is skipped
+   * while it was touched in the last minute. Without it the limit is per process.
+   */
+  reportMarker?: string;
   /** The exporter factory (tests); the SDK's, loaded on first use, otherwise. */
   load?: () => Promise<(opts: OtlpExportOptions) => OtlpExporter>;
 }
@@ -44,7 +51,6 @@ const MAX_PIPELINES = 8;
 const LOG_EVERY_MS = 60_000;
 export const DEFAULT_BATCH_MS = 500;
 export const DEFAULT_MAX_BATCH = 512;
-export const DEFAULT_EXPORT_TIMEOUT_MS = 10_000;
 
 interface Pipeline {
   config: TelemetryConfig;
@@ -55,6 +61,8 @@ interface Pipeline {
   timer?: ReturnType<typeof setTimeout>;
   /** Drops not yet announced in an exported span. */
   unreported: number;
+  /** Records of the export under way. */
+  inFlight: number;
 }
 
 /** The endpoint as logged: no user or password a URL may carry. */
@@ -77,6 +85,7 @@ export class TelemetrySink {
   readonly #logged = new Map<string, number>();
   #factory: Promise<((opts: OtlpExportOptions) => OtlpExporter) | undefined> | undefined;
   #closed = false;
+  #lastProblem = "";
 
   constructor(opts: TelemetrySinkOptions) {
     this.#opts = opts;
@@ -137,12 +146,46 @@ export class TelemetrySink {
     if (this.#closed) return;
     await this.flush(deadlineMs);
     this.#closed = true;
+    let left = 0;
     for (const p of this.#pipelines.values()) {
       if (p.timer) clearTimeout(p.timer);
       p.timer = undefined;
-      this.#stats.failed += p.queue.length;
+      left += p.queue.length + p.inFlight;
+      this.#stats.failed += p.queue.length + p.inFlight;
       p.queue.length = 0;
       void p.exporter?.shutdown().catch(() => undefined);
+    }
+    // Once, on the way out: spans that never left are said, not lost in silence.
+    const { failed, exported, dropped } = this.#stats;
+    if (left > 0 || failed > 0 || dropped > 0) {
+      const why = left > 0 ? `${left} still unsent after ${deadlineMs} ms` : `last problem: ${this.#lastProblem || "queue full"}`;
+      this.#say(`telemetry: ${exported} decision span(s) exported, ${failed} not exported, ${dropped} dropped (${why}); decisions were not affected`);
+    }
+  }
+
+  /** Writes a report unless another process (sharing the marker) made one in the last minute. */
+  #say(message: string): void {
+    const marker = this.#opts.reportMarker;
+    try {
+      if (marker) {
+        let recent = false;
+        try {
+          recent = Date.now() - statSync(marker).mtimeMs < LOG_EVERY_MS;
+        } catch {
+          // No marker yet: nothing reported lately.
+        }
+        if (recent) return;
+        try {
+          const now = new Date();
+          utimesSync(marker, now, now);
+        } catch {
+          mkdirSync(dirname(marker), { recursive: true, mode: 0o700 });
+          writeFileSync(marker, "", { mode: 0o600 });
+        }
+      }
+      this.#opts.log?.warning(message);
+    } catch {
+      // A report that cannot be written (or rate-limited) changes nothing here.
     }
   }
 
@@ -163,7 +206,7 @@ export class TelemetrySink {
       return hit;
     }
     if (this.#pipelines.size >= MAX_PIPELINES) return undefined;
-    const pipe: Pipeline = { config, queue: [], unreported: 0 };
+    const pipe: Pipeline = { config, queue: [], unreported: 0, inFlight: 0 };
     this.#pipelines.set(key, pipe);
     return pipe;
   }
@@ -203,20 +246,26 @@ export class TelemetrySink {
         first.attributes["shepherd.telemetry.dropped"] = pipe.unreported;
         pipe.unreported = 0;
       }
-      const problem = await this.#exportBounded(exporter, batch);
+      pipe.inFlight = batch.length;
+      const problem = await this.#exportBounded(exporter, batch, this.#timeoutMs(pipe.config));
+      pipe.inFlight = 0;
       if (problem === undefined) {
         this.#stats.exported += batch.length;
         continue;
       }
       this.#stats.failed += batch.length;
+      this.#lastProblem = problem;
       this.#problem(`export ${pipe.config.url}`, `telemetry: export to ${shown(pipe.config.url)} failed (${problem}); ${this.#stats.failed} span(s) lost so far; decisions are not affected`);
       // The endpoint is down or slow: what waits goes with the next batch, not in a tight loop now.
       return;
     }
   }
 
-  async #exportBounded(exporter: OtlpExporter, batch: DecisionRecord[]): Promise<string | undefined> {
-    const ms = this.#opts.exportTimeoutMs ?? DEFAULT_EXPORT_TIMEOUT_MS;
+  #timeoutMs(config: TelemetryConfig): number {
+    return Math.min(config.timeoutMs, this.#opts.maxExportMs ?? config.timeoutMs);
+  }
+
+  async #exportBounded(exporter: OtlpExporter, batch: DecisionRecord[], ms: number): Promise<string | undefined> {
     let timer: ReturnType<typeof setTimeout> | undefined;
     // The exporter bounds itself; this bounds it again, whatever a bug in it or in the network stack does.
     const late = new Promise<string>((resolve) => {
@@ -240,7 +289,7 @@ export class TelemetrySink {
     const factory = await this.#factory;
     if (!factory) return undefined;
     try {
-      pipe.exporter = factory({ url: pipe.config.url, headers: pipe.config.headers, timeoutMs: this.#opts.exportTimeoutMs ?? DEFAULT_EXPORT_TIMEOUT_MS, serviceVersion: this.#opts.version });
+      pipe.exporter = factory({ url: pipe.config.url, headers: pipe.config.headers, timeoutMs: this.#timeoutMs(pipe.config), serviceVersion: this.#opts.version });
     } catch (err) {
       this.#problem("create", `telemetry: exporter for ${shown(pipe.config.url)} could not be made (${err instanceof Error ? err.message : String(err)})`);
       return undefined;
@@ -260,10 +309,6 @@ export class TelemetrySink {
     if (last !== undefined && now - last < LOG_EVERY_MS) return;
     if (this.#logged.size > 64) this.#logged.clear();
     this.#logged.set(kind, now);
-    try {
-      this.#opts.log?.warning(message);
-    } catch {
-      // A log that cannot be written changes nothing here.
-    }
+    this.#say(message);
   }
 }
