@@ -27,6 +27,7 @@ describe("bench --quick", () => {
       "data-flow guard, added per tool call",
       "Claude Code mcp_tool hook round-trip p50",
       "loop rules added per evaluation",
+      "stdio p50 with telemetry on (vs off)",
     ]) {
       expect(names.some((name) => name.startsWith(expected))).toBe(true);
     }
@@ -42,6 +43,9 @@ describe("bench --quick", () => {
       expect(p.active).toBeGreaterThanOrEqual(p.rules);
     }
     expect(report.spawn?.shepherd.median).toBeGreaterThan(0);
+    // The "on" sidecar really exported while it was timed.
+    expect(report.telemetry?.exports).toBeGreaterThan(0);
+    expect(report.telemetry?.on.p50).toBeGreaterThan(0);
     expect(report.reload?.samples).toBe(3);
     expect(report.memory?.final).toBeGreaterThan(1024 * 1024);
     const text = renderTable(report);

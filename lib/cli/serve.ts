@@ -27,7 +27,7 @@ const TELEMETRY_EXIT_MS = 1_000;
 /** Resolves with the exit code once stdin ends and every request is answered. */
 export async function runServe(opts: ServeOptions): Promise<{ done: Promise<number>; close: () => void; workspace: Workspace; telemetry: TelemetrySink }> {
   const audit = new AuditLog({ env: opts.env, log: opts.log, settingFor: (cwd): unknown => workspace.host(cwd).settings.audit });
-  const telemetry = new TelemetrySink({ env: opts.env, face: "serve", version: opts.version, log: opts.log });
+  const telemetry = new TelemetrySink({ env: opts.env, face: "serve", version: opts.version, log: opts.log, threaded: true });
   const workspace = new Workspace(
     {
       env: opts.env,

@@ -63,7 +63,7 @@ export function runHttp(opts: HttpOptions): HttpServer {
   const idleTimeoutS = opts.idleTimeoutS ?? DEFAULT_IDLE_TIMEOUT_S;
   if (!Number.isInteger(idleTimeoutS) || idleTimeoutS < 1 || idleTimeoutS > 255) throw new HttpOptionsError(`--idle-timeout must be an integer 1-255 (seconds), not ${idleTimeoutS}`);
   const audit = new AuditLog({ env: opts.env, log: opts.log, settingFor: (cwd): unknown => workspace.host(cwd).settings.audit });
-  const telemetry = new TelemetrySink({ env: opts.env, face: "http", version: opts.version, log: opts.log });
+  const telemetry = new TelemetrySink({ env: opts.env, face: "http", version: opts.version, log: opts.log, threaded: true });
   const workspace =
     opts.workspace ??
     new Workspace(

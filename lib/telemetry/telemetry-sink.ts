@@ -32,6 +32,8 @@ export interface TelemetrySinkOptions {
    * while it was touched in the last minute. Without it the limit is per process.
    */
   reportMarker?: string;
+  /** Export from a thread of its own (worker-exporter.ts): for the long-running faces, so the SDK's work never runs between two answers. */
+  threaded?: boolean;
   /** The exporter factory (tests); the SDK's, loaded on first use, otherwise. */
   load?: () => Promise<(opts: OtlpExportOptions) => OtlpExporter>;
 }
@@ -282,7 +284,9 @@ export class TelemetrySink {
 
   async #exporter(pipe: Pipeline): Promise<OtlpExporter | undefined> {
     if (pipe.exporter) return pipe.exporter;
-    this.#factory ??= (this.#opts.load ?? (async () => (await import("./otlp-exporter.ts")).createOtlpExporter))().catch((err: unknown) => {
+    const inProcess = async () => (await import("./otlp-exporter.ts")).createOtlpExporter;
+    const threaded = async () => (await import("./worker-exporter.ts")).workerExporterFactory();
+    this.#factory ??= (this.#opts.load ?? (this.#opts.threaded ? threaded : inProcess))().catch((err: unknown) => {
       this.#problem("load", `telemetry: the OpenTelemetry exporter could not be loaded (${err instanceof Error ? err.message : String(err)}); decisions are not affected`);
       return undefined;
     });
