@@ -273,3 +273,66 @@ describe("telemetry settings", () => {
     expect(receiver.requests).toEqual([]);
   });
 });
+
+describe("telemetry problems, named where a person looks", () => {
+  const cli = (p: TempProject, args: string[]) => spawnSync(BINARY, args, { cwd: p.project, env: p.env, encoding: "utf8", timeout: 20_000 });
+
+  it("should name a failed export in `rules list` (text and JSON) after a sidecar met it", async () => {
+    const endpoint = await refusedUrl();
+    const p = setup({ telemetry: { endpoint, timeoutMs: 300 } });
+    const before = cli(p, ["rules", "list"]);
+    expect(before.stdout).toContain(`Telemetry: on, one span per decision to ${endpoint}/v1/traces (safe attributes only)`);
+    expect(before.stdout).not.toContain("last export failed");
+    await session(p);
+    const after = cli(p, ["rules", "list"]);
+    expect(after.stdout).toContain(`last export failed at`);
+    expect(after.stdout).toContain("decisions are not affected");
+    const json = JSON.parse(cli(p, ["rules", "list", "--json"]).stdout) as { telemetry: { on: boolean; lastProblem?: { endpoint: string } } };
+    expect(json.telemetry.on).toBe(true);
+    expect(json.telemetry.lastProblem?.endpoint).toBe(`${endpoint}/v1/traces`);
+  });
+
+  it("should say telemetry is off in `rules list` when nothing turns it on", () => {
+    const p = setup({});
+    expect(cli(p, ["rules", "list"]).stdout).toContain("Telemetry: off (no OTLP endpoint set)");
+  });
+
+  it("should probe the endpoint in `doctor`, with the fix when it is down", async () => {
+    const p = setup({ telemetry: { endpoint: await refusedUrl() } });
+    const down = cli(p, ["doctor"]);
+    expect(down.stdout).toContain("✗ telemetry:");
+    expect(down.stdout).toContain("cannot be reached");
+    expect(down.stdout).toContain("fix: start the OTLP/HTTP collector there");
+    expect(down.status).toBe(1);
+    receiver = await startReceiver();
+    writeFileSync(join(p.agentDir, "settings.json"), JSON.stringify({ shepherd: { telemetry: { endpoint: receiver.url } } }));
+    const child = Bun.spawn([BINARY, "doctor", "--json"], { cwd: p.project, env: p.env, stdout: "pipe", stderr: "pipe" });
+    const out = JSON.parse(await new Response(child.stdout).text()) as { telemetry?: { ok: boolean; detail: string } };
+    await child.exited;
+    expect(out.telemetry?.ok).toBe(true);
+    expect(out.telemetry?.detail).toContain("the endpoint answers");
+    // The probe carried no span.
+    expect(receiver.spans).toEqual([]);
+  });
+
+  it("should show the counts and the last problem on the dashboard's status", async () => {
+    const p = setup({ telemetry: { endpoint: await refusedUrl(), timeoutMs: 300 } }, { SHEPHERD_LOG: "info" });
+    const server = await startHttp([], { cwd: p.project, env: p.env });
+    try {
+      const post = () => fetch(`${server.url}/v1/evaluate`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ event: curl(p, "d-1") }) });
+      expect(((await (await post()).json()) as { action: string }).action).toBe("block");
+      let status: { telemetry?: { on: boolean; failed: number; lastProblem?: { problem: string } } } = {};
+      for (let i = 0; i < 50 && !status.telemetry?.lastProblem; i++) {
+        await Bun.sleep(100);
+        status = (await (await fetch(`${server.url}/v1/status`)).json()) as typeof status;
+      }
+      expect(status.telemetry?.on).toBe(true);
+      expect(status.telemetry?.failed).toBe(1);
+      expect(status.telemetry?.lastProblem?.problem.length).toBeGreaterThan(0);
+      const page = await (await fetch(`${server.url}/`)).text();
+      expect(page).toContain('data-testid="telemetry-problem"');
+    } finally {
+      await server.stop();
+    }
+  });
+});

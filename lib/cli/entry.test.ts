@@ -27,7 +27,7 @@ const ALLOWED: readonly RegExp[] = [
   // Redaction of tool output and the data-flow guard's fingerprints run on every tool result.
   /^lib\/secrets\/redact\.ts$/,
   // Decision telemetry's queue and config: plain code; the SDK behind it is loaded only when a span is exported.
-  /^lib\/telemetry\/(telemetry-config|telemetry-sink|decision-record)\.ts$/,
+  /^lib\/telemetry\/(telemetry-config|telemetry-sink|telemetry-status|decision-record)\.ts$/,
   /^lib\/[a-z-]+\.ts$/,
   /^npm:(valibot|re2js)$/,
 ];

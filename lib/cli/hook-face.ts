@@ -14,6 +14,7 @@ import { hookEnv } from "./hook-env.ts";
 import { runHook } from "./hook.ts";
 import { startWatchdog } from "./hook-watchdog.ts";
 import { TelemetrySink } from "../telemetry/telemetry-sink.ts";
+import { telemetryStatusFile } from "../telemetry/telemetry-status.ts";
 
 /**
  * A hook process exports its decision's span after the answer is written, within this bound: the agent waits
@@ -42,7 +43,7 @@ export async function runHookFace(agent: string, given: Record<string, string | 
       },
     });
   // No timer fires before the flush below: the batch waits for the answer (an export must never race it).
-  const telemetry = new TelemetrySink({ env, face: "hook", version: VERSION, log, batchMs: 3_600_000, maxExportMs: HOOK_TELEMETRY_MS - 50, reportMarker: join(cacheDir, "telemetry-reported") });
+  const telemetry = new TelemetrySink({ env, face: "hook", version: VERSION, log, batchMs: 3_600_000, maxExportMs: HOOK_TELEMETRY_MS - 50, reportMarker: join(cacheDir, "telemetry-reported"), statusFile: telemetryStatusFile(env) });
   const code = await runHook(agent, { env, cwd, loadCache, snapshots, loadPlugins, startedAt, watchdog: startWatchdog, telemetry });
   // The answer is on stdout already: only now may telemetry take any time.
   if (telemetry.pending) await telemetry.close(HOOK_TELEMETRY_MS);

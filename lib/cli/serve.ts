@@ -7,6 +7,7 @@ import { serveStdio, type TransportIO } from "../rpc/transport.ts";
 import type { Env } from "../rules/paths.ts";
 import { type PluginProvider, Workspace } from "../rules/workspace.ts";
 import { TelemetrySink } from "../telemetry/telemetry-sink.ts";
+import { telemetryStatusFile } from "../telemetry/telemetry-status.ts";
 
 export interface ServeOptions {
   cwd: string;
@@ -27,7 +28,7 @@ const TELEMETRY_EXIT_MS = 1_000;
 /** Resolves with the exit code once stdin ends and every request is answered. */
 export async function runServe(opts: ServeOptions): Promise<{ done: Promise<number>; close: () => void; workspace: Workspace; telemetry: TelemetrySink }> {
   const audit = new AuditLog({ env: opts.env, log: opts.log, settingFor: (cwd): unknown => workspace.host(cwd).settings.audit });
-  const telemetry = new TelemetrySink({ env: opts.env, face: "serve", version: opts.version, log: opts.log, threaded: true });
+  const telemetry = new TelemetrySink({ env: opts.env, face: "serve", version: opts.version, log: opts.log, threaded: true, statusFile: telemetryStatusFile(opts.env) });
   const workspace = new Workspace(
     {
       env: opts.env,

@@ -4,6 +4,7 @@ import type { Logger } from "../log.ts";
 import type { Env } from "../rules/paths.ts";
 import { type PluginProvider, Workspace } from "../rules/workspace.ts";
 import { TelemetrySink } from "../telemetry/telemetry-sink.ts";
+import { telemetryStatusFile, telemetrySummary } from "../telemetry/telemetry-status.ts";
 import { createApp } from "./app.ts";
 import { DecisionFeed } from "./decision-feed.ts";
 
@@ -63,7 +64,7 @@ export function runHttp(opts: HttpOptions): HttpServer {
   const idleTimeoutS = opts.idleTimeoutS ?? DEFAULT_IDLE_TIMEOUT_S;
   if (!Number.isInteger(idleTimeoutS) || idleTimeoutS < 1 || idleTimeoutS > 255) throw new HttpOptionsError(`--idle-timeout must be an integer 1-255 (seconds), not ${idleTimeoutS}`);
   const audit = new AuditLog({ env: opts.env, log: opts.log, settingFor: (cwd): unknown => workspace.host(cwd).settings.audit });
-  const telemetry = new TelemetrySink({ env: opts.env, face: "http", version: opts.version, log: opts.log, threaded: true });
+  const telemetry = new TelemetrySink({ env: opts.env, face: "http", version: opts.version, log: opts.log, threaded: true, statusFile: telemetryStatusFile(opts.env) });
   const workspace =
     opts.workspace ??
     new Workspace(
@@ -85,7 +86,7 @@ export function runHttp(opts: HttpOptions): HttpServer {
   const heartbeatMs = Math.min(MAX_HEARTBEAT_MS, (idleTimeoutS * 1000) / 2);
   let server: ReturnType<typeof Bun.serve> | undefined;
   const streamTimeout = (req: Request, live: boolean) => server?.timeout(req, live ? 0 : idleTimeoutS);
-  const app = createApp({ workspace, feed, version: opts.version, log: opts.log, heartbeatMs, streamTimeout, ...(token !== undefined ? { token } : {}), loopbackOnly: isLoopback(host) && token === undefined });
+  const app = createApp({ workspace, feed, version: opts.version, log: opts.log, heartbeatMs, streamTimeout, telemetry: (settings) => ({ ...telemetrySummary(settings.telemetry, opts.env), ...telemetry.status() }), ...(token !== undefined ? { token } : {}), loopbackOnly: isLoopback(host) && token === undefined });
   const bun = Bun.serve({
     hostname: host,
     port: opts.port ?? DEFAULT_HTTP_PORT,

@@ -15,6 +15,7 @@ import type { DecisionMeta } from "../rules/workspace.ts";
 import { decisionRecord, type DecisionRecord, type RecordContext } from "./decision-record.ts";
 import type { OtlpExporter, OtlpExportOptions } from "./otlp-exporter.ts";
 import { type TelemetryConfig, telemetryConfig } from "./telemetry-config.ts";
+import { clearExportProblem, type ExportProblem, recordExportProblem, shownEndpoint } from "./telemetry-status.ts";
 
 export interface TelemetrySinkOptions {
   env: Env;
@@ -32,6 +33,8 @@ export interface TelemetrySinkOptions {
    * while it was touched in the last minute. Without it the limit is per process.
    */
   reportMarker?: string;
+  /** Where the last export problem is kept for `rules list` and `doctor` (telemetry-status.ts); none in tests. */
+  statusFile?: string;
   /** Export from a thread of its own (worker-exporter.ts): for the long-running faces, so the SDK's work never runs between two answers. */
   threaded?: boolean;
   /** The exporter factory (tests); the SDK's, loaded on first use, otherwise. */
@@ -67,15 +70,6 @@ interface Pipeline {
   inFlight: number;
 }
 
-/** The endpoint as logged: no user or password a URL may carry. */
-function shown(url: string): string {
-  try {
-    const u = new URL(url);
-    return `${u.protocol}//${u.host}${u.pathname}`;
-  } catch {
-    return "(invalid URL)";
-  }
-}
 
 const NONE = Symbol("off");
 
@@ -88,6 +82,9 @@ export class TelemetrySink {
   #factory: Promise<((opts: OtlpExportOptions) => OtlpExporter) | undefined> | undefined;
   #closed = false;
   #lastProblem = "";
+  #lastFailure: ExportProblem | undefined;
+  /** When this process last made sure no stale problem is on record after a good export. */
+  #clearedAt = 0;
 
   constructor(opts: TelemetrySinkOptions) {
     this.#opts = opts;
@@ -126,6 +123,12 @@ export class TelemetrySink {
 
   stats(): TelemetryStats {
     return { ...this.#stats };
+  }
+
+  /** For the dashboard: the endpoints in use, the counts, and the last failure unless an export succeeded since. */
+  status(): TelemetryStats & { endpoints: string[]; lastProblem?: ExportProblem } {
+    const endpoints = [...this.#pipelines.values()].map((p) => shownEndpoint(p.config.url));
+    return { ...this.#stats, endpoints, ...(this.#lastFailure ? { lastProblem: this.#lastFailure } : {}) };
   }
 
   /** Exports what is queued now, giving up at `deadlineMs` (what is left then is counted as failed). */
@@ -253,11 +256,22 @@ export class TelemetrySink {
       pipe.inFlight = 0;
       if (problem === undefined) {
         this.#stats.exported += batch.length;
+        this.#lastFailure = undefined;
+        const file = this.#opts.statusFile;
+        if (file && Date.now() - this.#clearedAt > LOG_EVERY_MS) {
+          this.#clearedAt = Date.now();
+          clearExportProblem(file);
+        }
         continue;
       }
       this.#stats.failed += batch.length;
       this.#lastProblem = problem;
-      this.#problem(`export ${pipe.config.url}`, `telemetry: export to ${shown(pipe.config.url)} failed (${problem}); ${this.#stats.failed} span(s) lost so far; decisions are not affected`);
+      this.#lastFailure = { time: new Date().toISOString(), endpoint: shownEndpoint(pipe.config.url), problem };
+      const reported = this.#problem(`export ${pipe.config.url}`, `telemetry: export to ${shownEndpoint(pipe.config.url)} failed (${problem}); ${this.#stats.failed} span(s) lost so far; decisions are not affected`);
+      if (reported && this.#opts.statusFile) {
+        recordExportProblem(this.#opts.statusFile, this.#lastFailure);
+        this.#clearedAt = 0;
+      }
       // The endpoint is down or slow: what waits goes with the next batch, not in a tight loop now.
       return;
     }
@@ -295,7 +309,7 @@ export class TelemetrySink {
     try {
       pipe.exporter = factory({ url: pipe.config.url, headers: pipe.config.headers, timeoutMs: this.#timeoutMs(pipe.config), serviceVersion: this.#opts.version });
     } catch (err) {
-      this.#problem("create", `telemetry: exporter for ${shown(pipe.config.url)} could not be made (${err instanceof Error ? err.message : String(err)})`);
+      this.#problem("create", `telemetry: exporter for ${shownEndpoint(pipe.config.url)} could not be made (${err instanceof Error ? err.message : String(err)})`);
       return undefined;
     }
     return pipe.exporter;
@@ -303,16 +317,17 @@ export class TelemetrySink {
 
   #drop(n: number, config: TelemetryConfig): void {
     this.#stats.dropped += n;
-    this.#problem(`drop ${config.url}`, `telemetry: queue for ${shown(config.url)} is full (maxQueue ${config.maxQueue}): oldest decision dropped; ${this.#stats.dropped} dropped so far`);
+    this.#problem(`drop ${config.url}`, `telemetry: queue for ${shownEndpoint(config.url)} is full (maxQueue ${config.maxQueue}): oldest decision dropped; ${this.#stats.dropped} dropped so far`);
   }
 
-  /** Logs `message` unless the same kind of problem was logged in the last minute. */
-  #problem(kind: string, message: string): void {
+  /** Logs `message` unless the same kind of problem was logged in the last minute; true when it was. */
+  #problem(kind: string, message: string): boolean {
     const now = Date.now();
     const last = this.#logged.get(kind);
-    if (last !== undefined && now - last < LOG_EVERY_MS) return;
+    if (last !== undefined && now - last < LOG_EVERY_MS) return false;
     if (this.#logged.size > 64) this.#logged.clear();
     this.#logged.set(kind, now);
     this.#say(message);
+    return true;
   }
 }
