@@ -156,6 +156,20 @@ describe("decision telemetry (serve)", () => {
   }
 });
 
+describe("decision telemetry's bounded queue", () => {
+  it("should drop the oldest spans past maxQueue, say so once, and still answer every decision", async () => {
+    receiver = await startReceiver("slow");
+    const p = setup({ telemetry: { endpoint: receiver.url, maxQueue: 5, timeoutMs: 2_000 } });
+    const s = new Sidecar(p.project, p.env);
+    for (let i = 0; i < 60; i++) expect((await s.evaluate(curl(p, `q-${i}`))).action).toBe("block");
+    expect(await s.close()).toBe(0);
+    const full = s.stderr.split("\n").filter((l) => l.includes("is full (maxQueue 5)"));
+    expect(full.length).toBe(1);
+    // The exit summary counts what was dropped.
+    expect(s.stderr).toMatch(/telemetry: \d+ decision span\(s\) exported, \d+ not exported, [1-9]\d* dropped/);
+  });
+});
+
 describe("decision telemetry (http and hook faces)", () => {
   it("should send a span for an http hook call", async () => {
     receiver = await startReceiver();
