@@ -306,9 +306,11 @@ describe("telemetry problems, named where a person looks", () => {
     expect(json.telemetry.lastProblem?.endpoint).toBe(`${endpoint}/v1/traces`);
   });
 
-  it("should say telemetry is off in `rules list` when nothing turns it on", () => {
+  it("should say telemetry is off in `rules list` when nothing turns it on, and why an endpoint variable did not", () => {
     const p = setup({});
     expect(cli(p, ["rules", "list"]).stdout).toContain("Telemetry: off (no OTLP endpoint set)");
+    p.env.OTEL_EXPORTER_OTLP_ENDPOINT = "collector:4318";
+    expect(cli(p, ["rules", "list"]).stdout).toContain("Telemetry: off (OTEL_EXPORTER_OTLP_ENDPOINT is set but is not an http:// or https:// URL)");
   });
 
   it("should probe the endpoint in `doctor`, with the fix when it is down", async () => {

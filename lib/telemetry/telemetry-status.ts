@@ -9,7 +9,7 @@ import { dirname, join } from "node:path";
 import { isPlainRecord } from "../engine/guard-kit.ts";
 import { readBounded } from "../fs/bounded-read.ts";
 import { agentDir, type Env } from "../rules/paths.ts";
-import { type TelemetryConfig, telemetryConfig } from "./telemetry-config.ts";
+import { type TelemetryConfig, telemetryConfig, tracesUrl } from "./telemetry-config.ts";
 
 export interface ExportProblem {
   /** ISO time of the failure. */
@@ -66,21 +66,33 @@ export function lastExportProblem(env: Env): ExportProblem | undefined {
 
 export interface TelemetrySummary {
   on: boolean;
+  /** An OTLP endpoint variable that is set but is no http(s) URL: it turns nothing on, and says so. */
+  envProblem?: string;
   endpoint?: string;
   includeContent?: boolean;
   lastProblem?: ExportProblem;
 }
 
+function envProblem(env: Env): string | undefined {
+  for (const key of ["OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "OTEL_EXPORTER_OTLP_ENDPOINT"] as const) {
+    const value = env[key]?.trim();
+    if (value && tracesUrl(value) === undefined) return `${key} is set but is not an http:// or https:// URL`;
+    if (value) return undefined;
+  }
+  return undefined;
+}
+
 export function telemetrySummary(setting: unknown, env: Env): TelemetrySummary {
   const config: TelemetryConfig | undefined = telemetryConfig(setting, env);
   const lastProblem = lastExportProblem(env);
-  if (!config) return { on: false, ...(lastProblem ? { lastProblem } : {}) };
+  const bad = envProblem(env);
+  if (!config) return { on: false, ...(bad ? { envProblem: bad } : {}), ...(lastProblem ? { lastProblem } : {}) };
   return { on: true, endpoint: shownEndpoint(config.url), includeContent: config.includeContent, ...(lastProblem ? { lastProblem } : {}) };
 }
 
 /** One line for a person: where decisions go, and the last problem if there is one. */
 export function telemetryLine(s: TelemetrySummary): string {
-  const head = s.on ? `on, one span per decision to ${s.endpoint} (${s.includeContent ? "with redacted content" : "safe attributes only"})` : "off (no OTLP endpoint set)";
+  const head = s.on ? `on, one span per decision to ${s.endpoint} (${s.includeContent ? "with redacted content" : "safe attributes only"})` : `off (${s.envProblem ?? "no OTLP endpoint set"})`;
   return s.lastProblem ? `${head}; last export failed at ${s.lastProblem.time} to ${s.lastProblem.endpoint}: ${s.lastProblem.problem} (decisions are not affected)` : head;
 }
 
