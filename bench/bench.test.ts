@@ -29,6 +29,7 @@ describe("bench --quick", () => {
       "loop rules added per evaluation",
       "rule packs: added to a full load",
       "rule packs: added to a snapshot hook",
+      "stdio p50 with telemetry on (vs off)",
     ]) {
       expect(names.some((name) => name.startsWith(expected))).toBe(true);
     }
@@ -44,6 +45,9 @@ describe("bench --quick", () => {
       expect(p.active).toBeGreaterThanOrEqual(p.rules);
     }
     expect(report.spawn?.shepherd.median).toBeGreaterThan(0);
+    // The "on" sidecar really exported while it was timed.
+    expect(report.telemetry?.exports).toBeGreaterThan(0);
+    expect(report.telemetry?.on.p50).toBeGreaterThan(0);
     expect(report.reload?.samples).toBe(3);
     expect(report.memory?.final).toBeGreaterThan(1024 * 1024);
     const text = renderTable(report);

@@ -21,6 +21,7 @@ import { benchRedact } from "./sections/redact.ts";
 import { benchReload } from "./sections/reload.ts";
 import { benchSpawn } from "./sections/spawn.ts";
 import { benchStdio, canPin, PLACEMENTS, type Placement } from "./sections/stdio.ts";
+import { benchTelemetry } from "./sections/telemetry.ts";
 
 export interface BenchOptions {
   quick: boolean;
@@ -48,6 +49,8 @@ export async function runBench(opts: BenchOptions): Promise<BenchReport> {
     log(`stdio round-trip, ${mid} rules, ${placement}...`);
     report.stdio.push(await benchStdio(mid, { ...stdioOpts, placement }));
   }
+  log(`stdio round-trip with telemetry on vs off, ${mid} rules, ${headline}...`);
+  report.telemetry = await benchTelemetry(mid, { ...(q ? { runs: 2, requests: 40, warmup: 20 } : { runs: 5, requests: 2_000, warmup: 10_000 }), placement: headline });
   for (const n of sizes) {
     log(`in-process evaluation, ${n} rules...`);
     report.inProcess.push(benchInProcess(n, q ? { runs: 2, events: 300 } : { runs: 7, events: n >= 10_000 ? 30_000 : 100_000 }));

@@ -30,6 +30,8 @@ const args = [
   join(root, "lib/plugins/plugin-worker.ts"),
   // The hook's watchdog thread (lib/cli/hook-watchdog.ts), likewise.
   join(root, "lib/cli/hook-watchdog-worker.ts"),
+  // The telemetry export thread of the long-running faces (lib/telemetry/worker-exporter.ts), likewise.
+  join(root, "lib/telemetry/export-worker.ts"),
   "--outfile",
   outfile,
 ];

@@ -11,6 +11,7 @@ import type { PacksResult } from "../sections/packs.ts";
 import type { ReloadResult } from "../sections/reload.ts";
 import type { SpawnResult } from "../sections/spawn.ts";
 import type { StdioResult } from "../sections/stdio.ts";
+import type { TelemetryResult } from "../sections/telemetry.ts";
 import { fmtMb, fmtMs, fmtRatio, fmtUs } from "./stats.ts";
 
 export interface MachineInfo {
@@ -40,6 +41,7 @@ export interface BenchReport {
   mcpHook?: McpHookResult;
   loops?: LoopsResult;
   packs?: PacksResult;
+  telemetry?: TelemetryResult;
   durationMs: number;
 }
 
@@ -91,6 +93,12 @@ export function rows(r: BenchReport): Row[] {
     const w = s.warmingUp;
     if (!w) continue;
     out.push([`stdio round-trip p50, first ${n(w.requests)} requests (JIT warming up), ${s.placement}`, n(s.rules), fmtMs(w.shepherd.p50), fmtMs(w.echo.p50), fmtRatio(w.shepherd.p50 / w.echo.p50), "", ""]);
+  }
+  if (r.telemetry) {
+    const x = r.telemetry;
+    const t = targeted(x.rules, 1_000);
+    out.push([`stdio p50 with telemetry on (vs off), ${x.placement}; ${n(x.exports)} OTLP exports`, n(x.rules), fmtMs(x.on.p50), fmtMs(x.off.p50), fmtRatio(x.ratioP50), t ? "≤ 1.05x" : "", met(t ? x.ratioP50 <= 1.05 : undefined)]);
+    out.push([`stdio p99 with telemetry on (vs off), ${x.placement}`, n(x.rules), fmtMs(x.on.p99), fmtMs(x.off.p99), fmtRatio(x.ratioP99), "", ""]);
   }
   for (const p of r.inProcess) {
     const limit = r.quick ? undefined : p.rules === 1_000 ? 5 : p.rules === 10_000 ? 50 : undefined;
@@ -200,6 +208,9 @@ Load average when the run started: ${m.loadAtStart}. The whole run took ${(r.dur
   sessions), sampled every 1% (the range shows the lowest and highest sample); growth is the median of the
   second half's samples minus the first half's.
 - **HTTP**: \`shepherd http\` \`POST /v1/evaluate\` against a \`Bun.serve\` echo parsing the body, alternately.
+- **telemetry**: two \`shepherd serve\` of the same project, one exporting a span per decision over OTLP/HTTP
+  to a receiver in the bench process (\`OTEL_EXPORTER_OTLP_ENDPOINT\`), one with telemetry off, sent the same
+  lines alternately at the headline placement; the ratio is on / off (median of per-run ratios).
 
 ## Reading the table
 

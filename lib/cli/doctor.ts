@@ -18,6 +18,8 @@ import { isPlainRecord } from "../engine/guard-kit.ts";
 import { agentDir, globalRulesFile } from "../rules/paths.ts";
 import { readJsonc } from "../rules/settings.ts";
 import { VERSION } from "../version.ts";
+import { telemetryConfig } from "../telemetry/telemetry-config.ts";
+import { probeEndpoint, shownEndpoint } from "../telemetry/telemetry-status.ts";
 import { type CliIO, parseArgv, usageError, writeJson } from "./format.ts";
 import { piExtensionDir } from "./init-pi.ts";
 import { type CliDeps, loadProject } from "./rule-files.ts";
@@ -286,6 +288,21 @@ function found(agent: AgentName | "pi", io: CliIO): boolean {
   return existsSync(agentConfigDir(agent, io.env)) || hookSettingsFiles(agent, io.cwd, io.env).some((f) => existsSync(f));
 }
 
+/** With telemetry on, whether its endpoint takes an (empty) OTLP export; nothing to check with it off. */
+async function telemetryCheck(setting: unknown, env: CliIO["env"]): Promise<Check | undefined> {
+  const config = telemetryConfig(setting, env);
+  if (!config) return undefined;
+  const where = `${shownEndpoint(config.url)} (${config.includeContent ? "with redacted content" : "safe attributes only"})`;
+  const problem = await probeEndpoint(config);
+  if (!problem) return { name: "telemetry", ok: true, detail: `one span per decision to ${where}; the endpoint answers` };
+  return {
+    name: "telemetry",
+    ok: false,
+    detail: `spans go to ${where}, but the endpoint ${problem}; decisions are not affected, their spans are lost`,
+    fix: "start the OTLP/HTTP collector there (JSON on /v1/traces), or correct the endpoint (the `telemetry` setting or OTEL_EXPORTER_OTLP_ENDPOINT)",
+  };
+}
+
 export async function runDoctor(argv: string[], io: CliIO, deps: DoctorDeps = {}): Promise<number> {
   const parsed = parseArgv(argv, OPTIONS, true);
   if (!parsed.ok) return usageError(io, "doctor", parsed.message);
@@ -311,14 +328,15 @@ export async function runDoctor(argv: string[], io: CliIO, deps: DoctorDeps = {}
   const managed: Check | undefined = project.managed.broken
     ? { name: "managed policy", ok: false, detail: `unreadable, read most restrictively (failMode "closed", project rules off): ${project.managed.broken}`, fix: "ask whoever manages this machine to fix the managed policy file (it must parse as JSON)" }
     : undefined;
+  const telemetry = await telemetryCheck(project.settings.telemetry, io.env);
   const run = deps.runHook ?? defaultRunHook;
   const reports = agents.map((a) => (a === "pi" ? checkPi(io) : checkHookAgent(a, io, deadlineMs, run)));
   const none: Check | undefined = agents.length === 0 ? { name: "agents", ok: false, detail: "no agent found (pi, Claude Code, Codex, Gemini CLI, Copilot CLI)", fix: "run `shepherd init <agent>` for the agent you use" } : undefined;
-  const all = [rules, ...(managed ? [managed] : []), ...(none ? [none] : []), ...reports.flatMap((r) => r.checks)];
+  const all = [rules, ...(managed ? [managed] : []), ...(telemetry ? [telemetry] : []), ...(none ? [none] : []), ...reports.flatMap((r) => r.checks)];
   const ok = all.every((c) => c.ok);
 
   if (parsed.values.json) {
-    writeJson(io, { ok, version: VERSION, deadlineMs, rules, ...(managed ? { managed } : {}), ...(none ? { agents: [], problem: none } : { agents: reports }) });
+    writeJson(io, { ok, version: VERSION, deadlineMs, rules, ...(managed ? { managed } : {}), ...(telemetry ? { telemetry } : {}), ...(none ? { agents: [], problem: none } : { agents: reports }) });
     return ok ? 0 : 1;
   }
   const line = (c: Check) => {
@@ -328,6 +346,7 @@ export async function runDoctor(argv: string[], io: CliIO, deps: DoctorDeps = {}
   io.stdout(`Shepherd ${VERSION} (deadline ${formatMs(deadlineMs)})\n`);
   line(rules);
   if (managed) line(managed);
+  if (telemetry) line(telemetry);
   if (none) line(none);
   for (const r of reports) {
     io.stdout(`${r.agent}:\n`);

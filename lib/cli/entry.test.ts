@@ -28,6 +28,8 @@ const ALLOWED: readonly RegExp[] = [
   /^lib\/shell\/effects\/[a-z-]+\.ts$/,
   // Redaction of tool output and the data-flow guard's fingerprints run on every tool result.
   /^lib\/secrets\/redact\.ts$/,
+  // Decision telemetry's queue and config: plain code; the SDK behind it is loaded only when a span is exported.
+  /^lib\/telemetry\/(telemetry-config|telemetry-sink|telemetry-status|decision-record)\.ts$/,
   /^lib\/[a-z-]+\.ts$/,
   /^npm:(valibot|re2js)$/,
 ];
@@ -42,6 +44,9 @@ const FORBIDDEN: readonly RegExp[] = [
   /^lib\/engine\/schema\.ts$/,
   /^main\.ts$/,
   /^npm:(hono|jsonc-parser|@valibot\/to-json-schema)$/,
+  // The OpenTelemetry SDK: a hook with telemetry off never loads it, one with it on only after answering.
+  /^lib\/telemetry\/otlp-exporter\.ts$/,
+  /^npm:@opentelemetry\//,
 ];
 
 /** A metafile path as a repository path, or `npm:<package>` (node_modules may be a symlink elsewhere). */
@@ -95,8 +100,8 @@ describe("the hook's import graph", () => {
     expect(eager.filter((m) => FORBIDDEN.some((re) => re.test(m)))).toEqual([]);
   });
 
-  it("should still bundle the plugin host, the rule schemas, the pack resolver and jsonc-parser, for first use", () => {
+  it("should still bundle the plugin host, the rule schemas, the pack resolver, jsonc-parser and the OpenTelemetry exporter, for first use", () => {
     // Proves the walk tells eager from lazy: these are in the bundle, only not loaded at start.
-    for (const m of ["lib/plugins/provider.ts", "lib/engine/schema.ts", "lib/rules/packs/resolve.ts", "npm:jsonc-parser"]) expect(lazy).toContain(m);
+    for (const m of ["lib/plugins/provider.ts", "lib/engine/schema.ts", "lib/rules/packs/resolve.ts", "npm:jsonc-parser", "lib/telemetry/otlp-exporter.ts", "npm:@opentelemetry/sdk-trace", "npm:@opentelemetry/exporter-trace-otlp-http"]) expect(lazy).toContain(m);
   });
 });

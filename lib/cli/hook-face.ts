@@ -13,9 +13,18 @@ import { VERSION } from "../version.ts";
 import { hookEnv } from "./hook-env.ts";
 import { runHook } from "./hook.ts";
 import { startWatchdog } from "./hook-watchdog.ts";
+import { TelemetrySink } from "../telemetry/telemetry-sink.ts";
+import { telemetryStatusFile } from "../telemetry/telemetry-status.ts";
+
+/**
+ * A hook process exports its decision's span after the answer is written, within this bound: the agent waits
+ * for the process to end, so an endpoint that is slow costs at most this, and one that is down about nothing.
+ * With telemetry off nothing is queued and the SDK is never loaded.
+ */
+export const HOOK_TELEMETRY_MS = 300;
 
 /** `startedAt`: when the process began (the entry's first line), which is where the deadline counts from. */
-export function runHookFace(agent: string, given: Record<string, string | undefined>, cwd: string, startedAt = Date.now()): Promise<number> {
+export async function runHookFace(agent: string, given: Record<string, string | undefined>, cwd: string, startedAt = Date.now()): Promise<number> {
   const { env, dropped } = hookEnv(given, cwd);
   for (const why of dropped) log.warning(`shepherd hook: ${why}`);
   // Entries of another build are ignored: the binary's size and mtime stand for the loader's version.
@@ -33,5 +42,10 @@ export function runHookFace(agent: string, given: Record<string, string | undefi
         log[level](`plugin ${issue.file}${issue.path ? ` ${issue.path}` : ""}: ${issue.message}`);
       },
     });
-  return runHook(agent, { env, cwd, loadCache, snapshots, loadPlugins, startedAt, watchdog: startWatchdog });
+  // No timer fires before the flush below: the batch waits for the answer (an export must never race it).
+  const telemetry = new TelemetrySink({ env, face: "hook", version: VERSION, log, batchMs: 3_600_000, maxExportMs: HOOK_TELEMETRY_MS - 50, reportMarker: join(cacheDir, "telemetry-reported"), statusFile: telemetryStatusFile(env) });
+  const code = await runHook(agent, { env, cwd, loadCache, snapshots, loadPlugins, startedAt, watchdog: startWatchdog, telemetry });
+  // The answer is on stdout already: only now may telemetry take any time.
+  if (telemetry.pending) await telemetry.close(HOOK_TELEMETRY_MS);
+  return code;
 }

@@ -26,7 +26,8 @@ import type { FailMode, LoadIssue, Settings } from "../engine/schema-core.ts";
 import type { Env } from "../rules/paths.ts";
 import type { RuleSnapshots } from "../rules/hook-snapshot.ts";
 import type { RuleLoadCache } from "../rules/load-cache.ts";
-import { type PluginProvider, Workspace } from "../rules/workspace.ts";
+import { type DecisionMeta, type PluginProvider, Workspace } from "../rules/workspace.ts";
+import type { TelemetrySink } from "../telemetry/telemetry-sink.ts";
 import { VERSION } from "../version.ts";
 import { HookDeadline } from "./hook-deadline.ts";
 import { readHookInput, sniffEventName } from "./hook-input.ts";
@@ -64,6 +65,8 @@ export interface HookDeps {
   writeErr?: (text: string) => void;
   /** Called with every decision (tests, audit). */
   onDecision?: (parsed: ParsedHook, decision: Decision) => void;
+  /** Queues a span per decision; the caller exports what it holds once the answer is written (hook-face.ts). */
+  telemetry?: TelemetrySink;
 }
 
 /** At most this many problems are written per hook call; the rest are counted. */
@@ -197,7 +200,10 @@ async function decide(adapter: AgentAdapter, parsed: ParsedHook, deps: HookDeps,
   if (!first) return emptyDecision();
   const cwd = first.session.cwd || deps.cwd;
   const audit = new AuditLog({ env: deps.env, settingFor: (c): unknown => ws.host(c).settings.audit });
-  const onDecision = (event: HookEvent, decision: Decision): void => audit.record(event, decision);
+  const onDecision = (event: HookEvent, decision: Decision, meta: DecisionMeta): void => {
+    audit.record(event, decision);
+    deps.telemetry?.record(event, decision, meta);
+  };
   // A snapshot holds no plugin-provided rules: with plugins the rules are loaded and merged in full.
   const snapshots = deps.plugins ? undefined : deps.snapshots?.(parsed.events);
   let ws = new Workspace(

@@ -7,6 +7,7 @@ import { piTrustFor, trustSideBySide } from "../rules/pi-trust.ts";
 import { canonicalDir } from "../rules/settings.ts";
 import { type CliDeps, loadProject, type ProjectRules } from "./rule-files.ts";
 import { formatIssue } from "./rules-check.ts";
+import { telemetryLine, telemetrySummary } from "../telemetry/telemetry-status.ts";
 import { auditConfig } from "../audit/audit-log.ts";
 import { auditShadowCounts } from "../audit/audit-shadow.ts";
 
@@ -183,7 +184,7 @@ export async function runRulesList(argv: string[], io: CliIO, deps: CliDeps = {}
   const plugins = deps.plugins?.describe?.(project.cwd) ?? [];
   const listed = withWouldHave(listRules(project).map((r) => withProvider(r, plugins)), project, io.env);
   if (parsed.values.json) {
-    writeJson(io, { cwd: project.cwd, trusted: project.trusted, piTrusted: piTrustFor(project.cwd, io.env)?.trusted ?? null, managed: project.managed, rules: listed, plugins, issues: project.issues });
+    writeJson(io, { cwd: project.cwd, trusted: project.trusted, piTrusted: piTrustFor(project.cwd, io.env)?.trusted ?? null, managed: project.managed, telemetry: telemetrySummary(project.settings.telemetry, io.env), rules: listed, plugins, issues: project.issues });
     return 0;
   }
   const style = styleFor(io);
@@ -212,6 +213,8 @@ export async function runRulesList(argv: string[], io: CliIO, deps: CliDeps = {}
   io.stdout(`${piTrustLine(project.cwd, project.trusted, io.env)}\n`);
   const policy = managedSummary(project.managed);
   if (policy) io.stdout(`\n${style.bold("Managed policy")}: ${project.managed.broken ? style.red(policy) : policy}\n`);
+  const telemetry = telemetrySummary(project.settings.telemetry, io.env);
+  io.stdout(`${style.bold("Telemetry")}: ${telemetry.lastProblem ? style.red(telemetryLine(telemetry)) : telemetryLine(telemetry)}\n`);
   if (plugins.length > 0) {
     io.stdout(`\n${style.bold("Plugins")}:\n`);
     for (const p of plugins) {

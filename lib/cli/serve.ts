@@ -6,6 +6,8 @@ import { createGcPolicy } from "../rpc/gc-policy.ts";
 import { serveStdio, type TransportIO } from "../rpc/transport.ts";
 import type { Env } from "../rules/paths.ts";
 import { type PluginProvider, Workspace } from "../rules/workspace.ts";
+import { TelemetrySink } from "../telemetry/telemetry-sink.ts";
+import { telemetryStatusFile } from "../telemetry/telemetry-status.ts";
 
 export interface ServeOptions {
   cwd: string;
@@ -20,11 +22,25 @@ export interface ServeOptions {
   hookTool?: boolean;
 }
 
+/** How long the sidecar waits, after stdin ends, for the last decision spans to be exported. */
+const TELEMETRY_EXIT_MS = 1_000;
+
 /** Resolves with the exit code once stdin ends and every request is answered. */
-export async function runServe(opts: ServeOptions): Promise<{ done: Promise<number>; close: () => void; workspace: Workspace }> {
+export async function runServe(opts: ServeOptions): Promise<{ done: Promise<number>; close: () => void; workspace: Workspace; telemetry: TelemetrySink }> {
   const audit = new AuditLog({ env: opts.env, log: opts.log, settingFor: (cwd): unknown => workspace.host(cwd).settings.audit });
+  const telemetry = new TelemetrySink({ env: opts.env, face: "serve", version: opts.version, log: opts.log, threaded: true, statusFile: telemetryStatusFile(opts.env) });
   const workspace = new Workspace(
-    { env: opts.env, cwd: opts.cwd, watch: true, onDecision: (event, decision) => audit.record(event, decision), ...(opts.plugins ? { plugins: opts.plugins } : {}) },
+    {
+      env: opts.env,
+      cwd: opts.cwd,
+      watch: true,
+      // The audit line is written, and the span queued, before the answer: both are cheap; exports come later.
+      onDecision: (event, decision, meta) => {
+        audit.record(event, decision);
+        telemetry.record(event, decision, meta);
+      },
+      ...(opts.plugins ? { plugins: opts.plugins } : {}),
+    },
     opts.version,
   );
   const dispatcher = new Dispatcher({ workspace, version: opts.version, log: opts.log, ...(opts.hookTool ? { hookTool: true } : {}) });
@@ -45,15 +61,19 @@ export async function runServe(opts: ServeOptions): Promise<{ done: Promise<numb
   gc.loaded();
   opts.log.debug(`serving ${opts.cwd}`);
   return {
-    done: transport.done.then(() => {
+    done: transport.done.then(async () => {
       workspace.close();
       audit.close();
+      // Every request is answered: what telemetry still holds gets a short, bounded chance to leave.
+      await telemetry.close(TELEMETRY_EXIT_MS);
       return 0;
     }),
     close: () => {
       workspace.close();
       audit.close();
+      void telemetry.close(0);
     },
+    telemetry,
     workspace,
   };
 }

@@ -77,6 +77,8 @@ export const SettingsSchema = lazySchema(() =>
     gitTimeoutMs: timerMs(),
     hookDeadlineMs: timerMs(),
     audit: v.optional(v.unknown()),
+    /** Decision telemetry over OTLP (lib/telemetry/telemetry-config.ts checks its shape). */
+    telemetry: v.optional(v.unknown()),
     /** Locked built-in rules the user unlocks by hand; honoured in the global settings only. */
     unlockBuiltins: v.optional(v.array(v.pipe(v.string(), v.minLength(1)))),
     /** Per-session budgets (budgets.ts): a tool call past one is blocked with the reason. */
@@ -130,6 +132,7 @@ export interface Settings {
   /** How long a hook process (and an HTTP hook request) may take before it answers with the fail mode. */
   hookDeadlineMs?: number;
   audit?: unknown;
+  telemetry?: unknown;
   /** From the global settings only (settings.ts drops a project's). */
   unlockBuiltins?: string[];
   budgets?: { toolCalls?: number; failures?: number; wallTimeMs?: number };

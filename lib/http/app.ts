@@ -15,6 +15,7 @@ import { decideWithin, effectiveDeadline } from "../deadline.ts";
 import { isHookEvent } from "../engine/event-guard.ts";
 import { guardedParse } from "../engine/guard-kit.ts";
 import { type Decision, type HookEvent, HookEventSchema, type LayerName } from "../engine/schema.ts";
+import type { Settings } from "../engine/schema-core.ts";
 import type { Logger } from "../log.ts";
 import type { Workspace } from "../rules/workspace.ts";
 import { trustSideBySide, type TrustSideBySide } from "../rules/pi-trust.ts";
@@ -27,6 +28,8 @@ const STALL_MS = 30_000;
 
 export interface AppDeps {
   workspace: Workspace;
+  /** Decision telemetry as the dashboard shows it: the config in force for a project's settings, counts, last problem. */
+  telemetry?: (settings: Settings) => unknown;
   feed: DecisionFeed;
   version: string;
   log: Logger;
@@ -202,7 +205,10 @@ export function createApp(deps: AppDeps): Hono {
     return c.body(answer.stdout || "{}", 200, { "content-type": "application/json" });
   });
 
-  app.get("/v1/status", (c) => c.json(statusOf(workspace, c.req.query("cwd"), deps.version)));
+  app.get("/v1/status", (c) => {
+    const status = statusOf(workspace, c.req.query("cwd"), deps.version);
+    return c.json(deps.telemetry ? { ...status, telemetry: deps.telemetry(workspace.host(status.cwd).settings) } : status);
+  });
 
   app.get("/v1/events", (c) =>
     streamSSE(c, async (stream) => {

@@ -66,6 +66,9 @@ async function refresh() {
   fill($("skipped"), s.skipped.map((k) => row([k.rule, k.source, k.reason])), "none", 3);
   fill($("shadow"), s.shadow.map((k) => row([k.rule, k.source, badge(k.action), k.count])), "no shadow rule has matched yet", 4);
   $("managed").textContent = s.managed.broken ? "managed policy UNREADABLE, most restrictive reading applies: " + s.managed.broken : (s.managed.failMode || !s.managed.projectRules) ? "managed policy: " + [s.managed.failMode ? "failMode " + s.managed.failMode : "", s.managed.projectRules ? "" : "project rules off"].filter(Boolean).join(", ") : "";
+  const t = s.telemetry;
+  $("telemetry").textContent = t ? "telemetry: " + (t.on ? "on, to " + t.endpoint + (t.includeContent ? " (with redacted content)" : " (safe attributes only)") + "; " + t.exported + " exported, " + t.failed + " not exported, " + t.dropped + " dropped" : "off") : "";
+  $("telemetry-problem").textContent = t && t.lastProblem ? "last telemetry export failed at " + t.lastProblem.time + " to " + t.lastProblem.endpoint + ": " + t.lastProblem.problem + " (decisions are not affected)" : "";
   fill($("sessions"), s.sessions.map((x) => row([el("code", x.id), x.calls, x.errors, x.hasEdits ? "yes" : "no", Object.entries(x.callsByTool).map(([t, n]) => t + ":" + n).join(" ")])), "no sessions yet", 5);
 }
 let timer;
@@ -106,7 +109,8 @@ export function dashboardPage(version: string): string {
 <table><thead><tr><th>rule</th><th>layer</th><th>why</th></tr></thead><tbody id="skipped"></tbody></table>
 <h2 style="margin-top:12px">Shadow rules: would have</h2>
 <table><thead><tr><th>rule</th><th>layer</th><th>would have</th><th>times</th></tr></thead><tbody id="shadow"></tbody></table>
-<p id="managed" class="err"></p></section>
+<p id="managed" class="err"></p>
+<p id="telemetry" class="muted" data-testid="telemetry"></p><p id="telemetry-problem" class="err" data-testid="telemetry-problem"></p></section>
 ${layerSection("project", "Project")}
 ${layerSection("global", "Global")}
 ${layerSection("builtin", "Built-in")}

@@ -3,6 +3,8 @@ import { AuditLog } from "../audit/audit-log.ts";
 import type { Logger } from "../log.ts";
 import type { Env } from "../rules/paths.ts";
 import { type PluginProvider, Workspace } from "../rules/workspace.ts";
+import { TelemetrySink } from "../telemetry/telemetry-sink.ts";
+import { telemetryStatusFile, telemetrySummary } from "../telemetry/telemetry-status.ts";
 import { createApp } from "./app.ts";
 import { DecisionFeed } from "./decision-feed.ts";
 
@@ -14,6 +16,8 @@ export const DEFAULT_HTTP_PORT = 7373;
  */
 export const DEFAULT_IDLE_TIMEOUT_S = 30;
 const MAX_HEARTBEAT_MS = 15_000;
+/** How long a stopping server waits for the last decision spans to be exported. */
+const TELEMETRY_EXIT_MS = 1_000;
 
 export interface HttpOptions {
   cwd: string;
@@ -60,10 +64,20 @@ export function runHttp(opts: HttpOptions): HttpServer {
   const idleTimeoutS = opts.idleTimeoutS ?? DEFAULT_IDLE_TIMEOUT_S;
   if (!Number.isInteger(idleTimeoutS) || idleTimeoutS < 1 || idleTimeoutS > 255) throw new HttpOptionsError(`--idle-timeout must be an integer 1-255 (seconds), not ${idleTimeoutS}`);
   const audit = new AuditLog({ env: opts.env, log: opts.log, settingFor: (cwd): unknown => workspace.host(cwd).settings.audit });
+  const telemetry = new TelemetrySink({ env: opts.env, face: "http", version: opts.version, log: opts.log, threaded: true, statusFile: telemetryStatusFile(opts.env) });
   const workspace =
     opts.workspace ??
     new Workspace(
-      { env: opts.env, cwd: opts.cwd, watch: true, onDecision: (event, decision) => audit.record(event, decision), ...(opts.plugins ? { plugins: opts.plugins } : {}) },
+      {
+        env: opts.env,
+        cwd: opts.cwd,
+        watch: true,
+        onDecision: (event, decision, meta) => {
+          audit.record(event, decision);
+          telemetry.record(event, decision, meta);
+        },
+        ...(opts.plugins ? { plugins: opts.plugins } : {}),
+      },
       opts.version,
     );
   workspace.host(opts.cwd);
@@ -72,7 +86,7 @@ export function runHttp(opts: HttpOptions): HttpServer {
   const heartbeatMs = Math.min(MAX_HEARTBEAT_MS, (idleTimeoutS * 1000) / 2);
   let server: ReturnType<typeof Bun.serve> | undefined;
   const streamTimeout = (req: Request, live: boolean) => server?.timeout(req, live ? 0 : idleTimeoutS);
-  const app = createApp({ workspace, feed, version: opts.version, log: opts.log, heartbeatMs, streamTimeout, ...(token !== undefined ? { token } : {}), loopbackOnly: isLoopback(host) && token === undefined });
+  const app = createApp({ workspace, feed, version: opts.version, log: opts.log, heartbeatMs, streamTimeout, telemetry: (settings) => ({ ...telemetrySummary(settings.telemetry, opts.env), ...telemetry.status() }), ...(token !== undefined ? { token } : {}), loopbackOnly: isLoopback(host) && token === undefined });
   const bun = Bun.serve({
     hostname: host,
     port: opts.port ?? DEFAULT_HTTP_PORT,
@@ -95,6 +109,7 @@ export function runHttp(opts: HttpOptions): HttpServer {
       await bun.stop(true);
       if (!opts.workspace) workspace.close();
       audit.close();
+      await telemetry.close(TELEMETRY_EXIT_MS);
     },
   };
 }

@@ -42,6 +42,7 @@ describe("loadManagedSettings", () => {
     { name: "JSON with comments", text: '// org\n{"projectRules": false}', policy: { projectRules: false }, errors: 0 },
     { name: "a syntax error: the most restrictive reading", text: "{bad", policy: { failMode: "closed", projectRules: false }, errors: 2 },
     { name: "an array: the most restrictive reading", text: "[]", policy: { failMode: "closed", projectRules: false }, errors: 1 },
+    { name: "failMode halt as written", text: '{"failMode":"halt"}', policy: { failMode: "halt", projectRules: true }, errors: 0 },
     { name: "an invalid value: the most restrictive reading", text: '{"failMode":"sometimes"}', policy: { failMode: "closed", projectRules: false }, errors: 2 },
     { name: "a pack allow-list", text: '{"allowedPacks":["@acme/*","git+https://git.acme.example/*"]}', policy: { projectRules: true, allowedPacks: ["@acme/*", "git+https://git.acme.example/*"] }, errors: 0 },
     { name: "an invalid pack allow-list: no pack allowed, read most restrictively", text: '{"allowedPacks":"@acme/*"}', policy: { failMode: "closed", projectRules: false, allowedPacks: [] }, errors: 2 },
@@ -76,7 +77,9 @@ describe("loadManagedSettings", () => {
 });
 
 describe("applyManagedPolicy", () => {
-  const cases: { name: string; user: Record<string, unknown>; policy: Parameters<typeof applyManagedPolicy>[1]; failMode: "open" | "closed"; audit: unknown }[] = [
+  const cases: { name: string; user: Record<string, unknown>; policy: Parameters<typeof applyManagedPolicy>[1]; failMode: "open" | "closed" | "halt"; audit: unknown }[] = [
+    { name: "keep a user's halt under a closed policy", user: { failMode: "halt" }, policy: { projectRules: true, failMode: "closed" }, failMode: "halt", audit: undefined },
+    { name: "impose a managed halt", user: { failMode: "open" }, policy: { projectRules: true, failMode: "halt" }, failMode: "halt", audit: undefined },
     { name: "close an open fail mode", user: { failMode: "open" }, policy: { projectRules: true, failMode: "closed" }, failMode: "closed", audit: undefined },
     { name: "leave a user's closed fail mode under an open policy", user: { failMode: "closed" }, policy: { projectRules: true, failMode: "open" }, failMode: "closed", audit: undefined },
     { name: "replace a user's audit off with the policy's", user: { audit: false }, policy: { projectRules: true, audit: { dir: "/var/log/shepherd" } }, failMode: "closed", audit: { dir: "/var/log/shepherd" } },

@@ -6,9 +6,10 @@
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { isPlainRecord } from "../engine/guard-kit.ts";
-import type { LoadIssue, Settings } from "../engine/schema-core.ts";
+import type { FailMode, LoadIssue, Settings } from "../engine/schema-core.ts";
 import type { Env } from "./paths.ts";
 import { readJsonc } from "./settings.ts";
+import { telemetryProblems } from "../telemetry/telemetry-config.ts";
 
 export const DEFAULT_MANAGED_DIR = "/etc/shepherd";
 
@@ -34,9 +35,15 @@ export function managedSettingsFile(env: Env): string {
 /** What the managed settings impose; an empty policy imposes nothing. */
 export interface ManagedPolicy {
   /** `closed`: no lower layer may choose `open`. `open` is the floor only: a user may still close it. */
-  failMode?: "open" | "closed";
+  failMode?: FailMode;
   /** An audit setting that turns auditing on: it replaces any lower one (no one may turn it off or move it). */
   audit?: unknown;
+  /**
+   * A telemetry setting: it replaces any lower one, whatever it says. `false` forbids telemetry (the
+   * environment's OTLP endpoint included); an endpoint forces it on, and no one may turn it off, redirect
+   * it or switch content on.
+   */
+  telemetry?: unknown;
   /** False: no project rule file is loaded, trusted or not. */
   projectRules: boolean;
   /**
@@ -51,7 +58,7 @@ export interface ManagedPolicy {
 export const OPEN_POLICY: ManagedPolicy = { projectRules: true };
 
 /** The keys `managed-settings.json` understands; any other is reported, so a typo never passes for a policy. */
-const KNOWN_KEYS = new Set(["$schema", "failMode", "audit", "projectRules", "allowedPacks"]);
+const KNOWN_KEYS = new Set(["$schema", "failMode", "audit", "projectRules", "allowedPacks", "telemetry"]);
 
 /**
  * The most restrictive reading of a policy that could not be read: closed, no project rules, no pack outside
@@ -89,9 +96,9 @@ export function loadManagedSettings(env: Env, issues: LoadIssue[]): ManagedPolic
   }
   const policy: ManagedPolicy = { projectRules: true };
   const bad: string[] = [];
-  for (const key of Object.keys(data)) if (!KNOWN_KEYS.has(key)) issues.push({ file, path: key, message: `unknown managed setting "${key}" (known: failMode, audit, projectRules, allowedPacks); ignored`, severity: "warning" });
+  for (const key of Object.keys(data)) if (!KNOWN_KEYS.has(key)) issues.push({ file, path: key, message: `unknown managed setting "${key}" (known: failMode, audit, projectRules, allowedPacks, telemetry); ignored`, severity: "warning" });
   if (data.failMode !== undefined) {
-    if (data.failMode === "open" || data.failMode === "closed") policy.failMode = data.failMode;
+    if (data.failMode === "open" || data.failMode === "closed" || data.failMode === "halt") policy.failMode = data.failMode;
     else bad.push("failMode");
   }
   if (data.projectRules !== undefined) {
@@ -108,6 +115,15 @@ export function loadManagedSettings(env: Env, issues: LoadIssue[]): ManagedPolic
       bad.push("allowedPacks");
     }
   }
+  if (data.telemetry !== undefined) {
+    const problems = telemetryProblems(data.telemetry);
+    // Unreadable, it is read most restrictively: no telemetry at all (no lower layer may send where it likes).
+    if (problems.length > 0) {
+      for (const p of problems) issues.push({ file, path: p.path ? `telemetry.${p.path}` : "telemetry", message: p.message, severity: "error" });
+      policy.telemetry = false;
+      bad.push("telemetry");
+    } else policy.telemetry = data.telemetry;
+  }
   if (bad.length > 0) {
     for (const key of bad) issues.push({ file, path: key, message: `invalid managed setting "${key}"`, severity: "error" });
     issues.push(brokenIssue(file, `invalid ${bad.join(", ")}`));
@@ -122,11 +138,15 @@ function auditOn(raw: unknown): boolean {
   return !(isPlainRecord(raw) && raw.enabled === false);
 }
 
+const FAIL_RANK: Record<FailMode, number> = { open: 0, closed: 1, halt: 2 };
+
 /** The settings with the policy imposed: it only ever tightens. */
 export function applyManagedPolicy(settings: Settings, policy: ManagedPolicy): Settings {
   const out: Settings = { ...settings };
-  if (policy.failMode === "closed") out.failMode = "closed";
+  // The stricter of the two: a managed "closed" never turns a user's "halt" back into "closed"; "open" imposes nothing.
+  if (policy.failMode !== undefined && FAIL_RANK[policy.failMode] > FAIL_RANK[out.failMode]) out.failMode = policy.failMode;
   if (auditOn(policy.audit)) out.audit = policy.audit;
+  if (policy.telemetry !== undefined) out.telemetry = policy.telemetry;
   return out;
 }
 

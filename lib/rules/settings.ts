@@ -11,6 +11,7 @@ import { MAX_SETTINGS_BYTES, readBounded } from "../fs/bounded-read.ts";
 import { jsonDepthProblem, MAX_JSON_DEPTH } from "../json-depth.ts";
 import { applyManagedPolicy, loadManagedSettings, type ManagedPolicy } from "./managed.ts";
 import { AuditSettingSchema } from "../audit/audit-log.ts";
+import { telemetryProblems } from "../telemetry/telemetry-config.ts";
 import * as v from "valibot";
 
 export interface SettingsResult {
@@ -79,7 +80,16 @@ function shepherdKey(file: string, issues: LoadIssue[]): Record<string, unknown>
   for (const key of Object.keys(parsed.output)) {
     if (!Object.hasOwn(known, key)) issues.push({ file, path: `shepherd.${key}`, message: `unknown setting "${key}": ignored`, severity: "warning" });
   }
-  return withValidAudit(parsed.output, file, issues);
+  return withValidTelemetry(withValidAudit(parsed.output, file, issues), file, issues);
+}
+
+/** As withValidAudit: a `telemetry` value that cannot be read is reported and dropped, never guessed at. */
+function withValidTelemetry(section: Record<string, unknown>, file: string, issues: LoadIssue[]): Record<string, unknown> {
+  const problems = telemetryProblems(section.telemetry);
+  if (problems.length === 0) return section;
+  for (const p of problems) issues.push({ file, path: p.path ? `shepherd.telemetry.${p.path}` : "shepherd.telemetry", message: `${p.message}; this telemetry setting is ignored`, severity: "error" });
+  const { telemetry: _dropped, ...rest } = section;
+  return rest;
 }
 
 /**
@@ -101,8 +111,11 @@ function withValidAudit(section: Record<string, unknown>, file: string, issues: 
   return rest;
 }
 
-/** Settings a project may only set once trusted: they loosen the guard or choose what runs. */
-const LOOSENING_KEYS = ["failMode", "binary", "audit", "hookDeadlineMs"] as const;
+/**
+ * Settings a project may only set once trusted: they loosen the guard or choose what runs; `telemetry`
+ * chooses where the session's decisions (and, with includeContent, its content) are sent.
+ */
+const LOOSENING_KEYS = ["failMode", "binary", "audit", "hookDeadlineMs", "telemetry"] as const;
 
 /**
  * Trust decisions are read from the global file only: a project must never be able to trust itself,

@@ -4,6 +4,7 @@ import { type ShadowCount, ShadowTally } from "../engine/shadow-tally.ts";
 import { resolve } from "node:path";
 import { type EvalContext, type EvalHost, evaluate } from "../engine/evaluate.ts";
 import type { Decision, HookEvent, LoadIssue } from "../engine/schema.ts";
+import type { Settings } from "../engine/schema-core.ts";
 import { addHint, SessionStore, type SessionState } from "../engine/state.ts";
 import { inlineTestIssues } from "../engine/inline-tests.ts";
 import { createGitCheck } from "./git.ts";
@@ -39,6 +40,15 @@ export interface PluginProvider {
   close?(): void;
 }
 
+/** What a decision's listeners learn besides the event and the Decision. */
+export interface DecisionMeta {
+  /** Epoch ms when evaluation began. */
+  startMs: number;
+  durationMs: number;
+  /** The settings of the project the event ran in (the managed policy already imposed). */
+  settings: Settings;
+}
+
 export interface WorkspaceOptions {
   env: Env;
   /** The project the process started in; events with another cwd get their own host. */
@@ -53,8 +63,8 @@ export interface WorkspaceOptions {
   loadCache?: RuleLoadCache;
   /** Merged rule sets across processes: for one-shot hooks (hook-snapshot.ts). */
   snapshots?: RuleSnapshots;
-  /** Called after every decision (audit log, dashboard). */
-  onDecision?: (event: HookEvent, decision: Decision) => void;
+  /** Called after every decision (audit log, telemetry), with when it began, how long it took and the settings it ran under. */
+  onDecision?: (event: HookEvent, decision: Decision, meta: DecisionMeta) => void;
 }
 
 export interface Status {
@@ -211,11 +221,14 @@ export class Workspace {
       const live = this.sessions.peek(event.session.id);
       if (live) sessions.set(event.session.id, structuredClone(live));
     }
+    const startMs = Date.now();
+    const t0 = performance.now();
     const decision = evaluate(sessions ? { ...ctx, sessions } : ctx, event);
     const after = this.#opts.onDecision;
-    if (decision instanceof Promise) return decision.then((d) => (this.#shadow.add(d.fired), after?.(event, d), d));
+    const meta = (): DecisionMeta => ({ startMs, durationMs: performance.now() - t0, settings: host.settings });
+    if (decision instanceof Promise) return decision.then((d) => (this.#shadow.add(d.fired), after?.(event, d, meta()), d));
     this.#shadow.add(decision.fired);
-    after?.(event, decision);
+    after?.(event, decision, meta());
     return decision;
   }
 
