@@ -93,3 +93,27 @@ export function hookSettingsFiles(agent: AgentName, projectDir: string, env: Env
   if (agent === "claude-code") files.push(join(resolve(projectDir), ".claude", "settings.local.json"));
   return files;
 }
+
+/** Where OpenCode loads a plugin from: `global` for every project of the user, `project` for one. */
+export type PluginScope = "project" | "global";
+
+/**
+ * OpenCode's user config folder (`$XDG_CONFIG_HOME/opencode`, else `~/.config/opencode`). OpenCode also reads
+ * `OPENCODE_CONFIG_DIR` as one more folder, on top of this one, so the plugin goes here.
+ */
+export function opencodeConfigDir(env: Env): string {
+  return join(env.XDG_CONFIG_HOME || join(home(env), ".config"), "opencode");
+}
+
+/**
+ * The folder OpenCode loads every `*.ts` file of as a plugin (`plugin/` of its user config folder or of the
+ * project's `.opencode/`). Sub-folders are not loaded: Shepherd's helper files live in `plugin/shepherd/`.
+ */
+export function opencodePluginDir(scope: PluginScope, projectDir: string, env: Env): string {
+  return scope === "global" ? join(opencodeConfigDir(env), "plugin") : join(resolve(projectDir), ".opencode", "plugin");
+}
+
+/** Both plugin folders, user level first, as `doctor` checks them. */
+export function opencodePluginDirs(projectDir: string, env: Env): string[] {
+  return [opencodePluginDir("global", projectDir, env), opencodePluginDir("project", projectDir, env)];
+}
