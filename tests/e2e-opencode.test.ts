@@ -1,10 +1,14 @@
 /**
- * @module e2e: the real OpenCode CLI (opencode-ai 1.18.33, `opencode run`), offline against a scripted fake
- * OpenAI-compatible server, with the Shepherd plugin installed by `shepherd init opencode`. OpenCode sends the
- * whole history with every request, so what the model saw after a step is in the request for the next step.
+ * @module e2e: the real OpenCode CLI (opencode-ai 1.18.33), offline against a scripted fake OpenAI-compatible
+ * server, with the Shepherd plugin installed by `shepherd init opencode`. OpenCode sends the whole history with
+ * every request, so what the model saw after a step is in the request for the next step. `opencode run` exits
+ * the moment its session goes idle, so the wrap-up (a follow-up turn) is shown with `opencode serve` and a
+ * `run --attach` to it, where the session outlives the run.
  */
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
+import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
+import { createServer } from "node:net";
 import { join } from "node:path";
 import { makeSandbox, readJsonl, run, type RunResult, type Sandbox, shepherdBin, writeGlobalRules } from "./helpers/agent-sandbox.ts";
 import { opencodeBin, opencodeEnv, processesIn, startFakeOpenAI, writeOpenCodeConfig } from "./helpers/opencode-sandbox.ts";
@@ -36,6 +40,7 @@ let bodies = new Map<number, string>();
 let result: RunResult;
 let init: RunResult;
 let leftBehind: number[] = [];
+let sidecarsSeen = 0;
 
 beforeAll(async () => {
   sb = makeSandbox("e2e-opencode");
@@ -44,12 +49,16 @@ beforeAll(async () => {
   writeOpenCodeConfig(sb, fake.port);
   const env = opencodeEnv(sb);
   init = await run(shepherdBin(), ["init", "opencode"], { cwd: sb.proj, env });
+  // The sidecar's working folder is the project: seen during the run, the same probe proves none is left after it.
+  const poll = setInterval(() => void (sidecarsSeen = Math.max(sidecarsSeen, processesIn(sb.proj, "shepherd").length)), 50);
   try {
     result = await run(opencodeBin(), ["run", "--model", "fake/fake-model", "tidy up"], { cwd: sb.proj, env, timeoutMs: 120_000 });
+    clearInterval(poll);
     // The sidecar ends on its stdin's EOF when OpenCode exits: give it the moment that takes.
     for (let i = 0; i < 50 && processesIn(sb.proj, "shepherd").length > 0; i++) await Bun.sleep(100);
     leftBehind = processesIn(sb.proj, "shepherd");
   } finally {
+    clearInterval(poll);
     await fake.stop();
   }
   for (const r of readJsonl(fake.logFile)) if (typeof r.step === "number") bodies.set(r.step, JSON.stringify(r.body));
@@ -95,7 +104,97 @@ describe("the Shepherd plugin with the real OpenCode CLI", () => {
     expect(seenAfter(4)).toContain("E2E-STEER: a command failed, stop and think");
   });
 
-  it("should leave no sidecar process behind", () => {
+  it("should start one sidecar for the run and leave none behind", () => {
+    expect(sidecarsSeen).toBe(1);
     expect(leftBehind).toEqual([]);
   });
+
+  it("should not wrap up inside `opencode run`, which exits as the session goes idle", () => {
+    expect(bodies.has(7)).toBe(false);
+  });
 });
+
+describe("the Shepherd plugin in `opencode serve`", () => {
+  const WRAP_RULES = [{ name: "wrap-up", hook: "agent_end", check: "has_edits", action: "notify", reason: "E2E-WRAPUP: you edited files, commit them" }];
+  const WRAP_SCRIPT = {
+    steps: [{ tool_calls: [{ name: "write", arguments: { filePath: "notes.txt", content: "hello\n" } }] }, { text: "done" }, { text: "done after the wrap-up reminder" }, { text: "a second wrap-up?" }],
+  };
+  let box: Sandbox;
+  let server: ChildProcess | undefined;
+  let requests: string[] = [];
+  let attached: RunResult;
+  let whileServing: number[] = [];
+  let afterStop: number[] = [];
+
+  beforeAll(async () => {
+    box = makeSandbox("e2e-opencode-serve");
+    writeGlobalRules(box, WRAP_RULES);
+    const fake = await startFakeOpenAI(WRAP_SCRIPT, join(box.root, "fake"));
+    writeOpenCodeConfig(box, fake.port);
+    const env = opencodeEnv(box);
+    await run(shepherdBin(), ["init", "opencode"], { cwd: box.proj, env });
+    const port = await freePort();
+    try {
+      server = spawn(opencodeBin(), ["serve", "--port", String(port), "--hostname", "127.0.0.1"], { cwd: box.proj, env: definedOnly(env), stdio: ["ignore", "pipe", "pipe"] });
+      let out = "";
+      server.stdout?.on("data", (d: Buffer) => void (out += d.toString("utf8")));
+      server.stderr?.on("data", (d: Buffer) => void (out += d.toString("utf8")));
+      for (let i = 0; i < 600 && !out.includes("listening"); i++) await Bun.sleep(50);
+      attached = await run(opencodeBin(), ["run", "--attach", `http://127.0.0.1:${port}`, "--dir", box.proj, "--model", "fake/fake-model", "tidy up"], { cwd: box.proj, env, timeoutMs: 120_000 });
+      // The follow-up runs in the server after the attached run has gone: wait for its request (or a stray third).
+      for (let i = 0; i < 100 && readJsonl(fake.logFile).length < 3; i++) await Bun.sleep(100);
+      await Bun.sleep(1000);
+      whileServing = processesIn(box.proj, "shepherd");
+      await stop(server);
+      for (let i = 0; i < 50 && processesIn(box.proj, "shepherd").length > 0; i++) await Bun.sleep(100);
+      afterStop = processesIn(box.proj, "shepherd");
+    } finally {
+      if (server) await stop(server);
+      await fake.stop();
+    }
+    requests = readJsonl(fake.logFile).map((r) => JSON.stringify(r.body));
+  }, 180_000);
+
+  afterAll(() => {
+    for (const pid of afterStop) process.kill(pid, "SIGKILL");
+    box?.cleanup();
+  });
+
+  it("should send the agent_end reminder once, as a follow-up turn the model answers", () => {
+    expect(attached.code).toBe(0);
+    expect(requests.length).toBe(3);
+    expect(requests[1]).not.toContain("E2E-WRAPUP");
+    expect(requests[2]).toContain("E2E-WRAPUP: you edited files, commit them");
+  });
+
+  it("should keep one sidecar while OpenCode serves and end it with the server", () => {
+    expect(whileServing.length).toBe(1);
+    expect(afterStop).toEqual([]);
+  });
+});
+
+function freePort(): Promise<number> {
+  return new Promise((ok, fail) => {
+    const probe = createServer();
+    probe.once("error", fail);
+    probe.listen(0, "127.0.0.1", () => {
+      const address = probe.address();
+      const port = typeof address === "object" && address ? address.port : 0;
+      probe.close(() => ok(port));
+    });
+  });
+}
+
+function stop(child: ChildProcess): Promise<void> {
+  return new Promise((ok) => {
+    if (child.exitCode !== null || child.signalCode !== null) return ok();
+    child.once("exit", () => ok());
+    child.kill("SIGTERM");
+  });
+}
+
+function definedOnly(env: Record<string, string | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(env)) if (v !== undefined) out[k] = v;
+  return out;
+}

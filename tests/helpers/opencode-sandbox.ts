@@ -1,7 +1,8 @@
 /**
  * @module isolated runs of the real OpenCode CLI against the fake OpenAI-compatible server: its config, data,
  * cache and state folders all under the sandbox, the models.dev catalogue never fetched (the custom provider
- * is declared in full), no autoupdate, no default plugins, no LSP downloads, no share.
+ * is declared in full), no autoupdate, no default plugins, no LSP downloads, no share, and no npm install of
+ * `@opencode-ai/plugin` into the config folder (see `markPluginDepsInstalled`).
  */
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from "node:fs";
@@ -30,10 +31,21 @@ export function xdgConfig(sb: Sandbox): string {
   return join(sb.home, ".config");
 }
 
+/**
+ * OpenCode 1.18 runs `npm install @opencode-ai/plugin` in every config folder it reads (in the background, and
+ * plugins wait for it) unless the folder has a `node_modules/` and a package-lock.json that lists the package.
+ * Shepherd's plugin imports nothing of it, so the sandbox marks it installed: the run reaches no registry.
+ */
+export function markPluginDepsInstalled(configDir: string): void {
+  mkdirSync(join(configDir, "node_modules"), { recursive: true });
+  writeFileSync(join(configDir, "package-lock.json"), JSON.stringify({ name: "opencode-config", lockfileVersion: 3, packages: { "": { dependencies: { "@opencode-ai/plugin": "*" } } } }));
+}
+
 /** A user-level opencode.json whose only provider is the fake at `port`. */
 export function writeOpenCodeConfig(sb: Sandbox, port: number): void {
   const dir = join(xdgConfig(sb), "opencode");
   mkdirSync(dir, { recursive: true });
+  markPluginDepsInstalled(dir);
   writeFileSync(
     join(dir, "opencode.json"),
     JSON.stringify({
