@@ -239,6 +239,7 @@ export default async function shepherdOpenCode(input: unknown): Promise<Record<s
       }
       notify(outcome.decision.notify);
       applyResult(output, outcome.decision, notes);
+      state(sessionId).steer.push(...outcome.decision.steer);
     },
 
     "experimental.text.complete": async (hookInput: unknown, output: unknown) => {

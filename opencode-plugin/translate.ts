@@ -93,7 +93,8 @@ export function withNotes(text: string, notes: readonly string[]): string {
 /**
  * The tool output the model gets after the sidecar judged the result: its redacted text when it redacted
  * (bash keeps a copy of the output in `metadata.output`, which the transcript shows: replaced too), and the
- * call's and the result's notes appended. Mutates `output` in place, as OpenCode reads it back.
+ * call's and the result's visible notes appended (steers travel silently, in the next call's system prompt).
+ * Mutates `output` in place, as OpenCode reads it back.
  */
 export function applyResult(output: unknown, decision: Decision | undefined, notes: readonly string[]): void {
   if (!isRecord(output)) return;
@@ -102,7 +103,7 @@ export function applyResult(output: unknown, decision: Decision | undefined, not
     const meta = output.metadata;
     if (isRecord(meta) && typeof meta.output === "string") meta.output = decision.result.text;
   }
-  const all = [...notes, ...(decision ? [...decision.notify, ...decision.steer] : [])];
+  const all = [...notes, ...(decision?.notify ?? [])];
   if (all.length > 0) output.output = withNotes(typeof output.output === "string" ? output.output : "", all);
 }
 
