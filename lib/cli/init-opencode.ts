@@ -38,6 +38,11 @@ const ENTRY_TEXT = `// Written by \`shepherd init opencode\`: the Shepherd guard
 export { default } from "./shepherd/opencode-plugin/index.ts";
 `;
 
+/** What `shepherd.ts` holds when Shepherd wrote it, for `doctor`. */
+export function entryText(): string {
+  return ENTRY_TEXT;
+}
+
 function textOf(name: string, module: unknown): string {
   // A text import yields `{default: string}`; TypeScript sees the module's own exports instead.
   const text: unknown = typeof module === "object" && module !== null ? Reflect.get(module, "default") : undefined;
