@@ -84,6 +84,15 @@ export default async function shepherdOpenCode(input: unknown): Promise<Record<s
       clientName: "shepherd-opencode",
       clientVersion: PLUGIN_VERSION,
       onLog: (line) => debug(`sidecar: ${line}`),
+      onNotification: (method, params) => {
+        // A rule file that fails to load is the person's to hear about, not the model's.
+        if (method !== "notifications/message" || !isRecord(params)) return;
+        const { level, data } = params;
+        const text = typeof data === "string" ? data : isRecord(data) && typeof data.message === "string" ? data.message : JSON.stringify(data);
+        if (level === "warning") toast(text, "warning");
+        else if (level === "error" || level === "critical" || level === "alert" || level === "emergency") toast(text, "error");
+        else debug(text);
+      },
     });
     return client;
   }

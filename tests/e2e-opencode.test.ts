@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { makeSandbox, readJsonl, run, type RunResult, type Sandbox, shepherdBin, writeGlobalRules } from "./helpers/agent-sandbox.ts";
@@ -22,12 +22,14 @@ const RULES = [
 ];
 
 const bash = (command: string) => ({ tool_calls: [{ name: "bash", arguments: { command, description: "e2e step" } }] });
+const TOKEN = "ghp_0penC0deFlowGuardT0kenAbCdEfGhIjKlMn01";
 const SCRIPT = {
   steps: [
     bash("touch blocked.marker"),
     bash("echo original > rewrite.out"),
     bash("echo allowed > allowed.marker"),
     bash("ls"),
+    bash("cat deploy.log"),
     bash("false"),
     { tool_calls: [{ name: "write", arguments: { filePath: "notes.txt", content: "hello\n" } }] },
     { text: "done" },
@@ -45,6 +47,7 @@ let sidecarsSeen = 0;
 beforeAll(async () => {
   sb = makeSandbox("e2e-opencode");
   writeGlobalRules(sb, RULES);
+  writeFileSync(join(sb.proj, "deploy.log"), `deploying\nusing DEPLOY_TOKEN=${TOKEN}\ndone\n`);
   const fake = await startFakeOpenAI(SCRIPT, join(sb.root, "fake"));
   writeOpenCodeConfig(sb, fake.port);
   const env = opencodeEnv(sb);
@@ -77,7 +80,7 @@ describe("the Shepherd plugin with the real OpenCode CLI", () => {
     expect(init.code).toBe(0);
     expect(init.stdout).toContain("Installed the Shepherd OpenCode plugin");
     expect(result.code).toBe(0);
-    expect(bodies.has(6)).toBe(true);
+    expect([...bodies.keys()]).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
   });
 
   it("should block a shell call: the command does not run and the model gets the reason", () => {
@@ -99,9 +102,24 @@ describe("the Shepherd plugin with the real OpenCode CLI", () => {
     expect(seenAfter(3)).toContain("E2E-REMIND: you listed a folder");
   });
 
-  it("should steer the model's next call after a failed command", () => {
-    expect(seenAfter(3)).not.toContain("E2E-STEER");
-    expect(seenAfter(4)).toContain("E2E-STEER: a command failed, stop and think");
+  it("should redact a secret a command printed before the model sees it", () => {
+    expect(seenAfter(4)).toContain("DEPLOY_TOKEN=");
+    expect(seenAfter(4)).not.toContain(TOKEN);
+    expect(JSON.stringify([...bodies.values()])).not.toContain(TOKEN);
+  });
+
+  it("should steer the model's next call after a failed command, in the system prompt", () => {
+    expect(seenAfter(4)).not.toContain("E2E-STEER");
+    const next = JSON.parse(seenAfter(5)) as { messages: { role: string; content: unknown }[] };
+    const system = next.messages.filter((m) => m.role === "system").map((m) => JSON.stringify(m.content)).join("\n");
+    expect(system).toContain("E2E-STEER: a command failed, stop and think");
+  });
+
+  it("should pass shepherd doctor for the plugin the real CLI just ran", async () => {
+    const r = await run(shepherdBin(), ["doctor", "opencode", "--json"], { cwd: sb.proj, env: opencodeEnv(sb) });
+    const report = JSON.parse(r.stdout) as { agents: { checks: { name: string; ok: boolean }[] }[] };
+    expect(report.agents[0]?.checks.filter((c) => !c.ok)).toEqual([]);
+    expect(r.code).toBe(0);
   });
 
   it("should start one sidecar for the run and leave none behind", () => {
@@ -110,7 +128,7 @@ describe("the Shepherd plugin with the real OpenCode CLI", () => {
   });
 
   it("should not wrap up inside `opencode run`, which exits as the session goes idle", () => {
-    expect(bodies.has(7)).toBe(false);
+    expect(bodies.has(8)).toBe(false);
   });
 });
 
