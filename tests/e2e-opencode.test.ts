@@ -122,8 +122,9 @@ describe("the Shepherd plugin with the real OpenCode CLI", () => {
     expect(r.code).toBe(0);
   });
 
-  it("should start one sidecar for the run and leave none behind", () => {
-    expect(sidecarsSeen).toBe(1);
+  it("should start a sidecar for the run and leave none behind", () => {
+    // At least one: a sidecar that misses timeoutMs on a loaded machine is killed and replaced, by design.
+    expect(sidecarsSeen).toBeGreaterThanOrEqual(1);
     expect(leftBehind).toEqual([]);
   });
 
@@ -188,6 +189,48 @@ describe("the Shepherd plugin in `opencode serve`", () => {
   it("should keep one sidecar while OpenCode serves and end it with the server", () => {
     expect(whileServing.length).toBe(1);
     expect(afterStop).toEqual([]);
+  });
+});
+
+describe("the Shepherd plugin with OpenCode's task sub-agent", () => {
+  const TASK_RULES = [{ name: "parent-only", action: "block", pattern: "parent-only", reason: "E2E-PARENT: not in the main session", subagent: false }];
+  const TASK_SCRIPT = {
+    steps: [
+      { tool_calls: [{ name: "task", arguments: { description: "child work", prompt: "do the child work", subagent_type: "general" } }] },
+      bash("echo child > parent-only.child"),
+      { text: "child done" },
+      bash("echo parent > parent-only.parent"),
+      { text: "done" },
+    ],
+  };
+  let box: Sandbox;
+  let taskRun: RunResult;
+  let seen: string[] = [];
+
+  beforeAll(async () => {
+    box = makeSandbox("e2e-opencode-task");
+    writeGlobalRules(box, TASK_RULES);
+    const fake = await startFakeOpenAI(TASK_SCRIPT, join(box.root, "fake"));
+    writeOpenCodeConfig(box, fake.port);
+    const env = opencodeEnv(box);
+    await run(shepherdBin(), ["init", "opencode"], { cwd: box.proj, env });
+    try {
+      taskRun = await run(opencodeBin(), ["run", "--model", "fake/fake-model", "tidy up"], { cwd: box.proj, env, timeoutMs: 120_000 });
+    } finally {
+      await fake.stop();
+    }
+    seen = readJsonl(fake.logFile).map((r) => JSON.stringify(r.body));
+  }, 180_000);
+
+  afterAll(() => box?.cleanup());
+
+  it("should keep a subagent: false rule quiet in the child session and apply it in the main one", () => {
+    expect(taskRun.code).toBe(0);
+    // Step 1 is the child session's first request: it was asked to do the child work.
+    expect(seen[1]).toContain("do the child work");
+    expect(readFileSync(join(box.proj, "parent-only.child"), "utf8")).toBe("child\n");
+    expect(existsSync(join(box.proj, "parent-only.parent"))).toBe(false);
+    expect(seen[4]).toContain("E2E-PARENT: not in the main session");
   });
 });
 
