@@ -13,7 +13,7 @@ import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type ExtensionSettings, loadSettings } from "../pi-extension/settings.ts";
 import { SidecarClient, SidecarRpcError, SidecarUnavailableError } from "../pi-extension/sidecar-client.ts";
-import { markChildren, startedAsSubagent } from "../pi-extension/subagent.ts";
+import { markChildren, startedAsSubagent, SUBAGENT_ENV } from "../pi-extension/subagent.ts";
 import { type Decision, type HookEvent, type HookName, isRecord, parseDecision } from "../pi-extension/wire.ts";
 import {
   applyResult,
@@ -76,10 +76,13 @@ export default async function shepherdOpenCode(input: unknown): Promise<Record<s
   function getClient(): SidecarClient {
     if (client) return client;
     const s = currentSettings();
+    // The marker is for agents this OpenCode starts, not for its own sidecar.
+    const env: Record<string, string | undefined> = { ...process.env };
+    delete env[SUBAGENT_ENV];
     client = new SidecarClient({
       binary: s.binary,
       cwd,
-      env: { ...process.env },
+      env,
       timeoutMs: s.timeoutMs,
       clientName: "shepherd-opencode",
       clientVersion: PLUGIN_VERSION,
