@@ -25,7 +25,7 @@ Usage:
   shepherd schema                         JSON Schema of a rules file
   shepherd replay <session.jsonl>...      which rules would have fired over recorded pi sessions
   shepherd pack add <spec>|update|verify  rule packs (npm or git at a commit) and their lock file
-  shepherd init <pi|claude-code|codex|gemini|copilot> [--uninstall]
+  shepherd init <pi|claude-code|codex|gemini|copilot|opencode> [--uninstall]
   shepherd trust [dir] | --list | --revoke [dir]
   shepherd doctor [agent] [--json]        are the agents' hooks installed, complete and answering? (exit 1 if not)
   shepherd --version | --help
@@ -129,7 +129,7 @@ Reads one hook call of that agent on stdin and answers in its contract (deny, as
 wrap-up). Counters survive across hook processes in a per-session state file.
 Example: echo '{"session_id":"s","cwd":".","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"git checkout -- a.ts"}}' | shepherd hook claude-code
 `,
-  init: `Usage: shepherd init <pi|claude-code|codex|gemini|copilot> [--user|--global] [--mcp] [--uninstall]
+  init: `Usage: shepherd init <pi|claude-code|codex|gemini|copilot|opencode> [--user|--global] [--mcp] [--project] [--uninstall]
 
 pi: installs the thin extension into ~/.pi/agent/extensions/ (PI_CODING_AGENT_DIR honoured).
 claude-code, codex, gemini: merges Shepherd's hooks into the project's settings file (--user: the
@@ -137,6 +137,8 @@ user's), keeping everything else; copilot: .github/hooks/shepherd.json (--user: 
 --uninstall removes only what Shepherd added.
 claude-code --mcp: hooks of type mcp_tool answered by one \`shepherd serve\` per session (no process per
 hook), with the MCP server entry in .mcp.json (--user: ~/.claude.json).
+opencode: writes the thin plugin into ~/.config/opencode/plugin/ (--global, the default; XDG_CONFIG_HOME
+honoured) or the project's .opencode/plugin/ (--project); it talks to one \`shepherd serve\` per OpenCode.
 Example: shepherd init claude-code --user
 `,
 };
@@ -255,6 +257,15 @@ async function main(argv: string[]): Promise<number> {
     case "init": {
       const [agent, ...flags] = rest;
       if (agent === "pi") return (await import("./lib/cli/init-pi.ts")).runInitPi({ uninstall: flags.includes("--uninstall"), binaryPath: process.execPath, env });
+      if (agent === "opencode") {
+        return (await import("./lib/cli/init-opencode.ts")).runInitOpenCode({
+          uninstall: flags.includes("--uninstall"),
+          scope: flags.includes("--project") ? "project" : "global",
+          cwd,
+          binaryPath: process.execPath,
+          env,
+        });
+      }
       return (await import("./lib/cli/init-agents.ts")).runInitAgent(agent ?? "", {
         cwd,
         env,

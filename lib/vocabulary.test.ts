@@ -15,7 +15,7 @@ function sources(dir: string, out: string[] = []): string[] {
   return out;
 }
 
-const FILES = [...sources(join(ROOT, "lib")), ...sources(join(ROOT, "pi-extension"))].map((p) => ({ path: relative(ROOT, p), text: readFileSync(p, "utf8") }));
+const FILES = [...sources(join(ROOT, "lib")), ...sources(join(ROOT, "pi-extension")), ...sources(join(ROOT, "opencode-plugin"))].map((p) => ({ path: relative(ROOT, p), text: readFileSync(p, "utf8") }));
 
 describe("the vocabulary", () => {
   it.each([

@@ -18,6 +18,8 @@ export interface SidecarOptions {
   /** How long the sidecar gets after stdin closes (and again after SIGTERM). */
   graceMs?: number;
   clientVersion?: string;
+  /** The `clientInfo.name` sent in `initialize` (the OpenCode plugin reuses this client). */
+  clientName?: string;
   onNotification?: (method: string, params: unknown) => void;
   onLog?: (line: string) => void;
 }
@@ -178,7 +180,7 @@ export class SidecarClient {
     instance.ready = this.#send(instance, "initialize", {
       protocolVersion: PROTOCOL_VERSION,
       capabilities: {},
-      clientInfo: { name: "shepherd-pi", version: this.options.clientVersion ?? "0" },
+      clientInfo: { name: this.options.clientName ?? "shepherd-pi", version: this.options.clientVersion ?? "0" },
     }).then((result) => {
       this.#initializeResult = result;
       this.#write(instance, { jsonrpc: "2.0", method: "notifications/initialized" });

@@ -127,3 +127,27 @@ export function copilotHookSwitchFiles(projectDir: string, env: Env): string[] {
   const dir = join(resolve(projectDir), ".github", "copilot");
   return [join(agentConfigDir("copilot", env), "settings.json"), join(dir, "settings.json"), join(dir, "settings.local.json")];
 }
+
+/** Where OpenCode loads a plugin from: `global` for every project of the user, `project` for one. */
+export type PluginScope = "project" | "global";
+
+/**
+ * OpenCode's user config folder (`$XDG_CONFIG_HOME/opencode`, else `~/.config/opencode`). OpenCode also reads
+ * `OPENCODE_CONFIG_DIR` as one more folder, on top of this one, so the plugin goes here.
+ */
+export function opencodeConfigDir(env: Env): string {
+  return join(env.XDG_CONFIG_HOME || join(home(env), ".config"), "opencode");
+}
+
+/**
+ * The folder OpenCode loads every `*.ts` file of as a plugin (`plugin/` of its user config folder or of the
+ * project's `.opencode/`). Sub-folders are not loaded: Shepherd's helper files live in `plugin/shepherd/`.
+ */
+export function opencodePluginDir(scope: PluginScope, projectDir: string, env: Env): string {
+  return scope === "global" ? join(opencodeConfigDir(env), "plugin") : join(resolve(projectDir), ".opencode", "plugin");
+}
+
+/** Both plugin folders, user level first, as `doctor` checks them. */
+export function opencodePluginDirs(projectDir: string, env: Env): string[] {
+  return [opencodePluginDir("global", projectDir, env), opencodePluginDir("project", projectDir, env)];
+}

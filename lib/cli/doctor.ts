@@ -9,7 +9,7 @@ import { accessSync, constants, existsSync, realpathSync, rmSync } from "node:fs
 import { join } from "node:path";
 import { isShepherdCommand } from "../adapters/agent-timeout.ts";
 import { COPILOT_EVENT_ENV } from "../adapters/copilot.ts";
-import { AGENT_HOOKS, agentConfigDir, copilotHookSwitchFiles, hookSettingsFiles } from "../adapters/hook-locations.ts";
+import { AGENT_HOOKS, agentConfigDir, copilotHookSwitchFiles, hookSettingsFiles, opencodeConfigDir, opencodePluginDir, opencodePluginDirs } from "../adapters/hook-locations.ts";
 import { type AgentName, agentName, AGENTS } from "../adapters/index.ts";
 import { sessionStateDir, stateFileName } from "../adapters/session-state-file.ts";
 import { clampDeadline, DEFAULT_HOOK_DEADLINE_MS, formatMs } from "../deadline.ts";
@@ -21,10 +21,12 @@ import { VERSION } from "../version.ts";
 import { telemetryConfig } from "../telemetry/telemetry-config.ts";
 import { probeEndpoint, shownEndpoint } from "../telemetry/telemetry-status.ts";
 import { type CliIO, parseArgv, usageError, writeJson } from "./format.ts";
+import { MAX_RULE_FILE_BYTES, readBounded } from "../fs/bounded-read.ts";
+import { ENTRY_FILE, entryText, installFileIn } from "./init-opencode.ts";
 import { piExtensionDir } from "./init-pi.ts";
 import { type CliDeps, loadProject } from "./rule-files.ts";
 
-export const DOCTOR_HELP = `Usage: shepherd doctor [pi|claude-code|codex|gemini|copilot] [--json]
+export const DOCTOR_HELP = `Usage: shepherd doctor [pi|claude-code|codex|gemini|copilot|opencode] [--json]
 
 Checks, for each agent found (or the one named), that Shepherd guards it:
   - the hooks are installed where the agent reads them, for every event
@@ -33,6 +35,7 @@ Checks, for each agent found (or the one named), that Shepherd guards it:
   - the agent's own fail-closed switch is on (Claude Code: onFailure "block")
   - nothing turns the hooks off (Copilot CLI: disableAllHooks, a trusted repository's too)
   - the binary the hooks name is there, and of this version (${VERSION})
+  - pi and OpenCode: the extension / plugin is installed, of this version, and names that binary
   - the rule files load, and the managed policy (/etc/shepherd/) parses
 then sends a canary tool call (a command a locked built-in rule blocks; it is never
 run) through the agent's real hook command and checks that it is blocked.
@@ -279,12 +282,37 @@ function checkPi(io: CliIO): AgentReport {
   return { agent: "pi", checks };
 }
 
+/** The OpenCode plugin in the folders OpenCode loads plugins from (user level, then the project's). */
+function checkOpenCode(io: CliIO): AgentReport {
+  const fixInit = "run `shepherd init opencode` (or `shepherd init opencode --project`)";
+  const dirs = opencodePluginDirs(io.cwd, io.env).filter((dir) => existsSync(installFileIn(dir)));
+  const dir = dirs[0];
+  if (dir === undefined) {
+    return { agent: "opencode", checks: [{ name: "installed", ok: false, detail: `no Shepherd plugin in ${opencodePluginDirs(io.cwd, io.env).join(" or ")}`, fix: fixInit }] };
+  }
+  const checks: Check[] = [{ name: "installed", ok: true, detail: dirs.join(", ") }];
+  if (dirs.length > 1) checks.push({ name: "once", ok: false, detail: `installed in both ${dirs.join(" and ")}: OpenCode loads both, and every tool call is judged twice`, fix: "run `shepherd init opencode --project --uninstall` (or drop the global one)" });
+  const issues: LoadIssue[] = [];
+  const install = readJsonc(installFileIn(dir), issues);
+  const entry = readBounded(join(dir, ENTRY_FILE), MAX_RULE_FILE_BYTES);
+  checks.push(entry.ok && entry.text === entryText() ? { name: "entry", ok: true, detail: join(dir, ENTRY_FILE) } : { name: "entry", ok: false, detail: `${join(dir, ENTRY_FILE)} is missing or not Shepherd's: OpenCode does not load the plugin`, fix: fixInit });
+  if (!isPlainRecord(install)) {
+    checks.push({ name: "plugin", ok: false, detail: `${installFileIn(dir)} is unreadable${issues[0] ? ` (${issues[0].message})` : ""}`, fix: fixInit });
+    return { agent: "opencode", checks };
+  }
+  checks.push(install.version === VERSION ? { name: "plugin", ok: true, detail: `version ${VERSION}` } : { name: "plugin", ok: false, detail: `the plugin is version ${String(install.version)}, this is ${VERSION}`, fix: fixInit });
+  checks.push(binaryCheck(typeof install.binary === "string" ? install.binary : "", io.cwd, io.env, fixInit));
+  return { agent: "opencode", checks };
+}
+
 /**
  * An agent is found when its config folder or one of its hook files is there; pi when its extensions
- * folder is (Shepherd itself writes state and trust under pi's agent folder, so that alone says nothing).
+ * folder is (Shepherd itself writes state and trust under pi's agent folder, so that alone says nothing);
+ * OpenCode when its user config folder or the project's `.opencode/plugin/` is.
  */
-function found(agent: AgentName | "pi", io: CliIO): boolean {
+function found(agent: AgentName | "pi" | "opencode", io: CliIO): boolean {
   if (agent === "pi") return existsSync(join(agentDir(io.env), "extensions"));
+  if (agent === "opencode") return existsSync(opencodeConfigDir(io.env)) || existsSync(opencodePluginDir("project", io.cwd, io.env));
   return existsSync(agentConfigDir(agent, io.env)) || hookSettingsFiles(agent, io.cwd, io.env).some((f) => existsSync(f));
 }
 
@@ -311,12 +339,12 @@ export async function runDoctor(argv: string[], io: CliIO, deps: DoctorDeps = {}
     return 0;
   }
   const named = parsed.positionals[0];
-  let agents: (AgentName | "pi")[];
+  let agents: (AgentName | "pi" | "opencode")[];
   if (named !== undefined) {
-    const a = named === "pi" ? "pi" : agentName(named);
-    if (!a) return usageError(io, "doctor", `unknown agent "${named}" (one of: pi, ${AGENTS.join(", ")})`);
+    const a = named === "pi" || named === "opencode" ? named : agentName(named);
+    if (!a) return usageError(io, "doctor", `unknown agent "${named}" (one of: pi, ${AGENTS.join(", ")}, opencode)`);
     agents = [a];
-  } else agents = (["pi", ...AGENTS] as const).filter((a) => found(a, io));
+  } else agents = (["pi", ...AGENTS, "opencode"] as const).filter((a) => found(a, io));
 
   const project = loadProject(io.cwd, io.env, deps);
   const deadlineMs = clampDeadline(project.settings.hookDeadlineMs, DEFAULT_HOOK_DEADLINE_MS);
@@ -330,8 +358,8 @@ export async function runDoctor(argv: string[], io: CliIO, deps: DoctorDeps = {}
     : undefined;
   const telemetry = await telemetryCheck(project.settings.telemetry, io.env);
   const run = deps.runHook ?? defaultRunHook;
-  const reports = agents.map((a) => (a === "pi" ? checkPi(io) : checkHookAgent(a, io, deadlineMs, run)));
-  const none: Check | undefined = agents.length === 0 ? { name: "agents", ok: false, detail: "no agent found (pi, Claude Code, Codex, Gemini CLI, Copilot CLI)", fix: "run `shepherd init <agent>` for the agent you use" } : undefined;
+  const reports = agents.map((a) => (a === "pi" ? checkPi(io) : a === "opencode" ? checkOpenCode(io) : checkHookAgent(a, io, deadlineMs, run)));
+  const none: Check | undefined = agents.length === 0 ? { name: "agents", ok: false, detail: "no agent found (pi, Claude Code, Codex, Gemini CLI, Copilot CLI, OpenCode)", fix: "run `shepherd init <agent>` for the agent you use" } : undefined;
   const all = [rules, ...(managed ? [managed] : []), ...(telemetry ? [telemetry] : []), ...(none ? [none] : []), ...reports.flatMap((r) => r.checks)];
   const ok = all.every((c) => c.ok);
 

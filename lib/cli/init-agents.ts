@@ -288,7 +288,7 @@ export async function runInitAgent(agent: string, opts: InitAgentOptions): Promi
   const err = opts.writeErr ?? ((t: string) => void process.stderr.write(t));
   const name = agentName(agent);
   if (!name) {
-    err(`shepherd init: unknown agent "${agent}" (one of: pi, ${AGENTS.join(", ")})\n`);
+    err(`shepherd init: unknown agent "${agent}" (one of: pi, ${AGENTS.join(", ")}, opencode)\n`);
     return 2;
   }
   if (opts.mcp && name !== "claude-code") {

@@ -1,4 +1,4 @@
-/** @module agent-neutral tool names and input fields (Claude Code, Codex, Gemini CLI, Copilot CLI -> pi vocabulary). */
+/** @module agent-neutral tool names and input fields (Claude Code, Codex, Gemini CLI, Copilot CLI, OpenCode -> pi vocabulary). */
 
 const TOOL_ALIASES: Record<string, string> = {
   bash: "bash",
@@ -12,6 +12,8 @@ const TOOL_ALIASES: Record<string, string> = {
   multiedit: "edit",
   replace: "edit",
   apply_patch: "edit",
+  // OpenCode's older patch tool; its `apply_patch` (GPT models) and `edit`/`write`/`read`/`grep`/`bash` match above.
+  patch: "edit",
   write: "write",
   write_file: "write",
   create: "write",
@@ -22,10 +24,13 @@ const TOOL_ALIASES: Record<string, string> = {
   view: "read",
   grep: "grep",
   search_file_content: "grep",
+  // Gemini CLI's and OpenCode's file pattern search.
   glob: "find",
   find: "find",
   ls: "ls",
   list_directory: "ls",
+  // OpenCode.
+  list: "ls",
 };
 
 /** Lower-cases and maps agent-specific tool names onto pi's (`Bash` -> `bash`, `write_file` -> `write`). */
@@ -69,7 +74,8 @@ export function toolGlobTest(glob: string): (tool: string) => boolean {
 }
 
 const PATH_KEYS = ["path", "file_path", "filePath", "absolute_path", "notebook_path", "dir_path", "directory"] as const;
-const TEXT_KEYS = ["newText", "new_string", "content", "new_str", "file_text", "text", "newContent"] as const;
+// `newString`: OpenCode's edit; `file_text`: Copilot CLI's create.
+const TEXT_KEYS = ["newText", "new_string", "newString", "content", "new_str", "file_text", "text", "newContent"] as const;
 const COMMAND_KEYS = ["command", "cmd"] as const;
 
 function firstString(input: Record<string, unknown>, keys: readonly string[]): string | undefined {
@@ -117,7 +123,8 @@ export function targetPathsOf(input: Record<string, unknown>): string[] {
   const direct = pathOf(input);
   if (direct !== undefined) return [direct];
   const out: string[] = [];
-  for (const key of ["patch", "input", "command", "cmd"]) {
+  // `patchText`: OpenCode's apply_patch.
+  for (const key of ["patch", "patchText", "input", "command", "cmd"]) {
     const value = input[key];
     const text = typeof value === "string" ? value : Array.isArray(value) ? value.filter((x) => typeof x === "string").join("\n") : undefined;
     if (text === undefined || !text.includes("*** ")) continue;
