@@ -188,7 +188,7 @@ interface Outcome {
   redacted?: { text: string; counts: Record<string, number> };
   approvals: ApprovalLookup | undefined;
   /** The `remember` ask rules that asked, for the face to keep once the person says yes. */
-  remember: RememberRequest[];
+  remember?: RememberRequest[];
   /** The call's approval key, computed once per event (the original input: what the person is shown and what runs). */
   key?: ApprovalKey;
 }
@@ -256,7 +256,7 @@ export function evaluate(ctx: EvalContext, event: HookEvent): Decision | Promise
 }
 
 function newOutcome(state: SessionState, ctx: EvalContext): Outcome {
-  return { notify: [], steer: [], fired: [], shadow: [], rewritten: false, tookEffect: [], state, projectRoot: ctx.projectRoot, approvals: ctx.approvals, remember: [] };
+  return { notify: [], steer: [], fired: [], shadow: [], rewritten: false, tookEffect: [], state, projectRoot: ctx.projectRoot, approvals: ctx.approvals };
 }
 
 
@@ -367,6 +367,7 @@ function remembered(rule: Rule, scope: RememberScope, view: EventView, out: Outc
     out.tookEffect.push(rule);
     return true;
   }
+  out.remember ??= [];
   if (!out.remember.some((r) => r.rule === rule.name)) out.remember.push({ rule: rule.name, source: rule.source, scope, ...key });
   return false;
 }
@@ -476,7 +477,7 @@ function finish(ctx: EvalContext, view: EventView, state: SessionState, list: Co
     fired: out.shadow.length > 0 ? [...out.fired, ...out.shadow] : out.fired,
   };
   if (out.ask) decision.reason = out.ask.reason;
-  if (out.ask && out.remember.length > 0) decision.remember = out.remember;
+  if (out.ask && out.remember) decision.remember = out.remember;
   if (out.rewritten) decision.input = view.input;
   if (out.redacted) {
     // A tool's output gets a line for the model; the model's own message is only masked (the user reads it).
