@@ -46,6 +46,38 @@ describe("isExactSessionState", () => {
       repeats: rarely(fc.nat(9)),
       failedCalls: counts,
       startedAt: rarely(fc.nat()),
+      pendingAsk: fc.oneof(
+        { arbitrary: fc.constant(undefined), weight: 3 },
+        {
+          arbitrary: fc.record(
+            {
+              callId: rarely(fc.oneof({ arbitrary: fc.constant("t1"), weight: 20 }, { arbitrary: fc.constant("x".repeat(513)), weight: 1 })),
+              at: rarely(fc.nat()),
+              remember: rarely(
+                fc.array(
+                  rarely(
+                    fc.record(
+                      {
+                        rule: rarely(fc.constant("r")),
+                        source: rarely(fc.constant("project")),
+                        scope: rarely(fc.oneof({ arbitrary: fc.constantFrom("session", "project"), weight: 20 }, { arbitrary: fc.constant("forever"), weight: 1 })),
+                        tool: rarely(fc.constant("bash")),
+                        inputHash: rarely(fc.oneof({ arbitrary: fc.constant("a".repeat(64)), weight: 20 }, { arbitrary: fc.constant("a".repeat(65)), weight: 1 })),
+                        display: rarely(fc.constant("deploy")),
+                      },
+                      { noNullPrototype: true },
+                    ),
+                  ),
+                  { maxLength: 2 },
+                ),
+              ),
+            },
+            { noNullPrototype: true },
+          ),
+          weight: 3,
+        },
+        { arbitrary: anyValue, weight: 1 },
+      ),
       extra: fc.oneof({ arbitrary: fc.constant(undefined), weight: 4 }, { arbitrary: anyValue, weight: 1 }),
     },
     // Mostly whole states: the old-format files (no edits, no commandsSinceEdit) get defaults from the schema.
@@ -67,6 +99,13 @@ describe("isExactSessionState", () => {
       hints: ["h"],
       wrapUpDelivered: ["r"],
       commandsSinceEdit: [{ command: "npm test", ok: true }],
+    });
+  });
+
+  it("should agree with the schema on every odd twin of a state with a pending ask", () => {
+    expectOddTwinsAgree(isExactSessionState, SessionStateSchema(), {
+      ...emptyState(5),
+      pendingAsk: { callId: "t1", at: 3, remember: [{ rule: "r", source: "project", scope: "session", tool: "bash", inputHash: "a".repeat(64), display: "deploy" }] },
     });
   });
 
