@@ -261,3 +261,32 @@ describe("approvals through the stdio sidecar (pi's face)", () => {
     expect(readFileSync(approvalsPath(), "utf8")).toContain("deploy prod");
   });
 });
+
+describe("approvals through Claude Code's mcp_tool hooks (shepherd serve --hook-tool)", () => {
+  let sc: Sidecar | undefined;
+  afterEach(async () => {
+    await sc?.close();
+    sc = undefined;
+  });
+
+  async function callHook(args: Record<string, string>): Promise<Record<string, unknown>> {
+    const res = await (sc as Sidecar).request("tools/call", { name: "shepherd_hook", arguments: { cwd: projA, session_id: "m1", ...args } });
+    const text = (res.result as { content: { text: string }[] }).content[0]?.text ?? "{}";
+    return JSON.parse(text) as Record<string, unknown>;
+  }
+  const bash = (command: string) => JSON.stringify({ command });
+
+  it("should keep a yes seen as the PostToolUse of the asked call, and allow that call next", async () => {
+    sc = new Sidecar(projA, t.env, ["serve", "--hook-tool"]);
+    expect(permission(await callHook({ hook_event_name: "PreToolUse", tool_name: "Bash", tool_use_id: "u1", tool_input: bash("deploy prod") }))).toBe("ask");
+    await callHook({ hook_event_name: "PostToolUse", tool_name: "Bash", tool_use_id: "u1", tool_input: bash("deploy prod"), tool_response: JSON.stringify({ stdout: "ok" }) });
+    expect(permission(await callHook({ hook_event_name: "PreToolUse", tool_name: "Bash", tool_use_id: "u2", tool_input: bash("deploy prod") }))).toBe("allow");
+    expect(listed().map((a) => a.rule)).toEqual(["ask-deploy"]);
+  });
+
+  it("should deny the model's own call of the hook tool, so it cannot feed a PostToolUse", async () => {
+    sc = new Sidecar(projA, t.env, ["serve", "--hook-tool"]);
+    const own = await callHook({ hook_event_name: "PreToolUse", tool_name: "mcp__shepherd__shepherd_hook", tool_use_id: "u3", tool_input: JSON.stringify({ hook_event_name: "PostToolUse" }) });
+    expect(permission(own)).toBe("deny");
+  });
+});

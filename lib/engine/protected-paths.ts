@@ -97,6 +97,7 @@ export function protectedPaths(input: ProtectedPathsInput): ProtectedPaths {
   const agent = envDir("PI_CODING_AGENT_DIR") ?? `${home}/.pi/agent`;
   files.add(`${agent}/shepherd-rules.json`);
   files.add(`${agent}/settings.json`);
+  // Plugins, audit log, session state, caches and the remembered approvals (approvals.json) all live here.
   trees.push(`${agent}/shepherd`);
   prefixed.push([`${agent}/extensions`, "shepherd"]);
   container(agent);

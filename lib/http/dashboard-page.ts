@@ -40,7 +40,7 @@ let count = 0;
 function addDecision(d) {
   count++;
   $("decision-count").textContent = String(count);
-  const fired = d.fired.map((f) => f.rule + " (" + (f.shadow ? "shadow: would " + f.action + ", " : "") + f.source + ")").join(", ");
+  const fired = d.fired.map((f) => f.rule + " (" + (f.shadow ? "shadow: would " + f.action + ", " : "") + (f.approval ? "allowed by remembered approval " + f.approval + ", " : "") + f.source + ")").join(", ");
   const notes = [d.reason, ...d.notify, ...d.steer].filter(Boolean).join(" | ");
   const tr = row([new Date(d.time).toLocaleTimeString(), d.agent || "-", d.session, d.hook + (d.tool ? " " + d.tool : ""), el("code", d.subject || ""), badge(d.action), fired, notes]);
   tr.dataset.action = d.action;
