@@ -26,6 +26,8 @@ const ALLOWED: readonly RegExp[] = [
   /^lib\/shell\/effects\/[a-z-]+\.ts$/,
   // Redaction of tool output and the data-flow guard's fingerprints run on every tool result.
   /^lib\/secrets\/redact\.ts$/,
+  // Remembered approvals: an ask rule with `remember` looks them up, a PostToolUse may keep one (no valibot).
+  /^lib\/approvals\/(approval-store|observe-hook)\.ts$/,
   /^lib\/[a-z-]+\.ts$/,
   /^npm:(valibot|re2js)$/,
 ];
