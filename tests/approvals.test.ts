@@ -20,18 +20,13 @@ let t: TempProject;
 let projA: string;
 let projB: string;
 
-function writeRules(project: string): void {
-  mkdirSync(join(project, ".pi"), { recursive: true });
-  writeFileSync(join(project, ".pi", "shepherd-rules.json"), JSON.stringify(RULES));
-}
-
 beforeEach(() => {
   t = tempProject("shepherd-approvals-");
   projA = realpathSync(t.project);
   projB = join(realpathSync(t.root), "other");
   mkdirSync(projB, { recursive: true });
-  writeRules(projA);
-  writeRules(projB);
+  // The user's own (global) rules: one set, in force in both projects.
+  writeFileSync(join(t.agentDir, "shepherd-rules.json"), JSON.stringify(RULES));
 });
 
 afterEach(() => t.cleanup());
@@ -174,6 +169,19 @@ describe("approvals through Claude Code's hook face", () => {
     expect(second.stderr).not.toContain("dropped");
   });
 
+  it("should let an untrusted project's rule ask every time, and remember once the project is trusted", () => {
+    mkdirSync(join(projB, ".pi"), { recursive: true });
+    writeFileSync(join(projB, ".pi", "shepherd-rules.json"), JSON.stringify([{ name: "ask-ship", action: "ask", pattern: "^ship\\b", remember: "project" }]));
+    approve("ship it", "t1", "s1", projB);
+    expect(permission(pre("ship it", "t2", "s1", projB).out)).toBe("ask");
+    expect(existsSync(approvalsPath())).toBe(false);
+    const rules = spawnSync(BINARY, ["rules", "list"], { cwd: projB, env: t.env, encoding: "utf8" });
+    expect(rules.stdout + rules.stderr).toContain("does not remember approvals");
+    expect(spawnSync(BINARY, ["trust", projB], { cwd: projB, env: t.env, encoding: "utf8" }).status).toBe(0);
+    approve("ship it", "t3", "s1", projB);
+    expect(permission(pre("ship it", "t4", "s1", projB).out)).toBe("allow");
+  });
+
   it("should block a tool call that writes the approvals file (self-protection)", () => {
     const write = hook({ session_id: "s1", hook_event_name: "PreToolUse", tool_name: "Write", tool_use_id: "w1", tool_input: { file_path: approvalsPath(), content: "{}" } });
     expect(permission(write.out)).toBe("deny");
@@ -205,7 +213,7 @@ describe("approvals through the stdio sidecar (pi's face)", () => {
     expect((approved.result as { approved: { rule: string }[] }).approved.map((a) => a.rule)).toEqual(["ask-deploy"]);
     const again = await sidecar.evaluate(ev("deploy prod", "p2"));
     expect(again.action).toBe("allow");
-    expect(again.fired).toEqual([{ rule: "ask-deploy", source: "project", action: "allow", approval: listed()[0]?.id }]);
+    expect(again.fired).toEqual([{ rule: "ask-deploy", source: "global", action: "allow", approval: listed()[0]?.id }]);
     // A token is used up by its first answer.
     const twice = await sidecar.request("shepherd/approve", { token: asked.approvalToken });
     expect((twice.result as { approved: unknown[] }).approved).toEqual([]);
@@ -237,7 +245,12 @@ describe("approvals through the stdio sidecar (pi's face)", () => {
       { action: "add", rule: { name: "m3", action: "ask", pattern: "^deploy", approvalToken: asked.approvalToken } },
       { action: "enable", name: "ask-deploy", token: asked.approvalToken },
     ];
-    for (const args of tries) await sidecar.request("tools/call", { name: "shepherd_rules", arguments: args });
+    const answers = [];
+    for (const args of tries) answers.push(await sidecar.request("tools/call", { name: "shepherd_rules", arguments: args }));
+    // A rule that remembers needs the person's consent even from a model's call: the first try is refused.
+    const first = answers[0]?.result as { isError: boolean; content: { text: string }[] };
+    expect(first.isError).toBe(true);
+    expect(first.content[0]?.text).toContain("remember");
     expect(existsSync(approvalsPath())).toBe(false);
     expect((await sidecar.evaluate(ev("deploy prod", "p3"))).action).toBe("ask");
   });

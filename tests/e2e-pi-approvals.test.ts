@@ -39,7 +39,7 @@ describe.each(piVersions().map((pi) => [pi.version, pi] as const))("pi %s", (_ve
   }
 
   it("should remember a yes for that exact command in the project, and still ask for another", async () => {
-    project.rules([{ name: "ask-touch", tool: "bash", action: "ask", pattern: "^touch", reason: "may I run {{command}}?", remember: "project" }]);
+    project.globalRules([{ name: "ask-touch", tool: "bash", action: "ask", pattern: "^touch", reason: "may I run {{command}}?", remember: "project" }]);
     project.script([
       { toolCalls: [{ name: "bash", arguments: { command: "touch a.txt" } }] },
       { toolCalls: [{ name: "bash", arguments: { command: "rm a.txt && touch a.txt && echo again > marker.txt" } }] },
@@ -66,7 +66,7 @@ describe.each(piVersions().map((pi) => [pi.version, pi] as const))("pi %s", (_ve
   });
 
   it("should keep a session approval within its session only", async () => {
-    project.rules([{ name: "ask-touch", tool: "bash", action: "ask", pattern: "^touch", reason: "may I run {{command}}?", remember: "session" }]);
+    project.globalRules([{ name: "ask-touch", tool: "bash", action: "ask", pattern: "^touch", reason: "may I run {{command}}?", remember: "session" }]);
     project.script([
       { toolCalls: [{ name: "bash", arguments: { command: "touch a.txt" } }] },
       { toolCalls: [{ name: "bash", arguments: { command: "touch a.txt" } }] },
