@@ -59,7 +59,7 @@ const HASH = /^[0-9a-f]{64}$/;
 export function isApproval(x: unknown): x is Approval {
   if (!isPlainRecord(x) || hasUnsafeKey(x) || !onlyKeys(x, ENTRY_KEYS)) return false;
   if (typeof x.id !== "string" || !ID.test(x.id) || typeof x.scope !== "string" || !SCOPES.has(x.scope)) return false;
-  if (!stringWithin(x.project, 1, 4096) || !x.project.startsWith("/") && !/^[A-Za-z]:[\\/]/.test(x.project)) return false;
+  if (!stringWithin(x.project, 1, 4096) || (!x.project.startsWith("/") && !/^[A-Za-z]:[\\/]/.test(x.project))) return false;
   if (!stringWithin(x.rule, 1, 200) || !stringWithin(x.tool, 1, 256) || typeof x.inputHash !== "string" || !HASH.test(x.inputHash)) return false;
   if (!stringWithin(x.display, 0, MAX_APPROVAL_DISPLAY) || !isNumber(x.createdAt) || !Number.isFinite(x.createdAt) || x.createdAt < 0) return false;
   if (x.scope === "session") {
