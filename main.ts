@@ -27,6 +27,8 @@ Usage:
   shepherd pack add <spec>|update|verify  rule packs (npm or git at a commit) and their lock file
   shepherd init <pi|claude-code|codex|gemini|copilot|opencode> [--uninstall]
   shepherd trust [dir] | --list | --revoke [dir]
+  shepherd approvals list [--project P] [--json] | revoke <id>... | --all
+                                          remembered approvals of "ask" rules with "remember"
   shepherd doctor [agent] [--json]        are the agents' hooks installed, complete and answering? (exit 1 if not)
   shepherd --version | --help
 
@@ -246,6 +248,8 @@ async function main(argv: string[]): Promise<number> {
       return rules(rest[0], rest.slice(1), cliIO(env, cwd));
     case "trust":
       return (await import("./lib/cli/trust.ts")).runTrust(rest, cliIO(env, cwd));
+    case "approvals":
+      return (await import("./lib/cli/approvals.ts")).runApprovals(rest, cliIO(env, cwd));
     case "schema":
       return (await import("./lib/cli/schema.ts")).runSchema(rest, cliIO(env, cwd));
     case "replay":

@@ -50,3 +50,18 @@ export function textFingerprint(text: string): string {
   if (!bunHash) return text;
   return `${text.length}:${bunHash(text, 0).toString(36)}:${bunHash(text, 0x5bd1e995).toString(36)}`;
 }
+
+type Hasher = { update(data: string): Hasher; digest(encoding: "hex"): string };
+const bunCrypto = (globalThis as { Bun?: { CryptoHasher: new (algorithm: string) => Hasher } }).Bun?.CryptoHasher;
+
+/**
+ * SHA-256 of a text as 64 hex digits: the one hash here for adversarial input (a remembered approval names
+ * the exact call it allows, and a model must not find another call with the same key). Bun's native hasher,
+ * else node:crypto taken on first use: importing it costs a cold Bun process ~14 ms.
+ */
+export function secureHash(text: string): string {
+  if (bunCrypto) return new bunCrypto("sha256").update(text).digest("hex");
+  const builtin = (process as { getBuiltinModule?: (id: string) => { createHash(algorithm: string): Hasher } | undefined }).getBuiltinModule?.("node:crypto");
+  if (!builtin) throw new Error("no SHA-256 implementation in this runtime");
+  return builtin.createHash("sha256").update(text).digest("hex");
+}

@@ -308,6 +308,7 @@ export default function shepherd(pi: ExtensionAPI): void {
         const why = ctx.hasUI ? "the user declined it" : "no one can be asked in this mode";
         return { block: true, reason: withNotes(`${decision.reason ?? "This call needs the user's approval"} (${why}).`, decision.notify) };
       }
+      if (decision.approvalToken !== undefined) await approve(ctx, decision.approvalToken);
     }
     if (decision.action === "rewrite" && decision.input) {
       counters.rewritten += 1;
@@ -344,6 +345,18 @@ export default function shepherd(pi: ExtensionAPI): void {
       return await ctx.ui.confirm("Shepherd", decision.reason ?? "Allow this?");
     } catch {
       return false;
+    }
+  }
+
+  /**
+   * The person said yes to an ask whose rule remembers: the sidecar keeps the approval. Only this dialog sends
+   * `shepherd/approve` (it is no tool the model can call); a failure costs only a question next time.
+   */
+  async function approve(ctx: ExtensionContext, token: string): Promise<void> {
+    try {
+      await getClient(ctx).request("shepherd/approve", { token });
+    } catch (error) {
+      warn(`your approval could not be remembered (${describe(error)}); Shepherd will ask again next time`, ctx);
     }
   }
 

@@ -31,6 +31,19 @@ describe("parseDecision", () => {
   });
 });
 
+describe("parseDecision approvalToken", () => {
+  it.each([
+    ["an ask with a token", { action: "ask", approvalToken: "ab12" }, "ab12"],
+    ["an allow (only an ask is approved)", { action: "allow", approvalToken: "ab12" }, undefined],
+    ["an empty token", { action: "ask", approvalToken: "" }, "decision.approvalToken is not a token"],
+    ["a token that is not a string", { action: "ask", approvalToken: 7 }, "decision.approvalToken is not a token"],
+    ["an over-long token", { action: "ask", approvalToken: "x".repeat(129) }, "decision.approvalToken is not a token"],
+  ] as const)("should read %s", (_what, value, expected) => {
+    const decision = parseDecision(value);
+    expect(typeof decision === "string" ? decision : decision.approvalToken).toBe(expected);
+  });
+});
+
 describe("parseAnnotations", () => {
   it.each([
     ["boolean hints", { destructiveHint: true, readOnlyHint: false, title: "x" }, { destructiveHint: true, readOnlyHint: false }],

@@ -75,6 +75,8 @@ export interface Decision {
   fired: Fired[];
   /** A block that should also stop the agent after this batch of calls. */
   terminate?: boolean;
+  /** An ask a rule wants remembered: sent back with `shepherd/approve` when the person says yes. */
+  approvalToken?: string;
 }
 
 export interface ToolCallResult {
@@ -100,7 +102,7 @@ const DECISION_ACTIONS: readonly string[] = ["allow", "block", "rewrite", "ask"]
 /** Returns the decision, or a message naming the first field that is wrong. */
 export function parseDecision(value: unknown): Decision | string {
   if (!isRecord(value)) return "decision is not an object";
-  const { action, reason, input, notify, steer, fired, terminate, result } = value;
+  const { action, reason, input, notify, steer, fired, terminate, result, approvalToken } = value;
   if (typeof action !== "string" || !DECISION_ACTIONS.includes(action)) return "decision.action is not allow|block|rewrite|ask";
   if (reason !== undefined && typeof reason !== "string") return "decision.reason is not a string";
   if (input !== undefined && !isRecord(input)) return "decision.input is not an object";
@@ -110,6 +112,7 @@ export function parseDecision(value: unknown): Decision | string {
   if (notify !== undefined && !isStringArray(notify)) return "decision.notify is not a list of strings";
   if (steer !== undefined && !isStringArray(steer)) return "decision.steer is not a list of strings";
   if (terminate !== undefined && typeof terminate !== "boolean") return "decision.terminate is not a boolean";
+  if (approvalToken !== undefined && !(typeof approvalToken === "string" && approvalToken.length > 0 && approvalToken.length <= 128)) return "decision.approvalToken is not a token";
   const firedList: Fired[] = [];
   if (fired !== undefined) {
     if (!Array.isArray(fired)) return "decision.fired is not a list";
@@ -131,6 +134,7 @@ export function parseDecision(value: unknown): Decision | string {
   if (reason !== undefined) decision.reason = reason;
   if (input !== undefined) decision.input = input;
   if (terminate === true && action === "block") decision.terminate = true;
+  if (typeof approvalToken === "string" && action === "ask") decision.approvalToken = approvalToken;
   if (isRecord(result) && typeof result.text === "string") decision.result = { text: result.text, ...(result.structured !== undefined ? { structured: result.structured } : {}) };
   return decision;
 }

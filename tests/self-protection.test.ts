@@ -43,6 +43,7 @@ function targets(w: World): string[] {
     join(w.proj, ".pi", "shepherd", "plugins", "evil.ts"),
     join(w.agent, "shepherd", "audit", "2026-01-01.jsonl"),
     join(w.agent, "shepherd", "cache", "snapshot.bin"),
+    join(w.agent, "shepherd", "approvals.json"),
     join(w.agent, "extensions", "shepherd", "index.ts"),
     realpathSync(BINARY),
     join(w.proj, ".claude", "settings.json"),

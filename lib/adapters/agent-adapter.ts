@@ -126,6 +126,8 @@ export function mergeDecisions(decisions: readonly Decision[]): Decision {
       out.input = d.input;
       if (d.terminate === true) out.terminate = true;
       else delete out.terminate;
+      if (d.remember) out.remember = d.remember;
+      else delete out.remember;
     }
     if (d.result) {
       out.result = d.result;
@@ -136,6 +138,7 @@ export function mergeDecisions(decisions: readonly Decision[]): Decision {
     out.fired.push(...d.fired);
   }
   if (out.action !== "rewrite") delete out.input;
+  if (out.action !== "ask") delete out.remember;
   if (out.action === "allow") delete out.reason;
   return out;
 }

@@ -225,6 +225,13 @@ export function claudeStyleAnswer(parsed: ParsedHook, decision: Decision, replac
         }
       } else if (decision.action === "rewrite" && decision.input) {
         hso.updatedInput = decision.input;
+      } else if (replace === "any" && decision.action === "allow") {
+        // A person approved this exact call before (a remembered approval): Claude Code must not ask again either.
+        const approval = decision.fired.find((f) => f.approval !== undefined);
+        if (approval) {
+          hso.permissionDecision = "allow";
+          hso.permissionDecisionReason = `Approved earlier: remembered approval ${approval.approval} of Shepherd rule "${approval.rule}" (\`shepherd approvals revoke ${approval.approval}\`).`;
+        }
       }
       if (context !== undefined) hso.additionalContext = context;
       if (Object.keys(hso).length > 1) out.hookSpecificOutput = hso;

@@ -66,7 +66,7 @@ export interface AuditRecord {
   rule: string;
   source: string;
   /** `shadow`: a rule in shadow mode that would have taken `action` (the decision did not). */
-  fired: { rule: string; source: string; action: string; shadow?: true }[];
+  fired: { rule: string; source: string; action: string; shadow?: true; approval?: string }[];
   input?: unknown;
   output?: string;
   message?: string;
@@ -93,7 +93,7 @@ export function auditRecord(event: HookEvent, decision: Decision, includeContent
     action: decision.action,
     rule: deciding.rule,
     source: deciding.source,
-    fired: decision.fired.map((f) => ({ rule: f.rule, source: f.source, action: f.action, ...(f.shadow ? { shadow: true as const } : {}) })),
+    fired: decision.fired.map((f) => ({ rule: f.rule, source: f.source, action: f.action, ...(f.shadow ? { shadow: true as const } : {}), ...(f.approval ? { approval: f.approval } : {}) })),
   };
   if (!includeContent) return rec;
   if (event.tool) rec.input = redactValue(event.tool.input);

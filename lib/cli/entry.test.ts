@@ -30,6 +30,8 @@ const ALLOWED: readonly RegExp[] = [
   /^lib\/secrets\/redact\.ts$/,
   // Decision telemetry's queue and config: plain code; the SDK behind it is loaded only when a span is exported.
   /^lib\/telemetry\/(telemetry-config|telemetry-sink|telemetry-status|decision-record)\.ts$/,
+  // Remembered approvals: an ask rule with `remember` looks them up, a PostToolUse may keep one (no valibot).
+  /^lib\/approvals\/(approval-store|observe-hook)\.ts$/,
   /^lib\/[a-z-]+\.ts$/,
   /^npm:(valibot|re2js)$/,
 ];

@@ -20,6 +20,9 @@ import { KNOWN_COPILOT_EVENTS } from "../adapters/copilot.ts";
 import { adapterFor, type AgentName, AGENTS } from "../adapters/index.ts";
 import { pruneStateFiles, sessionStateDir, withSessionState } from "../adapters/session-state-file.ts";
 import { AuditLog } from "../audit/audit-log.ts";
+import { observeHook } from "../approvals/observe-hook.ts";
+import { ApprovalStore, approvalsFile } from "../approvals/approval-store.ts";
+import type { RememberRequest } from "../engine/schema.ts";
 import { needsPlugins } from "../engine/merge.ts";
 import type { Decision, HookEvent } from "../engine/schema.ts";
 import type { FailMode, LoadIssue, Settings } from "../engine/schema-core.ts";
@@ -204,10 +207,13 @@ async function decide(adapter: AgentAdapter, parsed: ParsedHook, deps: HookDeps,
     audit.record(event, decision);
     deps.telemetry?.record(event, decision, meta);
   };
+  const writeErr = deps.writeErr ?? ((t: string) => void writeSync(2, t));
+  // A hook has no channel but stderr: an approvals file that cannot be read is said there (once: it is moved aside).
+  const approvals = new ApprovalStore({ file: approvalsFile(deps.env), report: (m) => writeErr(`shepherd: ${m}\n`) });
   // A snapshot holds no plugin-provided rules: with plugins the rules are loaded and merged in full.
   const snapshots = deps.plugins ? undefined : deps.snapshots?.(parsed.events);
   let ws = new Workspace(
-    { env: deps.env, cwd, watch: false, lazyCompile: true, ...(deps.loadCache ? { loadCache: deps.loadCache } : {}), ...(snapshots ? { snapshots } : {}), onDecision, ...(deps.plugins ? { plugins: deps.plugins } : {}) },
+    { env: deps.env, cwd, watch: false, lazyCompile: true, approvals, ...(deps.loadCache ? { loadCache: deps.loadCache } : {}), ...(snapshots ? { snapshots } : {}), onDecision, ...(deps.plugins ? { plugins: deps.plugins } : {}) },
     VERSION,
   );
   try {
@@ -215,7 +221,7 @@ async function decide(adapter: AgentAdapter, parsed: ParsedHook, deps: HookDeps,
     if (!deps.plugins && deps.loadPlugins && needsPlugins(host.ruleSet)) {
       beforePlugins();
       ws.close();
-      ws = new Workspace({ env: deps.env, cwd, watch: false, lazyCompile: true, ...(deps.loadCache ? { loadCache: deps.loadCache } : {}), onDecision, plugins: await deps.loadPlugins() }, VERSION);
+      ws = new Workspace({ env: deps.env, cwd, watch: false, lazyCompile: true, approvals, ...(deps.loadCache ? { loadCache: deps.loadCache } : {}), onDecision, plugins: await deps.loadPlugins() }, VERSION);
       host = ws.host(cwd);
     }
     reportErrors(host.issues, deps.writeErr ?? ((t: string) => void writeSync(2, t)));
@@ -223,7 +229,8 @@ async function decide(adapter: AgentAdapter, parsed: ParsedHook, deps: HookDeps,
     const dir = sessionStateDir(deps.env);
     const ending = parsed.events.some((e) => e.hook === "session_shutdown");
     if (parsed.events.some((e) => e.hook === "session_start")) pruneStateFiles(dir, PRUNE_AFTER_MS);
-    return await withSessionState(
+    let approved: RememberRequest[] | undefined;
+    const decision = await withSessionState(
       dir,
       adapter.agent,
       parsed.sessionId,
@@ -234,10 +241,19 @@ async function decide(adapter: AgentAdapter, parsed: ParsedHook, deps: HookDeps,
         for (const event of parsed.events) decisions.push(await ws.evaluate(event));
         // evaluate mutates the stored object in place; copy back in case the store replaced it.
         if (!parsed.dryRun) Object.assign(state, ws.sessions.get(first.session.id));
-        return mergeDecisions(decisions);
+        const merged = mergeDecisions(decisions);
+        // Claude Code shows a person's yes to an ask only by running the call (observe-hook.ts).
+        if (adapter.agent === "claude-code") approved = observeHook(state, parsed, merged, Date.now());
+        return merged;
       },
       { remove: ending },
     );
+    if (approved) {
+      const kept = await ws.approvals.grant({ project: ws.projectIdentity(cwd), session: first.session, remember: approved });
+      if (!kept.ok) writeErr(`shepherd: the approval was not remembered (${kept.reason}); Shepherd will ask again\n`);
+    }
+    if (ending) await ws.approvals.endSession(first.session);
+    return decision;
   } finally {
     ws.close();
     audit.close();

@@ -201,5 +201,6 @@ export function loadProject(cwdIn: string, env: Env, deps: CliDeps = {}, opts: L
     unlock: { names: settings.unlockBuiltins ?? [], file: globalSettingsFile(env) },
   });
   const evalHost = deps.plugins?.evalHost(cwd);
-  return { cwd, files, settings, trusted, issues, settingsIssues, managed, set, pluginActions: names.actions, pluginChecks: names.checks, home: homeDir(env), ...(evalHost ? { evalHost } : {}) };
+  // The merge adds its own warnings (a `remember` an untrusted project does not get).
+  return { cwd, files, settings, trusted, issues: set.issues, settingsIssues, managed, set, pluginActions: names.actions, pluginChecks: names.checks, home: homeDir(env), ...(evalHost ? { evalHost } : {}) };
 }

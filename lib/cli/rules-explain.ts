@@ -1,4 +1,6 @@
 /** @module `shepherd rules explain`: for one event, every rule's verdict (fired, or the first condition that failed). */
+import { ApprovalStore, approvalsFile } from "../approvals/approval-store.ts";
+import { canonicalDir } from "../rules/settings.ts";
 import { readBounded } from "../fs/bounded-read.ts";
 import { jsonDepthProblem, MAX_JSON_DEPTH } from "../json-depth.ts";
 import { resolve } from "node:path";
@@ -202,6 +204,8 @@ export async function runRulesExplain(argv: string[], io: CliIO, deps: CliDeps =
     // The sidecar's `shepherd_state` set (agent folders from the environment), so the verdict is the sidecar's.
     guard: protectedPathsFor(io.env, project.cwd, project.settings, process.execPath),
     ...(project.evalHost ? { host: project.evalHost } : {}),
+    // Remembered approvals, read only: an ask that one of them answers is explained as allowed.
+    approvals: new ApprovalStore({ file: approvalsFile(io.env), report: (m) => io.stderr(`${style.yellow("warning")}: ${m}\n`) }).lookupFor(canonicalDir(project.cwd)),
   };
   const verdicts: Verdict[] = explain(ctx, event, emptyState());
   let decision: Decision;

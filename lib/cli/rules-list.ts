@@ -223,6 +223,7 @@ export async function runRulesList(argv: string[], io: CliIO, deps: CliDeps = {}
       io.stdout(`  ${p.source} ${displayPath(p.file, project.cwd)}  ${state}  ${provides}${p.reason ? style.dim(`  (${p.reason})`) : ""}\n`);
     }
   }
+  for (const i of project.issues) if (i.severity === "warning" && i.path.endsWith(".remember")) io.stdout(`\n${style.yellow("warning")}: ${formatIssue(i, style, project.cwd)}\n`);
   const errors = project.issues.filter((i) => i.severity === "error");
   if (errors.length > 0) {
     io.stdout(`\n${style.red(style.bold(`${plural(errors.length, "problem")} in rule files`))} (a file with errors contributes no rules):\n`);

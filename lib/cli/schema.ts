@@ -54,6 +54,8 @@ const FIELD_DOCS: Record<string, string> = {
   subagent: "false: never fires inside a sub-agent. Default true.",
   requireSuccess: "tool_result only: fire only when the tool succeeded.",
   terminate: "A block on tool_call only: the agent stops after this batch of calls instead of trying again (pi 1.x; on pi 0.73 the run is aborted).",
+  remember:
+    'An ask on tool_call only: "session" or "project". When a person approves the ask, that exact call (same rule, tool and input; for a shell, the exact command) is allowed without asking again in this session or this project. `shepherd approvals list|revoke`.',
   requiresTools: "Fire only when these tools are available to the agent.",
   rewrite: 'For action "rewrite": {"prefix": "..."} or {"replace": "..."} ($1 captures from pattern).',
   enabled: "Default true. false keeps the rule listed but not in force.",

@@ -3,6 +3,7 @@ import type { ShellContext } from "../shell/index.ts";
 import type { PathGuard } from "../shell/paths.ts";
 import { type Budgets, budgetHit } from "./budgets.ts";
 import { loopCount, trackCall, trackFailure } from "./loops.ts";
+import { type ApprovalKey, approvalKey } from "./approval-key.ts";
 import { defaultProtectedPaths } from "./protected-paths.ts";
 import { candidates, type RuleSet } from "./merge.ts";
 import { type CompiledRule, EventView, fillTemplate, matchStatic, NO_MATCH } from "./match.ts";
@@ -10,8 +11,8 @@ import { selectorFor } from "./prefilter.ts";
 import { RegexBudgetError } from "./regex/guarded-regexp.ts";
 import { redactJson, redactSecrets, redactionNotice } from "../secrets/redact.ts";
 import { carriedSecret, exfiltrationReason, rememberSecrets } from "./secret-flow.ts";
-import type { Decision, Fired, HookEvent, Rule } from "./schema.ts";
-import { isBuiltinAction } from "./schema-core.ts";
+import type { Decision, Fired, HookEvent, RememberRequest, Rule } from "./schema.ts";
+import { isBuiltinAction, type RememberScope } from "./schema-core.ts";
 import { recordCommand, recordEdit, type SessionState, type SessionStore } from "./state.ts";
 import { isPowerShellTool, mainKeyOf } from "./tools.ts";
 
@@ -30,6 +31,18 @@ export interface PluginCallArgs {
   options: Record<string, unknown>;
   session: SessionState;
 }
+
+/** One remembered approval asked about: this rule, in this scope, for this exact call (approval-key.ts). */
+export interface ApprovalQuery {
+  rule: string;
+  scope: RememberScope;
+  tool: string;
+  inputHash: string;
+  session: { id: string; agent?: string };
+}
+
+/** The host's remembered approvals of the event's project: the id of one that allows the call, or undefined. Never throws. */
+export type ApprovalLookup = (query: ApprovalQuery) => string | undefined;
 
 /** Side effects the pure engine needs, injected by the host (git, plugins). */
 export interface EvalHost {
@@ -58,6 +71,8 @@ export interface EvalContext {
   listAll?: boolean;
   /** Per-session budgets from the settings (budgets.ts). */
   budgets?: Budgets;
+  /** Remembered approvals of this project (lib/approvals/), asked only when an `ask` rule with `remember` matches. */
+  approvals?: ApprovalLookup;
 }
 
 function shellContext(ctx: EvalContext, event: HookEvent): ShellContext {
@@ -171,6 +186,11 @@ interface Outcome {
   projectRoot: string;
   /** The redacted tool output (without the notice) and what was replaced, once a `redact` rule found secrets. */
   redacted?: { text: string; counts: Record<string, number> };
+  approvals: ApprovalLookup | undefined;
+  /** The `remember` ask rules that asked, for the face to keep once the person says yes. */
+  remember?: RememberRequest[];
+  /** The call's approval key, computed once per event (the original input: what the person is shown and what runs). */
+  key?: ApprovalKey;
 }
 
 function defaultReason(rule: Rule): string {
@@ -209,7 +229,7 @@ export function evaluate(ctx: EvalContext, event: HookEvent): Decision | Promise
   const selector = selectorFor(list);
   if (selector.needsHost) return evaluateAsync(ctx, view, state, list, shell);
 
-  const out = newOutcome(state, ctx.projectRoot);
+  const out = newOutcome(state, ctx);
   let picked = selector.select(view, shell);
   for (let k = 0; k < picked.length; k++) {
     const cr = picked[k] as CompiledRule;
@@ -235,13 +255,13 @@ export function evaluate(ctx: EvalContext, event: HookEvent): Decision | Promise
   return finish(ctx, view, state, list, shell, out);
 }
 
-function newOutcome(state: SessionState, projectRoot: string): Outcome {
-  return { notify: [], steer: [], fired: [], shadow: [], rewritten: false, tookEffect: [], state, projectRoot };
+function newOutcome(state: SessionState, ctx: EvalContext): Outcome {
+  return { notify: [], steer: [], fired: [], shadow: [], rewritten: false, tookEffect: [], state, projectRoot: ctx.projectRoot, approvals: ctx.approvals };
 }
 
 
 async function evaluateAsync(ctx: EvalContext, view: EventView, state: SessionState, list: CompiledRule[], shell: ShellContext): Promise<Decision> {
-  const out = newOutcome(state, ctx.projectRoot);
+  const out = newOutcome(state, ctx);
   const selector = selectorFor(list);
   let picked = selector.select(view, shell);
   for (let k = 0; k < picked.length; k++) {
@@ -299,6 +319,7 @@ function applyAction(cr: CompiledRule, view: EventView, out: Outcome): void {
       out.block = { rule, reason: fillTemplate(rule.reason ?? `Blocked by Shepherd rule "${rule.name}"`, view) };
       break;
     case "ask":
+      if (rule.remember !== undefined && remembered(rule, rule.remember, view, out)) return;
       if (!out.ask) out.ask = { rule, reason: fillTemplate(rule.reason ?? `Shepherd rule "${rule.name}" asks for confirmation`, view) };
       break;
     case "rewrite": {
@@ -328,6 +349,27 @@ function applyAction(cr: CompiledRule, view: EventView, out: Outcome): void {
       return;
   }
   took(out, rule);
+}
+
+/**
+ * An `ask` rule with `remember` on a tool call: true when a person approved this exact call before (the rule
+ * is recorded as fired with action "allow" and the approval's id, and asks nothing); else the call is noted
+ * in `remember`, for the face to keep if the person says yes now.
+ */
+function remembered(rule: Rule, scope: RememberScope, view: EventView, out: Outcome): boolean {
+  const ev = view.event;
+  if (ev.hook !== "tool_call" || !ev.tool) return false;
+  out.key ??= approvalKey(ev.tool.name, ev.tool.input);
+  const key = out.key;
+  const id = out.approvals?.({ rule: rule.name, scope, tool: key.tool, inputHash: key.inputHash, session: ev.session });
+  if (id !== undefined) {
+    out.fired.push({ ...fired(rule, "allow"), approval: id });
+    out.tookEffect.push(rule);
+    return true;
+  }
+  out.remember ??= [];
+  if (!out.remember.some((r) => r.rule === rule.name)) out.remember.push({ rule: rule.name, source: rule.source, scope, ...key });
+  return false;
 }
 
 /** Replaces secrets in a tool result's or a message's text (after earlier redact rules); false when there were none. */
@@ -435,6 +477,7 @@ function finish(ctx: EvalContext, view: EventView, state: SessionState, list: Co
     fired: out.shadow.length > 0 ? [...out.fired, ...out.shadow] : out.fired,
   };
   if (out.ask) decision.reason = out.ask.reason;
+  if (out.ask && out.remember) decision.remember = out.remember;
   if (out.rewritten) decision.input = view.input;
   if (out.redacted) {
     // A tool's output gets a line for the model; the model's own message is only masked (the user reads it).
@@ -470,6 +513,11 @@ export function explain(ctx: EvalContext, event: HookEvent, sessionState: Sessio
       const ok = builtinCheck(rule.check, state);
       if (ok === false) return { rule, fired: false, why: `check ${rule.check} is false` };
       if (ok === undefined) return { rule, fired: true, why: `check ${rule.check} is evaluated at run time` };
+    }
+    if (rule.action === "ask" && rule.remember !== undefined && event.tool && ctx.approvals) {
+      const key = approvalKey(event.tool.name, event.tool.input);
+      const id = ctx.approvals({ rule: rule.name, scope: rule.remember, tool: key.tool, inputHash: key.inputHash, session: event.session });
+      if (id !== undefined) return { rule, fired: true, why: `allowed by remembered approval ${id} (${rule.remember}): it does not ask` };
     }
     return { rule, fired: true };
   });

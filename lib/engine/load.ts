@@ -143,6 +143,10 @@ function crossFieldProblems(input: RuleInput): [PathSegment[], string][] {
   if (input.terminate && ((input.action !== undefined && input.action !== "block") || hook !== "tool_call")) {
     out.push([["terminate"], `"terminate" only applies to action "block" on tool_call, not ${input.action ?? "a patch"} on ${hook}`]);
   }
+  // A patch (no action) may add remember to the ask rule it changes.
+  if (input.remember !== undefined && ((input.action !== undefined && input.action !== "ask") || hook !== "tool_call")) {
+    out.push([["remember"], `"remember" only applies to action "ask" on tool_call, not ${input.action ?? "a patch"} on ${hook}`]);
+  }
   if (input.requireSuccess && hook !== "tool_result") out.push([["requireSuccess"], `"requireSuccess" only applies to tool_result, not ${hook}`]);
   if (input.tool !== undefined && !TOOL_HOOKS.has(hook)) out.push([["tool"], `"tool" only applies to tool_call and tool_result, not ${hook}`]);
   if (input.paths !== undefined && !TOOL_HOOKS.has(hook)) out.push([["paths"], `"paths" only applies to tool_call and tool_result, not ${hook}`]);
@@ -423,6 +427,7 @@ export function toRule(
     subagent: input.subagent ?? true,
     requireSuccess: input.requireSuccess ?? false,
     ...(input.terminate !== undefined ? { terminate: input.terminate } : {}),
+    ...(input.remember !== undefined ? { remember: input.remember } : {}),
     ...(input.requiresTools !== undefined ? { requiresTools: toList(input.requiresTools)?.map(normalizeToolName) } : {}),
     ...(input.rewrite !== undefined ? { rewrite: input.rewrite } : {}),
     enabled: input.enabled ?? true,

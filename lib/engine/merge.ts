@@ -140,11 +140,20 @@ export function mergeLayers(layers: Layer[], issues: LoadIssue[] = [], opts: Mer
   const defer = opts.lazyCompile ? deferredCompiler(compile) : recompile ? deferredCompiler(recompile) : undefined;
   const rules: Rule[] = [];
   const compiledPatterns: RulePatterns[] = [];
-  for (const rule of ordered) {
-    const why = skipReason(rule, opts);
+  const outIssues = [...issues];
+  for (const candidate of ordered) {
+    const why = skipReason(candidate, opts);
     if (why) {
-      skipped.push({ rule, reason: why });
+      skipped.push({ rule: candidate, reason: why });
       continue;
+    }
+    let rule = candidate;
+    // Remembering a yes relaxes an ask (and on Claude Code, the agent's own prompt): a repository does not
+    // get to choose that for the person until it is trusted. The ask itself stays in force.
+    if (rule.source === "project" && !opts.trusted && rule.remember !== undefined) {
+      const { remember: _dropped, ...kept } = rule;
+      rule = kept;
+      outIssues.push({ file: rule.file, path: `${rule.jsonPath}.remember`, severity: "warning", message: `ignored: an untrusted project's rule asks every time, it does not remember approvals; ${trustHint(opts)}` });
     }
     try {
       if (!opts.lazyCompile) {
@@ -177,7 +186,7 @@ export function mergeLayers(layers: Layer[], issues: LoadIssue[] = [], opts: Mer
       idx.byTool.set(tool, list);
     }
   }
-  return withLazyByName({ rules, skipped, overrides, issues, byHook, fileRank });
+  return withLazyByName({ rules, skipped, overrides, issues: outIssues, byHook, fileRank });
 }
 
 /**

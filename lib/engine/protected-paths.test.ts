@@ -14,6 +14,8 @@ describe("protectedPaths", () => {
     ["audit log", `${HOME}/.pi/agent/shepherd/audit/2026-01-01.jsonl`, false, true],
     ["state folder itself", `${HOME}/.pi/agent/shepherd`, false, true],
     ["hook cache", `${HOME}/.pi/agent/shepherd/cache/snapshot-1.bin`, false, true],
+    ["remembered approvals", `${HOME}/.pi/agent/shepherd/approvals.json`, false, true],
+    ["approvals moved aside", `${HOME}/.pi/agent/shepherd/approvals.corrupt.json`, false, true],
     ["pi extension", `${HOME}/.pi/agent/extensions/shepherd/index.ts`, false, true],
     ["pi extension under another name", `${HOME}/.pi/agent/extensions/shepherd-dev`, false, true],
     ["another pi extension", `${HOME}/.pi/agent/extensions/other/index.ts`, false, false],

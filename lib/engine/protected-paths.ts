@@ -110,6 +110,7 @@ export function protectedPaths(input: ProtectedPathsInput): ProtectedPaths {
   // The pack lock (lib/rules/packs/): which hashes a pack must have. The pack cache is under `${agent}/shepherd`.
   files.add(`${agent}/shepherd-rules.lock`);
   files.add(`${agent}/settings.json`);
+  // Plugins, audit log, session state, caches and the remembered approvals (approvals.json) all live here.
   trees.push(`${agent}/shepherd`);
   prefixed.push([`${agent}/extensions`, "shepherd"]);
   container(agent);

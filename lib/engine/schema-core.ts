@@ -30,6 +30,10 @@ export function isBuiltinAction(action: string): action is BuiltinAction {
 
 export const BUILTIN_CHECKS = ["has_edits", "git_uncommitted", "always"] as const;
 
+/** How long a person's "yes" to an `ask` rule with `remember` holds for that exact call (lib/approvals/). */
+export const REMEMBER_SCOPES = ["session", "project"] as const;
+export type RememberScope = (typeof REMEMBER_SCOPES)[number];
+
 // The vocabulary, defined once: every module asks these, none keeps its own list.
 const BUILTIN_CHECK_SET: ReadonlySet<string> = new Set(BUILTIN_CHECKS);
 

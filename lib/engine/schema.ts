@@ -2,7 +2,7 @@
 import * as v from "valibot";
 import { CommandConditionSchema } from "../shell/command-condition-schema.ts";
 import { PATH_CLASSES, type PathClass } from "../shell/paths.ts";
-import { HOOK_NAMES, type HookName, type LayerName } from "./schema-core.ts";
+import { HOOK_NAMES, type HookName, type LayerName, REMEMBER_SCOPES, type RememberScope } from "./schema-core.ts";
 
 export {
   BUILTIN_ACTIONS,
@@ -12,9 +12,10 @@ export {
   isBuiltinAction,
   issuePath,
   LayerNames,
+  REMEMBER_SCOPES,
   SettingsSchema,
 } from "./schema-core.ts";
-export type { BuiltinAction, HookName, LayerName, LoadIssue, Settings, SettingsInput } from "./schema-core.ts";
+export type { BuiltinAction, HookName, LayerName, LoadIssue, RememberScope, Settings, SettingsInput } from "./schema-core.ts";
 
 export const EXPECTATIONS = ["block", "allow", "rewrite", "notify", "steer", "ask", "redact"] as const;
 
@@ -83,6 +84,8 @@ export const RuleSchema = v.strictObject({
   requireSuccess: v.optional(v.boolean()),
   /** A block on tool_call: ask the agent to stop after this batch of calls instead of trying again (pi 1.x). */
   terminate: v.optional(v.boolean()),
+  /** An `ask` on tool_call: a person's "yes" is remembered for that exact call, in this session or this project. */
+  remember: v.optional(v.picklist(REMEMBER_SCOPES)),
   requiresTools: v.optional(StringOrList),
   rewrite: v.optional(RewriteSchema),
   enabled: v.optional(v.boolean()),
@@ -119,6 +122,7 @@ export interface Rule {
   subagent: boolean;
   requireSuccess: boolean;
   terminate?: boolean;
+  remember?: RememberScope;
   requiresTools?: string[];
   rewrite?: { prefix: string } | { replace: string };
   enabled: boolean;
@@ -189,6 +193,21 @@ export interface Fired {
   action: string;
   /** A rule in shadow mode: it matched, and `action` is what it would have done; the decision ignores it. */
   shadow?: true;
+  /** An `ask` rule that did not ask: a person approved this exact call before (the approval's id; `action` is "allow"). */
+  approval?: string;
+}
+
+/**
+ * What an `ask` with `remember` asks to keep once a person says yes: the rule, the scope, and the call it was
+ * about (tool and the hash of its normalized input, approval-key.ts; `display` is a short, redacted text).
+ */
+export interface RememberRequest {
+  rule: string;
+  source: string;
+  scope: RememberScope;
+  tool: string;
+  inputHash: string;
+  display: string;
 }
 
 export interface Decision {
@@ -208,5 +227,9 @@ export interface Decision {
   fired: Fired[];
   /** On a block from a rule with `terminate`: the agent should stop after this batch. */
   terminate?: boolean;
+  /** On an ask: the `remember` rules that asked, for the face to keep once the person approves. */
+  remember?: RememberRequest[];
+  /** Set by the stdio face on an ask with `remember`: the client sends it back with `shepherd/approve` on a "yes". */
+  approvalToken?: string;
 }
 

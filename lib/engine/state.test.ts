@@ -46,6 +46,41 @@ describe("isExactSessionState", () => {
       repeats: rarely(fc.nat(9)),
       failedCalls: counts,
       startedAt: rarely(fc.nat()),
+      // Mostly absent or right, each part wrong now and then: the guard must see every branch.
+      pendingAsk: fc.oneof(
+        { arbitrary: fc.constant(undefined), weight: 6 },
+        {
+          arbitrary: fc.record(
+            {
+              callId: fc.oneof({ arbitrary: fc.constant("t1"), weight: 30 }, { arbitrary: fc.constant("x".repeat(513)), weight: 1 }),
+              at: fc.oneof({ arbitrary: fc.nat(), weight: 30 }, { arbitrary: anyValue, weight: 1 }),
+              remember: fc.oneof(
+                {
+                  arbitrary: fc.array(
+                    fc.record(
+                      {
+                        rule: fc.constant("r"),
+                        source: fc.constant("project"),
+                        scope: fc.oneof({ arbitrary: fc.constantFrom("session", "project"), weight: 30 }, { arbitrary: fc.constant("forever"), weight: 1 }),
+                        tool: fc.constant("bash"),
+                        inputHash: fc.oneof({ arbitrary: fc.constant("a".repeat(64)), weight: 30 }, { arbitrary: fc.constant("a".repeat(65)), weight: 1 }),
+                        display: fc.oneof({ arbitrary: fc.constant("deploy"), weight: 30 }, { arbitrary: anyValue, weight: 1 }),
+                      },
+                      { noNullPrototype: true },
+                    ),
+                    { maxLength: 2 },
+                  ),
+                  weight: 30,
+                },
+                { arbitrary: anyValue, weight: 1 },
+              ),
+            },
+            { noNullPrototype: true },
+          ),
+          weight: 3,
+        },
+        { arbitrary: anyValue, weight: 1 },
+      ),
       extra: fc.oneof({ arbitrary: fc.constant(undefined), weight: 4 }, { arbitrary: anyValue, weight: 1 }),
     },
     // Mostly whole states: the old-format files (no edits, no commandsSinceEdit) get defaults from the schema.
@@ -53,7 +88,7 @@ describe("isExactSessionState", () => {
   );
 
   it("should accept exactly what SessionStateSchema returns unchanged", () => {
-    expectGuardAgrees(isExactSessionState, SessionStateSchema(), fc.oneof(state, anyValue), 50);
+    expectGuardAgrees(isExactSessionState, SessionStateSchema(), fc.oneof(state, anyValue), 50, 6000);
   });
 
   it("should agree with the schema on every odd twin of a full state (NaN counters, holes, prototype keys)", () => {
@@ -67,6 +102,13 @@ describe("isExactSessionState", () => {
       hints: ["h"],
       wrapUpDelivered: ["r"],
       commandsSinceEdit: [{ command: "npm test", ok: true }],
+    });
+  });
+
+  it("should agree with the schema on every odd twin of a state with a pending ask", () => {
+    expectOddTwinsAgree(isExactSessionState, SessionStateSchema(), {
+      ...emptyState(5),
+      pendingAsk: { callId: "t1", at: 3, remember: [{ rule: "r", source: "project", scope: "session", tool: "bash", inputHash: "a".repeat(64), display: "deploy" }] },
     });
   });
 

@@ -4,6 +4,19 @@ import { lazySchema } from "../lazy-schema.ts";
 import { isDenseArray, isNumber, isNumberRecord, isPlainRecord, isStringArray, onlyKeys } from "./guard-kit.ts";
 import { redactSecrets } from "../secrets/redact.ts";
 import type { SecretPrint } from "./secret-flow.ts";
+import type { RememberRequest } from "./schema.ts";
+import { REMEMBER_SCOPES } from "./schema-core.ts";
+
+/**
+ * An agent that tells a person's yes only by running the call (Claude Code: its PostToolUse of the same
+ * tool_use_id): the ask with `remember` it is waiting on (lib/approvals/observe-hook.ts).
+ */
+export interface PendingAsk {
+  callId: string;
+  /** When it asked (ms): an answer much later is no longer taken for this ask. */
+  at: number;
+  remember: RememberRequest[];
+}
 
 export interface CommandRecord {
   command: string;
@@ -47,6 +60,7 @@ export interface SessionState {
   failedCalls: Record<string, number>;
   /** When the session's first event came (ms; 0 = not known yet): the wall-time budget counts from here. */
   startedAt: number;
+  pendingAsk?: PendingAsk;
 }
 
 export function emptyState(now = 0): SessionState {
@@ -92,10 +106,46 @@ export const SessionStateSchema = lazySchema(() => {
     repeats: v.optional(v.number(), 0),
     failedCalls: v.optional(Counts, {}),
     startedAt: v.optional(v.number(), 0),
+    pendingAsk: v.optional(
+      v.object({
+        callId: v.pipe(v.string(), v.maxLength(512)),
+        at: v.number(),
+        remember: v.pipe(
+          v.array(
+            v.object({
+              rule: v.pipe(v.string(), v.maxLength(200)),
+              source: v.pipe(v.string(), v.maxLength(32)),
+              scope: v.picklist(REMEMBER_SCOPES),
+              tool: v.pipe(v.string(), v.maxLength(256)),
+              inputHash: v.pipe(v.string(), v.maxLength(64)),
+              display: v.pipe(v.string(), v.maxLength(256)),
+            }),
+          ),
+          v.maxLength(MAX_PENDING_REMEMBER),
+        ),
+      }),
+    ),
   });
 });
 
-const STATE_KEYS: ReadonlySet<string> = new Set(["calls", "errors", "callsByTool", "errorsByTool", "hasEdits", "edits", "commandsSinceEdit", "baselines", "warnings", "hints", "wrapUpDelivered", "lastSeen", "secretSalt", "secretPrints", "lastCall", "repeats", "failedCalls", "startedAt"]);
+/** At most this many `remember` rules are kept for one pending ask. */
+export const MAX_PENDING_REMEMBER = 16;
+const PENDING_KEYS: ReadonlySet<string> = new Set(["callId", "at", "remember"]);
+const REMEMBER_KEYS: ReadonlySet<string> = new Set(["rule", "source", "scope", "tool", "inputHash", "display"]);
+const SCOPE_SET: ReadonlySet<string> = new Set(REMEMBER_SCOPES);
+const within = (x: unknown, max: number): boolean => typeof x === "string" && x.length <= max;
+
+function isPendingAsk(x: unknown): boolean {
+  if (!isPlainRecord(x) || !onlyKeys(x, PENDING_KEYS) || !within(x.callId, 512) || !isNumber(x.at) || !isDenseArray(x.remember)) return false;
+  if (x.remember.length > MAX_PENDING_REMEMBER) return false;
+  for (const r of x.remember) {
+    if (!isPlainRecord(r) || !onlyKeys(r, REMEMBER_KEYS) || typeof r.scope !== "string" || !SCOPE_SET.has(r.scope)) return false;
+    if (!within(r.rule, 200) || !within(r.source, 32) || !within(r.tool, 256) || !within(r.inputHash, 64) || !within(r.display, 256)) return false;
+  }
+  return true;
+}
+
+const STATE_KEYS: ReadonlySet<string> = new Set(["calls", "errors", "callsByTool", "errorsByTool", "hasEdits", "edits", "commandsSinceEdit", "baselines", "warnings", "hints", "wrapUpDelivered", "lastSeen", "secretSalt", "secretPrints", "lastCall", "repeats", "failedCalls", "startedAt", "pendingAsk"]);
 const PRINT_KEYS: ReadonlySet<string> = new Set(["h", "len", "kind", "source"]);
 const RECORD_KEYS: ReadonlySet<string> = new Set(["command", "ok"]);
 
@@ -112,6 +162,7 @@ export function isExactSessionState(x: unknown): x is SessionState {
   if (!isStringArray(x.hints) || !isStringArray(x.wrapUpDelivered) || !isDenseArray(x.commandsSinceEdit)) return false;
   for (const c of x.commandsSinceEdit) if (!isPlainRecord(c) || !onlyKeys(c, RECORD_KEYS) || typeof c.command !== "string" || typeof c.ok !== "boolean") return false;
   if (x.secretSalt !== undefined && typeof x.secretSalt !== "string") return false;
+  if (x.pendingAsk !== undefined && !isPendingAsk(x.pendingAsk)) return false;
   if (x.secretPrints !== undefined) {
     if (!isDenseArray(x.secretPrints)) return false;
     for (const p of x.secretPrints) {

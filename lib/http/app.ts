@@ -48,6 +48,7 @@ export interface AppDeps {
   streamTimeout?: (req: Request, live: boolean) => void;
 }
 
+const RevokeBodySchema = v.object({ id: v.pipe(v.string(), v.regex(/^[0-9a-f]{12}$/, "an approval id is 12 hex digits")) });
 const HintBodySchema = v.looseObject({ session: v.looseObject({ id: v.pipe(v.string(), v.minLength(1)) }), text: v.pipe(v.string(), v.minLength(1)) });
 
 function sameSecret(a: string, b: string): boolean {
@@ -208,6 +209,19 @@ export function createApp(deps: AppDeps): Hono {
   app.get("/v1/status", (c) => {
     const status = statusOf(workspace, c.req.query("cwd"), deps.version);
     return c.json(deps.telemetry ? { ...status, telemetry: deps.telemetry(workspace.host(status.cwd).settings) } : status);
+  });
+
+  // Remembered approvals (lib/approvals/): listed, and revoked one at a time; none is ever created here.
+  app.get("/v1/approvals", (c) => c.json({ file: workspace.approvals.file, approvals: workspace.approvals.all() }));
+
+  app.post("/v1/approvals/revoke", async (c) => {
+    const body = await readJson(c);
+    if (!body.ok) return c.json({ error: "body is not JSON", path: "" }, 400);
+    const parsed = v.safeParse(RevokeBodySchema, body.value);
+    if (!parsed.success) return c.json(issueBody(parsed.issues), 400);
+    const r = await workspace.approvals.revoke((a) => a.id === parsed.output.id);
+    if (!r.ok) return c.json({ error: r.reason }, 500);
+    return c.json({ revoked: r.value.map((a) => a.id) }, r.value.length > 0 ? 200 : 404);
   });
 
   app.get("/v1/events", (c) =>

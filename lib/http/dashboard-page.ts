@@ -40,7 +40,7 @@ let count = 0;
 function addDecision(d) {
   count++;
   $("decision-count").textContent = String(count);
-  const fired = d.fired.map((f) => f.rule + " (" + (f.shadow ? "shadow: would " + f.action + ", " : "") + f.source + ")").join(", ");
+  const fired = d.fired.map((f) => f.rule + " (" + (f.shadow ? "shadow: would " + f.action + ", " : "") + (f.approval ? "allowed by remembered approval " + f.approval + ", " : "") + f.source + ")").join(", ");
   const notes = [d.reason, ...d.notify, ...d.steer].filter(Boolean).join(" | ");
   const tr = row([new Date(d.time).toLocaleTimeString(), d.agent || "-", d.session, d.hook + (d.tool ? " " + d.tool : ""), el("code", d.subject || ""), badge(d.action), fired, notes]);
   tr.dataset.action = d.action;
@@ -71,6 +71,17 @@ async function refresh() {
   $("telemetry-problem").textContent = t && t.lastProblem ? "last telemetry export failed at " + t.lastProblem.time + " to " + t.lastProblem.endpoint + ": " + t.lastProblem.problem + " (decisions are not affected)" : "";
   fill($("sessions"), s.sessions.map((x) => row([el("code", x.id), x.calls, x.errors, x.hasEdits ? "yes" : "no", Object.entries(x.callsByTool).map(([t, n]) => t + ":" + n).join(" ")])), "no sessions yet", 5);
 }
+async function refreshApprovals() {
+  const res = await fetch(withAuth("/v1/approvals"));
+  if (!res.ok) return;
+  const { approvals } = await res.json();
+  fill($("approvals"), approvals.map((a) => {
+    const revoke = el("button", "revoke");
+    revoke.dataset.id = a.id;
+    revoke.onclick = async () => { revoke.disabled = true; await fetch(withAuth("/v1/approvals/revoke"), { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ id: a.id }) }); refreshApprovals().catch(() => {}); };
+    return row([el("code", a.id), a.scope === "session" ? "session " + (a.agent ? a.agent + ":" : "") + a.session : "project", a.rule, el("code", a.tool + ": " + a.display), el("code", a.project), new Date(a.createdAt).toLocaleString(), revoke]);
+  }), "no remembered approvals", 7);
+}
 let timer;
 function soon() { clearTimeout(timer); timer = setTimeout(refresh, 100); }
 function connect() {
@@ -82,8 +93,9 @@ function connect() {
   es.onerror = () => { $("conn").textContent = "reconnecting"; $("conn").className = "off"; };
 }
 refresh().catch((e) => { $("status-error").textContent = String(e); });
+refreshApprovals().catch(() => {});
 connect();
-setInterval(() => refresh().catch(() => {}), 5000);
+setInterval(() => { refresh().catch(() => {}); refreshApprovals().catch(() => {}); }, 5000);
 `;
 
 const layerSection = (layer: string, title: string) => `
@@ -111,6 +123,8 @@ export function dashboardPage(version: string): string {
 <table><thead><tr><th>rule</th><th>layer</th><th>would have</th><th>times</th></tr></thead><tbody id="shadow"></tbody></table>
 <p id="managed" class="err"></p>
 <p id="telemetry" class="muted" data-testid="telemetry"></p><p id="telemetry-problem" class="err" data-testid="telemetry-problem"></p></section>
+<section class="wide" data-testid="approvals"><h2>Remembered approvals</h2>
+<table><thead><tr><th>id</th><th>scope</th><th>rule</th><th>call</th><th>project</th><th>since</th><th></th></tr></thead><tbody id="approvals"></tbody></table></section>
 ${layerSection("project", "Project")}
 ${layerSection("global", "Global")}
 ${layerSection("builtin", "Built-in")}

@@ -93,7 +93,7 @@ export class DecisionFeed {
       ...(decision.reason !== undefined ? { reason: clipText(decision.reason, l.fieldMax) } : {}),
       notify: clipList(decision.notify, l),
       steer: clipList(decision.steer, l),
-      fired: decision.fired.slice(0, l.listMax).map((f) => ({ rule: name(f.rule), source: name(f.source), action: name(f.action), ...(f.shadow ? { shadow: true as const } : {}) })),
+      fired: decision.fired.slice(0, l.listMax).map((f) => ({ rule: name(f.rule), source: name(f.source), action: name(f.action), ...(f.shadow ? { shadow: true as const } : {}), ...(f.approval ? { approval: name(f.approval) } : {}) })),
     };
     const item: FeedItem = { id: String(entry.seq), data: JSON.stringify(entry) };
     this.#recent.push({ entry, item });

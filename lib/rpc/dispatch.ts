@@ -11,6 +11,8 @@ import { RULES_TOOL_DEFINITION, RULES_TOOL_NAME, runRulesTool } from "../rules/r
 import { CONSENT_META_KEY } from "../rules/rules-tool-consent.ts";
 import type { Workspace } from "../rules/workspace.ts";
 import { EnvelopeSchema, isEnvelope } from "./envelope.ts";
+import { PendingOffers } from "../approvals/pending-offers.ts";
+import type { Decision, HookEvent } from "../engine/schema.ts";
 
 export const ErrorCodes = {
   ParseError: -32700,
@@ -52,6 +54,8 @@ const ToolCallParams = v.object({
   arguments: v.optional(v.unknown()),
   _meta: v.optional(v.looseObject({ [CONSENT_META_KEY]: v.optional(v.pipe(v.string(), v.maxLength(128))) })),
 });
+/** A person's yes to an ask, sent by the client that showed the dialog; the token is the sidecar's own. */
+const ApproveParams = v.object({ token: v.pipe(v.string(), v.minLength(1), v.maxLength(128)) });
 const StatusParams = v.optional(v.object({ cwd: v.optional(v.string()), session: v.optional(v.looseObject({ id: v.string() })) }));
 
 function parseParams<const S extends v.GenericSchema>(schema: S, params: unknown): v.InferOutput<S> {
@@ -76,6 +80,17 @@ export interface DispatcherOptions {
 
 type Handler = (params: unknown) => unknown;
 
+/**
+ * An ask with `remember` gets a token for the client to send back on a "yes" (`shepherd/approve`); an ended
+ * session's approvals go before the answer, so a sidecar stopped right after it does not keep them.
+ */
+function withApprovals(workspace: Workspace, offers: PendingOffers, event: HookEvent, decision: Decision): Decision | Promise<Decision> {
+  if (event.hook === "session_shutdown") return workspace.approvals.endSession(event.session).then(() => decision);
+  if (decision.action !== "ask" || !decision.remember || decision.remember.length === 0) return decision;
+  const token = offers.offer({ project: workspace.projectIdentity(event.session.cwd), session: event.session, remember: decision.remember });
+  return { ...decision, approvalToken: token };
+}
+
 export class Dispatcher {
   #methods: Map<string, Handler>;
   #log: Logger;
@@ -83,6 +98,7 @@ export class Dispatcher {
   constructor(opts: DispatcherOptions) {
     const { workspace, version } = opts;
     this.#log = opts.log;
+    const offers = new PendingOffers();
     this.#methods = new Map<string, Handler>([
       [
         "initialize",
@@ -117,10 +133,23 @@ export class Dispatcher {
           const given = (params as { event?: unknown } | undefined)?.event;
           const event = isHookEvent(given) ? given : parseParams(EvaluateParams, params).event;
           const decision = workspace.evaluate(event);
-          if (!(decision instanceof Promise)) return decision;
+          if (!(decision instanceof Promise)) return withApprovals(workspace, offers, event, decision);
           // Pending work (a plugin, a git check) is answered by the deadline, before the client's own timeout.
           const { settings } = workspace.host(event.session.cwd);
-          return decideWithin([event.hook], decision, deadlineWithin(settings.timeoutMs), settings.failMode);
+          const timed = decideWithin([event.hook], decision, deadlineWithin(settings.timeoutMs), settings.failMode);
+          return timed instanceof Promise ? timed.then((d) => withApprovals(workspace, offers, event, d)) : withApprovals(workspace, offers, event, timed);
+        },
+      ],
+      [
+        // Not an MCP tool (tools/list never offers it): only the client that showed the person the dialog sends it.
+        "shepherd/approve",
+        async (params) => {
+          const p = parseParams(ApproveParams, params);
+          const grant = offers.take(p.token);
+          if (!grant) return { approved: [] };
+          const r = await workspace.approvals.grant(grant);
+          if (!r.ok) throw new Error(`approval not kept: ${r.reason}`);
+          return { approved: r.value.map((a) => ({ id: a.id, scope: a.scope, rule: a.rule })) };
         },
       ],
       [

@@ -8,6 +8,7 @@ import { HOOK_TOOL_NAME, hookJsonFromToolArgs, toolTextOfAnswer } from "../adapt
 import { decideWithin, effectiveDeadline } from "../deadline.ts";
 import type { Decision, HookEvent } from "../engine/schema.ts";
 import type { Workspace } from "./workspace.ts";
+import { observeHook } from "../approvals/observe-hook.ts";
 
 /** Claude Code's timeout for Shepherd's `mcp_tool` hooks, in seconds (what `init --mcp` writes). */
 export const MCP_HOOK_TIMEOUT_S = 30;
@@ -28,14 +29,26 @@ function denyJson(reason: string): string {
 const reportedUnknown = new Set<string>();
 const MAX_REPORTED = 256;
 
-async function evaluateAll(workspace: Workspace, events: readonly HookEvent[], dryRun: boolean): Promise<Decision> {
+async function evaluateAll(workspace: Workspace, parsed: ParsedHook): Promise<Decision> {
   const decisions: Decision[] = [];
-  for (const event of events) {
-    decisions.push(await workspace.evaluate(event, { uncounted: dryRun }));
-    // Sessions live in memory here: an ended one need not wait for eviction.
-    if (event.hook === "session_shutdown") workspace.sessions.delete(event.session.id);
+  for (const event of parsed.events) {
+    decisions.push(await workspace.evaluate(event, { uncounted: parsed.dryRun === true }));
+    if (event.hook === "session_shutdown") {
+      // Sessions live in memory here: an ended one need not wait for eviction.
+      workspace.sessions.delete(event.session.id);
+      await workspace.approvals.endSession(event.session);
+    }
   }
-  return mergeDecisions(decisions);
+  const decision = mergeDecisions(decisions);
+  const first = parsed.events[0];
+  // A person's yes to an ask shows as the PostToolUse of that call (observe-hook.ts).
+  const live = first ? workspace.sessions.peek(first.session.id) : undefined;
+  const approved = first && live ? observeHook(live, parsed, decision, Date.now()) : undefined;
+  if (first && approved) {
+    const kept = await workspace.approvals.grant({ project: workspace.projectIdentity(first.session.cwd), session: first.session, remember: approved });
+    if (!kept.ok) workspace.notify("warning", `an approval was not remembered (${kept.reason}); Shepherd will ask again`);
+  }
+  return decision;
 }
 
 /**
@@ -70,7 +83,7 @@ export async function runHookTool(workspace: Workspace, args: unknown): Promise<
     const ms = effectiveDeadline(settings.hookDeadlineMs, MCP_HOOK_TIMEOUT_S * 1000);
     const decision = await decideWithin(
       parsed.events.map((e) => e.hook),
-      evaluateAll(workspace, parsed.events, parsed.dryRun === true),
+      evaluateAll(workspace, parsed),
       ms,
       settings.failMode,
     );

@@ -295,6 +295,7 @@ export async function runRulesTool(workspace: Workspace, rawArgs: unknown, opts:
         why.push(`a "${action}" rule on the ${hook} hook would speak to the model (agents hand its reason back as an instruction); only tool_call and input rules may be added without it`);
       }
       if (newRule.locked === true) why.push(`"locked" would put the rule out of reach of every later tool call`);
+      if (newRule.remember !== undefined) why.push(`"remember" would let one yes of the person allow that same call from then on without asking (on Claude Code without its own prompt either)`);
       if (!owned) {
         for (const r of rulesNamed(merged, ruleName)) why.push(`it would replace or shadow the ${r.source} rule "${ruleName}" (${r.file})`);
         if (idx >= 0 && !why.some((w) => w.includes(`(${file})`))) why.push(`it would replace the rule "${ruleName}" already in ${file}`);

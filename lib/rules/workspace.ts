@@ -13,6 +13,8 @@ import type { RuleSnapshots } from "./hook-snapshot.ts";
 import type { RuleLoadCache } from "./load-cache.ts";
 import { type Env, homeDir } from "./paths.ts";
 import { protectedPathsFor } from "./protected-guard.ts";
+import { canonicalDir } from "./settings.ts";
+import { ApprovalStore, approvalsFile } from "../approvals/approval-store.ts";
 
 export type NotifyLevel = "info" | "warning" | "error";
 export type NotifyListener = (level: NotifyLevel, message: string, data?: unknown) => void;
@@ -65,6 +67,8 @@ export interface WorkspaceOptions {
   snapshots?: RuleSnapshots;
   /** Called after every decision (audit log, telemetry), with when it began, how long it took and the settings it ran under. */
   onDecision?: (event: HookEvent, decision: Decision, meta: DecisionMeta) => void;
+  /** The remembered approvals (tests); else `~/.pi/agent/shepherd/approvals.json`, problems reported as warnings. */
+  approvals?: ApprovalStore;
 }
 
 export interface Status {
@@ -97,6 +101,7 @@ export class Workspace {
   #listeners = new Set<NotifyListener>();
   #gitCheck: (cwd: string) => Promise<boolean>;
   #version: string;
+  #approvals: ApprovalStore | undefined;
 
   constructor(opts: WorkspaceOptions, version: string) {
     this.env = opts.env;
@@ -104,6 +109,17 @@ export class Workspace {
     this.#opts = opts;
     this.#version = version;
     this.#gitCheck = createGitCheck(() => this.host(this.defaultCwd).settings.gitTimeoutMs);
+  }
+
+  /** The remembered approvals every face reads (and the faces that see a person's yes write). */
+  get approvals(): ApprovalStore {
+    this.#approvals ??= this.#opts.approvals ?? new ApprovalStore({ file: approvalsFile(this.env), report: (m) => this.#notify("warning", m) });
+    return this.#approvals;
+  }
+
+  /** The identity approvals are kept under: the real path of the project root of a folder. */
+  projectIdentity(cwd: string): string {
+    return canonicalDir(this.host(cwd).cwd);
   }
 
   onNotify(listener: NotifyListener): () => void {
@@ -245,6 +261,7 @@ export class Workspace {
       guard: protectedPathsFor(this.env, host.cwd, host.settings, process.execPath),
       host: this.#evalHost(host.cwd),
       ...(host.settings.budgets ? { budgets: host.settings.budgets } : {}),
+      approvals: this.approvals.lookupFor(canonicalDir(host.cwd)),
     };
     this.#contexts.set(host, { generation: host.generation, ctx });
     return ctx;
