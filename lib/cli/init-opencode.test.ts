@@ -2,9 +2,9 @@
 import { afterEach, beforeEach, describe, expect, it } from "bun:test";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { opencodePluginDir } from "../adapters/hook-locations.ts";
-import { ENTRY_FILE, INSTALL_FILE, runInitOpenCode } from "./init-opencode.ts";
+import { ENTRY_FILE, INSTALL_FILE, pluginFiles, runInitOpenCode } from "./init-opencode.ts";
 
 const REPO = join(import.meta.dir, "..", "..");
 let root: string;
@@ -38,6 +38,22 @@ describe("opencodePluginDir", () => {
     ["project", { HOME: "/h" }, "/p/.opencode/plugin"],
   ] as const)("should put the %s plugin where OpenCode loads it (%j)", (scope, e, expected) => {
     expect(opencodePluginDir(scope, "/p", e)).toBe(expected);
+  });
+});
+
+describe("pluginFiles", () => {
+  it("should hold every file an embedded file imports, or OpenCode drops the plugin and guards nothing", () => {
+    const files = pluginFiles("/opt/shepherd");
+    const missing: string[] = [];
+    for (const [name, text] of files) {
+      if (!name.endsWith(".ts")) continue;
+      for (const m of text.matchAll(/\bfrom\s+["'](\.{1,2}\/[^"']+)["']/g)) {
+        const target = join(dirname(name), m[1] ?? "");
+        if (!files.has(target)) missing.push(`${name} -> ${target}`);
+      }
+    }
+    expect(files.size).toBeGreaterThan(5);
+    expect(missing).toEqual([]);
   });
 });
 

@@ -9,6 +9,7 @@ import { join } from "node:path";
 // The plugin travels inside the compiled binary as text: OpenCode (Bun) loads it as TypeScript, unbuilt.
 import * as indexText from "../../opencode-plugin/index.ts" with { type: "text" };
 import * as translateText from "../../opencode-plugin/translate.ts" with { type: "text" };
+import * as platformPackageText from "../../pi-extension/platform-package.ts" with { type: "text" };
 import * as settingsText from "../../pi-extension/settings.ts" with { type: "text" };
 import * as clientText from "../../pi-extension/sidecar-client.ts" with { type: "text" };
 import * as subagentText from "../../pi-extension/subagent.ts" with { type: "text" };
@@ -56,6 +57,7 @@ export function pluginFiles(binaryPath: string): Map<string, string> {
   const embedded: [string, unknown][] = [
     ["opencode-plugin/index.ts", indexText],
     ["opencode-plugin/translate.ts", translateText],
+    ["pi-extension/platform-package.ts", platformPackageText],
     ["pi-extension/settings.ts", settingsText],
     ["pi-extension/sidecar-client.ts", clientText],
     ["pi-extension/subagent.ts", subagentText],
