@@ -448,6 +448,11 @@ export function lex(src: string, budget: LexBudget = { words: SHELL_LIMITS.maxWo
         const m = FD_DUP.exec(src)?.[0] ?? "";
         redirect.target = { parts: [{ k: "lit", v: m, quoted: false }], raw: m };
         i += m.length;
+      } else if ((src[i] === "<" || src[i] === ">") && src[i + 1] === "(") {
+        // `bash < <(curl ...)`, `echo x > >(sh)`: the target is a process substitution, whose commands run.
+        const end = scanBalanced(src, i + 2, "(", ")");
+        redirect.target = { parts: [{ k: "sub", src: src.slice(i + 2, end - 1), quoted: false, proc: true }], raw: src.slice(i, end) };
+        i = end;
       } else {
         if (i >= n || META.has(src[i] ?? "")) throw new ShellSyntaxError(`redirection '${op}' has no target`, i);
         redirect.target = readWord();

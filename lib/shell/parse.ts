@@ -40,6 +40,8 @@ class Vars {
 interface Scope {
   vars: Vars;
   cwd: string;
+  /** Where the last cd on this line left from (`cd -` goes back there); unset: unknown. */
+  oldCwd?: string;
 }
 
 interface State {
@@ -336,6 +338,9 @@ class Parser implements Unwrapper {
     /** Functions whose body is being read, with the brace depth it opened at: a call of one inside its own body recurses. */
     const openFns: { name: string; depth: number }[] = [];
     let braces = 0;
+    /** Where each open `( ... )` / `{ ...; }` began in st.out, and the commands of the one just closed (`{ curl x; } | sh`). */
+    const groupStarts: number[] = [];
+    let lastGroup: SimpleCommand[] | undefined;
 
     const endPipeline = () => {
       if (pipeline.length > 1) this.feedPipeline(pipeline);
@@ -355,6 +360,13 @@ class Parser implements Unwrapper {
         forName = undefined;
         forWords = undefined;
       }
+      if (words.length === 0 && redirs.length === 0 && lastGroup !== undefined && (nextOp === "|" || nextOp === "|&")) {
+        // A group or subshell as a pipeline stage: each command in it writes to the pipe.
+        pipeline.push(lastGroup.filter((c) => c.via === this.st.via));
+        lastGroup = undefined;
+        return;
+      }
+      lastGroup = undefined;
       if (words.length === 0 && redirs.length === 0) {
         // `while :; do (:) & done`: a subshell put in the background, forever.
         const lastCmd = this.st.out[this.st.out.length - 1];
@@ -403,9 +415,12 @@ class Parser implements Unwrapper {
         if (v === "(") {
           if (stack.length >= SHELL_LIMITS.maxNesting) throw new ShellLimitError(limitNote(`subshells nested more than ${SHELL_LIMITS.maxNesting} deep`));
           stack.push(scope);
-          scope = { vars: scope.vars.child(), cwd: scope.cwd };
+          scope = { vars: scope.vars.child(), cwd: scope.cwd, ...(scope.oldCwd !== undefined ? { oldCwd: scope.oldCwd } : {}) };
+          groupStarts.push(this.st.out.length);
         } else if (v === ")") {
           scope = stack.pop() ?? scope;
+          const start = groupStarts.pop();
+          if (start !== undefined) lastGroup = this.st.out.slice(start);
         } else if (v === ";;") {
           casePattern = caseDepth > 0;
         }
@@ -462,9 +477,13 @@ class Parser implements Unwrapper {
           loops.push(false);
           pendingCond = true;
         } else if (raw === "done") loops.pop();
-        else if (raw === "{") braces++;
-        else if (raw === "}") {
+        else if (raw === "{") {
+          braces++;
+          groupStarts.push(this.st.out.length);
+        } else if (raw === "}") {
           braces--;
+          const start = groupStarts.pop();
+          if (start !== undefined) lastGroup = this.st.out.slice(start);
           while (openFns.length > 0 && (openFns[openFns.length - 1]?.depth ?? -1) >= braces) openFns.pop();
         }
         if (RESERVED_SKIP.has(raw)) continue;
@@ -547,22 +566,36 @@ class Parser implements Unwrapper {
       }
     }
     const redirects: RedirectInfo[] = [];
+    /** Ranges of st.out made by `< <(...)`: what those commands print is this command's standard input. */
+    const procIn: [number, number][] = [];
     for (const t of redirTokens) {
       if (t.t !== "redir") continue;
+      const r0 = this.st.out.length;
+      const fromProc = t.r.op === "<" && t.r.target?.parts.length === 1 && t.r.target.parts[0]?.k === "sub" && t.r.target.parts[0].proc;
       const target = t.r.target ? this.expand(t.r.target, scope, false).fields.map((f) => f.text).join("") : "";
       const info: RedirectInfo = { op: t.r.op, fd: t.r.fd, target: t.r.op === "<<<" || t.r.op.includes("&") ? target : resolveTarget(target, scope.cwd, this.st.home) };
       if (t.r.body !== undefined) info.body = t.r.body;
       redirects.push(info);
+      if (fromProc && this.st.out.length > r0) procIn.push([r0, this.st.out.length]);
     }
     if (argv.length === 0) {
       for (const [name, value] of assigns) scope.vars.set(name, value);
       if (redirects.length === 0) return this.st.out.slice(before);
     }
     const program = basename(argv[0] ?? "");
-    if ((program === "cd" || program === "pushd") && argv[0] === program) {
-      const dest = argv[1];
+    // `builtin cd ..`, `command cd ..`: the same cd.
+    const cdAt = (program === "cd" || program === "pushd") && argv[0] === program ? 0 : (program === "builtin" || program === "command") && (argv[1] === "cd" || argv[1] === "pushd") ? 1 : -1;
+    if (cdAt >= 0) {
+      let j = cdAt + 1;
+      while (argv[j] === "-L" || argv[j] === "-P" || argv[j] === "-e" || argv[j] === "--") j++;
+      const dest = argv[j];
+      const old = scope.cwd;
       if (dest === undefined) scope.cwd = this.st.home;
-      else if (dest !== "-" && !dest.startsWith("+")) scope.cwd = dynamic[1] || scope.cwd === "" ? "" : resolvePath(dest, scope.cwd, this.st.home);
+      // `cd -` goes back to where the last cd left from: unknown unless a cd on this line said so.
+      else if (dest === "-") scope.cwd = scope.oldCwd ?? "";
+      else if (!dest.startsWith("+") && !dest.startsWith("-")) scope.cwd = dynamic[j] || scope.cwd === "" ? "" : resolvePath(dest, scope.cwd, this.st.home);
+      else scope.cwd = "";
+      scope.oldCwd = old;
       if (scope.cwd.length > SHELL_LIMITS.maxCwd) {
         // Deeper than a path can be: unknowable, and a line that does this is judged too complex.
         this.note(limitNote(`cd goes deeper than ${SHELL_LIMITS.maxCwd} characters`));
@@ -615,6 +648,14 @@ class Parser implements Unwrapper {
           const c = this.st.out[j] as SimpleCommand;
           c.pipeTo = union(c.pipeTo, add);
         }
+      }
+    }
+    if (procIn.length > 0) {
+      // `bash < <(curl ...)`: what the substitution prints is what this command (and what it runs) reads.
+      const readers = [...new Set(this.st.out.slice(subEnd).filter((c) => !c.ignoresStdinCode).map((c) => c.program))];
+      for (const [from, to] of procIn) for (let j = from; j < to; j++) {
+        const c = this.st.out[j] as SimpleCommand;
+        c.pipeTo = union(c.pipeTo, readers);
       }
     }
     return this.st.out.slice(before);

@@ -83,6 +83,10 @@ interface Inner {
   cwd?: string;
   prefix?: string[];
   stdinArgs?: boolean;
+  /** xargs -I R: the token each input line replaces. */
+  replace?: string;
+  /** xargs -a FILE: the input words come from FILE. */
+  argFile?: string;
 }
 
 /**
@@ -153,8 +157,16 @@ function wrapped(a: string[], s: number, cwdIn: string, home: string, aliases: R
     case "exec":
       return { from: skipOptions(a, s + 1, { short: "a", long: [] }), label: p };
     case "xargs": {
-      const i = skipOptions(a, s + 1, { short: "IEdLnPsaU", long: ["--replace", "--max-args", "--max-procs", "--delimiter", "--arg-file", "--max-lines", "--max-chars", "--eof"] });
-      return i >= a.length ? { from: a.length, label: p, prefix: ["echo"], stdinArgs: true } : { from: i, label: p, stdinArgs: true };
+      let replace: string | undefined;
+      let argFile: string | undefined;
+      // -I R / -J R / -i[R] / --replace[=R]: each input line replaces R; -a FILE: the words come from FILE, not stdin.
+      const i = skipOptions(a, s + 1, { short: "IEdLnPsaUJ", long: ["--max-args", "--max-procs", "--delimiter", "--arg-file", "--max-lines", "--max-chars", "--eof"] }, (o, v) => {
+        if ((o === "-I" || o === "-J") && v !== undefined) replace = v;
+        else if (o === "-i" || o === "--replace") replace = v === undefined || v === "" ? "{}" : v;
+        else if ((o === "-a" || o === "--arg-file") && v !== undefined) argFile = v;
+      });
+      const extra = { ...(replace !== undefined ? { replace } : {}), ...(argFile !== undefined ? { argFile } : {}) };
+      return i >= a.length ? { from: a.length, label: p, prefix: ["echo"], stdinArgs: true, ...extra } : { from: i, label: p, stdinArgs: true, ...extra };
     }
     case "npx":
     case "bunx":
@@ -492,9 +504,16 @@ function runParallel(cmd: SimpleCommand, api: Unwrapper, piped: string | undefin
   while (i < a.length && (a[i] ?? "").startsWith("-") && a[i] !== ":::") i += PARALLEL_VALUE_OPTS.has(a[i] ?? "") ? 2 : 1;
   const sep = a.indexOf(":::", i);
   const template = a.slice(i, sep < 0 ? a.length : sep);
-  const args = sep >= 0 ? a.slice(sep + 1).filter((w) => !w.startsWith(":::")) : (piped ?? "").split(/\s+/).filter((w) => w !== "");
-  if (template.length === 0) return;
-  const line = template.length === 1 ? (template[0] ?? "") : template.join(" ");
+  // Piped input is one argument per line (`echo 'rm -rf /' | parallel bash -c {}` passes the whole line).
+  const args = sep >= 0 ? a.slice(sep + 1).filter((w) => !w.startsWith(":::")) : (stdinText(cmd, piped) ?? "").split("\n").map((l) => l.trim()).filter((w) => w !== "");
+  if (template.length === 0) {
+    // `parallel ::: 'rm -rf /' 'echo ok'`: with no command, each argument is a command line.
+    for (const arg of args.slice(0, SHELL_LIMITS.maxWrappers)) api.script(arg, cmd.cwd, "parallel");
+    if (args.length > SHELL_LIMITS.maxWrappers) api.note(limitNote(`parallel given more than ${SHELL_LIMITS.maxWrappers} arguments`));
+    return;
+  }
+  // One word is a command line of its own (`parallel 'rm -rf {}'`); several are words, re-quoted so `bash -c 'rm -rf {}'` stays one script.
+  const line = template.length === 1 ? (template[0] ?? "") : template.map((w) => (/^[\w@%+=:,./{}-]+$/.test(w) ? w : `'${w.replaceAll("'", "'\\''")}'`)).join(" ");
   const max = Math.min(args.length, SHELL_LIMITS.maxWrappers);
   if (args.length > max) api.note(limitNote(`parallel given more than ${SHELL_LIMITS.maxWrappers} arguments`));
   if (max === 0) api.script(line, cmd.cwd, "parallel");
@@ -614,20 +633,58 @@ function runsOther(cmd: SimpleCommand, api: Unwrapper, piped: string | undefined
 }
 
 /** The command a wrapper runs, as its own record. */
+/** What xargs reads when it is not known (a file, a pipe from a program): one word that may be anything. */
+const UNKNOWN_INPUT = "$(xargs input)";
+
 function innerCommand(cmd: SimpleCommand, inner: Inner, piped: string | undefined, api: Unwrapper): SimpleCommand | undefined {
   // `echo / | xargs rm -rf`: literal piped words become arguments.
-  const input = inner.stdinArgs ? stdinText(cmd, piped) : undefined;
-  const fromStdin = input !== undefined ? input.split(/\s+/).filter((w) => w !== "") : [];
+  const input = inner.stdinArgs && inner.argFile === undefined ? stdinText(cmd, piped) : undefined;
+  if (inner.stdinArgs && inner.replace !== undefined) return replacedCommand(cmd, inner, input, api);
+  // `cat list | xargs rm -rf`, `xargs -a dirs.txt rm -rf`: the arguments are whatever the input holds.
+  const unknown = inner.stdinArgs === true && input === undefined && inner.from < cmd.argv.length;
+  const fromStdin = input !== undefined ? input.split(/\s+/).filter((w) => w !== "") : unknown ? [UNKNOWN_INPUT] : [];
   const plain = inner.prefix === undefined && fromStdin.length === 0;
   // slice alone when nothing is added: spreading a long word list costs several times as much.
   const argv = plain ? cmd.argv.slice(inner.from) : [...(inner.prefix ?? []), ...cmd.argv.slice(inner.from), ...fromStdin];
   if (argv.length === 0) return undefined;
-  const dynamic = plain ? cmd.dynamic.slice(inner.from) : [...(inner.prefix ?? []).map(() => false), ...cmd.dynamic.slice(inner.from), ...fromStdin.map(() => false)];
+  const dynamic = plain ? cmd.dynamic.slice(inner.from) : [...(inner.prefix ?? []).map(() => false), ...cmd.dynamic.slice(inner.from), ...fromStdin.map(() => unknown)];
   const extra: Partial<SimpleCommand> = {};
   if (inner.cwd !== undefined) extra.cwd = boundedCwd(inner.cwd, api);
   if (inner.stdinArgs) extra.stdinArgs = true;
   return child(cmd, argv, dynamic, inner.label, extra);
 }
+/**
+ * `echo / | xargs -I{} bash -c 'rm -rf {}'`: each input line takes the token's place, inside words too. A
+ * word that is only the token becomes one word per line; inside a longer word (a script) the lines are
+ * joined. Unknown input makes the replaced words unknown.
+ */
+function replacedCommand(cmd: SimpleCommand, inner: Inner, input: string | undefined, api: Unwrapper): SimpleCommand | undefined {
+  const token = inner.replace ?? "{}";
+  const lines = input === undefined ? [UNKNOWN_INPUT] : input.split("\n").map((l) => l.trim()).filter((l) => l !== "").slice(0, SHELL_LIMITS.maxWrappers);
+  const argv: string[] = [];
+  const dynamic: boolean[] = [];
+  const words = cmd.argv.slice(inner.from);
+  if (words.length === 0) return undefined;
+  words.forEach((w, k) => {
+    const was = cmd.dynamic[inner.from + k] ?? false;
+    if (token === "" || !w.includes(token)) {
+      argv.push(w);
+      dynamic.push(was);
+    } else if (w === token) {
+      for (const l of lines) {
+        argv.push(l);
+        dynamic.push(was || input === undefined);
+      }
+    } else {
+      argv.push(w.replaceAll(token, lines.join(" ")));
+      dynamic.push(was || input === undefined);
+    }
+  });
+  const extra: Partial<SimpleCommand> = { stdinArgs: true };
+  if (inner.cwd !== undefined) extra.cwd = boundedCwd(inner.cwd, api);
+  return child(cmd, argv, dynamic, inner.label, extra);
+}
+
 /** Wrappers that do nothing but run the rest of their words: skipping them past the cap loses nothing else. */
 const PLAIN_WRAPPERS = new Set(["sudo", "doas", "run0", "env", "nice", "ionice", "nohup", "builtin", "unbuffer", "caffeinate", "proxychains", "proxychains4", "torsocks", "time", "setsid", "stdbuf", "chrt", "taskset", "timeout", "command", "exec", "xargs", "npx", "bunx", "pnpx", "busybox", "toybox"]);
 

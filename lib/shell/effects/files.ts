@@ -128,6 +128,9 @@ export function fileEffects(cmd: SimpleCommand, an: Analysis): Effect[] {
     case "tar":
     case "bsdtar":
     case "gtar": {
+      // `tar -xf x.tar -C /`: extracting into the root, a system or a home directory writes over what the archive names there.
+      const dir = tarDir(cmd.argv);
+      if (dir !== undefined && /^\/$|^\/(?:etc|usr|bin|sbin|boot|lib|lib64|opt|var)\/?$|^\/(?:home|Users)\/[^/]+\/?$|^\/root\/?$/.test(dir) && tarExtracts(cmd.argv)) out.push(effect("truncate", `extracts an archive over ${dir}`, [dir], { dynamic: [cmd.dynamic[cmd.argv.indexOf(dir)] ?? false] }));
       if (!cmd.argv.includes("--remove-files")) break;
       const archive = tarArchive(cmd.argv);
       const files = pos.filter((w) => w !== archive);
@@ -164,6 +167,8 @@ export function fileEffects(cmd: SimpleCommand, an: Analysis): Effect[] {
     case "dd": {
       const of = cmd.argv.find((w) => w.startsWith("of="))?.slice(3);
       if (of !== undefined && of.startsWith("/dev/") && !HARMLESS_DEVICE.test(of)) out.push(effect("device-write", `writes raw data to ${of}`, [of]));
+      // `dd if=/dev/zero of=~/.bashrc`: without conv=notrunc dd truncates a regular file first.
+      else if (of !== undefined && of !== "" && !of.startsWith("/dev/") && !cmd.argv.some((w) => /^conv=.*notrunc/.test(w))) out.push(effect("truncate", `overwrites ${of}`, [of]));
       break;
     }
     case "crontab":
@@ -209,7 +214,24 @@ export function fileEffects(cmd: SimpleCommand, an: Analysis): Effect[] {
     else if ((r.op === ">" || r.op === ">|") && (isSecretPath(r.target) || /^\/[^/]+\/[^/]+\/\.[^/]+$/.test(r.target)) && !(p === "" || p === ":" || p === "true") && r.fd !== "2") out.push(effect("truncate", `overwrites ${r.target}`, [r.target]));
     else if ((p === "" || p === ":" || p === "true") && (r.op === ">" || r.op === ">|") && !HARMLESS_DEVICE.test(r.target)) out.push(effect("truncate", `empties ${r.target}`, [r.target]));
   }
+  // `cd - && rm -rf *`: everything in a directory the guard cannot know is an unknown target.
+  if (cmd.cwd === "") for (const e of out) if (e.kind === "delete" && e.recursive) e.dynamic = e.paths.map((w, k) => (e.dynamic[k] ?? false) || /^(?:\.\/?|\*|\.\/\*|\.\.(?:\/.*)?)$/.test(w));
   return out;
+}
+
+/** The directory `tar -C DIR` / `--directory=DIR` works in. */
+function tarDir(argv: string[]): string | undefined {
+  for (let i = 1; i < argv.length; i++) {
+    const a = argv[i] ?? "";
+    if (a === "-C" || a === "--directory") return argv[i + 1];
+    if (a.startsWith("--directory=")) return a.slice(12);
+  }
+  return undefined;
+}
+
+function tarExtracts(argv: string[]): boolean {
+  const first = argv[1] ?? "";
+  return argv.some((w) => w === "--extract" || w === "--get") || (/^-?[A-Za-z]+$/.test(first) && !first.startsWith("--") && first.includes("x")) || argv.some((w) => /^-[A-Za-z]*x[A-Za-z]*$/.test(w));
 }
 
 function tarArchive(argv: string[]): string | undefined {
