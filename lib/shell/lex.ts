@@ -5,7 +5,7 @@ import { limitNote, SHELL_LIMITS, ShellLimitError } from "./limits.ts";
 export type Part =
   | { k: "lit"; v: string; quoted: boolean }
   | { k: "var"; name: string; def?: string; quoted: boolean }
-  | { k: "sub"; src: string; quoted: boolean; proc: boolean }
+  | { k: "sub"; src: string; quoted: boolean; proc: boolean; /** `>(...)`: its commands read what the command writes there. */ write?: boolean }
   | { k: "tilde"; user: string };
 
 export interface Word {
@@ -420,7 +420,7 @@ export function lex(src: string, budget: LexBudget = { words: SHELL_LIMITS.maxWo
     }
     if ((c === "<" || c === ">") && src[i + 1] === "(") {
       const end = scanBalanced(src, i + 2, "(", ")");
-      push({ t: "w", w: { parts: [{ k: "sub", src: src.slice(i + 2, end - 1), quoted: false, proc: true }], raw: src.slice(i, end) } });
+      push({ t: "w", w: { parts: [{ k: "sub", src: src.slice(i + 2, end - 1), quoted: false, proc: true, ...(c === ">" ? { write: true } : {}) }], raw: src.slice(i, end) } });
       i = end;
       continue;
     }
@@ -451,7 +451,7 @@ export function lex(src: string, budget: LexBudget = { words: SHELL_LIMITS.maxWo
       } else if ((src[i] === "<" || src[i] === ">") && src[i + 1] === "(") {
         // `bash < <(curl ...)`, `echo x > >(sh)`: the target is a process substitution, whose commands run.
         const end = scanBalanced(src, i + 2, "(", ")");
-        redirect.target = { parts: [{ k: "sub", src: src.slice(i + 2, end - 1), quoted: false, proc: true }], raw: src.slice(i, end) };
+        redirect.target = { parts: [{ k: "sub", src: src.slice(i + 2, end - 1), quoted: false, proc: true, ...(src[i] === ">" ? { write: true } : {}) }], raw: src.slice(i, end) };
         i = end;
       } else {
         if (i >= n || META.has(src[i] ?? "")) throw new ShellSyntaxError(`redirection '${op}' has no target`, i);

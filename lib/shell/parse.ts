@@ -130,6 +130,10 @@ const COMMAND_VARS = new Set(["GIT_PAGER", "GIT_EDITOR", "GIT_SSH_COMMAND", "GIT
 class Parser implements Unwrapper {
   readonly st: State;
   readonly gitAliases = new Map<string, string>();
+  /** Ranges of st.out made by `>(...)` substitutions of the words being expanded. */
+  procWrites: [number, number][] = [];
+  /** Scripts written by a literal print on this line (`echo 'rm -rf ~' > x.sh`), by resolved path. */
+  readonly written = new Map<string, string>();
   constructor(st: State) {
     this.st = st;
   }
@@ -207,11 +211,11 @@ class Parser implements Unwrapper {
     const before = this.st.out.length;
     this.script(src, scope.cwd, proc ? "<(...)" : "$(...)", scope.vars);
     const inner = this.st.out.slice(before).filter((c) => c.via.length === this.st.via.length + 1);
-    if (proc || inner.length !== 1) return undefined;
-    const last = this.st.out.slice(before).filter((c) => c.via.length === this.st.via.length + 1);
-    const tail = last[last.length - 1];
+    if (proc) return undefined;
+    const tail = inner[inner.length - 1];
     // `$(cd .. && pwd)`: pwd prints where the cds went.
-    if (!proc && tail?.program === "pwd" && tail.argv.length === 1 && tail.cwd !== "" && last.every((c) => c.program === "cd" || c.program === "pwd")) return tail.cwd;
+    if (tail?.program === "pwd" && tail.argv.length === 1 && tail.cwd !== "" && inner.every((c) => c.program === "cd" || c.program === "pwd")) return tail.cwd;
+    if (inner.length !== 1) return undefined;
     const only = inner[0];
     if (only?.program === "pwd" && only.argv.length === 1 && scope.cwd !== "") return scope.cwd;
     // A fresh temporary directory or file: somewhere under the temp dir, whatever its name.
@@ -295,7 +299,9 @@ class Parser implements Unwrapper {
         }
         case "sub": {
           subs.push(p.src);
+          const w0 = this.st.out.length;
           const value = this.substitute(p.src, scope, p.proc);
+          if (p.write && this.st.out.length > w0) this.procWrites.push([w0, this.st.out.length]);
           if (value !== undefined) {
             this.spend(value.length);
             if (p.quoted) {
@@ -340,6 +346,25 @@ class Parser implements Unwrapper {
     let braces = 0;
     /** Where each open `( ... )` / `{ ...; }` began in st.out, and the commands of the one just closed (`{ curl x; } | sh`). */
     const groupStarts: number[] = [];
+    /** Per open group: the pipeline that feeds it (`curl x | (cd /tmp && sh)`), set aside while the group is read. */
+    const feeding: (SimpleCommand[][] | undefined)[] = [];
+    const openGroup = () => {
+      groupStarts.push(this.st.out.length);
+      feeding.push(pipeline.length > 0 ? pipeline : undefined);
+      if (pipeline.length > 0) pipeline = [];
+    };
+    const closeGroup = () => {
+      const start = groupStarts.pop();
+      const fed = feeding.pop();
+      if (start === undefined) return;
+      const inside = this.st.out.slice(start).filter((c) => c.via === this.st.via);
+      if (fed) {
+        // The group reads the pipe: it is the next stage, and what it starts can go on feeding a later one.
+        pipeline = [...fed, inside];
+        return;
+      }
+      lastGroup = inside;
+    };
     let lastGroup: SimpleCommand[] | undefined;
 
     const endPipeline = () => {
@@ -362,7 +387,7 @@ class Parser implements Unwrapper {
       }
       if (words.length === 0 && redirs.length === 0 && lastGroup !== undefined && (nextOp === "|" || nextOp === "|&")) {
         // A group or subshell as a pipeline stage: each command in it writes to the pipe.
-        pipeline.push(lastGroup.filter((c) => c.via === this.st.via));
+        pipeline.push(lastGroup);
         lastGroup = undefined;
         return;
       }
@@ -416,11 +441,10 @@ class Parser implements Unwrapper {
           if (stack.length >= SHELL_LIMITS.maxNesting) throw new ShellLimitError(limitNote(`subshells nested more than ${SHELL_LIMITS.maxNesting} deep`));
           stack.push(scope);
           scope = { vars: scope.vars.child(), cwd: scope.cwd, ...(scope.oldCwd !== undefined ? { oldCwd: scope.oldCwd } : {}) };
-          groupStarts.push(this.st.out.length);
+          openGroup();
         } else if (v === ")") {
           scope = stack.pop() ?? scope;
-          const start = groupStarts.pop();
-          if (start !== undefined) lastGroup = this.st.out.slice(start);
+          closeGroup();
         } else if (v === ";;") {
           casePattern = caseDepth > 0;
         }
@@ -479,11 +503,10 @@ class Parser implements Unwrapper {
         } else if (raw === "done") loops.pop();
         else if (raw === "{") {
           braces++;
-          groupStarts.push(this.st.out.length);
+          openGroup();
         } else if (raw === "}") {
           braces--;
-          const start = groupStarts.pop();
-          if (start !== undefined) lastGroup = this.st.out.slice(start);
+          closeGroup();
           while (openFns.length > 0 && (openFns[openFns.length - 1]?.depth ?? -1) >= braces) openFns.pop();
         }
         if (RESERVED_SKIP.has(raw)) continue;
@@ -543,6 +566,7 @@ class Parser implements Unwrapper {
 
   private finishCommand(words: Word[], redirTokens: Token[], scope: Scope, pipeline: SimpleCommand[][]): SimpleCommand[] {
     const before = this.st.out.length;
+    const pw0 = this.procWrites.length;
     // Leading NAME=value words are assignments, not the program.
     const assigns: [string, string][] = [];
     let k = 0;
@@ -576,7 +600,13 @@ class Parser implements Unwrapper {
       const info: RedirectInfo = { op: t.r.op, fd: t.r.fd, target: t.r.op === "<<<" || t.r.op.includes("&") ? target : resolveTarget(target, scope.cwd, this.st.home) };
       if (t.r.body !== undefined) info.body = t.r.body;
       redirects.push(info);
-      if (fromProc && this.st.out.length > r0) procIn.push([r0, this.st.out.length]);
+      if (fromProc && this.st.out.length > r0) {
+        procIn.push([r0, this.st.out.length]);
+        // `bash < <(echo 'rm -rf ~')`: a literal print is the text read.
+        const printed = this.st.out.slice(r0).filter((c) => c.via.length === this.st.via.length + 1);
+        const text = printed.length === 1 && printed[0] ? literalOutput(printed[0]) : undefined;
+        if (text !== undefined) info.body = text;
+      }
     }
     if (argv.length === 0) {
       for (const [name, value] of assigns) scope.vars.set(name, value);
@@ -632,7 +662,19 @@ class Parser implements Unwrapper {
     const cmd: SimpleCommand = { argv, dynamic, program, cwd: scope.cwd, redirects, pipeTo: [], via: this.st.via, synthetic: false, stdinArgs: false };
     if (prev?.some((c) => (c.program === "env" || c.program === "printenv" || c.program === "set") && c.argv.length === 1)) cmd.pipeFrom = "env";
     const subEnd = this.st.out.length;
+    const writes = this.procWrites.splice(pw0);
+    // `bash x.sh` after `echo 'rm -rf ~' > x.sh` on the line: the script written is what runs.
+    if (this.written.size > 0 && argv.length > 0) {
+      const file = SHELLS.has(program) || program === "source" || program === "." ? argv.slice(1).find((w) => !w.startsWith("-")) : argv[0]?.includes("/") ? argv[0] : undefined;
+      const text = file !== undefined && scope.cwd !== "" ? this.written.get(resolvePath(file, scope.cwd, this.st.home)) : undefined;
+      if (text !== undefined) this.script(text, scope.cwd, `${file} (written on this line)`, scope.vars);
+    }
     unwrap(cmd, this, prevOut);
+    {
+      const printed = literalOutput({ ...cmd, redirects: [] }) ?? (cmd.program === "cat" && cmd.argv.length === 1 ? redirects.find((r) => r.body !== undefined)?.body : undefined);
+      const out = redirects.find((r) => (r.op === ">" || r.op === ">|" || r.op === ">>") && r.fd !== "2" && r.target.startsWith("/"));
+      if (printed !== undefined && out && this.written.size < 64 && /\b(?:rm|dd|mkfs|git|curl|wget|shred|chmod|mv|find)\b/.test(printed)) this.written.set(out.target, printed);
+    }
     // `sh -c "$(curl ...)"`, `bash <(curl ...)`, `eval "$(curl ...)"`: the substitution's output is run.
     if (subEnd > before) {
       const runners = new Set<string>();
@@ -648,6 +690,21 @@ class Parser implements Unwrapper {
           const c = this.st.out[j] as SimpleCommand;
           c.pipeTo = union(c.pipeTo, add);
         }
+      }
+    }
+    if (writes.length > 0) {
+      // `curl x | tee >(sh)`, `tee >(sh) <<< 'rm -rf ~'`: the commands in `>(...)` read what this one writes.
+      const text = cmd.program === "tee" ? cmd.redirects.find((r) => r.body !== undefined || r.op === "<<<") : undefined;
+      const body = text ? (text.body ?? text.target) : prevOut;
+      for (const [from, to] of writes) {
+        const readers = this.st.out.slice(from, to).filter((c) => !c.ignoresStdinCode);
+        const progs = [...new Set(readers.map((c) => c.program))];
+        for (let j = before; j < this.st.out.length; j++) {
+          if (j >= from && j < to) continue;
+          const c = this.st.out[j] as SimpleCommand;
+          if (c.via === this.st.via || j >= subEnd) c.pipeTo = union(c.pipeTo, progs);
+        }
+        if (body !== undefined && readers.some((c) => SHELLS.has(c.program))) this.script(body, scope.cwd, ">(sh)", scope.vars);
       }
     }
     if (procIn.length > 0) {
