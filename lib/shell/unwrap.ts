@@ -1,6 +1,6 @@
 /** @module wrappers (sudo, env, sh -c, xargs, find -exec, interpreters...) -> the commands that really run. */
 import type { SimpleCommand } from "./types.ts";
-import { scanCode } from "./interp.ts";
+import { fallbackCommands, scanCode } from "./interp.ts";
 import { limitNote, SHELL_LIMITS, ShellLimitError } from "./limits.ts";
 import { resolvePath } from "./paths.ts";
 import { cmdScript, powershellScript } from "./powershell.ts";
@@ -117,7 +117,16 @@ function wrapped(a: string[], s: number, cwdIn: string, home: string, aliases: R
       });
       if (prefix) {
         // -S takes its value as the rest of the command: it was consumed as an option value above.
-        return { from: i, label: "env -S", prefix, ...(cwd !== undefined ? { cwd } : {}) };
+        // `env -S 'PATH=/usr/bin' git reset --hard`: assignments in the split string are assignments still.
+        const words: string[] = prefix;
+        let k = 0;
+        while (k < words.length && ASSIGNMENT.test(words[k] ?? "")) k++;
+        const rest = words.slice(k);
+        if (rest.length === 0) {
+          while (a[i] === "-" || ASSIGNMENT.test(a[i] ?? "")) i++;
+          return { from: i, label: "env -S", ...(cwd !== undefined ? { cwd } : {}) };
+        }
+        return { from: i, label: "env -S", prefix: rest, ...(cwd !== undefined ? { cwd } : {}) };
       }
       while (a[i] === "-" || ASSIGNMENT.test(a[i] ?? "")) i++;
       return { from: i, label: "env", ...(cwd !== undefined ? { cwd } : {}) };
@@ -294,8 +303,21 @@ function shellScript(argv: string[]): { script?: string; readsStdin: boolean } {
   return { readsStdin: hasS || i >= argv.length };
 }
 
+/**
+ * Interpreters and the flag that takes inline code (`lua -e`, `erl -eval`, `osascript -e`); each reads a
+ * script file given as an operand, and code from stdin when given neither. The class, not a list of
+ * one-liners: any program here with its code flag has that code analysed.
+ */
+const CODE_FLAGS: Record<string, RegExp> = {
+  lua: /^-e$/, luajit: /^-e$/, R: /^(?:-e|--expr)$/, Rscript: /^-e$/, julia: /^(?:-e|--eval|-E|--print)$/, osascript: /^-e$/,
+  groovy: /^-e$/, scala: /^-e$/, kotlin: /^-e$/, elixir: /^(?:-e|--eval)$/, iex: /^(?:-e|--eval)$/, erl: /^-eval$/, escript: /^-e$/, swift: /^-e$/,
+  tclsh: /^-c$/, wish: /^-c$/, expect: /^-c$/, jshell: /^$/, clojure: /^-e$/, clj: /^-e$/, bb: /^-e$/, racket: /^-e$/, guile: /^-c$/, sbcl: /^--eval$/,
+  ocaml: /^-e$/, ghc: /^-e$/, runghc: /^-e$/, crystal: /^eval$/, nim: /^--eval$/, raku: /^-e$/, perl6: /^-e$/, pypy3: /^-c$/, jruby: /^-e$/, jython: /^-c$/,
+  qjs: /^(?:-e|--eval)$/, "tsx": /^(?:-e|--eval|-p)$/, "ts-node": /^(?:-e|--eval|-p|--print)$/,
+};
+
 function isInterpreter(p: string): boolean {
-  return PYTHON.test(p) || ["node", "nodejs", "bun", "perl", "ruby", "php", "deno", "Rscript", "julia"].includes(p);
+  return PYTHON.test(p) || ["node", "nodejs", "bun", "perl", "ruby", "php", "deno", "Rscript", "julia"].includes(p) || p in CODE_FLAGS;
 }
 
 /** Code given to an interpreter on its command line, or "stdin" when it reads code from standard input. */
@@ -319,6 +341,10 @@ function interpreterCode(argv: string[], program: string): string | "stdin" | un
     codeFlag = /^-e$/;
   } else if (program === "deno") {
     return argv[1] === "eval" ? argv[argv.length - 1] : undefined;
+  } else if (program in CODE_FLAGS) {
+    codeFlag = CODE_FLAGS[program] ?? /^-e$/;
+    // osascript -l JavaScript -e ...; Rscript --vanilla -e ...
+    valueShort = program === "osascript" ? "l" : "";
   } else return undefined;
   for (let i = 1; i < argv.length; i++) {
     const a = argv[i] ?? "";
@@ -529,7 +555,18 @@ const HOME_EXPR = /(?:pathlib\.)?Path\.home\(\)|(?<![.\w])homedir\(\)|path\.expa
 
 function runCode(cmd: SimpleCommand, source: string, api: Unwrapper, label: string, depth = 0): void {
   const code = source.replace(HOME_EXPR, "'~'");
-  for (const e of scanCode(code)) {
+  const found = scanCode(code);
+  if (found.length === 0 && depth === 0) {
+    // A language or call shape with no table here: a destructive-looking command line in code that runs things.
+    for (const text of fallbackCommands(code)) {
+      try {
+        api.script(text, cmd.cwd, `${label} (string)`);
+      } catch (err) {
+        if (err instanceof ShellLimitError) throw err;
+      }
+    }
+  }
+  for (const e of found) {
     if (e.kind === "delete") {
       const argv = ["rm", e.recursive ? "-rf" : "-f", e.path.startsWith("~") || e.path.startsWith("/") ? resolvePath(e.path, "/", api.home) : e.path];
       api.emit(child(cmd, argv, argv.map(() => false), label, { synthetic: true, redirects: [] }));

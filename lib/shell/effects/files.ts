@@ -58,7 +58,8 @@ export function fileEffects(cmd: SimpleCommand, an: Analysis): Effect[] {
     case "trash-put":
     case "trash":
     case "gio-trash": {
-      const recursive = an.flags.has("-r") || p !== "rm" && p !== "srm" && p !== "wipe";
+      // `rm -f /etc/*`, `rm ~/*`: every entry of a directory named by an absolute path, as good as its tree.
+      const recursive = an.flags.has("-r") || (p !== "rm" && p !== "srm" && p !== "wipe") || pos.some((w, k) => !dyn[k] && /^\/(?:[^*?]*\/)?\*$/.test(w));
       if (p === "wipe" || p === "srm") out.push(effect("truncate", `overwrites ${pos.join(" ")} beyond recovery`, pos, { dynamic: dyn }));
       if (pos.length > 0) out.push(effect("delete", `${recursive ? "recursively deletes" : "deletes"} ${pos.join(" ")}`, pos, { dynamic: dyn, recursive }));
       const git = pos.filter((w) => /(?:^|\/)\.git(?:\/(?:objects|refs|logs))?\/?$/.test(w));

@@ -51,6 +51,8 @@ export function gitEffects(cmd: SimpleCommand, an: Analysis): Effect[] {
     case "checkout": {
       if (f.has("-b") || f.has("-B") || f.has("--orphan")) return f.has("-f") ? discard("overwrites uncommitted changes (checkout -f)") : [];
       if (f.has("-f")) return discard("overwrites uncommitted changes (checkout -f)");
+      // `git checkout HEAD --pathspec-from-file=paths.txt`: the paths are in a file; their edits are overwritten.
+      if (f.has("--pathspec-from-file")) return discard("overwrites uncommitted changes to the paths listed in a file");
       if (f.has("--")) {
         const after = cmd.argv.slice(cmd.argv.indexOf("--") + 1);
         return after.length > 0 ? discard(`overwrites uncommitted changes to ${after.join(" ")}`) : [];
