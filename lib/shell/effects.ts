@@ -8,7 +8,7 @@ import { analyze } from "./flags.ts";
 import { fileEffects } from "./effects/files.ts";
 import { ghEffects, gitEffects } from "./effects/git.ts";
 import { networkEffects } from "./effects/network.ts";
-import { codeEffects, printsSecretVar, publishEffects, spawnEffects } from "./effects/process.ts";
+import { codeEffects, powerEffects, printsSecretVar, publishEffects, spawnEffects } from "./effects/process.ts";
 import { isSecretPath, secretReads } from "./effects/secrets.ts";
 import { effect, type Effect } from "./effects/types.ts";
 
@@ -153,6 +153,7 @@ export function effectsOf(cmd: SimpleCommand): Effect[] {
       ...publishEffects(cmd, an),
       ...codeEffects(cmd),
       ...spawnEffects(cmd),
+      ...powerEffects(cmd),
       ...printsSecretVar(cmd),
       ...secretReads(cmd, an),
     ];

@@ -5,6 +5,7 @@
  * `name`, so the same path classes apply. One pass over the text; nesting goes through the parser's depth cap.
  */
 import type { SimpleCommand } from "./types.ts";
+import { resolvePath } from "./paths.ts";
 
 /** What the PowerShell reader needs from the parser: where to send each command, and nested scripts. */
 export interface WindowsHost {
@@ -169,7 +170,7 @@ const DOWNLOAD = /DownloadString|DownloadData|DownloadFile|Invoke-WebRequest|Inv
 const RUNS_TEXT = /\biex\b|Invoke-Expression|\[scriptblock\]::Create|^\s*[.&]\s*\(/i;
 
 /** Parameters (lower-case, without the dash) whose value is the next word, per cmdlet family. */
-const VALUE_PARAMS = ["filter", "include", "exclude", "encoding", "totalcount", "head", "tail", "first", "last", "readcount", "delimiter", "stream", "credential", "erroraction", "ea", "warningaction", "outvariable", "ov", "destination", "exclude", "depth", "method", "uri", "body", "headers", "outfile", "infile", "contenttype", "useragent", "driveletter", "filesystem", "newfilesystemlabel", "number", "disknumber", "partitionnumber", "argumentlist", "filepath", "workingdirectory", "verb", "windowstyle"];
+const VALUE_PARAMS = ["pattern", "value", "filter", "include", "exclude", "encoding", "totalcount", "head", "tail", "first", "last", "readcount", "delimiter", "stream", "credential", "erroraction", "ea", "warningaction", "outvariable", "ov", "destination", "exclude", "depth", "method", "uri", "body", "headers", "outfile", "infile", "contenttype", "useragent", "driveletter", "filesystem", "newfilesystemlabel", "number", "disknumber", "partitionnumber", "argumentlist", "filepath", "workingdirectory", "verb", "windowstyle"];
 
 function paramName(w: PsWord): string | undefined {
   if (w.quoted || !/^-[A-Za-z][\w-]*:?$/.test(w.text)) return undefined;
@@ -312,6 +313,13 @@ function psStatement(words: PsWord[], vars: Map<string, string>, cwd: string, vi
     const target = psExpand({ text: (m[2] ?? "").replace(/^['"]|['"]$/g, ""), raw: m[2] ?? "", quoted: false }, vars, home, cwd);
     out.push(simple(["rm", ...(m[3] ? ["-r"] : []), target.text], [false, ...(m[3] ? [false] : []), target.dynamic], cwd, via, true));
   }
+  // `(Get-Item $HOME).Delete($true)`: the .NET object's own delete, recursive with $true.
+  for (const m of line.matchAll(/\(\s*(?:Get-Item|gi|Get-ChildItem|gci)\s+([^)]+?)\s*\)\.Delete\(\s*(\$true)?/gi)) {
+    const target = psExpand({ text: (m[1] ?? "").replace(/^['"]|['"]$/g, ""), raw: m[1] ?? "", quoted: false }, vars, home, cwd);
+    out.push(simple(["rm", ...(m[2] ? ["-r"] : []), target.text], [false, ...(m[2] ? [false] : []), target.dynamic], cwd, via, true));
+  }
+  // `(New-Object Net.WebClient).DownloadFile(URL, 'a.exe')`: a file downloaded, to be run later on the line.
+  for (const m of line.matchAll(/\.DownloadFile\(\s*['"]([^'"]+)['"]\s*,\s*['"]([^'"]+)['"]/gi)) out.push(simple(["invoke-webrequest", m[1] ?? "", "-o", windowsPath(m[2] ?? "", home)], [false, false, false, false], cwd, via, true));
   const tainted = words.some((w) => /^\$\w+$/.test(w.raw) && vars.get(w.raw.slice(1).toLowerCase()) === DOWNLOADED);
   if ((DOWNLOAD.test(line) && RUNS_TEXT.test(line)) || (tainted && IEX.has(first.text.toLowerCase()))) {
     const fetch = simple(["invoke-webrequest"], [false], cwd, via, true);
@@ -339,6 +347,8 @@ function psStatement(words: PsWord[], vars: Map<string, string>, cwd: string, vi
   const pathDyn: boolean[] = [];
   const flags = new Set<string>();
   const valueOf = new Map<string, string>();
+  /** Paths named by -Path/-LiteralPath (not positionals). */
+  const explicit: string[] = [];
   for (let k = 0; k < rest.length; k++) {
     const w = rest[k] as PsWord;
     const p = paramName(w);
@@ -354,6 +364,7 @@ function psStatement(words: PsWord[], vars: Map<string, string>, cwd: string, vi
           const e = joinPath(v.raw, vars, home, cwd) ?? psExpand(v, vars, home, cwd).text;
           if (isParam(p, "path") || isParam(p, "literalpath", 2)) {
             paths.push(e);
+            explicit.push(e);
             pathDyn.push(psExpand(v, vars, home, cwd).dynamic);
           } else valueOf.set(p, e);
           k++;
@@ -374,8 +385,10 @@ function psStatement(words: PsWord[], vars: Map<string, string>, cwd: string, vi
     let dyn = pathDyn;
     // `Get-ChildItem ~ -Recurse | Remove-Item`: what the listing found is deleted.
     if (targets.length === 0 && prev && LIST.has(prev.program)) {
-      targets = (prev.argv.slice(1).filter((w) => !w.startsWith("-")) as string[]).map((p) => `${p.replace(/\/+$/, "")}/*`);
-      if (targets.length === 0) targets = ["./*"];
+      // `Get-ChildItem -Recurse -Filter *.log | Remove-Item`: only what matches the filter, somewhere below.
+      const below = prev.argv.includes("-filter") ? "{}" : "*";
+      targets = (prev.argv.slice(1).filter((w) => !w.startsWith("-")) as string[]).map((p) => `${p.replace(/\/+$/, "")}/${below}`);
+      if (targets.length === 0) targets = [`./${below}`];
       dyn = targets.map(() => false);
     }
     const recursive = recurse || (prev !== undefined && LIST.has(prev.program) && prev.argv.includes("-recurse"));
@@ -383,7 +396,8 @@ function psStatement(words: PsWord[], vars: Map<string, string>, cwd: string, vi
     return out;
   }
   if (READ.has(name) || name === "select-string" || name === "sls") {
-    const files = name === "select-string" || name === "sls" ? paths.slice(valueOf.has("pattern") ? 0 : 1) : paths;
+    // Select-String's first positional is the pattern, unless -Pattern names it; with -Path, positionals are patterns.
+    const files = name === "select-string" || name === "sls" ? (explicit.length > 0 ? explicit : paths.slice(valueOf.has("pattern") ? 0 : 1)) : paths;
     out.push(simple(["cat", ...files], [false, ...pathDyn.slice(paths.length - files.length)], cwd, via));
     return out;
   }
@@ -401,7 +415,23 @@ function psStatement(words: PsWord[], vars: Map<string, string>, cwd: string, vi
     const named = paths.find((p) => /^env:\/?\w+$/i.test(p));
     if (paths.some((p) => /^env:\/?$/i.test(p))) out.push(simple(["env"], [false], cwd, via), simple(["cat", "env:"], [false, false], cwd, via, true));
     else if (named !== undefined) out.push(simple(["echo", `$${named.replace(/\//, "")}`], [false, true], cwd, via, true));
-    else out.push(simple([name, ...paths, ...(recurse ? ["-recurse"] : [])], [false, ...pathDyn, ...(recurse ? [false] : [])], cwd, via));
+    else {
+      const filtered = valueOf.has("filter") || valueOf.has("include") || paths.some((p) => /[*?]/.test(p.slice(p.lastIndexOf("/") + 1)) && !/^\*$/.test(p.slice(p.lastIndexOf("/") + 1)));
+      const listed = filtered ? paths.map((p) => (/[*?]/.test(p.slice(p.lastIndexOf("/") + 1)) ? p.slice(0, Math.max(1, p.lastIndexOf("/"))) : p)) : paths;
+      const tail = [...(recurse ? ["-recurse"] : []), ...(filtered ? ["-filter"] : [])];
+      out.push(simple([name, ...listed, ...tail], [false, ...pathDyn, ...tail.map(() => false)], cwd, via));
+    }
+    return out;
+  }
+  if (name === "write-output" || name === "write-host" || name === "echo" || name === "write") {
+    const ws = rest.filter((w) => paramName(w) === undefined);
+    out.push(simple(["echo", ...ws.map((w) => (/^\$env:/i.test(w.raw) ? w.raw : psExpand(w, vars, home, cwd).text))], [false, ...ws.map((w) => /^\$/.test(w.raw) && !w.quoted)], cwd, via));
+    return out;
+  }
+  if (name === "set-content" || name === "sc" || name === "out-file" || name === "add-content" || name === "ac") {
+    // Writes (Set-Content, Out-File overwrite; Add-Content appends) into its -Path: judged like tee.
+    const targets = explicit.length > 0 ? explicit : paths.slice(0, 1);
+    out.push(simple(["tee", ...(name === "add-content" || name === "ac" || flags.has("append") ? ["-a"] : []), ...targets], [false, ...(name === "add-content" || name === "ac" || flags.has("append") ? [false] : []), ...targets.map(() => false)], cwd, via));
     return out;
   }
   if (DISK.has(name) || (name === "format" && paths.some((p) => p === "/"))) {
@@ -486,9 +516,11 @@ export function cmdScript(argv: string[]): string | undefined {
 /** cmd's %VARS% it can know, as paths. */
 function cmdExpand(word: string, home: string, cwd: string): { text: string; dynamic: boolean } {
   let dynamic = false;
-  const text = word.replace(/%([A-Za-z_]\w*)%/g, (m, name: string) => {
+  const text = word.replace(/%([A-Za-z_]\w*)%/g, (m, name: string, at: number) => {
     const f = ENV_PATHS[name.toLowerCase()];
-    if (f) return f(home, cwd);
+    // `%TEMP%\x` through bash loses its backslash (`%TEMP%x`): a path variable is always followed by a separator.
+    const next = word[at + m.length];
+    if (f) return f(home, cwd) + (next !== undefined && next !== "\\" && next !== "/" ? "/" : "");
     dynamic = true;
     return m;
   });
@@ -554,6 +586,10 @@ export function readCmd(src: string, cwd: string, via: string[], host: WindowsHo
       const switches = new Set(args.filter((a) => /^\/[a-z?]$/i.test(a)).map((a) => a.toLowerCase()));
       const operands = args.filter((a) => !/^\/[a-z?]$/i.test(a) && !/^\/[a-z]:/i.test(a)).map((a) => cmdExpand(a, home, cwd));
       const help = switches.has("/?");
+      // `cd /d C:\ && rd /s /q Windows`: later commands of the line run where cd went.
+      if (!help && (name === "cd" || name === "chdir" || name === "pushd") && operands.length === 1 && operands[0]) {
+        cwd = operands[0].dynamic ? "" : resolvePath(operands[0].text, cwd, home);
+      }
       let cmd: SimpleCommand;
       if (!help && (name === "rd" || name === "rmdir" || name === "del" || name === "erase")) {
         const recursive = switches.has("/s");

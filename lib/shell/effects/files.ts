@@ -30,7 +30,7 @@ function isHomeDotfile(p: string): boolean {
 }
 
 /** Disk and partition devices (not /dev/null, /dev/tty, /dev/fd/N). */
-export const DISK_DEVICE = /^\/dev\/(?:sd[a-z]|hd[a-z]|vd[a-z]|xvd[a-z]|nvme\d|mmcblk\d|disk\d|rdisk\d|md\d|dm-\d|mapper\/|loop\d|sr\d|root$|raw|block\/)/;
+export const DISK_DEVICE = /^\/unc\/\.\/(?:[Pp]hysical[Dd]rive\d|[A-Za-z]:$)|^\/dev\/(?:sd[a-z]|hd[a-z]|vd[a-z]|xvd[a-z]|nvme\d|mmcblk\d|disk\d|rdisk\d|md\d|dm-\d|mapper\/|loop\d|sr\d|root$|raw|block\/)/;
 const HARMLESS_DEVICE = /^\/dev\/(?:null|zero|stdout|stderr|stdin|tty|fd\/|full$|random$|urandom$|shm\/)/;
 
 function positionalWithDynamic(an: Analysis): [string[], boolean[]] {
@@ -154,6 +154,8 @@ export function fileEffects(cmd: SimpleCommand, an: Analysis): Effect[] {
       break;
     }
     case "tee": {
+      const devices = pos.filter((w) => DISK_DEVICE.test(w));
+      if (devices.length > 0) out.push(effect("device-write", `writes over the device ${devices.join(" ")}`, devices));
       const sys = pos.filter((w) => SYSTEM_FILE.test(w));
       if (sys.length > 0) out.push(effect("system-write", `writes into system files ${sys.join(" ")}`, sys));
       const persist = pos.filter((w) => PERSIST.test(w) && (!an.flags.has("-a") || plantsSomething(cmd, w)));
@@ -186,6 +188,10 @@ export function fileEffects(cmd: SimpleCommand, an: Analysis): Effect[] {
     case "vssadmin":
       if (pos[0]?.toLowerCase() === "delete") out.push(effect("device-write", "deletes the volume shadow copies (the system's backups)", pos));
       break;
+    case "diskpart":
+      // diskpart /s script.txt runs a partition script (clean, format, delete partition): as good as a disk wipe.
+      if (cmd.argv.some((w, k) => k > 0 && /^[/-]s$/i.test(w))) out.push(effect("device-write", "runs a diskpart script (it can clean, format or delete partitions)", pos));
+      break;
     case "blkdiscard":
       out.push(effect("device-write", `discards every block of ${pos.join(" ")}`, pos));
       break;
@@ -215,6 +221,8 @@ export function fileEffects(cmd: SimpleCommand, an: Analysis): Effect[] {
     else if ((r.op === ">" || r.op === ">|") && (isSecretPath(r.target) || /^\/[^/]+\/[^/]+\/\.[^/]+$/.test(r.target)) && !(p === "" || p === ":" || p === "true") && r.fd !== "2") out.push(effect("truncate", `overwrites ${r.target}`, [r.target]));
     else if ((p === "" || p === ":" || p === "true") && (r.op === ">" || r.op === ">|") && !HARMLESS_DEVICE.test(r.target)) out.push(effect("truncate", `empties ${r.target}`, [r.target]));
   }
+  // `echo select disk 0 & echo clean | diskpart`: a script fed to diskpart.
+  if (cmd.pipeTo.includes("diskpart") && (p === "echo" || p === "type" || p === "cat" || p === "printf" || p === "get-content")) out.push(effect("device-write", "feeds a script to diskpart (it can clean, format or delete partitions)"));
   // `cd - && rm -rf *`: everything in a directory the guard cannot know is an unknown target.
   if (cmd.cwd === "") for (const e of out) if (e.kind === "delete" && e.recursive) e.dynamic = e.paths.map((w, k) => (e.dynamic[k] ?? false) || /^(?:\.\/?|\*|\.\/\*|\.\.(?:\/.*)?)$/.test(w));
   return out;

@@ -111,3 +111,18 @@ export function printsSecretVar(cmd: SimpleCommand): Effect[] {
 export function spawnEffects(cmd: SimpleCommand): Effect[] {
   return cmd.selfSpawn ? [effect("spawn-unbounded", `${cmd.program || "a command"} spawns copies of itself without bound (fork bomb)`)] : [];
 }
+
+/** Programs that shut the machine down or restart it; their cancel, dry and status forms do nothing of the sort. */
+const POWER = new Set(["shutdown", "shutdown.exe", "reboot", "halt", "poweroff", "stop-computer", "restart-computer", "systemctl", "loginctl", "init", "telinit"]);
+
+/** Shutting down or restarting the machine (`shutdown /s /t 0`, `Stop-Computer -Force`, `systemctl poweroff`): everything running stops. */
+export function powerEffects(cmd: SimpleCommand): Effect[] {
+  const p = cmd.program;
+  if (!POWER.has(p)) return [];
+  const a = cmd.argv.slice(1).map((w) => w.toLowerCase());
+  if (p === "systemctl" || p === "loginctl") return a.some((w) => /^(?:poweroff|reboot|halt|kexec|suspend|hibernate|soft-reboot)$/.test(w)) ? [effect("power-off", `${p} ${a.find((w) => !w.startsWith("-"))}: the machine stops or restarts`)] : [];
+  if (p === "init" || p === "telinit") return a[0] === "0" || a[0] === "6" ? [effect("power-off", `${p} ${a[0]}: the machine stops or restarts`)] : [];
+  // shutdown -c / /a cancels, -k only warns; `shutdown /?` is help.
+  if (a.some((w) => w === "-c" || w === "/a" || w === "-k" || w === "--no-wall" && a.length === 1 || w === "/?" || w === "-whatif")) return [];
+  return [effect("power-off", `${p}: the machine stops or restarts (running work, other sessions and unsaved files included)`)];
+}

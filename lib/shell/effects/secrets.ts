@@ -83,7 +83,7 @@ export function isSecretPath(word: string): boolean {
 
 /** Programs that never print or send the content of the files they are given. */
 const NON_READERS = new Set([
-  "", "test", "[", "ls", "stat", "touch", "mkdir", "rm", "rmdir", "unlink", "chmod", "chown", "chgrp", "file", "realpath", "readlink", "basename", "dirname",
+  "", "test", "[", "ls", "get-childitem", "gci", "dir", "tree", "stat", "touch", "mkdir", "rm", "rmdir", "unlink", "chmod", "chown", "chgrp", "file", "realpath", "readlink", "basename", "dirname",
   "echo", "printf", "which", "type", "command", "du", "find", "fd", "locate", "git", "mv", "cd", "pushd", "open", "touch", "exa", "eza", "tree",
   "test-path", "get-item", "gi", "get-itemproperty", "new-item", "ni", "set-location", "cd", "split-path", "resolve-path", "get-acl", "measure-object", "write-host", "write-output",
   "shred", "wipe", "srm", "truncate", "ssh-keygen", "ssh-add", "gpg-agent", "export", "set", "unset", "source", ".", "direnv", "dotenv", "docker", "docker-compose", "kill", "sleep", "true", "false",
