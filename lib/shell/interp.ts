@@ -21,7 +21,7 @@ const CALLS: [RegExp, "rmtree" | "remove" | "shell" | "spawn" | "rmsync"][] = [
   [/\bSystem\.cmd\s*\(\s*/g, "spawn"],
   [/\bdo shell script\s+/g, "shell"],
   [/\b(?:File\.rm_rf!?|FileUtils\.deleteDirectory|FileUtils\.forceDelete|deleteRecursively|removeItem\s*\(\s*atPath:|removeItem\s*\(\s*at:)\s*\(?\s*/g, "rmtree"],
-  [/\b(?:File\.rm!?|Files\.delete(?:IfExists)?|os\.remove)\s*\(\s*/g, "remove"],
+  [/\b(?:File\.rm!?|Files\.delete(?:IfExists)?)\s*\(\s*/g, "remove"],
 ];
 
 const HOME_EXPR = /^(?:NSHomeDirectory\(\)|System\.user_home!?\(\)|System\.getProperty\(\s*['"]user\.home['"]\s*\)|Sys\.getenv\(\s*['"]HOME['"]\s*\)|os\.getenv\(\s*["']HOME["']\s*\)|os\.path\.expanduser\(\s*['"]~['"]\s*\)|Path\.home\(\)|os\.environ\[\s*['"]HOME['"]\s*\]|os\.getenv\(\s*['"]HOME['"]\s*\)|(?:require\(\s*['"](?:node:)?os['"]\s*\)\.|os\.)homedir\(\)|process\.env\.HOME|\$ENV\{\s*HOME\s*\}|ENV\[\s*['"]HOME['"]\s*\]|Dir\.home|Deno\.env\.get\(\s*['"]HOME['"]\s*\))/;
