@@ -413,7 +413,9 @@ function unwrapFind(cmd: SimpleCommand, api: Unwrapper, level: number): void {
       // `{}` is each match: somewhere below the start point, never the start point's parent.
       const self = a.some((w, k) => w === "-maxdepth" && a[k + 1] === "0");
       const below = named !== undefined && named !== "*" && !named.includes("/") ? `${first.replace(/\/+$/, "")}/${named}` : `${first.replace(/\/+$/, "")}/{}`;
-      const inner = a.slice(i + 1, j).map((w) => w.replaceAll("{}", self ? first : below));
+      // Unfiltered, `find . -exec rm {} \;` walks every entry under the start: the start's whole tree.
+      const whole = !filtered && base(a[i + 1] ?? "") === "rm";
+      const inner = a.slice(i + 1, j).map((w) => w.replaceAll("{}", self || whole ? first : below));
       // rm run on every match of a tree walk deletes across the tree: it counts as recursive.
       if (base(inner[0] ?? "") === "rm" && !inner.includes("-r")) inner.splice(1, 0, "-r");
       if (inner.length > 0) {

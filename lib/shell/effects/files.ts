@@ -3,9 +3,12 @@ import type { SimpleCommand } from "../types.ts";
 import type { Analysis } from "../flags.ts";
 import { effect, type Effect } from "./types.ts";
 import { isSecretPath } from "./secrets.ts";
+import { resolvePath } from "../paths.ts";
 
 /** System locations whose files an agent has no business writing (a sudoers line, a binary in /usr/bin). */
 const SYSTEM_FILE = /^\/(?:etc|usr|bin|sbin|boot|lib|lib32|lib64|System|Library|opt)\//;
+/** Windows system locations, as the PowerShell and cmd readers spell them. */
+const WINDOWS_SYSTEM = /^\/(?:Windows|Program Files(?: \(x86\))?|ProgramData)\//i;
 /** A mode that opens a file to everyone, sets an id bit, or locks everyone out. */
 const UNSAFE_MODE = /^(?:0?[0-7]?[0-7][0-7]?[2367]|[4-7][0-7]{3}|0?0{3}|.*[ao]\+[rwx]*w|.*[ug]\+[rwx]*s|.*\+s|a=rwx|ugo=rwx|.*o=rwx?)$/;
 /** A mode that lets group or others read (for keys). */
@@ -220,6 +223,21 @@ export function fileEffects(cmd: SimpleCommand, an: Analysis): Effect[] {
 
     else if ((r.op === ">" || r.op === ">|") && (isSecretPath(r.target) || /^\/[^/]+\/[^/]+\/\.[^/]+$/.test(r.target)) && !(p === "" || p === ":" || p === "true") && r.fd !== "2") out.push(effect("truncate", `overwrites ${r.target}`, [r.target]));
     else if ((p === "" || p === ":" || p === "true") && (r.op === ">" || r.op === ">|") && !HARMLESS_DEVICE.test(r.target)) out.push(effect("truncate", `empties ${r.target}`, [r.target]));
+  }
+  // `rm /etc/passwd`, `sudo rm /etc/hosts`, `cd /; rm etc/passwd`: deleting one system file changes the machine;
+  // `rm ~/.ssh/id_rsa`: deleting a key or credential loses it. A single file elsewhere outside the project runs.
+  for (const e of out.slice()) {
+    if (e.kind !== "delete" && e.kind !== "move-away") continue;
+    const sys: string[] = [];
+    const keys: string[] = [];
+    e.paths.forEach((w, k) => {
+      if (e.dynamic[k]) return;
+      const abs = resolvePath(w, cmd.cwd, "/nonexistent-home");
+      if (SYSTEM_FILE.test(abs) || WINDOWS_SYSTEM.test(abs)) sys.push(w);
+      else if (isSecretPath(w) && e.kind === "delete") keys.push(w);
+    });
+    if (sys.length > 0) out.push(effect("system-write", `deletes the system file${sys.length > 1 ? "s" : ""} ${sys.join(" ")}`, sys));
+    if (keys.length > 0) out.push(effect("truncate", `deletes the key or credential file${keys.length > 1 ? "s" : ""} ${keys.join(" ")}`, keys));
   }
   // `echo select disk 0 & echo clean | diskpart`: a script fed to diskpart.
   if (cmd.pipeTo.includes("diskpart") && (p === "echo" || p === "type" || p === "cat" || p === "printf" || p === "get-content")) out.push(effect("device-write", "feeds a script to diskpart (it can clean, format or delete partitions)"));
