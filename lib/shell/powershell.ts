@@ -5,7 +5,9 @@
  * `name`, so the same path classes apply. One pass over the text; nesting goes through the parser's depth cap.
  */
 import type { SimpleCommand } from "./types.ts";
-import { resolvePath } from "./paths.ts";
+import { resolvePath, windowsPath } from "./paths.ts";
+
+export { windowsPath } from "./paths.ts";
 
 /** What the PowerShell reader needs from the parser: where to send each command, and nested scripts. */
 export interface WindowsHost {
@@ -185,23 +187,6 @@ function isParam(name: string, full: string, min = 1): boolean {
 function dirname(p: string): string {
   const i = p.lastIndexOf("/");
   return i <= 0 ? "/" : p.slice(0, i);
-}
-
-/** A Windows path as a POSIX-like one: `C:\` is `/`, `C:\Users\x` is a sibling of the home, `~\a` is `~/a`. */
-export function windowsPath(word: string, home: string): string {
-  let s = word.replaceAll("\\", "/");
-  // PowerShell's FileSystem provider reads `~` as the home, quoted or not.
-  if (s === "~" || s.startsWith("~/")) s = home + s.slice(1);
-  // `C:Usersme`: bash ate the backslashes of an unquoted path; it is still under the drive root.
-  if (/^[A-Za-z]:[^/]/.test(s)) s = `${s.slice(0, 2)}/${s.slice(2)}`;
-  const drive = /^[A-Za-z]:(?=\/|$)/.exec(s);
-  if (drive) {
-    s = s.slice(2) || "/";
-    const users = /^\/Users(?=\/|$)/i.exec(s);
-    if (users) s = dirname(home) + s.slice(users[0].length);
-  }
-  if (/^\/\/[^/]/.test(s)) return `/unc${s.slice(1)}`;
-  return s;
 }
 
 const ENV_PATHS: Record<string, (home: string, cwd: string) => string> = {
