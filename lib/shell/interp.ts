@@ -19,6 +19,7 @@ const CALLS: [RegExp, "rmtree" | "remove" | "shell" | "spawn" | "rmsync"][] = [
   // Other languages' shapes: lua os.execute, erlang os:cmd, elixir System.cmd/:os.cmd, scala/groovy Process, AppleScript.
   [/\b(?:os\.execute|io\.popen|os:cmd|:os\.cmd|sys\.process\.Process|Process|ProcessBuilder|Runtime\.getRuntime\(\)\.exec)\s*\(\s*/g, "shell"],
   [/\bSystem\.cmd\s*\(\s*/g, "spawn"],
+  [/\b(?:system|exec)\s+(?=qw\s*[({[/])/g, "shell"],
   [/\bdo shell script\s+/g, "shell"],
   [/\b(?:File\.rm_rf!?|FileUtils\.deleteDirectory|FileUtils\.forceDelete|deleteRecursively|removeItem\s*\(\s*atPath:|removeItem\s*\(\s*at:)\s*\(?\s*/g, "rmtree"],
   [/\b(?:File\.rm!?|Files\.delete(?:IfExists)?)\s*\(\s*/g, "remove"],
@@ -150,8 +151,19 @@ export function scanCode(code: string): CodeEffect[] {
         const recursive = kind === "rmtree" || (kind === "rmsync" && /recursive\s*[:=]\s*(?:true|TRUE|T\b)/.test(code.slice(at, at + 200)));
         out.push({ kind: "delete", recursive, path });
       } else if (kind === "shell") {
+        // perl `system qw(rm -rf), $ENV{HOME}`: a word list, then more arguments.
+        const qw = /^qw\s*[({[/]([^)}\]/]*)[)}\]/]/.exec(code.slice(at));
+        if (qw?.[1] !== undefined) {
+          const words = qw[1].split(/\s+/).filter((w) => w !== "");
+          const more = readMoreStrings(code, at + qw[0].length);
+          if (words.length > 0) out.push({ kind: "argv", argv: [...words, ...more] });
+          continue;
+        }
         const s = readString(code, at);
-        if (s) {
+        // `os.system('rm -rf ' + os.path.expanduser('~'))`: a command line built by concatenation.
+        const joined = s ? readPathExpr(code, at) : undefined;
+        if (s && joined !== undefined && joined !== s[0]) out.push({ kind: "shell", text: joined });
+        else if (s) {
           const more = readMoreStrings(code, s[1]);
           out.push(more.length > 0 ? { kind: "argv", argv: [s[0], ...more] } : { kind: "shell", text: s[0] });
         } else {
@@ -175,6 +187,8 @@ export function scanCode(code: string): CodeEffect[] {
       }
     }
   }
+  // zx and Bun shell: $`rm -rf ~` runs a shell line.
+  for (const m of code.matchAll(/(?:\bBun\.|(?<![\w$.]))\$`([^`]*)`/g)) if (m[1] && !/\$\{/.test(m[1])) out.push({ kind: "shell", text: m[1] });
   // `"rm -rf ~".execute()` (groovy), `"rm -rf ~".!` (scala): a string run as a command line.
   for (const m of code.matchAll(/(["'])((?:(?!\1)[^\\]|\\.)*)\1\s*\.\s*(?:execute\s*\(|!!?(?![=\w]))/g)) if (m[2]) out.push({ kind: "shell", text: m[2] });
   // Tcl: `exec rm -rf ~` runs the words; `file delete -force X` deletes a tree.

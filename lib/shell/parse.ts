@@ -130,6 +130,8 @@ const COMMAND_VARS = new Set(["GIT_PAGER", "GIT_EDITOR", "GIT_SSH_COMMAND", "GIT
 class Parser implements Unwrapper {
   readonly st: State;
   readonly gitAliases = new Map<string, string>();
+  /** The variables of the command being unwrapped, for `eval`/`trap` (same shell). */
+  private hereVars: Vars | undefined;
   /** Ranges of st.out made by `>(...)` substitutions of the words being expanded. */
   procWrites: [number, number][] = [];
   /** Scripts written by a literal print on this line (`echo 'rm -rf ~' > x.sh`), by resolved path. */
@@ -161,6 +163,10 @@ class Parser implements Unwrapper {
       this.st.depth--;
       this.st.via = saved;
     }
+  }
+
+  scriptHere(src: string, cwd: string, via: string): void {
+    this.script(src, cwd, via, this.hereVars);
   }
 
   /** A Windows script (PowerShell or cmd.exe) in its own scope, under the same depth cap as `sh -c`. */
@@ -234,6 +240,16 @@ class Parser implements Unwrapper {
 
   /** Expands a word into fields: quotes removed, variables and literal substitutions filled in, unquoted results split. */
   expand(w: Word, scope: Scope, split = true): { fields: Field[]; subs: string[] } {
+    // `rm -rf {~,/tmp/x}`, `{rm,-rf,~}`: brace expansion of an unquoted literal word, before tildes.
+    if (split && w.raw.includes(",") && w.raw.includes("{") && w.parts.every((p) => (p.k === "lit" && !p.quoted) || p.k === "tilde")) {
+      const items = braceExpand(w.raw, SHELL_LIMITS.maxWrappers);
+      if (items.length > 1) {
+        this.spend(items.reduce((n, x) => n + x.length, 0));
+        this.st.budget.words -= items.length - 1;
+        if (this.st.budget.words < 0) throw new ShellLimitError(limitNote(`more than ${SHELL_LIMITS.maxWords} words`));
+        return { fields: items.map((x) => ({ text: x === "~" || x.startsWith("~/") ? this.st.home + x.slice(1) : x.startsWith("~") ? x : x, dynamic: false })), subs: [] };
+      }
+    }
     const fields: Field[] = [];
     const subs: string[] = [];
     let cur = "";
@@ -276,14 +292,19 @@ class Parser implements Unwrapper {
           started = true;
           break;
         case "var": {
+          // `"${arr[@]}"`, `${arr[0]}`-free forms: an array set on the line, as its words.
+          const name = /^\{?([A-Za-z_]\w*)\[[@*]\]\}?$/.exec(p.name)?.[1] ?? p.name;
           const known =
-            p.name === "HOME" ? (scope.vars.get("HOME") ?? this.st.home) : p.name === "PWD" && scope.cwd !== "" ? scope.cwd : scope.vars.get(p.name);
+            name === "HOME" ? (scope.vars.get("HOME") ?? this.st.home) : name === "PWD" && scope.cwd !== "" ? scope.cwd : scope.vars.get(name);
           if (known !== undefined) {
             this.spend(known.length);
-            if (p.quoted && !this.st.lists.has(p.name)) {
+            if (p.quoted && !this.st.lists.has(name)) {
               cur += known;
               started = true;
             } else pushUnquoted(known);
+          } else if ((name === "IFS" || name === "{IFS}") && !p.quoted) {
+            // `rm${IFS}-rf${IFS}/`: an unset IFS is blank, tab and newline; unquoted, it separates words.
+            pushUnquoted(" ");
           } else if (p.def !== undefined) {
             // `${x:-$(rm -rf ~)}`: an unset variable's default runs its substitutions.
             if (p.def.includes("$(") || p.def.includes("`")) for (const inner of arithSubs(p.def)) this.script(inner, scope.cwd, "${...}", scope.vars);
@@ -609,7 +630,15 @@ class Parser implements Unwrapper {
       }
     }
     if (argv.length === 0) {
-      for (const [name, value] of assigns) scope.vars.set(name, value);
+      for (const [name, value] of assigns) {
+        // `arr=(rm -rf ~)`: an array; its words are what `"${arr[@]}"` expands to.
+        const arr = /^\((.*)\)$/s.exec(value);
+        if (arr?.[1] !== undefined) {
+          const items = lex(arr[1], this.st.budget).flatMap((t) => (t.t === "w" ? this.expand(t.w, scope).fields.map((f) => f.text) : []));
+          scope.vars.set(name, items.join(" "));
+          this.st.lists.add(name);
+        } else scope.vars.set(name, value);
+      }
       if (redirects.length === 0) return this.st.out.slice(before);
     }
     const program = basename(argv[0] ?? "");
@@ -641,6 +670,12 @@ class Parser implements Unwrapper {
     }
     // `let 'x=$(rm -rf ~)'`: let's arguments are arithmetic, whose substitutions run.
     if (program === "let") for (let j = 1; j < argv.length; j++) for (const inner of arithSubs(argv[j] ?? "")) this.script(inner, scope.cwd, "let", scope.vars);
+    // `set -- rm -rf ~; "$@"`: the positional parameters, as words.
+    if (program === "set" && argv[1] === "--") {
+      scope.vars.set("@", argv.slice(2).join(" "));
+      scope.vars.set("*", argv.slice(2).join(" "));
+      this.st.lists.add("@");
+    }
     if (program === "unset") for (let j = 1; j < argv.length; j++) scope.vars.delete(argv[j] ?? "");
     // The previous stage's literal output is what a shell at the end of `echo ... | sh` runs.
     const prev = pipeline[pipeline.length - 1];
@@ -669,7 +704,13 @@ class Parser implements Unwrapper {
       const text = file !== undefined && scope.cwd !== "" ? this.written.get(resolvePath(file, scope.cwd, this.st.home)) : undefined;
       if (text !== undefined) this.script(text, scope.cwd, `${file} (written on this line)`, scope.vars);
     }
-    unwrap(cmd, this, prevOut);
+    const savedHere = this.hereVars;
+    this.hereVars = scope.vars;
+    try {
+      unwrap(cmd, this, prevOut);
+    } finally {
+      this.hereVars = savedHere;
+    }
     {
       const printed = literalOutput({ ...cmd, redirects: [] }) ?? (cmd.program === "cat" && cmd.argv.length === 1 ? redirects.find((r) => r.body !== undefined)?.body : undefined);
       const out = redirects.find((r) => (r.op === ">" || r.op === ">|" || r.op === ">>") && r.fd !== "2" && r.target.startsWith("/"));
@@ -797,4 +838,57 @@ export function parseShellLine(command: string, opts: ParseOptions): ParseResult
     const fb = parseFallback(command, opts);
     return { commands: fb.commands, error, fallback: true, ...(fb.limit !== undefined ? { limit: fb.limit } : st.limit !== undefined ? { limit: st.limit } : {}) };
   }
+}
+
+/**
+ * Brace expansion of one word (`a{b,c}d` -> abd acd, groups left to right, nested groups included), at most
+ * `max` results; a word with no comma group is returned as is. `${...}` is a parameter, not a group.
+ */
+export function braceExpand(word: string, max: number): string[] {
+  let depth = 0;
+  let open = -1;
+  let comma = false;
+  for (let i = 0; i < word.length; i++) {
+    const c = word[i];
+    if (c === "\\") {
+      i++;
+      continue;
+    }
+    if (c === "{" && word[i - 1] !== "$") {
+      if (depth === 0) {
+        open = i;
+        comma = false;
+      }
+      depth++;
+    } else if (c === "}" && depth > 0) {
+      depth--;
+      if (depth === 0 && comma && open >= 0) {
+        const pre = word.slice(0, open);
+        const post = word.slice(i + 1);
+        const inner = word.slice(open + 1, i);
+        const alts: string[] = [];
+        let d = 0;
+        let from = 0;
+        for (let k = 0; k <= inner.length; k++) {
+          const ch = inner[k];
+          if (ch === "{") d++;
+          else if (ch === "}") d--;
+          else if ((ch === "," && d === 0) || k === inner.length) {
+            alts.push(inner.slice(from, k));
+            from = k + 1;
+          }
+        }
+        const out: string[] = [];
+        for (const alt of alts) {
+          for (const x of braceExpand(pre + alt + post, max - out.length)) {
+            out.push(x);
+            if (out.length >= max) return out;
+          }
+        }
+        return out;
+      }
+      if (depth === 0) open = -1;
+    } else if (c === "," && depth === 1) comma = true;
+  }
+  return [word];
 }

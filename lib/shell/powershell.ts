@@ -24,6 +24,8 @@ interface PsWord {
   quoted: boolean;
 }
 
+/** Cmdlets that consume their input without printing it. */
+const COUNTS = new Set(["measure-object", "measure", "out-null"]);
 const SEPARATORS = new Set([";", "\n", "&&", "||", "|", "&"]);
 
 /** Index just past the bracket closing the one at `start`, skipping quoted text (unbalanced: the end). */
@@ -257,7 +259,12 @@ export function readPowerShell(src: string, cwd: string, via: string[], host: Wi
       if (later.length > 0) for (const c of cmds) c.pipeTo = c.pipeTo.length === 0 ? later : [...c.pipeTo, ...later];
       later = [...cmds.map((c) => c.program), ...later];
     }
-    for (const cmds of pipeline) for (const c of cmds) host.run(c);
+    for (const cmds of pipeline)
+      for (const c of cmds) {
+        // `Get-ChildItem Env: | Measure-Object`: counted, never printed.
+        if (c.synthetic && c.program === "cat" && c.argv[1] === "env:" && c.pipeTo.length > 0 && c.pipeTo.every((x) => COUNTS.has(x))) continue;
+        host.run(c);
+      }
     pipeline = [];
   };
   const end = (sep: string | undefined) => {
@@ -281,6 +288,15 @@ export function readPowerShell(src: string, cwd: string, via: string[], host: Wi
 /** One pipeline stage: the command(s) it stands for. */
 function psStatement(words: PsWord[], vars: Map<string, string>, cwd: string, via: string[], host: WindowsHost, prev: SimpleCommand | undefined): SimpleCommand[] {
   const home = host.home;
+  // `& $env:TEMP\a.exe`, `. .\x.ps1`: the call and dot-source operators run what follows.
+  if ((words[0]?.raw === "&" || words[0]?.raw === ".") && words.length > 1 && !/^[{(]/.test(words[1]?.raw ?? "")) {
+    const target = words[1] as PsWord;
+    if (!target.raw.startsWith("$")) return psStatement(words.slice(1), vars, cwd, via, host, prev);
+    // `& $env:TEMP\a.exe`: a program named by a variable path.
+    const e = joinPath(target.raw, vars, host.home, cwd) ?? psExpand(target, vars, host.home, cwd).text;
+    const rest = words.slice(2).map((w) => psExpand(w, vars, host.home, cwd).text);
+    return [simple([e, ...rest], [false, ...rest.map(() => false)], cwd, via)];
+  }
   const first = words[0] as PsWord;
   const out: SimpleCommand[] = [];
   // Subexpressions and script blocks run their contents.
@@ -310,6 +326,12 @@ function psStatement(words: PsWord[], vars: Map<string, string>, cwd: string, vi
     const fetch = simple(["invoke-webrequest"], [false], cwd, via, true);
     fetch.pipeTo = ["iex"];
     out.push(fetch);
+  }
+  // `& $env:TEMP\a.exe` (the tokenizer drops the call operator): a path under a variable is a program run.
+  if (/^\$[\w:]+[\\/]\S/.test(first.raw) && !first.quoted && words[1]?.text !== "=") {
+    const rest = words.slice(1).map((w) => (paramName(w) !== undefined ? w.text : psExpand(w, vars, home, cwd).text));
+    out.push(simple([psExpand(first, vars, home, cwd).text, ...rest], [false, ...rest.map(() => false)], cwd, via));
+    return out;
   }
   // `$x = 'value'`: later words can use it. `$env:GITHUB_TOKEN` alone prints it.
   if (first.raw.startsWith("$") && !first.quoted) {

@@ -9,6 +9,8 @@ import { cmdScript, powershellScript } from "./powershell.ts";
 export interface Unwrapper {
   readonly home: string;
   script(src: string, cwd: string, via: string): void;
+  /** A script run by this same shell (`eval`, `trap`): it sees the variables set earlier on the line. */
+  scriptHere(src: string, cwd: string, via: string): void;
   /** A nested PowerShell script (`powershell -Command`, `pwsh -EncodedCommand`, `iex '...'`). */
   powershell(src: string, cwd: string, via: string): void;
   /** A nested cmd.exe line (`cmd /c ...`). */
@@ -603,7 +605,7 @@ function runsOther(cmd: SimpleCommand, api: Unwrapper, piped: string | undefined
     return false;
   }
   if (p === "trap" && cmd.argv[1] !== undefined && cmd.argv[1] !== "-" && !cmd.argv[1].startsWith("-")) {
-    api.script(cmd.argv[1], cmd.cwd, "trap");
+    api.scriptHere(cmd.argv[1], cmd.cwd, "trap");
     return false;
   }
   if ((p === "source" || p === ".") && /^\/dev\/stdin$|^\/proc\/self\/fd\/0$|^-$/.test(cmd.argv[1] ?? "")) {
@@ -618,7 +620,7 @@ function runsOther(cmd: SimpleCommand, api: Unwrapper, piped: string | undefined
   }
   if (p === "eval") {
     // eval re-reads its words as shell: a quoted '~' (kept as ./~ to mean the file) is a tilde again there.
-    api.script(cmd.argv.slice(1).map((w) => (w.startsWith("./~") ? w.slice(2) : w)).join(" "), cmd.cwd, "eval");
+    api.scriptHere(cmd.argv.slice(1).map((w) => (w.startsWith("./~") ? w.slice(2) : w)).join(" "), cmd.cwd, "eval");
     return false;
   }
   if (SHELLS.has(p) || (p === "su" && cmd.argv.some((w) => w === "-c" || w === "--command"))) {
@@ -654,6 +656,12 @@ function runsOther(cmd: SimpleCommand, api: Unwrapper, piped: string | undefined
   }
   if (p === "parallel") {
     runParallel(cmd, api, piped);
+    return false;
+  }
+  if ((p === "make" || p === "gmake") && cmd.argv.some((w, k) => (w === "-f" || w === "--file" || w === "--makefile") && /^(?:-|\/dev\/stdin)$/.test(cmd.argv[k + 1] ?? ""))) {
+    // `make -f /dev/stdin <<< $'x:\n\trm -rf ~'`: the recipe lines are shell commands.
+    const text = stdinText(cmd, piped);
+    if (text !== undefined) for (const line of text.split("\n")) if (/^\t/.test(line)) api.script(line.replace(/^\t[@+-]*/, ""), cmd.cwd, "make recipe");
     return false;
   }
   if (p === "watch") {

@@ -102,7 +102,9 @@ export function gitEffects(cmd: SimpleCommand, an: Analysis): Effect[] {
       return now ? history("deletes unreachable commits now (no grace period)") : [];
     }
     case "update-ref":
-      return f.has("-d") ? history(`deletes ref ${pos.join(" ")}`) : [];
+      if (f.has("-d")) return history(`deletes ref ${pos.join(" ")}`);
+      // `git update-ref refs/heads/main HEAD~10`: the branch is moved wherever, its later commits dropped.
+      return /^refs\/heads\/(?:main|master|production|release\/.+)$/.test(pos[0] ?? "") && pos.length >= 2 ? history(`moves ${pos[0]} to ${pos[1]}`) : [];
     case "filter-branch":
     case "filter-repo":
       return history(`rewrites the whole history (${an.sub})`);

@@ -62,9 +62,9 @@ export function publishEffects(cmd: SimpleCommand, an: Analysis): Effect[] {
   return what === undefined ? [] : [effect("publish", `publishes a release (${what})`)];
 }
 
-const INTERPRETER = /^(?:python[0-9.]*|pypy[0-9.]*|node|nodejs|bun|deno|perl|ruby|php|Rscript|awk|gawk|mawk|nawk)$/;
+const INTERPRETER = /^(?:python[0-9.]*|pypy[0-9.]*|node|nodejs|bun|deno|perl|ruby|php|Rscript|R|awk|gawk|mawk|nawk|lua|luajit|julia|tclsh|wish|jshell|groovy|scala|elixir|erl|swift|osascript|raku|qjs)$/;
 const LOOP = /\b(?:while|loop|until|for\s*\(\s*;\s*;|repeat|setInterval)\b|iter\(\s*int|itertools\.count|\bfor\s*\{/;
-const FORK = /(?:\b|_)fork\s*(?:\(|\b)|\bspawn\s*\(|\bPopen\s*\(|\bexec[lv]p?e?\s*\(|ForkExec/;
+const FORK = /(?:\b|_)fork\s*(?:\(|\b)|\bspawn\s*\(|\bPopen\s*\(|\bexec[lv]p?e?\s*\(|ForkExec|\b(?:os\.execute|system|os\.system|io\.popen|exec)\s*\(?\s*['"][^'"]*&\s*['"]/;
 const DECODE = /b64decode|Base64\.decode|decode64|Buffer\.from\([^)]{0,200}['"]base64['"]|\batob\s*\(|base64_decode|MIME::Base64|unpack\(['"]m/;
 const RUN = /\bexec\s*\(|\beval\s*\(|\bsystem\s*\(|os\.system|subprocess|execSync|child_process|\bspawn|`|%x|\bshell_exec|\bpassthru|\beval\b/;
 const FETCH_CODE = /urlopen|requests\.get|\bget\s*\(\s*['"]https?:|LWP::Simple|fetch\s*\(|http\.get|Net::HTTP|open-uri|URI\.open|file_get_contents\s*\(\s*['"]https?:|curl_exec/;

@@ -32,6 +32,10 @@ function isSecretName(word: string): boolean {
   const parent = slash > 0 ? word.slice(word.lastIndexOf("/", slash - 1) + 1, slash).toLowerCase() : "";
   const grand = slash > 0 ? word.slice(0, slash) : "";
   if (word.toLowerCase() === "env:") return true;
+  // `~/.ssh/config.example`, `credentials.sample`: a template holds no secret.
+  if (/\.(?:example|sample|template|tmpl|dist)$/.test(base)) return false;
+  // The system's password hashes.
+  if (/^\/etc\/g?shadow-?$|^\/etc\/master\.passwd$/.test(word)) return true;
   if (parent === ".ssh") return !base.endsWith(".pub") && !SSH_PUBLIC.has(base);
   if (SECRET_DIRS.has(parent)) return true;
   if (base === ".env") return true;
@@ -118,6 +122,14 @@ function secretCommand(cmd: SimpleCommand, an: Analysis): string | undefined {
   if (p === "heroku" && an.sub === "auth:token") return "prints the Heroku token";
   if (p === "kubectl" && an.sub === "get" && /^secrets?$/.test(pos[0] ?? "") && a.some((w) => /^-o|^--output/.test(w))) return "prints Kubernetes secrets";
   if (p === "sqlite3" && pos.some((w) => /cookies\.sqlite|logins\.json|key4\.db|Login Data|Cookies$/.test(w))) return "dumps a browser's saved logins or cookies";
+  if ((p === "gpg" || p === "gpg2") && a.some((w) => /^--export-secret-(?:sub)?keys$/.test(w))) return "exports private keys";
+  // `docker run -v ~/.ssh:/k alpine cat /k/id_rsa`: a container given the key store reads whatever it likes there.
+  if ((p === "docker" || p === "podman") && (an.sub === "run" || an.sub === "create")) {
+    const mounts = a.flatMap((w, k) => (w === "-v" || w === "--volume" || w === "--mount" ? [a[k + 1] ?? ""] : /^(?:-v|--volume=|--mount=)./.test(w) ? [w.replace(/^(?:-v|--volume=|--mount=)/, "")] : []));
+    const src = mounts.map((m) => (m.includes("source=") || m.includes("src=") ? (/(?:source|src)=([^,]+)/.exec(m)?.[1] ?? "") : (m.split(":")[0] ?? "")));
+    const hit = src.find((s) => isSecretPath(s) || /\/\.(?:ssh|aws|gnupg|kube|docker|config\/gcloud)\/?$/.test(s) || /(?:^|\/)\.env$/.test(s));
+    if (hit !== undefined) return `mounts ${hit} into a container`;
+  }
   // `env | grep -i token`: the environment, filtered down to its secrets.
   if ((p === "grep" || p === "egrep" || p === "rg") && cmd.pipeFrom === "env" && an.positional.some((w) => /secret|token|passw|api_?key|private|credential|aws_/i.test(w))) return "prints secret environment variables";
   return undefined;
