@@ -233,7 +233,8 @@ export function fileEffects(cmd: SimpleCommand, an: Analysis): Effect[] {
     e.paths.forEach((w, k) => {
       if (e.dynamic[k]) return;
       const abs = resolvePath(w, cmd.cwd, "/nonexistent-home");
-      if (SYSTEM_FILE.test(abs) || WINDOWS_SYSTEM.test(abs)) sys.push(w);
+      // A backup or scratch copy (`/etc/hosts.bak`, `x.orig`, `x~`) is not the system file itself.
+      if ((SYSTEM_FILE.test(abs) || WINDOWS_SYSTEM.test(abs)) && !/(?:\.(?:bak|old|orig|tmp|swp|save|rej|dpkg-old|dpkg-dist|rpmsave|rpmnew)|~)(?:\.\w{1,4})?$/i.test(abs)) sys.push(w);
       else if (isSecretPath(w) && e.kind === "delete") keys.push(w);
     });
     if (sys.length > 0) out.push(effect("system-write", `deletes the system file${sys.length > 1 ? "s" : ""} ${sys.join(" ")}`, sys));
