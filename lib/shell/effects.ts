@@ -63,6 +63,8 @@ function downloads(cmd: SimpleCommand): string[] {
     const k = a.findIndex((w) => w === "-O" || w === "--output-document" || /^-[a-zA-Z]*O$/.test(w));
     if (k > 0 && a[k + 1] !== "-") out.push(a[k + 1] ?? "");
     else if (k < 0 && url) out.push(base(url.replace(/[?#].*$/, "")));
+  } else if (cmd.program === "aria2c" || cmd.program === "http" || cmd.program === "xh" || cmd.program === "fetch") {
+    for (let i = 1; i < a.length; i++) if (a[i] === "-o" || a[i] === "--out" || a[i] === "--output") out.push(a[i + 1] ?? "");
   } else if (cmd.program === "invoke-webrequest") {
     const k = a.indexOf("-o");
     if (k > 0) out.push(a[k + 1] ?? "");

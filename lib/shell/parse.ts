@@ -224,6 +224,8 @@ class Parser implements Unwrapper {
     if (inner.length !== 1) return undefined;
     const only = inner[0];
     if (only?.program === "pwd" && only.argv.length === 1 && scope.cwd !== "") return scope.cwd;
+    // `$(git rev-parse --show-toplevel)`: the repository the cwd is in, taken as the cwd's own tree.
+    if (only?.program === "git" && only.argv[1] === "rev-parse" && only.argv.includes("--show-toplevel") && scope.cwd !== "") return scope.cwd;
     // A fresh temporary directory or file: somewhere under the temp dir, whatever its name.
     if (only?.program === "mktemp" && !only.argv.some((w, k) => k > 0 && !w.startsWith("-"))) return "/tmp/tmp.XXXXXXXXXX";
     // `"$(which rm)" -rf ~`: the program found on PATH is the one named.
@@ -590,6 +592,7 @@ class Parser implements Unwrapper {
     const pw0 = this.procWrites.length;
     // Leading NAME=value words are assignments, not the program.
     const assigns: [string, string][] = [];
+    const unknownAssigns = new Set<string>();
     let k = 0;
     for (; k < words.length; k++) {
       const w = words[k];
@@ -598,8 +601,11 @@ class Parser implements Unwrapper {
       const m = ASSIGN.exec(first.v);
       if (!m?.[1]) break;
       const valueWord: Word = { parts: [{ ...first, v: first.v.slice(m[0].length) }, ...w.parts.slice(1)], raw: w.raw };
-      const value = this.expand(valueWord, scope, false).fields.map((f) => f.text).join("");
+      const fields = this.expand(valueWord, scope, false).fields;
+      const value = fields.map((f) => f.text).join("");
       assigns.push([m[1], value]);
+      // `DIR=$1`, `D=$(find ...)`: a value that cannot be known leaves the variable unknown, not its text.
+      if (fields.some((f) => f.dynamic)) unknownAssigns.add(m[1]);
     }
     const argv: string[] = [];
     const dynamic: boolean[] = [];
@@ -637,7 +643,8 @@ class Parser implements Unwrapper {
           const items = lex(arr[1], this.st.budget).flatMap((t) => (t.t === "w" ? this.expand(t.w, scope).fields.map((f) => f.text) : []));
           scope.vars.set(name, items.join(" "));
           this.st.lists.add(name);
-        } else scope.vars.set(name, value);
+        } else if (unknownAssigns.has(name)) scope.vars.delete(name);
+        else scope.vars.set(name, value);
       }
       if (redirects.length === 0) return this.st.out.slice(before);
     }

@@ -309,6 +309,8 @@ function psStatement(words: PsWord[], vars: Map<string, string>, cwd: string, vi
   // Quoted strings are data; script blocks are read on their own (above).
   const line = words.filter((w) => !/^['"{]/.test(w.raw)).map((w) => w.raw).join(" ");
   for (const m of line.matchAll(/\[(?:System\.)?IO\.File\]::(?:ReadAll(?:Text|Lines|Bytes)|OpenRead|Copy)\(\s*['"]([^'"]+)['"]/gi)) out.push(simple(["cat", windowsPath(m[1] ?? "", home)], [false, false], cwd, via, true));
+  // `[Environment]::GetEnvironmentVariable('GITHUB_TOKEN')` prints the variable.
+  for (const m of line.matchAll(/\[(?:System\.)?Environment\]::GetEnvironmentVariables?\(\s*(?:['"](\w+)['"])?/gi)) out.push(m[1] ? simple(["echo", `$env:${m[1]}`], [false, true], cwd, via, true) : simple(["env"], [false], cwd, via, true));
   // .NET calls: [IO.Directory]::Delete($HOME, $true), [IO.File]::Delete(...).
   for (const m of line.matchAll(/\[(?:System\.)?IO\.(Directory|File)\]::Delete\(\s*([^,)]+)(,\s*\$true)?/gi)) {
     const target = psExpand({ text: (m[2] ?? "").replace(/^['"]|['"]$/g, ""), raw: m[2] ?? "", quoted: false }, vars, home, cwd);
@@ -468,7 +470,8 @@ function psStatement(words: PsWord[], vars: Map<string, string>, cwd: string, vi
     const argList = valueOf.get("argumentlist") ?? "";
     if (file !== undefined) {
       const raw = rest.find((w, k) => k > 0 && paramName(rest[k - 1] as PsWord) !== undefined && isParam(paramName(rest[k - 1] as PsWord) ?? "", "argumentlist", 2))?.raw ?? argList;
-      const args = [...raw.matchAll(/'((?:[^']|'')*)'|"([^"]*)"|([^,\s]+)/g)].map((m) => m[1]?.replaceAll("''", "'") ?? m[2] ?? m[3] ?? "");
+      // One quoted string is the whole command line (`-ArgumentList '/c rd /s /q C:\'`): Windows joins the list with spaces anyway.
+      const args = [...raw.matchAll(/'((?:[^']|'')*)'|"([^"]*)"|([^,\s]+)/g)].flatMap((m) => (m[1]?.replaceAll("''", "'") ?? m[2] ?? m[3] ?? "").split(/\s+/)).filter((x) => x !== "");
       const extra = valueOf.has("filepath") ? paths : paths.slice(1);
       out.push(simple([file, ...extra, ...args], [false, ...extra.map(() => false), ...args.map(() => false)], cwd, via));
     }

@@ -503,7 +503,14 @@ function awkCommands(argv: string[], stdin: string | undefined): string[] {
   // `"rm -rf " ENVIRON["HOME"]`: the home directory, concatenated.
   // `echo ~ | awk '{system("rm -rf "$0)}'`: $0 is the line read, when it is known.
   const line = stdin?.split("\n")[0]?.trim();
-  const prog = source.replace(/"\s*ENVIRON\["HOME"\]/g, '~"').replace(/"\s*\$0\b/g, line !== undefined && !fromFile ? `${line}"` : '"');
+  const fieldsOf = (line ?? "").split(/\s+/);
+  const prog = source
+    .replace(/"\s*ENVIRON\["HOME"\]/g, '~"')
+    .replace(/"\s*\$0\b/g, line !== undefined && !fromFile ? `${line}"` : '"')
+    // `echo ~ | awk '{system("rm -rf " $1)}'`: a field of the line read.
+    .replace(/"\s*\$([1-9])\b/g, (_m, n: string) => (line !== undefined && !fromFile ? `${fieldsOf[Number(n) - 1] ?? ""}"` : '"'))
+    // `awk '{system($0)}' <<< 'rm -rf ~'`: the line itself is the command.
+    .replace(/\bsystem\s*\(\s*\$0\s*\)/g, line !== undefined && !fromFile ? `system("${line.replaceAll('"', "")}")` : "system($0)");
   const strings = new Map<string, string>();
   for (let k = 1; k < argv.length; k++) {
     const m = argv[k - 1] === "-v" ? /^([A-Za-z_]\w*)=(.*)$/s.exec(argv[k] ?? "") : null;
@@ -521,7 +528,7 @@ function awkCommands(argv: string[], stdin: string | undefined): string[] {
     out.push(target);
     if (SHELLS.has(base(target.trim().split(/\s+/)[0] ?? ""))) out.push(printed);
   }
-  for (const m of prog.matchAll(/"([^"]*)"\s*\|\s*getline/g)) if (m[1]) out.push(m[1]);
+  for (const m of prog.matchAll(/"([^"]*)"\s*\)?\s*\|\s*getline/g)) if (m[1]) out.push(m[1]);
   return out;
 }
 

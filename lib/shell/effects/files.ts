@@ -7,6 +7,8 @@ import { resolvePath } from "../paths.ts";
 
 /** System locations whose files an agent has no business writing (a sudoers line, a binary in /usr/bin). */
 const SYSTEM_FILE = /^\/(?:etc|usr|bin|sbin|boot|lib|lib32|lib64|System|Library|opt)\//;
+/** A backup or scratch copy (`/etc/hosts.bak`, `x.orig`, `x~`), not the file it copies. */
+const BACKUP_NAME = /(?:\.(?:bak|backup|old|orig|tmp|swp|save|rej|dpkg-old|dpkg-dist|rpmsave|rpmnew)|~)(?:\.\w{1,4})?$/i;
 /** Windows system locations, as the PowerShell and cmd readers spell them. */
 const WINDOWS_SYSTEM = /^\/(?:Windows|Program Files(?: \(x86\))?|ProgramData)\//i;
 /** A mode that opens a file to everyone, sets an id bit, or locks everyone out. */
@@ -69,6 +71,9 @@ export function fileEffects(cmd: SimpleCommand, an: Analysis): Effect[] {
       if (recursive && git.length > 0) out.push(effect("destroy-history", `deletes the repository itself (${git.join(" ")}): all history and stashes`, git));
       break;
     }
+    case "gio":
+      if (pos[0] === "trash" && pos.length > 1) out.push(effect("delete", `moves ${pos.slice(1).join(" ")} to the trash`, pos.slice(1), { dynamic: dyn.slice(1), recursive: true }));
+      break;
     case "rclone":
       if ((pos[0] === "delete" || pos[0] === "purge" || pos[0] === "deletefile") && pos[1] !== undefined && !/^[\w-]+:/.test(pos[1])) out.push(effect("delete", `deletes ${pos[1]} (rclone ${pos[0]})`, [pos[1]], { dynamic: [dyn[1] ?? false], recursive: true }));
       break;
@@ -123,7 +128,9 @@ export function fileEffects(cmd: SimpleCommand, an: Analysis): Effect[] {
     }
     case "rsync": {
       if (an.flags.has("-n") || an.flags.has("--dry-run")) break;
-      if (![...an.flags].some((f) => f === "--delete" || f.startsWith("--delete-") || f === "--remove-source-files") || pos.length < 2) break;
+      // --remove-source-files: what is copied is deleted where it was.
+      if (an.flags.has("--remove-source-files") && pos.length >= 2) out.push(effect("delete", `deletes ${pos.slice(0, -1).join(" ")} once copied`, pos.slice(0, -1), { dynamic: dyn.slice(0, -1), recursive: true }));
+      if (![...an.flags].some((f) => f === "--delete" || f.startsWith("--delete-")) || pos.length < 2) break;
       const dest = pos[pos.length - 1] ?? "";
       if (/^[\w.-]+@?[\w.-]*:/.test(dest) && !dest.startsWith("/")) break;
       out.push(effect("delete", `deletes whatever in ${dest} is not in the source`, [dest], { dynamic: [dyn[dyn.length - 1] ?? false], recursive: true }));
@@ -224,6 +231,17 @@ export function fileEffects(cmd: SimpleCommand, an: Analysis): Effect[] {
     else if ((r.op === ">" || r.op === ">|") && (isSecretPath(r.target) || /^\/[^/]+\/[^/]+\/\.[^/]+$/.test(r.target)) && !(p === "" || p === ":" || p === "true") && r.fd !== "2") out.push(effect("truncate", `overwrites ${r.target}`, [r.target]));
     else if ((p === "" || p === ":" || p === "true") && (r.op === ">" || r.op === ">|") && !HARMLESS_DEVICE.test(r.target)) out.push(effect("truncate", `empties ${r.target}`, [r.target]));
   }
+  // `cp x ~/.ssh/authorized_keys`, `mv x ~/.bashrc`, `ln -sf /dev/null ~/.bashrc`, `install x /etc/hosts`,
+  // `cp x /usr/local/bin/git`: a file put in place of a startup file, a key, a system file or a program on PATH.
+  if ((p === "cp" || p === "mv" || p === "install" || p === "ln" || p === "rsync") && pos.length >= 2 && !an.flags.has("-t")) {
+    const dest = pos[pos.length - 1] ?? "";
+    const abs = resolvePath(dest, cmd.cwd, "/nonexistent-home");
+    const onPath = /^\/(?:home|Users)\/[^/]+\/(?:\.local\/bin|bin)\/[^/]+$/.test(abs);
+    if (!(dyn[pos.length - 1] ?? false) && !dest.endsWith("/") && !BACKUP_NAME.test(abs)) {
+      if (PERSIST.test(abs) || SYSTEM_FILE.test(abs) || WINDOWS_SYSTEM.test(abs) || onPath) out.push(effect("system-write", `puts a file in place of ${dest}`, [dest]));
+      else if (isSecretPath(dest) || isHomeDotfile(abs)) out.push(effect("truncate", `replaces ${dest}`, [dest]));
+    }
+  }
   // `rm /etc/passwd`, `sudo rm /etc/hosts`, `cd /; rm etc/passwd`: deleting one system file changes the machine;
   // `rm ~/.ssh/id_rsa`: deleting a key or credential loses it. A single file elsewhere outside the project runs.
   for (const e of out.slice()) {
@@ -234,7 +252,7 @@ export function fileEffects(cmd: SimpleCommand, an: Analysis): Effect[] {
       if (e.dynamic[k]) return;
       const abs = resolvePath(w, cmd.cwd, "/nonexistent-home");
       // A backup or scratch copy (`/etc/hosts.bak`, `x.orig`, `x~`) is not the system file itself.
-      if ((SYSTEM_FILE.test(abs) || WINDOWS_SYSTEM.test(abs)) && !/(?:\.(?:bak|old|orig|tmp|swp|save|rej|dpkg-old|dpkg-dist|rpmsave|rpmnew)|~)(?:\.\w{1,4})?$/i.test(abs)) sys.push(w);
+      if ((SYSTEM_FILE.test(abs) || WINDOWS_SYSTEM.test(abs)) && !BACKUP_NAME.test(abs)) sys.push(w);
       else if (isSecretPath(w) && e.kind === "delete") keys.push(w);
     });
     if (sys.length > 0) out.push(effect("system-write", `deletes the system file${sys.length > 1 ? "s" : ""} ${sys.join(" ")}`, sys));

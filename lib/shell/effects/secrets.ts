@@ -38,6 +38,9 @@ function isSecretName(word: string): boolean {
   if (/^\/etc\/g?shadow-?$|^\/etc\/master\.passwd$/.test(word)) return true;
   if (parent === ".ssh") return !base.endsWith(".pub") && !SSH_PUBLIC.has(base);
   if (SECRET_DIRS.has(parent)) return true;
+  // The stores themselves, named as directories (`rsync -a ~/.config/gh/ x`, `cp -r ~/.kube x`).
+  if (parent === ".config" && (base === "gh" || base === "gcloud" || base === "op" || base === "hub")) return true;
+  if (/^\.(?:ssh|aws|gnupg|password-store|kube|azure)$/.test(base) && slash > 0) return true;
   if (base === ".env") return true;
   if (base.startsWith(".env.")) return !ENV_TEMPLATES.has(base.slice(5)) && base.length > 5;
   if (SECRET_NAMES.has(base)) return true;
