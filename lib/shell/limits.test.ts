@@ -190,3 +190,21 @@ describe("parseShell's cache", () => {
     expect(parseShell("echo filler 0", opts)).not.toBe(filler0);
   });
 });
+
+describe("parseShellLine on brace expansion", () => {
+  it("should expand a short word's groups into its words", () => {
+    const r = parseShell("rm -rf {~,/tmp/x} a{b,c}d", opts);
+    expect(r.commands[0]?.argv).toEqual(["rm", "-rf", "/home/u", "/tmp/x", "abd", "acd"]);
+    expect(r.limit).toBeUndefined();
+  });
+
+  it.each([
+    ["a word of 200,000 groups", `echo ${"{a,b}".repeat(200_000)}`],
+    ["a word of nine groups", `echo ${"{a,b}".repeat(9)}`],
+    ["50,000 nested groups", `echo ${"{a,".repeat(50_000)}b${"}".repeat(50_000)}`],
+  ])("should judge %s too complex without expanding it", (_name, line) => {
+    const r = parseShell(line, opts);
+    expect(r.limit).toMatch(/brace/);
+    expect(argvWords(r)).toBeLessThan(10);
+  });
+});

@@ -244,7 +244,10 @@ class Parser implements Unwrapper {
   expand(w: Word, scope: Scope, split = true): { fields: Field[]; subs: string[] } {
     // `rm -rf {~,/tmp/x}`, `{rm,-rf,~}`: brace expansion of an unquoted literal word, before tildes.
     if (split && w.raw.includes(",") && w.raw.includes("{") && w.parts.every((p) => (p.k === "lit" && !p.quoted) || p.k === "tilde")) {
-      const items = braceExpand(w.raw, SHELL_LIMITS.maxWrappers);
+      // Bounded: a word past 1 KiB or with more than 8 groups is not expanded, and the line is judged too complex.
+      if (w.raw.length > BRACE_MAX_WORD) this.note(limitNote(`a brace-expanded word longer than ${BRACE_MAX_WORD} characters`));
+      const items = w.raw.length > BRACE_MAX_WORD ? [] : braceExpand(w.raw, SHELL_LIMITS.maxWrappers);
+      if (items.length === 0 && w.raw.length <= BRACE_MAX_WORD) this.note(limitNote(`a word with more than ${BRACE_MAX_GROUPS} brace groups`));
       if (items.length > 1) {
         this.spend(items.reduce((n, x) => n + x.length, 0));
         this.st.budget.words -= items.length - 1;
@@ -852,6 +855,16 @@ export function parseShellLine(command: string, opts: ParseOptions): ParseResult
  * `max` results; a word with no comma group is returned as is. `${...}` is a parameter, not a group.
  */
 export function braceExpand(word: string, max: number): string[] {
+  // More groups than a command line needs: not expanded (empty), so the caller can say so.
+  let groups = 0;
+  for (let i = 0; i < word.length; i++) if (word[i] === "{" && word[i - 1] !== "$" && ++groups > BRACE_MAX_GROUPS) return [];
+  return expandGroups(word, max);
+}
+
+const BRACE_MAX_WORD = 1024;
+const BRACE_MAX_GROUPS = 8;
+
+function expandGroups(word: string, max: number): string[] {
   let depth = 0;
   let open = -1;
   let comma = false;
@@ -887,7 +900,7 @@ export function braceExpand(word: string, max: number): string[] {
         }
         const out: string[] = [];
         for (const alt of alts) {
-          for (const x of braceExpand(pre + alt + post, max - out.length)) {
+          for (const x of expandGroups(pre + alt + post, max - out.length)) {
             out.push(x);
             if (out.length >= max) return out;
           }
