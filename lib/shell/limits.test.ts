@@ -208,3 +208,16 @@ describe("parseShellLine on brace expansion", () => {
     expect(argvWords(r)).toBeLessThan(10);
   });
 });
+
+describe("parseShellLine on the new constructs at scale", () => {
+  it("should feed a 5,000-stage pipeline of groups without copying it per stage", () => {
+    const r = parseShell(`${"{ a; } | ".repeat(5000)}sh`, opts);
+    expect(r.commands.length).toBe(5001);
+    expect(r.commands[0]?.pipeTo).toContain("sh");
+  });
+
+  it("should judge inline code over 64 KiB too complex without scanning it", () => {
+    const r = parseShell(`tclsh -c '"${"a".repeat(400_000)}'`, opts);
+    expect(r.limit).toMatch(/inline code/);
+  });
+});

@@ -386,7 +386,8 @@ class Parser implements Unwrapper {
       const inside = this.st.out.slice(start).filter((c) => c.via === this.st.via);
       if (fed) {
         // The group reads the pipe: it is the next stage, and what it starts can go on feeding a later one.
-        pipeline = [...fed, inside];
+        fed.push(inside);
+        pipeline = fed;
         return;
       }
       lastGroup = inside;

@@ -564,7 +564,14 @@ function runParallel(cmd: SimpleCommand, api: Unwrapper, piped: string | undefin
 /** The home directory as interpreters spell it, for the path scanner: `process.env.HOME`, `os.homedir()`, `Dir.home`... */
 const HOME_EXPR = /(?:pathlib\.)?Path\.home\(\)|(?<![.\w])homedir\(\)|path\.expand\(['"]~['"]\)|process\.env\.HOME\b|process\.env\[['"]HOME['"]\]|os\.homedir\(\)|\$ENV\{HOME\}|ENV\[['"]HOME['"]\]|os\.environ\[['"]HOME['"]\]|os\.environ\.get\(['"]HOME['"]\)|os\.getenv\(['"]HOME['"]\)|Dir\.home\b|Path\.home\(\)|os\.path\.expanduser\(['"]~['"]\)|getenv\(['"]HOME['"]\)/g;
 
+/** Inline code past this is not a one-liner: it is not scanned, and the line is judged too complex. */
+const MAX_CODE = 1 << 16;
+
 function runCode(cmd: SimpleCommand, source: string, api: Unwrapper, label: string, depth = 0): void {
+  if (source.length > MAX_CODE) {
+    api.note(limitNote(`inline code longer than ${MAX_CODE} characters`));
+    return;
+  }
   const code = source.replace(HOME_EXPR, "'~'");
   const found = scanCode(code);
   if (found.length === 0 && depth === 0) {
