@@ -224,8 +224,10 @@ export function lex(src: string, budget: LexBudget = { words: SHELL_LIMITS.maxWo
     const readDollar = (quoted: boolean): boolean => {
       // i at '$'
       const c1 = src[i + 1] ?? "";
-      if (c1 === "(" && src[i + 2] === "(") {
-        const end = scanBalanced(src, i + 3, "(", ")");
+      // `$((` is arithmetic only when it closes with `))`; `$( (a) | b )` is a substitution of a subshell.
+      const arithEnd = c1 === "(" && src[i + 2] === "(" ? scanBalanced(src, i + 3, "(", ")") : -1;
+      if (arithEnd >= 0 && src[arithEnd] === ")") {
+        const end = arithEnd;
         flush(quoted);
         parts.push({ k: "var", name: "((arith))", quoted });
         // Arithmetic runs the command substitutions inside it: `$(( $(rm -rf ~) + 1 ))`.

@@ -43,6 +43,7 @@ describe("parseShellLine", () => {
     ["unwrap python -m modules", "python -m twine upload dist/*", ["python -m twine upload dist/*", "twine upload dist/*"]],
     ["decode $'...' quotes", "echo $'a\\tb'", ["echo a\tb"]],
     ["ignore comments", "ls # rm -rf /", ["ls"]],
+    ["read $( (a) ) as a substitution of a subshell, not arithmetic", "echo \"$(( rm -rf ~ ) )\"", ["rm -rf /home/u", "echo $(( rm -rf ~ ) )"]],
   ];
   it.each(cases)("should %s", (_name, command, expected) => {
     const r = parseShellLine(command, opts);
