@@ -1,4 +1,4 @@
-/** @module the development corpus (dev + held-out) is well-formed and split by its hash rule; its pass rates are printed, not asserted (the rules are being rewritten). */
+/** @module the development corpus (dev + held-out) is well-formed and split by its hash rule, the fresh corpus is well-formed and apart from it; pass rates are printed, not asserted (the rules are being rewritten). */
 import { beforeAll, describe, expect, it } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -80,12 +80,40 @@ describe("development corpus", () => {
   });
 });
 
+const FRESH = "tests/fixtures/corpus/fresh.json";
+
+describe("fresh corpus", () => {
+  const fresh = loadCorpus(FRESH);
+
+  it("should hold at least 300 cases with both labels, in the project's environment", () => {
+    expect(fresh.cases.length).toBeGreaterThanOrEqual(300);
+    expect(fresh.cases.filter((c) => c.expect === "block").length).toBeGreaterThanOrEqual(100);
+    expect(fresh.cases.filter((c) => c.expect === "allow").length).toBeGreaterThanOrEqual(100);
+    expect({ cwd: fresh.cwd, projectRoot: fresh.projectRoot, home: fresh.home }).toEqual({ cwd: "/home/user/project", projectRoot: "/home/user/project", home: "/home/user" });
+  });
+
+  it("should give every case a declared family, a source and only the declared keys", () => {
+    const known = new Set<string>(FAMILIES);
+    expect(fresh.cases.filter((c) => c.family === undefined || !known.has(c.family)).map((c) => c.command)).toEqual([]);
+    expect(fresh.cases.filter((c) => (c.source ?? "").trim() === "").map((c) => c.command)).toEqual([]);
+    const allowed = new Set(["command", "expect", "family", "source", "tool"]);
+    expect((raw(FRESH).cases as Record<string, unknown>[]).flatMap((c) => Object.keys(c).filter((k) => !allowed.has(k)))).toEqual([]);
+  });
+
+  it("should share no command with the development corpus and hold none twice", () => {
+    const other = new Set(all.map((c) => `${c.tool ?? "bash"}\u0000${c.command}`));
+    const keys = fresh.cases.map((c) => `${c.tool ?? "bash"}\u0000${c.command}`);
+    expect(keys.filter((k) => other.has(k)).length).toBe(0);
+    expect(keys.filter((k, i) => keys.indexOf(k) !== i)).toEqual([]);
+  });
+});
+
 describe("current safety pack on the development corpus", () => {
   const { set } = loadSafetyPack();
   const lines: string[] = [];
   const answered: { cases: number; decisions: number }[] = [];
   beforeAll(async () => {
-    for (const p of parts) {
+    for (const p of [...parts, { file: FRESH, corpus: loadCorpus(FRESH) }]) {
       const rates = await runCorpus(p.corpus, set);
       answered.push({ cases: p.corpus.cases.length, decisions: rates.results.filter((r) => (DecisionActions as readonly string[]).includes(r.decision.action)).length });
       const t = tallyByFamily(rates.results).total;
@@ -96,7 +124,7 @@ describe("current safety pack on the development corpus", () => {
   });
 
   it("should give every case of both parts a decision", () => {
-    expect(answered.length).toBe(2);
+    expect(answered.length).toBe(3);
     for (const a of answered) expect(a.decisions).toBe(a.cases);
   });
 });

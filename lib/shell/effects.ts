@@ -8,7 +8,7 @@ import { analyze } from "./flags.ts";
 import { fileEffects } from "./effects/files.ts";
 import { ghEffects, gitEffects } from "./effects/git.ts";
 import { networkEffects } from "./effects/network.ts";
-import { codeEffects, printsSecretVar, publishEffects, spawnEffects } from "./effects/process.ts";
+import { codeEffects, powerEffects, printsSecretVar, publishEffects, spawnEffects } from "./effects/process.ts";
 import { isSecretPath, secretReads } from "./effects/secrets.ts";
 import { effect, type Effect } from "./effects/types.ts";
 
@@ -63,12 +63,18 @@ function downloads(cmd: SimpleCommand): string[] {
     const k = a.findIndex((w) => w === "-O" || w === "--output-document" || /^-[a-zA-Z]*O$/.test(w));
     if (k > 0 && a[k + 1] !== "-") out.push(a[k + 1] ?? "");
     else if (k < 0 && url) out.push(base(url.replace(/[?#].*$/, "")));
+  } else if (cmd.program === "aria2c" || cmd.program === "http" || cmd.program === "xh" || cmd.program === "fetch") {
+    for (let i = 1; i < a.length; i++) if (a[i] === "-o" || a[i] === "--out" || a[i] === "--output") out.push(a[i + 1] ?? "");
   } else if (cmd.program === "invoke-webrequest") {
     const k = a.indexOf("-o");
     if (k > 0) out.push(a[k + 1] ?? "");
   }
+  // `curl URL > i.sh`, `wget -qO- URL > x`: the download lands where stdout is redirected.
+  if (FETCH_PROGRAMS.has(cmd.program) && url) for (const r of cmd.redirects) if ((r.op === ">" || r.op === ">>" || r.op === ">|") && r.fd !== "2") out.push(r.target);
   return out.filter((f) => f !== "" && f !== "-");
 }
+
+const FETCH_PROGRAMS = new Set(["curl", "wget", "http", "xh", "fetch"]);
 
 const RUNS_FILE = /^(?:sh|bash|zsh|dash|ksh|fish|source|\.|python[0-9.]*|perl|ruby|node|php|pwsh|powershell)$/;
 
@@ -84,6 +90,8 @@ export function lineEffects(commands: readonly SimpleCommand[]): Map<SimpleComma
   const fetched = new Set<string>();
   const fetchedDirs: string[] = [];
   let sourced = false;
+  /** A download was extracted (`curl x | tar xz`, `tar xf x.tgz` of a fetched file): what it unpacked is from the network. */
+  let extracted = false;
   const links = new Map<string, string>();
   const add = (c: SimpleCommand, e: Effect) => out.set(c, [...(out.get(c) ?? []), e]);
   for (const c of commands) {
@@ -94,6 +102,9 @@ export function lineEffects(commands: readonly SimpleCommand[]): Map<SimpleComma
       else if (fetched.has(prog) && !["chmod", "cat", "ls", "rm", "mv", "cp", "file", "sha256sum", "shasum", "md5sum", "less", "head", "tail", "wc", "stat"].includes(prog)) add(c, effect("remote-code", `runs ${prog}, downloaded earlier on the line`));
       else if (RUNS_FILE.test(c.program) && first !== undefined && fetched.has(base(first))) add(c, effect("remote-code", `runs ${first}, downloaded earlier on the line`));
     }
+    if (extracted && c.argv[0] !== undefined && /^\.{1,2}\//.test(c.argv[0]) && !fetched.has(base(c.argv[0]))) add(c, effect("remote-code", `runs ${c.argv[0]}, unpacked from a download earlier on the line`));
+    if ((c.program === "curl" || c.program === "wget") && c.pipeTo.some((x) => x === "tar" || x === "bsdtar" || x === "unzip" || x === "busybox")) extracted = true;
+    if ((c.program === "tar" || c.program === "unzip" || c.program === "bsdtar") && c.argv.slice(1).some((w) => fetched.has(base(w)))) extracted = true;
     for (const f of downloads(c)) {
       fetched.add(base(f));
       fetched.add(base(f).replace(/\.(?:exe|bat|cmd|ps1|com)$/i, ""));
@@ -153,6 +164,7 @@ export function effectsOf(cmd: SimpleCommand): Effect[] {
       ...publishEffects(cmd, an),
       ...codeEffects(cmd),
       ...spawnEffects(cmd),
+      ...powerEffects(cmd),
       ...printsSecretVar(cmd),
       ...secretReads(cmd, an),
     ];

@@ -36,7 +36,7 @@ const ALIASES: Record<string, Record<string, string[]>> = {
 const VALUE_OPTS: Record<string, Set<string>> = {
   git: new Set(["-C", "-c", "--git-dir", "--work-tree", "--namespace", "--config-env", "--super-prefix", "--exec-path"]),
   "git commit": new Set(["-m", "-F", "-C", "-c", "--message", "--file", "--author", "--date"]),
-  "git checkout": new Set(["-b", "-B", "--orphan"]),
+  "git checkout": new Set(["-b", "-B", "--orphan", "-U", "--unified", "--inter-hunk-context", "--conflict", "--pathspec-from-file"]),
   "git switch": new Set(["-c", "-C", "--create", "--force-create", "--orphan"]),
   "git push": new Set(["-o", "--push-option", "--repo", "--receive-pack", "--exec"]),
   "git clean": new Set(["-e", "--exclude"]),

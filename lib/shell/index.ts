@@ -213,7 +213,8 @@ export function compileCommandCondition(cond: CommandCondition, compile: (patter
 
   const pathHit = (w: string, dynamic: boolean, cwd: string, ctx: ShellContext, except: { path: string; self: boolean }[], remote = false): boolean => {
     // A `$X` kept as text is unknown even where the word lost its flag (find "$ROOT" -delete).
-    if (dynamic && !w.startsWith("/")) return pathClass === "any" || (pathClass === "unknown" && /^[$`]/.test(w));
+    // `cd - && rm -rf *`: a relative path in a directory that cannot be known is unknown too.
+    if (dynamic && !w.startsWith("/")) return pathClass === "any" || (pathClass === "unknown" && (/^[$`]/.test(w) || cwd === ""));
     if (pathClass === "unknown") return false;
     // On another host (`ssh host 'rm -rf /srv/x'`) the project means nothing; only the root, homes and system dirs do.
     if (remote && (pathClass === "outside_project" || pathClass === "project_root" || pathClass === "inside_project")) return false;

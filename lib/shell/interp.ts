@@ -16,9 +16,16 @@ const CALLS: [RegExp, "rmtree" | "remove" | "shell" | "spawn" | "rmsync"][] = [
   [/\bunlink\s*\(/g, "rmsync"],
   [/\b(?:os\.system|os\.popen|commands\.getoutput|subprocess\.getoutput|subprocess\.getstatusoutput|execSync|shell_exec|passthru|system|exec|qx)\s*[({]\s*/g, "shell"],
   [/\b(?:subprocess\.(?:run|call|check_call|check_output|Popen)|spawnSync|spawn|execFileSync|execFile|os\.execvp?|Bun\.spawnSync|Bun\.spawn)\s*\(\s*/g, "spawn"],
+  // Other languages' shapes: lua os.execute, erlang os:cmd, elixir System.cmd/:os.cmd, scala/groovy Process, AppleScript.
+  [/\b(?:os\.execute|io\.popen|os:cmd|:os\.cmd|sys\.process\.Process|Process|ProcessBuilder|Runtime\.getRuntime\(\)\.exec)\s*\(\s*/g, "shell"],
+  [/\bSystem\.cmd\s*\(\s*/g, "spawn"],
+  [/\b(?:system|exec)\s+(?=qw\s*[({[/])/g, "shell"],
+  [/\bdo shell script\s+/g, "shell"],
+  [/\b(?:File\.rm_rf!?|FileUtils\.deleteDirectory|FileUtils\.forceDelete|deleteRecursively|removeItem\s*\(\s*atPath:|removeItem\s*\(\s*at:)\s*\(?\s*/g, "rmtree"],
+  [/\b(?:File\.rm!?|Files\.delete(?:IfExists)?)\s*\(\s*/g, "remove"],
 ];
 
-const HOME_EXPR = /^(?:os\.path\.expanduser\(\s*['"]~['"]\s*\)|Path\.home\(\)|os\.environ\[\s*['"]HOME['"]\s*\]|os\.getenv\(\s*['"]HOME['"]\s*\)|(?:require\(\s*['"](?:node:)?os['"]\s*\)\.|os\.)homedir\(\)|process\.env\.HOME|\$ENV\{\s*HOME\s*\}|ENV\[\s*['"]HOME['"]\s*\]|Dir\.home|Deno\.env\.get\(\s*['"]HOME['"]\s*\))/;
+const HOME_EXPR = /^(?:NSHomeDirectory\(\)|System\.user_home!?\(\)|System\.getProperty\(\s*['"]user\.home['"]\s*\)|Sys\.getenv\(\s*['"]HOME['"]\s*\)|os\.getenv\(\s*["']HOME["']\s*\)|os\.path\.expanduser\(\s*['"]~['"]\s*\)|Path\.home\(\)|os\.environ\[\s*['"]HOME['"]\s*\]|os\.getenv\(\s*['"]HOME['"]\s*\)|(?:require\(\s*['"](?:node:)?os['"]\s*\)\.|os\.)homedir\(\)|process\.env\.HOME|\$ENV\{\s*HOME\s*\}|ENV\[\s*['"]HOME['"]\s*\]|Dir\.home|Deno\.env\.get\(\s*['"]HOME['"]\s*\))/;
 
 /** Reads a string literal at `i` (python/js/perl/ruby quoting, simple escapes). */
 function readString(code: string, i: number): [string, number] | undefined {
@@ -73,8 +80,9 @@ function readPathExpr(code: string, i: number): string | undefined {
     }
     while (/\s/.test(code[j] ?? "")) j++;
     const op = code[j];
-    if (op === "+" || op === ".") {
-      j++;
+    // + (python/js), . (perl/php), .. (lua), <> (elixir), & (applescript)
+    if (op === "+" || op === "." || op === "&" || (op === "<" && code[j + 1] === ">")) {
+      j += code.startsWith("..", j) || code.startsWith("<>", j) ? 2 : 1;
       continue;
     }
     if (op === "/" && out !== "") {
@@ -119,9 +127,20 @@ function readMoreStrings(code: string, j: number): string[] {
   }
 }
 
+/** Directory walks across languages: what follows is the root they walk. */
+const WALK = /\b(?:os\.walk|os\.scandir|os\.listdir|glob\.glob|Path\([^)]*\)\.rglob|Dir\.glob|Find\.find|fs\.readdirSync|readdirSync|File::Find::find|walkdir|WalkDir::new)\s*\(\s*/g;
+
 /** Finds the obvious destructive calls in interpreter code. Not a language parser: obvious shapes only. */
 export function scanCode(code: string): CodeEffect[] {
   const out: CodeEffect[] = [];
+  // `for r,_,fs in os.walk(HOME): os.remove(...)`: deleting what a walk finds deletes below the walk's root.
+  if (/\b(?:remove|unlink|rmtree|rmSync|rm_rf|rm_f|delete|rmdir)\b/.test(code)) {
+    WALK.lastIndex = 0;
+    for (let m = WALK.exec(code); m; m = WALK.exec(code)) {
+      const root = readPathExpr(code, m.index + m[0].length);
+      if (root !== undefined) out.push({ kind: "delete", recursive: true, path: root });
+    }
+  }
   for (const [re, kind] of CALLS) {
     re.lastIndex = 0;
     for (let m = re.exec(code); m; m = re.exec(code)) {
@@ -132,8 +151,19 @@ export function scanCode(code: string): CodeEffect[] {
         const recursive = kind === "rmtree" || (kind === "rmsync" && /recursive\s*[:=]\s*(?:true|TRUE|T\b)/.test(code.slice(at, at + 200)));
         out.push({ kind: "delete", recursive, path });
       } else if (kind === "shell") {
+        // perl `system qw(rm -rf), $ENV{HOME}`: a word list, then more arguments.
+        const qw = /^qw\s*[({[/]([^)}\]/]*)[)}\]/]/.exec(code.slice(at));
+        if (qw?.[1] !== undefined) {
+          const words = qw[1].split(/\s+/).filter((w) => w !== "");
+          const more = readMoreStrings(code, at + qw[0].length);
+          if (words.length > 0) out.push({ kind: "argv", argv: [...words, ...more] });
+          continue;
+        }
         const s = readString(code, at);
-        if (s) {
+        // `os.system('rm -rf ' + os.path.expanduser('~'))`: a command line built by concatenation.
+        const joined = s ? readPathExpr(code, at) : undefined;
+        if (s && joined !== undefined && joined !== s[0]) out.push({ kind: "shell", text: joined });
+        else if (s) {
           const more = readMoreStrings(code, s[1]);
           out.push(more.length > 0 ? { kind: "argv", argv: [s[0], ...more] } : { kind: "shell", text: s[0] });
         } else {
@@ -157,11 +187,37 @@ export function scanCode(code: string): CodeEffect[] {
       }
     }
   }
+  // zx and Bun shell: $`rm -rf ~` runs a shell line.
+  for (const m of code.matchAll(/(?:\bBun\.|(?<![\w$.]))\$`([^`]*)`/g)) if (m[1] && !/\$\{/.test(m[1])) out.push({ kind: "shell", text: m[1] });
+  // `"rm -rf ~".execute()` (groovy), `"rm -rf ~".!` (scala): a string run as a command line.
+  for (const m of code.matchAll(/(["'])((?:(?!\1)[^\\]|\\.)*)\1\s*\.\s*(?:execute\s*\(|!!?(?![=\w]))/g)) if (m[2]) out.push({ kind: "shell", text: m[2] });
+  // Tcl: `exec rm -rf ~` runs the words; `file delete -force X` deletes a tree.
+  for (const m of code.matchAll(/(?:^|[;\n[{])\s*exec\s+([^;\]\n}]+)/g)) if (m[1] && !/^\s*[("'`]/.test(m[1])) out.push({ kind: "shell", text: m[1].trim() });
+  for (const m of code.matchAll(/\bfile\s+delete\s+(-force\s+)?(?:--\s+)?(\S+)/g)) if (m[2]) out.push({ kind: "delete", recursive: m[1] !== undefined, path: m[2].replace(/^["'{]|["'}]$/g, "") });
   // Backquotes run a shell in perl and ruby (not in JS template literals, which readString covers above).
   for (const m of code.matchAll(/(?<![\w$])`([^`]+)`/g)) if (m[1] && !/\$\{/.test(m[1])) out.push({ kind: "shell", text: m[1] });
   for (const m of code.matchAll(/%x\(([^)]*)\)|qx\{([^}]*)\}/g)) {
     const t = m[1] ?? m[2];
     if (t) out.push({ kind: "shell", text: t });
+  }
+  return out;
+}
+
+/** Programs whose command line, written as a string in code, is worth reading as shell. */
+const DESTRUCTIVE_LEAD = /^\s*(?:sudo\s+)?(?:rm|rmdir|dd|mkfs\S*|shred|wipe|git|curl|wget|chmod|chown|mv|find|truncate|sh|bash|zsh|powershell|pwsh|cmd|del|rd|format|diskpart|shutdown|reboot|halt|kill|pkill)\s/;
+
+/**
+ * Code in a language without a call table here (or whose call was not recognized) that runs something and
+ * holds a string that is a destructive-looking command line: that string, read as shell. Strings in code
+ * that runs nothing (`print("rm -rf /")`) stay data.
+ */
+export function fallbackCommands(code: string): string[] {
+  if (!/\b(?:exec\w*|system|spawn\w*|popen|Popen|cmd|shell|run|Process\w*|call|execute|eval|invoke|start)\b|`|\.!/.test(code)) return [];
+  const out: string[] = [];
+  for (const m of code.matchAll(/"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)'/g)) {
+    const text = (m[1] ?? m[2] ?? "").replace(/\\(.)/g, "$1");
+    if (DESTRUCTIVE_LEAD.test(`${text} `)) out.push(text);
+    if (out.length >= 16) break;
   }
   return out;
 }

@@ -5,7 +5,7 @@ import { limitNote, SHELL_LIMITS, ShellLimitError } from "./limits.ts";
 export type Part =
   | { k: "lit"; v: string; quoted: boolean }
   | { k: "var"; name: string; def?: string; quoted: boolean }
-  | { k: "sub"; src: string; quoted: boolean; proc: boolean }
+  | { k: "sub"; src: string; quoted: boolean; proc: boolean; /** `>(...)`: its commands read what the command writes there. */ write?: boolean }
   | { k: "tilde"; user: string };
 
 export interface Word {
@@ -224,8 +224,10 @@ export function lex(src: string, budget: LexBudget = { words: SHELL_LIMITS.maxWo
     const readDollar = (quoted: boolean): boolean => {
       // i at '$'
       const c1 = src[i + 1] ?? "";
-      if (c1 === "(" && src[i + 2] === "(") {
-        const end = scanBalanced(src, i + 3, "(", ")");
+      // `$((` is arithmetic only when it closes with `))`; `$( (a) | b )` is a substitution of a subshell.
+      const arithEnd = c1 === "(" && src[i + 2] === "(" ? scanBalanced(src, i + 3, "(", ")") : -1;
+      if (arithEnd >= 0 && src[arithEnd] === ")") {
+        const end = arithEnd;
         flush(quoted);
         parts.push({ k: "var", name: "((arith))", quoted });
         // Arithmetic runs the command substitutions inside it: `$(( $(rm -rf ~) + 1 ))`.
@@ -420,7 +422,7 @@ export function lex(src: string, budget: LexBudget = { words: SHELL_LIMITS.maxWo
     }
     if ((c === "<" || c === ">") && src[i + 1] === "(") {
       const end = scanBalanced(src, i + 2, "(", ")");
-      push({ t: "w", w: { parts: [{ k: "sub", src: src.slice(i + 2, end - 1), quoted: false, proc: true }], raw: src.slice(i, end) } });
+      push({ t: "w", w: { parts: [{ k: "sub", src: src.slice(i + 2, end - 1), quoted: false, proc: true, ...(c === ">" ? { write: true } : {}) }], raw: src.slice(i, end) } });
       i = end;
       continue;
     }
@@ -448,6 +450,11 @@ export function lex(src: string, budget: LexBudget = { words: SHELL_LIMITS.maxWo
         const m = FD_DUP.exec(src)?.[0] ?? "";
         redirect.target = { parts: [{ k: "lit", v: m, quoted: false }], raw: m };
         i += m.length;
+      } else if ((src[i] === "<" || src[i] === ">") && src[i + 1] === "(") {
+        // `bash < <(curl ...)`, `echo x > >(sh)`: the target is a process substitution, whose commands run.
+        const end = scanBalanced(src, i + 2, "(", ")");
+        redirect.target = { parts: [{ k: "sub", src: src.slice(i + 2, end - 1), quoted: false, proc: true, ...(src[i] === ">" ? { write: true } : {}) }], raw: src.slice(i, end) };
+        i = end;
       } else {
         if (i >= n || META.has(src[i] ?? "")) throw new ShellSyntaxError(`redirection '${op}' has no target`, i);
         redirect.target = readWord();

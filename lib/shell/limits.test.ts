@@ -190,3 +190,34 @@ describe("parseShell's cache", () => {
     expect(parseShell("echo filler 0", opts)).not.toBe(filler0);
   });
 });
+
+describe("parseShellLine on brace expansion", () => {
+  it("should expand a short word's groups into its words", () => {
+    const r = parseShell("rm -rf {~,/tmp/x} a{b,c}d", opts);
+    expect(r.commands[0]?.argv).toEqual(["rm", "-rf", "/home/u", "/tmp/x", "abd", "acd"]);
+    expect(r.limit).toBeUndefined();
+  });
+
+  it.each([
+    ["a word of 200,000 groups", `echo ${"{a,b}".repeat(200_000)}`],
+    ["a word of nine groups", `echo ${"{a,b}".repeat(9)}`],
+    ["50,000 nested groups", `echo ${"{a,".repeat(50_000)}b${"}".repeat(50_000)}`],
+  ])("should judge %s too complex without expanding it", (_name, line) => {
+    const r = parseShell(line, opts);
+    expect(r.limit).toMatch(/brace/);
+    expect(argvWords(r)).toBeLessThan(10);
+  });
+});
+
+describe("parseShellLine on the new constructs at scale", () => {
+  it("should feed a 5,000-stage pipeline of groups without copying it per stage", () => {
+    const r = parseShell(`${"{ a; } | ".repeat(5000)}sh`, opts);
+    expect(r.commands.length).toBe(5001);
+    expect(r.commands[0]?.pipeTo).toContain("sh");
+  });
+
+  it("should judge inline code over 64 KiB too complex without scanning it", () => {
+    const r = parseShell(`tclsh -c '"${"a".repeat(400_000)}'`, opts);
+    expect(r.limit).toMatch(/inline code/);
+  });
+});

@@ -34,7 +34,8 @@ describe("parseShellLine", () => {
     ["run eval arguments", `eval "rm -rf /"`, ["eval rm -rf /", "rm -rf /"]],
     ["see commands in if/for/while/case bodies", "if true; then a; fi; for x in 1 2; do b; done; case y in y) c;; esac", ["true", "a", "b", "c"]],
     ["skip function names but see their bodies", "f() { rm -rf /; }; f", ["rm -rf /", "f"]],
-    ["turn find -exec into its command, rm counting as recursive", "find /var -exec rm -f {} \\;", ["find /var -exec rm -f {} ;", "rm -r -f /var/{}"]],
+    ["turn find -exec into its command, rm counting as recursive", "find /var -exec rm -f {} \\;", ["find /var -exec rm -f {} ;", "rm -r -f /var"]],
+    ["keep a filtered find -exec below its start", "find /var -name '*.log' -exec rm -f {} \\;", ["find /var -name *.log -exec rm -f {} ;", "rm -r -f /var/*.log"]],
     ["turn an unfiltered find -delete into rm -rf", "find . -delete", ["find . -delete", "rm -rf ."]],
     ["keep a filtered find -delete below its start", "find dist -name '*.map' -delete", ["find dist -name *.map -delete", "rm -rf dist/{}"]],
     ["see python -c deletes", `python3 -c "import shutil; shutil.rmtree('/x')"`, ["python3 -c import shutil; shutil.rmtree('/x')", "rm -rf /x"]],
@@ -42,6 +43,7 @@ describe("parseShellLine", () => {
     ["unwrap python -m modules", "python -m twine upload dist/*", ["python -m twine upload dist/*", "twine upload dist/*"]],
     ["decode $'...' quotes", "echo $'a\\tb'", ["echo a\tb"]],
     ["ignore comments", "ls # rm -rf /", ["ls"]],
+    ["read $( (a) ) as a substitution of a subshell, not arithmetic", "echo \"$(( rm -rf ~ ) )\"", ["rm -rf /home/u", "echo $(( rm -rf ~ ) )"]],
   ];
   it.each(cases)("should %s", (_name, command, expected) => {
     const r = parseShellLine(command, opts);

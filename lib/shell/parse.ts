@@ -40,6 +40,8 @@ class Vars {
 interface Scope {
   vars: Vars;
   cwd: string;
+  /** Where the last cd on this line left from (`cd -` goes back there); unset: unknown. */
+  oldCwd?: string;
 }
 
 interface State {
@@ -128,6 +130,12 @@ const COMMAND_VARS = new Set(["GIT_PAGER", "GIT_EDITOR", "GIT_SSH_COMMAND", "GIT
 class Parser implements Unwrapper {
   readonly st: State;
   readonly gitAliases = new Map<string, string>();
+  /** The variables of the command being unwrapped, for `eval`/`trap` (same shell). */
+  private hereVars: Vars | undefined;
+  /** Ranges of st.out made by `>(...)` substitutions of the words being expanded. */
+  procWrites: [number, number][] = [];
+  /** Scripts written by a literal print on this line (`echo 'rm -rf ~' > x.sh`), by resolved path. */
+  readonly written = new Map<string, string>();
   constructor(st: State) {
     this.st = st;
   }
@@ -155,6 +163,10 @@ class Parser implements Unwrapper {
       this.st.depth--;
       this.st.via = saved;
     }
+  }
+
+  scriptHere(src: string, cwd: string, via: string): void {
+    this.script(src, cwd, via, this.hereVars);
   }
 
   /** A Windows script (PowerShell or cmd.exe) in its own scope, under the same depth cap as `sh -c`. */
@@ -205,13 +217,15 @@ class Parser implements Unwrapper {
     const before = this.st.out.length;
     this.script(src, scope.cwd, proc ? "<(...)" : "$(...)", scope.vars);
     const inner = this.st.out.slice(before).filter((c) => c.via.length === this.st.via.length + 1);
-    if (proc || inner.length !== 1) return undefined;
-    const last = this.st.out.slice(before).filter((c) => c.via.length === this.st.via.length + 1);
-    const tail = last[last.length - 1];
+    if (proc) return undefined;
+    const tail = inner[inner.length - 1];
     // `$(cd .. && pwd)`: pwd prints where the cds went.
-    if (!proc && tail?.program === "pwd" && tail.argv.length === 1 && tail.cwd !== "" && last.every((c) => c.program === "cd" || c.program === "pwd")) return tail.cwd;
+    if (tail?.program === "pwd" && tail.argv.length === 1 && tail.cwd !== "" && inner.every((c) => c.program === "cd" || c.program === "pwd")) return tail.cwd;
+    if (inner.length !== 1) return undefined;
     const only = inner[0];
     if (only?.program === "pwd" && only.argv.length === 1 && scope.cwd !== "") return scope.cwd;
+    // `$(git rev-parse --show-toplevel)`: the repository the cwd is in, taken as the cwd's own tree.
+    if (only?.program === "git" && only.argv[1] === "rev-parse" && only.argv.includes("--show-toplevel") && scope.cwd !== "") return scope.cwd;
     // A fresh temporary directory or file: somewhere under the temp dir, whatever its name.
     if (only?.program === "mktemp" && !only.argv.some((w, k) => k > 0 && !w.startsWith("-"))) return "/tmp/tmp.XXXXXXXXXX";
     // `"$(which rm)" -rf ~`: the program found on PATH is the one named.
@@ -228,6 +242,19 @@ class Parser implements Unwrapper {
 
   /** Expands a word into fields: quotes removed, variables and literal substitutions filled in, unquoted results split. */
   expand(w: Word, scope: Scope, split = true): { fields: Field[]; subs: string[] } {
+    // `rm -rf {~,/tmp/x}`, `{rm,-rf,~}`: brace expansion of an unquoted literal word, before tildes.
+    if (split && w.raw.includes(",") && w.raw.includes("{") && w.parts.every((p) => (p.k === "lit" && !p.quoted) || p.k === "tilde")) {
+      // Bounded: a word past 1 KiB or with more than 8 groups is not expanded, and the line is judged too complex.
+      if (w.raw.length > BRACE_MAX_WORD) this.note(limitNote(`a brace-expanded word longer than ${BRACE_MAX_WORD} characters`));
+      const items = w.raw.length > BRACE_MAX_WORD ? [] : braceExpand(w.raw, SHELL_LIMITS.maxWrappers);
+      if (items.length === 0 && w.raw.length <= BRACE_MAX_WORD) this.note(limitNote(`a word with more than ${BRACE_MAX_GROUPS} brace groups`));
+      if (items.length > 1) {
+        this.spend(items.reduce((n, x) => n + x.length, 0));
+        this.st.budget.words -= items.length - 1;
+        if (this.st.budget.words < 0) throw new ShellLimitError(limitNote(`more than ${SHELL_LIMITS.maxWords} words`));
+        return { fields: items.map((x) => ({ text: x === "~" || x.startsWith("~/") ? this.st.home + x.slice(1) : x.startsWith("~") ? x : x, dynamic: false })), subs: [] };
+      }
+    }
     const fields: Field[] = [];
     const subs: string[] = [];
     let cur = "";
@@ -270,14 +297,19 @@ class Parser implements Unwrapper {
           started = true;
           break;
         case "var": {
+          // `"${arr[@]}"`, `${arr[0]}`-free forms: an array set on the line, as its words.
+          const name = /^\{?([A-Za-z_]\w*)\[[@*]\]\}?$/.exec(p.name)?.[1] ?? p.name;
           const known =
-            p.name === "HOME" ? (scope.vars.get("HOME") ?? this.st.home) : p.name === "PWD" && scope.cwd !== "" ? scope.cwd : scope.vars.get(p.name);
+            name === "HOME" ? (scope.vars.get("HOME") ?? this.st.home) : name === "PWD" && scope.cwd !== "" ? scope.cwd : scope.vars.get(name);
           if (known !== undefined) {
             this.spend(known.length);
-            if (p.quoted && !this.st.lists.has(p.name)) {
+            if (p.quoted && !this.st.lists.has(name)) {
               cur += known;
               started = true;
             } else pushUnquoted(known);
+          } else if ((name === "IFS" || name === "{IFS}") && !p.quoted) {
+            // `rm${IFS}-rf${IFS}/`: an unset IFS is blank, tab and newline; unquoted, it separates words.
+            pushUnquoted(" ");
           } else if (p.def !== undefined) {
             // `${x:-$(rm -rf ~)}`: an unset variable's default runs its substitutions.
             if (p.def.includes("$(") || p.def.includes("`")) for (const inner of arithSubs(p.def)) this.script(inner, scope.cwd, "${...}", scope.vars);
@@ -293,7 +325,9 @@ class Parser implements Unwrapper {
         }
         case "sub": {
           subs.push(p.src);
+          const w0 = this.st.out.length;
           const value = this.substitute(p.src, scope, p.proc);
+          if (p.write && this.st.out.length > w0) this.procWrites.push([w0, this.st.out.length]);
           if (value !== undefined) {
             this.spend(value.length);
             if (p.quoted) {
@@ -336,6 +370,29 @@ class Parser implements Unwrapper {
     /** Functions whose body is being read, with the brace depth it opened at: a call of one inside its own body recurses. */
     const openFns: { name: string; depth: number }[] = [];
     let braces = 0;
+    /** Where each open `( ... )` / `{ ...; }` began in st.out, and the commands of the one just closed (`{ curl x; } | sh`). */
+    const groupStarts: number[] = [];
+    /** Per open group: the pipeline that feeds it (`curl x | (cd /tmp && sh)`), set aside while the group is read. */
+    const feeding: (SimpleCommand[][] | undefined)[] = [];
+    const openGroup = () => {
+      groupStarts.push(this.st.out.length);
+      feeding.push(pipeline.length > 0 ? pipeline : undefined);
+      if (pipeline.length > 0) pipeline = [];
+    };
+    const closeGroup = () => {
+      const start = groupStarts.pop();
+      const fed = feeding.pop();
+      if (start === undefined) return;
+      const inside = this.st.out.slice(start).filter((c) => c.via === this.st.via);
+      if (fed) {
+        // The group reads the pipe: it is the next stage, and what it starts can go on feeding a later one.
+        fed.push(inside);
+        pipeline = fed;
+        return;
+      }
+      lastGroup = inside;
+    };
+    let lastGroup: SimpleCommand[] | undefined;
 
     const endPipeline = () => {
       if (pipeline.length > 1) this.feedPipeline(pipeline);
@@ -355,6 +412,13 @@ class Parser implements Unwrapper {
         forName = undefined;
         forWords = undefined;
       }
+      if (words.length === 0 && redirs.length === 0 && lastGroup !== undefined && (nextOp === "|" || nextOp === "|&")) {
+        // A group or subshell as a pipeline stage: each command in it writes to the pipe.
+        pipeline.push(lastGroup);
+        lastGroup = undefined;
+        return;
+      }
+      lastGroup = undefined;
       if (words.length === 0 && redirs.length === 0) {
         // `while :; do (:) & done`: a subshell put in the background, forever.
         const lastCmd = this.st.out[this.st.out.length - 1];
@@ -403,9 +467,11 @@ class Parser implements Unwrapper {
         if (v === "(") {
           if (stack.length >= SHELL_LIMITS.maxNesting) throw new ShellLimitError(limitNote(`subshells nested more than ${SHELL_LIMITS.maxNesting} deep`));
           stack.push(scope);
-          scope = { vars: scope.vars.child(), cwd: scope.cwd };
+          scope = { vars: scope.vars.child(), cwd: scope.cwd, ...(scope.oldCwd !== undefined ? { oldCwd: scope.oldCwd } : {}) };
+          openGroup();
         } else if (v === ")") {
           scope = stack.pop() ?? scope;
+          closeGroup();
         } else if (v === ";;") {
           casePattern = caseDepth > 0;
         }
@@ -462,9 +528,12 @@ class Parser implements Unwrapper {
           loops.push(false);
           pendingCond = true;
         } else if (raw === "done") loops.pop();
-        else if (raw === "{") braces++;
-        else if (raw === "}") {
+        else if (raw === "{") {
+          braces++;
+          openGroup();
+        } else if (raw === "}") {
           braces--;
+          closeGroup();
           while (openFns.length > 0 && (openFns[openFns.length - 1]?.depth ?? -1) >= braces) openFns.pop();
         }
         if (RESERVED_SKIP.has(raw)) continue;
@@ -524,8 +593,10 @@ class Parser implements Unwrapper {
 
   private finishCommand(words: Word[], redirTokens: Token[], scope: Scope, pipeline: SimpleCommand[][]): SimpleCommand[] {
     const before = this.st.out.length;
+    const pw0 = this.procWrites.length;
     // Leading NAME=value words are assignments, not the program.
     const assigns: [string, string][] = [];
+    const unknownAssigns = new Set<string>();
     let k = 0;
     for (; k < words.length; k++) {
       const w = words[k];
@@ -534,8 +605,11 @@ class Parser implements Unwrapper {
       const m = ASSIGN.exec(first.v);
       if (!m?.[1]) break;
       const valueWord: Word = { parts: [{ ...first, v: first.v.slice(m[0].length) }, ...w.parts.slice(1)], raw: w.raw };
-      const value = this.expand(valueWord, scope, false).fields.map((f) => f.text).join("");
+      const fields = this.expand(valueWord, scope, false).fields;
+      const value = fields.map((f) => f.text).join("");
       assigns.push([m[1], value]);
+      // `DIR=$1`, `D=$(find ...)`: a value that cannot be known leaves the variable unknown, not its text.
+      if (fields.some((f) => f.dynamic)) unknownAssigns.add(m[1]);
     }
     const argv: string[] = [];
     const dynamic: boolean[] = [];
@@ -547,22 +621,51 @@ class Parser implements Unwrapper {
       }
     }
     const redirects: RedirectInfo[] = [];
+    /** Ranges of st.out made by `< <(...)`: what those commands print is this command's standard input. */
+    const procIn: [number, number][] = [];
     for (const t of redirTokens) {
       if (t.t !== "redir") continue;
+      const r0 = this.st.out.length;
+      const fromProc = t.r.op === "<" && t.r.target?.parts.length === 1 && t.r.target.parts[0]?.k === "sub" && t.r.target.parts[0].proc;
       const target = t.r.target ? this.expand(t.r.target, scope, false).fields.map((f) => f.text).join("") : "";
       const info: RedirectInfo = { op: t.r.op, fd: t.r.fd, target: t.r.op === "<<<" || t.r.op.includes("&") ? target : resolveTarget(target, scope.cwd, this.st.home) };
       if (t.r.body !== undefined) info.body = t.r.body;
       redirects.push(info);
+      if (fromProc && this.st.out.length > r0) {
+        procIn.push([r0, this.st.out.length]);
+        // `bash < <(echo 'rm -rf ~')`: a literal print is the text read.
+        const printed = this.st.out.slice(r0).filter((c) => c.via.length === this.st.via.length + 1);
+        const text = printed.length === 1 && printed[0] ? literalOutput(printed[0]) : undefined;
+        if (text !== undefined) info.body = text;
+      }
     }
     if (argv.length === 0) {
-      for (const [name, value] of assigns) scope.vars.set(name, value);
+      for (const [name, value] of assigns) {
+        // `arr=(rm -rf ~)`: an array; its words are what `"${arr[@]}"` expands to.
+        const arr = /^\((.*)\)$/s.exec(value);
+        if (arr?.[1] !== undefined) {
+          const items = lex(arr[1], this.st.budget).flatMap((t) => (t.t === "w" ? this.expand(t.w, scope).fields.map((f) => f.text) : []));
+          scope.vars.set(name, items.join(" "));
+          this.st.lists.add(name);
+        } else if (unknownAssigns.has(name)) scope.vars.delete(name);
+        else scope.vars.set(name, value);
+      }
       if (redirects.length === 0) return this.st.out.slice(before);
     }
     const program = basename(argv[0] ?? "");
-    if ((program === "cd" || program === "pushd") && argv[0] === program) {
-      const dest = argv[1];
+    // `builtin cd ..`, `command cd ..`: the same cd.
+    const cdAt = (program === "cd" || program === "pushd") && argv[0] === program ? 0 : (program === "builtin" || program === "command") && (argv[1] === "cd" || argv[1] === "pushd") ? 1 : -1;
+    if (cdAt >= 0) {
+      let j = cdAt + 1;
+      while (argv[j] === "-L" || argv[j] === "-P" || argv[j] === "-e" || argv[j] === "--") j++;
+      const dest = argv[j];
+      const old = scope.cwd;
       if (dest === undefined) scope.cwd = this.st.home;
-      else if (dest !== "-" && !dest.startsWith("+")) scope.cwd = dynamic[1] || scope.cwd === "" ? "" : resolvePath(dest, scope.cwd, this.st.home);
+      // `cd -` goes back to where the last cd left from: unknown unless a cd on this line said so.
+      else if (dest === "-") scope.cwd = scope.oldCwd ?? "";
+      else if (!dest.startsWith("+") && !dest.startsWith("-")) scope.cwd = dynamic[j] || scope.cwd === "" ? "" : resolvePath(dest, scope.cwd, this.st.home);
+      else scope.cwd = "";
+      scope.oldCwd = old;
       if (scope.cwd.length > SHELL_LIMITS.maxCwd) {
         // Deeper than a path can be: unknowable, and a line that does this is judged too complex.
         this.note(limitNote(`cd goes deeper than ${SHELL_LIMITS.maxCwd} characters`));
@@ -578,6 +681,12 @@ class Parser implements Unwrapper {
     }
     // `let 'x=$(rm -rf ~)'`: let's arguments are arithmetic, whose substitutions run.
     if (program === "let") for (let j = 1; j < argv.length; j++) for (const inner of arithSubs(argv[j] ?? "")) this.script(inner, scope.cwd, "let", scope.vars);
+    // `set -- rm -rf ~; "$@"`: the positional parameters, as words.
+    if (program === "set" && argv[1] === "--") {
+      scope.vars.set("@", argv.slice(2).join(" "));
+      scope.vars.set("*", argv.slice(2).join(" "));
+      this.st.lists.add("@");
+    }
     if (program === "unset") for (let j = 1; j < argv.length; j++) scope.vars.delete(argv[j] ?? "");
     // The previous stage's literal output is what a shell at the end of `echo ... | sh` runs.
     const prev = pipeline[pipeline.length - 1];
@@ -599,7 +708,25 @@ class Parser implements Unwrapper {
     const cmd: SimpleCommand = { argv, dynamic, program, cwd: scope.cwd, redirects, pipeTo: [], via: this.st.via, synthetic: false, stdinArgs: false };
     if (prev?.some((c) => (c.program === "env" || c.program === "printenv" || c.program === "set") && c.argv.length === 1)) cmd.pipeFrom = "env";
     const subEnd = this.st.out.length;
-    unwrap(cmd, this, prevOut);
+    const writes = this.procWrites.splice(pw0);
+    // `bash x.sh` after `echo 'rm -rf ~' > x.sh` on the line: the script written is what runs.
+    if (this.written.size > 0 && argv.length > 0) {
+      const file = SHELLS.has(program) || program === "source" || program === "." ? argv.slice(1).find((w) => !w.startsWith("-")) : argv[0]?.includes("/") ? argv[0] : undefined;
+      const text = file !== undefined && scope.cwd !== "" ? this.written.get(resolvePath(file, scope.cwd, this.st.home)) : undefined;
+      if (text !== undefined) this.script(text, scope.cwd, `${file} (written on this line)`, scope.vars);
+    }
+    const savedHere = this.hereVars;
+    this.hereVars = scope.vars;
+    try {
+      unwrap(cmd, this, prevOut);
+    } finally {
+      this.hereVars = savedHere;
+    }
+    {
+      const printed = literalOutput({ ...cmd, redirects: [] }) ?? (cmd.program === "cat" && cmd.argv.length === 1 ? redirects.find((r) => r.body !== undefined)?.body : undefined);
+      const out = redirects.find((r) => (r.op === ">" || r.op === ">|" || r.op === ">>") && r.fd !== "2" && r.target.startsWith("/"));
+      if (printed !== undefined && out && this.written.size < 64 && /\b(?:rm|dd|mkfs|git|curl|wget|shred|chmod|mv|find)\b/.test(printed)) this.written.set(out.target, printed);
+    }
     // `sh -c "$(curl ...)"`, `bash <(curl ...)`, `eval "$(curl ...)"`: the substitution's output is run.
     if (subEnd > before) {
       const runners = new Set<string>();
@@ -615,6 +742,29 @@ class Parser implements Unwrapper {
           const c = this.st.out[j] as SimpleCommand;
           c.pipeTo = union(c.pipeTo, add);
         }
+      }
+    }
+    if (writes.length > 0) {
+      // `curl x | tee >(sh)`, `tee >(sh) <<< 'rm -rf ~'`: the commands in `>(...)` read what this one writes.
+      const text = cmd.program === "tee" ? cmd.redirects.find((r) => r.body !== undefined || r.op === "<<<") : undefined;
+      const body = text ? (text.body ?? text.target) : prevOut;
+      for (const [from, to] of writes) {
+        const readers = this.st.out.slice(from, to).filter((c) => !c.ignoresStdinCode);
+        const progs = [...new Set(readers.map((c) => c.program))];
+        for (let j = before; j < this.st.out.length; j++) {
+          if (j >= from && j < to) continue;
+          const c = this.st.out[j] as SimpleCommand;
+          if (c.via === this.st.via || j >= subEnd) c.pipeTo = union(c.pipeTo, progs);
+        }
+        if (body !== undefined && readers.some((c) => SHELLS.has(c.program))) this.script(body, scope.cwd, ">(sh)", scope.vars);
+      }
+    }
+    if (procIn.length > 0) {
+      // `bash < <(curl ...)`: what the substitution prints is what this command (and what it runs) reads.
+      const readers = [...new Set(this.st.out.slice(subEnd).filter((c) => !c.ignoresStdinCode).map((c) => c.program))];
+      for (const [from, to] of procIn) for (let j = from; j < to; j++) {
+        const c = this.st.out[j] as SimpleCommand;
+        c.pipeTo = union(c.pipeTo, readers);
       }
     }
     return this.st.out.slice(before);
@@ -699,4 +849,67 @@ export function parseShellLine(command: string, opts: ParseOptions): ParseResult
     const fb = parseFallback(command, opts);
     return { commands: fb.commands, error, fallback: true, ...(fb.limit !== undefined ? { limit: fb.limit } : st.limit !== undefined ? { limit: st.limit } : {}) };
   }
+}
+
+/**
+ * Brace expansion of one word (`a{b,c}d` -> abd acd, groups left to right, nested groups included), at most
+ * `max` results; a word with no comma group is returned as is. `${...}` is a parameter, not a group.
+ */
+export function braceExpand(word: string, max: number): string[] {
+  // More groups than a command line needs: not expanded (empty), so the caller can say so.
+  let groups = 0;
+  for (let i = 0; i < word.length; i++) if (word[i] === "{" && word[i - 1] !== "$" && ++groups > BRACE_MAX_GROUPS) return [];
+  return expandGroups(word, max);
+}
+
+const BRACE_MAX_WORD = 1024;
+const BRACE_MAX_GROUPS = 8;
+
+function expandGroups(word: string, max: number): string[] {
+  let depth = 0;
+  let open = -1;
+  let comma = false;
+  for (let i = 0; i < word.length; i++) {
+    const c = word[i];
+    if (c === "\\") {
+      i++;
+      continue;
+    }
+    if (c === "{" && word[i - 1] !== "$") {
+      if (depth === 0) {
+        open = i;
+        comma = false;
+      }
+      depth++;
+    } else if (c === "}" && depth > 0) {
+      depth--;
+      if (depth === 0 && comma && open >= 0) {
+        const pre = word.slice(0, open);
+        const post = word.slice(i + 1);
+        const inner = word.slice(open + 1, i);
+        const alts: string[] = [];
+        let d = 0;
+        let from = 0;
+        for (let k = 0; k <= inner.length; k++) {
+          const ch = inner[k];
+          if (ch === "{") d++;
+          else if (ch === "}") d--;
+          else if ((ch === "," && d === 0) || k === inner.length) {
+            alts.push(inner.slice(from, k));
+            from = k + 1;
+          }
+        }
+        const out: string[] = [];
+        for (const alt of alts) {
+          for (const x of expandGroups(pre + alt + post, max - out.length)) {
+            out.push(x);
+            if (out.length >= max) return out;
+          }
+        }
+        return out;
+      }
+      if (depth === 0) open = -1;
+    } else if (c === "," && depth === 1) comma = true;
+  }
+  return [word];
 }

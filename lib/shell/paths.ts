@@ -21,7 +21,8 @@ let lastBuilt = "";
 
 /** Resolves a path argument as the shell and the program would see it. `~user` is left as is (unknowable). */
 export function resolvePath(p: string, cwd: string, home: string): string {
-  let s = p;
+  // `rm -rf "C:\Windows\System32"` from the bash tool (Git Bash), or `C:WindowsSystem32` once bash ate the backslashes.
+  let s = /^[A-Za-z]:(?:$|[\\/]|[^\\/:]+)/.test(p) && !p.includes("://") ? windowsPath(p, home) : p;
   if (s === "~" || s.startsWith("~/")) s = home + s.slice(1);
   if (s.startsWith("~")) return s;
   if (!s.startsWith("/")) {
@@ -113,3 +114,26 @@ export function pathInClass(p: string, cls: PathClass, projectRoot: string, home
       return false;
   }
 }
+
+function parentDir(p: string): string {
+  const i = p.lastIndexOf("/");
+  return i <= 0 ? "/" : p.slice(0, i);
+}
+
+/** A Windows path as a POSIX-like one: `C:\` is `/`, `C:\Users\x` is a sibling of the home, `~\a` is `~/a`. */
+export function windowsPath(word: string, home: string): string {
+  let s = word.replaceAll("\\", "/");
+  // PowerShell's FileSystem provider reads `~` as the home, quoted or not.
+  if (s === "~" || s.startsWith("~/")) s = home + s.slice(1);
+  // `C:Usersme`: bash ate the backslashes of an unquoted path; it is still under the drive root.
+  if (/^[A-Za-z]:[^/]/.test(s)) s = `${s.slice(0, 2)}/${s.slice(2)}`;
+  const drive = /^[A-Za-z]:(?=\/|$)/.exec(s);
+  if (drive) {
+    s = s.slice(2) || "/";
+    const users = /^\/Users(?=\/|$)/i.exec(s);
+    if (users) s = parentDir(home) + s.slice(users[0].length);
+  }
+  if (/^\/\/[^/]/.test(s)) return `/unc${s.slice(1)}`;
+  return s;
+}
+

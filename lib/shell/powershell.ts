@@ -5,6 +5,9 @@
  * `name`, so the same path classes apply. One pass over the text; nesting goes through the parser's depth cap.
  */
 import type { SimpleCommand } from "./types.ts";
+import { resolvePath, windowsPath } from "./paths.ts";
+
+export { windowsPath } from "./paths.ts";
 
 /** What the PowerShell reader needs from the parser: where to send each command, and nested scripts. */
 export interface WindowsHost {
@@ -21,6 +24,8 @@ interface PsWord {
   quoted: boolean;
 }
 
+/** Cmdlets that consume their input without printing it. */
+const COUNTS = new Set(["measure-object", "measure", "out-null"]);
 const SEPARATORS = new Set([";", "\n", "&&", "||", "|", "&"]);
 
 /** Index just past the bracket closing the one at `start`, skipping quoted text (unbalanced: the end). */
@@ -169,7 +174,7 @@ const DOWNLOAD = /DownloadString|DownloadData|DownloadFile|Invoke-WebRequest|Inv
 const RUNS_TEXT = /\biex\b|Invoke-Expression|\[scriptblock\]::Create|^\s*[.&]\s*\(/i;
 
 /** Parameters (lower-case, without the dash) whose value is the next word, per cmdlet family. */
-const VALUE_PARAMS = ["filter", "include", "exclude", "encoding", "totalcount", "head", "tail", "first", "last", "readcount", "delimiter", "stream", "credential", "erroraction", "ea", "warningaction", "outvariable", "ov", "destination", "exclude", "depth", "method", "uri", "body", "headers", "outfile", "infile", "contenttype", "useragent", "driveletter", "filesystem", "newfilesystemlabel", "number", "disknumber", "partitionnumber", "argumentlist", "filepath", "workingdirectory", "verb", "windowstyle"];
+const VALUE_PARAMS = ["pattern", "value", "filter", "include", "exclude", "encoding", "totalcount", "head", "tail", "first", "last", "readcount", "delimiter", "stream", "credential", "erroraction", "ea", "warningaction", "outvariable", "ov", "destination", "exclude", "depth", "method", "uri", "body", "headers", "outfile", "infile", "contenttype", "useragent", "driveletter", "filesystem", "newfilesystemlabel", "number", "disknumber", "partitionnumber", "argumentlist", "filepath", "workingdirectory", "verb", "windowstyle"];
 
 function paramName(w: PsWord): string | undefined {
   if (w.quoted || !/^-[A-Za-z][\w-]*:?$/.test(w.text)) return undefined;
@@ -184,23 +189,6 @@ function isParam(name: string, full: string, min = 1): boolean {
 function dirname(p: string): string {
   const i = p.lastIndexOf("/");
   return i <= 0 ? "/" : p.slice(0, i);
-}
-
-/** A Windows path as a POSIX-like one: `C:\` is `/`, `C:\Users\x` is a sibling of the home, `~\a` is `~/a`. */
-export function windowsPath(word: string, home: string): string {
-  let s = word.replaceAll("\\", "/");
-  // PowerShell's FileSystem provider reads `~` as the home, quoted or not.
-  if (s === "~" || s.startsWith("~/")) s = home + s.slice(1);
-  // `C:Usersme`: bash ate the backslashes of an unquoted path; it is still under the drive root.
-  if (/^[A-Za-z]:[^/]/.test(s)) s = `${s.slice(0, 2)}/${s.slice(2)}`;
-  const drive = /^[A-Za-z]:(?=\/|$)/.exec(s);
-  if (drive) {
-    s = s.slice(2) || "/";
-    const users = /^\/Users(?=\/|$)/i.exec(s);
-    if (users) s = dirname(home) + s.slice(users[0].length);
-  }
-  if (/^\/\/[^/]/.test(s)) return `/unc${s.slice(1)}`;
-  return s;
 }
 
 const ENV_PATHS: Record<string, (home: string, cwd: string) => string> = {
@@ -271,7 +259,12 @@ export function readPowerShell(src: string, cwd: string, via: string[], host: Wi
       if (later.length > 0) for (const c of cmds) c.pipeTo = c.pipeTo.length === 0 ? later : [...c.pipeTo, ...later];
       later = [...cmds.map((c) => c.program), ...later];
     }
-    for (const cmds of pipeline) for (const c of cmds) host.run(c);
+    for (const cmds of pipeline)
+      for (const c of cmds) {
+        // `Get-ChildItem Env: | Measure-Object`: counted, never printed.
+        if (c.synthetic && c.program === "cat" && c.argv[1] === "env:" && c.pipeTo.length > 0 && c.pipeTo.every((x) => COUNTS.has(x))) continue;
+        host.run(c);
+      }
     pipeline = [];
   };
   const end = (sep: string | undefined) => {
@@ -295,6 +288,15 @@ export function readPowerShell(src: string, cwd: string, via: string[], host: Wi
 /** One pipeline stage: the command(s) it stands for. */
 function psStatement(words: PsWord[], vars: Map<string, string>, cwd: string, via: string[], host: WindowsHost, prev: SimpleCommand | undefined): SimpleCommand[] {
   const home = host.home;
+  // `& $env:TEMP\a.exe`, `. .\x.ps1`: the call and dot-source operators run what follows.
+  if ((words[0]?.raw === "&" || words[0]?.raw === ".") && words.length > 1 && !/^[{(]/.test(words[1]?.raw ?? "")) {
+    const target = words[1] as PsWord;
+    if (!target.raw.startsWith("$")) return psStatement(words.slice(1), vars, cwd, via, host, prev);
+    // `& $env:TEMP\a.exe`: a program named by a variable path.
+    const e = joinPath(target.raw, vars, host.home, cwd) ?? psExpand(target, vars, host.home, cwd).text;
+    const rest = words.slice(2).map((w) => psExpand(w, vars, host.home, cwd).text);
+    return [simple([e, ...rest], [false, ...rest.map(() => false)], cwd, via)];
+  }
   const first = words[0] as PsWord;
   const out: SimpleCommand[] = [];
   // Subexpressions and script blocks run their contents.
@@ -307,16 +309,31 @@ function psStatement(words: PsWord[], vars: Map<string, string>, cwd: string, vi
   // Quoted strings are data; script blocks are read on their own (above).
   const line = words.filter((w) => !/^['"{]/.test(w.raw)).map((w) => w.raw).join(" ");
   for (const m of line.matchAll(/\[(?:System\.)?IO\.File\]::(?:ReadAll(?:Text|Lines|Bytes)|OpenRead|Copy)\(\s*['"]([^'"]+)['"]/gi)) out.push(simple(["cat", windowsPath(m[1] ?? "", home)], [false, false], cwd, via, true));
+  // `[Environment]::GetEnvironmentVariable('GITHUB_TOKEN')` prints the variable.
+  for (const m of line.matchAll(/\[(?:System\.)?Environment\]::GetEnvironmentVariables?\(\s*(?:['"](\w+)['"])?/gi)) out.push(m[1] ? simple(["echo", `$env:${m[1]}`], [false, true], cwd, via, true) : simple(["env"], [false], cwd, via, true));
   // .NET calls: [IO.Directory]::Delete($HOME, $true), [IO.File]::Delete(...).
   for (const m of line.matchAll(/\[(?:System\.)?IO\.(Directory|File)\]::Delete\(\s*([^,)]+)(,\s*\$true)?/gi)) {
     const target = psExpand({ text: (m[2] ?? "").replace(/^['"]|['"]$/g, ""), raw: m[2] ?? "", quoted: false }, vars, home, cwd);
     out.push(simple(["rm", ...(m[3] ? ["-r"] : []), target.text], [false, ...(m[3] ? [false] : []), target.dynamic], cwd, via, true));
   }
+  // `(Get-Item $HOME).Delete($true)`: the .NET object's own delete, recursive with $true.
+  for (const m of line.matchAll(/\(\s*(?:Get-Item|gi|Get-ChildItem|gci)\s+([^)]+?)\s*\)\.Delete\(\s*(\$true)?/gi)) {
+    const target = psExpand({ text: (m[1] ?? "").replace(/^['"]|['"]$/g, ""), raw: m[1] ?? "", quoted: false }, vars, home, cwd);
+    out.push(simple(["rm", ...(m[2] ? ["-r"] : []), target.text], [false, ...(m[2] ? [false] : []), target.dynamic], cwd, via, true));
+  }
+  // `(New-Object Net.WebClient).DownloadFile(URL, 'a.exe')`: a file downloaded, to be run later on the line.
+  for (const m of line.matchAll(/\.DownloadFile\(\s*['"]([^'"]+)['"]\s*,\s*['"]([^'"]+)['"]/gi)) out.push(simple(["invoke-webrequest", m[1] ?? "", "-o", windowsPath(m[2] ?? "", home)], [false, false, false, false], cwd, via, true));
   const tainted = words.some((w) => /^\$\w+$/.test(w.raw) && vars.get(w.raw.slice(1).toLowerCase()) === DOWNLOADED);
   if ((DOWNLOAD.test(line) && RUNS_TEXT.test(line)) || (tainted && IEX.has(first.text.toLowerCase()))) {
     const fetch = simple(["invoke-webrequest"], [false], cwd, via, true);
     fetch.pipeTo = ["iex"];
     out.push(fetch);
+  }
+  // `& $env:TEMP\a.exe` (the tokenizer drops the call operator): a path under a variable is a program run.
+  if (/^\$[\w:]+[\\/]\S/.test(first.raw) && !first.quoted && words[1]?.text !== "=") {
+    const rest = words.slice(1).map((w) => (paramName(w) !== undefined ? w.text : psExpand(w, vars, home, cwd).text));
+    out.push(simple([psExpand(first, vars, home, cwd).text, ...rest], [false, ...rest.map(() => false)], cwd, via));
+    return out;
   }
   // `$x = 'value'`: later words can use it. `$env:GITHUB_TOKEN` alone prints it.
   if (first.raw.startsWith("$") && !first.quoted) {
@@ -339,6 +356,8 @@ function psStatement(words: PsWord[], vars: Map<string, string>, cwd: string, vi
   const pathDyn: boolean[] = [];
   const flags = new Set<string>();
   const valueOf = new Map<string, string>();
+  /** Paths named by -Path/-LiteralPath (not positionals). */
+  const explicit: string[] = [];
   for (let k = 0; k < rest.length; k++) {
     const w = rest[k] as PsWord;
     const p = paramName(w);
@@ -354,6 +373,7 @@ function psStatement(words: PsWord[], vars: Map<string, string>, cwd: string, vi
           const e = joinPath(v.raw, vars, home, cwd) ?? psExpand(v, vars, home, cwd).text;
           if (isParam(p, "path") || isParam(p, "literalpath", 2)) {
             paths.push(e);
+            explicit.push(e);
             pathDyn.push(psExpand(v, vars, home, cwd).dynamic);
           } else valueOf.set(p, e);
           k++;
@@ -374,8 +394,10 @@ function psStatement(words: PsWord[], vars: Map<string, string>, cwd: string, vi
     let dyn = pathDyn;
     // `Get-ChildItem ~ -Recurse | Remove-Item`: what the listing found is deleted.
     if (targets.length === 0 && prev && LIST.has(prev.program)) {
-      targets = (prev.argv.slice(1).filter((w) => !w.startsWith("-")) as string[]).map((p) => `${p.replace(/\/+$/, "")}/*`);
-      if (targets.length === 0) targets = ["./*"];
+      // `Get-ChildItem -Recurse -Filter *.log | Remove-Item`: only what matches the filter, somewhere below.
+      const below = prev.argv.includes("-filter") ? "{}" : "*";
+      targets = (prev.argv.slice(1).filter((w) => !w.startsWith("-")) as string[]).map((p) => `${p.replace(/\/+$/, "")}/${below}`);
+      if (targets.length === 0) targets = [`./${below}`];
       dyn = targets.map(() => false);
     }
     const recursive = recurse || (prev !== undefined && LIST.has(prev.program) && prev.argv.includes("-recurse"));
@@ -383,7 +405,8 @@ function psStatement(words: PsWord[], vars: Map<string, string>, cwd: string, vi
     return out;
   }
   if (READ.has(name) || name === "select-string" || name === "sls") {
-    const files = name === "select-string" || name === "sls" ? paths.slice(valueOf.has("pattern") ? 0 : 1) : paths;
+    // Select-String's first positional is the pattern, unless -Pattern names it; with -Path, positionals are patterns.
+    const files = name === "select-string" || name === "sls" ? (explicit.length > 0 ? explicit : paths.slice(valueOf.has("pattern") ? 0 : 1)) : paths;
     out.push(simple(["cat", ...files], [false, ...pathDyn.slice(paths.length - files.length)], cwd, via));
     return out;
   }
@@ -401,7 +424,23 @@ function psStatement(words: PsWord[], vars: Map<string, string>, cwd: string, vi
     const named = paths.find((p) => /^env:\/?\w+$/i.test(p));
     if (paths.some((p) => /^env:\/?$/i.test(p))) out.push(simple(["env"], [false], cwd, via), simple(["cat", "env:"], [false, false], cwd, via, true));
     else if (named !== undefined) out.push(simple(["echo", `$${named.replace(/\//, "")}`], [false, true], cwd, via, true));
-    else out.push(simple([name, ...paths, ...(recurse ? ["-recurse"] : [])], [false, ...pathDyn, ...(recurse ? [false] : [])], cwd, via));
+    else {
+      const filtered = valueOf.has("filter") || valueOf.has("include") || paths.some((p) => /[*?]/.test(p.slice(p.lastIndexOf("/") + 1)) && !/^\*$/.test(p.slice(p.lastIndexOf("/") + 1)));
+      const listed = filtered ? paths.map((p) => (/[*?]/.test(p.slice(p.lastIndexOf("/") + 1)) ? p.slice(0, Math.max(1, p.lastIndexOf("/"))) : p)) : paths;
+      const tail = [...(recurse ? ["-recurse"] : []), ...(filtered ? ["-filter"] : [])];
+      out.push(simple([name, ...listed, ...tail], [false, ...pathDyn, ...tail.map(() => false)], cwd, via));
+    }
+    return out;
+  }
+  if (name === "write-output" || name === "write-host" || name === "echo" || name === "write") {
+    const ws = rest.filter((w) => paramName(w) === undefined);
+    out.push(simple(["echo", ...ws.map((w) => (/^\$env:/i.test(w.raw) ? w.raw : psExpand(w, vars, home, cwd).text))], [false, ...ws.map((w) => /^\$/.test(w.raw) && !w.quoted)], cwd, via));
+    return out;
+  }
+  if (name === "set-content" || name === "sc" || name === "out-file" || name === "add-content" || name === "ac") {
+    // Writes (Set-Content, Out-File overwrite; Add-Content appends) into its -Path: judged like tee.
+    const targets = explicit.length > 0 ? explicit : paths.slice(0, 1);
+    out.push(simple(["tee", ...(name === "add-content" || name === "ac" || flags.has("append") ? ["-a"] : []), ...targets], [false, ...(name === "add-content" || name === "ac" || flags.has("append") ? [false] : []), ...targets.map(() => false)], cwd, via));
     return out;
   }
   if (DISK.has(name) || (name === "format" && paths.some((p) => p === "/"))) {
@@ -431,7 +470,8 @@ function psStatement(words: PsWord[], vars: Map<string, string>, cwd: string, vi
     const argList = valueOf.get("argumentlist") ?? "";
     if (file !== undefined) {
       const raw = rest.find((w, k) => k > 0 && paramName(rest[k - 1] as PsWord) !== undefined && isParam(paramName(rest[k - 1] as PsWord) ?? "", "argumentlist", 2))?.raw ?? argList;
-      const args = [...raw.matchAll(/'((?:[^']|'')*)'|"([^"]*)"|([^,\s]+)/g)].map((m) => m[1]?.replaceAll("''", "'") ?? m[2] ?? m[3] ?? "");
+      // One quoted string is the whole command line (`-ArgumentList '/c rd /s /q C:\'`): Windows joins the list with spaces anyway.
+      const args = [...raw.matchAll(/'((?:[^']|'')*)'|"([^"]*)"|([^,\s]+)/g)].flatMap((m) => (m[1]?.replaceAll("''", "'") ?? m[2] ?? m[3] ?? "").split(/\s+/)).filter((x) => x !== "");
       const extra = valueOf.has("filepath") ? paths : paths.slice(1);
       out.push(simple([file, ...extra, ...args], [false, ...extra.map(() => false), ...args.map(() => false)], cwd, via));
     }
@@ -486,9 +526,11 @@ export function cmdScript(argv: string[]): string | undefined {
 /** cmd's %VARS% it can know, as paths. */
 function cmdExpand(word: string, home: string, cwd: string): { text: string; dynamic: boolean } {
   let dynamic = false;
-  const text = word.replace(/%([A-Za-z_]\w*)%/g, (m, name: string) => {
+  const text = word.replace(/%([A-Za-z_]\w*)%/g, (m, name: string, at: number) => {
     const f = ENV_PATHS[name.toLowerCase()];
-    if (f) return f(home, cwd);
+    // `%TEMP%\x` through bash loses its backslash (`%TEMP%x`): a path variable is always followed by a separator.
+    const next = word[at + m.length];
+    if (f) return f(home, cwd) + (next !== undefined && next !== "\\" && next !== "/" ? "/" : "");
     dynamic = true;
     return m;
   });
@@ -554,6 +596,10 @@ export function readCmd(src: string, cwd: string, via: string[], host: WindowsHo
       const switches = new Set(args.filter((a) => /^\/[a-z?]$/i.test(a)).map((a) => a.toLowerCase()));
       const operands = args.filter((a) => !/^\/[a-z?]$/i.test(a) && !/^\/[a-z]:/i.test(a)).map((a) => cmdExpand(a, home, cwd));
       const help = switches.has("/?");
+      // `cd /d C:\ && rd /s /q Windows`: later commands of the line run where cd went.
+      if (!help && (name === "cd" || name === "chdir" || name === "pushd") && operands.length === 1 && operands[0]) {
+        cwd = operands[0].dynamic ? "" : resolvePath(operands[0].text, cwd, home);
+      }
       let cmd: SimpleCommand;
       if (!help && (name === "rd" || name === "rmdir" || name === "del" || name === "erase")) {
         const recursive = switches.has("/s");

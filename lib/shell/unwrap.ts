@@ -1,6 +1,6 @@
 /** @module wrappers (sudo, env, sh -c, xargs, find -exec, interpreters...) -> the commands that really run. */
 import type { SimpleCommand } from "./types.ts";
-import { scanCode } from "./interp.ts";
+import { fallbackCommands, scanCode } from "./interp.ts";
 import { limitNote, SHELL_LIMITS, ShellLimitError } from "./limits.ts";
 import { resolvePath } from "./paths.ts";
 import { cmdScript, powershellScript } from "./powershell.ts";
@@ -9,6 +9,8 @@ import { cmdScript, powershellScript } from "./powershell.ts";
 export interface Unwrapper {
   readonly home: string;
   script(src: string, cwd: string, via: string): void;
+  /** A script run by this same shell (`eval`, `trap`): it sees the variables set earlier on the line. */
+  scriptHere(src: string, cwd: string, via: string): void;
   /** A nested PowerShell script (`powershell -Command`, `pwsh -EncodedCommand`, `iex '...'`). */
   powershell(src: string, cwd: string, via: string): void;
   /** A nested cmd.exe line (`cmd /c ...`). */
@@ -83,6 +85,10 @@ interface Inner {
   cwd?: string;
   prefix?: string[];
   stdinArgs?: boolean;
+  /** xargs -I R: the token each input line replaces. */
+  replace?: string;
+  /** xargs -a FILE: the input words come from FILE. */
+  argFile?: string;
 }
 
 /**
@@ -113,7 +119,16 @@ function wrapped(a: string[], s: number, cwdIn: string, home: string, aliases: R
       });
       if (prefix) {
         // -S takes its value as the rest of the command: it was consumed as an option value above.
-        return { from: i, label: "env -S", prefix, ...(cwd !== undefined ? { cwd } : {}) };
+        // `env -S 'PATH=/usr/bin' git reset --hard`: assignments in the split string are assignments still.
+        const words: string[] = prefix;
+        let k = 0;
+        while (k < words.length && ASSIGNMENT.test(words[k] ?? "")) k++;
+        const rest = words.slice(k);
+        if (rest.length === 0) {
+          while (a[i] === "-" || ASSIGNMENT.test(a[i] ?? "")) i++;
+          return { from: i, label: "env -S", ...(cwd !== undefined ? { cwd } : {}) };
+        }
+        return { from: i, label: "env -S", prefix: rest, ...(cwd !== undefined ? { cwd } : {}) };
       }
       while (a[i] === "-" || ASSIGNMENT.test(a[i] ?? "")) i++;
       return { from: i, label: "env", ...(cwd !== undefined ? { cwd } : {}) };
@@ -153,8 +168,16 @@ function wrapped(a: string[], s: number, cwdIn: string, home: string, aliases: R
     case "exec":
       return { from: skipOptions(a, s + 1, { short: "a", long: [] }), label: p };
     case "xargs": {
-      const i = skipOptions(a, s + 1, { short: "IEdLnPsaU", long: ["--replace", "--max-args", "--max-procs", "--delimiter", "--arg-file", "--max-lines", "--max-chars", "--eof"] });
-      return i >= a.length ? { from: a.length, label: p, prefix: ["echo"], stdinArgs: true } : { from: i, label: p, stdinArgs: true };
+      let replace: string | undefined;
+      let argFile: string | undefined;
+      // -I R / -J R / -i[R] / --replace[=R]: each input line replaces R; -a FILE: the words come from FILE, not stdin.
+      const i = skipOptions(a, s + 1, { short: "IEdLnPsaUJ", long: ["--max-args", "--max-procs", "--delimiter", "--arg-file", "--max-lines", "--max-chars", "--eof"] }, (o, v) => {
+        if ((o === "-I" || o === "-J") && v !== undefined) replace = v;
+        else if (o === "-i" || o === "--replace") replace = v === undefined || v === "" ? "{}" : v;
+        else if ((o === "-a" || o === "--arg-file") && v !== undefined) argFile = v;
+      });
+      const extra = { ...(replace !== undefined ? { replace } : {}), ...(argFile !== undefined ? { argFile } : {}) };
+      return i >= a.length ? { from: a.length, label: p, prefix: ["echo"], stdinArgs: true, ...extra } : { from: i, label: p, stdinArgs: true, ...extra };
     }
     case "npx":
     case "bunx":
@@ -282,8 +305,21 @@ function shellScript(argv: string[]): { script?: string; readsStdin: boolean } {
   return { readsStdin: hasS || i >= argv.length };
 }
 
+/**
+ * Interpreters and the flag that takes inline code (`lua -e`, `erl -eval`, `osascript -e`); each reads a
+ * script file given as an operand, and code from stdin when given neither. The class, not a list of
+ * one-liners: any program here with its code flag has that code analysed.
+ */
+const CODE_FLAGS: Record<string, RegExp> = {
+  lua: /^-e$/, luajit: /^-e$/, R: /^(?:-e|--expr)$/, Rscript: /^-e$/, julia: /^(?:-e|--eval|-E|--print)$/, osascript: /^-e$/,
+  groovy: /^-e$/, scala: /^-e$/, kotlin: /^-e$/, elixir: /^(?:-e|--eval)$/, iex: /^(?:-e|--eval)$/, erl: /^-eval$/, escript: /^-e$/, swift: /^-e$/,
+  tclsh: /^-c$/, wish: /^-c$/, expect: /^-c$/, jshell: /^$/, clojure: /^-e$/, clj: /^-e$/, bb: /^-e$/, racket: /^-e$/, guile: /^-c$/, sbcl: /^--eval$/,
+  ocaml: /^-e$/, ghc: /^-e$/, runghc: /^-e$/, crystal: /^eval$/, nim: /^--eval$/, raku: /^-e$/, perl6: /^-e$/, pypy3: /^-c$/, jruby: /^-e$/, jython: /^-c$/,
+  qjs: /^(?:-e|--eval)$/, "tsx": /^(?:-e|--eval|-p)$/, "ts-node": /^(?:-e|--eval|-p|--print)$/,
+};
+
 function isInterpreter(p: string): boolean {
-  return PYTHON.test(p) || ["node", "nodejs", "bun", "perl", "ruby", "php", "deno", "Rscript", "julia"].includes(p);
+  return PYTHON.test(p) || ["node", "nodejs", "bun", "perl", "ruby", "php", "deno", "Rscript", "julia"].includes(p) || p in CODE_FLAGS;
 }
 
 /** Code given to an interpreter on its command line, or "stdin" when it reads code from standard input. */
@@ -307,6 +343,10 @@ function interpreterCode(argv: string[], program: string): string | "stdin" | un
     codeFlag = /^-e$/;
   } else if (program === "deno") {
     return argv[1] === "eval" ? argv[argv.length - 1] : undefined;
+  } else if (program in CODE_FLAGS) {
+    codeFlag = CODE_FLAGS[program] ?? /^-e$/;
+    // osascript -l JavaScript -e ...; Rscript --vanilla -e ...
+    valueShort = program === "osascript" ? "l" : "";
   } else return undefined;
   for (let i = 1; i < argv.length; i++) {
     const a = argv[i] ?? "";
@@ -375,7 +415,9 @@ function unwrapFind(cmd: SimpleCommand, api: Unwrapper, level: number): void {
       // `{}` is each match: somewhere below the start point, never the start point's parent.
       const self = a.some((w, k) => w === "-maxdepth" && a[k + 1] === "0");
       const below = named !== undefined && named !== "*" && !named.includes("/") ? `${first.replace(/\/+$/, "")}/${named}` : `${first.replace(/\/+$/, "")}/{}`;
-      const inner = a.slice(i + 1, j).map((w) => w.replaceAll("{}", self ? first : below));
+      // Unfiltered, `find . -exec rm {} \;` walks every entry under the start: the start's whole tree.
+      const whole = !filtered && base(a[i + 1] ?? "") === "rm";
+      const inner = a.slice(i + 1, j).map((w) => w.replaceAll("{}", self || whole ? first : below));
       // rm run on every match of a tree walk deletes across the tree: it counts as recursive.
       if (base(inner[0] ?? "") === "rm" && !inner.includes("-r")) inner.splice(1, 0, "-r");
       if (inner.length > 0) {
@@ -461,7 +503,14 @@ function awkCommands(argv: string[], stdin: string | undefined): string[] {
   // `"rm -rf " ENVIRON["HOME"]`: the home directory, concatenated.
   // `echo ~ | awk '{system("rm -rf "$0)}'`: $0 is the line read, when it is known.
   const line = stdin?.split("\n")[0]?.trim();
-  const prog = source.replace(/"\s*ENVIRON\["HOME"\]/g, '~"').replace(/"\s*\$0\b/g, line !== undefined && !fromFile ? `${line}"` : '"');
+  const fieldsOf = (line ?? "").split(/\s+/);
+  const prog = source
+    .replace(/"\s*ENVIRON\["HOME"\]/g, '~"')
+    .replace(/"\s*\$0\b/g, line !== undefined && !fromFile ? `${line}"` : '"')
+    // `echo ~ | awk '{system("rm -rf " $1)}'`: a field of the line read.
+    .replace(/"\s*\$([1-9])\b/g, (_m, n: string) => (line !== undefined && !fromFile ? `${fieldsOf[Number(n) - 1] ?? ""}"` : '"'))
+    // `awk '{system($0)}' <<< 'rm -rf ~'`: the line itself is the command.
+    .replace(/\bsystem\s*\(\s*\$0\s*\)/g, line !== undefined && !fromFile ? `system("${line.replaceAll('"', "")}")` : "system($0)");
   const strings = new Map<string, string>();
   for (let k = 1; k < argv.length; k++) {
     const m = argv[k - 1] === "-v" ? /^([A-Za-z_]\w*)=(.*)$/s.exec(argv[k] ?? "") : null;
@@ -479,7 +528,7 @@ function awkCommands(argv: string[], stdin: string | undefined): string[] {
     out.push(target);
     if (SHELLS.has(base(target.trim().split(/\s+/)[0] ?? ""))) out.push(printed);
   }
-  for (const m of prog.matchAll(/"([^"]*)"\s*\|\s*getline/g)) if (m[1]) out.push(m[1]);
+  for (const m of prog.matchAll(/"([^"]*)"\s*\)?\s*\|\s*getline/g)) if (m[1]) out.push(m[1]);
   return out;
 }
 
@@ -492,9 +541,16 @@ function runParallel(cmd: SimpleCommand, api: Unwrapper, piped: string | undefin
   while (i < a.length && (a[i] ?? "").startsWith("-") && a[i] !== ":::") i += PARALLEL_VALUE_OPTS.has(a[i] ?? "") ? 2 : 1;
   const sep = a.indexOf(":::", i);
   const template = a.slice(i, sep < 0 ? a.length : sep);
-  const args = sep >= 0 ? a.slice(sep + 1).filter((w) => !w.startsWith(":::")) : (piped ?? "").split(/\s+/).filter((w) => w !== "");
-  if (template.length === 0) return;
-  const line = template.length === 1 ? (template[0] ?? "") : template.join(" ");
+  // Piped input is one argument per line (`echo 'rm -rf /' | parallel bash -c {}` passes the whole line).
+  const args = sep >= 0 ? a.slice(sep + 1).filter((w) => !w.startsWith(":::")) : (stdinText(cmd, piped) ?? "").split("\n").map((l) => l.trim()).filter((w) => w !== "");
+  if (template.length === 0) {
+    // `parallel ::: 'rm -rf /' 'echo ok'`: with no command, each argument is a command line.
+    for (const arg of args.slice(0, SHELL_LIMITS.maxWrappers)) api.script(arg, cmd.cwd, "parallel");
+    if (args.length > SHELL_LIMITS.maxWrappers) api.note(limitNote(`parallel given more than ${SHELL_LIMITS.maxWrappers} arguments`));
+    return;
+  }
+  // One word is a command line of its own (`parallel 'rm -rf {}'`); several are words, re-quoted so `bash -c 'rm -rf {}'` stays one script.
+  const line = template.length === 1 ? (template[0] ?? "") : template.map((w) => (/^[\w@%+=:,./{}-]+$/.test(w) ? w : `'${w.replaceAll("'", "'\\''")}'`)).join(" ");
   const max = Math.min(args.length, SHELL_LIMITS.maxWrappers);
   if (args.length > max) api.note(limitNote(`parallel given more than ${SHELL_LIMITS.maxWrappers} arguments`));
   if (max === 0) api.script(line, cmd.cwd, "parallel");
@@ -508,9 +564,27 @@ function runParallel(cmd: SimpleCommand, api: Unwrapper, piped: string | undefin
 /** The home directory as interpreters spell it, for the path scanner: `process.env.HOME`, `os.homedir()`, `Dir.home`... */
 const HOME_EXPR = /(?:pathlib\.)?Path\.home\(\)|(?<![.\w])homedir\(\)|path\.expand\(['"]~['"]\)|process\.env\.HOME\b|process\.env\[['"]HOME['"]\]|os\.homedir\(\)|\$ENV\{HOME\}|ENV\[['"]HOME['"]\]|os\.environ\[['"]HOME['"]\]|os\.environ\.get\(['"]HOME['"]\)|os\.getenv\(['"]HOME['"]\)|Dir\.home\b|Path\.home\(\)|os\.path\.expanduser\(['"]~['"]\)|getenv\(['"]HOME['"]\)/g;
 
+/** Inline code past this is not a one-liner: it is not scanned, and the line is judged too complex. */
+const MAX_CODE = 1 << 16;
+
 function runCode(cmd: SimpleCommand, source: string, api: Unwrapper, label: string, depth = 0): void {
+  if (source.length > MAX_CODE) {
+    api.note(limitNote(`inline code longer than ${MAX_CODE} characters`));
+    return;
+  }
   const code = source.replace(HOME_EXPR, "'~'");
-  for (const e of scanCode(code)) {
+  const found = scanCode(code);
+  if (found.length === 0 && depth === 0) {
+    // A language or call shape with no table here: a destructive-looking command line in code that runs things.
+    for (const text of fallbackCommands(code)) {
+      try {
+        api.script(text, cmd.cwd, `${label} (string)`);
+      } catch (err) {
+        if (err instanceof ShellLimitError) throw err;
+      }
+    }
+  }
+  for (const e of found) {
     if (e.kind === "delete") {
       const argv = ["rm", e.recursive ? "-rf" : "-f", e.path.startsWith("~") || e.path.startsWith("/") ? resolvePath(e.path, "/", api.home) : e.path];
       api.emit(child(cmd, argv, argv.map(() => false), label, { synthetic: true, redirects: [] }));
@@ -545,7 +619,7 @@ function runsOther(cmd: SimpleCommand, api: Unwrapper, piped: string | undefined
     return false;
   }
   if (p === "trap" && cmd.argv[1] !== undefined && cmd.argv[1] !== "-" && !cmd.argv[1].startsWith("-")) {
-    api.script(cmd.argv[1], cmd.cwd, "trap");
+    api.scriptHere(cmd.argv[1], cmd.cwd, "trap");
     return false;
   }
   if ((p === "source" || p === ".") && /^\/dev\/stdin$|^\/proc\/self\/fd\/0$|^-$/.test(cmd.argv[1] ?? "")) {
@@ -560,7 +634,7 @@ function runsOther(cmd: SimpleCommand, api: Unwrapper, piped: string | undefined
   }
   if (p === "eval") {
     // eval re-reads its words as shell: a quoted '~' (kept as ./~ to mean the file) is a tilde again there.
-    api.script(cmd.argv.slice(1).map((w) => (w.startsWith("./~") ? w.slice(2) : w)).join(" "), cmd.cwd, "eval");
+    api.scriptHere(cmd.argv.slice(1).map((w) => (w.startsWith("./~") ? w.slice(2) : w)).join(" "), cmd.cwd, "eval");
     return false;
   }
   if (SHELLS.has(p) || (p === "su" && cmd.argv.some((w) => w === "-c" || w === "--command"))) {
@@ -598,6 +672,12 @@ function runsOther(cmd: SimpleCommand, api: Unwrapper, piped: string | undefined
     runParallel(cmd, api, piped);
     return false;
   }
+  if ((p === "make" || p === "gmake") && cmd.argv.some((w, k) => (w === "-f" || w === "--file" || w === "--makefile") && /^(?:-|\/dev\/stdin)$/.test(cmd.argv[k + 1] ?? ""))) {
+    // `make -f /dev/stdin <<< $'x:\n\trm -rf ~'`: the recipe lines are shell commands.
+    const text = stdinText(cmd, piped);
+    if (text !== undefined) for (const line of text.split("\n")) if (/^\t/.test(line)) api.script(line.replace(/^\t[@+-]*/, ""), cmd.cwd, "make recipe");
+    return false;
+  }
   if (p === "watch") {
     const i = skipOptions(cmd.argv, 1, { short: "nd", long: ["--interval", "--differences"] });
     if (i < cmd.argv.length) api.script(cmd.argv.slice(i).join(" "), cmd.cwd, "watch");
@@ -614,20 +694,58 @@ function runsOther(cmd: SimpleCommand, api: Unwrapper, piped: string | undefined
 }
 
 /** The command a wrapper runs, as its own record. */
+/** What xargs reads when it is not known (a file, a pipe from a program): one word that may be anything. */
+const UNKNOWN_INPUT = "$(xargs input)";
+
 function innerCommand(cmd: SimpleCommand, inner: Inner, piped: string | undefined, api: Unwrapper): SimpleCommand | undefined {
   // `echo / | xargs rm -rf`: literal piped words become arguments.
-  const input = inner.stdinArgs ? stdinText(cmd, piped) : undefined;
-  const fromStdin = input !== undefined ? input.split(/\s+/).filter((w) => w !== "") : [];
+  const input = inner.stdinArgs && inner.argFile === undefined ? stdinText(cmd, piped) : undefined;
+  if (inner.stdinArgs && inner.replace !== undefined) return replacedCommand(cmd, inner, input, api);
+  // `cat list | xargs rm -rf`, `xargs -a dirs.txt rm -rf`: the arguments are whatever the input holds.
+  const unknown = inner.stdinArgs === true && input === undefined && inner.from < cmd.argv.length;
+  const fromStdin = input !== undefined ? input.split(/\s+/).filter((w) => w !== "") : unknown ? [UNKNOWN_INPUT] : [];
   const plain = inner.prefix === undefined && fromStdin.length === 0;
   // slice alone when nothing is added: spreading a long word list costs several times as much.
   const argv = plain ? cmd.argv.slice(inner.from) : [...(inner.prefix ?? []), ...cmd.argv.slice(inner.from), ...fromStdin];
   if (argv.length === 0) return undefined;
-  const dynamic = plain ? cmd.dynamic.slice(inner.from) : [...(inner.prefix ?? []).map(() => false), ...cmd.dynamic.slice(inner.from), ...fromStdin.map(() => false)];
+  const dynamic = plain ? cmd.dynamic.slice(inner.from) : [...(inner.prefix ?? []).map(() => false), ...cmd.dynamic.slice(inner.from), ...fromStdin.map(() => unknown)];
   const extra: Partial<SimpleCommand> = {};
   if (inner.cwd !== undefined) extra.cwd = boundedCwd(inner.cwd, api);
   if (inner.stdinArgs) extra.stdinArgs = true;
   return child(cmd, argv, dynamic, inner.label, extra);
 }
+/**
+ * `echo / | xargs -I{} bash -c 'rm -rf {}'`: each input line takes the token's place, inside words too. A
+ * word that is only the token becomes one word per line; inside a longer word (a script) the lines are
+ * joined. Unknown input makes the replaced words unknown.
+ */
+function replacedCommand(cmd: SimpleCommand, inner: Inner, input: string | undefined, api: Unwrapper): SimpleCommand | undefined {
+  const token = inner.replace ?? "{}";
+  const lines = input === undefined ? [UNKNOWN_INPUT] : input.split("\n").map((l) => l.trim()).filter((l) => l !== "").slice(0, SHELL_LIMITS.maxWrappers);
+  const argv: string[] = [];
+  const dynamic: boolean[] = [];
+  const words = cmd.argv.slice(inner.from);
+  if (words.length === 0) return undefined;
+  words.forEach((w, k) => {
+    const was = cmd.dynamic[inner.from + k] ?? false;
+    if (token === "" || !w.includes(token)) {
+      argv.push(w);
+      dynamic.push(was);
+    } else if (w === token) {
+      for (const l of lines) {
+        argv.push(l);
+        dynamic.push(was || input === undefined);
+      }
+    } else {
+      argv.push(w.replaceAll(token, lines.join(" ")));
+      dynamic.push(was || input === undefined);
+    }
+  });
+  const extra: Partial<SimpleCommand> = { stdinArgs: true };
+  if (inner.cwd !== undefined) extra.cwd = boundedCwd(inner.cwd, api);
+  return child(cmd, argv, dynamic, inner.label, extra);
+}
+
 /** Wrappers that do nothing but run the rest of their words: skipping them past the cap loses nothing else. */
 const PLAIN_WRAPPERS = new Set(["sudo", "doas", "run0", "env", "nice", "ionice", "nohup", "builtin", "unbuffer", "caffeinate", "proxychains", "proxychains4", "torsocks", "time", "setsid", "stdbuf", "chrt", "taskset", "timeout", "command", "exec", "xargs", "npx", "bunx", "pnpx", "busybox", "toybox"]);
 

@@ -3,9 +3,14 @@ import type { SimpleCommand } from "../types.ts";
 import type { Analysis } from "../flags.ts";
 import { effect, type Effect } from "./types.ts";
 import { isSecretPath } from "./secrets.ts";
+import { resolvePath } from "../paths.ts";
 
 /** System locations whose files an agent has no business writing (a sudoers line, a binary in /usr/bin). */
 const SYSTEM_FILE = /^\/(?:etc|usr|bin|sbin|boot|lib|lib32|lib64|System|Library|opt)\//;
+/** A backup or scratch copy (`/etc/hosts.bak`, `x.orig`, `x~`), not the file it copies. */
+const BACKUP_NAME = /(?:\.(?:bak|backup|old|orig|tmp|swp|save|rej|dpkg-old|dpkg-dist|rpmsave|rpmnew)|~)(?:\.\w{1,4})?$/i;
+/** Windows system locations, as the PowerShell and cmd readers spell them. */
+const WINDOWS_SYSTEM = /^\/(?:Windows|Program Files(?: \(x86\))?|ProgramData)\//i;
 /** A mode that opens a file to everyone, sets an id bit, or locks everyone out. */
 const UNSAFE_MODE = /^(?:0?[0-7]?[0-7][0-7]?[2367]|[4-7][0-7]{3}|0?0{3}|.*[ao]\+[rwx]*w|.*[ug]\+[rwx]*s|.*\+s|a=rwx|ugo=rwx|.*o=rwx?)$/;
 /** A mode that lets group or others read (for keys). */
@@ -30,7 +35,7 @@ function isHomeDotfile(p: string): boolean {
 }
 
 /** Disk and partition devices (not /dev/null, /dev/tty, /dev/fd/N). */
-export const DISK_DEVICE = /^\/dev\/(?:sd[a-z]|hd[a-z]|vd[a-z]|xvd[a-z]|nvme\d|mmcblk\d|disk\d|rdisk\d|md\d|dm-\d|mapper\/|loop\d|sr\d|root$|raw|block\/)/;
+export const DISK_DEVICE = /^\/unc\/\.\/(?:[Pp]hysical[Dd]rive\d|[A-Za-z]:$)|^\/dev\/(?:sd[a-z]|hd[a-z]|vd[a-z]|xvd[a-z]|nvme\d|mmcblk\d|disk\d|rdisk\d|md\d|dm-\d|mapper\/|loop\d|sr\d|root$|raw|block\/)/;
 const HARMLESS_DEVICE = /^\/dev\/(?:null|zero|stdout|stderr|stdin|tty|fd\/|full$|random$|urandom$|shm\/)/;
 
 function positionalWithDynamic(an: Analysis): [string[], boolean[]] {
@@ -58,13 +63,17 @@ export function fileEffects(cmd: SimpleCommand, an: Analysis): Effect[] {
     case "trash-put":
     case "trash":
     case "gio-trash": {
-      const recursive = an.flags.has("-r") || p !== "rm" && p !== "srm" && p !== "wipe";
+      // `rm -f /etc/*`, `rm ~/*`: every entry of a directory named by an absolute path, as good as its tree.
+      const recursive = an.flags.has("-r") || (p !== "rm" && p !== "srm" && p !== "wipe") || pos.some((w, k) => !dyn[k] && /^\/(?:[^*?]*\/)?\*$/.test(w));
       if (p === "wipe" || p === "srm") out.push(effect("truncate", `overwrites ${pos.join(" ")} beyond recovery`, pos, { dynamic: dyn }));
       if (pos.length > 0) out.push(effect("delete", `${recursive ? "recursively deletes" : "deletes"} ${pos.join(" ")}`, pos, { dynamic: dyn, recursive }));
       const git = pos.filter((w) => /(?:^|\/)\.git(?:\/(?:objects|refs|logs))?\/?$/.test(w));
       if (recursive && git.length > 0) out.push(effect("destroy-history", `deletes the repository itself (${git.join(" ")}): all history and stashes`, git));
       break;
     }
+    case "gio":
+      if (pos[0] === "trash" && pos.length > 1) out.push(effect("delete", `moves ${pos.slice(1).join(" ")} to the trash`, pos.slice(1), { dynamic: dyn.slice(1), recursive: true }));
+      break;
     case "rclone":
       if ((pos[0] === "delete" || pos[0] === "purge" || pos[0] === "deletefile") && pos[1] !== undefined && !/^[\w-]+:/.test(pos[1])) out.push(effect("delete", `deletes ${pos[1]} (rclone ${pos[0]})`, [pos[1]], { dynamic: [dyn[1] ?? false], recursive: true }));
       break;
@@ -119,7 +128,9 @@ export function fileEffects(cmd: SimpleCommand, an: Analysis): Effect[] {
     }
     case "rsync": {
       if (an.flags.has("-n") || an.flags.has("--dry-run")) break;
-      if (![...an.flags].some((f) => f === "--delete" || f.startsWith("--delete-") || f === "--remove-source-files") || pos.length < 2) break;
+      // --remove-source-files: what is copied is deleted where it was.
+      if (an.flags.has("--remove-source-files") && pos.length >= 2) out.push(effect("delete", `deletes ${pos.slice(0, -1).join(" ")} once copied`, pos.slice(0, -1), { dynamic: dyn.slice(0, -1), recursive: true }));
+      if (![...an.flags].some((f) => f === "--delete" || f.startsWith("--delete-")) || pos.length < 2) break;
       const dest = pos[pos.length - 1] ?? "";
       if (/^[\w.-]+@?[\w.-]*:/.test(dest) && !dest.startsWith("/")) break;
       out.push(effect("delete", `deletes whatever in ${dest} is not in the source`, [dest], { dynamic: [dyn[dyn.length - 1] ?? false], recursive: true }));
@@ -128,6 +139,9 @@ export function fileEffects(cmd: SimpleCommand, an: Analysis): Effect[] {
     case "tar":
     case "bsdtar":
     case "gtar": {
+      // `tar -xf x.tar -C /`: extracting into the root, a system or a home directory writes over what the archive names there.
+      const dir = tarDir(cmd.argv);
+      if (dir !== undefined && /^\/$|^\/(?:etc|usr|bin|sbin|boot|lib|lib64|opt|var)\/?$|^\/(?:home|Users)\/[^/]+\/?$|^\/root\/?$/.test(dir) && tarExtracts(cmd.argv)) out.push(effect("truncate", `extracts an archive over ${dir}`, [dir], { dynamic: [cmd.dynamic[cmd.argv.indexOf(dir)] ?? false] }));
       if (!cmd.argv.includes("--remove-files")) break;
       const archive = tarArchive(cmd.argv);
       const files = pos.filter((w) => w !== archive);
@@ -150,6 +164,8 @@ export function fileEffects(cmd: SimpleCommand, an: Analysis): Effect[] {
       break;
     }
     case "tee": {
+      const devices = pos.filter((w) => DISK_DEVICE.test(w));
+      if (devices.length > 0) out.push(effect("device-write", `writes over the device ${devices.join(" ")}`, devices));
       const sys = pos.filter((w) => SYSTEM_FILE.test(w));
       if (sys.length > 0) out.push(effect("system-write", `writes into system files ${sys.join(" ")}`, sys));
       const persist = pos.filter((w) => PERSIST.test(w) && (!an.flags.has("-a") || plantsSomething(cmd, w)));
@@ -164,6 +180,8 @@ export function fileEffects(cmd: SimpleCommand, an: Analysis): Effect[] {
     case "dd": {
       const of = cmd.argv.find((w) => w.startsWith("of="))?.slice(3);
       if (of !== undefined && of.startsWith("/dev/") && !HARMLESS_DEVICE.test(of)) out.push(effect("device-write", `writes raw data to ${of}`, [of]));
+      // `dd if=/dev/zero of=~/.bashrc`: without conv=notrunc dd truncates a regular file first.
+      else if (of !== undefined && of !== "" && !of.startsWith("/dev/") && !cmd.argv.some((w) => /^conv=.*notrunc/.test(w))) out.push(effect("truncate", `overwrites ${of}`, [of]));
       break;
     }
     case "crontab":
@@ -179,6 +197,10 @@ export function fileEffects(cmd: SimpleCommand, an: Analysis): Effect[] {
       break;
     case "vssadmin":
       if (pos[0]?.toLowerCase() === "delete") out.push(effect("device-write", "deletes the volume shadow copies (the system's backups)", pos));
+      break;
+    case "diskpart":
+      // diskpart /s script.txt runs a partition script (clean, format, delete partition): as good as a disk wipe.
+      if (cmd.argv.some((w, k) => k > 0 && /^[/-]s$/i.test(w))) out.push(effect("device-write", "runs a diskpart script (it can clean, format or delete partitions)", pos));
       break;
     case "blkdiscard":
       out.push(effect("device-write", `discards every block of ${pos.join(" ")}`, pos));
@@ -209,7 +231,53 @@ export function fileEffects(cmd: SimpleCommand, an: Analysis): Effect[] {
     else if ((r.op === ">" || r.op === ">|") && (isSecretPath(r.target) || /^\/[^/]+\/[^/]+\/\.[^/]+$/.test(r.target)) && !(p === "" || p === ":" || p === "true") && r.fd !== "2") out.push(effect("truncate", `overwrites ${r.target}`, [r.target]));
     else if ((p === "" || p === ":" || p === "true") && (r.op === ">" || r.op === ">|") && !HARMLESS_DEVICE.test(r.target)) out.push(effect("truncate", `empties ${r.target}`, [r.target]));
   }
+  // `cp x ~/.ssh/authorized_keys`, `mv x ~/.bashrc`, `ln -sf /dev/null ~/.bashrc`, `install x /etc/hosts`,
+  // `cp x /usr/local/bin/git`: a file put in place of a startup file, a key, a system file or a program on PATH.
+  if ((p === "cp" || p === "mv" || p === "install" || p === "ln" || p === "rsync") && pos.length >= 2 && !an.flags.has("-t")) {
+    const dest = pos[pos.length - 1] ?? "";
+    const abs = resolvePath(dest, cmd.cwd, "/nonexistent-home");
+    const onPath = /^\/(?:home|Users)\/[^/]+\/(?:\.local\/bin|bin)\/[^/]+$/.test(abs);
+    if (!(dyn[pos.length - 1] ?? false) && !dest.endsWith("/") && !BACKUP_NAME.test(abs)) {
+      if (PERSIST.test(abs) || SYSTEM_FILE.test(abs) || WINDOWS_SYSTEM.test(abs) || onPath) out.push(effect("system-write", `puts a file in place of ${dest}`, [dest]));
+      else if (isSecretPath(dest) || isHomeDotfile(abs)) out.push(effect("truncate", `replaces ${dest}`, [dest]));
+    }
+  }
+  // `rm /etc/passwd`, `sudo rm /etc/hosts`, `cd /; rm etc/passwd`: deleting one system file changes the machine;
+  // `rm ~/.ssh/id_rsa`: deleting a key or credential loses it. A single file elsewhere outside the project runs.
+  for (const e of out.slice()) {
+    if (e.kind !== "delete" && e.kind !== "move-away") continue;
+    const sys: string[] = [];
+    const keys: string[] = [];
+    e.paths.forEach((w, k) => {
+      if (e.dynamic[k]) return;
+      const abs = resolvePath(w, cmd.cwd, "/nonexistent-home");
+      // A backup or scratch copy (`/etc/hosts.bak`, `x.orig`, `x~`) is not the system file itself.
+      if ((SYSTEM_FILE.test(abs) || WINDOWS_SYSTEM.test(abs)) && !BACKUP_NAME.test(abs)) sys.push(w);
+      else if (isSecretPath(w) && e.kind === "delete") keys.push(w);
+    });
+    if (sys.length > 0) out.push(effect("system-write", `deletes the system file${sys.length > 1 ? "s" : ""} ${sys.join(" ")}`, sys));
+    if (keys.length > 0) out.push(effect("truncate", `deletes the key or credential file${keys.length > 1 ? "s" : ""} ${keys.join(" ")}`, keys));
+  }
+  // `echo select disk 0 & echo clean | diskpart`: a script fed to diskpart.
+  if (cmd.pipeTo.includes("diskpart") && (p === "echo" || p === "type" || p === "cat" || p === "printf" || p === "get-content")) out.push(effect("device-write", "feeds a script to diskpart (it can clean, format or delete partitions)"));
+  // `cd - && rm -rf *`: everything in a directory the guard cannot know is an unknown target.
+  if (cmd.cwd === "") for (const e of out) if (e.kind === "delete" && e.recursive) e.dynamic = e.paths.map((w, k) => (e.dynamic[k] ?? false) || /^(?:\.\/?|\*|\.\/\*|\.\.(?:\/.*)?)$/.test(w));
   return out;
+}
+
+/** The directory `tar -C DIR` / `--directory=DIR` works in. */
+function tarDir(argv: string[]): string | undefined {
+  for (let i = 1; i < argv.length; i++) {
+    const a = argv[i] ?? "";
+    if (a === "-C" || a === "--directory") return argv[i + 1];
+    if (a.startsWith("--directory=")) return a.slice(12);
+  }
+  return undefined;
+}
+
+function tarExtracts(argv: string[]): boolean {
+  const first = argv[1] ?? "";
+  return argv.some((w) => w === "--extract" || w === "--get") || (/^-?[A-Za-z]+$/.test(first) && !first.startsWith("--") && first.includes("x")) || argv.some((w) => /^-[A-Za-z]*x[A-Za-z]*$/.test(w));
 }
 
 function tarArchive(argv: string[]): string | undefined {

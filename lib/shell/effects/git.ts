@@ -51,6 +51,8 @@ export function gitEffects(cmd: SimpleCommand, an: Analysis): Effect[] {
     case "checkout": {
       if (f.has("-b") || f.has("-B") || f.has("--orphan")) return f.has("-f") ? discard("overwrites uncommitted changes (checkout -f)") : [];
       if (f.has("-f")) return discard("overwrites uncommitted changes (checkout -f)");
+      // `git checkout HEAD --pathspec-from-file=paths.txt`: the paths are in a file; their edits are overwritten.
+      if (f.has("--pathspec-from-file")) return discard("overwrites uncommitted changes to the paths listed in a file");
       if (f.has("--")) {
         const after = cmd.argv.slice(cmd.argv.indexOf("--") + 1);
         return after.length > 0 ? discard(`overwrites uncommitted changes to ${after.join(" ")}`) : [];
@@ -100,7 +102,9 @@ export function gitEffects(cmd: SimpleCommand, an: Analysis): Effect[] {
       return now ? history("deletes unreachable commits now (no grace period)") : [];
     }
     case "update-ref":
-      return f.has("-d") ? history(`deletes ref ${pos.join(" ")}`) : [];
+      if (f.has("-d")) return history(`deletes ref ${pos.join(" ")}`);
+      // `git update-ref refs/heads/main HEAD~10`: the branch is moved wherever, its later commits dropped.
+      return /^refs\/heads\/(?:main|master|production|release\/.+)$/.test(pos[0] ?? "") && pos.length >= 2 ? history(`moves ${pos[0]} to ${pos[1]}`) : [];
     case "filter-branch":
     case "filter-repo":
       return history(`rewrites the whole history (${an.sub})`);

@@ -60,6 +60,11 @@ export function networkEffects(cmd: SimpleCommand, an: Analysis): Effect[] {
     if (words.some((w) => ENV_DUMP.test(w))) out.push(effect("network-send", "sends the environment over the network", [], { data: "env" }));
     const urls = an.positional.filter((w) => /^[a-z][\w+.-]*:\/\/|^[\w.-]+\.[a-z]{2,}\//i.test(w) && SECRET_VAR.test(w));
     if (urls.length > 0) out.push(effect("network-send", `puts a secret variable into a URL: ${urls.join(" ")}`, [], { data: "secret" }));
+    // `curl --data "$AWS_SECRET_ACCESS_KEY" URL`, `-H "X-Key: $API_KEY"` to somewhere: a secret in what is sent.
+    // A header to a URL is how an API is called with its key; only the body and a form field count.
+    const sent = cmd.argv.filter((w, k) => k > 0 && /^(?:-d|--data(?:-binary|-raw|-urlencode|-ascii)?|-F|--form|--post-data)$/.test(cmd.argv[k - 1] ?? "") && SECRET_VAR.test(w));
+    const attached = cmd.argv.filter((w) => /^(?:--data(?:-binary|-raw|-urlencode|-ascii)?=|--post-data=|-d.)/.test(w) && SECRET_VAR.test(w));
+    if (sent.length + attached.length > 0) out.push(effect("network-send", "sends a secret variable in the request body", [], { data: "secret" }));
   }
   if (FETCHERS.has(p) && runs.length > 0) out.push(effect("remote-code", `runs code fetched from the network with ${runs.join("/")}`));
   // certutil -urlcache downloads a file: the dropper of choice for a program run next.

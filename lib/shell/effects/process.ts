@@ -62,9 +62,9 @@ export function publishEffects(cmd: SimpleCommand, an: Analysis): Effect[] {
   return what === undefined ? [] : [effect("publish", `publishes a release (${what})`)];
 }
 
-const INTERPRETER = /^(?:python[0-9.]*|pypy[0-9.]*|node|nodejs|bun|deno|perl|ruby|php|Rscript|awk|gawk|mawk|nawk)$/;
+const INTERPRETER = /^(?:python[0-9.]*|pypy[0-9.]*|node|nodejs|bun|deno|perl|ruby|php|Rscript|R|awk|gawk|mawk|nawk|lua|luajit|julia|tclsh|wish|jshell|groovy|scala|elixir|erl|swift|osascript|raku|qjs)$/;
 const LOOP = /\b(?:while|loop|until|for\s*\(\s*;\s*;|repeat|setInterval)\b|iter\(\s*int|itertools\.count|\bfor\s*\{/;
-const FORK = /(?:\b|_)fork\s*(?:\(|\b)|\bspawn\s*\(|\bPopen\s*\(|\bexec[lv]p?e?\s*\(|ForkExec/;
+const FORK = /(?:\b|_)fork\s*(?:\(|\b)|\bspawn\s*\(|\bPopen\s*\(|\bexec[lv]p?e?\s*\(|ForkExec|\b(?:os\.execute|system|os\.system|io\.popen|exec)\s*\(?\s*['"][^'"]*&\s*['"]/;
 const DECODE = /b64decode|Base64\.decode|decode64|Buffer\.from\([^)]{0,200}['"]base64['"]|\batob\s*\(|base64_decode|MIME::Base64|unpack\(['"]m/;
 const RUN = /\bexec\s*\(|\beval\s*\(|\bsystem\s*\(|os\.system|subprocess|execSync|child_process|\bspawn|`|%x|\bshell_exec|\bpassthru|\beval\b/;
 const FETCH_CODE = /urlopen|requests\.get|\bget\s*\(\s*['"]https?:|LWP::Simple|fetch\s*\(|http\.get|Net::HTTP|open-uri|URI\.open|file_get_contents\s*\(\s*['"]https?:|curl_exec/;
@@ -110,4 +110,19 @@ export function printsSecretVar(cmd: SimpleCommand): Effect[] {
 
 export function spawnEffects(cmd: SimpleCommand): Effect[] {
   return cmd.selfSpawn ? [effect("spawn-unbounded", `${cmd.program || "a command"} spawns copies of itself without bound (fork bomb)`)] : [];
+}
+
+/** Programs that shut the machine down or restart it; their cancel, dry and status forms do nothing of the sort. */
+const POWER = new Set(["shutdown", "shutdown.exe", "reboot", "halt", "poweroff", "stop-computer", "restart-computer", "systemctl", "loginctl", "init", "telinit"]);
+
+/** Shutting down or restarting the machine (`shutdown /s /t 0`, `Stop-Computer -Force`, `systemctl poweroff`): everything running stops. */
+export function powerEffects(cmd: SimpleCommand): Effect[] {
+  const p = cmd.program;
+  if (!POWER.has(p)) return [];
+  const a = cmd.argv.slice(1).map((w) => w.toLowerCase());
+  if (p === "systemctl" || p === "loginctl") return a.some((w) => /^(?:poweroff|reboot|halt|kexec|suspend|hibernate|soft-reboot)$/.test(w)) ? [effect("power-off", `${p} ${a.find((w) => !w.startsWith("-"))}: the machine stops or restarts`)] : [];
+  if (p === "init" || p === "telinit") return a[0] === "0" || a[0] === "6" ? [effect("power-off", `${p} ${a[0]}: the machine stops or restarts`)] : [];
+  // shutdown -c / /a cancels, -k only warns; `shutdown /?` is help.
+  if (a.some((w) => w === "-c" || w === "/a" || w === "-k" || w === "--no-wall" && a.length === 1 || w === "/?" || w === "-whatif")) return [];
+  return [effect("power-off", `${p}: the machine stops or restarts (running work, other sessions and unsaved files included)`)];
 }

@@ -32,8 +32,15 @@ function isSecretName(word: string): boolean {
   const parent = slash > 0 ? word.slice(word.lastIndexOf("/", slash - 1) + 1, slash).toLowerCase() : "";
   const grand = slash > 0 ? word.slice(0, slash) : "";
   if (word.toLowerCase() === "env:") return true;
+  // `~/.ssh/config.example`, `credentials.sample`: a template holds no secret.
+  if (/\.(?:example|sample|template|tmpl|dist)$/.test(base)) return false;
+  // The system's password hashes.
+  if (/^\/etc\/g?shadow-?$|^\/etc\/master\.passwd$/.test(word)) return true;
   if (parent === ".ssh") return !base.endsWith(".pub") && !SSH_PUBLIC.has(base);
   if (SECRET_DIRS.has(parent)) return true;
+  // The stores themselves, named as directories (`rsync -a ~/.config/gh/ x`, `cp -r ~/.kube x`).
+  if (parent === ".config" && (base === "gh" || base === "gcloud" || base === "op" || base === "hub")) return true;
+  if (/^\.(?:ssh|aws|gnupg|password-store|kube|azure)$/.test(base) && slash > 0) return true;
   if (base === ".env") return true;
   if (base.startsWith(".env.")) return !ENV_TEMPLATES.has(base.slice(5)) && base.length > 5;
   if (SECRET_NAMES.has(base)) return true;
@@ -83,7 +90,7 @@ export function isSecretPath(word: string): boolean {
 
 /** Programs that never print or send the content of the files they are given. */
 const NON_READERS = new Set([
-  "", "test", "[", "ls", "stat", "touch", "mkdir", "rm", "rmdir", "unlink", "chmod", "chown", "chgrp", "file", "realpath", "readlink", "basename", "dirname",
+  "", "test", "[", "ls", "get-childitem", "gci", "dir", "tree", "stat", "touch", "mkdir", "rm", "rmdir", "unlink", "chmod", "chown", "chgrp", "file", "realpath", "readlink", "basename", "dirname",
   "echo", "printf", "which", "type", "command", "du", "find", "fd", "locate", "git", "mv", "cd", "pushd", "open", "touch", "exa", "eza", "tree",
   "test-path", "get-item", "gi", "get-itemproperty", "new-item", "ni", "set-location", "cd", "split-path", "resolve-path", "get-acl", "measure-object", "write-host", "write-output",
   "shred", "wipe", "srm", "truncate", "ssh-keygen", "ssh-add", "gpg-agent", "export", "set", "unset", "source", ".", "direnv", "dotenv", "docker", "docker-compose", "kill", "sleep", "true", "false",
@@ -118,6 +125,14 @@ function secretCommand(cmd: SimpleCommand, an: Analysis): string | undefined {
   if (p === "heroku" && an.sub === "auth:token") return "prints the Heroku token";
   if (p === "kubectl" && an.sub === "get" && /^secrets?$/.test(pos[0] ?? "") && a.some((w) => /^-o|^--output/.test(w))) return "prints Kubernetes secrets";
   if (p === "sqlite3" && pos.some((w) => /cookies\.sqlite|logins\.json|key4\.db|Login Data|Cookies$/.test(w))) return "dumps a browser's saved logins or cookies";
+  if ((p === "gpg" || p === "gpg2") && a.some((w) => /^--export-secret-(?:sub)?keys$/.test(w))) return "exports private keys";
+  // `docker run -v ~/.ssh:/k alpine cat /k/id_rsa`: a container given the key store reads whatever it likes there.
+  if ((p === "docker" || p === "podman") && (an.sub === "run" || an.sub === "create")) {
+    const mounts = a.flatMap((w, k) => (w === "-v" || w === "--volume" || w === "--mount" ? [a[k + 1] ?? ""] : /^(?:-v|--volume=|--mount=)./.test(w) ? [w.replace(/^(?:-v|--volume=|--mount=)/, "")] : []));
+    const src = mounts.map((m) => (m.includes("source=") || m.includes("src=") ? (/(?:source|src)=([^,]+)/.exec(m)?.[1] ?? "") : (m.split(":")[0] ?? "")));
+    const hit = src.find((s) => isSecretPath(s) || /\/\.(?:ssh|aws|gnupg|kube|docker|config\/gcloud)\/?$/.test(s) || /(?:^|\/)\.env$/.test(s));
+    if (hit !== undefined) return `mounts ${hit} into a container`;
+  }
   // `env | grep -i token`: the environment, filtered down to its secrets.
   if ((p === "grep" || p === "egrep" || p === "rg") && cmd.pipeFrom === "env" && an.positional.some((w) => /secret|token|passw|api_?key|private|credential|aws_/i.test(w))) return "prints secret environment variables";
   return undefined;

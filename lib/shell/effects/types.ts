@@ -16,6 +16,7 @@ export const EFFECT_KINDS = [
   "publish",
   "secret-read",
   "system-write",
+  "power-off",
 ] as const;
 export type EffectKind = (typeof EFFECT_KINDS)[number];
 
