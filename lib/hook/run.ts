@@ -1,6 +1,6 @@
 /**
  * @module `shepherd hook <agent>`: one hook invocation of Claude Code, Codex or Gemini CLI, answered once.
- * Each hook is a fresh process, so the session's counters travel through a state file (session-state-file.ts).
+ * Each hook is a fresh process, so the session's counters travel through a state file (session-state.ts).
  * This path is timed (spawn to answer < 15 ms with 1,000 rules): keep imports light, write with writeSync.
  */
 import { closeSync, openSync, readFileSync, readSync, fstatSync, writeSync } from "node:fs";
@@ -17,7 +17,7 @@ import {
 import { agentHookTimeoutMs } from "../adapters/agent-timeout.ts";
 import { KNOWN_CLAUDE_EVENTS } from "../adapters/claude-code.ts";
 import { adapterFor, type AgentName, AGENTS } from "../adapters/index.ts";
-import { pruneStateFiles, sessionStateDir, withSessionState } from "../adapters/session-state-file.ts";
+import { pruneStateFiles, sessionStateDir, withSessionState } from "./session-state.ts";
 import { AuditLog } from "../audit/audit-log.ts";
 import { needsPlugins } from "../engine/merge.ts";
 import type { Decision, HookEvent } from "../engine/schema.ts";
@@ -27,14 +27,14 @@ import type { RuleSnapshots } from "../rules/hook-snapshot.ts";
 import type { RuleLoadCache } from "../rules/load-cache.ts";
 import { type PluginProvider, Workspace } from "../rules/workspace.ts";
 import { VERSION } from "../version.ts";
-import { HookDeadline } from "./hook-deadline.ts";
-import { readHookInput, sniffEventName } from "./hook-input.ts";
-import type { Watchdog } from "./hook-watchdog.ts";
+import { HookDeadline } from "./deadline.ts";
+import { readHookInput, sniffEventName } from "./input.ts";
+import type { Watchdog } from "./watchdog.ts";
 
 /** The largest hook input read; a Write of a big file travels in one JSON (DESIGN section 2 caps lines at 4 MiB too). */
 export const MAX_HOOK_INPUT = 8 * 1024 * 1024;
 const PRUNE_AFTER_MS = 7 * 24 * 3600 * 1000;
-/** An input this large is parsed and analysed for long: the watchdog starts at once (hook-deadline.ts). */
+/** An input this large is parsed and analysed for long: the watchdog starts at once (deadline.ts). */
 const WATCHDOG_INPUT_BYTES = 64 * 1024;
 
 export interface HookDeps {
@@ -55,7 +55,7 @@ export interface HookDeps {
   readStdin?: () => string | Promise<string>;
   /** When the process started: the deadline counts from here (defaults to when runHook was called). */
   startedAt?: number;
-  /** Starts the watchdog thread that answers when the main thread is stuck (hook-watchdog.ts); none in tests. */
+  /** Starts the watchdog thread that answers when the main thread is stuck (watchdog.ts); none in tests. */
   watchdog?: () => Watchdog | undefined;
   /** The agent's own timeout for this hook in ms, if its settings set one (agent-timeout.ts by default). */
   agentTimeoutMs?: (agent: AgentName, event: string, projectDir: string, env: Env) => number | undefined;

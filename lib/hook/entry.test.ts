@@ -14,7 +14,7 @@ const ROOT = join(import.meta.dir, "..", "..");
 
 /** What a hook may load at start: the hook face, its adapters, the engine it evaluates with, and the files it reads. */
 const ALLOWED: readonly RegExp[] = [
-  /^lib\/cli\/(entry|hook|hook-env|hook-face|hook-deadline|hook-input|hook-watchdog|hook-watchdog-protocol)\.ts$/,
+  /^lib\/hook\/(entry|run|env|face|deadline|input|watchdog|watchdog-protocol|session-state)\.ts$/,
   /^lib\/adapters\/[a-z-]+\.ts$/,
   /^lib\/audit\/[a-z-]+\.ts$/,
   /^lib\/engine\/(?!schema\.ts$)[a-z-]+\.ts$/,
@@ -62,7 +62,7 @@ beforeAll(async () => {
   const meta = built.metafile;
   if (!built.success || !meta) throw new Error(`bundle failed: ${built.logs.map(String).join("\n")}`);
   const outputs = meta.outputs;
-  const start = Object.keys(outputs).find((k) => outputs[k]?.entryPoint?.endsWith("lib/cli/entry.ts"));
+  const start = Object.keys(outputs).find((k) => outputs[k]?.entryPoint?.endsWith("lib/hook/entry.ts"));
   if (!start) throw new Error(`no output for the entry among ${Object.keys(outputs).join(", ")}`);
   // Chunks reached by plain imports load with the entry; `import()` and `require()` ones load on first use.
   const seen = new Set<string>();
@@ -85,7 +85,7 @@ afterAll(() => {
 describe("the hook's import graph", () => {
   it("should load at start only modules of the allowlist", () => {
     expect(eager.length).toBeGreaterThan(20);
-    expect(eager).toContain("lib/cli/hook.ts");
+    expect(eager).toContain("lib/hook/run.ts");
     expect(eager.filter((m) => !ALLOWED.some((re) => re.test(m)))).toEqual([]);
   });
 
