@@ -26,6 +26,7 @@ import type { Env } from "../rules/paths.ts";
 import type { RuleSnapshots } from "../rules/hook-snapshot.ts";
 import type { RuleLoadCache } from "../rules/load-cache.ts";
 import { type PluginProvider, Workspace } from "../rules/workspace.ts";
+import { HookLayers } from "./layers.ts";
 import { VERSION } from "../version.ts";
 import { HookDeadline } from "./deadline.ts";
 import { readHookInput, sniffEventName } from "./input.ts";
@@ -194,20 +195,18 @@ async function decide(adapter: AgentAdapter, parsed: ParsedHook, deps: HookDeps,
   const cwd = first.session.cwd || deps.cwd;
   const audit = new AuditLog({ env: deps.env, settingFor: (c): unknown => ws.host(c).settings.audit });
   const onDecision = (event: HookEvent, decision: Decision): void => audit.record(event, decision);
-  // A snapshot holds no plugin-provided rules: with plugins the rules are loaded and merged in full.
+  // A snapshot holds no plugin-provided rules: with plugins given up front the rules are loaded and merged in full.
   const snapshots = deps.plugins ? undefined : deps.snapshots?.(parsed.events);
-  let ws = new Workspace(
-    { env: deps.env, cwd, watch: false, lazyCompile: true, ...(deps.loadCache ? { loadCache: deps.loadCache } : {}), ...(snapshots ? { snapshots } : {}), onDecision, ...(deps.plugins ? { plugins: deps.plugins } : {}) },
-    VERSION,
-  );
+  const layers = new HookLayers(deps.env, { ...(deps.loadCache ? { loadCache: deps.loadCache } : {}), ...(snapshots ? { snapshots } : {}), ...(deps.plugins ? { plugins: deps.plugins } : {}) });
+  // The project is loaded once; only a rule set that names plugin actions or checks pays for the plugin host.
+  if (!layers.plugins && deps.loadPlugins && needsPlugins(layers.host(cwd).ruleSet)) {
+    beforePlugins();
+    layers.usePlugins(await deps.loadPlugins());
+  }
+  const plugins = layers.plugins;
+  const ws = new Workspace({ env: deps.env, cwd, watch: false, openHost: layers.open, onDecision, ...(plugins ? { plugins } : {}) }, VERSION);
   try {
-    let host = ws.host(cwd);
-    if (!deps.plugins && deps.loadPlugins && needsPlugins(host.ruleSet)) {
-      beforePlugins();
-      ws.close();
-      ws = new Workspace({ env: deps.env, cwd, watch: false, lazyCompile: true, ...(deps.loadCache ? { loadCache: deps.loadCache } : {}), onDecision, plugins: await deps.loadPlugins() }, VERSION);
-      host = ws.host(cwd);
-    }
+    const host = ws.host(cwd);
     reportErrors(host.issues, deps.writeErr ?? ((t: string) => void writeSync(2, t)));
     onSettings(host.settings);
     const dir = sessionStateDir(deps.env);

@@ -7,9 +7,7 @@ import type { Decision, HookEvent, LoadIssue } from "../engine/schema.ts";
 import { addHint, SessionStore, type SessionState } from "../engine/state.ts";
 import { inlineTestIssues } from "../engine/inline-tests.ts";
 import { createGitCheck } from "./git.ts";
-import { RuleHost, type ReloadReport } from "./host.ts";
-import type { RuleSnapshots } from "./hook-snapshot.ts";
-import type { RuleLoadCache } from "./load-cache.ts";
+import { RuleHost, type ReloadReport, type RuleHostOptions } from "./host.ts";
 import { type Env, homeDir } from "./paths.ts";
 import { protectedPathsFor } from "./protected-guard.ts";
 
@@ -47,12 +45,11 @@ export interface WorkspaceOptions {
   plugins?: PluginProvider;
   builtin?: readonly { file: string; text: string }[];
   maxProjects?: number;
-  /** Compile rules on first use: for one-shot hooks (see MergeOptions.lazyCompile). */
-  lazyCompile?: boolean;
-  /** Loaded rule files across processes: for one-shot hooks (load-cache.ts). */
-  loadCache?: RuleLoadCache;
-  /** Merged rule sets across processes: for one-shot hooks (hook-snapshot.ts). */
-  snapshots?: RuleSnapshots;
+  /**
+   * How a project's rules are loaded: a RuleHost with these options by default. A one-shot hook process
+   * passes its own (lib/hook/layers.ts: disk caches, compile on first use, plugins decided after loading).
+   */
+  openHost?: (opts: RuleHostOptions) => RuleHost;
   /** Called after every decision (audit log, dashboard). */
   onDecision?: (event: HookEvent, decision: Decision) => void;
 }
@@ -136,16 +133,14 @@ export class Workspace {
       }
     }
     const plugins = this.#opts.plugins;
-    h = new RuleHost({
+    const hostOpts: RuleHostOptions = {
       cwd: key,
       env: this.env,
       ...(this.#opts.builtin ? { builtin: this.#opts.builtin } : {}),
-      ...(this.#opts.lazyCompile ? { lazyCompile: true } : {}),
-      ...(this.#opts.loadCache ? { loadCache: this.#opts.loadCache } : {}),
-      ...(this.#opts.snapshots ? { snapshots: this.#opts.snapshots } : {}),
       ...(plugins ? { plugins: () => plugins.names(key) } : {}),
       onReload: (report) => this.#reported(key, report),
-    });
+    };
+    h = this.#opts.openHost ? this.#opts.openHost(hostOpts) : new RuleHost(hostOpts);
     this.#hosts.set(key, h);
     const ready = plugins?.ready?.(key);
     if (ready) {
