@@ -151,6 +151,29 @@ export function formatCommand(cmd: SimpleCommand): string {
   return `${words.join(" ")}${via}`;
 }
 
+const kindsOfLine = new WeakMap<ParseResult, ReadonlySet<string>>();
+
+/**
+ * Every effect kind of a line's commands, their own and the line's (what an effect condition tests), once
+ * per parsed line. An effect rule whose kinds are all absent cannot match, which a one-shot hook can tell
+ * before compiling the rule: most of the safety pack are effect rules, and `git status` has no effect.
+ */
+export function lineEffectKinds(command: string, ctx: ShellContext): ReadonlySet<string> {
+  const parsed = parseShell(command, ctx);
+  let kinds = kindsOfLine.get(parsed);
+  if (!kinds) {
+    const found = new Set<string>();
+    const extra = lineEffects(parsed.commands);
+    for (const cmd of parsed.commands) {
+      for (const e of effectsOf(cmd)) found.add(e.kind);
+      for (const e of extra.get(cmd) ?? []) found.add(e.kind);
+    }
+    kindsOfLine.set(parsed, found);
+    kinds = found;
+  }
+  return kinds;
+}
+
 function list(v: string | string[] | undefined): string[] | undefined {
   return v === undefined ? undefined : Array.isArray(v) ? v : [v];
 }
