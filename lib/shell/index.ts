@@ -151,27 +151,71 @@ export function formatCommand(cmd: SimpleCommand): string {
   return `${words.join(" ")}${via}`;
 }
 
-const kindsOfLine = new WeakMap<ParseResult, ReadonlySet<string>>();
+/** What every `command` condition needs from a line, gathered once per parsed line (see ruledOutBy). */
+export interface LineFacts {
+  programs: ReadonlySet<string>;
+  /** The subcommand of each command (undefined for none). */
+  subs: ReadonlySet<string | undefined>;
+  /** Effect kinds of its commands, their own and the line's (what an effect condition tests). */
+  kinds: ReadonlySet<string>;
+  /** Some command changes a path (a `writes` condition needs one). */
+  writes: boolean;
+}
 
-/**
- * Every effect kind of a line's commands, their own and the line's (what an effect condition tests), once
- * per parsed line. An effect rule whose kinds are all absent cannot match, which a one-shot hook can tell
- * before compiling the rule: most of the safety pack are effect rules, and `git status` has no effect.
- */
-export function lineEffectKinds(command: string, ctx: ShellContext): ReadonlySet<string> {
+const factsOfLine = new WeakMap<ParseResult, LineFacts>();
+
+export function lineFacts(command: string, ctx: ShellContext): LineFacts {
   const parsed = parseShell(command, ctx);
-  let kinds = kindsOfLine.get(parsed);
-  if (!kinds) {
-    const found = new Set<string>();
+  let facts = factsOfLine.get(parsed);
+  if (!facts) {
+    const programs = new Set<string>();
+    const subs = new Set<string | undefined>();
+    const kinds = new Set<string>();
+    let writes = false;
     const extra = lineEffects(parsed.commands);
     for (const cmd of parsed.commands) {
-      for (const e of effectsOf(cmd)) found.add(e.kind);
-      for (const e of extra.get(cmd) ?? []) found.add(e.kind);
+      programs.add(cmd.program);
+      subs.add(analyze(cmd).sub);
+      for (const e of effectsOf(cmd)) kinds.add(e.kind);
+      for (const e of extra.get(cmd) ?? []) kinds.add(e.kind);
+      writes ||= writeTargets(cmd).length > 0;
     }
-    kindsOfLine.set(parsed, found);
-    kinds = found;
+    facts = { programs, subs, kinds, writes };
+    factsOfLine.set(parsed, facts);
   }
-  return kinds;
+  return facts;
+}
+
+/** `*` matches any run of characters, as in programMatcher, without building a RegExp. */
+function wildcardHit(pattern: string, name: string): boolean {
+  const parts = pattern.split("*");
+  const first = parts[0] as string;
+  const last = parts[parts.length - 1] as string;
+  if (!name.startsWith(first) || name.length < first.length + last.length || !name.endsWith(last)) return false;
+  let at = first.length;
+  const end = name.length - last.length;
+  for (let i = 1; i < parts.length - 1; i++) {
+    const k = name.indexOf(parts[i] as string, at);
+    if (k < 0 || k + (parts[i] as string).length > end) return false;
+    at = k + (parts[i] as string).length;
+  }
+  return true;
+}
+
+/**
+ * True when no command of the line has something the condition requires of the command it holds for (a
+ * program it names, its subcommand, an effect of its kinds, a path it changes): the condition cannot hold.
+ * Exact, never a guess: each is a check the compiled matcher makes for every command before it can hold.
+ * Asked before compiling a rule, so a one-shot hook compiles only the rules a line can meet.
+ */
+export function ruledOutBy(cond: CommandCondition, facts: LineFacts): boolean {
+  const programs = list(cond.program);
+  if (programs && !programs.includes("*") && !programs.some((p) => (p.includes("*") ? [...facts.programs].some((n) => wildcardHit(p, n)) : facts.programs.has(p)))) return true;
+  const subs = list(cond.subcommand);
+  if (subs && !subs.some((sub) => facts.subs.has(sub))) return true;
+  const kinds = list(cond.effect);
+  if (kinds && !kinds.some((k) => facts.kinds.has(k))) return true;
+  return cond.writes !== undefined && !facts.writes;
 }
 
 function list(v: string | string[] | undefined): string[] | undefined {
