@@ -20,6 +20,7 @@ import { benchRedact } from "./sections/redact.ts";
 import { benchReload } from "./sections/reload.ts";
 import { benchSpawn } from "./sections/spawn.ts";
 import { benchStdio, canPin, PLACEMENTS, type Placement } from "./sections/stdio.ts";
+import { benchStdioEarly } from "./sections/stdio-early.ts";
 
 export interface BenchOptions {
   quick: boolean;
@@ -46,6 +47,11 @@ export async function runBench(opts: BenchOptions): Promise<BenchReport> {
     if (placement === headline || (placement !== "unpinned" && !canPin())) continue;
     log(`stdio round-trip, ${mid} rules, ${placement}...`);
     report.stdio.push(await benchStdio(mid, { ...stdioOpts, placement }));
+  }
+  report.stdioEarly = [];
+  for (const placement of canPin() ? (["same CPU", "separate CPUs"] as const) : (["unpinned"] as const)) {
+    log(`stdio round-trip, first requests after start, ${mid} rules, ${placement}...`);
+    report.stdioEarly.push(await benchStdioEarly(mid, { ...(q ? { starts: 2, requests: 40 } : { starts: 5, requests: 5_000 }), placement }));
   }
   for (const n of sizes) {
     log(`in-process evaluation, ${n} rules...`);

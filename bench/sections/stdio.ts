@@ -57,7 +57,7 @@ function allowedCpus(): { list: string; ids: number[] } {
 }
 
 /** CPUs for the bench process and the servers, or undefined when affinity cannot be set here. */
-function cpusFor(placement: Placement): { client: string; servers: string; all: string } | undefined {
+export function cpusFor(placement: Placement): { client: string; servers: string; all: string } | undefined {
   if (placement === "unpinned") return undefined;
   const { list, ids } = allowedCpus();
   const [first, second] = ids;
@@ -68,7 +68,7 @@ function cpusFor(placement: Placement): { client: string; servers: string; all: 
 }
 
 /** Pins every thread of this process (the client) to `cpus`; returns how to undo it. */
-function pinSelf(cpus: string, all: string): () => void {
+export function pinSelf(cpus: string, all: string): () => void {
   spawnSync("taskset", ["-a", "-p", "-c", cpus, String(process.pid)], { stdio: "ignore" });
   return () => void spawnSync("taskset", ["-a", "-p", "-c", all, String(process.pid)], { stdio: "ignore" });
 }

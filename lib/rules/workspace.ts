@@ -237,6 +237,24 @@ export class Workspace {
     return { ...pluginHost, gitUncommitted: this.#gitCheck };
   }
 
+  /**
+   * Evaluates `events`, `rounds` times, on a scratch session store with no host (no git, no plugin call),
+   * no audit and no shadow tally: a long-running face warms the evaluation's code and the prefilter's
+   * indexes this way before its first request (lib/rpc/prewarm.ts). Decisions are dropped; a project whose
+   * plugins are still loading is not warmed (its rules are not final).
+   */
+  warm(cwd: string, events: readonly HookEvent[], rounds: number): void {
+    const host = this.host(cwd);
+    if (this.#loading.has(host.cwd)) return;
+    const ctx: EvalContext = { ...this.#contextFor(host), sessions: new SessionStore(4), host: {} };
+    for (let r = 0; r < rounds; r++) {
+      for (const event of events) {
+        const decision = evaluate(ctx, event);
+        if (decision instanceof Promise) decision.catch(() => undefined);
+      }
+    }
+  }
+
   hint(sessionId: string, text: string): void {
     addHint(this.sessions.get(sessionId), text);
   }
