@@ -209,13 +209,22 @@ function wildcardHit(pattern: string, name: string): boolean {
  * Asked before compiling a rule, so a one-shot hook compiles only the rules a line can meet.
  */
 export function ruledOutBy(cond: CommandCondition, facts: LineFacts): boolean {
-  const programs = list(cond.program);
-  if (programs && !programs.includes("*") && !programs.some((p) => (p.includes("*") ? [...facts.programs].some((n) => wildcardHit(p, n)) : facts.programs.has(p)))) return true;
-  const subs = list(cond.subcommand);
-  if (subs && !subs.some((sub) => facts.subs.has(sub))) return true;
-  const kinds = list(cond.effect);
-  if (kinds && !kinds.some((k) => facts.kinds.has(k))) return true;
+  // No array is made here: the sidecar asks this of every candidate rule on every event.
+  if (cond.program !== undefined && !someOf(cond.program, (p) => p === "*" || (p.includes("*") ? anyProgram(facts.programs, p) : facts.programs.has(p)))) return true;
+  if (cond.subcommand !== undefined && !someOf(cond.subcommand, (sub) => facts.subs.has(sub))) return true;
+  if (cond.effect !== undefined && !someOf(cond.effect, (k) => facts.kinds.has(k))) return true;
   return cond.writes !== undefined && !facts.writes;
+}
+
+function someOf<T extends string>(v: T | readonly T[], test: (x: T) => boolean): boolean {
+  if (typeof v === "string") return test(v);
+  for (const x of v) if (test(x)) return true;
+  return false;
+}
+
+function anyProgram(programs: ReadonlySet<string>, pattern: string): boolean {
+  for (const name of programs) if (wildcardHit(pattern, name)) return true;
+  return false;
 }
 
 function list(v: string | string[] | undefined): string[] | undefined {
