@@ -240,8 +240,8 @@ async function main(argv: string[]): Promise<number> {
       return running.done;
     }
     case "hook":
-      // The binary enters hooks through lib/cli/entry.ts; this serves `bun main.ts hook` and Deno.
-      return (await import("./lib/cli/hook-face.ts")).runHookFace((rest[0] === "--agent" ? rest[1] : rest[0]) ?? "", env, cwd);
+      // The binary enters hooks through lib/hook/entry.ts; this serves `bun main.ts hook` and Deno.
+      return (await import("./lib/hook/face.ts")).runHookFace((rest[0] === "--agent" ? rest[1] : rest[0]) ?? "", env, cwd);
     case "http":
       return http(rest, env, cwd);
     case "rules":

@@ -22,6 +22,7 @@ import { benchReload } from "./sections/reload.ts";
 import { benchSpawn } from "./sections/spawn.ts";
 import { benchStdio, canPin, PLACEMENTS, type Placement } from "./sections/stdio.ts";
 import { benchTelemetry } from "./sections/telemetry.ts";
+import { benchStdioEarly } from "./sections/stdio-early.ts";
 
 export interface BenchOptions {
   quick: boolean;
@@ -51,6 +52,11 @@ export async function runBench(opts: BenchOptions): Promise<BenchReport> {
   }
   log(`stdio round-trip with telemetry on vs off, ${mid} rules, ${headline}...`);
   report.telemetry = await benchTelemetry(mid, { ...(q ? { runs: 2, requests: 40, warmup: 20 } : { runs: 5, requests: 2_000, warmup: 10_000 }), placement: headline });
+  report.stdioEarly = [];
+  for (const placement of canPin() ? (["same CPU", "separate CPUs"] as const) : (["unpinned"] as const)) {
+    log(`stdio round-trip, first requests after start, ${mid} rules, ${placement}...`);
+    report.stdioEarly.push(await benchStdioEarly(mid, { ...(q ? { starts: 2, requests: 40 } : { starts: 5, requests: 5_000 }), placement }));
+  }
   for (const n of sizes) {
     log(`in-process evaluation, ${n} rules...`);
     report.inProcess.push(benchInProcess(n, q ? { runs: 2, events: 300 } : { runs: 7, events: n >= 10_000 ? 30_000 : 100_000 }));

@@ -23,13 +23,13 @@ const args = [
   "--no-compile-autoload-dotenv",
   "--no-compile-autoload-bunfig",
   ...(target ? [`--target=${target}`] : []),
-  // The binary's entry runs hooks from its own bundle and imports main.ts for the other faces (lib/cli/entry.ts).
-  join(root, "lib/cli/entry.ts"),
+  // The binary's entry runs hooks from its own bundle and imports main.ts for the other faces (lib/hook/entry.ts).
+  join(root, "lib/hook/entry.ts"),
   join(root, "main.ts"),
   // Plugins run in a worker (so a hung plugin can be terminated): its entry point must be in the binary too.
   join(root, "lib/plugins/plugin-worker.ts"),
-  // The hook's watchdog thread (lib/cli/hook-watchdog.ts), likewise.
-  join(root, "lib/cli/hook-watchdog-worker.ts"),
+  // The hook's watchdog thread (lib/hook/watchdog.ts), likewise.
+  join(root, "lib/hook/watchdog-worker.ts"),
   // The telemetry export thread of the long-running faces (lib/telemetry/worker-exporter.ts), likewise.
   join(root, "lib/telemetry/export-worker.ts"),
   "--outfile",

@@ -47,7 +47,7 @@ export function isClaudeStyleInput(raw: unknown): raw is ClaudeStyleInput {
 }
 
 export function parseClaudeStyle(raw: unknown): ClaudeStyleInput {
-  const r = guardedParse(isClaudeStyleInput, ClaudeStyleInputSchema(), raw);
+  const r = guardedParse(isClaudeStyleInput, ClaudeStyleInputSchema, raw);
   if (!r.success) {
     const issue = r.issues[0];
     const where = issue ? v.getDotPath(issue) : null;

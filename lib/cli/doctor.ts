@@ -11,7 +11,7 @@ import { isShepherdCommand } from "../adapters/agent-timeout.ts";
 import { COPILOT_EVENT_ENV } from "../adapters/copilot.ts";
 import { AGENT_HOOKS, agentConfigDir, copilotHookSwitchFiles, hookSettingsFiles, opencodeConfigDir, opencodePluginDir, opencodePluginDirs } from "../adapters/hook-locations.ts";
 import { type AgentName, agentName, AGENTS } from "../adapters/index.ts";
-import { sessionStateDir, stateFileName } from "../adapters/session-state-file.ts";
+import { sessionStateDir, stateFileName } from "../hook/session-state.ts";
 import { clampDeadline, DEFAULT_HOOK_DEADLINE_MS, formatMs } from "../deadline.ts";
 import type { LoadIssue } from "../engine/schema.ts";
 import { isPlainRecord } from "../engine/guard-kit.ts";

@@ -3,6 +3,7 @@ import { AuditLog } from "../audit/audit-log.ts";
 import type { Logger } from "../log.ts";
 import { Dispatcher } from "../rpc/dispatch.ts";
 import { createGcPolicy } from "../rpc/gc-policy.ts";
+import { prewarm } from "../rpc/prewarm.ts";
 import { serveStdio, type TransportIO } from "../rpc/transport.ts";
 import type { Env } from "../rules/paths.ts";
 import { type PluginProvider, Workspace } from "../rules/workspace.ts";
@@ -20,6 +21,8 @@ export interface ServeOptions {
   maxLineBytes?: number;
   /** Offer the `shepherd_hook` tool (Claude Code's mcp_tool hooks): only where a client's hooks call it. */
   hookTool?: boolean;
+  /** Warm the evaluation before the first request (lib/rpc/prewarm.ts); on unless false. */
+  prewarm?: boolean;
 }
 
 /** How long the sidecar waits, after stdin ends, for the last decision spans to be exported. */
@@ -58,6 +61,8 @@ export async function runServe(opts: ServeOptions): Promise<{ done: Promise<numb
   });
   // Load the starting project now, so broken rule files are reported at start, not at the first event.
   workspace.host(opts.cwd);
+  // ...and run its hot paths once, so a session's first requests do not pay for the JIT's warm-up.
+  if (opts.prewarm !== false) prewarm(workspace, opts.cwd);
   gc.loaded();
   opts.log.debug(`serving ${opts.cwd}`);
   return {

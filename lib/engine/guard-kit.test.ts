@@ -7,6 +7,15 @@ const Schema = v.looseObject({ name: v.string() });
 const isNamed = (x: unknown): x is v.InferOutput<typeof Schema> => isPlainRecord(x) && typeof x.name === "string";
 
 describe("guardedParse", () => {
+  it("should build a schema given as a getter only for a value the guard refuses", () => {
+    let built = 0;
+    const getter = () => (built++, Schema);
+    expect(guardedParse(isNamed, getter, { name: "a" }).success).toBe(true);
+    expect(built).toBe(0);
+    expect(guardedParse(isNamed, getter, { name: 1 }).success).toBe(false);
+    expect(built).toBe(1);
+  });
+
   it("should return a value the guard accepts as the very same object", () => {
     const value = { name: "a", extra: 1 };
     const r = guardedParse(isNamed, Schema, value);

@@ -17,8 +17,10 @@ import * as v from "valibot";
  * `v.safeParse` behind a guard: a value the guard accepts (the schema would return it unchanged) is the
  * output as it is; anything else is parsed by the schema, which judges it and explains a failure.
  */
-export function guardedParse<const S extends v.GenericSchema>(guard: (x: unknown) => x is v.InferOutput<S>, schema: S, x: unknown): { success: true; output: v.InferOutput<S> } | v.SafeParseResult<S> {
-  return guard(x) ? { success: true, output: x } : v.safeParse(schema, x);
+export function guardedParse<const S extends v.GenericSchema>(guard: (x: unknown) => x is v.InferOutput<S>, schema: S | (() => S), x: unknown): { success: true; output: v.InferOutput<S> } | v.SafeParseResult<S> {
+  if (guard(x)) return { success: true, output: x };
+  // A getter (lazySchema) is called only here: building a schema costs a cold hook process more than the guard.
+  return v.safeParse(typeof schema === "function" ? schema() : schema, x);
 }
 
 /**

@@ -1,5 +1,5 @@
 /** @module compiled rules and the per-event view they match against (patterns compiled once, fields read lazily). */
-import { compileCommandCondition, type CommandMatcher, type ShellContext } from "../shell/index.ts";
+import { compileCommandCondition, type CommandMatcher, lineFacts, ruledOutBy, type ShellContext } from "../shell/index.ts";
 import { pathInClass, resolvePath } from "../shell/paths.ts";
 import type { HookEvent, Rule } from "./schema.ts";
 import { commandOf, getDotted, normalizeToolName, pathOf, targetPathsOf, textOf } from "./tools.ts";
@@ -245,6 +245,8 @@ export function matchStatic(cr: CompiledRule, view: EventView, shell: ShellConte
     const missing = rule.requiresTools.find((t) => !available.has(t));
     if (missing !== undefined) return explain ? `requiresTools: tool "${missing}" is not available` : NO_MATCH;
   }
+  // Before the first compiled property (which compiles the rule): a command condition the line rules out.
+  if (!explain && rule.command !== undefined && (view.command === undefined || ruledOutBy(rule.command, lineFacts(view.command, shell)))) return NO_MATCH;
   if (cr.stopReasons && !cr.stopReasons.has(ev.stopReason ?? "")) {
     return explain ? `stopReason "${ev.stopReason ?? ""}" is not one of ${[...cr.stopReasons].join(", ")}` : NO_MATCH;
   }

@@ -1,5 +1,6 @@
 /** @module unit tests for the data-flow guard: fingerprints in, exfiltration blocked, no value kept. */
 import { describe, expect, it } from "bun:test";
+import { createHash } from "node:crypto";
 import type { HookEvent } from "./schema.ts";
 import { bashCall, makeEvaluator, ruleSetOf, toolResult } from "./test-helpers.ts";
 
@@ -62,6 +63,13 @@ describe("data-flow guard", () => {
     expect(sa.secretPrints?.length).toBe(1);
     expect(sa.secretSalt).not.toBe(sb.secretSalt);
     expect(sa.secretPrints?.[0]?.h).not.toBe(sb.secretPrints?.[0]?.h);
+  });
+
+  it("should fingerprint as salted SHA-256 (a state file written by an older binary stays valid) with a 16-byte salt", async () => {
+    const state = (await afterReading(`GITHUB_TOKEN=${TOKEN}\n`)).sessions.get("s1");
+    const salt = state.secretSalt ?? "";
+    expect(Buffer.from(salt, "base64").length).toBe(16);
+    expect(state.secretPrints?.[0]?.h).toBe(createHash("sha256").update(salt).update(TOKEN).digest("base64"));
   });
 
   it("should keep a recorded command line redacted in the session state", async () => {

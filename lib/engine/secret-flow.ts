@@ -3,7 +3,6 @@
  * fingerprints (never the values), and a later call that would carry one out (a network command, an MCP or
  * web-fetch tool, a write into the project) is found by fingerprinting the pieces of its input.
  */
-import { createHash, randomBytes } from "node:crypto";
 import { isAbsolute, relative, resolve } from "node:path";
 import { redactSecrets, secretSpans } from "../secrets/redact.ts";
 import type { EventView } from "./match.ts";
@@ -24,8 +23,29 @@ export const MAX_PRINTS = 256;
 const MIN_SECRET = 8;
 const MAX_SECRET = 4_096;
 
+type Sha256Base64 = (text: string) => string;
+
+const BunHasher = (globalThis as { Bun?: { CryptoHasher: { hash(algorithm: "sha256", data: string, encoding: "base64"): string } } }).Bun?.CryptoHasher;
+
+/**
+ * SHA-256 without importing node:crypto, whose module (streams and all) costs every hook process ~1.8 ms at
+ * start though few tool results hold a secret: Bun's native one-shot hash, else node:crypto on first use.
+ */
+const sha256: Sha256Base64 = BunHasher
+  ? (text) => BunHasher.hash("sha256", text, "base64")
+  : (text) => (process.getBuiltinModule("node:crypto") as typeof import("node:crypto")).createHash("sha256").update(text).digest("base64");
+
+/** sha256(salt + value): the same digest as hashing the two one after the other. */
 function fingerprint(salt: string, value: string): string {
-  return createHash("sha256").update(salt).update(value).digest("base64");
+  return sha256(salt + value);
+}
+
+/** 16 random bytes in base64, from Web Crypto (global in Bun and Deno alike). */
+function randomSalt(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  let s = "";
+  for (const b of bytes) s += String.fromCharCode(b);
+  return btoa(s);
 }
 
 /** A shell command that prints one variable's value (`printenv NAME`, `echo $NAME`) of a secret-looking name. */
@@ -60,7 +80,7 @@ export function secretValues(view: EventView): { value: string; kind: string }[]
 export function rememberSecrets(state: SessionState, view: EventView): void {
   const found = secretValues(view);
   if (found.length === 0) return;
-  state.secretSalt ??= randomBytes(16).toString("base64");
+  state.secretSalt ??= randomSalt();
   const prints = (state.secretPrints ??= []);
   const source = describeSource(view);
   for (const { value, kind } of found) {

@@ -7,7 +7,7 @@ import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { readStateFile } from "../adapters/session-state-file.ts";
+import { readStateFile } from "../hook/session-state.ts";
 import { eventFromFile } from "../cli/rules-explain.ts";
 import { parseSession } from "../cli/replay.ts";
 import type { LoadIssue } from "../engine/schema.ts";

@@ -1,18 +1,62 @@
-/** @module unit tests: the sidecar's collection policy counts requests and collects after loads. */
+/** @module unit tests: the sidecar's collection policy counts requests, collects in pauses between them, and after loads. */
 import { describe, expect, it } from "bun:test";
-import { createGcPolicy } from "./gc-policy.ts";
+import { createGcPolicy, GC_IDLE_MS, GC_OVERDUE_REQUESTS, type GcTimers } from "./gc-policy.ts";
+
+/** Timers that fire only when told: a "pause" is firing them with no request in between. */
+function manualTimers() {
+  const pending: { ms: number; fn: () => void }[] = [];
+  const timers: GcTimers = { after: (ms, fn) => void pending.push({ ms, fn }) };
+  const fire = () => {
+    for (const t of pending.splice(0)) t.fn();
+  };
+  return { timers, pending, fire };
+}
 
 describe("createGcPolicy", () => {
-  it("collects once every `every` requests", () => {
+  it("should collect a due collection at the first pause, never inside a burst of requests", () => {
     let runs = 0;
-    const gc = createGcPolicy(() => runs++, 3, []);
-    for (let i = 0; i < 10; i++) gc.request();
-    expect(runs).toBe(3);
+    const t = manualTimers();
+    const gc = createGcPolicy(() => runs++, 3, [], t.timers);
+    for (let i = 0; i < 3; i++) gc.request();
+    expect(runs).toBe(0);
+    expect(t.pending.map((p) => p.ms)).toEqual([GC_IDLE_MS]);
+    t.fire();
+    expect(runs).toBe(1);
+    t.fire();
+    expect(runs).toBe(1);
   });
 
-  it("collects soon after a load, and restarts the count", async () => {
+  it("should look again when requests came since, and collect at the pause after them", () => {
     let runs = 0;
-    const gc = createGcPolicy(() => runs++, 3, []);
+    const t = manualTimers();
+    const gc = createGcPolicy(() => runs++, 3, [], t.timers);
+    for (let i = 0; i < 4; i++) gc.request();
+    t.fire();
+    expect(runs).toBe(0);
+    expect(t.pending.length).toBe(1);
+    t.fire();
+    expect(runs).toBe(1);
+  });
+
+  it("should collect inline once a due collection is GC_OVERDUE_REQUESTS late, and count again from there", () => {
+    let runs = 0;
+    const t = manualTimers();
+    const gc = createGcPolicy(() => runs++, 3, [], t.timers);
+    for (let i = 0; i < 2 + GC_OVERDUE_REQUESTS; i++) gc.request();
+    expect(runs).toBe(0);
+    gc.request();
+    expect(runs).toBe(1);
+    t.fire();
+    expect(runs).toBe(1);
+    for (let i = 0; i < 3; i++) gc.request();
+    t.fire();
+    expect(runs).toBe(2);
+  });
+
+  it("should collect soon after a load, and restart the count", async () => {
+    let runs = 0;
+    const t = manualTimers();
+    const gc = createGcPolicy(() => runs++, 3, [], t.timers);
     gc.request();
     gc.request();
     gc.loaded();
@@ -20,23 +64,33 @@ describe("createGcPolicy", () => {
     expect(runs).toBe(0);
     await Bun.sleep(5);
     expect(runs).toBe(1);
+    gc.request();
+    t.fire();
+    expect(runs).toBe(1);
   });
 
-  it("also collects at the given counts of requests after each load", async () => {
+  it("should also collect at the given counts of requests after each load", async () => {
     let runs = 0;
-    const gc = createGcPolicy(() => runs++, 100, [2, 5]);
-    for (let i = 0; i < 6; i++) gc.request();
+    const t = manualTimers();
+    const gc = createGcPolicy(() => runs++, 100, [2, 5], t.timers);
+    for (let i = 0; i < 2; i++) gc.request();
+    t.fire();
+    for (let i = 0; i < 3; i++) gc.request();
+    t.fire();
     expect(runs).toBe(2);
     gc.loaded();
     await Bun.sleep(5);
     expect(runs).toBe(3);
-    for (let i = 0; i < 5; i++) gc.request();
-    expect(runs).toBe(5);
+    for (let i = 0; i < 2; i++) gc.request();
+    t.fire();
+    expect(runs).toBe(4);
   });
 
-  it("does nothing without a collector", () => {
-    const gc = createGcPolicy(undefined, 1);
+  it("should do nothing without a collector (null: a runtime with no exposed GC)", () => {
+    const t = manualTimers();
+    const gc = createGcPolicy(null, 1, [1], t.timers);
     gc.request();
     gc.loaded();
+    expect(t.pending).toEqual([]);
   });
 });

@@ -6,8 +6,8 @@
  * ~71 to ~117 MB before the first periodic collection), then one every 1,000 requests. Measured at 10,000
  * rules over the first 20,000 requests: 95-118 MB with a collection every 5,000, 83-100 MB with this
  * policy (~88 MB steady); the stdio p50 at 1,000 rules did not move (1.24-1.26x the echo either way, one
- * CPU, side by side). A collection costs ~3 ms at 1,000 rules and ~5-12 ms at 10,000: one pause per
- * 1,000 requests leaves the p99 alone, and the extra ones fall in the JIT's warm-up anyway.
+ * CPU, side by side). A collection costs ~3 ms at 1,000 rules and ~5-12 ms at 10,000 (more on a busy
+ * host), so a due one waits for a pause between requests (GC_IDLE_MS), for at most GC_OVERDUE_REQUESTS.
  */
 
 type Collect = () => void;
@@ -28,23 +28,72 @@ export interface GcPolicy {
 export const DEFAULT_GC_EVERY = 1_000;
 /** Requests after a load at which to collect as well (100, then every 250 up to 5,000): the first ones leave the most garbage. */
 export const DEFAULT_GC_AFTER_LOAD: readonly number[] = [100, ...Array.from({ length: 20 }, (_, i) => 250 * (i + 1))];
+/**
+ * A collection that is due waits for this long a gap between requests. A session's tool calls are seconds
+ * apart, so there it never delays an answer; a collection inline cost the request after it 7-26 ms at 1,000
+ * rules on a busy VM, 21 times over a session's first 5,000 requests.
+ */
+export const GC_IDLE_MS = 5;
+/** ...but no longer than this many requests: a client that never pauses still gets its memory back. */
+export const GC_OVERDUE_REQUESTS = 250;
 
-export function createGcPolicy(collect: Collect | undefined = runtimeCollector(), every = DEFAULT_GC_EVERY, afterLoad: readonly number[] = DEFAULT_GC_AFTER_LOAD): GcPolicy {
+export interface GcTimers {
+  /** Calls `fn` after `ms`, without keeping the process alive. */
+  after(ms: number, fn: () => void): void;
+}
+
+const realTimers: GcTimers = {
+  after(ms, fn) {
+    setTimeout(fn, ms).unref?.();
+  },
+};
+
+export function createGcPolicy(
+  collect: Collect | null | undefined = runtimeCollector(),
+  every = DEFAULT_GC_EVERY,
+  afterLoad: readonly number[] = DEFAULT_GC_AFTER_LOAD,
+  timers: GcTimers = realTimers,
+): GcPolicy {
   if (!collect) return { request() {}, loaded() {} };
   const early = new Set(afterLoad);
   let count = 0;
   let sinceLoad = 0;
+  let served = 0;
+  /** `served` when the pending collection fell due, or undefined when none is pending. */
+  let dueAt: number | undefined;
+  let watching = false;
+  const run = () => {
+    dueAt = undefined;
+    count = 0;
+    collect();
+  };
+  // One timer at a time: it collects if no request came since it was set, and otherwise looks again.
+  const watch = (seen: number) => {
+    watching = true;
+    timers.after(GC_IDLE_MS, () => {
+      watching = false;
+      if (dueAt === undefined) return;
+      if (served === seen) run();
+      else watch(served);
+    });
+  };
   return {
     request() {
+      served++;
       sinceLoad++;
+      if (dueAt !== undefined) {
+        if (served - dueAt >= GC_OVERDUE_REQUESTS) run();
+        return;
+      }
       if (++count >= every || early.has(sinceLoad)) {
-        count = 0;
-        collect();
+        dueAt = served;
+        if (!watching) watch(served);
       }
     },
     loaded() {
       count = 0;
       sinceLoad = 0;
+      dueAt = undefined;
       // After the current task: the reload's own caller should not wait for the collection.
       setTimeout(collect, 0).unref?.();
     },

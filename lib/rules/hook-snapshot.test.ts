@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from "bun:test";
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { runHook } from "../cli/hook.ts";
+import { runHook } from "../hook/run.ts";
 import type { HookEvent } from "../engine/schema.ts";
 import { fileRuleSnapshots, type RuleSnapshots } from "./hook-snapshot.ts";
 import { homeDir } from "./paths.ts";

@@ -31,8 +31,8 @@ export interface RuleHostOptions {
   env: Env;
   /** Built-in rule files; defaults to the ones embedded in the binary. */
   builtin?: readonly { file: string; text: string; loaded?: LoadResult }[];
-  /** Plugin action/check names, asked at every merge. */
-  plugins?: () => { actions: ReadonlySet<string>; checks: ReadonlySet<string> };
+  /** Plugin action/check names, asked at every merge (none yet: undefined). */
+  plugins?: () => { actions: ReadonlySet<string>; checks: ReadonlySet<string> } | undefined;
   /** Compile rules on first use (a one-shot hook tests few of them); see MergeOptions.lazyCompile. */
   lazyCompile?: boolean;
   /** Loaded rule files by text, across processes (one-shot hooks). */

@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { auditConfig } from "../audit/audit-log.ts";
-import { MAX_TIMER_MS } from "../engine/schema-core.ts";
+import { DEFAULT_SETTINGS, MAX_TIMER_MS, SettingsSchema } from "../engine/schema-core.ts";
 import { loadSettings } from "./settings.ts";
 
 let root = "";
@@ -54,6 +54,16 @@ describe("loadSettings audit", () => {
 });
 
 describe("loadSettings unknown keys", () => {
+  it("should know every key with a default from the schema (the unknown-key check looks there first, without the schema)", () => {
+    const entries = SettingsSchema().entries;
+    expect(Object.keys(DEFAULT_SETTINGS).filter((k) => !Object.hasOwn(entries, k))).toEqual([]);
+  });
+
+  it("should warn about no known key, with or without a default", () => {
+    writeGlobal({ maxWarnings: 2, hookDeadlineMs: 3000 });
+    expect(loadSettings(project, env).issues.filter((i) => i.severity === "warning")).toEqual([]);
+  });
+
   it("should warn about a setting no version knows (a typo), and still apply the others", () => {
     writeGlobal({ failmode: "open", maxWarnings: 2 });
     const res = loadSettings(project, env);

@@ -8,9 +8,7 @@ import type { Settings } from "../engine/schema-core.ts";
 import { addHint, SessionStore, type SessionState } from "../engine/state.ts";
 import { inlineTestIssues } from "../engine/inline-tests.ts";
 import { createGitCheck } from "./git.ts";
-import { RuleHost, type ReloadReport } from "./host.ts";
-import type { RuleSnapshots } from "./hook-snapshot.ts";
-import type { RuleLoadCache } from "./load-cache.ts";
+import { RuleHost, type ReloadReport, type RuleHostOptions } from "./host.ts";
 import { type Env, homeDir } from "./paths.ts";
 import { protectedPathsFor } from "./protected-guard.ts";
 import { canonicalDir } from "./settings.ts";
@@ -59,12 +57,11 @@ export interface WorkspaceOptions {
   plugins?: PluginProvider;
   builtin?: readonly { file: string; text: string }[];
   maxProjects?: number;
-  /** Compile rules on first use: for one-shot hooks (see MergeOptions.lazyCompile). */
-  lazyCompile?: boolean;
-  /** Loaded rule files across processes: for one-shot hooks (load-cache.ts). */
-  loadCache?: RuleLoadCache;
-  /** Merged rule sets across processes: for one-shot hooks (hook-snapshot.ts). */
-  snapshots?: RuleSnapshots;
+  /**
+   * How a project's rules are loaded: a RuleHost with these options by default. A one-shot hook process
+   * passes its own (lib/hook/layers.ts: disk caches, compile on first use, plugins decided after loading).
+   */
+  openHost?: (opts: RuleHostOptions) => RuleHost;
   /** Called after every decision (audit log, telemetry), with when it began, how long it took and the settings it ran under. */
   onDecision?: (event: HookEvent, decision: Decision, meta: DecisionMeta) => void;
   /** The remembered approvals (tests); else `~/.pi/agent/shepherd/approvals.json`, problems reported as warnings. */
@@ -162,16 +159,14 @@ export class Workspace {
       }
     }
     const plugins = this.#opts.plugins;
-    h = new RuleHost({
+    const hostOpts: RuleHostOptions = {
       cwd: key,
       env: this.env,
       ...(this.#opts.builtin ? { builtin: this.#opts.builtin } : {}),
-      ...(this.#opts.lazyCompile ? { lazyCompile: true } : {}),
-      ...(this.#opts.loadCache ? { loadCache: this.#opts.loadCache } : {}),
-      ...(this.#opts.snapshots ? { snapshots: this.#opts.snapshots } : {}),
       ...(plugins ? { plugins: () => plugins.names(key) } : {}),
       onReload: (report) => this.#reported(key, report),
-    });
+    };
+    h = this.#opts.openHost ? this.#opts.openHost(hostOpts) : new RuleHost(hostOpts);
     this.#hosts.set(key, h);
     const ready = plugins?.ready?.(key);
     if (ready) {
@@ -270,6 +265,24 @@ export class Workspace {
   #evalHost(cwd: string): EvalHost {
     const pluginHost = this.#opts.plugins?.evalHost(cwd);
     return { ...pluginHost, gitUncommitted: this.#gitCheck };
+  }
+
+  /**
+   * Evaluates `events`, `rounds` times, on a scratch session store with no host (no git, no plugin call),
+   * no audit and no shadow tally: a long-running face warms the evaluation's code and the prefilter's
+   * indexes this way before its first request (lib/rpc/prewarm.ts). Decisions are dropped; a project whose
+   * plugins are still loading is not warmed (its rules are not final).
+   */
+  warm(cwd: string, events: readonly HookEvent[], rounds: number): void {
+    const host = this.host(cwd);
+    if (this.#loading.has(host.cwd)) return;
+    const ctx: EvalContext = { ...this.#contextFor(host), sessions: new SessionStore(4), host: {} };
+    for (let r = 0; r < rounds; r++) {
+      for (const event of events) {
+        const decision = evaluate(ctx, event);
+        if (decision instanceof Promise) decision.catch(() => undefined);
+      }
+    }
   }
 
   hint(sessionId: string, text: string): void {

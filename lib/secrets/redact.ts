@@ -56,7 +56,11 @@ const cases = (word: string): string[] => [word.toLowerCase(), word[0]?.toUpperC
  * One pass over the text looks each character pair up in a table, so the cost does not grow with the number
  * of shapes (40 patterns each scanning a MiB took 40 ms; the table pass takes a few).
  */
-const SHAPES: ShapeDetector[] = [
+// Built on first use, like the table below: a hook process answering a tool call scans no output, and
+// building both cost it ~0.5-1 ms at start (each sticky pattern, and a 65,536-entry table).
+let shapesMemo: ShapeDetector[] | undefined;
+const SHAPES = (): ShapeDetector[] => (shapesMemo ??= buildShapes());
+const buildShapes = (): ShapeDetector[] => [
   { kind: "github-token", starts: ["gh"], re: /\bgh[pousr]_[A-Za-z0-9]{36,251}\b/y },
   { kind: "github-token", starts: ["gi"], lits: ["github_pat_"], re: /\bgithub_pat_[A-Za-z0-9_]{40,251}\b/y },
   { kind: "gitlab-token", starts: ["gl"], re: /\bgl(?:pat|dt|rt|ptt|ft|soat|agent|imt|cbt|oas)-[A-Za-z0-9_-]{20,64}/y },
@@ -285,19 +289,25 @@ interface Trigger {
 }
 
 /** Character pair (both below 256) -> what may start there. */
-const TABLE: (Trigger | undefined)[] = new Array(1 << 16);
-function trigger(pair: string): Trigger {
-  const idx = ((pair.charCodeAt(0) & 0xff) << 8) | (pair.charCodeAt(1) & 0xff);
-  let t = TABLE[idx];
-  if (!t) {
-    t = { shapes: [], keywords: [], pem: false };
-    TABLE[idx] = t;
-  }
-  return t;
+let tableMemo: (Trigger | undefined)[] | undefined;
+function triggers(): (Trigger | undefined)[] {
+  if (tableMemo) return tableMemo;
+  const table: (Trigger | undefined)[] = new Array(1 << 16);
+  const trigger = (pair: string): Trigger => {
+    const idx = ((pair.charCodeAt(0) & 0xff) << 8) | (pair.charCodeAt(1) & 0xff);
+    let t = table[idx];
+    if (!t) {
+      t = { shapes: [], keywords: [], pem: false };
+      table[idx] = t;
+    }
+    return t;
+  };
+  for (const d of SHAPES()) for (const s of d.starts) trigger(s).shapes.push(d);
+  for (const w of KEYWORDS) for (const s of new Set([w, w[0]?.toUpperCase() + w.slice(1), w.toUpperCase()])) trigger(s.slice(0, 2)).keywords.push(w);
+  trigger("--").pem = true;
+  tableMemo = table;
+  return table;
 }
-for (const d of SHAPES) for (const s of d.starts) trigger(s).shapes.push(d);
-for (const w of KEYWORDS) for (const s of new Set([w, w[0]?.toUpperCase() + w.slice(1), w.toUpperCase()])) trigger(s.slice(0, 2)).keywords.push(w);
-trigger("--").pem = true;
 
 function litAt(text: string, i: number, d: ShapeDetector): boolean {
   const lits = d.lits;
@@ -329,12 +339,13 @@ function tryShape(text: string, i: number, d: ShapeDetector, spans: Span[]): num
 export function findSecrets(text: string): Span[] {
   const spans: Span[] = [];
   const n = text.length - 1;
+  const table = triggers();
   let assignFloor = 0;
   for (let i = 0; i < n; i++) {
     const c0 = text.charCodeAt(i);
     const c1 = text.charCodeAt(i + 1);
     if (c0 > 255 || c1 > 255) continue;
-    const t = TABLE[(c0 << 8) | c1];
+    const t = table[(c0 << 8) | c1];
     if (t === undefined) continue;
     if (t.pem && text.startsWith("-----BEGIN ", i)) {
       i = scanPrivateKey(text, i, spans) - 1;
@@ -362,7 +373,7 @@ export function findSecrets(text: string): Span[] {
 
 /** Every pattern the detectors run, for the regex risk test. */
 export function detectorPatterns(): RegExp[] {
-  return SHAPES.map((d) => d.re).concat([PEM_BEGIN, PEM_BODY, STRONG_NAME, WEAK_NAME, AWS_NAME, PLACEHOLDER]);
+  return SHAPES().map((d) => d.re).concat([PEM_BEGIN, PEM_BODY, STRONG_NAME, WEAK_NAME, AWS_NAME, PLACEHOLDER]);
 }
 
 const GENERIC_KINDS: ReadonlySet<string> = new Set(["secret-assignment", "high-entropy-secret", "bearer-token", "auth-header", "password-flag", "cookie", "url-credentials"]);

@@ -151,6 +151,82 @@ export function formatCommand(cmd: SimpleCommand): string {
   return `${words.join(" ")}${via}`;
 }
 
+/** What every `command` condition needs from a line, gathered once per parsed line (see ruledOutBy). */
+export interface LineFacts {
+  programs: ReadonlySet<string>;
+  /** The subcommand of each command (undefined for none). */
+  subs: ReadonlySet<string | undefined>;
+  /** Effect kinds of its commands, their own and the line's (what an effect condition tests). */
+  kinds: ReadonlySet<string>;
+  /** Some command changes a path (a `writes` condition needs one). */
+  writes: boolean;
+}
+
+const factsOfLine = new WeakMap<ParseResult, LineFacts>();
+
+export function lineFacts(command: string, ctx: ShellContext): LineFacts {
+  const parsed = parseShell(command, ctx);
+  let facts = factsOfLine.get(parsed);
+  if (!facts) {
+    const programs = new Set<string>();
+    const subs = new Set<string | undefined>();
+    const kinds = new Set<string>();
+    let writes = false;
+    const extra = lineEffects(parsed.commands);
+    for (const cmd of parsed.commands) {
+      programs.add(cmd.program);
+      subs.add(analyze(cmd).sub);
+      for (const e of effectsOf(cmd)) kinds.add(e.kind);
+      for (const e of extra.get(cmd) ?? []) kinds.add(e.kind);
+      writes ||= writeTargets(cmd).length > 0;
+    }
+    facts = { programs, subs, kinds, writes };
+    factsOfLine.set(parsed, facts);
+  }
+  return facts;
+}
+
+/** `*` matches any run of characters, as in programMatcher, without building a RegExp. */
+function wildcardHit(pattern: string, name: string): boolean {
+  const parts = pattern.split("*");
+  const first = parts[0] as string;
+  const last = parts[parts.length - 1] as string;
+  if (!name.startsWith(first) || name.length < first.length + last.length || !name.endsWith(last)) return false;
+  let at = first.length;
+  const end = name.length - last.length;
+  for (let i = 1; i < parts.length - 1; i++) {
+    const k = name.indexOf(parts[i] as string, at);
+    if (k < 0 || k + (parts[i] as string).length > end) return false;
+    at = k + (parts[i] as string).length;
+  }
+  return true;
+}
+
+/**
+ * True when no command of the line has something the condition requires of the command it holds for (a
+ * program it names, its subcommand, an effect of its kinds, a path it changes): the condition cannot hold.
+ * Exact, never a guess: each is a check the compiled matcher makes for every command before it can hold.
+ * Asked before compiling a rule, so a one-shot hook compiles only the rules a line can meet.
+ */
+export function ruledOutBy(cond: CommandCondition, facts: LineFacts): boolean {
+  // No array is made here: the sidecar asks this of every candidate rule on every event.
+  if (cond.program !== undefined && !someOf(cond.program, (p) => p === "*" || (p.includes("*") ? anyProgram(facts.programs, p) : facts.programs.has(p)))) return true;
+  if (cond.subcommand !== undefined && !someOf(cond.subcommand, (sub) => facts.subs.has(sub))) return true;
+  if (cond.effect !== undefined && !someOf(cond.effect, (k) => facts.kinds.has(k))) return true;
+  return cond.writes !== undefined && !facts.writes;
+}
+
+function someOf<T extends string>(v: T | readonly T[], test: (x: T) => boolean): boolean {
+  if (typeof v === "string") return test(v);
+  for (const x of v) if (test(x)) return true;
+  return false;
+}
+
+function anyProgram(programs: ReadonlySet<string>, pattern: string): boolean {
+  for (const name of programs) if (wildcardHit(pattern, name)) return true;
+  return false;
+}
+
 function list(v: string | string[] | undefined): string[] | undefined {
   return v === undefined ? undefined : Array.isArray(v) ? v : [v];
 }

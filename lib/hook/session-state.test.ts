@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from "bun:test";
 import { existsSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { pruneStateFiles, readStateFile, sessionStateDir, stateFileName, withSessionState } from "./session-state-file.ts";
+import { pruneStateFiles, readStateFile, sessionStateDir, stateFileName, withSessionState } from "./session-state.ts";
 
 let dir = "";
 beforeEach(() => {
@@ -49,7 +49,7 @@ describe("withSessionState", () => {
     const script = join(dir, "bump.ts");
     writeFileSync(
       script,
-      `import { withSessionState } from ${JSON.stringify(resolve(import.meta.dir, "session-state-file.ts"))};\n` +
+      `import { withSessionState } from ${JSON.stringify(resolve(import.meta.dir, "session-state.ts"))};\n` +
         `for (let i = 0; i < 10; i++) await withSessionState(${JSON.stringify(dir)}, "gemini", "p", (s) => { s.errors++; });\n`,
     );
     const procs = Array.from({ length: 6 }, () => Bun.spawn([process.execPath, script], { stderr: "pipe" }));

@@ -1,9 +1,9 @@
 /**
- * @module the hook process's backstop: a watchdog thread (hook-watchdog-worker.ts) that answers with the
+ * @module the hook process's backstop: a watchdog thread (watchdog-worker.ts) that answers with the
  * fail answer when the main thread cannot, because it is stuck in synchronous work. The main thread's
  * own deadline timer answers first whenever the event loop runs; the watchdog fires a little later.
  */
-import { claimAnswer, MAIN_ANSWERING, WATCHDOG_ANSWERING, type WatchdogAnswer, type WatchdogMessage } from "./hook-watchdog-protocol.ts";
+import { claimAnswer, MAIN_ANSWERING, WATCHDOG_ANSWERING, type WatchdogAnswer, type WatchdogMessage } from "./watchdog-protocol.ts";
 
 export interface Watchdog {
   /** (Re)arms the watchdog: at `at` (epoch ms) it answers `answer` unless the main thread answered. */
@@ -20,8 +20,8 @@ export interface Watchdog {
 /** Where the worker's code is: inside a compiled binary, entry points live under the bundle root. */
 function workerUrl(): string {
   const here = import.meta.url;
-  if (here.includes("/$bunfs/") || here.includes("~BUN")) return "./lib/cli/hook-watchdog-worker.ts";
-  return new URL("./hook-watchdog-worker.ts", here).href;
+  if (here.includes("/$bunfs/") || here.includes("~BUN")) return "./lib/hook/watchdog-worker.ts";
+  return new URL("./watchdog-worker.ts", here).href;
 }
 
 /** A watchdog thread; undefined where threads with libc access are not available (Deno runs the main-thread deadline only). */

@@ -5,7 +5,7 @@
  */
 import type { AgentAnswer } from "../adapters/agent-adapter.ts";
 import { deadlineMessage, effectiveDeadline, formatMs } from "../deadline.ts";
-import type { Watchdog } from "./hook-watchdog.ts";
+import type { Watchdog } from "./watchdog.ts";
 
 /** The watchdog answers this long after the main thread's deadline, which answers first if it can. */
 const WATCHDOG_GRACE_MS = 150;

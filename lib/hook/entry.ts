@@ -5,7 +5,7 @@
  * would parse its whole bundle first (~1 ms measured on a 200 KB bundle). From source, run main.ts.
  */
 import { writeSync } from "node:fs";
-import { runHookFace } from "./hook-face.ts";
+import { runHookFace } from "./face.ts";
 
 // The hook's deadline counts from here: module evaluation is the first thing the process does.
 const startedAt = Date.now();

@@ -1,6 +1,6 @@
 /** @module unit tests: the bounded, non-blocking hook input reader and the event-name sniffer. */
 import { describe, expect, it } from "bun:test";
-import { readHookInput, sniffEventName } from "./hook-input.ts";
+import { readHookInput, sniffEventName } from "./input.ts";
 
 /** A fake fd that hands out `pieces`, then EOF; counts how many reads it served. */
 function source(pieces: Uint8Array[]) {

@@ -1,6 +1,6 @@
 /**
  * @module `shepherd hook <agent>`: one hook invocation of Claude Code, Codex, Gemini CLI or Copilot CLI, answered once.
- * Each hook is a fresh process, so the session's counters travel through a state file (session-state-file.ts).
+ * Each hook is a fresh process, so the session's counters travel through a state file (session-state.ts).
  * This path is timed (spawn to answer < 15 ms with 1,000 rules): keep imports light, write with writeSync.
  */
 import { closeSync, openSync, readFileSync, readSync, fstatSync, writeSync } from "node:fs";
@@ -18,7 +18,7 @@ import { agentHookTimeoutMs } from "../adapters/agent-timeout.ts";
 import { KNOWN_CLAUDE_EVENTS } from "../adapters/claude-code.ts";
 import { KNOWN_COPILOT_EVENTS } from "../adapters/copilot.ts";
 import { adapterFor, type AgentName, AGENTS } from "../adapters/index.ts";
-import { pruneStateFiles, sessionStateDir, withSessionState } from "../adapters/session-state-file.ts";
+import { pruneStateFiles, sessionStateDir, withSessionState } from "./session-state.ts";
 import { AuditLog } from "../audit/audit-log.ts";
 import { observeHook } from "../approvals/observe-hook.ts";
 import { ApprovalStore, approvalsFile } from "../approvals/approval-store.ts";
@@ -31,15 +31,16 @@ import type { RuleSnapshots } from "../rules/hook-snapshot.ts";
 import type { RuleLoadCache } from "../rules/load-cache.ts";
 import { type DecisionMeta, type PluginProvider, Workspace } from "../rules/workspace.ts";
 import type { TelemetrySink } from "../telemetry/telemetry-sink.ts";
+import { HookLayers } from "./layers.ts";
 import { VERSION } from "../version.ts";
-import { HookDeadline } from "./hook-deadline.ts";
-import { readHookInput, sniffEventName } from "./hook-input.ts";
-import type { Watchdog } from "./hook-watchdog.ts";
+import { HookDeadline } from "./deadline.ts";
+import { readHookInput, sniffEventName } from "./input.ts";
+import type { Watchdog } from "./watchdog.ts";
 
 /** The largest hook input read; a Write of a big file travels in one JSON (DESIGN section 2 caps lines at 4 MiB too). */
 export const MAX_HOOK_INPUT = 8 * 1024 * 1024;
 const PRUNE_AFTER_MS = 7 * 24 * 3600 * 1000;
-/** An input this large is parsed and analysed for long: the watchdog starts at once (hook-deadline.ts). */
+/** An input this large is parsed and analysed for long: the watchdog starts at once (deadline.ts). */
 const WATCHDOG_INPUT_BYTES = 64 * 1024;
 
 export interface HookDeps {
@@ -60,7 +61,7 @@ export interface HookDeps {
   readStdin?: () => string | Promise<string>;
   /** When the process started: the deadline counts from here (defaults to when runHook was called). */
   startedAt?: number;
-  /** Starts the watchdog thread that answers when the main thread is stuck (hook-watchdog.ts); none in tests. */
+  /** Starts the watchdog thread that answers when the main thread is stuck (watchdog.ts); none in tests. */
   watchdog?: () => Watchdog | undefined;
   /** The agent's own timeout for this hook in ms, if its settings set one (agent-timeout.ts by default). */
   agentTimeoutMs?: (agent: AgentName, event: string, projectDir: string, env: Env) => number | undefined;
@@ -210,20 +211,18 @@ async function decide(adapter: AgentAdapter, parsed: ParsedHook, deps: HookDeps,
   const writeErr = deps.writeErr ?? ((t: string) => void writeSync(2, t));
   // A hook has no channel but stderr: an approvals file that cannot be read is said there (once: it is moved aside).
   const approvals = new ApprovalStore({ file: approvalsFile(deps.env), report: (m) => writeErr(`shepherd: ${m}\n`) });
-  // A snapshot holds no plugin-provided rules: with plugins the rules are loaded and merged in full.
+  // A snapshot holds no plugin-provided rules: with plugins given up front the rules are loaded and merged in full.
   const snapshots = deps.plugins ? undefined : deps.snapshots?.(parsed.events);
-  let ws = new Workspace(
-    { env: deps.env, cwd, watch: false, lazyCompile: true, approvals, ...(deps.loadCache ? { loadCache: deps.loadCache } : {}), ...(snapshots ? { snapshots } : {}), onDecision, ...(deps.plugins ? { plugins: deps.plugins } : {}) },
-    VERSION,
-  );
+  const layers = new HookLayers(deps.env, { ...(deps.loadCache ? { loadCache: deps.loadCache } : {}), ...(snapshots ? { snapshots } : {}), ...(deps.plugins ? { plugins: deps.plugins } : {}) });
+  // The project is loaded once; only a rule set that names plugin actions or checks pays for the plugin host.
+  if (!layers.plugins && deps.loadPlugins && needsPlugins(layers.host(cwd).ruleSet)) {
+    beforePlugins();
+    layers.usePlugins(await deps.loadPlugins());
+  }
+  const plugins = layers.plugins;
+  const ws = new Workspace({ env: deps.env, cwd, watch: false, openHost: layers.open, approvals, onDecision, ...(plugins ? { plugins } : {}) }, VERSION);
   try {
-    let host = ws.host(cwd);
-    if (!deps.plugins && deps.loadPlugins && needsPlugins(host.ruleSet)) {
-      beforePlugins();
-      ws.close();
-      ws = new Workspace({ env: deps.env, cwd, watch: false, lazyCompile: true, approvals, ...(deps.loadCache ? { loadCache: deps.loadCache } : {}), onDecision, plugins: await deps.loadPlugins() }, VERSION);
-      host = ws.host(cwd);
-    }
+    const host = ws.host(cwd);
     reportErrors(host.issues, deps.writeErr ?? ((t: string) => void writeSync(2, t)));
     onSettings(host.settings);
     const dir = sessionStateDir(deps.env);

@@ -5,7 +5,7 @@
  * Must be a separate entry point of `bun build --compile` (see scripts/build.ts).
  */
 import { writeSync } from "node:fs";
-import { type WatchdogMessage, claimAnswer, WATCHDOG_ANSWERING } from "./hook-watchdog-protocol.ts";
+import { type WatchdogMessage, claimAnswer, WATCHDOG_ANSWERING } from "./watchdog-protocol.ts";
 
 interface WorkerScope {
   addEventListener(type: "message", listener: (e: MessageEvent<WatchdogMessage>) => void): void;

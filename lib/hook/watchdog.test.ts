@@ -16,7 +16,7 @@ function runWith(then: string, inMs = 200) {
   const file = join(dir, "main.ts");
   writeFileSync(
     file,
-    `import { startWatchdog } from ${JSON.stringify(join(import.meta.dir, "hook-watchdog.ts"))};
+    `import { startWatchdog } from ${JSON.stringify(join(import.meta.dir, "watchdog.ts"))};
 const w = startWatchdog();
 if (!w) throw new Error("no watchdog");
 w.arm(Date.now() + ${inMs}, { stdout: "ANSWER\\n", stderr: "REASON\\n", exitCode: 2 });

@@ -1,6 +1,6 @@
 /**
  * @module the `shepherd hook <agent>` face: wires the disk caches and the plugin provider into runHook.
- * Bundled into the binary's entry (lib/cli/entry.ts), apart from main.ts, so a hook process loads only the modules it needs.
+ * Bundled into the binary's entry (lib/hook/entry.ts), apart from main.ts, so a hook process loads only the modules it needs.
  */
 import { statSync } from "node:fs";
 import { join } from "node:path";
@@ -10,9 +10,9 @@ import { fileRuleSnapshots } from "../rules/hook-snapshot.ts";
 import { fileLoadCache } from "../rules/load-cache.ts";
 import { agentDir, homeDir } from "../rules/paths.ts";
 import { VERSION } from "../version.ts";
-import { hookEnv } from "./hook-env.ts";
-import { runHook } from "./hook.ts";
-import { startWatchdog } from "./hook-watchdog.ts";
+import { hookEnv } from "./env.ts";
+import { runHook } from "./run.ts";
+import { startWatchdog } from "./watchdog.ts";
 import { TelemetrySink } from "../telemetry/telemetry-sink.ts";
 import { telemetryStatusFile } from "../telemetry/telemetry-status.ts";
 

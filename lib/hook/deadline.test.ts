@@ -1,7 +1,7 @@
 /** @module unit tests: one hook's clock: the deadline answer, its moves, and a single answer per process. */
 import { describe, expect, it } from "bun:test";
 import type { AgentAnswer } from "../adapters/agent-adapter.ts";
-import { HookDeadline } from "./hook-deadline.ts";
+import { HookDeadline } from "./deadline.ts";
 
 function clock(opts: { startedAt?: number; claim?: boolean } = {}) {
   const written: AgentAnswer[] = [];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "bun:test";
-import { hookEnv } from "./hook-env.ts";
+import { hookEnv } from "./env.ts";
 
 const REAL_HOME = "/home/real";
 

@@ -38,7 +38,7 @@ export function readStateFile(file: string, now = Date.now()): SessionState {
   if (!read.ok || jsonDepthProblem(read.text, MAX_JSON_DEPTH)) return emptyState(now);
   const text = read.text;
   try {
-    const parsed = guardedParse(isExactSessionState, SessionStateSchema(), JSON.parse(text));
+    const parsed = guardedParse(isExactSessionState, SessionStateSchema, JSON.parse(text));
     // A corrupt or older-format file restarts the counters rather than failing the hook.
     return parsed.success ? parsed.output : emptyState(now);
   } catch {
