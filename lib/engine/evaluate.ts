@@ -6,7 +6,7 @@ import { loopCount, trackCall, trackFailure } from "./loops.ts";
 import { defaultProtectedPaths } from "./protected-paths.ts";
 import { candidates, type RuleSet } from "./merge.ts";
 import { type CompiledRule, EventView, fillTemplate, matchStatic, NO_MATCH } from "./match.ts";
-import { selectorFor } from "./prefilter.ts";
+import { selectorFor } from "./select/selector.ts";
 import { RegexBudgetError } from "./regex/guarded-regexp.ts";
 import { redactJson, redactSecrets, redactionNotice } from "../secrets/redact.ts";
 import { carriedSecret, exfiltrationReason, rememberSecrets } from "./secret-flow.ts";

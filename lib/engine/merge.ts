@@ -1,5 +1,6 @@
 /** @module layers (managed, built-in, global, project) -> one rule set merged by name, indexed by hook and tool. */
 import { isBuiltinAction, isBuiltinCheck } from "./load.ts";
+import { prepareRule } from "./prepared.ts";
 import { assembleRule, type CompiledRule, compilePatterns, defaultRegexCompiler, deferredCompiler, type RegexCompiler, type RulePatterns } from "./match.ts";
 import type { HookName, LayerName, LoadIssue, Rule } from "./schema.ts";
 import { isToolGlob, ruleToolsFor, toolGlobTest } from "./tools.ts";
@@ -82,7 +83,10 @@ const LAYER_ORDER: Record<LayerName, number> = { managed: 0, builtin: 1, global:
 
 /** Applies a patch rule (no `action`, only a name plus fields) on top of the rule it names. */
 function applyPatch(base: Rule, patch: Rule): Rule {
-  return { ...base, ...patch.patch, source: patch.source, file: patch.file, index: patch.index, jsonPath: patch.jsonPath, patch: undefined, patched: base };
+  const merged: Rule = { ...base, ...patch.patch, source: patch.source, file: patch.file, index: patch.index, jsonPath: patch.jsonPath, patch: undefined, patched: base, prepared: undefined };
+  // The patch may change a pattern: the base's prepared value is not this rule's.
+  merged.prepared = prepareRule(merged);
+  return merged;
 }
 
 function trustHint(opts: MergeOptions): string {

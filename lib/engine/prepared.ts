@@ -1,0 +1,89 @@
+/**
+ * @module the prepared rule: what selection and the regex compiler need of a rule's text, made once when
+ * the rule is loaded (its literal keys, its gate, its patterns' safety analyses) and carried on the rule
+ * itself, so the load cache and the hook snapshot serialize it with the rule and no module keeps it aside.
+ */
+import { analyzePattern, type PatternAnalysis } from "./regex/risk.ts";
+import { requiredLiteralSets } from "./regex/literals.ts";
+import type { Rule } from "./schema.ts";
+
+/** A set of literals of one field (`subject` for the rule's pattern): every match holds at least one of them. */
+export interface RuleKey {
+  field: string;
+  literals: string[];
+}
+
+export interface Prepared {
+  /** Every literal set the rule's pattern and non-negated conditions require (any one would do as its key). */
+  keys: RuleKey[];
+  /** Position in `keys` of the strongest set (longest shortest literal): the plain selector's gate; -1 for none. */
+  gate: number;
+  /** Safety analyses of every pattern the rule compiles, by `analysisKey`. */
+  analyses: Record<string, PatternAnalysis>;
+}
+
+/** A rule's pattern, conditions and `command` regexes (these compile without flags, lib/shell/index.ts). */
+export function patternsOf(rule: Rule): { pattern: string; flags: string | undefined }[] {
+  const out: { pattern: string; flags: string | undefined }[] = [];
+  if (rule.pattern !== undefined) out.push({ pattern: rule.pattern, flags: rule.flags });
+  for (const c of rule.conditions) out.push({ pattern: c.pattern, flags: c.flags });
+  const cmd = rule.command;
+  if (cmd) for (const p of [cmd.args, cmd.notArgs, cmd.branch, cmd.writesTo]) if (p !== undefined) out.push({ pattern: p, flags: undefined });
+  return out;
+}
+
+/** Flags as the compiler normalizes them (`g`/`y` make `test` stateful and are dropped). */
+export function analysisKey(pattern: string, flags: string | undefined): string {
+  return `${(flags ?? "").replace(/[gy]/g, "")}/${pattern}`;
+}
+
+/** Literal keys and their gate: from the rule's text, so preparing a rule never compiles it. */
+function keysOf(rule: Rule): { keys: RuleKey[]; gate: number } {
+  const keys: RuleKey[] = [];
+  let gate = -1;
+  let strongest = 0;
+  const add = (field: string, pattern: string, flags: string | undefined) => {
+    for (const literals of requiredLiteralSets(pattern, flags ?? "") ?? []) {
+      keys.push({ field, literals });
+      let min = Number.POSITIVE_INFINITY;
+      for (const l of literals) min = Math.min(min, l.length);
+      if (min > strongest) [strongest, gate] = [min, keys.length - 1];
+    }
+  };
+  if (rule.pattern !== undefined) add("subject", rule.pattern, rule.flags);
+  for (const c of rule.conditions) if (!c.negate) add(c.field, c.pattern, c.flags);
+  return { keys, gate };
+}
+
+/** The prepared value of a rule's current text. */
+export function prepareRule(rule: Rule): Prepared {
+  const analyses: Record<string, PatternAnalysis> = {};
+  for (const p of patternsOf(rule)) {
+    const key = analysisKey(p.pattern, p.flags);
+    if (Object.hasOwn(analyses, key)) continue;
+    try {
+      analyses[key] = analyzePattern(p.pattern, (p.flags ?? "").replace(/[gy]/g, ""));
+    } catch {
+      // A pattern the analyser cannot read is analysed (and reported) again when it is compiled.
+    }
+  }
+  return { ...keysOf(rule), analyses };
+}
+
+/** The rule with its prepared value (made by load; a rule built elsewhere is prepared here, once). */
+export function prepared(rule: Rule): Prepared {
+  rule.prepared ??= prepareRule(rule);
+  return rule.prepared;
+}
+
+/** The analysis of one of the rule's patterns: prepared at load, or computed now (a pattern composed later). */
+export function analysisOf(rule: Rule | undefined, pattern: string, flags: string): PatternAnalysis {
+  const known = rule ? prepared(rule).analyses : undefined;
+  const key = analysisKey(pattern, flags);
+  return known && Object.hasOwn(known, key) ? (known[key] as PatternAnalysis) : analyzePattern(pattern, flags);
+}
+
+/** The gate of a prepared rule, or undefined when no literal can be required. */
+export function gateOf(p: Prepared): RuleKey | undefined {
+  return p.gate >= 0 ? p.keys[p.gate] : undefined;
+}
