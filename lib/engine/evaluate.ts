@@ -6,7 +6,7 @@ import { loopCount, trackCall, trackFailure } from "./loops.ts";
 import { defaultProtectedPaths } from "./protected-paths.ts";
 import { candidates, type RuleSet } from "./merge.ts";
 import { type CompiledRule, EventView, fillTemplate, matchStatic, NO_MATCH } from "./match.ts";
-import { selectorFor } from "./select/selector.ts";
+import { type Selector, selectorFor, wholeSelector } from "./select/selector.ts";
 import { RegexBudgetError } from "./regex/guarded-regexp.ts";
 import { redactJson, redactSecrets, redactionNotice } from "../secrets/redact.ts";
 import { carriedSecret, exfiltrationReason, rememberSecrets } from "./secret-flow.ts";
@@ -206,8 +206,9 @@ export function evaluate(ctx: EvalContext, event: HookEvent): Decision | Promise
   const shell = shellContext(ctx, event);
   const list = candidates(ctx.rules, event.hook, view.tool);
 
-  const selector = selectorFor(list);
-  if (selector.needsHost) return evaluateAsync(ctx, view, state, list, shell);
+  // A snapshot's lists were narrowed by the same index already: selecting again would only repeat it.
+  const selector = ctx.rules.preselected ? wholeSelector(list) : selectorFor(list);
+  if (selector.needsHost) return evaluateAsync(ctx, view, state, list, selector, shell);
 
   const out = newOutcome(state, ctx.projectRoot);
   let picked = selector.select(view, shell);
@@ -240,9 +241,8 @@ function newOutcome(state: SessionState, projectRoot: string): Outcome {
 }
 
 
-async function evaluateAsync(ctx: EvalContext, view: EventView, state: SessionState, list: CompiledRule[], shell: ShellContext): Promise<Decision> {
+async function evaluateAsync(ctx: EvalContext, view: EventView, state: SessionState, list: CompiledRule[], selector: Selector, shell: ShellContext): Promise<Decision> {
   const out = newOutcome(state, ctx.projectRoot);
-  const selector = selectorFor(list);
   let picked = selector.select(view, shell);
   for (let k = 0; k < picked.length; k++) {
     const cr = picked[k] as CompiledRule;

@@ -4,6 +4,11 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { runHook } from "../cli/hook.ts";
+import { loadRuleText } from "../engine/load.ts";
+import { EventView, matchStatic } from "../engine/match.ts";
+import { candidates, defaultRegexCompiler, mergeLayers, preselectedRuleSet } from "../engine/merge.ts";
+import { SELECT_CASES, SELECT_RULES } from "../engine/select/select.cases.ts";
+import { isPowerShellTool } from "../engine/tools.ts";
 import type { HookEvent } from "../engine/schema.ts";
 import { fileRuleSnapshots, type RuleSnapshots } from "./hook-snapshot.ts";
 import { homeDir } from "./paths.ts";
@@ -172,4 +177,33 @@ describe("hook snapshots", () => {
     await bash("deploy now", true);
     expect(hits).toBe(0);
   });
+});
+
+describe("hook snapshot selection", () => {
+  const file = "/p/.pi/shepherd-rules.json";
+  const loadedRules = loadRuleText(JSON.stringify(SELECT_RULES), { file, source: "project" });
+  const set = mergeLayers([{ source: "project", files: [{ file, rules: loadedRules.rules }] }]);
+
+  // The table every Selector answers (lib/engine/select/select.cases.ts), here through the file a hook reads.
+  for (const c of SELECT_CASES) {
+    it(`should pick as the table says: ${c.name}`, () => {
+      const dir = join(root, "cache");
+      fileRuleSnapshots(dir, "salt", [], "/home/u").save("/p", "key", set);
+      const picked = fileRuleSnapshots(dir, "salt", [c.event], "/home/u").load("/p", "key");
+      expect(picked).toBeDefined();
+      const fromSnapshot = preselectedRuleSet(picked ?? [], [], defaultRegexCompiler);
+      expect(fromSnapshot.preselected).toBe(true);
+      const view = new EventView(c.event);
+      const names = candidates(fromSnapshot, c.event.hook, view.tool).map((cr) => cr.rule.name);
+      for (const n of c.picks) expect(names).toContain(n);
+      for (const n of c.skips) expect(names).not.toContain(n);
+      // Never drops a rule the sidecar's list would match, and keeps its order.
+      const shell = { cwd: "/p", projectRoot: "/p", home: "/home/u", ...(c.event.tool && isPowerShellTool(c.event.tool.name) ? { dialect: "powershell" as const } : {}) };
+      const full = candidates(set, c.event.hook, view.tool);
+      const matching = full.filter((cr) => matchStatic(cr, view, shell, false) === undefined).map((cr) => cr.rule.name);
+      for (const n of matching) expect(names).toContain(n);
+      const order = names.map((n) => full.findIndex((cr) => cr.rule.name === n));
+      expect(order).toEqual([...order].sort((a, b) => a - b));
+    });
+  }
 });

@@ -5,7 +5,7 @@
  * `includes` (a list used once or twice, a one-shot hook), and one over the gram index (gram-index.ts),
  * built in memory by the sidecar or read back from the hook snapshot: the same index, the same scan.
  */
-import type { ShellContext } from "../../shell/index.ts";
+import { parseShell, type ShellContext } from "../../shell/index.ts";
 import type { CompiledRule, EventView } from "../match.ts";
 import { gateOf, prepared } from "../prepared.ts";
 import type { Rule } from "../schema.ts";
@@ -68,20 +68,39 @@ export function indexedSelector(all: CompiledRule[], index: GramIndex = buildGra
   return { all, needsHost: needsHostOf(all), select };
 }
 
+/** Every rule of the list: for lists a selector narrowed already (a hook snapshot's, see `RuleSet.preselected`). */
+export function wholeSelector(all: CompiledRule[]): Selector {
+  const select = (_view: EventView, _shell: ShellContext, after?: CompiledRule): CompiledRule[] => (after ? all.slice(all.indexOf(after) + 1) : all);
+  return { all, needsHost: needsHostOf(all), select };
+}
+
 /** Lower-cased text as the literals are, with the non-ASCII letter that case-folds to ASCII "s". */
 function foldText(text: string): string {
   const lower = text.toLowerCase();
   return lower.includes("\u017f") ? lower.replace(/\u017f/g, "s") : lower;
 }
 
-/** Each rule's gate tested with `includes` on its field's folded text (read once per field per event). */
+/**
+ * Each rule's gate tested with `includes` on its field's folded text (read once per field per event), and a
+ * rule requiring programs kept only when one of them runs (the matchers' own parse, cached).
+ */
 export function plainSelector(all: CompiledRule[]): Selector {
-  const select = (view: EventView, _shell: ShellContext, after?: CompiledRule): CompiledRule[] => {
+  const select = (view: EventView, shell: ShellContext, after?: CompiledRule): CompiledRule[] => {
     const from = after ? all.indexOf(after) + 1 : 0;
     const folded = new Map<string, string | undefined>();
+    let running: Set<string> | undefined;
     const out: CompiledRule[] = [];
     for (let i = from; i < all.length; i++) {
       const cr = all[i] as CompiledRule;
+      const programs = requiredPrograms(cr.rule);
+      if (programs) {
+        const command = view.command;
+        if (command === undefined) continue;
+        running ??= new Set(parseShell(command, shell).commands.map((c) => c.program));
+        if (!programs.some((p) => (running as Set<string>).has(p))) continue;
+        out.push(cr);
+        continue;
+      }
       const gate = gateOf(prepared(cr.rule));
       if (gate) {
         let text = folded.get(gate.field);
