@@ -4,13 +4,15 @@
  * itself, so the load cache and the hook snapshot serialize it with the rule and no module keeps it aside.
  */
 import { analyzePattern, type PatternAnalysis } from "./regex/risk.ts";
-import { requiredLiteralSets } from "./regex/literals.ts";
+import { requiredText } from "./regex/literals.ts";
 import type { Rule } from "./schema.ts";
 
 /** A set of literals of one field (`subject` for the rule's pattern): every match holds at least one of them. */
 export interface RuleKey {
   field: string;
   literals: string[];
+  /** The literal is a shape (literals.ts: `a` any lower-case letter, `0` any digit...), matched on shape-folded text. */
+  shape?: true;
 }
 
 export interface Prepared {
@@ -37,13 +39,16 @@ export function analysisKey(pattern: string, flags: string | undefined): string 
   return `${(flags ?? "").replace(/[gy]/g, "")}/${pattern}`;
 }
 
-/** Literal keys and their gate: from the rule's text, so preparing a rule never compiles it. */
+/** Literal and shape keys and the gate: from the rule's text, so preparing a rule never compiles it. */
 function keysOf(rule: Rule): { keys: RuleKey[]; gate: number } {
   const keys: RuleKey[] = [];
   let gate = -1;
   let strongest = 0;
   const add = (field: string, pattern: string, flags: string | undefined) => {
-    for (const literals of requiredLiteralSets(pattern, flags ?? "") ?? []) {
+    const required = requiredText(pattern, flags ?? "");
+    if (!required) return;
+    for (const shape of required.shapes) keys.push({ field, literals: [shape], shape: true });
+    for (const literals of required.sets) {
       keys.push({ field, literals });
       let min = Number.POSITIVE_INFINITY;
       for (const l of literals) min = Math.min(min, l.length);
@@ -52,6 +57,8 @@ function keysOf(rule: Rule): { keys: RuleKey[]; gate: number } {
   };
   if (rule.pattern !== undefined) add("subject", rule.pattern, rule.flags);
   for (const c of rule.conditions) if (!c.negate) add(c.field, c.pattern, c.flags);
+  // A literal shorter than an n-gram is in most text: the longest shape, if any, says more.
+  if (strongest < 3) for (let i = 0; i < keys.length; i++) if (keys[i]?.shape && (gate < 0 || !keys[gate]?.shape || (keys[i]?.literals[0]?.length ?? 0) > (keys[gate]?.literals[0]?.length ?? 0))) gate = i;
   return { keys, gate };
 }
 
@@ -83,7 +90,7 @@ export function analysisOf(rule: Rule | undefined, pattern: string, flags: strin
   return known && Object.hasOwn(known, key) ? (known[key] as PatternAnalysis) : analyzePattern(pattern, flags);
 }
 
-/** The gate of a prepared rule, or undefined when no literal can be required. */
+/** The gate of a prepared rule (tested with `includes` on folded or shape-folded text), or undefined when nothing can be required. */
 export function gateOf(p: Prepared): RuleKey | undefined {
   return p.gate >= 0 ? p.keys[p.gate] : undefined;
 }

@@ -1,23 +1,96 @@
 /**
- * @module required literals of a pattern: text every match must contain (`\bgit\b.*push` needs "git" and
- * "push"), what selection files a rule under. Conservative by construction: anything not understood ends
- * a literal run or gives up, so a literal returned here is in every match, in JS and in re2js alike.
+ * @module required text of a pattern, read from the one regex parser's tree (syntax.ts): literals every
+ * match must contain (`\bgit\b.*push` needs "git" and "push") and character-class shapes it must contain
+ * (`\s-[a-z]{3}\d` needs " -aaa0"), what selection files a rule under. Conservative by construction: a
+ * construct JS and re2js may read differently makes the whole pattern unread, anything else not understood
+ * ends a run, so what is returned here is in every match on either engine.
  */
+import { type CharSet, NA_SPACE, type Node, parseRegex } from "./syntax.ts";
 
+/** Escaped characters read as themselves (besides the class escapes `\d\D\w\W\s\S`, `\b\B` and `\n\r\t`). */
 const ESCAPED_LITERALS = new Set([..."\\/.-()[]{}*+?|^$\"':=!<>,#&~@%`; _"]);
 
+/** A literal run no longer than this is kept whole; a repeat's copies beyond it add nothing to a filter. */
+const MAX_COPIES = 8;
+
 /**
- * Sets of literals, lower-cased, such that every match of `pattern` contains at least one literal of each
- * set; [] when none can be proven, undefined when the syntax is not understood. Conservative by
- * construction: anything not understood ends a literal run or gives up.
+ * False for syntax where JS and re2js part ways or that changes matching in ways not modelled: flags other
+ * than `gimsuyd`, escapes other than the plain ones (`\x41`, `\p{L}`, backreferences, RE2's `\Q`), groups
+ * other than `(?:`, lookaround and named ones (inline flags), `[]`, `[^]`, a `[` inside a class, a stray
+ * `]`, `{` or `}`. A lexical screen over the source; the structure is read by syntax.ts.
  */
-export function requiredLiteralSets(pattern: string, flags = ""): string[][] | undefined {
-  // Unicode sets (v) and unknown flags: not worth the risk of misreading the syntax.
-  if (/[^gimsuyd]/.test(flags)) return undefined;
-  const parsed = parseAlternation(pattern, 0);
-  if (!parsed || parsed.end !== pattern.length) return undefined;
-  // `i` with Unicode folding matches U+017F for "s" and U+212A for "k": the scan folds those too.
-  return parsed.sets;
+function plainSyntax(p: string, flags: string): boolean {
+  if (/[^gimsuyd]/.test(flags)) return false;
+  try {
+    new RegExp(p, flags);
+  } catch {
+    return false;
+  }
+  for (let i = 0; i < p.length; i++) {
+    const c = p[i] as string;
+    if (c === "\\") {
+      const e = p[++i] as string;
+      if (!("dDwWsSbBnrt".includes(e) || ESCAPED_LITERALS.has(e))) return false;
+    } else if (c === "[") {
+      if (p[i + 1] === "]" || (p[i + 1] === "^" && p[i + 2] === "]")) return false;
+      for (i++; i < p.length && p[i] !== "]"; i++) {
+        if (p[i] === "[") return false;
+        if (p[i] === "\\") {
+          const e = p[++i] as string;
+          if (!("dDwWsSnrt".includes(e) || ESCAPED_LITERALS.has(e))) return false;
+        }
+      }
+    } else if (c === "(" && p[i + 1] === "?") {
+      if (!/^\(\?(?:[:=!]|<[=!]|<[A-Za-z_$][\w$]*>)/.test(p.slice(i, i + 40))) return false;
+    } else if (c === "{") {
+      const q = /^\{\d+(?:,\d*)?\}/.exec(p.slice(i, i + 24));
+      if (!q || i === 0) return false;
+      i += q[0].length - 1;
+    } else if (c === "]" || c === "}") return false;
+  }
+  return true;
+}
+
+const LOWER: CharSet = 0x7fffffe000000000000000000000000n;
+const UPPER: CharSet = 0x7fffffe0000000000000000n;
+const DIGIT: CharSet = 0x3ff000000000000n;
+const SPACE: CharSet = 0x100003e00n | NA_SPACE;
+
+function single(set: CharSet): number | undefined {
+  if (set === 0n || (set & (set - 1n)) !== 0n || set >= NA_SPACE) return undefined;
+  let i = 0;
+  for (let s = set; s > 1n; s >>= 1n) i++;
+  return i;
+}
+
+/**
+ * The lower-cased character a set stands for: one printable ASCII character, or a letter in both cases. A set
+ * that may hold a non-ASCII character stands for none: under `iu` the parser adds one to every letter (the
+ * Kelvin sign folds to k), and it cannot be told from a class that names one.
+ */
+function literalOf(set: CharSet): string | undefined {
+  const one = single(set);
+  if (one !== undefined) return one >= 32 && one < 127 ? String.fromCharCode(one).toLowerCase() : undefined;
+  const lower = set & LOWER;
+  const l = single(lower);
+  return l !== undefined && set === (lower | (lower >> 32n)) ? String.fromCharCode(l) : undefined;
+}
+
+/** The shape character of a set: `a` (lower-case letters only), `A` (upper-case), `0` (digits), ` ` (white space), or one punctuation character. */
+function shapeOf(set: CharSet): string | undefined {
+  if (set === 0n) return undefined;
+  if ((set & ~LOWER) === 0n) return "a";
+  if ((set & ~UPPER) === 0n) return "A";
+  if ((set & ~DIGIT) === 0n) return "0";
+  if ((set & ~SPACE) === 0n) return " ";
+  const one = single(set);
+  return one !== undefined && one > 32 && one < 127 ? String.fromCharCode(one) : undefined;
+}
+
+/** Required text of a node: literal sets (any one of each set occurs) and shapes (each occurs). */
+interface Required {
+  sets: string[][];
+  shapes: string[];
 }
 
 /** Shortest literal of a set: what a set is worth as a filter, before knowing how common its text is. */
@@ -27,127 +100,112 @@ function strength(set: string[]): number {
   return min;
 }
 
-/** Parses alternatives from `i` up to a `)` or the end; `end` is the index of that `)` (or the length). */
-function parseAlternation(p: string, i: number): { sets: string[][]; end: number } | undefined {
-  const branches: string[][][] = [];
-  let sets: string[][] = [];
+function unwrap(n: Node): Node {
+  return n.t === "seq" && n.items.length === 1 ? unwrap(n.items[0] as Node) : n;
+}
+
+function requiredOf(node: Node): Required {
+  const n = unwrap(node);
+  if (n.t === "alt") {
+    // Alternatives: each must bring a set; their best sets together form one set. Shapes are not combined.
+    const union: string[] = [];
+    for (const b of n.branches) {
+      const sets = requiredOf(b).sets;
+      if (sets.length === 0) return { sets: [], shapes: [] };
+      let best = sets[0] as string[];
+      for (const set of sets) if (strength(set) > strength(best) || (strength(set) === strength(best) && set.length < best.length)) best = set;
+      for (const l of best) if (!union.includes(l)) union.push(l);
+    }
+    return { sets: [union], shapes: [] };
+  }
+  const out: Required = { sets: [], shapes: [] };
   let run = "";
+  let shape = "";
   const endRun = () => {
-    if (run !== "") sets.push([run]);
+    if (run !== "") out.sets.push([run]);
     run = "";
   };
-  for (;;) {
-    const ch = p[i];
-    if (ch === undefined || ch === ")" || ch === "|") {
-      endRun();
-      branches.push(sets);
-      sets = [];
-      if (ch !== "|") break;
-      i++;
-      continue;
-    }
-    if (ch === "^" || ch === "$") {
-      i++; // zero-width: the text around it stays contiguous
-      continue;
-    }
-    let literal: string | undefined;
-    let atomEnd: number;
-    let inner: string[][] | undefined;
-    if (ch === "\\") {
-      const next = p[i + 1];
-      if (next === undefined) return undefined;
-      if (next === "b" || next === "B") {
-        i += 2;
+  const endShape = () => {
+    if (shape.length >= 3) out.shapes.push(shape);
+    shape = "";
+  };
+  const walk = (items: readonly Node[]) => {
+    for (const item of items) {
+      if (item.t === "assert") continue; // zero-width: the text around it stays contiguous
+      if (item.t === "seq") {
+        walk(item.items);
         continue;
       }
-      if ("dDwWsS".includes(next)) literal = undefined;
-      else if (ESCAPED_LITERALS.has(next)) literal = next;
-      else return undefined; // \x, \u, \p, \k, \c, backreferences, RE2's \Q...: not worth modelling
-      atomEnd = i + 2;
-    } else if (ch === "(") {
-      let body = i + 1;
-      let counts = true;
-      if (p[i + 1] === "?") {
-        const k = p[i + 2];
-        const k2 = p[i + 3];
-        if (k === ":") body = i + 3;
-        else if (k === "=" || k === "!") {
-          body = i + 3;
-          counts = false; // lookahead: its text is not consumed here
-        } else if (k === "<" && (k2 === "=" || k2 === "!")) {
-          body = i + 4;
-          counts = false;
-        } else if (k === "<" || (k === "P" && k2 === "<")) {
-          const close = p.indexOf(">", i);
-          if (close === -1) return undefined;
-          body = close + 1;
-        } else return undefined; // inline flags and other extensions change matching
+      if (item.t === "set") {
+        const lit = literalOf(item.set);
+        if (lit === undefined) endRun();
+        else run += lit;
+        const sh = shapeOf(item.set);
+        if (sh === undefined) endShape();
+        else shape += sh;
+        continue;
       }
-      const group = parseAlternation(p, body);
-      if (!group || p[group.end] !== ")") return undefined;
-      atomEnd = group.end + 1;
-      if (counts) inner = group.sets;
-    } else if (ch === "[") {
-      const close = skipClass(p, i);
-      if (close === undefined) return undefined;
-      atomEnd = close;
-    } else if (ch === "]" || ch === "{" || ch === "}" || ch === "*" || ch === "+" || ch === "?") {
-      return undefined; // stray syntax: the engine may read it differently
-    } else if (ch === ".") {
-      atomEnd = i + 1;
-    } else {
-      const code = ch.charCodeAt(0);
-      literal = code >= 32 && code < 127 ? ch : undefined;
-      atomEnd = i + 1;
-    }
-    const q = quantifierEnd(p, atomEnd);
-    if (q === undefined) return undefined;
-    if (q > atomEnd || literal === undefined) {
-      // A quantified atom may repeat or vanish; a group or class is not literal text: the run stops.
+      if (item.t === "rep") {
+        const body = unwrap(item.body);
+        if (body.t === "set" && item.min >= 1) {
+          // `x{2,}y`: "xx" starts the repeat, its last two characters run on into "y".
+          const copies = Math.min(item.min, MAX_COPIES);
+          const lit = literalOf(body.set);
+          if (lit === undefined) endRun();
+          else {
+            run += lit.repeat(copies);
+            if (item.max !== item.min || item.min > MAX_COPIES) {
+              endRun();
+              run = lit.repeat(copies);
+            }
+          }
+          const sh = shapeOf(body.set);
+          if (sh === undefined) endShape();
+          else {
+            shape += sh.repeat(copies);
+            if (item.max !== item.min || item.min > MAX_COPIES) {
+              endShape();
+              shape = sh.repeat(copies);
+            }
+          }
+          continue;
+        }
+        endRun();
+        endShape();
+        // A group that must occur at least once still requires its own text.
+        if (item.min >= 1) {
+          const inner = requiredOf(item.body);
+          out.sets.push(...inner.sets);
+          out.shapes.push(...inner.shapes);
+        }
+        continue;
+      }
       endRun();
-      // A group that must occur once as written still requires its own literals.
-      if (q === atomEnd && inner) sets.push(...inner);
-      i = q;
-      continue;
+      endShape();
+      if (item.t === "alt") out.sets.push(...requiredOf(item).sets);
+      // A lookaround's text is not consumed here, and a backreference's is not known.
     }
-    run += literal.toLowerCase();
-    i = atomEnd;
-  }
-  if (branches.length === 1) return { sets: branches[0] as string[][], end: i };
-  // Alternatives: each must bring a set; their best sets together form one set.
-  const union: string[] = [];
-  for (const b of branches) {
-    if (b.length === 0) return { sets: [], end: i };
-    let best = b[0] as string[];
-    for (const set of b) if (strength(set) > strength(best) || (strength(set) === strength(best) && set.length < best.length)) best = set;
-    for (const l of best) if (!union.includes(l)) union.push(l);
-  }
-  return { sets: [union], end: i };
+  };
+  walk(n.t === "seq" ? n.items : [n]);
+  endRun();
+  endShape();
+  return out;
 }
 
-/** Index just past a quantifier at `i` (with its lazy `?`), `i` when there is none, undefined if unsure. */
-function quantifierEnd(p: string, i: number): number | undefined {
-  const ch = p[i];
-  let end = i;
-  if (ch === "*" || ch === "+" || ch === "?") end = i + 1;
-  else if (ch === "{") {
-    const m = /^\{\d+(,\d*)?\}/.exec(p.slice(i, i + 24));
-    if (!m) return undefined;
-    end = i + m[0].length;
-  } else return i;
-  return p[end] === "?" ? end + 1 : end;
+/**
+ * Sets of literals, lower-cased, such that every match of `pattern` contains at least one literal of each
+ * set; [] when none can be proven, undefined when the syntax is not one both engines read alike.
+ */
+export function requiredLiteralSets(pattern: string, flags = ""): string[][] | undefined {
+  return requiredText(pattern, flags)?.sets;
 }
 
-/** Index just past the `]` closing the class opened at `i`; undefined for forms engines read differently. */
-function skipClass(p: string, i: number): number | undefined {
-  let j = i + 1;
-  if (p[j] === "^") j++;
-  if (p[j] === "]") return undefined; // `[]a]`: empty class in JS, a class with "]" in RE2
-  for (; j < p.length; j++) {
-    const c = p[j];
-    if (c === "\\") j++;
-    else if (c === "[") return undefined; // nested or POSIX classes
-    else if (c === "]") return j + 1;
-  }
-  return undefined;
+/**
+ * Literal sets and shapes (three characters or more) every match of `pattern` contains; undefined when the
+ * syntax is not one both engines read alike. A shape is the text with each lower-case letter as `a`, each
+ * upper-case one as `A`, each digit as `0` and each white-space character as a space.
+ */
+export function requiredText(pattern: string, flags = ""): Required | undefined {
+  if (!plainSyntax(pattern, flags)) return undefined;
+  return requiredOf(parseRegex(pattern, flags).node);
 }

@@ -15,6 +15,23 @@ export const BLOOM_BITS = 16;
 /** Short n-grams turn up in most text: a set holding one is worth far less as a filter. */
 const SHORT_GRAM_PENALTY = 64;
 
+/** Set on the n-gram keys of shapes (a separate table, scanned over shape-folded text). */
+export const SHAPE_BIT = 1 << 23;
+
+/**
+ * How common a shape n-gram is in text, roughly, before anything is known of the text: letters and spaces are
+ * everywhere, capitals and flag dashes less so, digits and other punctuation least. Rules share shapes (`\s-[a-z]{3}\d`), so the
+ * count across rules alone would file them under " -a", which every flag holds.
+ */
+function shapeWeight(gram: number): number {
+  let w = 2;
+  for (let k = 0; k < 3; k++) {
+    const c = (gram >>> (7 * k)) & 0x7f;
+    w *= c === 97 || c === 32 ? 4 : c === 65 || c === 45 ? 3 : c === 48 ? 2 : 1;
+  }
+  return w;
+}
+
 /** What the index needs of one rule of the list. */
 export interface IndexEntry {
   keys: readonly RuleKey[];
@@ -38,6 +55,8 @@ export interface FieldTable {
   shift: number;
   /** Which n-gram lengths (1..3) occur, as bits 1 << len. */
   lengths: number;
+  /** Shape keys: the text is read shape-folded, and keys carry SHAPE_BIT. */
+  shape: boolean;
   bloom: Uint8Array;
 }
 
@@ -66,10 +85,10 @@ export function slotHash(key: number): number {
   return Math.imul(key, 0x85ebca6b);
 }
 
-function gramsOf(lit: string): number[] {
+function gramsOf(lit: string, shape: boolean | undefined): number[] {
   const len = Math.min(GRAM, lit.length);
   const out: number[] = [];
-  for (let s = 0; s + len <= lit.length; s++) out.push(gramKey(lit, s, len));
+  for (let s = 0; s + len <= lit.length; s++) out.push(gramKey(lit, s, len) | (shape ? SHAPE_BIT : 0));
   return out;
 }
 
@@ -83,7 +102,7 @@ function bloomOf(keys: Int32Array): Uint8Array {
   return bloom;
 }
 
-function packGrams(field: string, grams: Map<number, number[]>, lengths: number): FieldTable {
+function packGrams(field: string, shape: boolean, grams: Map<number, number[]>, lengths: number): FieldTable {
   let bits = 1;
   while (1 << bits < grams.size * 2) bits++;
   const size = 1 << bits;
@@ -103,7 +122,7 @@ function packGrams(field: string, grams: Map<number, number[]>, lengths: number)
     at += list.length;
     runs[2 * slot + 1] = at;
   }
-  return { field, keys, runs, positions, shift, lengths, bloom: bloomOf(keys) };
+  return { field, keys, runs, positions, shift, lengths, shape, bloom: bloomOf(keys) };
 }
 
 /**
@@ -116,11 +135,11 @@ export function buildGramIndex(entries: readonly IndexEntry[]): GramIndex {
   for (const e of entries) {
     if (e.programs) continue;
     const mine = new Set<number>();
-    for (const k of e.keys) for (const lit of k.literals) for (const g of gramsOf(lit)) mine.add(g);
+    for (const k of e.keys) for (const lit of k.literals) for (const g of gramsOf(lit, k.shape)) mine.add(g);
     for (const g of mine) freq.set(g, (freq.get(g) ?? 0) + 1);
   }
   const always: number[] = [];
-  const byField = new Map<string, { grams: Map<number, number[]>; lengths: number }>();
+  const byField = new Map<string, { field: string; shape: boolean; grams: Map<number, number[]>; lengths: number }>();
   const programs = new Map<string, number[]>();
   entries.forEach((e, pos) => {
     if (e.programs) {
@@ -131,38 +150,39 @@ export function buildGramIndex(entries: readonly IndexEntry[]): GramIndex {
       }
       return;
     }
-    let best: { field: string; grams: number[]; cost: number } | undefined;
+    let best: { field: string; shape: boolean; grams: number[]; cost: number } | undefined;
     for (const k of e.keys) {
       let cost = 0;
       const grams = k.literals.map((lit) => {
         let gram = 0;
         let c = Number.POSITIVE_INFINITY;
-        for (const g of gramsOf(lit)) {
-          const n = (freq.get(g) ?? 0) * (lit.length < GRAM ? SHORT_GRAM_PENALTY : 1);
+        for (const g of gramsOf(lit, k.shape)) {
+          const n = (freq.get(g) ?? 0) * (lit.length < GRAM ? SHORT_GRAM_PENALTY : 1) * (k.shape ? shapeWeight(g) : 1);
           if (n < c) [gram, c] = [g, n];
         }
         cost += c;
         return gram;
       });
-      if (!best || cost < best.cost) best = { field: k.field, grams, cost };
+      if (!best || cost < best.cost) best = { field: k.field, shape: k.shape === true, grams, cost };
     }
     if (!best) {
       always.push(pos);
       return;
     }
-    let f = byField.get(best.field);
-    if (!f) byField.set(best.field, (f = { grams: new Map(), lengths: 0 }));
+    const table = `${best.shape ? "shape" : "text"}\0${best.field}`;
+    let f = byField.get(table);
+    if (!f) byField.set(table, (f = { field: best.field, shape: best.shape, grams: new Map(), lengths: 0 }));
     for (const gram of best.grams) {
       const list = f.grams.get(gram) ?? [];
       if (list[list.length - 1] !== pos) list.push(pos);
       f.grams.set(gram, list);
-      f.lengths |= 1 << (gram >>> 21);
+      f.lengths |= 1 << ((gram >>> 21) & 3);
     }
   });
   return {
     size: entries.length,
     always: Int32Array.from(always),
-    fields: [...byField].map(([field, f]) => packGrams(field, f.grams, f.lengths)),
+    fields: [...byField.values()].map((f) => packGrams(f.field, f.shape, f.grams, f.lengths)),
     programs: new Map([...programs].map(([name, list]) => [name, Int32Array.from(list)])),
   };
 }
@@ -171,7 +191,7 @@ export function buildGramIndex(entries: readonly IndexEntry[]): GramIndex {
 export interface SerializedGramIndex {
   size: number;
   always: number[];
-  fields: { field: string; keys: number[]; runs: number[]; positions: number[]; shift: number; lengths: number }[];
+  fields: { field: string; shape: boolean; keys: number[]; runs: number[]; positions: number[]; shift: number; lengths: number }[];
   programs: [string, number[]][];
 }
 
@@ -179,7 +199,7 @@ export function serializeGramIndex(index: GramIndex): SerializedGramIndex {
   return {
     size: index.size,
     always: [...index.always],
-    fields: index.fields.map((f) => ({ field: f.field, keys: [...f.keys], runs: [...f.runs], positions: [...f.positions], shift: f.shift, lengths: f.lengths })),
+    fields: index.fields.map((f) => ({ field: f.field, shape: f.shape, keys: [...f.keys], runs: [...f.runs], positions: [...f.positions], shift: f.shift, lengths: f.lengths })),
     programs: [...index.programs].map(([name, list]) => [name, [...list]]),
   };
 }
@@ -210,8 +230,8 @@ export function deserializeGramIndex(x: unknown): GramIndex | undefined {
   if (!always || !Array.isArray(x.fields) || !Array.isArray(x.programs)) return undefined;
   const fields: FieldTable[] = [];
   for (const f of x.fields as unknown[]) {
-    if (!isRecord(f) || typeof f.field !== "string" || typeof f.shift !== "number" || typeof f.lengths !== "number" || !Array.isArray(f.keys)) return undefined;
-    const keys = intArray(f.keys, 2 ** 31);
+    if (!isRecord(f) || typeof f.field !== "string" || typeof f.shape !== "boolean" || typeof f.shift !== "number" || typeof f.lengths !== "number" || !Array.isArray(f.keys)) return undefined;
+    const keys = intArray(f.keys, 2 * SHAPE_BIT);
     const positions = intArray(f.positions, size);
     if (!keys || !positions) return undefined;
     const runs = intArray(f.runs, positions.length + 1);
@@ -219,7 +239,7 @@ export function deserializeGramIndex(x: unknown): GramIndex | undefined {
     // An empty slot ends every probe: a full table would make one loop for good.
     if (!runs || !keys.includes(0) || slots === 0 || (slots & (slots - 1)) !== 0 || runs.length !== 2 * slots || f.shift !== 32 - Math.log2(slots) || (f.lengths & ~0b1110) !== 0) return undefined;
     for (let s = 0; s < slots; s++) if ((runs[2 * s] as number) > (runs[2 * s + 1] as number)) return undefined;
-    fields.push({ field: f.field, keys, runs, positions, shift: f.shift, lengths: f.lengths, bloom: bloomOf(keys) });
+    fields.push({ field: f.field, keys, runs, positions, shift: f.shift, lengths: f.lengths, shape: f.shape, bloom: bloomOf(keys) });
   }
   const programs = new Map<string, Int32Array>();
   for (const p of x.programs as unknown[]) {

@@ -4,7 +4,7 @@
  */
 import { parseShell } from "../../shell/index.ts";
 import type { EventView } from "../match.ts";
-import { bloomIndex, type FieldTable, type GramIndex, slotHash } from "./gram-index.ts";
+import { bloomIndex, type FieldTable, type GramIndex, SHAPE_BIT, slotHash } from "./gram-index.ts";
 
 /** Lower-cased code of one character for matching against literals; -1 for anything no literal holds. */
 function fold(code: number): number {
@@ -13,6 +13,30 @@ function fold(code: number): number {
   if (code === 0x17f) return 115; // ſ folds to s
   if (code === 0x212a) return 107; // Kelvin sign folds to k
   return -1;
+}
+
+/**
+ * The shape code of one character (regex/literals.ts): `a` for a lower-case ASCII letter, `A` for an
+ * upper-case one, `0` for a digit, a space for any white space `\s` matches, other printable ASCII as itself;
+ * -1 for anything no shape holds.
+ */
+export function shapeCode(code: number): number {
+  if (code >= 97 && code <= 122) return 97;
+  if (code >= 65 && code <= 90) return 65;
+  if (code >= 48 && code <= 57) return 48;
+  if (code === 32 || (code >= 9 && code <= 13)) return 32;
+  if (code > 32 && code < 127) return code;
+  return code >= 127 && /\s/.test(String.fromCharCode(code)) ? 32 : -1;
+}
+
+/** The text with every character as its shape code (NUL for a character no shape holds). */
+export function shapeText(text: string): string {
+  let out = "";
+  for (let i = 0; i < text.length; i++) {
+    const c = shapeCode(text.charCodeAt(i));
+    out += String.fromCharCode(c < 0 ? 0 : c);
+  }
+  return out;
 }
 
 /** Per-index scratch: which positions this event has already collected (a stamp per event, no clearing). */
@@ -114,6 +138,10 @@ function sortSmall(list: number[]): void {
 
 /** Slides 1-, 2- and 3-gram windows over the folded text; collects positions filed under a gram seen. */
 function scanText(text: string, f: FieldTable, seen: Uint32Array, stamp: number, hits: number[]): void {
+  if (f.shape) {
+    scanShapes(text, f, seen, stamp, hits);
+    return;
+  }
   const lengths = f.lengths;
   // Most literals are 3+ characters: then one probe per position, and no loop over lengths.
   const only3 = lengths === 1 << 3;
@@ -139,6 +167,23 @@ function scanText(text: string, f: FieldTable, seen: Uint32Array, stamp: number,
     for (let len = 1; len <= valid; len++) {
       if ((lengths & (1 << len)) !== 0) probe((len << 21) | (window & ((1 << (7 * len)) - 1)), f, seen, stamp, hits);
     }
+  }
+}
+
+/** Slides a 3-gram window over the shape-folded text (shapes are three characters or more). */
+function scanShapes(text: string, f: FieldTable, seen: Uint32Array, stamp: number, hits: number[]): void {
+  let window = 0;
+  let valid = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = shapeCode(text.charCodeAt(i));
+    if (c < 0) {
+      valid = 0;
+      window = 0;
+      continue;
+    }
+    window = ((window << 7) | c) & 0x1fffff;
+    if (valid < 3) valid++;
+    if (valid === 3) probe(SHAPE_BIT | (3 << 21) | window, f, seen, stamp, hits);
   }
 }
 

@@ -11,7 +11,7 @@ import { gateOf, prepared } from "../prepared.ts";
 import type { Rule } from "../schema.ts";
 import { isBuiltinAction } from "../schema-core.ts";
 import { buildGramIndex, type GramIndex, type IndexEntry } from "./gram-index.ts";
-import { fieldText, Marks, scanIndex } from "./scan.ts";
+import { fieldText, Marks, scanIndex, shapeText } from "./scan.ts";
 
 export interface Selector {
   all: CompiledRule[];
@@ -103,11 +103,12 @@ export function plainSelector(all: CompiledRule[]): Selector {
       }
       const gate = gateOf(prepared(cr.rule));
       if (gate) {
-        let text = folded.get(gate.field);
-        if (text === undefined && !folded.has(gate.field)) {
+        const name = gate.shape ? `shape\0${gate.field}` : gate.field;
+        let text = folded.get(name);
+        if (text === undefined && !folded.has(name)) {
           const raw = fieldText(view, gate.field);
-          text = raw === undefined ? undefined : foldText(raw);
-          folded.set(gate.field, text);
+          text = raw === undefined ? undefined : gate.shape ? shapeText(raw) : foldText(raw);
+          folded.set(name, text);
         }
         if (text === undefined || !gate.literals.some((l) => (text as string).includes(l))) continue;
       }
