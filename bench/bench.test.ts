@@ -27,6 +27,8 @@ describe("bench --quick", () => {
       "data-flow guard, added per tool call",
       "Claude Code mcp_tool hook round-trip p50",
       "loop rules added per evaluation",
+      "in-process evaluation, per event, rules that cannot match",
+      "stdio round-trip p50 (vs echo server), rules that cannot match",
     ]) {
       expect(names.some((name) => name.startsWith(expected))).toBe(true);
     }

@@ -10,6 +10,7 @@ import type { MemoryResult } from "../sections/memory.ts";
 import type { ReloadResult } from "../sections/reload.ts";
 import type { SpawnResult } from "../sections/spawn.ts";
 import type { StdioResult } from "../sections/stdio.ts";
+import type { UnmatchableResult } from "../sections/unmatchable.ts";
 import { fmtMb, fmtMs, fmtRatio, fmtUs } from "./stats.ts";
 
 export interface MachineInfo {
@@ -38,6 +39,8 @@ export interface BenchReport {
   redact?: RedactResult;
   mcpHook?: McpHookResult;
   loops?: LoopsResult;
+  /** Rules that cannot match the mix: 10,000 and 100,000 (quick: tiny sizes). */
+  unmatchable?: UnmatchableResult[];
   durationMs: number;
 }
 
@@ -93,6 +96,11 @@ export function rows(r: BenchReport): Row[] {
   for (const p of r.inProcess) {
     const limit = r.quick ? undefined : p.rules === 1_000 ? 5 : p.rules === 10_000 ? 50 : undefined;
     out.push(["in-process evaluation, per event", n(p.rules), fmtUs(p.usPerEvent), "", "", limit ? `< ${limit} µs` : "", met(limit ? p.usPerEvent < limit : undefined)]);
+  }
+  for (const u of r.unmatchable ?? []) {
+    const t = !r.quick && u.rules === 10_000;
+    out.push([`in-process evaluation, per event, rules that cannot match (median of ${u.starts} starts)`, n(u.rules), fmtUs(u.usPerEvent), "", "", t ? "< 3 µs" : "", met(t ? u.usPerEvent < 3 : undefined)]);
+    out.push([`stdio round-trip p50 (vs echo server), rules that cannot match, ${u.stdio.placement} (median of ${u.starts} starts)`, n(u.rules), fmtMs(u.stdio.shepherdP50), fmtMs(u.stdio.echoP50), fmtRatio(u.stdio.ratioP50), t ? "≤ 1.3x" : "", met(t ? u.stdio.ratioP50 <= 1.3 : undefined)]);
   }
   if (r.spawn) {
     const s = r.spawn;
@@ -169,6 +177,11 @@ Load average when the run started: ${m.loadAtStart}. The whole run took ${(r.dur
   project's \`.pi/shepherd-rules.json\` of a temp project with an isolated \`PI_CODING_AGENT_DIR\` and \`HOME\`,
   loaded through the real load path, plus the built-in rules (defaults and the shell-aware safety pack). The
   project is trusted, as \`shepherd trust\` would record it: a thousand rules are the user's own.
+- **Rules that cannot match**: 10,000 and 100,000 rules each with a word of its own no event holds
+  (\`bench/lib/unmatchable-rules.ts\`: literals, a condition's literal, paths, tool results, messages, prompts, and
+  one in ten with no literal of three characters, only a class shape such as \`\\s-[a-z]{3}\\d{2}\\s\`), half in the
+  global rule file and half in the project's (compact JSON: 100,000 fit the 4 MiB caps). In process and over stdio
+  beside the echo server, each the median over fresh starts (a new Workspace, new server processes).
 - **Events**: a fixed mix of 15 (8 shell commands, one of them blocked by a built-in rule; an edit, a 1 KB
   write, a read; two tool results; an assistant message; a prompt).
 - **stdio round-trip**: \`dist/shepherd serve\` and a minimal Bun JSON-RPC echo server
