@@ -7,6 +7,7 @@ import { runHook } from "../cli/hook.ts";
 import { loadRuleText } from "../engine/load.ts";
 import { EventView, matchStatic } from "../engine/match.ts";
 import { candidates, defaultRegexCompiler, mergeLayers, preselectedRuleSet } from "../engine/merge.ts";
+import { analysisKey, patternsOf } from "../engine/prepared.ts";
 import { SELECT_CASES, SELECT_RULES } from "../engine/select/select.cases.ts";
 import { isPowerShellTool } from "../engine/tools.ts";
 import type { HookEvent } from "../engine/schema.ts";
@@ -206,4 +207,23 @@ describe("hook snapshot selection", () => {
       expect(order).toEqual([...order].sort((a, b) => a - b));
     });
   }
+});
+
+describe("hook snapshot prepared rules", () => {
+  it("should hand over every rule with its keys and the analysis of each pattern it compiles, so a hook parses no regex", () => {
+    const file = "/p/.pi/shepherd-rules.json";
+    const loadedRules = loadRuleText(JSON.stringify(SELECT_RULES), { file, source: "project" });
+    const set = mergeLayers([{ source: "project", files: [{ file, rules: loadedRules.rules }] }]);
+    const dir = join(root, "cache");
+    fileRuleSnapshots(dir, "salt", [], "/home/u").save("/p", "key", set);
+    const events = SELECT_CASES.map((c) => c.event);
+    const picked = fileRuleSnapshots(dir, "salt", events, "/home/u").load("/p", "key") ?? [];
+    expect(picked.length).toBeGreaterThan(10);
+    for (const rule of picked) {
+      const prepared = rule.prepared;
+      expect(prepared).toBeDefined();
+      expect(Array.isArray(prepared?.keys)).toBe(true);
+      for (const p of patternsOf(rule)) expect(Object.hasOwn(prepared?.analyses ?? {}, analysisKey(p.pattern, p.flags))).toBe(true);
+    }
+  });
 });
