@@ -3,7 +3,8 @@
  * the rule is loaded (its literal keys, its gate, its patterns' safety analyses) and carried on the rule
  * itself, so the load cache and the hook snapshot serialize it with the rule and no module keeps it aside.
  */
-import { analyzePattern, type PatternAnalysis } from "./regex/risk.ts";
+import { analyzePattern, analyzeParsed, type PatternAnalysis } from "./regex/risk.ts";
+import { type ParsedRegex, parseRegex } from "./regex/syntax.ts";
 import { requiredText } from "./regex/literals.ts";
 import type { Rule } from "./schema.ts";
 
@@ -40,12 +41,13 @@ export function analysisKey(pattern: string, flags: string | undefined): string 
 }
 
 /** Literal and shape keys and the gate: from the rule's text, so preparing a rule never compiles it. */
-function keysOf(rule: Rule): { keys: RuleKey[]; gate: number } {
+function keysOf(rule: Rule, parse: (pattern: string, flags: string | undefined) => ParsedRegex | undefined): { keys: RuleKey[]; gate: number } {
   const keys: RuleKey[] = [];
   let gate = -1;
   let strongest = 0;
   const add = (field: string, pattern: string, flags: string | undefined) => {
-    const required = requiredText(pattern, flags ?? "");
+    const parsed = parse(pattern, flags);
+    const required = parsed && requiredText(pattern, flags ?? "", parsed);
     if (!required) return;
     for (const shape of required.shapes) keys.push({ field, literals: [shape], shape: true });
     for (const literals of required.sets) {
@@ -64,17 +66,27 @@ function keysOf(rule: Rule): { keys: RuleKey[]; gate: number } {
 
 /** The prepared value of a rule's current text. */
 export function prepareRule(rule: Rule): Prepared {
+  // Each pattern parsed once, for its analysis and its required text alike.
+  const parsed = new Map<string, ParsedRegex | undefined>();
+  const parse = (pattern: string, flags: string | undefined): ParsedRegex | undefined => {
+    const key = analysisKey(pattern, flags);
+    if (parsed.has(key)) return parsed.get(key);
+    let tree: ParsedRegex | undefined;
+    try {
+      tree = parseRegex(pattern, (flags ?? "").replace(/[gy]/g, ""));
+    } catch {
+      // Not valid JS: compiling the rule reports the native message.
+    }
+    parsed.set(key, tree);
+    return tree;
+  };
   const analyses: Record<string, PatternAnalysis> = {};
   for (const p of patternsOf(rule)) {
     const key = analysisKey(p.pattern, p.flags);
-    if (Object.hasOwn(analyses, key)) continue;
-    try {
-      analyses[key] = analyzePattern(p.pattern, (p.flags ?? "").replace(/[gy]/g, ""));
-    } catch {
-      // A pattern the analyser cannot read is analysed (and reported) again when it is compiled.
-    }
+    const tree = Object.hasOwn(analyses, key) ? undefined : parse(p.pattern, p.flags);
+    if (tree) analyses[key] = analyzeParsed(tree, p.pattern);
   }
-  return { ...keysOf(rule), analyses };
+  return { ...keysOf(rule, parse), analyses };
 }
 
 /** The rule with its prepared value (made by load; a rule built elsewhere is prepared here, once). */

@@ -5,7 +5,7 @@
  * construct JS and re2js may read differently makes the whole pattern unread, anything else not understood
  * ends a run, so what is returned here is in every match on either engine.
  */
-import { type CharSet, NA_SPACE, type Node, parseRegex } from "./syntax.ts";
+import { type CharSet, NA_SPACE, type Node, type ParsedRegex, parseRegex } from "./syntax.ts";
 
 /** Escaped characters read as themselves (besides the class escapes `\d\D\w\W\s\S`, `\b\B` and `\n\r\t`). */
 const ESCAPED_LITERALS = new Set([..."\\/.-()[]{}*+?|^$\"':=!<>,#&~@%`; _"]);
@@ -56,11 +56,10 @@ const UPPER: CharSet = 0x7fffffe0000000000000000n;
 const DIGIT: CharSet = 0x3ff000000000000n;
 const SPACE: CharSet = 0x100003e00n | NA_SPACE;
 
+/** The one ASCII character of a set, or undefined (the bit's index, read natively rather than shifted out). */
 function single(set: CharSet): number | undefined {
   if (set === 0n || (set & (set - 1n)) !== 0n || set >= NA_SPACE) return undefined;
-  let i = 0;
-  for (let s = set; s > 1n; s >>= 1n) i++;
-  return i;
+  return set.toString(2).length - 1;
 }
 
 /**
@@ -205,7 +204,7 @@ export function requiredLiteralSets(pattern: string, flags = ""): string[][] | u
  * syntax is not one both engines read alike. A shape is the text with each lower-case letter as `a`, each
  * upper-case one as `A`, each digit as `0` and each white-space character as a space.
  */
-export function requiredText(pattern: string, flags = ""): Required | undefined {
+export function requiredText(pattern: string, flags = "", parsed?: ParsedRegex): Required | undefined {
   if (!plainSyntax(pattern, flags)) return undefined;
-  return requiredOf(parseRegex(pattern, flags).node);
+  return requiredOf((parsed ?? parseRegex(pattern, flags)).node);
 }

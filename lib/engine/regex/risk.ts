@@ -9,7 +9,7 @@
  * what one iteration matches, as `\w+\s?` twice matches what it matches once) and something after it
  * can fail (the end of the pattern included, to be safe). Conservative: a flagged pattern may still be fast.
  */
-import { ALL, type CharSet, linearSuperset, type Node, parseRegex } from "./syntax.ts";
+import { ALL, type CharSet, linearSuperset, type Node, type ParsedRegex, parseRegex } from "./syntax.ts";
 
 export interface PatternRisk {
   kind: "exponential" | "polynomial";
@@ -334,7 +334,11 @@ function worst(found: PatternRisk[]): PatternRisk | undefined {
 
 /** Static look at a pattern's structure. Conservative: a flagged pattern may still be fine. */
 export function analyzePattern(pattern: string, flags = ""): PatternAnalysis {
-  const parsed = parseRegex(pattern, flags);
+  return analyzeParsed(parseRegex(pattern, flags), pattern);
+}
+
+/** `analyzePattern` of a pattern parsed already (prepared.ts parses each pattern once for all it derives). */
+export function analyzeParsed(parsed: ParsedRegex, pattern: string): PatternAnalysis {
   const found: PatternRisk[] = [];
   // The end of the pattern counts as a possible failure: a rule's pattern is tested, rewritten with, and
   // composed into others (`command` conditions), and flagging an ambiguous repeat there only moves it to
