@@ -19,6 +19,7 @@ const ALLOWED: readonly RegExp[] = [
   /^lib\/audit\/[a-z-]+\.ts$/,
   /^lib\/engine\/(?!schema\.ts$)[a-z-]+\.ts$/,
   /^lib\/engine\/regex\/[a-z-]+\.ts$/,
+  /^lib\/engine\/select\/[a-z-]+\.ts$/,
   /^lib\/fs\/[a-z-]+\.ts$/,
   /^lib\/rules\/(builtin-rules\.gen|git|hook-snapshot|host|load-cache|load-failure-cache|merge-project|paths|protected-guard|managed|settings|watch|workspace)\.ts$/,
   /^lib\/shell\/(?!command-condition-schema\.ts$)[a-z-]+\.ts$/,
@@ -27,7 +28,9 @@ const ALLOWED: readonly RegExp[] = [
   // Redaction of tool output and the data-flow guard's fingerprints run on every tool result.
   /^lib\/secrets\/redact\.ts$/,
   /^lib\/[a-z-]+\.ts$/,
-  /^npm:(valibot|re2js)$/,
+  // re2js and regexpp are CommonJS: bundled with the entry, evaluated on their first `require` (lazy-deps.ts);
+  // a hook answering from its snapshot parses no pattern (the analyses travel with the rules).
+  /^npm:(valibot|re2js|@eslint-community\/regexpp)$/,
 ];
 
 /** Never at start, whatever the allowlist says: each is another face's, or loaded on first use. */
