@@ -332,6 +332,8 @@ function worst(found: PatternRisk[]): PatternRisk | undefined {
   return best;
 }
 
+const PLAIN: PatternAnalysis = Object.freeze({ needsBacktracking: false });
+
 /** Static look at a pattern's structure. Conservative: a flagged pattern may still be fine. */
 export function analyzePattern(pattern: string, flags = ""): PatternAnalysis {
   return analyzeParsed(parseRegex(pattern, flags), pattern);
@@ -346,6 +348,8 @@ export function analyzeParsed(parsed: ParsedRegex, pattern: string): PatternAnal
   findRisk(parsed.node, true, found);
   const risk = worst(found);
   const needsBacktracking = parsed.backrefs || parsed.lookaround;
+  // Most patterns: one shared value, since every rule keeps its analyses (prepared.ts) for good.
+  if (!risk && !needsBacktracking) return PLAIN;
   const out: PatternAnalysis = { ...(risk ? { risk } : {}), needsBacktracking };
   // Only a flagged pattern that needs backtracking runs under a budget, and only that one uses it.
   if (needsBacktracking && risk) out.superset = linearSuperset(pattern, parsed.spans);
