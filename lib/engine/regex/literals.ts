@@ -19,12 +19,15 @@ const MAX_COPIES = 8;
  * other than `(?:`, lookaround and named ones (inline flags), `[]`, `[^]`, a `[` inside a class, a stray
  * `]`, `{` or `}`. A lexical screen over the source; the structure is read by syntax.ts.
  */
-function plainSyntax(p: string, flags: string): boolean {
+function plainSyntax(p: string, flags: string, parsed: boolean): boolean {
   if (/[^gimsuyd]/.test(flags)) return false;
-  try {
-    new RegExp(p, flags);
-  } catch {
-    return false;
+  // A pattern the parser read is valid JS already; otherwise the native constructor says.
+  if (!parsed) {
+    try {
+      new RegExp(p, flags);
+    } catch {
+      return false;
+    }
   }
   for (let i = 0; i < p.length; i++) {
     const c = p[i] as string;
@@ -56,10 +59,13 @@ const UPPER: CharSet = 0x7fffffe0000000000000000n;
 const DIGIT: CharSet = 0x3ff000000000000n;
 const SPACE: CharSet = 0x100003e00n | NA_SPACE;
 
-/** The one ASCII character of a set, or undefined (the bit's index, read natively rather than shifted out). */
+/** Each one-character ASCII set, to its character: a lookup instead of BigInt arithmetic per set. */
+const SINGLES = new Map<CharSet, number>();
+
+/** The one ASCII character of a set, or undefined. */
 function single(set: CharSet): number | undefined {
-  if (set === 0n || (set & (set - 1n)) !== 0n || set >= NA_SPACE) return undefined;
-  return set.toString(2).length - 1;
+  if (SINGLES.size === 0) for (let c = 0; c < 128; c++) SINGLES.set(1n << BigInt(c), c);
+  return SINGLES.get(set);
 }
 
 /**
@@ -205,6 +211,6 @@ export function requiredLiteralSets(pattern: string, flags = ""): string[][] | u
  * upper-case one as `A`, each digit as `0` and each white-space character as a space.
  */
 export function requiredText(pattern: string, flags = "", parsed?: ParsedRegex): Required | undefined {
-  if (!plainSyntax(pattern, flags)) return undefined;
+  if (!plainSyntax(pattern, flags, parsed !== undefined)) return undefined;
   return requiredOf((parsed ?? parseRegex(pattern, flags)).node);
 }
