@@ -21,8 +21,11 @@ export interface Prepared {
   keys: RuleKey[];
   /** Position in `keys` of the strongest set (longest shortest literal): the plain selector's gate; -1 for none. */
   gate: number;
-  /** Safety analyses of every pattern the rule compiles, by `analysisKey`. */
-  analyses: Record<string, PatternAnalysis>;
+  /**
+   * Safety analyses of the patterns the rule compiles, in `patternsOf` order (null: not readable, analysed
+   * and reported again when compiled). An array, not a map by pattern text: a sidecar keeps one per rule.
+   */
+  analyses: (PatternAnalysis | null)[];
 }
 
 /** A rule's pattern, conditions and `command` regexes (these compile without flags, lib/shell/index.ts). */
@@ -59,8 +62,13 @@ function keysOf(rule: Rule, parse: (pattern: string, flags: string | undefined) 
   };
   if (rule.pattern !== undefined) add("subject", rule.pattern, rule.flags);
   for (const c of rule.conditions) if (!c.negate) add(c.field, c.pattern, c.flags);
+  // With a literal of an n-gram or more, shapes add nothing worth their memory (a sidecar keeps every key).
+  if (strongest >= 3) {
+    const literal = keys.filter((k) => !k.shape);
+    return { keys: literal, gate: literal.indexOf(keys[gate] as RuleKey) };
+  }
   // A literal shorter than an n-gram is in most text: the longest shape, if any, says more.
-  if (strongest < 3) for (let i = 0; i < keys.length; i++) if (keys[i]?.shape && (gate < 0 || !keys[gate]?.shape || (keys[i]?.literals[0]?.length ?? 0) > (keys[gate]?.literals[0]?.length ?? 0))) gate = i;
+  for (let i = 0; i < keys.length; i++) if (keys[i]?.shape && (gate < 0 || !keys[gate]?.shape || (keys[i]?.literals[0]?.length ?? 0) > (keys[gate]?.literals[0]?.length ?? 0))) gate = i;
   return { keys, gate };
 }
 
@@ -80,13 +88,24 @@ export function prepareRule(rule: Rule): Prepared {
     parsed.set(key, tree);
     return tree;
   };
-  const analyses: Record<string, PatternAnalysis> = {};
-  for (const p of patternsOf(rule)) {
-    const key = analysisKey(p.pattern, p.flags);
-    const tree = Object.hasOwn(analyses, key) ? undefined : parse(p.pattern, p.flags);
-    if (tree) analyses[key] = analyzeParsed(tree, p.pattern);
-  }
+  const analyses = patternsOf(rule).map((p) => {
+    const tree = parse(p.pattern, p.flags);
+    return tree ? analyzeParsed(tree, p.pattern) : null;
+  });
   return { ...keysOf(rule, parse), analyses };
+}
+
+/**
+ * Prepares every rule of a file: all the parsing first, then the kept values in a run of their own. They live
+ * as long as the rules, and allocated among the parsers' garbage each would keep a mostly empty heap block
+ * resident (JSC does not move objects).
+ */
+export function prepareRules(rules: readonly Rule[]): void {
+  const made = rules.map(prepareRule);
+  rules.forEach((rule, i) => {
+    const p = made[i] as Prepared;
+    rule.prepared = { keys: p.keys.map((k) => (k.shape ? { field: k.field, literals: [...k.literals], shape: true } : { field: k.field, literals: [...k.literals] })), gate: p.gate, analyses: [...p.analyses] };
+  });
 }
 
 /** The rule with its prepared value (made by load; a rule built elsewhere is prepared here, once). */
@@ -97,9 +116,16 @@ export function prepared(rule: Rule): Prepared {
 
 /** The analysis of one of the rule's patterns: prepared at load, or computed now (a pattern composed later). */
 export function analysisOf(rule: Rule | undefined, pattern: string, flags: string): PatternAnalysis {
-  const known = rule ? prepared(rule).analyses : undefined;
-  const key = analysisKey(pattern, flags);
-  return known && Object.hasOwn(known, key) ? (known[key] as PatternAnalysis) : analyzePattern(pattern, flags);
+  if (rule) {
+    const known = prepared(rule).analyses;
+    const list = patternsOf(rule);
+    for (let i = 0; i < list.length; i++) {
+      const p = list[i] as { pattern: string; flags: string | undefined };
+      const a = known[i];
+      if (a && p.pattern === pattern && (p.flags ?? "").replace(/[gy]/g, "") === flags) return a;
+    }
+  }
+  return analyzePattern(pattern, flags);
 }
 
 /** The gate of a prepared rule (tested with `includes` on folded or shape-folded text), or undefined when nothing can be required. */

@@ -105,6 +105,10 @@ function strength(set: string[]): number {
   return min;
 }
 
+function flat(s: string): string {
+  return s.length < 2 ? s : Array.from(s).join("");
+}
+
 function unwrap(n: Node): Node {
   return n.t === "seq" && n.items.length === 1 ? unwrap(n.items[0] as Node) : n;
 }
@@ -126,12 +130,14 @@ function requiredOf(node: Node): Required {
   const out: Required = { sets: [], shapes: [] };
   let run = "";
   let shape = "";
+  // Built by `+=`, a string is a rope of one piece per character until flattened: kept for good by every
+  // rule of a sidecar, the pieces cost more than the text. Joined, it is one flat string.
   const endRun = () => {
-    if (run !== "") out.sets.push([run]);
+    if (run !== "") out.sets.push([flat(run)]);
     run = "";
   };
   const endShape = () => {
-    if (shape.length >= 3) out.shapes.push(shape);
+    if (shape.length >= 3) out.shapes.push(flat(shape));
     shape = "";
   };
   const walk = (items: readonly Node[]) => {
