@@ -30,6 +30,8 @@ describe("bench --quick", () => {
       "rule packs: added to a full load",
       "rule packs: added to a snapshot hook",
       "stdio p50 with telemetry on (vs off)",
+      "in-process evaluation, per event, rules that cannot match",
+      "stdio round-trip p50 (vs echo server), rules that cannot match",
     ]) {
       expect(names.some((name) => name.startsWith(expected))).toBe(true);
     }

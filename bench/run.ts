@@ -23,6 +23,7 @@ import { benchSpawn } from "./sections/spawn.ts";
 import { benchStdio, canPin, PLACEMENTS, type Placement } from "./sections/stdio.ts";
 import { benchTelemetry } from "./sections/telemetry.ts";
 import { benchStdioEarly } from "./sections/stdio-early.ts";
+import { benchUnmatchable } from "./sections/unmatchable.ts";
 
 export interface BenchOptions {
   quick: boolean;
@@ -60,6 +61,11 @@ export async function runBench(opts: BenchOptions): Promise<BenchReport> {
   for (const n of sizes) {
     log(`in-process evaluation, ${n} rules...`);
     report.inProcess.push(benchInProcess(n, q ? { runs: 2, events: 300 } : { runs: 7, events: n >= 10_000 ? 30_000 : 100_000 }));
+  }
+  report.unmatchable = [];
+  for (const n of q ? [100, 1_000] : [10_000, 100_000]) {
+    log(`rules that cannot match, ${n} rules, in process and stdio...`);
+    report.unmatchable.push(await benchUnmatchable(n, q ? { starts: 1, events: 300, requests: 40, warmup: 20, placement: headline } : { starts: 3, events: 30_000, requests: 2_000, warmup: 20_000, placement: headline }));
   }
   log(`spawn-per-hook, ${mid} rules...`);
   report.spawn = benchSpawn(mid, q ? { runs: 2, warmup: 1 } : { runs: 31, warmup: 3 });

@@ -1,13 +1,15 @@
 /**
  * @module dependencies a one-shot hook rarely needs, loaded on first use: jsonc-parser (files with
- * comments or errors), re2js (untrusted or exponential patterns, inputs past the native limit) and the
- * valibot rule schemas (a hook answering from its snapshot validates no rule).
+ * comments or errors), re2js (untrusted or exponential patterns, inputs past the native limit), the
+ * valibot rule schemas (a hook answering from its snapshot validates no rule) and the regex parser
+ * regexpp (a hook answering from its snapshot parses no pattern: the analyses travel with the rules).
  * Evaluating them costs a hook process ~2 ms of its 15 ms budget, and most hooks need neither.
  *
  * Bun resolves `require` synchronously in ES modules, and its bundler keeps the module in the binary;
  * runtimes without `require` there (Deno, Node) must `await preloadLazyDeps()` before anything runs
  * (main.ts does), or the first use throws instead of quietly doing without.
  */
+import type { RegExpParser } from "@eslint-community/regexpp";
 import type * as JsoncParser from "jsonc-parser";
 import type * as Re2js from "re2js";
 import type * as RuleSchemas from "./engine/schema.ts";
@@ -17,12 +19,16 @@ let jsonc: typeof JsoncParser | undefined;
 let re2js: typeof Re2js | undefined;
 let schemas: typeof RuleSchemas | undefined;
 let packs: typeof PackResolve | undefined;
+let regexParser: RegExpParser | undefined;
+type Regexpp = typeof import("@eslint-community/regexpp");
+let regexppModule: Regexpp | undefined;
 
 export async function preloadLazyDeps(): Promise<void> {
   jsonc ??= await import("jsonc-parser");
   re2js ??= await import("re2js");
   schemas ??= await import("./engine/schema.ts");
   packs ??= await import("./rules/packs/resolve.ts");
+  regexppModule ??= await import("@eslint-community/regexpp");
 }
 
 function missing(name: string): Error {
@@ -58,4 +64,19 @@ export function packResolver(): typeof PackResolve {
   if (typeof require !== "function") throw missing("the pack resolver");
   packs = require("./rules/packs/resolve.ts") as typeof PackResolve;
   return packs;
+
+}
+
+/**
+ * The regex parser (regex/syntax.ts): only a rule being loaded or compiled without its prepared analyses
+ * needs it, so a hook answering from its snapshot never evaluates it.
+ */
+export function regexpp(): RegExpParser {
+  if (regexParser) return regexParser;
+  if (!regexppModule) {
+    if (typeof require !== "function") throw missing("@eslint-community/regexpp");
+    regexppModule = require("@eslint-community/regexpp") as Regexpp;
+  }
+  regexParser = new regexppModule.RegExpParser({ ecmaVersion: 2025 });
+  return regexParser;
 }

@@ -168,11 +168,12 @@ describe("shepherd hook when the evaluation hangs", () => {
 
 describe("shepherd hook when its main thread is stuck", () => {
   it("should be answered by the watchdog thread, in the agent's contract", async () => {
-    // Synchronous work no timer can interrupt: 300 trusted global patterns with no literal to skip them
-    // by, each scanning a 6 MB command on the linear engine (long inputs run there), take many seconds of
-    // one uninterrupted call stack. The watchdog starts at once for an input over 64 KiB (else after 25 ms).
+    // Synchronous work no timer can interrupt: 300 trusted global patterns with no literal and no class
+    // shape to skip them by (`[0-9_]` is neither digits only nor one character), each scanning a 6 MB
+    // command on the linear engine (long inputs run there), take many seconds of one uninterrupted call
+    // stack. The watchdog starts at once for an input over 64 KiB (else after 25 ms).
     settings({ hookDeadlineMs: 1_000 });
-    globalRules(Array.from({ length: 300 }, (_, i) => ({ name: `digits-${i}`, action: "block", pattern: `[0-9][0-9][0-9]{${(i % 5) + 1}}[a-f]` })));
+    globalRules(Array.from({ length: 300 }, (_, i) => ({ name: `digits-${i}`, action: "block", pattern: `[0-9_][0-9_][0-9_]{${(i % 5) + 1}}[a-f]` })));
     const r = await hook("claude-code", hookJson("claude-code", { tool_input: { command: `echo ${"a".repeat(6_000_000)}` } }));
     expect(r.code).toBe(0);
     expect(JSON.parse(r.out).hookSpecificOutput).toMatchObject({ permissionDecision: "deny" });

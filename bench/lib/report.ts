@@ -13,6 +13,7 @@ import type { SpawnResult } from "../sections/spawn.ts";
 import type { StdioResult } from "../sections/stdio.ts";
 import type { TelemetryResult } from "../sections/telemetry.ts";
 import type { EarlyStdioResult } from "../sections/stdio-early.ts";
+import type { UnmatchableResult } from "../sections/unmatchable.ts";
 import { fmtMb, fmtMs, fmtRatio, fmtUs } from "./stats.ts";
 
 export interface MachineInfo {
@@ -45,6 +46,8 @@ export interface BenchReport {
   loops?: LoopsResult;
   packs?: PacksResult;
   telemetry?: TelemetryResult;
+  /** Rules that cannot match the mix: 10,000 and 100,000 (quick: tiny sizes). */
+  unmatchable?: UnmatchableResult[];
   durationMs: number;
 }
 
@@ -113,6 +116,11 @@ export function rows(r: BenchReport): Row[] {
   for (const p of r.inProcess) {
     const limit = r.quick ? undefined : p.rules === 1_000 ? 5 : p.rules === 10_000 ? 50 : undefined;
     out.push(["in-process evaluation, per event", n(p.rules), fmtUs(p.usPerEvent), "", "", limit ? `< ${limit} µs` : "", met(limit ? p.usPerEvent < limit : undefined)]);
+  }
+  for (const u of r.unmatchable ?? []) {
+    const t = !r.quick && u.rules === 10_000;
+    out.push([`in-process evaluation, per event, rules that cannot match (median of ${u.starts} starts)`, n(u.rules), fmtUs(u.usPerEvent), "", "", t ? "< 3 µs" : "", met(t ? u.usPerEvent < 3 : undefined)]);
+    out.push([`stdio round-trip p50 (vs echo server), rules that cannot match, ${u.stdio.placement} (median of ${u.starts} starts)`, n(u.rules), fmtMs(u.stdio.shepherdP50), fmtMs(u.stdio.echoP50), fmtRatio(u.stdio.ratioP50), t ? "≤ 1.3x" : "", met(t ? u.stdio.ratioP50 <= 1.3 : undefined)]);
   }
   if (r.spawn) {
     const s = r.spawn;
@@ -197,6 +205,11 @@ Load average when the run started: ${m.loadAtStart}. The whole run took ${(r.dur
   project's \`.pi/shepherd-rules.json\` of a temp project with an isolated \`PI_CODING_AGENT_DIR\` and \`HOME\`,
   loaded through the real load path, plus the built-in rules (defaults and the shell-aware safety pack). The
   project is trusted, as \`shepherd trust\` would record it: a thousand rules are the user's own.
+- **Rules that cannot match**: 10,000 and 100,000 rules each with a word of its own no event holds
+  (\`bench/lib/unmatchable-rules.ts\`: literals, a condition's literal, paths, tool results, messages, prompts, and
+  one in ten with no literal of three characters, only a class shape such as \`\\s-[a-z]{3}\\d{2}\\s\`), half in the
+  global rule file and half in the project's (compact JSON: 100,000 fit the 4 MiB caps). In process and over stdio
+  beside the echo server, each the median over fresh starts (a new Workspace, new server processes).
 - **Events**: a fixed mix of 15 (8 shell commands, one of them blocked by a built-in rule; an edit, a 1 KB
   write, a read; two tool results; an assistant message; a prompt).
 - **stdio round-trip**: \`dist/shepherd serve\` and a minimal Bun JSON-RPC echo server
@@ -247,8 +260,8 @@ Load average when the run started: ${m.loadAtStart}. The whole run took ${(r.dur
   is the JIT at work (\`perf stat\` showed its compiler thread at half the main thread's CPU during the old
   bench's measured runs, idle after ~20,000 requests); the "JIT warming up" row shows that phase. At
   10,000 rules the round-trip grows with the working set (no target there).
-- **in-process**: every event is first narrowed by a literal/program prefilter
-  (\`lib/engine/prefilter.ts\`), and the parses of the 64 most recent command lines are kept (agents
+- **in-process**: every event is first narrowed by the Selector's literal, shape and program
+  index (\`lib/engine/select/\`), and the parses of the 64 most recent command lines are kept (agents
   repeat lines, and every \`command\` condition asks about the same one), so cost grows slowly with the
   rule count. The event mix cycles through 8 command lines, so in this row every line is parsed once and
   then found again; without that cache the same mix cost 6.0-6.5 µs per event at 1,000 rules (side by
@@ -258,7 +271,7 @@ Load average when the run started: ${m.loadAtStart}. The whole run took ${(r.dur
   on a quiet VM, 6-8 ms when the host is busy, and the node hook from ~30 to ~40 ms with it). A hook
   answers from a per-project snapshot of the merged rule set (\`lib/rules/hook-snapshot.ts\`, keyed by
   every rule file's fingerprint, trust, plugins and the binary). The snapshot indexes each candidate list
-  (by hook and tool) the way the prefilter narrows it: \`command\` rules under the programs they require
+  (by hook and tool) with the sidecar's own gram index (serialized): \`command\` rules under the programs they require
   (one must run in the parsed line), the other rules under a rare 3-character piece of each gate literal;
   a hook reads the header, its event's lists and the picked rules' JSON only (~50 of 1,000 for
   \`git status --short\`: the 3% with no literal text, which nothing can rule out, and the safety pack's git
@@ -284,14 +297,14 @@ Load average when the run started: ${m.loadAtStart}. The whole run took ${(r.dur
   a heap of ~3x what is live, so what 10,000 rules cost is what they keep live and how scattered it is.
   A rule now keeps its validated data and one small object that compiles its patterns on first use
   (every pattern is still compiled and safety-analysed at merge, so skips and reports are as before; a
-  sidecar tests a few hundred of the 10,000); empty and tool lists are shared, the prefilter index is
+  sidecar tests a few hundred of the 10,000); empty and tool lists are shared, the selection index is
   packed into typed arrays, a guarded pattern is one RegExp, and the objects that live on are built in
   runs of their own after validation's and analysis' garbage (allocated among it, each kept a mostly
   empty heap block resident). Live heap after the evaluations: ~15.5 -> ~8 MB; heap blocks ~33 -> ~11 MB.
   This section alone, 5 runs alternating with the binary before these changes: 123.6-126.9 MB before,
   89.4-93.9 MB after. The rule files' text is not kept (a length and two 64-bit
   hashes detect changes). The sidecar collects after loads, every 250 requests over the first 5,000 after
-  one (they build the prefilter's indexes and compile the rules they meet; collecting every 5,000 only, RSS
+  one (they build the selection indexes and compile the rules they meet; collecting every 5,000 only, RSS
   peaked at ~117 MB there), then every 1,000 (\`lib/rpc/gc-policy.ts\`); side by side, the stdio p50 at
   1,000 rules did not move. Tried and dropped: sweeping synchronously after each collection (no difference), \`--smol\`
   (~5 MB less, but more collections on the request path).

@@ -14,7 +14,7 @@ import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { spawnLineClient } from "../lib/line-client.ts";
 import { BUN, ECHO_SERVER, SHEPHERD } from "../lib/paths.ts";
-import { createProject } from "../lib/project.ts";
+import { type BenchProject, createProject } from "../lib/project.ts";
 import { percentile, type RoundTrip, type SideBySide, sideBySide } from "../lib/stats.ts";
 import { eventMix } from "../lib/synthetic-rules.ts";
 
@@ -37,6 +37,8 @@ export interface StdioOptions {
   placement: Placement;
   /** Also time this many first requests (part of the warm-up) as their own figure. */
   early?: number;
+  /** The project to serve (default: `ruleCount` synthetic rules). */
+  project?: () => BenchProject;
 }
 
 /** The CPUs this process may run on (`Cpus_allowed_list`, e.g. "0-1" or "2,3,8-9"), or [] off Linux. */
@@ -82,7 +84,7 @@ export async function benchStdio(ruleCount: number, opts: StdioOptions): Promise
   const cpus = cpusFor(opts.placement);
   const unpin = cpus ? pinSelf(cpus.client, cpus.all) : () => {};
   const prefix = cpus ? ["taskset", "-c", cpus.servers] : [];
-  const project = createProject(ruleCount, "stdio");
+  const project = opts.project ? opts.project() : createProject(ruleCount, "stdio");
   const shepherd = spawnLineClient([...prefix, SHEPHERD, "serve"], { cwd: project.cwd, env: project.env });
   const echo = spawnLineClient([...prefix, BUN, ECHO_SERVER], { cwd: project.cwd, env: project.env });
   try {

@@ -7,7 +7,7 @@ import { type ApprovalKey, approvalKey } from "./approval-key.ts";
 import { defaultProtectedPaths } from "./protected-paths.ts";
 import { candidates, type RuleSet } from "./merge.ts";
 import { type CompiledRule, EventView, fillTemplate, matchStatic, NO_MATCH } from "./match.ts";
-import { selectorFor } from "./prefilter.ts";
+import { type Selector, selectorFor, wholeSelector } from "./select/selector.ts";
 import { RegexBudgetError } from "./regex/guarded-regexp.ts";
 import { redactJson, redactSecrets, redactionNotice } from "../secrets/redact.ts";
 import { carriedSecret, exfiltrationReason, rememberSecrets } from "./secret-flow.ts";
@@ -226,8 +226,9 @@ export function evaluate(ctx: EvalContext, event: HookEvent): Decision | Promise
   const shell = shellContext(ctx, event);
   const list = candidates(ctx.rules, event.hook, view.tool);
 
-  const selector = selectorFor(list);
-  if (selector.needsHost) return evaluateAsync(ctx, view, state, list, shell);
+  // A snapshot's lists were narrowed by the same index already: selecting again would only repeat it.
+  const selector = ctx.rules.preselected ? wholeSelector(list) : selectorFor(list);
+  if (selector.needsHost) return evaluateAsync(ctx, view, state, list, selector, shell);
 
   const out = newOutcome(state, ctx);
   let picked = selector.select(view, shell);
@@ -260,9 +261,8 @@ function newOutcome(state: SessionState, ctx: EvalContext): Outcome {
 }
 
 
-async function evaluateAsync(ctx: EvalContext, view: EventView, state: SessionState, list: CompiledRule[], shell: ShellContext): Promise<Decision> {
+async function evaluateAsync(ctx: EvalContext, view: EventView, state: SessionState, list: CompiledRule[], selector: Selector, shell: ShellContext): Promise<Decision> {
   const out = newOutcome(state, ctx);
-  const selector = selectorFor(list);
   let picked = selector.select(view, shell);
   for (let k = 0; k < picked.length; k++) {
     const cr = picked[k] as CompiledRule;

@@ -1,5 +1,6 @@
 /** @module rule file text -> validated rules, or issues that name the file, JSON path and source position. */
 import * as v from "valibot";
+import { prepareRules } from "./prepared.ts";
 import type { Node, ParseError } from "jsonc-parser";
 import { jsoncParser, ruleSchemas } from "../lazy-deps.ts";
 import type { Rule, RuleInput } from "./schema.ts";
@@ -347,6 +348,8 @@ export function loadRuleText(text: string, opts: LoadOptions): LoadResult {
     if (action !== undefined && input.mode === undefined && fileMode !== undefined) input.mode = fileMode;
     rules.push(action === undefined ? toPatch(input, meta) : toRule({ ...input, action }, meta));
   }
+  // A patch is prepared once merged onto the rule it changes (merge.ts): alone it has no full text.
+  prepareRules(rules.filter((r) => r.patch === undefined));
   const ok = !issues.some((i) => i.severity === "error");
   return { rules, issues, ok, applies: true, ...(broken.length > 0 ? { broken } : {}), ...(extendsRaw !== undefined ? { extends: extendsRaw } : {}) };
 }

@@ -1,5 +1,6 @@
 /** @module layers (managed, built-in, global, project) -> one rule set merged by name, indexed by hook and tool. */
 import { isBuiltinAction, isBuiltinCheck } from "./load.ts";
+import { prepareRule } from "./prepared.ts";
 import { assembleRule, type CompiledRule, compilePatterns, defaultRegexCompiler, deferredCompiler, type RegexCompiler, type RulePatterns } from "./match.ts";
 import type { HookName, LayerName, LoadIssue, Rule } from "./schema.ts";
 import { isToolGlob, ruleToolsFor, toolGlobTest } from "./tools.ts";
@@ -75,6 +76,11 @@ export interface RuleSet {
   readonly byName: Map<string, Rule>;
   /** Position of each rule file within its layer, by `source\0file`: what orders rules across lists. */
   fileRank: Map<string, number>;
+  /**
+   * The lists hold only what a selector already picked for this process's events (a hook snapshot's index,
+   * preselectedRuleSet): evaluation tests them without selecting again.
+   */
+  preselected?: boolean;
 }
 
 // The managed policy is the first layer: its rules are locked, so no later one (built-in included) replaces them.
@@ -82,7 +88,10 @@ const LAYER_ORDER: Record<LayerName, number> = { managed: 0, builtin: 1, global:
 
 /** Applies a patch rule (no `action`, only a name plus fields) on top of the rule it names. */
 function applyPatch(base: Rule, patch: Rule): Rule {
-  return { ...base, ...patch.patch, source: patch.source, file: patch.file, index: patch.index, jsonPath: patch.jsonPath, patch: undefined, patched: base };
+  const merged: Rule = { ...base, ...patch.patch, source: patch.source, file: patch.file, index: patch.index, jsonPath: patch.jsonPath, patch: undefined, patched: base, prepared: undefined };
+  // The patch may change a pattern: the base's prepared value is not this rule's.
+  merged.prepared = prepareRule(merged);
+  return merged;
 }
 
 function trustHint(opts: MergeOptions): string {
@@ -166,27 +175,53 @@ export function mergeLayers(layers: Layer[], issues: LoadIssue[] = [], opts: Mer
     }
     rules.push(rule);
   }
+  const byHook = indexByHook(rules, (rule, i) => (defer ? defer(rule) : assembleRule(rule, compiledPatterns[i] as RulePatterns)));
+  return withLazyByName({ rules, skipped, overrides, issues: outIssues, byHook, fileRank });
+}
+
+/** Merge's index by hook and tool (and tool glob) of rules in evaluation order. */
+function indexByHook(rules: readonly Rule[], compiled: (rule: Rule, i: number) => CompiledRule): Map<HookName, HookIndex> {
   const byHook = new Map<HookName, HookIndex>();
   for (let i = 0; i < rules.length; i++) {
     const rule = rules[i] as Rule;
-    const compiled = defer ? defer(rule) : assembleRule(rule, compiledPatterns[i] as RulePatterns);
+    const cr = compiled(rule, i);
     let idx = byHook.get(rule.hook);
     if (!idx) {
       idx = { any: [], byTool: new Map(), merged: new Map(), globs: [] };
       byHook.set(rule.hook, idx);
     }
-    if (rule.tools.length === 0) idx.any.push(compiled);
+    if (rule.tools.length === 0) idx.any.push(cr);
     for (const tool of rule.tools) {
       if (isToolGlob(tool)) {
-        idx.globs.push({ test: toolGlobTest(tool), rule: compiled });
+        idx.globs.push({ test: toolGlobTest(tool), rule: cr });
         continue;
       }
       const list = idx.byTool.get(tool) ?? [];
-      list.push(compiled);
+      list.push(cr);
       idx.byTool.set(tool, list);
     }
   }
-  return withLazyByName({ rules, skipped, overrides, issues: outIssues, byHook, fileRank });
+  return byHook;
+}
+
+/**
+ * A rule set of rules merged before (a hook snapshot's, in merged order, narrowed by its index to what this
+ * process's events may pick): indexed as `mergeLayers` indexes, with nothing merged, skipped or selected
+ * again. Each rule compiles on first use with `compile` (the same compiler the merge would use).
+ */
+export function preselectedRuleSet(rules: Rule[], issues: LoadIssue[], compile: RegexCompiler): RuleSet {
+  // Files keep their order within each layer: the picked rules are in merged (evaluation) order.
+  const fileRank = new Map<string, number>();
+  const perLayer = new Map<LayerName, number>();
+  for (const r of rules) {
+    const key = `${r.source}\0${r.file}`;
+    if (fileRank.has(key)) continue;
+    const n = perLayer.get(r.source) ?? 0;
+    fileRank.set(key, n);
+    perLayer.set(r.source, n + 1);
+  }
+  const defer = deferredCompiler(compile);
+  return withLazyByName({ rules, skipped: [], overrides: [], issues, byHook: indexByHook(rules, defer), fileRank, preselected: true });
 }
 
 /**

@@ -14,6 +14,6 @@
  * - every other pattern runs natively on short inputs (fast, and quadratic on a few KiB is harmless)
  *   and on re2js above `nativeMaxLength` (natively throughout if it needs backtracking: the residual risk).
  */
-export { analysesOf, analysisFor, analyzePattern, isRisky, NATIVE_STEP_BUDGET, nativeLengthBudget, type PatternAnalysis, type PatternRisk, primeAnalyses } from "./regex/risk.ts";
+export { analyzePattern, isRisky, NATIVE_STEP_BUDGET, nativeLengthBudget, type PatternAnalysis, type PatternRisk } from "./regex/risk.ts";
 export { BudgetedRegExp, compileLinear, GuardedRegExp, guardedRegExp, RegexBudgetError } from "./regex/guarded-regexp.ts";
 export { createSafeRegexCompiler, DEFAULT_NATIVE_MAX_LENGTH, QUADRATIC_MAX_LENGTH, type RegexSafetyReport, type SafeCompilerOptions } from "./regex/safe-compiler.ts";

@@ -1,5 +1,6 @@
 /** @module valibot schemas and inferred types for rules, hook events and decisions (the trust boundary). */
 import * as v from "valibot";
+import type { Prepared } from "./prepared.ts";
 import { CommandConditionSchema } from "../shell/command-condition-schema.ts";
 import { PATH_CLASSES, type PathClass } from "../shell/paths.ts";
 import { HOOK_NAMES, type HookName, type LayerName, REMEMBER_SCOPES, type RememberScope } from "./schema-core.ts";
@@ -141,6 +142,8 @@ export interface Rule {
   patch?: Partial<Rule>;
   /** On a merged patch: the rule it changed. */
   patched?: Rule;
+  /** What selection and the regex compiler need of its text, made on load (prepared.ts); travels with the rule. */
+  prepared?: Prepared;
 }
 
 export const SessionSchema = v.looseObject({

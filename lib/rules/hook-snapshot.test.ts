@@ -4,6 +4,12 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { runHook } from "../hook/run.ts";
+import { loadRuleText } from "../engine/load.ts";
+import { EventView, matchStatic } from "../engine/match.ts";
+import { candidates, defaultRegexCompiler, mergeLayers, preselectedRuleSet } from "../engine/merge.ts";
+import { patternsOf } from "../engine/prepared.ts";
+import { SELECT_CASES, SELECT_RULES } from "../engine/select/select.cases.ts";
+import { isPowerShellTool } from "../engine/tools.ts";
 import type { HookEvent } from "../engine/schema.ts";
 import { fileRuleSnapshots, type RuleSnapshots } from "./hook-snapshot.ts";
 import { homeDir } from "./paths.ts";
@@ -88,20 +94,21 @@ describe("hook snapshots", () => {
     trust();
     const rules: unknown[] = [];
     for (let i = 0; i < 40; i++) rules.push({ name: `r${i}`, action: "block", pattern: `\\bprog${i}x\\b|\\bother${i}y\\b`, flags: "i", reason: `rule ${i}` });
-    rules.push({ name: "short", action: "notify", pattern: "\\bzq\\b", reason: "a literal too short to index" });
+    rules.push({ name: "short", action: "notify", pattern: "\\bzq\\b", reason: "a literal shorter than an n-gram: filed under its 2-gram" });
     rules.push({ name: "by-path", tool: "edit", action: "block", conditions: [{ field: "path", pattern: "Secret\\.txt$", flags: "i" }], reason: "no secrets" });
     projectRules(rules);
     await bash("true", true);
     const project = () => loaded.filter((n) => /^r\d|^short$|^by-path$/.test(n));
     expect(await bash("PROG7X run", true)).toContain('"deny"');
-    expect(project()).toEqual(["r7", "short"]);
+    expect(project()).toEqual(["r7"]);
     expect(await bash("echo other12y && prog30x", true)).toContain('"deny"');
-    expect(project()).toEqual(["r12", "r30", "short"]);
+    expect(project()).toEqual(["r12", "r30"]);
     expect(await bash("ls", true)).not.toContain('"deny"');
+    expect(project()).toEqual([]);
+    expect(await bash("echo ZQ", true)).not.toContain('"deny"');
     expect(project()).toEqual(["short"]);
-    // A long text is searched gram by gram the other way round; the result must be the same.
     expect(await bash(`${"x".repeat(5000)} prog39x`, true)).toContain('"deny"');
-    expect(project()).toEqual(["r39", "short"]);
+    expect(project()).toEqual(["r39"]);
   });
 
   it("should hand over a `command` rule only when its program runs in the line, answering as from the files", async () => {
@@ -170,5 +177,55 @@ describe("hook snapshots", () => {
     await bash("deploy now", true);
     await bash("deploy now", true);
     expect(hits).toBe(0);
+  });
+});
+
+describe("hook snapshot selection", () => {
+  const file = "/p/.pi/shepherd-rules.json";
+  const loadedRules = loadRuleText(JSON.stringify(SELECT_RULES), { file, source: "project" });
+  const set = mergeLayers([{ source: "project", files: [{ file, rules: loadedRules.rules }] }]);
+
+  // The table every Selector answers (lib/engine/select/select.cases.ts), here through the file a hook reads.
+  for (const c of SELECT_CASES) {
+    it(`should pick as the table says: ${c.name}`, () => {
+      const dir = join(root, "cache");
+      fileRuleSnapshots(dir, "salt", [], "/home/u").save("/p", "key", set);
+      const picked = fileRuleSnapshots(dir, "salt", [c.event], "/home/u").load("/p", "key");
+      expect(picked).toBeDefined();
+      const fromSnapshot = preselectedRuleSet(picked ?? [], [], defaultRegexCompiler);
+      expect(fromSnapshot.preselected).toBe(true);
+      const view = new EventView(c.event);
+      const names = candidates(fromSnapshot, c.event.hook, view.tool).map((cr) => cr.rule.name);
+      for (const n of c.picks) expect(names).toContain(n);
+      for (const n of c.skips) expect(names).not.toContain(n);
+      // Never drops a rule the sidecar's list would match, and keeps its order.
+      const shell = { cwd: "/p", projectRoot: "/p", home: "/home/u", ...(c.event.tool && isPowerShellTool(c.event.tool.name) ? { dialect: "powershell" as const } : {}) };
+      const full = candidates(set, c.event.hook, view.tool);
+      const matching = full.filter((cr) => matchStatic(cr, view, shell, false) === undefined).map((cr) => cr.rule.name);
+      for (const n of matching) expect(names).toContain(n);
+      const order = names.map((n) => full.findIndex((cr) => cr.rule.name === n));
+      expect(order).toEqual([...order].sort((a, b) => a - b));
+    });
+  }
+});
+
+describe("hook snapshot prepared rules", () => {
+  it("should hand over every rule with its keys and the analysis of each pattern it compiles, so a hook parses no regex", () => {
+    const file = "/p/.pi/shepherd-rules.json";
+    const loadedRules = loadRuleText(JSON.stringify(SELECT_RULES), { file, source: "project" });
+    const set = mergeLayers([{ source: "project", files: [{ file, rules: loadedRules.rules }] }]);
+    const dir = join(root, "cache");
+    fileRuleSnapshots(dir, "salt", [], "/home/u").save("/p", "key", set);
+    const events = SELECT_CASES.map((c) => c.event);
+    const picked = fileRuleSnapshots(dir, "salt", events, "/home/u").load("/p", "key") ?? [];
+    expect(picked.length).toBeGreaterThan(10);
+    for (const rule of picked) {
+      const prepared = rule.prepared;
+      expect(prepared).toBeDefined();
+      expect(Array.isArray(prepared?.keys)).toBe(true);
+      const analyses = prepared?.analyses ?? [];
+      expect(analyses.length).toBe(patternsOf(rule).length);
+      for (const a of analyses) expect(a).not.toBeNull();
+    }
   });
 });

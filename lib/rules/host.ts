@@ -6,7 +6,7 @@ import type { LayerName, LoadIssue, Rule, Settings } from "../engine/schema.ts";
 import { BUILTIN_RULE_FILES } from "./builtin-rules.gen.ts";
 import { type FileIdentity, identityKey, MAX_RULE_FILE_BYTES, readBounded, statIdentity, tooLargeMessage } from "../fs/bounded-read.ts";
 import { agentDir, type Env, globalRulesFile, globalSettingsFile, projectPiDir, projectRulesFile, overBudgetMessage, projectRuleBudget, projectRuleFileList, skippedRuleFileMessage } from "./paths.ts";
-import { mergeProject } from "./merge-project.ts";
+import { mergeProject, preselectedProject } from "./merge-project.ts";
 import { textFingerprint as fingerprint } from "../hash.ts";
 import { loadSettings } from "./settings.ts";
 import { applyManagedPolicy, managedDir, type ManagedPolicy, managedRulesFile, OPEN_POLICY, projectRulesOffIssue, restrictive } from "./managed.ts";
@@ -259,7 +259,7 @@ export class RuleHost {
       parts.push(packSnapshotKey(this, [managedFile, globalFile, projectRulesFile(this.cwd)], managed.allowedPacks));
       snapshotKey = parts.join("\n");
       const rules = snapshots.load(this.cwd, snapshotKey);
-      if (rules) return this.#fromSnapshot(rules, settings, standing, plugins);
+      if (rules) return this.#fromSnapshot(rules, settings, standing);
     }
 
     const seen = new Set<string>();
@@ -357,33 +357,14 @@ export class RuleHost {
   }
 
   /**
-   * A rule set from already merged rules (a snapshot's, narrowed to what this process can pick): merged
-   * again as layers of their own files in their order, which keeps that order and drops nothing (names
-   * are unique and every rule passed the same checks). Load issues are not in the snapshot: `standing`
-   * holds what is known without loading (settings, refused and skipped files).
+   * A rule set from already merged rules (a snapshot's, narrowed by its index to what this process can pick):
+   * indexed by hook and tool as the merge indexes, not merged again, and not selected again by evaluation.
+   * Load issues are not in the snapshot: `standing` holds what is known without loading (settings, refused
+   * and skipped files).
    */
-  #fromSnapshot(
-    rules: Rule[],
-    settings: Settings,
-    standing: LoadIssue[],
-    plugins: { actions: ReadonlySet<string>; checks: ReadonlySet<string> } | undefined,
-  ): { ruleSet: RuleSet; settings: Settings; report: ReloadReport } {
-    const layers = new Map<LayerName, Map<string, Rule[]>>();
-    for (const rule of rules) {
-      let files = layers.get(rule.source);
-      if (!files) layers.set(rule.source, (files = new Map()));
-      let list = files.get(rule.file);
-      if (!list) files.set(rule.file, (list = []));
-      list.push(rule);
-    }
+  #fromSnapshot(rules: Rule[], settings: Settings, standing: LoadIssue[]): { ruleSet: RuleSet; settings: Settings; report: ReloadReport } {
     const issues: LoadIssue[] = [...standing];
-    const ruleSet = this.#merge(
-      [...layers].map(([source, files]) => ({ source, files: [...files].map(([file, list]) => ({ file, rules: list })) })),
-      issues,
-      plugins,
-      settings,
-      false,
-    );
+    const ruleSet = preselectedProject(rules, issues, { trusted: this.#trusted });
     this.#issues = issues;
     this.#generation++;
     return { ruleSet, settings, report: { changed: [], issues, ruleCount: ruleSet.rules.length } };

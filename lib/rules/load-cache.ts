@@ -7,8 +7,6 @@
 import { join } from "node:path";
 import { writeFileAtomic } from "../fs/atomic-write.ts";
 import type { LoadResult } from "../engine/load.ts";
-import { type Gate, gatesOf, primeGates } from "../engine/prefilter.ts";
-import { analysesOf, type PatternAnalysis, primeAnalyses } from "../engine/regex-safety.ts";
 import type { LayerName } from "../engine/schema.ts";
 import { fastHash, textHash } from "../hash.ts";
 import { MAX_CACHE_ENTRY_BYTES, readBounded } from "../fs/bounded-read.ts";
@@ -35,11 +33,11 @@ interface Entry {
   source: LayerName;
   length: number;
   hash: string;
+  /**
+   * Each rule with its prepared value (prepared.ts: literal keys and regex analyses), which would cost a cold
+   * hook as much again as loading: it travels inside the rule, so nothing is primed on the side.
+   */
   result: LoadResult;
-  /** The prefilter's literal gate of each rule: computing them cold costs a hook as much as loading. */
-  gates: (Gate | null)[];
-  /** Regex safety analyses of the rules' patterns: the picked rules of a hook are compiled, and analysing cost more than matching. */
-  analyses?: [string, PatternAnalysis][];
 }
 
 /** Files below this size load faster than a cache entry is read and checked. */
@@ -60,8 +58,6 @@ export function fileLoadCache(dir: string, salt: string, minBytes = MIN_CACHED_B
         const e = readEntry(entryFile(file, source));
         if (!e) return undefined;
         if (e.salt !== salt || e.file !== file || e.source !== source || e.length !== text.length || e.hash !== hash(text)) return undefined;
-        if (Array.isArray(e.gates)) primeGates(e.result.rules, e.gates);
-        if (Array.isArray(e.analyses)) primeAnalyses(e.analyses);
         return e.result;
       } catch {
         return undefined;
@@ -71,7 +67,7 @@ export function fileLoadCache(dir: string, salt: string, minBytes = MIN_CACHED_B
       if (text.length < minBytes) return;
       const target = entryFile(file, source);
       try {
-        const entry: Entry = { salt, file, source, length: text.length, hash: hash(text), result, gates: gatesOf(result.rules), analyses: analysesOf(patternsOf(result)) };
+        const entry: Entry = { salt, file, source, length: text.length, hash: hash(text), result };
         // Not durable: a cache entry lost in a power cut is rebuilt; a hook must not wait on fsync.
         writeFileAtomic(target, JSON.stringify(entry), { mode: 0o600, dirMode: 0o700, durable: false });
       } catch {
@@ -79,16 +75,4 @@ export function fileLoadCache(dir: string, salt: string, minBytes = MIN_CACHED_B
       }
     },
   };
-}
-
-function patternsOf(result: LoadResult): { pattern: string; flags: string | undefined }[] {
-  const out: { pattern: string; flags: string | undefined }[] = [];
-  for (const r of result.rules) {
-    if (r.pattern !== undefined) out.push({ pattern: r.pattern, flags: r.flags });
-    for (const c of r.conditions) out.push({ pattern: c.pattern, flags: c.flags });
-    // The `command` condition's regexes go through the same compiler (lib/shell/index.ts), without flags.
-    const cmd = r.command;
-    if (cmd) for (const p of [cmd.args, cmd.notArgs, cmd.branch, cmd.writesTo]) if (p !== undefined) out.push({ pattern: p, flags: undefined });
-  }
-  return out;
 }

@@ -1,5 +1,6 @@
 /** @module merges a project's layers the way every face must: trust applied, patterns through the safe regex compiler. */
-import { type Layer, mergeLayers, type RuleSet } from "../engine/merge.ts";
+import { type Layer, mergeLayers, preselectedRuleSet, type RuleSet } from "../engine/merge.ts";
+import type { Rule } from "../engine/schema.ts";
 import { createSafeRegexCompiler } from "../engine/regex-safety.ts";
 import type { LoadIssue } from "../engine/schema.ts";
 
@@ -52,4 +53,13 @@ export function mergeProject(layers: Layer[], issues: LoadIssue[], opts: Project
     ...(opts.lazyCompile ? { lazyCompile: true } : {}),
     ...(opts.unlock && opts.unlock.names.length > 0 ? { unlocked: new Set(opts.unlock.names) } : {}),
   });
+}
+
+/**
+ * The rule set of rules this project merged before (a hook snapshot's picks, in merged order): compiled on
+ * first use with the same safe compiler as `mergeProject`, with nothing merged again (the snapshot was saved
+ * from a merge with no plugin rules and no broken ones, so every rule passed that merge's checks).
+ */
+export function preselectedProject(rules: Rule[], issues: LoadIssue[], opts: { trusted: boolean }): RuleSet {
+  return preselectedRuleSet(rules, issues, createSafeRegexCompiler({ trusted: opts.trusted }));
 }

@@ -9,7 +9,7 @@
  * what one iteration matches, as `\w+\s?` twice matches what it matches once) and something after it
  * can fail (the end of the pattern included, to be safe). Conservative: a flagged pattern may still be fast.
  */
-import { ALL, type CharSet, linearSuperset, type Node, parseRegex } from "./syntax.ts";
+import { ALL, type CharSet, linearSuperset, type Node, type ParsedRegex, parseRegex } from "./syntax.ts";
 
 export interface PatternRisk {
   kind: "exponential" | "polynomial";
@@ -332,9 +332,15 @@ function worst(found: PatternRisk[]): PatternRisk | undefined {
   return best;
 }
 
+const PLAIN: PatternAnalysis = Object.freeze({ needsBacktracking: false });
+
 /** Static look at a pattern's structure. Conservative: a flagged pattern may still be fine. */
 export function analyzePattern(pattern: string, flags = ""): PatternAnalysis {
-  const parsed = parseRegex(pattern, flags);
+  return analyzeParsed(parseRegex(pattern, flags), pattern);
+}
+
+/** `analyzePattern` of a pattern parsed already (prepared.ts parses each pattern once for all it derives). */
+export function analyzeParsed(parsed: ParsedRegex, pattern: string): PatternAnalysis {
   const found: PatternRisk[] = [];
   // The end of the pattern counts as a possible failure: a rule's pattern is tested, rewritten with, and
   // composed into others (`command` conditions), and flagging an ambiguous repeat there only moves it to
@@ -342,47 +348,10 @@ export function analyzePattern(pattern: string, flags = ""): PatternAnalysis {
   findRisk(parsed.node, true, found);
   const risk = worst(found);
   const needsBacktracking = parsed.backrefs || parsed.lookaround;
+  // Most patterns: one shared value, since every rule keeps its analyses (prepared.ts) for good.
+  if (!risk && !needsBacktracking) return PLAIN;
   const out: PatternAnalysis = { ...(risk ? { risk } : {}), needsBacktracking };
   // Only a flagged pattern that needs backtracking runs under a budget, and only that one uses it.
   if (needsBacktracking && risk) out.superset = linearSuperset(pattern, parsed.spans);
   return out;
-}
-
-/**
- * Analyses carried over from an earlier process (load-cache.ts), by `flags/pattern`. Only primed entries are
- * kept: a sidecar analyses each pattern once per merge anyway, and 10,000 remembered analyses would cost
- * it memory for nothing. The analysis depends only on the text and this build, as the cache's key does.
- */
-const primedAnalyses = new Map<string, PatternAnalysis>();
-
-function analysisKey(pattern: string, flags: string): string {
-  return `${flags}/${pattern}`;
-}
-
-/** The analyses of these patterns (flags as the compiler normalizes them), to travel with cached rules. */
-export function analysesOf(patterns: readonly { pattern: string; flags: string | undefined }[]): [string, PatternAnalysis][] {
-  const out: [string, PatternAnalysis][] = [];
-  const seen = new Set<string>();
-  for (const p of patterns) {
-    const flags = (p.flags ?? "").replace(/[gy]/g, "");
-    const key = analysisKey(p.pattern, flags);
-    if (seen.has(key)) continue;
-    seen.add(key);
-    try {
-      out.push([key, analyzePattern(p.pattern, flags)]);
-    } catch {
-      // A pattern the analyser cannot read is analysed (and reported) again when it is compiled.
-    }
-  }
-  return out;
-}
-
-/** Records analyses computed earlier (see `analysesOf`). */
-export function primeAnalyses(entries: readonly [string, PatternAnalysis][]): void {
-  for (const [key, analysis] of entries) primedAnalyses.set(key, analysis);
-}
-
-/** The analysis of a pattern: primed, or computed now. */
-export function analysisFor(pattern: string, flags: string): PatternAnalysis {
-  return primedAnalyses.get(analysisKey(pattern, flags)) ?? analyzePattern(pattern, flags);
 }

@@ -5,7 +5,8 @@
 import type { RegexCompiler } from "../match.ts";
 import type { Rule } from "../schema.ts";
 import { BudgetedRegExp, compileLinear, guardedRegExp } from "./guarded-regexp.ts";
-import { analysisFor, isRisky, nativeLengthBudget, type PatternAnalysis } from "./risk.ts";
+import { analysisOf } from "../prepared.ts";
+import { isRisky, nativeLengthBudget, type PatternAnalysis } from "./risk.ts";
 
 /** Inputs longer than this never reach the backtracking engine (a quadratic pattern costs ~10 ms here). */
 export const DEFAULT_NATIVE_MAX_LENGTH = 4096;
@@ -61,7 +62,8 @@ export function createSafeRegexCompiler(opts: SafeCompilerOptions): RegexCompile
     const untrusted = rule.source === "project" && !opts.trusted;
     let analysis: PatternAnalysis;
     try {
-      analysis = analysisFor(pattern, flags);
+      // Prepared with the rule on load (the load cache and the snapshot carry it): a hook does not analyse again.
+      analysis = analysisOf(rule, pattern, flags);
     } catch (err) {
       // An invalid pattern: the native message first, as from the constructors below.
       new RegExp(pattern, flags);

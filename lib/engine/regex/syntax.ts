@@ -1,8 +1,12 @@
 /**
- * @module a small JS regex parser, enough to see quantifier structure: character sets as bitmasks,
- * sequences, alternations, repeats, and where lookaround and backreferences sit in the source.
- * It never decides validity: the native constructor does (and reports with its own message).
+ * @module the one regex parser's tree, as risk analysis and required-text reading need it: a pattern read by
+ * `@eslint-community/regexpp` (loaded on first use: a hook answering from its snapshot parses no pattern),
+ * turned into character sets as bitmasks, sequences, alternations, repeats, and where lookaround and
+ * backreferences sit in the source. An invalid pattern throws; the native constructor's message is the one
+ * reported (safe-compiler.ts).
  */
+import type { AST } from "@eslint-community/regexpp";
+import { regexpp } from "../../lazy-deps.ts";
 
 /**
  * Characters as a bitmask: bits 0..127 are ASCII; bit 128 stands for every non-ASCII white space
@@ -58,234 +62,101 @@ export interface ParsedRegex {
   spans: BacktrackingSpan[];
 }
 
-class Parser {
-  #s: string;
-  #i = 0;
-  #fold: boolean;
-  #unicode: boolean;
-  #lookDepth = 0;
-  backrefs = false;
-  lookaround = false;
-  spans: BacktrackingSpan[] = [];
+/** Flags that change what a set holds, as they stand at one point of the pattern (modifiers can change `i`). */
+interface Mode {
+  fold: boolean;
+  unicode: boolean;
+}
 
-  constructor(source: string, flags: string) {
-    this.#s = source;
-    this.#fold = flags.includes("i");
-    this.#unicode = flags.includes("u") || flags.includes("v");
+function lit(code: number, mode: Mode): CharSet {
+  let set = ch(code);
+  if (mode.fold && code < 0x10000) {
+    const s = String.fromCharCode(code);
+    set |= ch(s.toLowerCase().charCodeAt(0)) | ch(s.toUpperCase().charCodeAt(0));
+    // Unicode case folding maps a few non-ASCII characters onto ASCII ones (the Kelvin sign onto k).
+    if (mode.unicode && code < 128 && /[a-z]/i.test(s)) set |= NA_OTHER;
   }
+  return set;
+}
 
-  parse(): Node {
-    const n = this.#alt();
-    // A stray `)` is a syntax error natively; the native compile reports it, not this parser.
-    return n;
-  }
-
-  #peek(): string | undefined {
-    return this.#s[this.#i];
-  }
-
-  #alt(): Node {
-    const branches = [this.#seq()];
-    while (this.#peek() === "|") {
-      this.#i++;
-      branches.push(this.#seq());
-    }
-    return branches.length === 1 ? (branches[0] as Node) : { t: "alt", branches };
-  }
-
-  #seq(): Node {
-    const items: Node[] = [];
-    for (let c = this.#peek(); c !== undefined && c !== "|" && c !== ")"; c = this.#peek()) {
-      const atom = this.#atom();
-      items.push(this.#quantified(atom));
-    }
-    return { t: "seq", items };
-  }
-
-  #quantified(atom: Node): Node {
-    const c = this.#peek();
-    let min: number;
-    let max: number;
-    if (c === "*") [min, max] = [0, Number.POSITIVE_INFINITY];
-    else if (c === "+") [min, max] = [1, Number.POSITIVE_INFINITY];
-    else if (c === "?") [min, max] = [0, 1];
-    else if (c === "{") {
-      const m = /^\{(\d+)(,(\d*))?\}/.exec(this.#s.slice(this.#i, this.#i + 24));
-      if (!m) return atom;
-      min = Number(m[1]);
-      max = m[2] === undefined ? min : m[3] === "" ? Number.POSITIVE_INFINITY : Number(m[3]);
-      this.#i += m[0].length - 1;
-    } else return atom;
-    this.#i++;
-    if (this.#peek() === "?") this.#i++;
-    return this.#quantified({ t: "rep", body: atom, min, max });
-  }
-
-  #lit(code: number): Node {
-    let set = ch(code);
-    if (this.#fold) {
-      const s = String.fromCharCode(code);
-      set |= ch(s.toLowerCase().charCodeAt(0)) | ch(s.toUpperCase().charCodeAt(0));
-      // Unicode case folding maps a few non-ASCII characters onto ASCII ones (the Kelvin sign onto k).
-      if (this.#unicode && code < 128 && /[a-z]/i.test(s)) set |= NA_OTHER;
-    }
-    return { t: "set", set };
-  }
-
-  #atom(): Node {
-    const start = this.#i;
-    const c = this.#s[this.#i++] as string;
-    switch (c) {
-      case "(":
-        return this.#group(start);
-      case "[":
-        return { t: "set", set: this.#class() };
-      case ".":
-        return { t: "set", set: DOT };
-      case "^":
-      case "$":
-        return { t: "assert" };
-      case "\\": {
-        const e = this.#escape(false);
-        if (e.t === "backref" && this.#lookDepth === 0) this.spans.push({ kind: "backref", start, end: this.#i });
-        return e;
-      }
-      default:
-        return this.#lit(c.charCodeAt(0));
-    }
-  }
-
-  #group(start: number): Node {
-    let look = false;
-    if (this.#s.startsWith("?:", this.#i)) this.#i += 2;
-    else if (this.#s.startsWith("?=", this.#i) || this.#s.startsWith("?!", this.#i)) [this.#i, look] = [this.#i + 2, true];
-    else if (this.#s.startsWith("?<=", this.#i) || this.#s.startsWith("?<!", this.#i)) [this.#i, look] = [this.#i + 3, true];
-    else if (this.#s.startsWith("?<", this.#i)) {
-      const end = this.#s.indexOf(">", this.#i);
-      this.#i = end < 0 ? this.#s.length : end + 1;
-    }
-    if (look) this.#lookDepth++;
-    const body = this.#alt();
-    if (this.#peek() === ")") this.#i++;
-    if (look) {
-      this.#lookDepth--;
-      this.lookaround = true;
-      if (this.#lookDepth === 0) this.spans.push({ kind: "look", start, end: this.#i });
-      return { t: "look", body };
-    }
-    return body;
-  }
-
-  /** One escape; inside a class only its characters matter. */
-  #escape(inClass: boolean): Node {
-    const c = this.#s[this.#i++];
-    switch (c) {
-      case "d":
-        return { t: "set", set: DIGIT };
-      case "D":
-        return { t: "set", set: ALL & ~DIGIT };
-      case "w":
-        return { t: "set", set: this.#fold && this.#unicode ? WORD | NA_OTHER : WORD };
-      case "W":
-        return { t: "set", set: ALL & ~WORD };
-      case "s":
-        return { t: "set", set: SPACE };
-      case "S":
-        return { t: "set", set: ALL & ~SPACE };
-      case "b":
-        return inClass ? { t: "set", set: ch(8) } : { t: "assert" };
-      case "B":
-        return { t: "assert" };
-      case "n":
-        return { t: "set", set: ch(10) };
-      case "r":
-        return { t: "set", set: ch(13) };
-      case "t":
-        return { t: "set", set: ch(9) };
-      case "p":
-      case "P":
-        if (this.#peek() === "{") this.#i = Math.max(this.#i, this.#s.indexOf("}", this.#i) + 1);
-        return { t: "set", set: ALL };
-      case "k":
-        if (!inClass) {
-          this.backrefs = true;
-          if (this.#peek() === "<") this.#i = Math.max(this.#i, this.#s.indexOf(">", this.#i) + 1);
-          return { t: "backref" };
-        }
-        return this.#lit(107);
-      case "x": {
-        const m = /^[0-9a-fA-F]{2}/.exec(this.#s.slice(this.#i, this.#i + 2));
-        if (!m) return this.#lit(120);
-        this.#i += 2;
-        return this.#lit(Number.parseInt(m[0], 16));
-      }
-      case "u": {
-        const m = /^(?:[0-9a-fA-F]{4}|\{[0-9a-fA-F]+\})/.exec(this.#s.slice(this.#i, this.#i + 10));
-        if (!m) return this.#lit(117);
-        this.#i += m[0].length;
-        return this.#lit(Number.parseInt(m[0].replace(/[{}]/g, ""), 16));
-      }
-      case "c":
-        this.#i++;
-        return { t: "set", set: range(0, 31) };
-      case undefined:
-        return this.#lit(92);
-      default:
-        if (!inClass && c >= "1" && c <= "9") {
-          this.backrefs = true;
-          while (/[0-9]/.test(this.#peek() ?? "")) this.#i++;
-          return { t: "backref" };
-        }
-        return this.#lit(c.charCodeAt(0));
-    }
-  }
-
-  #class(): CharSet {
-    let negate = false;
-    if (this.#peek() === "^") [negate, this.#i] = [true, this.#i + 1];
-    let set = 0n;
-    // `[]` matches nothing, `[^]` anything: a `]` right after `[` or `[^` closes the class.
-    while (this.#i < this.#s.length) {
-      const c = this.#s[this.#i] as string;
-      if (c === "]") break;
-      let lo: number | undefined;
-      let part: CharSet;
-      if (c === "\\") {
-        this.#i++;
-        const e = this.#escape(true);
-        part = e.t === "set" ? e.set : 0n;
-        if (e.t === "set" && (part & (part - 1n)) === 0n && part < NA_SPACE) lo = bitIndex(part);
-      } else if (c === "[") {
-        // v-flag nested class: over-approximate.
-        this.#i++;
-        part = ALL;
-      } else {
-        this.#i++;
-        lo = c.charCodeAt(0);
-        part = this.#fold ? (this.#lit(lo) as { set: CharSet }).set : ch(lo);
-      }
-      if (lo !== undefined && this.#peek() === "-" && this.#s[this.#i + 1] !== "]" && this.#i + 1 < this.#s.length) {
-        this.#i++;
-        let hi: number;
-        if (this.#peek() === "\\") {
-          this.#i++;
-          const e = this.#escape(true);
-          hi = e.t === "set" && e.set < NA_SPACE && e.set !== 0n ? bitIndex(e.set) : 0x10ffff;
-        } else hi = (this.#s[this.#i++] as string).charCodeAt(0);
-        part = range(lo, hi);
-        if (this.#fold) part |= foldRange(part);
-      }
-      set |= part;
-    }
-    if (this.#peek() === "]") this.#i++;
-    return negate ? ALL & ~set : set;
+function escapeSet(e: AST.EscapeCharacterSet | AST.UnicodePropertyCharacterSet | AST.AnyCharacterSet, mode: Mode): CharSet {
+  switch (e.kind) {
+    case "any":
+      return DOT;
+    case "digit":
+      return e.negate ? ALL & ~DIGIT : DIGIT;
+    case "space":
+      return e.negate ? ALL & ~SPACE : SPACE;
+    case "word":
+      return e.negate ? ALL & ~WORD : mode.fold && mode.unicode ? WORD | NA_OTHER : WORD;
+    default:
+      return ALL;
   }
 }
 
-function bitIndex(set: CharSet): number {
-  let i = 0;
-  for (let s = set; s > 1n; s >>= 1n) i++;
-  return i;
+function classSet(c: AST.CharacterClass | AST.ExpressionCharacterClass, mode: Mode): CharSet {
+  // v-flag set operations and nested classes: over-approximated.
+  if (c.type === "ExpressionCharacterClass") return ALL;
+  let set = 0n;
+  for (const e of c.elements) {
+    if (e.type === "Character") set |= mode.fold ? lit(e.value, mode) : ch(e.value);
+    else if (e.type === "CharacterClassRange") {
+      let part = range(e.min.value, e.max.value);
+      if (mode.fold) part |= foldRange(part);
+      set |= part;
+    } else if (e.type === "CharacterSet") set |= escapeSet(e, mode);
+    else set = ALL;
+  }
+  return c.negate ? ALL & ~set : set;
+}
+
+/** Builds the tree, noting lookaround and backreferences (and the source spans of the outermost ones). */
+class Builder {
+  backrefs = false;
+  lookaround = false;
+  spans: BacktrackingSpan[] = [];
+  #lookDepth = 0;
+
+  alternatives(alts: readonly AST.Alternative[], mode: Mode): Node {
+    const branches = alts.map((a): Node => ({ t: "seq", items: a.elements.map((e) => this.element(e, mode)) }));
+    return branches.length === 1 ? (branches[0] as Node) : { t: "alt", branches };
+  }
+
+  element(e: AST.Element, mode: Mode): Node {
+    switch (e.type) {
+      case "Character":
+        return { t: "set", set: lit(e.value, mode) };
+      case "CharacterSet":
+        return { t: "set", set: escapeSet(e, mode) };
+      case "CharacterClass":
+      case "ExpressionCharacterClass":
+        return { t: "set", set: classSet(e, mode) };
+      case "Quantifier":
+        return { t: "rep", body: this.element(e.element, mode), min: e.min, max: e.max };
+      case "CapturingGroup":
+        return this.alternatives(e.alternatives, mode);
+      case "Group": {
+        const m = e.modifiers;
+        const fold = m ? (m.add.ignoreCase ? true : m.remove?.ignoreCase ? false : mode.fold) : mode.fold;
+        return this.alternatives(e.alternatives, fold === mode.fold ? mode : { ...mode, fold });
+      }
+      case "Backreference":
+        this.backrefs = true;
+        if (this.#lookDepth === 0) this.spans.push({ kind: "backref", start: e.start, end: e.end });
+        return { t: "backref" };
+      case "Assertion": {
+        if (e.kind !== "lookahead" && e.kind !== "lookbehind") return { t: "assert" };
+        this.#lookDepth++;
+        const body = this.alternatives(e.alternatives, mode);
+        this.#lookDepth--;
+        this.lookaround = true;
+        if (this.#lookDepth === 0) this.spans.push({ kind: "look", start: e.start, end: e.end });
+        return { t: "look", body };
+      }
+      default:
+        return { t: "set", set: ALL };
+    }
+  }
 }
 
 function foldRange(set: CharSet): CharSet {
@@ -295,11 +166,14 @@ function foldRange(set: CharSet): CharSet {
   return out;
 }
 
-/** Parses a pattern's structure; never throws on syntax the native engine would reject (it reports those). */
+/** Parses a pattern's structure; throws on a pattern that is not valid JS (the native constructor reports it). */
 export function parseRegex(pattern: string, flags = ""): ParsedRegex {
-  const p = new Parser(pattern, flags);
-  const node = p.parse();
-  return { node, backrefs: p.backrefs, lookaround: p.lookaround, spans: p.spans };
+  const unicodeSets = flags.includes("v");
+  const unicode = flags.includes("u") || unicodeSets;
+  const ast = regexpp().parsePattern(pattern, 0, pattern.length, { unicode: flags.includes("u"), unicodeSets });
+  const b = new Builder();
+  const node = b.alternatives(ast.alternatives, { fold: flags.includes("i"), unicode });
+  return { node, backrefs: b.backrefs, lookaround: b.lookaround, spans: b.spans };
 }
 
 /**

@@ -1,56 +1,11 @@
-/** @module unit tests: the literal prefilter never drops a rule that matches, and reads regex syntax conservatively. */
+/** @module unit tests: the selector never drops a rule that matches, plain or indexed. */
 import { describe, expect, it } from "bun:test";
 import fc from "fast-check";
-import { loadRuleText } from "./load.ts";
-import { candidates, mergeLayers } from "./merge.ts";
-import { EventView, matchStatic } from "./match.ts";
-import { requiredLiteralSets, selectorFor } from "./prefilter.ts";
-import type { HookEvent } from "./schema.ts";
-
-describe("requiredLiteralSets", () => {
-  const cases: [string, string, string[][] | undefined][] = [
-    ["\\bgit\\b.*\\bpush\\b", "", [["git"], ["push"]]],
-    ["rm\\s+-rf", "", [["rm"], ["-rf"]]],
-    ["GIT", "i", [["git"]]],
-    ["abc?d", "", [["ab"], ["d"]]],
-    ["a{2}bc", "", [["bc"]]],
-    ["(foo|bar)baz", "", [["foo", "bar"], ["baz"]]],
-    ["(?:foo|ba)?qux", "", [["qux"]]],
-    ["foo|bar", "", [["foo", "bar"]]],
-    ["foo|", "", []],
-    ["foo|.*", "", []],
-    ["(?=secret)x", "", [["x"]]],
-    ["\\.env$", "", [[".env"]]],
-    ["[a-z]+\\d", "", []],
-    ["\\x41bc", "", undefined],
-    ["(?i)abc", "", undefined],
-    ["[]a]bc", "", undefined],
-    ["abc", "v", undefined],
-    ["\\1abc", "", undefined],
-  ];
-  for (const [pattern, flags, expected] of cases) {
-    it(`/${pattern}/${flags}`, () => expect(requiredLiteralSets(pattern, flags)).toEqual(expected));
-  }
-
-  it("every literal of a set it returns occurs in a string the regex matches (for one set member)", () => {
-    const atoms = ["a", "b", "ab", "x", "\\.", "\\s", "\\d", ".", "[a-c]", "(?:ab|c)", "(b|x)?", "q+", "k*", "^", "$", "\\b"];
-    let checked = 0;
-    fc.assert(
-      fc.property(fc.array(fc.constantFrom(...atoms), { minLength: 1, maxLength: 7 }), fc.string({ maxLength: 12 }), fc.boolean(), (parts, text, ci) => {
-        const source = parts.join("");
-        const re = new RegExp(source, ci ? "i" : "");
-        const sets = requiredLiteralSets(source, ci ? "i" : "");
-        if (!sets || !re.test(text)) return;
-        checked++;
-        const folded = text.toLowerCase();
-        for (const set of sets) expect(set.some((l) => folded.includes(l))).toBe(true);
-      }),
-      { numRuns: 3000 },
-    );
-    // Only matching texts test the claim: the run must have reached enough of them to mean something.
-    expect(checked).toBeGreaterThan(100);
-  });
-});
+import { loadRuleText } from "../load.ts";
+import { candidates, mergeLayers } from "../merge.ts";
+import { EventView, matchStatic } from "../match.ts";
+import type { HookEvent } from "../schema.ts";
+import { selectorFor } from "./selector.ts";
 
 describe("selector", () => {
   const rules = [

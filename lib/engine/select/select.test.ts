@@ -1,0 +1,74 @@
+/** @module unit tests: one table of selection cases, answered alike by every Selector implementation. */
+import { describe, expect, it } from "bun:test";
+import { loadRuleText } from "../load.ts";
+import { candidates, mergeLayers, type RuleSet } from "../merge.ts";
+import { type CompiledRule, EventView, matchStatic } from "../match.ts";
+import type { HookEvent } from "../schema.ts";
+import { isPowerShellTool } from "../tools.ts";
+import { buildGramIndex, deserializeGramIndex, serializeGramIndex } from "./gram-index.ts";
+import { SELECT_CASES, SELECT_RULES } from "./select.cases.ts";
+import { indexedSelector, indexEntry, plainSelector, type Selector } from "./selector.ts";
+
+const loaded = loadRuleText(JSON.stringify(SELECT_RULES), { file: "/p/.pi/shepherd-rules.json", source: "project" });
+const set: RuleSet = mergeLayers([{ source: "project", files: [{ file: "/p/.pi/shepherd-rules.json", rules: loaded.rules }] }]);
+
+function shellFor(event: HookEvent) {
+  return { cwd: event.session.cwd, projectRoot: "/p", home: "/home/u", ...(event.tool && isPowerShellTool(event.tool.name) ? { dialect: "powershell" as const } : {}) };
+}
+
+const roundTrip = (list: CompiledRule[]): Selector => {
+  const text = JSON.stringify(serializeGramIndex(buildGramIndex(list.map((cr) => indexEntry(cr.rule)))));
+  const index = deserializeGramIndex(JSON.parse(text));
+  if (!index) throw new Error("the serialized index did not read back");
+  return indexedSelector(list, index);
+};
+
+const implementations: [string, (list: CompiledRule[]) => Selector][] = [
+  ["built in memory", (list) => indexedSelector(list)],
+  ["serialized and read back", roundTrip],
+  ["plain gates", plainSelector],
+];
+
+describe("select cases", () => {
+  it("should load every rule of the table", () => {
+    expect(loaded.ok).toBe(true);
+    expect(set.rules.length).toBe(SELECT_RULES.length);
+  });
+
+  for (const [name, make] of implementations) {
+    describe(name, () => {
+      for (const c of SELECT_CASES) {
+        it(`should pick as the table says: ${c.name}`, () => {
+          const view = new EventView(c.event);
+          const list = candidates(set, c.event.hook, view.tool);
+          const shell = shellFor(c.event);
+          const picked = make(list).select(view, shell);
+          const names = picked.map((cr) => cr.rule.name);
+          for (const n of c.picks) expect(names).toContain(n);
+          for (const n of c.skips) expect(names).not.toContain(n);
+          // Never drops a rule that matches, and keeps definition order.
+          for (const cr of list) if (matchStatic(cr, view, shell, false) === undefined) expect(names).toContain(cr.rule.name);
+          const order = picked.map((cr) => list.indexOf(cr));
+          expect(order).toEqual([...order].sort((a, b) => a - b));
+        });
+      }
+    });
+  }
+
+  it("should read back to the same index, and refuse a damaged one", () => {
+    const list = candidates(set, "tool_call", "bash");
+    const data = serializeGramIndex(buildGramIndex(list.map((cr) => indexEntry(cr.rule))));
+    expect(serializeGramIndex(deserializeGramIndex(JSON.parse(JSON.stringify(data))) as never)).toEqual(data);
+    const field = data.fields[0] as (typeof data.fields)[number];
+    const damaged = [
+      { ...data, size: -1 },
+      { ...data, always: [data.size] },
+      { ...data, fields: [{ ...field, positions: [data.size + 5] }] },
+      { ...data, fields: [{ ...field, keys: field.keys.map((k) => k || 1) }] },
+      { ...data, fields: [{ ...field, runs: field.runs.map(() => field.positions.length + 1) }] },
+      { ...data, programs: [["shred", [data.size]]] },
+      "not an index",
+    ];
+    for (const d of damaged) expect(deserializeGramIndex(d)).toBeUndefined();
+  });
+});
