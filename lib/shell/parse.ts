@@ -1,4 +1,5 @@
 /** @module shell parser: tokens -> the flat list of simple commands a line runs, with variables and cd followed. */
+import { requoteCmd } from "./cmd-requote.ts";
 import { arithSubs, type LexBudget, lex, type Token, type Word } from "./lex.ts";
 import { limitNote, SHELL_LIMITS, ShellLimitError } from "./limits.ts";
 import type { ParseOptions, ParseResult, RedirectInfo, SimpleCommand } from "./types.ts";
@@ -845,6 +846,17 @@ export function parseShellLine(command: string, opts: ParseOptions): ParseResult
     return { commands: st.out, fallback: false, ...(st.limit !== undefined ? { limit: st.limit } : {}) };
   } catch (err) {
     if (err instanceof ShellLimitError) return { commands: st.out, fallback: false, limit: err.message };
+    const requoted = opts.dialect === undefined ? requoteCmd(command) : undefined;
+    if (requoted !== undefined) {
+      // Read again as cmd.exe reads its own line; if that fails too, the plain split below decides.
+      const again = newState(opts.home, [], true);
+      try {
+        runStrict(again, requoted, opts.cwd);
+        return { commands: again.out, fallback: false, ...(again.limit !== undefined ? { limit: again.limit } : {}) };
+      } catch (inner) {
+        if (inner instanceof ShellLimitError) return { commands: again.out, fallback: false, limit: inner.message };
+      }
+    }
     const error = err instanceof Error ? err.message : String(err);
     const fb = parseFallback(command, opts);
     return { commands: fb.commands, error, fallback: true, ...(fb.limit !== undefined ? { limit: fb.limit } : st.limit !== undefined ? { limit: st.limit } : {}) };
