@@ -14,7 +14,7 @@ function operands(a: string[]): string[] {
 
 const RECURSIVE = (a: string[]) => a.some((w) => w === "--recursive" || /^-[a-zA-Z]*[rR]$/.test(w) || /^-[a-zA-Z]*[rR][a-zA-Z]*$/.test(w) && !w.startsWith("--"));
 
-const AWS_DESTROY = /^(?:terminate-instances|delete-(?:bucket|db-instance|db-cluster|table|stack|cluster|file-system|volume|nodegroup|repository|hosted-zone|log-group|global-table|domain|replication-group|cache-cluster|environment))$/;
+const AWS_DESTROY = /^(?:terminate-instances|delete-(?:objects|bucket|db-instance|db-cluster|table|stack|cluster|file-system|volume|nodegroup|repository|hosted-zone|log-group|global-table|domain|replication-group|cache-cluster|environment))$/;
 const K8S_WIDE = /^(?:ns|namespaces?|pv|persistentvolumes?|pvc|persistentvolumeclaims?|crds?|customresourcedefinitions?(?:\.apiextensions\.k8s\.io)?|nodes?|no)$/;
 const GCLOUD_RESOURCE = new Set(["projects", "instances", "clusters", "buckets", "databases", "disks", "snapshots", "backups", "repositories", "services"]);
 const AZ_RESOURCE = new Set(["group", "account", "container", "share", "vm", "aks", "db", "server", "cosmosdb", "keyvault", "webapp", "vault", "vmss", "disk", "snapshot", "registry", "deployment"]);
@@ -89,6 +89,19 @@ function remoteDelete(cmd: SimpleCommand): string | undefined {
       if (verb === "compose" && ops[1] === "down" && a.some((w) => w === "-v" || w === "--volumes")) return `${p} compose down --volumes`;
       return undefined;
     }
+    case "s3cmd":
+      return (verb === "del" || verb === "rm" || verb === "rb") && RECURSIVE(a) ? `s3cmd ${verb} --recursive` : undefined;
+    case "mc":
+      return (verb === "rm" && RECURSIVE(a)) || (verb === "rb" && a.includes("--force")) ? `mc ${verb} ${ops[1] ?? ""}` : undefined;
+    case "eksctl":
+      return verb === "delete" && /^(?:cluster|nodegroup)$/.test(ops[1] ?? "") ? `eksctl delete ${ops[1]}` : undefined;
+    case "heroku":
+      return /^(?:apps:destroy|destroy|pg:reset|addons:destroy)$/.test(verb) ? `heroku ${verb}` : undefined;
+    case "fly":
+    case "flyctl":
+      return (verb === "apps" && /^(?:destroy|delete)$/.test(ops[1] ?? "")) || verb === "destroy" || (verb === "volumes" && /^(?:destroy|delete)$/.test(ops[1] ?? "")) ? `${p} ${verb} ${ops[1] ?? ""}` : undefined;
+    case "firebase":
+      return /^(?:firestore:delete|database:remove|projects:delete|hosting:disable)$/.test(verb) ? `firebase ${verb}` : undefined;
     case "docker-compose":
       return verb === "down" && a.some((w) => w === "-v" || w === "--volumes") ? "docker-compose down --volumes" : undefined;
     default:
@@ -135,9 +148,24 @@ function containerSecret(cmd: SimpleCommand): string | undefined {
   return undefined;
 }
 
+const SQL_CLIENTS = new Set(["psql", "mysql", "mariadb", "mongo", "mongosh", "cockroach", "clickhouse-client", "sqlcmd", "redis-cli", "valkey-cli", "cqlsh", "snowsql", "bq"]);
+/** Statements that drop or empty a database, a schema or a table: DELETE with no WHERE is as good as TRUNCATE. */
+const SQL_DESTROY = /\bdrop\s+(?:database|schema|table|keyspace)\b|\btruncate\s+(?:table\s+)?\w|\bdelete\s+from\s+[\w."`]+\s*(?:;|$)|\bflushall\b|\bflushdb\b|\.dropDatabase\s*\(|\bdb\.\w+\.drop\s*\(|\.deleteMany\s*\(\s*\{\s*\}\s*\)/im;
+
+/** A database client told to drop or empty what it is connected to (`psql -c 'DROP DATABASE x'`, `redis-cli FLUSHALL`, `dropdb x`). */
+function databaseDestroy(cmd: SimpleCommand): string | undefined {
+  const p = cmd.program;
+  if (p === "dropdb") return `dropdb ${operands(cmd.argv)[0] ?? ""}`;
+  if (!SQL_CLIENTS.has(p)) return undefined;
+  // The statement can be an argument (-c, -e, --eval, a redis command) or standard input (<<<, a heredoc).
+  const text = [...cmd.argv.slice(1), ...cmd.redirects.map((r) => (r.op === "<<<" ? r.target : (r.body ?? "")))].join("\n").slice(0, 1 << 16);
+  const m = SQL_DESTROY.exec(text);
+  return m === null ? undefined : `${p}: ${m[0].trim()}`;
+}
+
 export function infraEffects(cmd: SimpleCommand): Effect[] {
   const out: Effect[] = [];
-  const del = remoteDelete(cmd);
+  const del = remoteDelete(cmd) ?? databaseDestroy(cmd);
   if (del !== undefined) out.push(effect("remote-delete", `deletes remote data or infrastructure (${del})`));
   const sec = containerSecret(cmd);
   if (sec !== undefined) out.push(effect("secret-read", sec));
