@@ -98,8 +98,8 @@ export function lineEffects(commands: readonly SimpleCommand[]): Map<SimpleComma
   /** The last command was an endless producer piped straight into xargs (`yes |`, `seq inf |`). */
   let endlessFeed = false;
   for (const c of commands) {
-    if (c.program === "xargs" && endlessFeed && unboundedProcs(c.argv)) add(c, effect("spawn-unbounded", "xargs starts a process per line of an endless input, with no limit on how many run at once"));
-    endlessFeed = c.pipeTo[0] === "xargs" && endless(c);
+    if ((c.program === "xargs" || c.program === "parallel") && endlessFeed && unboundedProcs(c.argv)) add(c, effect("spawn-unbounded", `${c.program} starts a process per line of an endless input, with no limit on how many run at once`));
+    endlessFeed = (c.pipeTo[0] === "xargs" || c.pipeTo[0] === "parallel") && endless(c);
     if (fetched.size > 0) {
       const prog = base(c.argv[0] ?? "");
       const first = c.argv.slice(1).find((w) => !w.startsWith("-"));
@@ -159,11 +159,11 @@ function endless(c: SimpleCommand): boolean {
   return (c.program === "cat" || c.program === "head" && c.argv.length === 2) && c.argv.slice(1).some((w) => /^\/dev\/(?:zero|u?random)$/.test(w));
 }
 
-/** `xargs -P0`, `-P 0`, `--max-procs=0` (as many at once as it can), or a count past any machine's cores. */
+/** `xargs -P0`, `-P 0`, `--max-procs=0`, `parallel -j0` (as many at once as it can), or a count past any machine's cores. */
 function unboundedProcs(a: string[]): boolean {
   for (let i = 1; i < a.length; i++) {
     const w = a[i] ?? "";
-    const m = /^(?:-P|--max-procs=?)(\d*)$/.exec(w);
+    const m = /^(?:-P|--max-procs=?|-j|--jobs=?)(\d*)$/.exec(w);
     if (!m) continue;
     const v = m[1] === "" ? (a[i + 1] ?? "") : (m[1] ?? "");
     if (/^\d+$/.test(v) && (Number(v) === 0 || Number(v) >= 512)) return true;

@@ -139,11 +139,14 @@ function containerSecret(cmd: SimpleCommand): string | undefined {
   if ((p === "docker" || p === "podman") && (ops[0] === "inspect" || (ops[1] === "inspect" && (ops[0] === "container" || ops[0] === "image")))) {
     return a.some((w) => /\.(?:Config\.)?Env\b|\.Config\b\s*\}\}|json \.Config\s*\}\}/.test(w)) ? `${p} inspect prints the container's environment` : undefined;
   }
+  if ((p === "kubectl" || p === "oc") && ops[0] === "view-secret") return `${p} view-secret prints a secret`;
   const inner = execCommand(cmd);
   if (inner === undefined || inner.length === 0) return undefined;
   const prog = (inner[0] ?? "").replace(/^.*\//, "");
   if (ENV_PRINTERS.test(prog) && inner.length === 1) return `${p} exec prints the container's environment`;
   if (inner.some((w) => /\/proc\/(?:\d+|self|1)\/environ\b/.test(w))) return `${p} exec reads a process environment`;
+  // Docker and Kubernetes mount their secrets here: `kubectl exec p -- cat /var/run/secrets/kubernetes.io/serviceaccount/token`.
+  if (inner.some((w) => /^\/(?:var\/)?run\/secrets\/./.test(w))) return `${p} exec reads the secrets mounted in the container`;
   if ((prog === "sh" || prog === "bash") && inner[1] === "-c" && /^\s*(?:env|printenv|set)\s*(?:$|[|;&])/.test(inner[2] ?? "")) return `${p} exec prints the container's environment`;
   return undefined;
 }
