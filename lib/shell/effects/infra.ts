@@ -20,10 +20,13 @@ const GCLOUD_RESOURCE = new Set(["projects", "instances", "clusters", "buckets",
 const AZ_RESOURCE = new Set(["group", "account", "container", "share", "vm", "aks", "db", "server", "cosmosdb", "keyvault", "webapp", "vault", "vmss", "disk", "snapshot", "registry", "deployment"]);
 
 /** What a cloud, cluster or container CLI deletes beyond this machine, in a form that does not only list or plan. */
+const REMOTE_TOOLS = new Set(["rclone", "aws", "gsutil", "gcloud", "az", "kubectl", "oc", "terraform", "tofu", "terragrunt", "pulumi", "cdk", "cdktf", "serverless", "sls", "helm", "docker", "podman", "s3cmd", "mc", "eksctl", "heroku", "fly", "flyctl", "firebase", "docker-compose"]);
+
 function remoteDelete(cmd: SimpleCommand): string | undefined {
   const p = cmd.program;
   const a = cmd.argv;
-  if (dry(a)) return undefined;
+  // Most commands are none of these: one set lookup, before any scan of the words.
+  if (!REMOTE_TOOLS.has(p) || dry(a)) return undefined;
   const ops = operands(a);
   const verb = ops[0] ?? "";
   switch (p) {
