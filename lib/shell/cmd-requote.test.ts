@@ -7,7 +7,8 @@ describe("requoteCmd", () => {
     ['cd x && cmd.exe /C "del /s /q C:\\Users\\"', "cd x && cmd /C 'del /s /q C:\\Users\\'"],
     ['C:\\Windows\\System32\\cmd.exe /c "rd /s /q C:\\"', "cmd /c 'rd /s /q C:\\'"],
     ["cmd /c \"echo it's D:\\\"", "cmd /c 'echo it'\\''s D:\\'"],
-  ])("should read %s with cmd's quoting", (line, expected) => {
+    ['powershell -NoProfile -ExecutionPolicy Bypass -c "Remove-Item -Recurse -Force C:\\Users\\user\\"', "pwsh -NoProfile -ExecutionPolicy Bypass -Command 'Remove-Item -Recurse -Force C:\\Users\\user\\'"],
+  ])("should read %s with Windows quoting", (line, expected) => {
     expect(requoteCmd(line)).toBe(expected);
   });
 
