@@ -26,7 +26,8 @@ function remoteDelete(cmd: SimpleCommand): string | undefined {
   const p = cmd.program;
   const a = cmd.argv;
   // Most commands are none of these: one set lookup, before any scan of the words.
-  if (!REMOTE_TOOLS.has(p) || dry(a)) return undefined;
+  // `-h` is help to all of them but gsutil (a header there).
+  if (!REMOTE_TOOLS.has(p) || dry(a) || (p !== "gsutil" && a.includes("-h"))) return undefined;
   const ops = operands(a);
   const verb = ops[0] ?? "";
   switch (p) {
@@ -59,7 +60,8 @@ function remoteDelete(cmd: SimpleCommand): string | undefined {
     case "az": {
       if (ops.includes("delete-batch")) return `az ${ops.slice(0, ops.indexOf("delete-batch") + 1).join(" ")}`;
       const del = ops.indexOf("delete");
-      if (del > 0 && AZ_RESOURCE.has(ops[del - 1] ?? "")) return `az ${ops.slice(0, del + 1).join(" ")}`;
+      // `az group delete` deletes a resource group; `az deployment group delete` only a deployment's record.
+      if (del > 0 && AZ_RESOURCE.has(ops[del - 1] ?? "") && (ops[del - 1] !== "group" || del === 1)) return `az ${ops.slice(0, del + 1).join(" ")}`;
       return undefined;
     }
     case "kubectl":
