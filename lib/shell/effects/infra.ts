@@ -20,7 +20,7 @@ const GCLOUD_RESOURCE = new Set(["projects", "instances", "clusters", "buckets",
 const AZ_RESOURCE = new Set(["group", "account", "container", "share", "vm", "aks", "db", "server", "cosmosdb", "keyvault", "webapp", "vault", "vmss", "disk", "snapshot", "registry", "deployment"]);
 
 /** What a cloud, cluster or container CLI deletes beyond this machine, in a form that does not only list or plan. */
-const REMOTE_TOOLS = new Set(["rclone", "aws", "gsutil", "gcloud", "az", "kubectl", "oc", "terraform", "tofu", "terragrunt", "pulumi", "cdk", "cdktf", "serverless", "sls", "helm", "docker", "podman", "s3cmd", "mc", "eksctl", "heroku", "fly", "flyctl", "firebase", "docker-compose"]);
+const REMOTE_TOOLS = new Set(["rclone", "aws", "gsutil", "gcloud", "az", "kubectl", "oc", "terraform", "tofu", "terragrunt", "pulumi", "cdk", "cdktf", "serverless", "sls", "helm", "docker", "podman", "s3cmd", "mc", "eksctl", "heroku", "fly", "flyctl", "firebase", "docker-compose", "glab", "virsh"]);
 
 function remoteDelete(cmd: SimpleCommand): string | undefined {
   const p = cmd.program;
@@ -107,6 +107,10 @@ function remoteDelete(cmd: SimpleCommand): string | undefined {
       return (verb === "apps" && /^(?:destroy|delete)$/.test(ops[1] ?? "")) || verb === "destroy" || (verb === "volumes" && /^(?:destroy|delete)$/.test(ops[1] ?? "")) ? `${p} ${verb} ${ops[1] ?? ""}` : undefined;
     case "firebase":
       return /^(?:firestore:delete|database:remove|projects:delete|hosting:disable)$/.test(verb) ? `firebase ${verb}` : undefined;
+    case "glab":
+      return verb === "repo" && ops[1] === "delete" ? `glab repo delete ${ops[2] ?? ""}` : undefined;
+    case "virsh":
+      return verb === "undefine" && a.some((w) => w === "--remove-all-storage" || w === "--storage") ? "virsh undefine --remove-all-storage" : verb === "vol-delete" || verb === "vol-wipe" ? `virsh ${verb}` : undefined;
     case "docker-compose":
       return verb === "down" && a.some((w) => w === "-v" || w === "--volumes") ? "docker-compose down --volumes" : undefined;
     default:
