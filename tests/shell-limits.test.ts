@@ -31,6 +31,8 @@ const CASES: [string, string, "block" | "ask" | "allow"][] = [
   ["100,000 pipes", `${"cat | ".repeat(100_000)}rm -rf ~`, "ask"],
   ["20,000 `cd a && ` links then rm -rf ~", `${"cd a && ".repeat(20_000)}rm -rf ~`, "ask"],
   ["200 nested sh -c levels", nestedShC(200), "ask"],
+  ["a call of a function with ~ then 5,000 more calls", `f(){ rm -rf "$1"; }; f ~; ${"f a; ".repeat(5000)}f b`, "block"],
+  ["20 functions each calling the one below twice", `f0(){ rm -rf "$1"; }; ${Array.from({ length: 20 }, (_, i) => `f${i + 1}(){ f${i} "$1"; f${i} "$1"; }; `).join("")}f20 x; rm -rf ~`, "block"],
   ["a line over 1 MiB", `echo ${"a".repeat(HUGE - 5)}`, "ask"],
   ["a harmless line just under 1 MiB", `echo ${"a".repeat((1 << 20) - 10)}`, "allow"],
 ];

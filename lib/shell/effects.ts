@@ -7,6 +7,7 @@ import type { SimpleCommand } from "./types.ts";
 import { analyze } from "./flags.ts";
 import { fileEffects } from "./effects/files.ts";
 import { ghEffects, gitEffects } from "./effects/git.ts";
+import { infraEffects } from "./effects/infra.ts";
 import { networkEffects } from "./effects/network.ts";
 import { codeEffects, powerEffects, printsSecretVar, publishEffects, spawnEffects } from "./effects/process.ts";
 import { isSecretPath, secretReads } from "./effects/secrets.ts";
@@ -94,7 +95,11 @@ export function lineEffects(commands: readonly SimpleCommand[]): Map<SimpleComma
   let extracted = false;
   const links = new Map<string, string>();
   const add = (c: SimpleCommand, e: Effect) => out.set(c, [...(out.get(c) ?? []), e]);
+  /** The last command was an endless producer piped straight into xargs (`yes |`, `seq inf |`). */
+  let endlessFeed = false;
   for (const c of commands) {
+    if ((c.program === "xargs" || c.program === "parallel") && endlessFeed && unboundedProcs(c.argv)) add(c, effect("spawn-unbounded", `${c.program} starts a process per line of an endless input, with no limit on how many run at once`));
+    endlessFeed = (c.pipeTo[0] === "xargs" || c.pipeTo[0] === "parallel") && endless(c);
     if (fetched.size > 0) {
       const prog = base(c.argv[0] ?? "");
       const first = c.argv.slice(1).find((w) => !w.startsWith("-"));
@@ -147,6 +152,25 @@ export function lineEffects(commands: readonly SimpleCommand[]): Map<SimpleComma
   return out;
 }
 
+/** A producer that never stops writing: `yes`, `seq inf`, `cat /dev/zero`. */
+function endless(c: SimpleCommand): boolean {
+  if (c.program === "yes") return true;
+  if (c.program === "seq" || c.program === "jot") return c.argv.slice(1).some((w) => /^[+]?inf(?:inity)?$/i.test(w)) || (c.program === "jot" && c.argv[1] === "0");
+  return (c.program === "cat" || c.program === "head" && c.argv.length === 2) && c.argv.slice(1).some((w) => /^\/dev\/(?:zero|u?random)$/.test(w));
+}
+
+/** `xargs -P0`, `-P 0`, `--max-procs=0`, `parallel -j0` (as many at once as it can), or a count past any machine's cores. */
+function unboundedProcs(a: string[]): boolean {
+  for (let i = 1; i < a.length; i++) {
+    const w = a[i] ?? "";
+    const m = /^(?:-P|--max-procs=?|-j|--jobs=?)(\d*)$/.exec(w);
+    if (!m) continue;
+    const v = m[1] === "" ? (a[i + 1] ?? "") : (m[1] ?? "");
+    if (/^\d+$/.test(v) && (Number(v) === 0 || Number(v) >= 512)) return true;
+  }
+  return false;
+}
+
 const cache = new WeakMap<SimpleCommand, Effect[]>();
 const NONE: Effect[] = [];
 
@@ -165,6 +189,7 @@ export function effectsOf(cmd: SimpleCommand): Effect[] {
       ...codeEffects(cmd),
       ...spawnEffects(cmd),
       ...powerEffects(cmd),
+      ...infraEffects(cmd),
       ...printsSecretVar(cmd),
       ...secretReads(cmd, an),
     ];

@@ -1,4 +1,5 @@
 /** @module shell parser: tokens -> the flat list of simple commands a line runs, with variables and cd followed. */
+import { requoteCmd } from "./cmd-requote.ts";
 import { arithSubs, type LexBudget, lex, type Token, type Word } from "./lex.ts";
 import { limitNote, SHELL_LIMITS, ShellLimitError } from "./limits.ts";
 import type { ParseOptions, ParseResult, RedirectInfo, SimpleCommand } from "./types.ts";
@@ -59,10 +60,12 @@ interface State {
   scripts: boolean;
   /** Variables bound by `for NAME in WORDS`: their value is a word list, split even when quoted. */
   lists: Set<string>;
+  /** Function calls whose body was read again with the call's arguments, on the whole line (capped). */
+  boundCalls: number;
 }
 
 function newState(home: string, via: string[], scripts: boolean): State {
-  return { home, depth: 0, out: [], via, budget: { words: SHELL_LIMITS.maxWords }, expansion: SHELL_LIMITS.maxExpansion, scripts, lists: new Set() };
+  return { home, depth: 0, out: [], via, budget: { words: SHELL_LIMITS.maxWords }, expansion: SHELL_LIMITS.maxExpansion, scripts, lists: new Set(), boundCalls: 0 };
 }
 
 interface Field {
@@ -74,6 +77,24 @@ const RESERVED_SKIP = new Set(["if", "then", "else", "elif", "fi", "do", "done",
 const ASSIGN = /^([A-Za-z_][A-Za-z0-9_]*)\+?=/;
 const RUNNERS = new Set([...SHELLS, "eval", "source", ".", "node", "perl", "ruby", "php"]);
 const DECLARE = new Set(["export", "declare", "local", "readonly", "typeset"]);
+/** Calls per line whose function body is read again with their arguments; past it the bodies are judged as written. */
+const MAX_BOUND_CALLS = 16;
+/** A body that reads its positional parameters ($1, "$@", ${2:-x}, $#). */
+const USES_ARGS = /\$(?:[1-9@*#]|\{[#!]?[1-9@*#])/;
+
+interface FunctionDef {
+  body: Token[];
+  /** Where the commands read at its definition sit in st.out. */
+  outStart: number;
+  outEnd: number;
+  usesArgs: boolean;
+  /** The directory before and after its definition was read (a `cd` in the body moved the reading, not the shell). */
+  cwdBefore: string;
+  cwdAfter: string;
+  calls: number;
+  /** A call could not be bound (unknown arguments, the cap): the definition's reading stays. */
+  unbound: boolean;
+}
 
 export function basename(p: string): string {
   const i = p.lastIndexOf("/");
@@ -134,6 +155,10 @@ class Parser implements Unwrapper {
   private hereVars: Vars | undefined;
   /** Ranges of st.out made by `>(...)` substitutions of the words being expanded. */
   procWrites: [number, number][] = [];
+  /** Functions defined on the line, by name: a call reads the body again with its arguments bound. */
+  private readonly defs = new Map<string, FunctionDef>();
+  /** Functions whose call is being read (a recursive call is not bound again). */
+  private readonly calling = new Set<string>();
   /** Scripts written by a literal print on this line (`echo 'rm -rf ~' > x.sh`), by resolved path. */
   readonly written = new Map<string, string>();
   constructor(st: State) {
@@ -368,7 +393,8 @@ class Parser implements Unwrapper {
     const loops: boolean[] = [];
     let pendingCond = false;
     /** Functions whose body is being read, with the brace depth it opened at: a call of one inside its own body recurses. */
-    const openFns: { name: string; depth: number }[] = [];
+    const openFns: { name: string; depth: number; tokStart: number; outStart: number; cwd: string }[] = [];
+    const defs = this.defs;
     let braces = 0;
     /** Where each open `( ... )` / `{ ...; }` began in st.out, and the commands of the one just closed (`{ curl x; } | sh`). */
     const groupStarts: number[] = [];
@@ -435,6 +461,9 @@ class Parser implements Unwrapper {
         }
         const spawns = nextOp === "&" || nextOp === "|" || nextOp === "|&" || pipeline.length > 0;
         if ((spawns && openFns.some((f) => f.name === first.program)) || (nextOp === "&" && loops.includes(true))) first.selfSpawn = true;
+        const def = defs.get(first.argv[0] ?? "");
+        // A call inside another function's definition is bound when that function is called.
+        if (def?.usesArgs && first.via === this.st.via && openFns.length === 0) this.callFunction(first, def, scope);
       }
       words = [];
       redirs = [];
@@ -453,7 +482,7 @@ class Parser implements Unwrapper {
         const v = tok.v;
         if (v === "(" && words.length === 1 && redirs.length === 0 && tokens[idx + 1]?.t === "op") {
           // Function definition `name() ...`: the name is not a command.
-          openFns.push({ name: words[0]?.raw ?? "", depth: braces });
+          openFns.push({ name: words[0]?.raw ?? "", depth: braces, tokStart: idx + 2, outStart: this.st.out.length, cwd: scope.cwd });
           words = [];
           idx++;
           continue;
@@ -534,7 +563,12 @@ class Parser implements Unwrapper {
         } else if (raw === "}") {
           braces--;
           closeGroup();
-          while (openFns.length > 0 && (openFns[openFns.length - 1]?.depth ?? -1) >= braces) openFns.pop();
+          while (openFns.length > 0 && (openFns[openFns.length - 1]?.depth ?? -1) >= braces) {
+            const fn = openFns.pop();
+            if (fn === undefined || fn.name === "" || defs.size >= MAX_BOUND_CALLS) continue;
+            const body = tokens.slice(fn.tokStart, idx + 1);
+            defs.set(fn.name, { body, outStart: fn.outStart, outEnd: this.st.out.length, usesArgs: body.some((t) => t.t === "w" && USES_ARGS.test(t.w.raw)), cwdBefore: fn.cwd, cwdAfter: scope.cwd, calls: 0, unbound: false });
+          }
         }
         if (RESERVED_SKIP.has(raw)) continue;
         if (raw === "[[") {
@@ -555,8 +589,8 @@ class Parser implements Unwrapper {
         }
         if (raw === "function") {
           const next = tokens[idx + 1];
-          if (next?.t === "w") openFns.push({ name: next.w.raw.replace(/\(\)$/, ""), depth: braces });
           idx++;
+          if (next?.t === "w") openFns.push({ name: next.w.raw.replace(/\(\)$/, ""), depth: braces, tokStart: idx + 1, outStart: this.st.out.length, cwd: scope.cwd });
           continue;
         }
       }
@@ -564,6 +598,55 @@ class Parser implements Unwrapper {
     }
     finish(undefined);
     endPipeline();
+  }
+
+  /**
+   * `f(){ rm -rf "$1"; }; f build`: the body is judged with its calls' arguments, not as written with $1
+   * unknown. A function never called, or called in a way not bound, keeps the reading at its definition.
+   */
+  supersededBodies(): Set<SimpleCommand> {
+    const dropped = new Set<SimpleCommand>();
+    for (const def of this.defs.values()) {
+      if (def.calls === 0 || def.unbound) continue;
+      for (let k = def.outStart; k < def.outEnd; k++) {
+        const c = this.st.out[k];
+        if (c && !c.selfSpawn) dropped.add(c);
+      }
+    }
+    return dropped;
+  }
+
+  /** Reads a function's body again with a call's arguments as $1.. and "$@" (bounded per line and by depth). */
+  private callFunction(call: SimpleCommand, def: FunctionDef, scope: Scope): void {
+    const calling = this.calling;
+    const name = call.argv[0] ?? "";
+    def.calls++;
+    const args = call.argv.slice(1);
+    if (calling.has(name) || call.dynamic.slice(1).some(Boolean) || args.length > 9 || args.some((w) => /\s/.test(w)) || this.st.boundCalls >= MAX_BOUND_CALLS || this.st.depth >= SHELL_LIMITS.maxDepth) {
+      def.unbound = true;
+      return;
+    }
+    this.st.boundCalls++;
+    const vars = scope.vars.child();
+    for (let k = 1; k <= 9; k++) vars.set(String(k), args[k - 1] ?? "");
+    vars.set("@", args.join(" "));
+    vars.set("*", args.join(" "));
+    vars.set("#", String(args.length));
+    this.st.lists.add("@");
+    calling.add(name);
+    this.st.depth++;
+    // Still where the definition's reading left it: the call starts where the shell really is.
+    const cwd = scope.cwd === def.cwdAfter ? def.cwdBefore : scope.cwd;
+    const inner: Scope = { vars, cwd, ...(scope.oldCwd !== undefined ? { oldCwd: scope.oldCwd } : {}) };
+    try {
+      this.run(def.body, inner);
+    } finally {
+      this.st.depth--;
+      calling.delete(name);
+    }
+    // A function runs in the caller's shell: its `cd` moves the rest of the line.
+    scope.cwd = inner.cwd;
+    if (inner.oldCwd !== undefined) scope.oldCwd = inner.oldCwd;
   }
 
   /**
@@ -799,6 +882,8 @@ function runStrict(st: State, command: string, cwd: string, dialect?: "powershel
       st.depth++;
     }
   } else p.run(lex(command, st.budget), { vars: new Vars(), cwd });
+  const dropped = p.supersededBodies();
+  if (dropped.size > 0) st.out = st.out.filter((c) => !dropped.has(c));
 }
 
 /**
@@ -845,6 +930,17 @@ export function parseShellLine(command: string, opts: ParseOptions): ParseResult
     return { commands: st.out, fallback: false, ...(st.limit !== undefined ? { limit: st.limit } : {}) };
   } catch (err) {
     if (err instanceof ShellLimitError) return { commands: st.out, fallback: false, limit: err.message };
+    const requoted = opts.dialect === undefined ? requoteCmd(command) : undefined;
+    if (requoted !== undefined) {
+      // Read again as cmd.exe reads its own line; if that fails too, the plain split below decides.
+      const again = newState(opts.home, [], true);
+      try {
+        runStrict(again, requoted, opts.cwd);
+        return { commands: again.out, fallback: false, ...(again.limit !== undefined ? { limit: again.limit } : {}) };
+      } catch (inner) {
+        if (inner instanceof ShellLimitError) return { commands: again.out, fallback: false, limit: inner.message };
+      }
+    }
     const error = err instanceof Error ? err.message : String(err);
     const fb = parseFallback(command, opts);
     return { commands: fb.commands, error, fallback: true, ...(fb.limit !== undefined ? { limit: fb.limit } : st.limit !== undefined ? { limit: st.limit } : {}) };

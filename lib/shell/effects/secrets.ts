@@ -123,7 +123,14 @@ function secretCommand(cmd: SimpleCommand, an: Analysis): string | undefined {
   if (p === "gcloud" && an.sub === "auth" && /print-(?:access|identity)-token/.test(pos[0] ?? "")) return "prints a Google Cloud token";
   if (p === "az" && an.sub === "account" && pos[0] === "get-access-token") return "prints an Azure token";
   if (p === "heroku" && an.sub === "auth:token") return "prints the Heroku token";
-  if (p === "kubectl" && an.sub === "get" && /^secrets?$/.test(pos[0] ?? "") && a.some((w) => /^-o|^--output/.test(w))) return "prints Kubernetes secrets";
+  if (p === "kubectl" && an.sub === "get" && /^secrets?$/.test(pos[0] ?? "") && a.some((w) => /^-o|^--output|^--template/.test(w))) return "prints Kubernetes secrets";
+  // Cloud secret stores: reading a value prints it; listing names does not.
+  if (p === "gcloud" && an.sub === "secrets" && pos[0] === "versions" && pos[1] === "access") return "prints a Google Cloud secret";
+  if (p === "aws" && an.sub === "secretsmanager" && /^(?:get-secret-value|batch-get-secret-value)$/.test(pos[0] ?? "")) return "prints an AWS secret";
+  if (p === "aws" && an.sub === "ssm" && /^get-parameters?(?:-by-path)?$/.test(pos[0] ?? "") && a.includes("--with-decryption")) return "prints a decrypted AWS parameter";
+  if (p === "az" && an.sub === "keyvault" && pos[0] === "secret" && (pos[1] === "show" || pos[1] === "download")) return "prints an Azure Key Vault secret";
+  if (p === "heroku" && (an.sub === "config" || an.sub === "config:get") && !a.some((w) => /^config:(?:set|unset)$/.test(w))) return "prints the app's config vars (its secrets)";
+  if (p === "doppler" && sub === "secrets" && (pos.length === 0 || pos[0] === "get" || pos[0] === "download")) return "prints Doppler secrets";
   if (p === "sqlite3" && pos.some((w) => /cookies\.sqlite|logins\.json|key4\.db|Login Data|Cookies$/.test(w))) return "dumps a browser's saved logins or cookies";
   if ((p === "gpg" || p === "gpg2") && a.some((w) => /^--export-secret-(?:sub)?keys$/.test(w))) return "exports private keys";
   // `docker run -v ~/.ssh:/k alpine cat /k/id_rsa`: a container given the key store reads whatever it likes there.

@@ -17,6 +17,7 @@ export const EFFECT_KINDS = [
   "secret-read",
   "system-write",
   "power-off",
+  "remote-delete",
 ] as const;
 export type EffectKind = (typeof EFFECT_KINDS)[number];
 

@@ -1,0 +1,185 @@
+/** @module remote and infrastructure effects: deleting buckets, clusters, stacks and volumes; secrets read from containers and clusters. */
+import type { SimpleCommand } from "../types.ts";
+import { effect, type Effect } from "./types.ts";
+
+/** `--dry-run`, `--dryrun`, `--what-if`, `kubectl --dry-run=client|server` (not `=none`): nothing is deleted. */
+function dry(a: string[]): boolean {
+  return a.some((w) => w === "--dry-run" || w === "--dryrun" || w === "--what-if" || w === "--whatif" || (/^--dry-run=/.test(w) && w !== "--dry-run=none") || w === "-help" || w === "--help");
+}
+
+/** Operands: words that are not options (an option's value may slip in; only verbs and resource kinds are compared). */
+function operands(a: string[]): string[] {
+  return a.slice(1).filter((w) => !w.startsWith("-"));
+}
+
+const RECURSIVE = (a: string[]) => a.some((w) => w === "--recursive" || /^-[a-zA-Z]*[rR]$/.test(w) || /^-[a-zA-Z]*[rR][a-zA-Z]*$/.test(w) && !w.startsWith("--"));
+
+const AWS_DESTROY = /^(?:terminate-instances|delete-(?:objects|bucket|db-instance|db-cluster|table|stack|cluster|file-system|volume|nodegroup|repository|hosted-zone|log-group|global-table|domain|replication-group|cache-cluster|environment))$/;
+const K8S_WIDE = /^(?:ns|namespaces?|pv|persistentvolumes?|pvc|persistentvolumeclaims?|crds?|customresourcedefinitions?(?:\.apiextensions\.k8s\.io)?|nodes?|no)$/;
+const GCLOUD_RESOURCE = new Set(["projects", "instances", "clusters", "buckets", "databases", "disks", "snapshots", "backups", "repositories", "services"]);
+const AZ_RESOURCE = new Set(["group", "account", "container", "share", "vm", "aks", "db", "server", "cosmosdb", "keyvault", "webapp", "vault", "vmss", "disk", "snapshot", "registry", "deployment"]);
+
+/** What a cloud, cluster or container CLI deletes beyond this machine, in a form that does not only list or plan. */
+const REMOTE_TOOLS = new Set(["rclone", "aws", "gsutil", "gcloud", "az", "kubectl", "oc", "terraform", "tofu", "terragrunt", "pulumi", "cdk", "cdktf", "serverless", "sls", "helm", "docker", "podman", "s3cmd", "mc", "eksctl", "heroku", "fly", "flyctl", "firebase", "docker-compose", "glab", "virsh"]);
+
+function remoteDelete(cmd: SimpleCommand): string | undefined {
+  const p = cmd.program;
+  const a = cmd.argv;
+  // Most commands are none of these: one set lookup, before any scan of the words.
+  // `-h` is help to all of them but gsutil (a header there).
+  if (!REMOTE_TOOLS.has(p) || dry(a) || (p !== "gsutil" && a.includes("-h"))) return undefined;
+  const ops = operands(a);
+  const verb = ops[0] ?? "";
+  switch (p) {
+    case "rclone": {
+      // A local operand is a file delete (files.ts); `remote:path` is data in a cloud store.
+      if (!/^(?:purge|delete|deletefile|rmdirs|rmdir|cleanup)$/.test(verb) || a.includes("-n") || a.includes("--interactive") || a.includes("-i")) return undefined;
+      const target = ops.slice(1).find((w) => /^[\w.-]+:/.test(w));
+      return target === undefined ? undefined : `rclone ${verb} ${target}`;
+    }
+    case "aws": {
+      if (verb === "s3" && ops[1] === "rm" && RECURSIVE(a)) return `aws s3 rm --recursive ${ops[2] ?? ""}`;
+      if (verb === "s3" && ops[1] === "rb" && a.includes("--force")) return `aws s3 rb --force ${ops[2] ?? ""}`;
+      if (verb === "s3" && ops[1] === "sync" && a.includes("--delete") && ops.slice(2).some((w) => w.startsWith("s3://"))) return "aws s3 sync --delete into a bucket";
+      const action = ops[1] ?? "";
+      return AWS_DESTROY.test(action) ? `aws ${verb} ${action}` : undefined;
+    }
+    case "gsutil": {
+      const k = ops.findIndex((w) => w === "rm" || w === "rb");
+      if (k < 0) return undefined;
+      if (ops[k] === "rb") return `gsutil rb ${ops[k + 1] ?? ""}`;
+      const after = a.slice(a.indexOf("rm") + 1);
+      return after.some((w) => /^-[a-zA-Z]*[rRa]/.test(w) && !w.startsWith("--")) || ops.slice(k + 1).some((w) => /^gs:\/\/[^/]+\/?(?:\*\*?)?$/.test(w)) ? `gsutil rm -r ${ops[k + 1] ?? ""}` : undefined;
+    }
+    case "gcloud": {
+      if (verb === "storage" && ops[1] === "rm" && RECURSIVE(a)) return `gcloud storage rm -r ${ops[2] ?? ""}`;
+      const del = ops.indexOf("delete");
+      if (del > 0 && ops.slice(0, del).some((w) => GCLOUD_RESOURCE.has(w))) return `gcloud ${ops.slice(0, del + 1).join(" ")}`;
+      return undefined;
+    }
+    case "az": {
+      if (ops.includes("delete-batch")) return `az ${ops.slice(0, ops.indexOf("delete-batch") + 1).join(" ")}`;
+      const del = ops.indexOf("delete");
+      // `az group delete` deletes a resource group; `az deployment group delete` only a deployment's record.
+      if (del > 0 && AZ_RESOURCE.has(ops[del - 1] ?? "") && (ops[del - 1] !== "group" || del === 1)) return `az ${ops.slice(0, del + 1).join(" ")}`;
+      return undefined;
+    }
+    case "kubectl":
+    case "oc": {
+      if (verb !== "delete") return undefined;
+      const kinds = ops.slice(1).flatMap((w) => w.split(",")).map((w) => w.replace(/\/.*$/, "").toLowerCase());
+      if (a.includes("--all") || a.includes("-A") || a.includes("--all-namespaces")) return `${p} delete --all`;
+      const wide = kinds.find((k) => K8S_WIDE.test(k));
+      return wide === undefined ? undefined : `${p} delete ${wide}`;
+    }
+    case "terraform":
+    case "tofu":
+    case "terragrunt": {
+      if (verb === "destroy" || (verb === "run-all" && ops[1] === "destroy")) return `${p} destroy`;
+      if (verb === "apply" && (a.includes("-destroy") || a.includes("--destroy"))) return `${p} apply -destroy`;
+      return undefined;
+    }
+    case "pulumi":
+    case "cdk":
+    case "cdktf":
+    case "serverless":
+    case "sls":
+      return verb === "destroy" || (p === "pulumi" && verb === "stack" && ops[1] === "rm") ? `${p} ${verb}` : undefined;
+    case "helm":
+      return /^(?:uninstall|delete|del|un)$/.test(verb) && ops.length > 1 ? `helm ${verb} ${ops[1]}` : undefined;
+    case "docker":
+    case "podman": {
+      if (verb === "system" && ops[1] === "prune" && a.includes("--volumes")) return `${p} system prune --volumes`;
+      if (verb === "volume" && (ops[1] === "rm" || ops[1] === "remove" || ops[1] === "prune")) return `${p} volume ${ops[1]}`;
+      if (verb === "compose" && ops[1] === "down" && a.some((w) => w === "-v" || w === "--volumes")) return `${p} compose down --volumes`;
+      return undefined;
+    }
+    case "s3cmd":
+      return (verb === "del" || verb === "rm" || verb === "rb") && RECURSIVE(a) ? `s3cmd ${verb} --recursive` : undefined;
+    case "mc":
+      return (verb === "rm" && RECURSIVE(a)) || (verb === "rb" && a.includes("--force")) ? `mc ${verb} ${ops[1] ?? ""}` : undefined;
+    case "eksctl":
+      return verb === "delete" && /^(?:cluster|nodegroup)$/.test(ops[1] ?? "") ? `eksctl delete ${ops[1]}` : undefined;
+    case "heroku":
+      return /^(?:apps:destroy|destroy|pg:reset|addons:destroy)$/.test(verb) ? `heroku ${verb}` : undefined;
+    case "fly":
+    case "flyctl":
+      return (verb === "apps" && /^(?:destroy|delete)$/.test(ops[1] ?? "")) || verb === "destroy" || (verb === "volumes" && /^(?:destroy|delete)$/.test(ops[1] ?? "")) ? `${p} ${verb} ${ops[1] ?? ""}` : undefined;
+    case "firebase":
+      return /^(?:firestore:delete|database:remove|projects:delete|hosting:disable)$/.test(verb) ? `firebase ${verb}` : undefined;
+    case "glab":
+      return verb === "repo" && ops[1] === "delete" ? `glab repo delete ${ops[2] ?? ""}` : undefined;
+    case "virsh":
+      return verb === "undefine" && a.some((w) => w === "--remove-all-storage" || w === "--storage") ? "virsh undefine --remove-all-storage" : verb === "vol-delete" || verb === "vol-wipe" ? `virsh ${verb}` : undefined;
+    case "docker-compose":
+      return verb === "down" && a.some((w) => w === "-v" || w === "--volumes") ? "docker-compose down --volumes" : undefined;
+    default:
+      return undefined;
+  }
+}
+
+/** The command a `docker exec` / `kubectl exec` runs inside the container: the words after the container. */
+function execCommand(cmd: SimpleCommand): string[] | undefined {
+  const a = cmd.argv;
+  const k = a.indexOf("exec");
+  if (k < 1) return undefined;
+  if (cmd.program === "kubectl" || cmd.program === "oc") {
+    const dash = a.indexOf("--", k);
+    return dash > 0 ? a.slice(dash + 1) : undefined;
+  }
+  const valued = new Set(["-e", "--env", "-u", "--user", "-w", "--workdir", "--env-file", "--detach-keys"]);
+  let i = k + 1;
+  for (; i < a.length; i++) {
+    const w = a[i] ?? "";
+    if (!w.startsWith("-")) break;
+    if (valued.has(w)) i++;
+  }
+  return a.slice(i + 1);
+}
+
+const ENV_PRINTERS = /^(?:env|printenv|set|export)$/;
+
+/** Secrets a container or cluster holds, printed: `docker inspect -f '{{.Config.Env}}'`, `docker exec c env`, `kubectl exec p -- printenv`. */
+function containerSecret(cmd: SimpleCommand): string | undefined {
+  const p = cmd.program;
+  if (p !== "docker" && p !== "podman" && p !== "kubectl" && p !== "oc") return undefined;
+  const a = cmd.argv;
+  const ops = operands(a);
+  if ((p === "docker" || p === "podman") && (ops[0] === "inspect" || (ops[1] === "inspect" && (ops[0] === "container" || ops[0] === "image")))) {
+    return a.some((w) => /\.(?:Config\.)?Env\b|\.Config\b\s*\}\}|json \.Config\s*\}\}/.test(w)) ? `${p} inspect prints the container's environment` : undefined;
+  }
+  if ((p === "kubectl" || p === "oc") && ops[0] === "view-secret") return `${p} view-secret prints a secret`;
+  const inner = execCommand(cmd);
+  if (inner === undefined || inner.length === 0) return undefined;
+  const prog = (inner[0] ?? "").replace(/^.*\//, "");
+  if (ENV_PRINTERS.test(prog) && inner.length === 1) return `${p} exec prints the container's environment`;
+  if (inner.some((w) => /\/proc\/(?:\d+|self|1)\/environ\b/.test(w))) return `${p} exec reads a process environment`;
+  // Docker and Kubernetes mount their secrets here: `kubectl exec p -- cat /var/run/secrets/kubernetes.io/serviceaccount/token`.
+  if (inner.some((w) => /^\/(?:var\/)?run\/secrets\/./.test(w))) return `${p} exec reads the secrets mounted in the container`;
+  if ((prog === "sh" || prog === "bash") && inner[1] === "-c" && /^\s*(?:env|printenv|set)\s*(?:$|[|;&])/.test(inner[2] ?? "")) return `${p} exec prints the container's environment`;
+  return undefined;
+}
+
+const SQL_CLIENTS = new Set(["psql", "mysql", "mariadb", "mongo", "mongosh", "cockroach", "clickhouse-client", "sqlcmd", "redis-cli", "valkey-cli", "cqlsh", "snowsql", "bq"]);
+/** Statements that drop or empty a database, a schema or a table: DELETE with no WHERE is as good as TRUNCATE. */
+const SQL_DESTROY = /\bdrop\s+(?:database|schema|table|keyspace)\b|\btruncate\s+(?:table\s+)?\w|\bdelete\s+from\s+[\w."`]+\s*(?:;|$)|\bflushall\b|\bflushdb\b|\.dropDatabase\s*\(|\bdb\.\w+\.drop\s*\(|\.deleteMany\s*\(\s*\{\s*\}\s*\)/im;
+
+/** A database client told to drop or empty what it is connected to (`psql -c 'DROP DATABASE x'`, `redis-cli FLUSHALL`, `dropdb x`). */
+function databaseDestroy(cmd: SimpleCommand): string | undefined {
+  const p = cmd.program;
+  if (p === "dropdb") return `dropdb ${operands(cmd.argv)[0] ?? ""}`;
+  if (!SQL_CLIENTS.has(p)) return undefined;
+  // The statement can be an argument (-c, -e, --eval, a redis command) or standard input (<<<, a heredoc).
+  const text = [...cmd.argv.slice(1), ...cmd.redirects.map((r) => (r.op === "<<<" ? r.target : (r.body ?? "")))].join("\n").slice(0, 1 << 16);
+  const m = SQL_DESTROY.exec(text);
+  return m === null ? undefined : `${p}: ${m[0].trim()}`;
+}
+
+export function infraEffects(cmd: SimpleCommand): Effect[] {
+  const out: Effect[] = [];
+  const del = remoteDelete(cmd) ?? databaseDestroy(cmd);
+  if (del !== undefined) out.push(effect("remote-delete", `deletes remote data or infrastructure (${del})`));
+  const sec = containerSecret(cmd);
+  if (sec !== undefined) out.push(effect("secret-read", sec));
+  return out;
+}
