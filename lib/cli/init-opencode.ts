@@ -4,7 +4,7 @@
  * entry file `shepherd.ts` and its helpers in `shepherd/`, pointing at the binary that runs this command.
  * A second run changes nothing; uninstall removes only our files and the folders they leave empty.
  */
-import { existsSync, readdirSync, rmdirSync, rmSync } from "node:fs";
+import { existsSync, rmdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 // The plugin travels inside the compiled binary as text: OpenCode (Bun) loads it as TypeScript, unbuilt.
 import * as indexText from "../../opencode-plugin/index.ts" with { type: "text" };
@@ -15,8 +15,7 @@ import * as clientText from "../../pi-extension/sidecar-client.ts" with { type: 
 import * as subagentText from "../../pi-extension/subagent.ts" with { type: "text" };
 import * as wireText from "../../pi-extension/wire.ts" with { type: "text" };
 import { opencodePluginDir, type PluginScope } from "../adapters/hook-locations.ts";
-import { writeFileAtomic } from "../fs/atomic-write.ts";
-import { MAX_RULE_FILE_BYTES, readBounded } from "../fs/bounded-read.ts";
+import { embeddedText, listDir, writeChangedFiles } from "./install-files.ts";
 import type { Env } from "../rules/paths.ts";
 import { VERSION } from "../version.ts";
 
@@ -44,13 +43,6 @@ export function entryText(): string {
   return ENTRY_TEXT;
 }
 
-function textOf(name: string, module: unknown): string {
-  // A text import yields `{default: string}`; TypeScript sees the module's own exports instead.
-  const text: unknown = typeof module === "object" && module !== null ? Reflect.get(module, "default") : undefined;
-  if (typeof text !== "string") throw new Error(`the embedded OpenCode plugin file ${name} is missing from this build`);
-  return text;
-}
-
 /** The files `init opencode` writes, by path inside OpenCode's plugin folder. */
 export function pluginFiles(binaryPath: string): Map<string, string> {
   const files = new Map<string, string>([[ENTRY_FILE, ENTRY_TEXT]]);
@@ -63,7 +55,7 @@ export function pluginFiles(binaryPath: string): Map<string, string> {
     ["pi-extension/subagent.ts", subagentText],
     ["pi-extension/wire.ts", wireText],
   ];
-  for (const [name, module] of embedded) files.set(join("shepherd", name), textOf(name, module));
+  for (const [name, module] of embedded) files.set(join("shepherd", name), embeddedText(`OpenCode plugin file ${name}`, module));
   files.set(INSTALL_FILE, `${JSON.stringify({ binary: binaryPath, version: VERSION }, null, 2)}\n`);
   return files;
 }
@@ -92,7 +84,7 @@ export function runInitOpenCode(opts: InitOpenCodeOptions): number {
     for (const sub of [join("shepherd", "opencode-plugin"), join("shepherd", "pi-extension"), "shepherd"]) {
       const path = join(dir, sub);
       if (!existsSync(path)) continue;
-      const inside = safeList(path);
+      const inside = listDir(path);
       if (inside.length === 0) rmdirSync(path);
       else if (sub === "shepherd") left.push(...inside.filter((n) => n !== "opencode-plugin" && n !== "pi-extension"));
       else left.push(...inside.map((n) => join(sub, n)));
@@ -101,17 +93,12 @@ export function runInitOpenCode(opts: InitOpenCodeOptions): number {
     return 0;
   }
 
-  const changed: string[] = [];
-  for (const [name, text] of files) {
-    const path = join(dir, name);
-    if (readOrUndefined(path) === text) continue;
-    const written = writeFileAtomic(path, text);
-    if (!written.ok) {
-      writeErr(`shepherd init opencode: ${written.reason}\n`);
-      return 1;
-    }
-    changed.push(name);
+  const result = writeChangedFiles(dir, files);
+  if (!result.ok) {
+    writeErr(`shepherd init opencode: ${result.reason}\n`);
+    return 1;
   }
+  const changed = result.changed;
   if (changed.length === 0) {
     write(`The Shepherd OpenCode plugin is already installed and up to date in ${dir}.\n`);
   } else {
@@ -119,20 +106,6 @@ export function runInitOpenCode(opts: InitOpenCodeOptions): number {
     write(`It starts ${opts.binaryPath} serve in each OpenCode process and guards every session there. Restart OpenCode to load it.\n`);
   }
   return 0;
-}
-
-/** The installed copy, to compare: bounded (a FIFO or a huge file there is just "different", and is replaced). */
-function readOrUndefined(path: string): string | undefined {
-  const read = readBounded(path, MAX_RULE_FILE_BYTES);
-  return read.ok ? read.text : undefined;
-}
-
-function safeList(dir: string): string[] {
-  try {
-    return readdirSync(dir);
-  } catch {
-    return [];
-  }
 }
 
 /** The plugin folder's install pointer, for `doctor`. */

@@ -3,8 +3,7 @@
  * (`$PI_CODING_AGENT_DIR/extensions/shepherd/` or `~/.pi/agent/extensions/shepherd/`), pointing at
  * the binary that runs this command. A second run changes nothing; uninstall removes only our files.
  */
-import { existsSync, readdirSync, rmdirSync, rmSync } from "node:fs";
-import { MAX_RULE_FILE_BYTES, readBounded } from "../fs/bounded-read.ts";
+import { existsSync, rmdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 // The extension travels inside the compiled binary as text: pi loads it as TypeScript, unbuilt.
 import * as indexText from "../../pi-extension/index.ts" with { type: "text" };
@@ -14,7 +13,7 @@ import * as settingsText from "../../pi-extension/settings.ts" with { type: "tex
 import * as clientText from "../../pi-extension/sidecar-client.ts" with { type: "text" };
 import * as subagentText from "../../pi-extension/subagent.ts" with { type: "text" };
 import * as wireText from "../../pi-extension/wire.ts" with { type: "text" };
-import { writeFileAtomic } from "../fs/atomic-write.ts";
+import { embeddedText, listDir, writeChangedFiles } from "./install-files.ts";
 import { agentDir, type Env } from "../rules/paths.ts";
 import { VERSION } from "../version.ts";
 
@@ -30,23 +29,16 @@ export interface InitPiOptions {
 /** Must match INSTALL_FILE in pi-extension/settings.ts. */
 const INSTALL_FILE = "install.json";
 
-function textOf(name: string, module: unknown): string {
-  // A text import yields `{default: string}`; TypeScript sees the module's own exports instead.
-  const text: unknown = typeof module === "object" && module !== null ? Reflect.get(module, "default") : undefined;
-  if (typeof text !== "string") throw new Error(`the embedded pi extension file ${name} is missing from this build`);
-  return text;
-}
-
 /** The files `init pi` writes, by name inside the extension folder. */
 export function extensionFiles(binaryPath: string): Map<string, string> {
   const files = new Map<string, string>([
-    ["index.ts", textOf("index.ts", indexText)],
-    ["platform-package.ts", textOf("platform-package.ts", platformPackageText)],
-    ["redact-result.ts", textOf("redact-result.ts", redactResultText)],
-    ["settings.ts", textOf("settings.ts", settingsText)],
-    ["sidecar-client.ts", textOf("sidecar-client.ts", clientText)],
-    ["subagent.ts", textOf("subagent.ts", subagentText)],
-    ["wire.ts", textOf("wire.ts", wireText)],
+    ["index.ts", embeddedText("pi extension file index.ts", indexText)],
+    ["platform-package.ts", embeddedText("pi extension file platform-package.ts", platformPackageText)],
+    ["redact-result.ts", embeddedText("pi extension file redact-result.ts", redactResultText)],
+    ["settings.ts", embeddedText("pi extension file settings.ts", settingsText)],
+    ["sidecar-client.ts", embeddedText("pi extension file sidecar-client.ts", clientText)],
+    ["subagent.ts", embeddedText("pi extension file subagent.ts", subagentText)],
+    ["wire.ts", embeddedText("pi extension file wire.ts", wireText)],
   ]);
   files.set(INSTALL_FILE, `${JSON.stringify({ binary: binaryPath, version: VERSION }, null, 2)}\n`);
   return files;
@@ -75,23 +67,18 @@ export function runInitPi(opts: InitPiOptions): number {
     }
     for (const name of files.keys()) rmSync(join(dir, name), { force: true });
     // Only an empty folder goes: anything a person put there stays.
-    const left = safeList(dir);
+    const left = listDir(dir);
     if (left.length === 0) rmdirSync(dir);
     write(`Removed the Shepherd pi extension from ${dir}${left.length > 0 ? ` (left ${left.join(", ")} in place)` : ""}.\n`);
     return 0;
   }
 
-  const changed: string[] = [];
-  for (const [name, text] of files) {
-    const path = join(dir, name);
-    if (readOrUndefined(path) === text) continue;
-    const written = writeFileAtomic(path, text);
-    if (!written.ok) {
-      writeErr(`shepherd init pi: ${written.reason}\n`);
-      return 1;
-    }
-    changed.push(name);
+  const result = writeChangedFiles(dir, files);
+  if (!result.ok) {
+    writeErr(`shepherd init pi: ${result.reason}\n`);
+    return 1;
   }
+  const changed = result.changed;
   if (changed.length === 0) {
     write(`The Shepherd pi extension is already installed and up to date in ${dir}.\n`);
   } else {
@@ -101,16 +88,3 @@ export function runInitPi(opts: InitPiOptions): number {
   return 0;
 }
 
-/** The installed copy, to compare: bounded (a FIFO or a huge file there is just "different", and is replaced). */
-function readOrUndefined(path: string): string | undefined {
-  const read = readBounded(path, MAX_RULE_FILE_BYTES);
-  return read.ok ? read.text : undefined;
-}
-
-function safeList(dir: string): string[] {
-  try {
-    return readdirSync(dir);
-  } catch {
-    return [];
-  }
-}
