@@ -46,6 +46,22 @@ export interface SideBySide {
   ratioP99: number;
 }
 
+/** One run of `requests` round trips each, interleaved, alternating which goes first: its p50 and p99 per side. */
+export async function interleavedRun<T>(shepherd: T, echo: T, one: (target: T) => Promise<number>, requests: number): Promise<{ s: RoundTrip; e: RoundTrip }> {
+  const s: number[] = [];
+  const e: number[] = [];
+  for (let i = 0; i < requests; i++) {
+    if (i % 2 === 0) {
+      e.push(await one(echo));
+      s.push(await one(shepherd));
+    } else {
+      s.push(await one(shepherd));
+      e.push(await one(echo));
+    }
+  }
+  return { s: { p50: percentile(s, 50), p99: percentile(s, 99) }, e: { p50: percentile(e, 50), p99: percentile(e, 99) } };
+}
+
 /**
  * Times `one(shepherd)` against `one(echo)` interleaved request by request, alternating which goes first
  * so neither always follows the other's wake-up; per run p50/p99, then medians across runs.
@@ -56,20 +72,7 @@ export async function sideBySide<T>(shepherd: T, echo: T, one: (target: T) => Pr
     await one(shepherd);
   }
   const runs: { s: RoundTrip; e: RoundTrip }[] = [];
-  for (let r = 0; r < opts.runs; r++) {
-    const s: number[] = [];
-    const e: number[] = [];
-    for (let i = 0; i < opts.requests; i++) {
-      if (i % 2 === 0) {
-        e.push(await one(echo));
-        s.push(await one(shepherd));
-      } else {
-        s.push(await one(shepherd));
-        e.push(await one(echo));
-      }
-    }
-    runs.push({ s: { p50: percentile(s, 50), p99: percentile(s, 99) }, e: { p50: percentile(e, 50), p99: percentile(e, 99) } });
-  }
+  for (let r = 0; r < opts.runs; r++) runs.push(await interleavedRun(shepherd, echo, one, opts.requests));
   return {
     shepherd: { p50: median(runs.map((x) => x.s.p50)), p99: median(runs.map((x) => x.s.p99)) },
     echo: { p50: median(runs.map((x) => x.e.p50)), p99: median(runs.map((x) => x.e.p99)) },

@@ -8,7 +8,7 @@
 import { spawnLineClient } from "../lib/line-client.ts";
 import { BUN, ECHO_SERVER, SHEPHERD } from "../lib/paths.ts";
 import { createProject } from "../lib/project.ts";
-import { median, percentile, type RoundTrip } from "../lib/stats.ts";
+import { interleavedRun, median, type RoundTrip } from "../lib/stats.ts";
 import { eventMix } from "../lib/synthetic-rules.ts";
 import { cpusFor, pinSelf, type Placement } from "./stdio.ts";
 
@@ -51,18 +51,7 @@ export async function benchStdioEarly(ruleCount: number, opts: { starts: number;
           if (!("result" in res)) throw new Error(`bench: evaluate failed: ${JSON.stringify(res)}`);
           return dt;
         };
-        const s: number[] = [];
-        const e: number[] = [];
-        for (let i = 0; i < opts.requests; i++) {
-          if (i % 2 === 0) {
-            e.push(await one(echo));
-            s.push(await one(shepherd));
-          } else {
-            s.push(await one(shepherd));
-            e.push(await one(echo));
-          }
-        }
-        starts.push({ s: { p50: percentile(s, 50), p99: percentile(s, 99) }, e: { p50: percentile(e, 50), p99: percentile(e, 99) } });
+        starts.push(await interleavedRun(shepherd, echo, one, opts.requests));
       } finally {
         await shepherd.close();
         await echo.close();
