@@ -6,22 +6,42 @@
  */
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { REPO, type Sandbox } from "./agent-sandbox.ts";
+import { installInto, withInstallLock } from "./test-install.ts";
 
-/**
- * OpenCode ships its native binary in a platform package; `opencode-ai`'s own bin is a copy its postinstall
- * makes, which an install without scripts never does. The platform package's binary works either way.
- */
-export function opencodeBin(): string {
+export const OPENCODE_SPEC = "opencode-ai@1.18.33";
+
+/** Where OpenCode is installed on first use; `SHEPHERD_OPENCODE_DIR` points elsewhere (a cache shared by clones). */
+export function opencodeDir(env: Record<string, string | undefined> = process.env): string {
+  return resolve(env.SHEPHERD_OPENCODE_DIR ?? join(REPO, ".tmp", "opencode"));
+}
+
+function platformBinary(dir: string): string | undefined {
   const arch = process.arch === "arm64" ? "arm64" : "x64";
   const os = process.platform === "win32" ? "windows" : process.platform;
   const exe = os === "windows" ? "opencode.exe" : "opencode";
   for (const pkg of [`opencode-${os}-${arch}`, `opencode-${os}-${arch}-baseline`, `opencode-${os}-${arch}-musl`]) {
-    const p = join(REPO, "node_modules", pkg, "bin", exe);
+    const p = join(dir, "node_modules", pkg, "bin", exe);
     if (existsSync(p)) return p;
   }
-  return join(REPO, "node_modules", ".bin", "opencode");
+  return undefined;
+}
+
+/**
+ * The real OpenCode CLI, installed from the npm registry on first use into `.tmp/opencode/` (not a
+ * devDependency: `opencode-ai` lists a platform package for every platform as an optional dependency, and
+ * `npm ci` refuses a lock file that lacks one the registry does not hold). OpenCode ships its native binary
+ * in that platform package; `opencode-ai`'s own bin is a copy its postinstall makes, which an install
+ * without scripts never does. The platform package's binary works either way.
+ */
+export function opencodeBin(): string {
+  const root = opencodeDir();
+  const pkgDir = join(root, "opencode118");
+  withInstallLock(root, () => platformBinary(pkgDir) !== undefined, () => installInto(root, "opencode118", OPENCODE_SPEC, { name: "shepherd-test-opencode", private: true }));
+  const bin = platformBinary(pkgDir);
+  if (!bin) throw new Error(`${OPENCODE_SPEC} installed into ${pkgDir} has no binary for ${process.platform}-${process.arch}`);
+  return bin;
 }
 
 export const OPENCODE_MODEL = "fake/fake-model";

