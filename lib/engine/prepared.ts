@@ -108,12 +108,28 @@ function factsOf(pattern: string, flags: string | undefined, fresh?: Fresh[]): P
   return facts;
 }
 
-/** A copy of facts made apart from the parse that found them (see prepareRules). */
-function settled(f: PatternFacts): PatternFacts {
+/**
+ * Equal values made once per `prepareRules` call, so the rules of a file share them (literal lists, keys,
+ * analyses: most rules of a file repeat a program's name or a plain analysis). Per call, never kept: it
+ * holds nothing the rules do not. Keyed by kind and JSON, so two values share only when they are equal.
+ */
+type Interner = Map<string, unknown>;
+
+function intern<T>(table: Interner | undefined, key: string, make: () => T): T {
+  if (!table) return make();
+  const hit = table.get(key);
+  if (hit !== undefined) return hit as T;
+  const made = make();
+  table.set(key, made);
+  return made;
+}
+
+/** A copy of facts made apart from the parse that found them, its parts shared with equal ones (see prepareRules). */
+function settled(f: PatternFacts, table: Interner): PatternFacts {
   const a = f.analysis;
   return {
-    analysis: a && !Object.isFrozen(a) ? { ...a, ...(a.risk ? { risk: { ...a.risk } } : {}) } : a,
-    sets: f.sets && (f.sets.length === 0 ? NO_SETS : f.sets.map((set) => [...set])),
+    analysis: a && !Object.isFrozen(a) ? intern(table, `a${JSON.stringify(a)}`, () => ({ ...a, ...(a.risk ? { risk: { ...a.risk } } : {}) })) : a,
+    sets: f.sets && (f.sets.length === 0 ? NO_SETS : f.sets.map((set) => intern(table, `l${JSON.stringify(set)}`, () => [...set]))),
     shapes: f.shapes.length === 0 ? NO_SHAPES : [...f.shapes],
   };
 }
@@ -124,7 +140,7 @@ export function patternMemoSize(): number {
 }
 
 /** Literal and shape keys and the gate: from the rule's text, so preparing a rule never compiles it. */
-function keysOf(rule: Rule): { keys: RuleKey[]; gate: number } {
+function keysOf(rule: Rule, table?: Interner): { keys: RuleKey[]; gate: number } {
   const keys: RuleKey[] = [];
   let gate = -1;
   let strongest = 0;
@@ -132,9 +148,9 @@ function keysOf(rule: Rule): { keys: RuleKey[]; gate: number } {
     const facts = factsOf(pattern, flags);
     if (!facts.sets) return;
     // The memo's own arrays, shared: nothing mutates a key's literals.
-    for (const shape of facts.shapes) keys.push({ field, literals: [shape], shape: true });
+    for (const shape of facts.shapes) keys.push(intern(table, `s${JSON.stringify([field, shape])}`, () => ({ field, literals: [shape], shape: true })));
     for (const literals of facts.sets) {
-      keys.push({ field, literals });
+      keys.push(intern(table, `k${JSON.stringify([field, literals])}`, () => ({ field, literals })));
       let min = Number.POSITIVE_INFINITY;
       for (const l of literals) min = Math.min(min, l.length);
       if (min > strongest) [strongest, gate] = [min, keys.length - 1];
@@ -145,11 +161,22 @@ function keysOf(rule: Rule): { keys: RuleKey[]; gate: number } {
   // With a literal of an n-gram or more, shapes add nothing worth their memory (a sidecar keeps every key).
   if (strongest >= 3) {
     const literal = keys.filter((k) => !k.shape);
-    return { keys: literal, gate: literal.indexOf(keys[gate] as RuleKey) };
+    return { keys: sharedKeys(literal, table), gate: literal.indexOf(keys[gate] as RuleKey) };
   }
   // A literal shorter than an n-gram is in most text: the longest shape, if any, says more.
   for (let i = 0; i < keys.length; i++) if (keys[i]?.shape && (gate < 0 || !keys[gate]?.shape || (keys[i]?.literals[0]?.length ?? 0) > (keys[gate]?.literals[0]?.length ?? 0))) gate = i;
-  return { keys, gate };
+  return { keys: sharedKeys(keys, table), gate };
+}
+
+const NO_KEYS: RuleKey[] = [];
+
+function sharedKeys(keys: RuleKey[], table: Interner | undefined): RuleKey[] {
+  if (keys.length === 0) return NO_KEYS;
+  return intern(table, `K${JSON.stringify(keys)}`, () => keys);
+}
+
+function sharedAnalyses(analyses: (PatternAnalysis | null)[], table: Interner | undefined): (PatternAnalysis | null)[] {
+  return intern(table, `A${JSON.stringify(analyses)}`, () => analyses);
 }
 
 /** The rule's one pattern, when its prepared value depends on nothing else (no `command`, one non-negated pattern). */
@@ -161,17 +188,17 @@ function onlyPattern(rule: Rule): { field: string; pattern: string; flags: strin
 }
 
 /** The prepared value of a rule's current text. */
-export function prepareRule(rule: Rule): Prepared {
+export function prepareRule(rule: Rule, table?: Interner): Prepared {
   const only = onlyPattern(rule);
   if (only) {
     const facts = factsOf(only.pattern, only.flags);
     if (facts.sole === undefined) {
-      facts.sole = Object.freeze({ ...keysOf(rule), analyses: [facts.analysis] });
+      facts.sole = Object.freeze({ ...keysOf(rule, table), analyses: sharedAnalyses([facts.analysis], table) });
       facts.soleField = only.field;
     }
     if (facts.soleField === only.field) return facts.sole;
   }
-  return { ...keysOf(rule), analyses: patternsOf(rule).map((p) => factsOf(p.pattern, p.flags).analysis) };
+  return { ...keysOf(rule, table), analyses: sharedAnalyses(patternsOf(rule).map((p) => factsOf(p.pattern, p.flags).analysis), table) };
 }
 
 /**
@@ -183,15 +210,16 @@ export function prepareRule(rule: Rule): Prepared {
 const CHUNK = 4_096;
 
 export function prepareRules(rules: readonly Rule[]): void {
+  const table: Interner = new Map();
   for (let from = 0; from < rules.length; from += CHUNK) {
     const chunk = rules.slice(from, from + CHUNK);
     const fresh: Fresh[] = [];
     for (const rule of chunk) for (const p of patternsOf(rule)) factsOf(p.pattern, p.flags, fresh);
     for (const { memo, key } of fresh) {
       const f = memo.get(key);
-      if (f) memo.set(key, settled(f));
+      if (f) memo.set(key, settled(f, table));
     }
-    for (const rule of chunk) rule.prepared = prepareRule(rule);
+    for (const rule of chunk) rule.prepared = prepareRule(rule, table);
   }
 }
 
