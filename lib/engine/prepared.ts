@@ -1,11 +1,12 @@
 /**
  * @module the prepared rule: what selection and the regex compiler need of a rule's text, made once when
  * the rule is loaded (its literal keys, its gate, its patterns' safety analyses) and carried on the rule
- * itself, so the load cache and the hook snapshot serialize it with the rule and no module keeps it aside.
+ * itself, so the load cache and the hook snapshot serialize it with the rule. The one thing kept aside is
+ * this module's own bounded memo of pattern facts, filled only here, so a reload parses only what changed.
  */
-import { analyzePattern, analyzeParsed, type PatternAnalysis } from "./regex/risk.ts";
+import { analyzeParsed, analyzePattern, type PatternAnalysis } from "./regex/risk.ts";
 import { type ParsedRegex, parseRegex } from "./regex/syntax.ts";
-import { requiredText } from "./regex/literals.ts";
+import { type Required, requiredText } from "./regex/literals.ts";
 import type { Rule } from "./schema.ts";
 
 /** A set of literals of one field (`subject` for the rule's pattern): every match holds at least one of them. */
@@ -43,18 +44,113 @@ export function analysisKey(pattern: string, flags: string | undefined): string 
   return `${(flags ?? "").replace(/[gy]/g, "")}/${pattern}`;
 }
 
+/** What one pattern (with its normalized flags) yields: its safety analysis and the text every match holds. */
+interface PatternFacts {
+  /** null: not valid JS (compiling the rule reports the native message). */
+  analysis: PatternAnalysis | null;
+  /** Literal sets every match holds (literals.ts); undefined when the syntax is not read. */
+  sets: string[][] | undefined;
+  shapes: readonly string[];
+  /**
+   * The prepared value of a rule whose only pattern this is, under `soleField` (its pattern, or its one
+   * condition): the same for every such rule, so they share it (a sidecar keeps one per rule).
+   */
+  sole?: Prepared;
+  soleField?: string;
+}
+
+const NO_SHAPES: readonly string[] = Object.freeze([]);
+const NO_SETS: string[][] = [];
+
+/**
+ * Patterns analysed lately, so a reload parses only the patterns that changed (a save edits one rule of a
+ * thousand). Least recently used first; filled only by `factsOf`. Bounded by count: a pattern's facts are
+ * a few hundred bytes, and the values are the very objects the rules keep, so an entry costs little more
+ * than its map slot while its rule lives. Flagless patterns are keyed by their own string, the rest by
+ * `flags/pattern` (flags hold no `/`), in a second map: no key string is built for the common case.
+ */
+export const PATTERN_MEMO_CAP = 16_384;
+const plainMemo = new Map<string, PatternFacts>();
+const flaggedMemo = new Map<string, PatternFacts>();
+
+/** Where a new memo entry sits, so `prepareRules` can swap it for a compact copy. */
+interface Fresh {
+  memo: Map<string, PatternFacts>;
+  key: string;
+}
+
+function factsOf(pattern: string, flags: string | undefined, fresh?: Fresh[]): PatternFacts {
+  const f = (flags ?? "").replace(/[gy]/g, "");
+  const memo = f === "" ? plainMemo : flaggedMemo;
+  const key = f === "" ? pattern : `${f}/${pattern}`;
+  const hit = memo.get(key);
+  if (hit) {
+    memo.delete(key);
+    memo.set(key, hit);
+    return hit;
+  }
+  let tree: ParsedRegex | undefined;
+  try {
+    tree = parseRegex(pattern, f);
+  } catch {
+    // Not valid JS: compiling the rule reports the native message.
+  }
+  // One parse shared by the analysis and the required text.
+  const required: Required | undefined = tree && requiredText(pattern, f, tree);
+  const facts: PatternFacts = { analysis: tree ? analyzeParsed(tree, pattern) : null, sets: required?.sets, shapes: required?.shapes ?? NO_SHAPES };
+  if (plainMemo.size + flaggedMemo.size >= PATTERN_MEMO_CAP) {
+    const older = plainMemo.size >= flaggedMemo.size ? plainMemo : flaggedMemo;
+    const oldest = older.keys().next();
+    if (!oldest.done) older.delete(oldest.value);
+  }
+  memo.set(key, facts);
+  fresh?.push({ memo, key });
+  return facts;
+}
+
+/**
+ * Equal values made once per `prepareRules` call, so the rules of a file share them (literal lists, keys,
+ * analyses: most rules of a file repeat a program's name or a plain analysis). Per call, never kept: it
+ * holds nothing the rules do not. Keyed by kind and JSON, so two values share only when they are equal.
+ */
+type Interner = Map<string, unknown>;
+
+function intern<T>(table: Interner | undefined, key: string, make: () => T): T {
+  if (!table) return make();
+  const hit = table.get(key);
+  if (hit !== undefined) return hit as T;
+  const made = make();
+  table.set(key, made);
+  return made;
+}
+
+/** A copy of facts made apart from the parse that found them, its parts shared with equal ones (see prepareRules). */
+function settled(f: PatternFacts, table: Interner): PatternFacts {
+  const a = f.analysis;
+  return {
+    analysis: a && !Object.isFrozen(a) ? intern(table, `a${JSON.stringify(a)}`, () => ({ ...a, ...(a.risk ? { risk: { ...a.risk } } : {}) })) : a,
+    sets: f.sets && (f.sets.length === 0 ? NO_SETS : f.sets.map((set) => intern(table, `l${JSON.stringify(set)}`, () => [...set]))),
+    shapes: f.shapes.length === 0 ? NO_SHAPES : [...f.shapes],
+  };
+}
+
+/** Patterns held by the memo (for tests of its bound). */
+export function patternMemoSize(): number {
+  return plainMemo.size + flaggedMemo.size;
+}
+
 /** Literal and shape keys and the gate: from the rule's text, so preparing a rule never compiles it. */
-function keysOf(rule: Rule, parse: (pattern: string, flags: string | undefined) => ParsedRegex | undefined): { keys: RuleKey[]; gate: number } {
+function keysOf(rule: Rule, table?: Interner): { keys: RuleKey[]; gate: number } {
   const keys: RuleKey[] = [];
   let gate = -1;
   let strongest = 0;
   const add = (field: string, pattern: string, flags: string | undefined) => {
-    const parsed = parse(pattern, flags);
-    const required = parsed && requiredText(pattern, flags ?? "", parsed);
-    if (!required) return;
-    for (const shape of required.shapes) keys.push({ field, literals: [shape], shape: true });
-    for (const literals of required.sets) {
-      keys.push({ field, literals });
+    const facts = factsOf(pattern, flags);
+    if (!facts.sets) return;
+    // The memo's own arrays, shared: nothing mutates a key's literals.
+    for (const shape of facts.shapes) keys.push(intern(table, `s${JSON.stringify([field, shape])}`, () => ({ field, literals: [shape], shape: true })));
+    for (const literals of facts.sets) {
+      keys.push(intern(table, `k${JSON.stringify([field, literals])}`, () => ({ field, literals })));
       let min = Number.POSITIVE_INFINITY;
       for (const l of literals) min = Math.min(min, l.length);
       if (min > strongest) [strongest, gate] = [min, keys.length - 1];
@@ -65,47 +161,66 @@ function keysOf(rule: Rule, parse: (pattern: string, flags: string | undefined) 
   // With a literal of an n-gram or more, shapes add nothing worth their memory (a sidecar keeps every key).
   if (strongest >= 3) {
     const literal = keys.filter((k) => !k.shape);
-    return { keys: literal, gate: literal.indexOf(keys[gate] as RuleKey) };
+    return { keys: sharedKeys(literal, table), gate: literal.indexOf(keys[gate] as RuleKey) };
   }
   // A literal shorter than an n-gram is in most text: the longest shape, if any, says more.
   for (let i = 0; i < keys.length; i++) if (keys[i]?.shape && (gate < 0 || !keys[gate]?.shape || (keys[i]?.literals[0]?.length ?? 0) > (keys[gate]?.literals[0]?.length ?? 0))) gate = i;
-  return { keys, gate };
+  return { keys: sharedKeys(keys, table), gate };
+}
+
+const NO_KEYS: RuleKey[] = [];
+
+function sharedKeys(keys: RuleKey[], table: Interner | undefined): RuleKey[] {
+  if (keys.length === 0) return NO_KEYS;
+  return intern(table, `K${JSON.stringify(keys)}`, () => keys);
+}
+
+function sharedAnalyses(analyses: (PatternAnalysis | null)[], table: Interner | undefined): (PatternAnalysis | null)[] {
+  return intern(table, `A${JSON.stringify(analyses)}`, () => analyses);
+}
+
+/** The rule's one pattern, when its prepared value depends on nothing else (no `command`, one non-negated pattern). */
+function onlyPattern(rule: Rule): { field: string; pattern: string; flags: string | undefined } | undefined {
+  if (rule.command !== undefined) return undefined;
+  if (rule.pattern !== undefined) return rule.conditions.length === 0 ? { field: "subject", pattern: rule.pattern, flags: rule.flags } : undefined;
+  const c = rule.conditions[0];
+  return c && rule.conditions.length === 1 && !c.negate ? { field: c.field, pattern: c.pattern, flags: c.flags } : undefined;
 }
 
 /** The prepared value of a rule's current text. */
-export function prepareRule(rule: Rule): Prepared {
-  // Each pattern parsed once, for its analysis and its required text alike.
-  const parsed = new Map<string, ParsedRegex | undefined>();
-  const parse = (pattern: string, flags: string | undefined): ParsedRegex | undefined => {
-    const key = analysisKey(pattern, flags);
-    if (parsed.has(key)) return parsed.get(key);
-    let tree: ParsedRegex | undefined;
-    try {
-      tree = parseRegex(pattern, (flags ?? "").replace(/[gy]/g, ""));
-    } catch {
-      // Not valid JS: compiling the rule reports the native message.
+export function prepareRule(rule: Rule, table?: Interner): Prepared {
+  const only = onlyPattern(rule);
+  if (only) {
+    const facts = factsOf(only.pattern, only.flags);
+    if (facts.sole === undefined) {
+      facts.sole = Object.freeze({ ...keysOf(rule, table), analyses: sharedAnalyses([facts.analysis], table) });
+      facts.soleField = only.field;
     }
-    parsed.set(key, tree);
-    return tree;
-  };
-  const analyses = patternsOf(rule).map((p) => {
-    const tree = parse(p.pattern, p.flags);
-    return tree ? analyzeParsed(tree, p.pattern) : null;
-  });
-  return { ...keysOf(rule, parse), analyses };
+    if (facts.soleField === only.field) return facts.sole;
+  }
+  return { ...keysOf(rule, table), analyses: sharedAnalyses(patternsOf(rule).map((p) => factsOf(p.pattern, p.flags).analysis), table) };
 }
 
 /**
- * Prepares every rule of a file: all the parsing first, then the kept values in a run of their own. They live
- * as long as the rules, and allocated among the parsers' garbage each would keep a mostly empty heap block
- * resident (JSC does not move objects).
+ * Prepares every rule of a file, a chunk at a time: the chunk's patterns parsed first, then what is kept of
+ * them (the memo's facts, the rules' prepared values) made in a run of their own. They live as long as the
+ * rules, and allocated among the parsers' garbage each would keep a mostly empty heap block resident (JSC
+ * does not move objects). A chunk is smaller than the memo, so none of its facts is evicted before use.
  */
+const CHUNK = 4_096;
+
 export function prepareRules(rules: readonly Rule[]): void {
-  const made = rules.map(prepareRule);
-  rules.forEach((rule, i) => {
-    const p = made[i] as Prepared;
-    rule.prepared = { keys: p.keys.map((k) => (k.shape ? { field: k.field, literals: [...k.literals], shape: true } : { field: k.field, literals: [...k.literals] })), gate: p.gate, analyses: [...p.analyses] };
-  });
+  const table: Interner = new Map();
+  for (let from = 0; from < rules.length; from += CHUNK) {
+    const chunk = rules.slice(from, from + CHUNK);
+    const fresh: Fresh[] = [];
+    for (const rule of chunk) for (const p of patternsOf(rule)) factsOf(p.pattern, p.flags, fresh);
+    for (const { memo, key } of fresh) {
+      const f = memo.get(key);
+      if (f) memo.set(key, settled(f, table));
+    }
+    for (const rule of chunk) rule.prepared = prepareRule(rule, table);
+  }
 }
 
 /** The rule with its prepared value (made by load; a rule built elsewhere is prepared here, once). */
@@ -125,7 +240,9 @@ export function analysisOf(rule: Rule | undefined, pattern: string, flags: strin
       if (a && p.pattern === pattern && (p.flags ?? "").replace(/[gy]/g, "") === flags) return a;
     }
   }
-  return analyzePattern(pattern, flags);
+  const a = factsOf(pattern, flags).analysis;
+  // Not valid JS: the analysis of nothing risky; compiling it fails with the native message anyway.
+  return a ?? analyzePattern(pattern, flags);
 }
 
 /** The gate of a prepared rule (tested with `includes` on folded or shape-folded text), or undefined when nothing can be required. */

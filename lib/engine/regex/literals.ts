@@ -93,7 +93,7 @@ function shapeOf(set: CharSet): string | undefined {
 }
 
 /** Required text of a node: literal sets (any one of each set occurs) and shapes (each occurs). */
-interface Required {
+export interface Required {
   sets: string[][];
   shapes: string[];
 }
