@@ -3,11 +3,10 @@ import { describe, expect, it } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse } from "jsonc-parser";
-import { evaluate } from "./evaluate.ts";
 import { callKey, loopCount, MAX_FAILED_CALLS, trackCall, trackFailure } from "./loops.ts";
 import { EventView } from "./match.ts";
 import type { HookEvent } from "./schema.ts";
-import { emptyState, isExactSessionState, SessionStateSchema, SessionStore } from "./state.ts";
+import { emptyState, isExactSessionState, SessionStateSchema } from "./state.ts";
 import { bashCall, makeEvaluator, ruleSetOf, toolResult } from "./test-helpers.ts";
 import * as v from "valibot";
 
@@ -84,40 +83,4 @@ describe("rules/loops.json", () => {
     expect(fourth.reason).toContain("already failed three times");
     expect((await run(bashCall("npm test -- --verbose"))).action).toBe("allow");
   });
-
-  it("should add under a microsecond to an evaluation (measured in process, generous bound on a shared machine)", () => {
-    const base = ruleSetOf({ builtin: [{ name: "r", action: "block", pattern: "rm -rf" }] });
-    const withLoops = ruleSetOf({ builtin: [{ name: "r", action: "block", pattern: "rm -rf" }, ...LOOP_RULES] });
-    const events = Array.from({ length: 64 }, (_, i) => bashCall(`git status --short src/file-${i % 7}.ts`));
-    const time = (rules: typeof base): number => {
-      const ctx = { rules, sessions: new SessionStore(), maxWarnings: 0, projectRoot: "/proj", home: "/home/u" };
-      for (let i = 0; i < 10_000; i++) evaluate(ctx, events[i % 64] as HookEvent);
-      const n = 60_000;
-      const t0 = performance.now();
-      for (let i = 0; i < n; i++) evaluate(ctx, events[i % 64] as HookEvent);
-      return ((performance.now() - t0) * 1000) / n;
-    };
-    // The tracking itself (hashing each call) runs in both sets: it is timed on its own and added.
-    const tracking = (): number => {
-      const st = emptyState();
-      const n = 60_000;
-      let t0 = performance.now();
-      for (let i = 0; i < n; i++) new EventView(events[i % 64] as HookEvent).command;
-      const bare = performance.now() - t0;
-      t0 = performance.now();
-      for (let i = 0; i < n; i++) {
-        const view = new EventView(events[i % 64] as HookEvent);
-        void view.command;
-        trackCall(st, view);
-      }
-      return ((performance.now() - t0 - bare) * 1000) / n;
-    };
-    const samples: number[] = [];
-    for (let r = 0; r < 5; r++) samples.push(time(withLoops) - time(base) + tracking());
-    samples.sort((a, b) => a - b);
-    const added = samples[2] as number;
-    process.stderr.write(`loop rules and tracking add ${added.toFixed(3)} µs per evaluation (median of 5)\n`);
-    // The target is < 1 µs; the bound leaves room for a loaded 2-CPU machine.
-    expect(added).toBeLessThan(3);
-  }, 60_000);
 });
