@@ -7,10 +7,12 @@
  * answered by the watchdog thread. The sidecar answers a late evaluation and keeps serving.
  */
 import { afterEach, beforeEach, describe, expect, it } from "bun:test";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { startHttp } from "./helpers/http-server.ts";
 import { BINARY, bashEvent, Sidecar, type TempProject, tempProject } from "./helpers/sidecar-client.ts";
+
+const PEAK_RSS = join(import.meta.dir, "helpers", "peak-rss.ts");
 
 let tp: TempProject;
 let sc: Sidecar | undefined;
@@ -35,7 +37,9 @@ interface HookRun {
 /** Runs one hook with `input` on stdin; `keepOpen` leaves stdin's write end open after writing it. */
 async function hook(agent: string, input: string | Uint8Array, opts: { keepOpen?: boolean } = {}): Promise<HookRun> {
   const t0 = performance.now();
-  const child = Bun.spawn([BINARY, "hook", agent], { cwd: tp.project, env: tp.env, stdin: "pipe", stdout: "pipe", stderr: "pipe" });
+  // Through a wrapper of its own: the test process's children usage is a maximum over every child it spawned.
+  const rssFile = join(tp.root, `peak-rss-${Math.random().toString(36).slice(2)}`);
+  const child = Bun.spawn([process.execPath, PEAK_RSS, BINARY, "hook", agent], { cwd: tp.project, env: { ...tp.env, PEAK_RSS_OUT: rssFile }, stdin: "pipe", stdout: "pipe", stderr: "pipe" });
   // The hook may answer and leave before reading all of a huge input: a closed pipe is its business.
   try {
     child.stdin.write(input);
@@ -54,7 +58,8 @@ async function hook(agent: string, input: string | Uint8Array, opts: { keepOpen?
       // already gone
     }
   }
-  return { code, out, err, ms, maxRssMb: (child.resourceUsage()?.maxRSS ?? Number.POSITIVE_INFINITY) / (1024 * 1024) };
+  const peak = Number(readFileSync(rssFile, "utf8"));
+  return { code, out, err, ms, maxRssMb: (peak > 0 ? peak : Number.POSITIVE_INFINITY) / (1024 * 1024) };
 }
 
 const settings = (shepherd: Record<string, unknown>) => writeFileSync(join(tp.agentDir, "settings.json"), JSON.stringify({ shepherd }));
