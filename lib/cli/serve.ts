@@ -1,4 +1,5 @@
 /** @module `shepherd serve`: the stdio sidecar (JSON-RPC 2.0 lines), exits 0 on stdin EOF or SIGTERM. */
+import { decisionSinks } from "../audit/decision-sinks.ts";
 import { AuditLog } from "../audit/audit-log.ts";
 import type { Logger } from "../log.ts";
 import { Dispatcher } from "../rpc/dispatch.ts";
@@ -38,10 +39,7 @@ export async function runServe(opts: ServeOptions): Promise<{ done: Promise<numb
       cwd: opts.cwd,
       watch: true,
       // The audit line is written, and the span queued, before the answer: both are cheap; exports come later.
-      onDecision: (event, decision, meta) => {
-        audit.record(event, decision);
-        telemetry.record(event, decision, meta);
-      },
+      onDecision: decisionSinks(audit, telemetry),
       ...(opts.plugins ? { plugins: opts.plugins } : {}),
     },
     opts.version,

@@ -3,6 +3,7 @@
  * Each hook is a fresh process, so the session's counters travel through a state file (session-state.ts).
  * This path is timed (spawn to answer < 15 ms with 1,000 rules): keep imports light, write with writeSync.
  */
+import { decisionSinks } from "../audit/decision-sinks.ts";
 import { closeSync, openSync, readFileSync, readSync, fstatSync, writeSync } from "node:fs";
 import {
   AdapterInputError,
@@ -29,7 +30,7 @@ import type { FailMode, LoadIssue, Settings } from "../engine/schema-core.ts";
 import type { Env } from "../rules/paths.ts";
 import type { RuleSnapshots } from "../rules/hook-snapshot.ts";
 import type { RuleLoadCache } from "../rules/load-cache.ts";
-import { type DecisionMeta, type PluginProvider, Workspace } from "../rules/workspace.ts";
+import { type PluginProvider, Workspace } from "../rules/workspace.ts";
 import type { TelemetrySink } from "../telemetry/telemetry-sink.ts";
 import { HookLayers } from "./layers.ts";
 import { VERSION } from "../version.ts";
@@ -204,10 +205,7 @@ async function decide(adapter: AgentAdapter, parsed: ParsedHook, deps: HookDeps,
   if (!first) return emptyDecision();
   const cwd = first.session.cwd || deps.cwd;
   const audit = new AuditLog({ env: deps.env, settingFor: (c): unknown => ws.host(c).settings.audit });
-  const onDecision = (event: HookEvent, decision: Decision, meta: DecisionMeta): void => {
-    audit.record(event, decision);
-    deps.telemetry?.record(event, decision, meta);
-  };
+  const onDecision = decisionSinks(audit, deps.telemetry);
   const writeErr = deps.writeErr ?? ((t: string) => void writeSync(2, t));
   // A hook has no channel but stderr: an approvals file that cannot be read is said there (once: it is moved aside).
   const approvals = new ApprovalStore({ file: approvalsFile(deps.env), report: (m) => writeErr(`shepherd: ${m}\n`) });

@@ -1,4 +1,5 @@
 /** @module `shepherd http`: the hono app on Bun.serve, loopback by default; a wider bind needs a token. */
+import { decisionSinks } from "../audit/decision-sinks.ts";
 import { AuditLog } from "../audit/audit-log.ts";
 import type { Logger } from "../log.ts";
 import type { Env } from "../rules/paths.ts";
@@ -72,10 +73,7 @@ export function runHttp(opts: HttpOptions): HttpServer {
         env: opts.env,
         cwd: opts.cwd,
         watch: true,
-        onDecision: (event, decision, meta) => {
-          audit.record(event, decision);
-          telemetry.record(event, decision, meta);
-        },
+        onDecision: decisionSinks(audit, telemetry),
         ...(opts.plugins ? { plugins: opts.plugins } : {}),
       },
       opts.version,
