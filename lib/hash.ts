@@ -51,17 +51,23 @@ export function textFingerprint(text: string): string {
   return `${text.length}:${bunHash(text, 0).toString(36)}:${bunHash(text, 0x5bd1e995).toString(36)}`;
 }
 
-type Hasher = { update(data: string): Hasher; digest(encoding: "hex"): string };
+type Hasher = { update(data: string | Uint8Array): Hasher; digest(encoding: "hex" | "base64"): string };
 const bunCrypto = (globalThis as { Bun?: { CryptoHasher: new (algorithm: string) => Hasher } }).Bun?.CryptoHasher;
 
 /**
- * SHA-256 of a text as 64 hex digits: the one hash here for adversarial input (a remembered approval names
- * the exact call it allows, and a model must not find another call with the same key). Bun's native hasher,
- * else node:crypto taken on first use: importing it costs a cold Bun process ~14 ms.
+ * SHA-256 of a text or bytes: the one hash here for adversarial input (a remembered approval names the exact
+ * call it allows, a pack file its locked content, a secret its fingerprint). Bun's native hasher, else
+ * node:crypto taken on first use: importing node:crypto (streams and all) costs a cold Bun process ~2 ms, and
+ * a static import anywhere in the hook's bundle is evaluated at every hook's start (lib/hook/entry.test.ts).
  */
-export function secureHash(text: string): string {
-  if (bunCrypto) return new bunCrypto("sha256").update(text).digest("hex");
+export function sha256(data: string | Uint8Array, encoding: "hex" | "base64" = "hex"): string {
+  if (bunCrypto) return new bunCrypto("sha256").update(data).digest(encoding);
   const builtin = (process as { getBuiltinModule?: (id: string) => { createHash(algorithm: string): Hasher } | undefined }).getBuiltinModule?.("node:crypto");
   if (!builtin) throw new Error("no SHA-256 implementation in this runtime");
-  return builtin.createHash("sha256").update(text).digest("hex");
+  return builtin.createHash("sha256").update(data).digest(encoding);
+}
+
+/** SHA-256 of a text as 64 hex digits. */
+export function secureHash(text: string): string {
+  return sha256(text, "hex");
 }

@@ -32,6 +32,9 @@ const args = [
   join(root, "lib/hook/watchdog-worker.ts"),
   // The telemetry export thread of the long-running faces (lib/telemetry/worker-exporter.ts), likewise.
   join(root, "lib/telemetry/export-worker.ts"),
+  // The OpenTelemetry SDK, imported by path on first export (lib/telemetry/load-exporter.ts): out of the hook's bundle.
+  join(root, "lib/telemetry/otlp-exporter.ts"),
+  join(root, "lib/telemetry/worker-exporter.ts"),
   "--outfile",
   outfile,
 ];

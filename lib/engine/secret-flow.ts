@@ -5,6 +5,7 @@
  */
 import { isAbsolute, relative, resolve } from "node:path";
 import { redactSecrets, secretSpans } from "../secrets/redact.ts";
+import { sha256 } from "../hash.ts";
 import type { EventView } from "./match.ts";
 import type { SessionState } from "./state.ts";
 
@@ -23,21 +24,9 @@ export const MAX_PRINTS = 256;
 const MIN_SECRET = 8;
 const MAX_SECRET = 4_096;
 
-type Sha256Base64 = (text: string) => string;
-
-const BunHasher = (globalThis as { Bun?: { CryptoHasher: { hash(algorithm: "sha256", data: string, encoding: "base64"): string } } }).Bun?.CryptoHasher;
-
-/**
- * SHA-256 without importing node:crypto, whose module (streams and all) costs every hook process ~1.8 ms at
- * start though few tool results hold a secret: Bun's native one-shot hash, else node:crypto on first use.
- */
-const sha256: Sha256Base64 = BunHasher
-  ? (text) => BunHasher.hash("sha256", text, "base64")
-  : (text) => (process.getBuiltinModule("node:crypto") as typeof import("node:crypto")).createHash("sha256").update(text).digest("base64");
-
 /** sha256(salt + value): the same digest as hashing the two one after the other. */
 function fingerprint(salt: string, value: string): string {
-  return sha256(salt + value);
+  return sha256(salt + value, "base64");
 }
 
 /** 16 random bytes in base64, from Web Crypto (global in Bun and Deno alike). */

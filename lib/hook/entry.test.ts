@@ -30,7 +30,7 @@ const ALLOWED: readonly RegExp[] = [
   // Redaction of tool output and the data-flow guard's fingerprints run on every tool result.
   /^lib\/secrets\/redact\.ts$/,
   // Decision telemetry's queue and config: plain code; the SDK behind it is loaded only when a span is exported.
-  /^lib\/telemetry\/(telemetry-config|telemetry-sink|telemetry-status|decision-record)\.ts$/,
+  /^lib\/telemetry\/(telemetry-config|telemetry-sink|telemetry-status|decision-record|load-exporter)\.ts$/,
   // Remembered approvals: an ask rule with `remember` looks them up, a PostToolUse may keep one (no valibot).
   /^lib\/approvals\/(approval-store|observe-hook)\.ts$/,
   /^lib\/[a-z-]+\.ts$/,
@@ -86,6 +86,8 @@ let lazy: string[] = [];
 /** Runtime modules imported statically by an eager module, with the first importer of each. */
 let builtins = new Map<string, string>();
 let eagerBytes = 0;
+/** The runtime modules the compiled layout (one file, no code split) imports at its top, so at every start. */
+let hoisted: string[] = [];
 
 beforeAll(async () => {
   out = mkdtempSync(join(tmpdir(), "shepherd-hook-graph-"));
@@ -120,6 +122,21 @@ beforeAll(async () => {
   }
 });
 
+beforeAll(async () => {
+  // `bun build --compile` does not code-split: a bundled `import()` becomes a lazily evaluated wrapper, but the
+  // runtime modules it imports are hoisted to the file's top. The split walk above cannot see that.
+  const dir = mkdtempSync(join(tmpdir(), "shepherd-hook-flat-"));
+  try {
+    const built = await Bun.build({ entrypoints: [ENTRY], root: ROOT, target: "bun", format: "esm", splitting: false, outdir: dir });
+    if (!built.success) throw new Error(`bundle failed: ${built.logs.map(String).join("\n")}`);
+    const text = await built.outputs[0]?.text();
+    if (!text) throw new Error("no bundle output");
+    hoisted = [...new Set([...text.matchAll(/^import\b[^;\n]*?\bfrom\s*"([^"]+)"/gm)].map((m) => (m[1] as string).replace(/^node:/, "")))].sort();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 afterAll(() => {
   if (out) rmSync(out, { recursive: true, force: true });
 });
@@ -140,6 +157,11 @@ describe("the hook's import graph", () => {
     expect([...builtins].filter(([name]) => !ALLOWED_BUILTINS.includes(name)).map(([name, by]) => `${name} (imported by ${by})`)).toEqual([]);
   });
 
+  it("should import at start no runtime module outside the allowlist in the compiled layout (no code split)", () => {
+    expect(hoisted).toContain("fs");
+    expect(hoisted.filter((name) => !ALLOWED_BUILTINS.includes(name))).toEqual([]);
+  });
+
   it("should keep the bundle a hook evaluates at start within its byte budget", () => {
     expect(eagerBytes).toBeGreaterThan(100_000);
     expect(eagerBytes).toBeLessThanOrEqual(EAGER_BYTES_BUDGET);
@@ -150,8 +172,14 @@ describe("the hook's import graph", () => {
     expect(eager.filter((m) => /^lib\/cli\/hook/.test(m))).toEqual([]);
   });
 
-  it("should still bundle the plugin host, the rule schemas, the pack resolver, jsonc-parser and the OpenTelemetry exporter, for first use", () => {
+  it("should still bundle the plugin host, the rule schemas, the pack resolver and jsonc-parser, for first use", () => {
     // Proves the walk tells eager from lazy: these are in the bundle, only not loaded at start.
-    for (const m of ["lib/plugins/provider.ts", "lib/engine/schema.ts", "lib/rules/packs/resolve.ts", "npm:jsonc-parser", "lib/telemetry/otlp-exporter.ts", "npm:@opentelemetry/sdk-trace", "npm:@opentelemetry/exporter-trace-otlp-http"]) expect(lazy).toContain(m);
+    for (const m of ["lib/plugins/provider.ts", "lib/engine/schema.ts", "lib/rules/packs/resolve.ts", "npm:jsonc-parser"]) expect(lazy).toContain(m);
+  });
+
+  it("should leave the OpenTelemetry SDK out of the hook's bundle (an entry point of its own, imported by path)", () => {
+    expect(eager).toContain("lib/telemetry/load-exporter.ts");
+    const all = [...eager, ...lazy];
+    expect(all.filter((m) => /^lib\/telemetry\/(otlp-exporter|worker-exporter)\.ts$|^npm:@opentelemetry\//.test(m))).toEqual([]);
   });
 });

@@ -5,15 +5,14 @@
  * would parse its whole bundle first (~1 ms measured on a 200 KB bundle). From source, run main.ts.
  */
 import { writeSync } from "node:fs";
+import { bundledModule } from "../bundled-module.ts";
 import { runHookFace } from "./face.ts";
 
 // The hook's deadline counts from here: module evaluation is the first thing the process does.
 const startedAt = Date.now();
 
-// Inside the binary main.ts sits at its repository path; from source, two folders up. (A computed
-// specifier: the bundler must not resolve it from this folder; build.ts makes main.ts an entry point.)
-const compiled = import.meta.url.includes("$bunfs") || import.meta.url.includes("~BUN");
-const mainModule = compiled ? "./main.ts" : new URL("../../main.ts", import.meta.url).href;
+// build.ts makes main.ts an entry point of its own: a computed specifier keeps it out of the hook's bundle.
+const mainModule = bundledModule(import.meta.url, "main.ts", "../../main.ts");
 
 const fail = (err: unknown): never => {
   writeSync(2, `shepherd error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);

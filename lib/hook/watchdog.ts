@@ -3,6 +3,7 @@
  * fail answer when the main thread cannot, because it is stuck in synchronous work. The main thread's
  * own deadline timer answers first whenever the event loop runs; the watchdog fires a little later.
  */
+import { bundledModule } from "../bundled-module.ts";
 import { claimAnswer, MAIN_ANSWERING, WATCHDOG_ANSWERING, type WatchdogAnswer, type WatchdogMessage } from "./watchdog-protocol.ts";
 
 export interface Watchdog {
@@ -17,20 +18,13 @@ export interface Watchdog {
   yieldToWatchdog(): never;
 }
 
-/** Where the worker's code is: inside a compiled binary, entry points live under the bundle root. */
-function workerUrl(): string {
-  const here = import.meta.url;
-  if (here.includes("/$bunfs/") || here.includes("~BUN")) return "./lib/hook/watchdog-worker.ts";
-  return new URL("./watchdog-worker.ts", here).href;
-}
-
 /** A watchdog thread; undefined where threads with libc access are not available (Deno runs the main-thread deadline only). */
 export function startWatchdog(): Watchdog | undefined {
   if (typeof Bun === "undefined" || typeof Worker !== "function" || typeof SharedArrayBuffer !== "function") return undefined;
   const flag = new Int32Array(new SharedArrayBuffer(4));
   let worker: Worker;
   try {
-    worker = new Worker(workerUrl());
+    worker = new Worker(bundledModule(import.meta.url, "lib/hook/watchdog-worker.ts", "./watchdog-worker.ts"));
   } catch {
     return undefined;
   }

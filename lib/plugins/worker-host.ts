@@ -3,6 +3,7 @@
  * every request a deadline. A request that misses it gets the worker terminated, because a plugin
  * stuck in a synchronous loop can be stopped no other way.
  */
+import { bundledModule } from "../bundled-module.ts";
 import * as v from "valibot";
 import type { WorkerRequest } from "./protocol.ts";
 import { type WorkerReply, WorkerReplySchema } from "./protocol.ts";
@@ -21,11 +22,9 @@ interface Pending {
 
 const STARTUP_TIMEOUT_MS = 15_000;
 
-/** Where the worker's code is: inside a compiled binary, entry points live under the bundle root. */
+/** Where the worker's code is (an entry point of its own in the compiled binary). */
 export function defaultWorkerUrl(): string {
-  const here = import.meta.url;
-  if (here.includes("/$bunfs/") || here.includes("~BUN")) return "./lib/plugins/plugin-worker.ts";
-  return new URL("./plugin-worker.ts", here).href;
+  return bundledModule(import.meta.url, "lib/plugins/plugin-worker.ts", "./plugin-worker.ts");
 }
 
 export class WorkerHost {

@@ -3,8 +3,8 @@
  * Shepherd's state folder, where no repository writes, keyed by rule file, name and content hash. Only
  * such a rule may be removed, enabled or disabled by a model's call without consent.
  */
-import { createHash } from "node:crypto";
 import { readBounded } from "../fs/bounded-read.ts";
+import { sha256 } from "../hash.ts";
 import { basename, dirname, join } from "node:path";
 import * as v from "valibot";
 import { canonicalJson } from "./rules-tool-consent.ts";
@@ -42,7 +42,7 @@ export function ledgerKey(file: string): string {
  */
 export function ruleHash(entry: unknown): string {
   const rest = entry !== null && typeof entry === "object" && !Array.isArray(entry) ? Object.fromEntries(Object.entries(entry).filter(([k]) => k !== "enabled")) : entry;
-  return createHash("sha256").update(canonicalJson(rest)).digest("hex");
+  return sha256(canonicalJson(rest));
 }
 
 /** The entries; a missing, oversized, non-regular or malformed ledger owns nothing (fail closed). */

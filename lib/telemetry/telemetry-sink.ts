@@ -14,6 +14,7 @@ import type { Env } from "../rules/paths.ts";
 import type { DecisionMeta } from "../rules/workspace.ts";
 import { decisionRecord, type DecisionRecord, type RecordContext } from "./decision-record.ts";
 import type { OtlpExporter, OtlpExportOptions } from "./otlp-exporter.ts";
+import { loadOtlpExporter, loadWorkerExporter } from "./load-exporter.ts";
 import { type TelemetryConfig, telemetryConfig } from "./telemetry-config.ts";
 import { clearExportProblem, type ExportProblem, recordExportProblem, shownEndpoint } from "./telemetry-status.ts";
 
@@ -298,8 +299,8 @@ export class TelemetrySink {
 
   async #exporter(pipe: Pipeline): Promise<OtlpExporter | undefined> {
     if (pipe.exporter) return pipe.exporter;
-    const inProcess = async () => (await import("./otlp-exporter.ts")).createOtlpExporter;
-    const threaded = async () => (await import("./worker-exporter.ts")).workerExporterFactory();
+    const inProcess = async () => (await loadOtlpExporter()).createOtlpExporter;
+    const threaded = async () => (await loadWorkerExporter()).workerExporterFactory();
     this.#factory ??= (this.#opts.load ?? (this.#opts.threaded ? threaded : inProcess))().catch((err: unknown) => {
       this.#problem("load", `telemetry: the OpenTelemetry exporter could not be loaded (${err instanceof Error ? err.message : String(err)}); decisions are not affected`);
       return undefined;

@@ -4,20 +4,15 @@
  * the SDK is loaded on this thread instead (otlp-exporter.ts). The thread never keeps the process alive.
  */
 import type { OtlpExporter, OtlpExportOptions } from "./otlp-exporter.ts";
+import { bundledModule } from "../bundled-module.ts";
 import { type ExportRequest, isExportReply } from "./export-protocol.ts";
-
-/** Inside a compiled binary, worker entry points live under the bundle root (scripts/build.ts lists this one). */
-function workerUrl(): string {
-  const here = import.meta.url;
-  if (here.includes("/$bunfs/") || here.includes("~BUN")) return "./lib/telemetry/export-worker.ts";
-  return new URL("./export-worker.ts", here).href;
-}
+import { loadOtlpExporter } from "./load-exporter.ts";
 
 type Factory = (opts: OtlpExportOptions) => OtlpExporter;
 
 /** A factory whose exporters share one export thread, started on the first export. */
 export async function workerExporterFactory(): Promise<Factory> {
-  if (typeof Worker !== "function") return (await import("./otlp-exporter.ts")).createOtlpExporter;
+  if (typeof Worker !== "function") return (await loadOtlpExporter()).createOtlpExporter;
   let worker: Worker | undefined;
   let nextId = 0;
   const pending = new Map<number, (problem: string | undefined) => void>();
@@ -26,7 +21,7 @@ export async function workerExporterFactory(): Promise<Factory> {
     pending.clear();
   };
   const start = (): Worker => {
-    const w = new Worker(workerUrl(), { type: "module" });
+    const w = new Worker(bundledModule(import.meta.url, "lib/telemetry/export-worker.ts", "./export-worker.ts"), { type: "module" });
     (w as { unref?: () => void }).unref?.();
     w.onmessage = (e: MessageEvent) => {
       if (!isExportReply(e.data)) return;

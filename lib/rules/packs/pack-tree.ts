@@ -2,10 +2,10 @@
  * @module a pack folder read at a bounded cost: every file hashed (sha256), only regular files, symbolic links
  * only to files inside the pack, at most MAX_PACK_FILES files and MAX_PACK_BYTES bytes, never a blocking open.
  */
-import { createHash } from "node:crypto";
 import { closeSync, lstatSync, readdirSync, readSync, realpathSync, type Stats, statSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import { formatBytes, kindOf, MAX_RULE_FILE_BYTES, openRegular } from "../../fs/bounded-read.ts";
+import { sha256 } from "../../hash.ts";
 
 /** A pack holds at most this many files (what is hashed and locked), ... */
 export const MAX_PACK_FILES = 256;
@@ -31,7 +31,7 @@ export const packTreeStats = { reads: 0 };
 export type PackTree = { ok: true; files: PackFile[] } | { ok: false; message: string; bytes?: number };
 
 export function sha256Hex(bytes: Uint8Array | string): string {
-  return createHash("sha256").update(bytes).digest("hex");
+  return sha256(bytes);
 }
 
 /** One hash for the whole pack: of its sorted `path NUL sha256` lines. Names its verified copy in the cache. */
