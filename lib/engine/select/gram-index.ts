@@ -187,64 +187,108 @@ export function buildGramIndex(entries: readonly IndexEntry[]): GramIndex {
   };
 }
 
-/** The index as JSON-ready data (the hook snapshot). The Bloom bitmap is derived again on reading. */
+/**
+ * The index as JSON-ready data (the hook snapshot): each typed array as the base64 of its bytes, the Bloom
+ * bitmap included. A hook is a cold process whose code runs in the interpreter: a loop over every number
+ * of a 1,000-rule index (parse, check, copy, and the bitmap derived again) cost it ~1.5 ms, where a native
+ * base64 decode costs microseconds. Little-endian, as on every platform the binary is built for; a snapshot
+ * is read only by the binary that wrote it (its salt).
+ */
 export interface SerializedGramIndex {
   size: number;
-  always: number[];
-  fields: { field: string; shape: boolean; keys: number[]; runs: number[]; positions: number[]; shift: number; lengths: number }[];
-  programs: [string, number[]][];
+  always: string;
+  fields: { field: string; shape: boolean; keys: string; runs: string; positions: string; bloom: string; shift: number; lengths: number }[];
+  programs: [string, string][];
+}
+
+type Base64Codec = { toBase64(bytes: Uint8Array): string; fromBase64(text: string): Uint8Array };
+
+/** The runtime's native base64 (Bun, recent V8), else Buffer's (Node, Deno). */
+const base64: Base64Codec =
+  typeof (Uint8Array as { fromBase64?: unknown }).fromBase64 === "function"
+    ? {
+        toBase64: (bytes) => (bytes as Uint8Array & { toBase64(): string }).toBase64(),
+        fromBase64: (text) => (Uint8Array as unknown as { fromBase64(t: string): Uint8Array }).fromBase64(text),
+      }
+    : { toBase64: (bytes) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("base64"), fromBase64: (text) => new Uint8Array(Buffer.from(text, "base64")) };
+
+function encodeInts(list: Int32Array): string {
+  return base64.toBase64(new Uint8Array(list.buffer, list.byteOffset, list.byteLength));
+}
+
+/** The Int32Array a string of encodeInts holds, or undefined when it is not one. */
+function decodeInts(x: unknown): Int32Array | undefined {
+  if (typeof x !== "string") return undefined;
+  let bytes: Uint8Array;
+  try {
+    bytes = base64.fromBase64(x);
+  } catch {
+    return undefined;
+  }
+  if (bytes.byteLength % 4 !== 0) return undefined;
+  // fromBase64 returns a fresh buffer: aligned at 0.
+  return new Int32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4);
 }
 
 export function serializeGramIndex(index: GramIndex): SerializedGramIndex {
   return {
     size: index.size,
-    always: [...index.always],
-    fields: index.fields.map((f) => ({ field: f.field, shape: f.shape, keys: [...f.keys], runs: [...f.runs], positions: [...f.positions], shift: f.shift, lengths: f.lengths })),
-    programs: [...index.programs].map(([name, list]) => [name, [...list]]),
+    always: encodeInts(index.always),
+    fields: index.fields.map((f) => ({
+      field: f.field,
+      shape: f.shape,
+      keys: encodeInts(f.keys),
+      runs: encodeInts(f.runs),
+      positions: encodeInts(f.positions),
+      bloom: base64.toBase64(f.bloom),
+      shift: f.shift,
+      lengths: f.lengths,
+    })),
+    programs: [...index.programs].map(([name, list]) => [name, encodeInts(list)]),
   };
-}
-
-function intArray(x: unknown, below: number): Int32Array | undefined {
-  if (!Array.isArray(x)) return undefined;
-  const out = new Int32Array(x.length);
-  for (let i = 0; i < x.length; i++) {
-    const n: unknown = x[i];
-    if (typeof n !== "number" || !Number.isInteger(n) || n < 0 || n >= below) return undefined;
-    out[i] = n;
-  }
-  return out;
 }
 
 const isRecord = (x: unknown): x is Record<string, unknown> => typeof x === "object" && x !== null && !Array.isArray(x);
 
 /**
- * The index read back, or undefined when the data is not one this module wrote: every position is checked
- * against the list's size and every run against the table, so a damaged file cannot make a scan read
- * outside its arrays (a reader then falls back to the full load).
+ * The index read back, or undefined when its shape is not one this module wrote. The numbers themselves are
+ * not checked here (a loop over each is what this format saves a hook): every scan checks each run and each
+ * position it reads against the arrays and the list's size (scan.ts) and throws on one outside them, so a
+ * damaged file cannot make a scan read outside its arrays (the reader then falls back to the full load).
+ * What would make a probe loop for good (no empty slot) is checked here, and the always-list (a few rules).
+ * The file is Shepherd's own (its state folder, mode 0600, self-protected): its keys are trusted as the
+ * sidecar's index is.
  */
 export function deserializeGramIndex(x: unknown): GramIndex | undefined {
   if (!isRecord(x)) return undefined;
   const size = x.size;
   if (typeof size !== "number" || !Number.isInteger(size) || size < 0) return undefined;
-  const always = intArray(x.always, size);
+  const always = decodeInts(x.always);
   if (!always || !Array.isArray(x.fields) || !Array.isArray(x.programs)) return undefined;
+  for (let i = 0; i < always.length; i++) if ((always[i] as number) >>> 0 >= size || (i > 0 && (always[i] as number) <= (always[i - 1] as number))) return undefined;
   const fields: FieldTable[] = [];
   for (const f of x.fields as unknown[]) {
-    if (!isRecord(f) || typeof f.field !== "string" || typeof f.shape !== "boolean" || typeof f.shift !== "number" || typeof f.lengths !== "number" || !Array.isArray(f.keys)) return undefined;
-    const keys = intArray(f.keys, 2 * SHAPE_BIT);
-    const positions = intArray(f.positions, size);
-    if (!keys || !positions) return undefined;
-    const runs = intArray(f.runs, positions.length + 1);
+    if (!isRecord(f) || typeof f.field !== "string" || typeof f.shape !== "boolean" || typeof f.shift !== "number" || typeof f.lengths !== "number" || typeof f.bloom !== "string") return undefined;
+    const keys = decodeInts(f.keys);
+    const positions = decodeInts(f.positions);
+    const runs = decodeInts(f.runs);
+    let bloom: Uint8Array;
+    try {
+      bloom = base64.fromBase64(f.bloom);
+    } catch {
+      return undefined;
+    }
+    if (!keys || !positions || !runs) return undefined;
     const slots = keys.length;
     // An empty slot ends every probe: a full table would make one loop for good.
-    if (!runs || !keys.includes(0) || slots === 0 || (slots & (slots - 1)) !== 0 || runs.length !== 2 * slots || f.shift !== 32 - Math.log2(slots) || (f.lengths & ~0b1110) !== 0) return undefined;
-    for (let s = 0; s < slots; s++) if ((runs[2 * s] as number) > (runs[2 * s + 1] as number)) return undefined;
-    fields.push({ field: f.field, keys, runs, positions, shift: f.shift, lengths: f.lengths, shape: f.shape, bloom: bloomOf(keys) });
+    if (!keys.includes(0) || slots === 0 || (slots & (slots - 1)) !== 0 || runs.length !== 2 * slots || f.shift !== 32 - Math.log2(slots) || (f.lengths & ~0b1110) !== 0) return undefined;
+    if (bloom.length !== 1 << (BLOOM_BITS - 3)) return undefined;
+    fields.push({ field: f.field, keys, runs, positions, shift: f.shift, lengths: f.lengths, shape: f.shape, bloom });
   }
   const programs = new Map<string, Int32Array>();
   for (const p of x.programs as unknown[]) {
     if (!Array.isArray(p) || typeof p[0] !== "string") return undefined;
-    const list = intArray(p[1], size);
+    const list = decodeInts(p[1]);
     if (!list) return undefined;
     programs.set(p[0], list);
   }

@@ -109,9 +109,16 @@ export function scanIndex(index: GramIndex, marks: Marks, view: EventView, shell
   return out;
 }
 
+/** Thrown by a scan of an index whose runs or positions lie outside its arrays (a damaged snapshot). */
+export class DamagedIndexError extends Error {}
+
+/** `seen` holds one stamp per rule of the list: a position past it is not one of the list's rules. */
 function collect(list: Int32Array, from: number, to: number, seen: Uint32Array, stamp: number, hits: number[]): void {
+  // An index read back from a file is not checked number by number (gram-index.ts): each run and position is, here.
+  if (!(from >= 0 && from <= to && to <= list.length)) throw new DamagedIndexError("gram index: a run outside its positions");
   for (let i = from; i < to; i++) {
     const pos = list[i] as number;
+    if (pos >>> 0 >= seen.length) throw new DamagedIndexError("gram index: a position outside its list");
     if (seen[pos] !== stamp) {
       seen[pos] = stamp;
       hits.push(pos);

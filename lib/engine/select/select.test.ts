@@ -6,6 +6,7 @@ import { type CompiledRule, EventView, matchStatic } from "../match.ts";
 import type { HookEvent } from "../schema.ts";
 import { isPowerShellTool } from "../tools.ts";
 import { buildGramIndex, deserializeGramIndex, serializeGramIndex } from "./gram-index.ts";
+import { DamagedIndexError, Marks, scanIndex } from "./scan.ts";
 import { SELECT_CASES, SELECT_RULES } from "./select.cases.ts";
 import { indexedSelector, indexEntry, plainSelector, type Selector } from "./selector.ts";
 
@@ -15,6 +16,10 @@ const set: RuleSet = mergeLayers([{ source: "project", files: [{ file: "/p/.pi/s
 function shellFor(event: HookEvent) {
   return { cwd: event.session.cwd, projectRoot: "/p", home: "/home/u", ...(event.tool && isPowerShellTool(event.tool.name) ? { dialect: "powershell" as const } : {}) };
 }
+
+/** Base64 of little-endian int32s, as the serialized index holds them. */
+const enc = (list: number[]) => Buffer.from(new Int32Array(list).buffer).toString("base64");
+const ints = (text: string) => new Int32Array(new Uint8Array(Buffer.from(text, "base64")).buffer);
 
 const roundTrip = (list: CompiledRule[]): Selector => {
   const text = JSON.stringify(serializeGramIndex(buildGramIndex(list.map((cr) => indexEntry(cr.rule)))));
@@ -60,15 +65,36 @@ describe("select cases", () => {
     const data = serializeGramIndex(buildGramIndex(list.map((cr) => indexEntry(cr.rule))));
     expect(serializeGramIndex(deserializeGramIndex(JSON.parse(JSON.stringify(data))) as never)).toEqual(data);
     const field = data.fields[0] as (typeof data.fields)[number];
+    const keys = ints(field.keys);
     const damaged = [
       { ...data, size: -1 },
-      { ...data, always: [data.size] },
-      { ...data, fields: [{ ...field, positions: [data.size + 5] }] },
-      { ...data, fields: [{ ...field, keys: field.keys.map((k) => k || 1) }] },
-      { ...data, fields: [{ ...field, runs: field.runs.map(() => field.positions.length + 1) }] },
-      { ...data, programs: [["shred", [data.size]]] },
+      { ...data, always: enc([data.size]) },
+      { ...data, always: "not base64!" },
+      // No empty slot: a probe would loop for good.
+      { ...data, fields: [{ ...field, keys: enc([...keys].map((k) => k || 1)) }] },
+      { ...data, fields: [{ ...field, runs: enc([1, 2, 3]) }] },
+      { ...data, fields: [{ ...field, bloom: enc([1]) }] },
+      { ...data, fields: [{ ...field, positions: [1, 2] }] },
+      { ...data, programs: [["shred", 7]] },
       "not an index",
     ];
     for (const d of damaged) expect(deserializeGramIndex(d)).toBeUndefined();
+  });
+
+  it("should make a scan of an index with a run or a position outside its arrays throw, never read past them", () => {
+    const list = candidates(set, "tool_call", "bash");
+    const data = serializeGramIndex(buildGramIndex(list.map((cr) => indexEntry(cr.rule))));
+    const event = SELECT_CASES.find((c) => c.event.hook === "tool_call" && c.picks.length > 0 && c.event.tool?.name === "bash")?.event;
+    if (!event) throw new Error("the case table has no bash case that picks a rule");
+    const scan = (d: typeof data) => {
+      const index = deserializeGramIndex(JSON.parse(JSON.stringify(d)));
+      if (!index) throw new Error("refused at read");
+      return scanIndex(index, new Marks(index.size), new EventView(event), shellFor(event));
+    };
+    expect(scan(data).length).toBeGreaterThan(0);
+    const wide = (f: (typeof data.fields)[number]) => ({ ...f, runs: enc([...ints(f.runs)].map((r, i) => (i % 2 === 1 && r > 0 ? r + 1_000_000 : r))) });
+    const far = (f: (typeof data.fields)[number]) => ({ ...f, positions: enc([...ints(f.positions)].map(() => data.size + 5)) });
+    expect(() => scan({ ...data, fields: data.fields.map(wide) })).toThrow(DamagedIndexError);
+    expect(() => scan({ ...data, fields: data.fields.map(far) })).toThrow(DamagedIndexError);
   });
 });
