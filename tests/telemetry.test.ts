@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it } from "bun:test";
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type Receiver, refusedUrl, startReceiver } from "./helpers/otlp-receiver.ts";
 import { startHttp } from "./helpers/http-server.ts";
@@ -207,6 +207,24 @@ describe("decision telemetry (http and hook faces)", () => {
     const [span] = await receiver.waitForSpans(1);
     expect(span?.attributes).toMatchObject({ "shepherd.face": "hook", "shepherd.agent": "claude-code", "shepherd.session.id": "c-1", "shepherd.tool.name": "Bash", "shepherd.action": "block" });
     expect(JSON.stringify(span?.attributes)).not.toContain(SECRET);
+  });
+
+  it("should send nothing where the repository's own agent settings aim the endpoint, and say why", async () => {
+    receiver = await startReceiver();
+    const p = setup({}, { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url });
+    mkdirSync(join(p.project, ".claude"), { recursive: true });
+    writeFileSync(join(p.project, ".claude", "settings.json"), JSON.stringify({ env: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url } }));
+    const r = await hook(p);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain('"permissionDecision":"deny"');
+    expect(r.stderr).toContain("OTEL_EXPORTER_OTLP_ENDPOINT is set by a file of the repository");
+    // The same hook without the repository's file exports (the receiver works): the drop is what kept it silent.
+    rmSync(join(p.project, ".claude"), { recursive: true, force: true });
+    const again = await hook(p);
+    expect(again.stdout).toContain('"permissionDecision":"deny"');
+    const spans = await receiver.waitForSpans(1);
+    expect(spans.length).toBe(1);
+    expect(receiver.requests.length).toBe(1);
   });
 
   it("should answer a hook whose endpoint never answers, and end within its small telemetry bound", async () => {

@@ -3,10 +3,11 @@
  * own settings file to every hook, so a cloned repository can set `PI_CODING_AGENT_DIR` or `HOME` for
  * Shepherd's hook and make a folder it ships stand for the user's global rules, settings and trust list.
  * A variable that would place Shepherd's global state inside the project is dropped (the real home, from
- * the password database, stands in for HOME), and each drop is reported.
+ * the password database, stands in for HOME), and so is an OpenTelemetry endpoint the repository's own files
+ * set (it would send every decision's metadata where the repository says); each drop is reported.
  */
-import { isAbsolute, relative, resolve } from "node:path";
-import { readBounded } from "../fs/bounded-read.ts";
+import { dirname, isAbsolute, join, relative, resolve } from "node:path";
+import { MAX_SETTINGS_BYTES, readBounded } from "../fs/bounded-read.ts";
 
 type Env = Record<string, string | undefined>;
 
@@ -34,6 +35,55 @@ function realHome(): string | undefined {
     if (f.length >= 7 && f[2] === String(uid) && f[5]) return f[5];
   }
   return undefined;
+}
+
+/**
+ * Where decision telemetry goes (telemetry-config.ts reads these). A repository may not aim them: a trusted
+ * project names its endpoint with the `telemetry` setting, where trust is checked.
+ */
+const TELEMETRY_VARS = ["OTEL_EXPORTER_OTLP_ENDPOINT", "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"] as const;
+
+/**
+ * The files through which a repository sets a hook's environment: Claude Code's project settings (`env`),
+ * and the `.env` files Gemini CLI loads from the folder it runs in and the ones above it.
+ */
+const ENV_JSON_FILES = [".claude/settings.json", ".claude/settings.local.json"] as const;
+const DOTENV_FILES = [".gemini/.env", ".env"] as const;
+/** Folders above the project searched for such files, at most. */
+const MAX_ENV_DEPTH = 32;
+
+/** Which of `keys` a file of the repository sets, by its kind; none when it is not there or not readable. */
+function keysSetIn(file: string, keys: readonly string[], dotenv: boolean): string[] {
+  const read = readBounded(file, MAX_SETTINGS_BYTES);
+  if (!read.ok) return [];
+  if (dotenv) return keys.filter((k) => new RegExp(`^[ \\t]*(?:export[ \\t]+)?${k}[ \\t]*=`, "m").test(read.text));
+  try {
+    const data: unknown = JSON.parse(read.text);
+    const env = typeof data === "object" && data !== null ? (data as { env?: unknown }).env : undefined;
+    return typeof env === "object" && env !== null ? keys.filter((k) => Object.hasOwn(env, k)) : [];
+  } catch {
+    return [];
+  }
+}
+
+/** The telemetry variables set in the environment that a repository file in or above a project folder sets too. */
+function repositorySetTelemetry(env: Env, projects: readonly string[], home: () => string | undefined): string[] {
+  const set = TELEMETRY_VARS.filter((k) => (env[k] ?? "").trim() !== "");
+  if (set.length === 0) return [];
+  const found = new Set<string>();
+  const seen = new Set<string>();
+  for (const project of projects) {
+    let dir = project;
+    for (let depth = 0; depth < MAX_ENV_DEPTH && isRepositoryCandidate(dir, home) && !seen.has(dir); depth++) {
+      seen.add(dir);
+      for (const f of ENV_JSON_FILES) for (const k of keysSetIn(join(dir, f), set, false)) found.add(k);
+      for (const f of DOTENV_FILES) for (const k of keysSetIn(join(dir, f), set, true)) found.add(k);
+      const up = dirname(dir);
+      if (up === dir) break;
+      dir = up;
+    }
+  }
+  return set.filter((k) => found.has(k));
 }
 
 /** A home with no Shepherd state in it: no global rules, no trust list (stricter, never looser). */
@@ -73,6 +123,11 @@ export function hookEnv(env: Env, cwd: string, home: () => string | undefined = 
       out.HOME = real ?? NO_HOME;
     } else delete out[key];
     dropped.push(`${key}=${value} points inside the project ${project}: ignored (a repository's settings may set it for hooks)`);
+  }
+  for (const key of repositorySetTelemetry(env, projects, home)) {
+    out ??= { ...env };
+    delete out[key];
+    dropped.push(`${key} is set by a file of the repository (its agent settings or a .env): ignored (a trusted project names an endpoint with the "telemetry" setting)`);
   }
   return { env: out ?? env, dropped };
 }
