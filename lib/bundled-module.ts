@@ -18,3 +18,15 @@ export function isCompiled(callerUrl: string): boolean {
 export function bundledModule(callerUrl: string, repoPath: string, fromCaller: string): string {
   return isCompiled(callerUrl) ? `./${repoPath}` : new URL(fromCaller, callerUrl).href;
 }
+
+const bunFileUrlToPath = (globalThis as { Bun?: { fileURLToPath(url: URL): string } }).Bun?.fileURLToPath;
+
+/**
+ * The same, as `require` takes it: a path from the bundle root inside the binary, a file path from source.
+ * Only Bun has `require` in ES modules (lib/lazy-deps.ts), so Bun's own converter, not node:url's module.
+ */
+export function bundledModulePath(callerUrl: string, repoPath: string, fromCaller: string): string {
+  if (isCompiled(callerUrl)) return `./${repoPath}`;
+  const url = new URL(fromCaller, callerUrl);
+  return bunFileUrlToPath ? bunFileUrlToPath(url) : decodeURIComponent(url.pathname);
+}

@@ -35,6 +35,10 @@ const args = [
   // The OpenTelemetry SDK, imported by path on first export (lib/telemetry/load-exporter.ts): out of the hook's bundle.
   join(root, "lib/telemetry/otlp-exporter.ts"),
   join(root, "lib/telemetry/worker-exporter.ts"),
+  // Packages a hook rarely needs, required by path on first use (lib/lazy-deps.ts): out of the hook's bundle.
+  join(root, "lib/vendor/re2js.ts"),
+  join(root, "lib/vendor/regexpp.ts"),
+  join(root, "lib/vendor/jsonc-parser.ts"),
   "--outfile",
   outfile,
 ];
