@@ -3,6 +3,7 @@ import { describe, expect, it } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse } from "jsonc-parser";
+import { textHash } from "../hash.ts";
 import { callKey, loopCount, MAX_FAILED_CALLS, trackCall, trackFailure } from "./loops.ts";
 import { EventView } from "./match.ts";
 import type { HookEvent } from "./schema.ts";
@@ -22,6 +23,13 @@ describe("callKey", () => {
     expect(k(read("/a"))).toBe(k(read("/a")));
     expect(k(read("/a"))).not.toBe(k(read("/b")));
     expect(k(bashCall("x")).length).toBe(16);
+  });
+
+  it("should give the lanes' own 16 hex digits (lib/hash.ts) for the normalized call, leading zeros kept", () => {
+    const keys = Array.from({ length: 300 }, (_, i) => callKey(new EventView(bashCall(`  npm   test --shard=${i} `))));
+    keys.forEach((key, i) => expect(key).toBe(textHash(`bash\0npm test --shard=${i}\0`)));
+    // Some byte below 0x10 among them: its leading zero is the one padStart kept.
+    expect(keys.some((key) => (key.match(/../g) ?? []).some((byte) => byte.startsWith("0")))).toBe(true);
   });
 
   it("should hash a huge input with bounded work, and still tell its ends apart", () => {

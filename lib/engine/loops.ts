@@ -21,7 +21,21 @@ let lastKey = "";
  * (a shell command's spacing does not make it another call). A text longer than twice HASHED_EDGE is hashed
  * by its first and last HASHED_EDGE characters and its length: bounded work for a Write of megabytes.
  */
+/** Two hex digits per byte value: a key is eight lookups, where `toString(16)` and `padStart` cost ~5x more per call. */
+const HEX_BYTE = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, "0"));
+
+function hexByte(n: number, shift: number): string {
+  return HEX_BYTE[(n >>> shift) & 255] as string;
+}
+
 class CallHash extends HashLanes {
+  /** The same 16 digits as HashLanes#hex (loops.test.ts compares them). */
+  override hex(): string {
+    const a = this.h1;
+    const b = this.h2;
+    return hexByte(a, 24) + hexByte(a, 16) + hexByte(a, 8) + hexByte(a, 0) + hexByte(b, 24) + hexByte(b, 16) + hexByte(b, 8) + hexByte(b, 0);
+  }
+
   text(t: string, collapse: boolean): void {
     const n = t.length;
     const long = n > 2 * HASHED_EDGE;
@@ -58,7 +72,12 @@ export function callKey(view: EventView): string {
   const command = view.tool === "bash" ? view.command : undefined;
   if (command !== undefined) h.text(command, true);
   else {
-    for (const [key, value] of Object.entries(view.input)) {
+    // Object.keys, not entries: the same order, without an array per field.
+    const input = view.input;
+    const keys = Object.keys(input);
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i] as string;
+      const value = input[key];
       h.text(key, false);
       h.text(typeof value === "string" ? value : (JSON.stringify(value) ?? ""), false);
     }

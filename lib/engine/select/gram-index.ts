@@ -1,6 +1,7 @@
 /**
  * @module the one n-gram index of a candidate list: each rule filed under the rarest n-gram of each literal
- * of one of its keys (prepared.ts), or under the programs its `command` condition requires, or always. Built
+ * of one of its keys (prepared.ts), or under the programs its `command` condition requires, or else under
+ * the effect kinds that condition requires, or always. Built
  * once, kept in typed arrays (the sidecar), and serialized as plain arrays (the hook snapshot); both read it
  * through scan.ts, so what the hook picks is what the sidecar picks.
  */
@@ -37,6 +38,8 @@ export interface IndexEntry {
   keys: readonly RuleKey[];
   /** Program names one of which must run (a `command` condition), or undefined. */
   programs: readonly string[] | undefined;
+  /** Effect kinds one of which the command line must have (a `command` condition's `effect`), or undefined. */
+  effects: readonly string[] | undefined;
 }
 
 /**
@@ -68,6 +71,8 @@ export interface GramIndex {
   fields: FieldTable[];
   /** Program name -> positions of rules whose `command` condition names it. */
   programs: Map<string, Int32Array>;
+  /** Effect kind -> positions of rules with no literal key or program whose `command` condition requires it. */
+  effects: Map<string, Int32Array>;
 }
 
 /** An n-gram as one int: its length in bits 21-22, its 7-bit characters below. */
@@ -141,13 +146,17 @@ export function buildGramIndex(entries: readonly IndexEntry[]): GramIndex {
   const always: number[] = [];
   const byField = new Map<string, { field: string; shape: boolean; grams: Map<number, number[]>; lengths: number }>();
   const programs = new Map<string, number[]>();
+  const effects = new Map<string, number[]>();
+  const file = (table: Map<string, number[]>, names: readonly string[], pos: number) => {
+    for (const name of names) {
+      const list = table.get(name) ?? [];
+      if (list[list.length - 1] !== pos) list.push(pos);
+      table.set(name, list);
+    }
+  };
   entries.forEach((e, pos) => {
     if (e.programs) {
-      for (const name of e.programs) {
-        const list = programs.get(name) ?? [];
-        if (list[list.length - 1] !== pos) list.push(pos);
-        programs.set(name, list);
-      }
+      file(programs, e.programs, pos);
       return;
     }
     let best: { field: string; shape: boolean; grams: number[]; cost: number } | undefined;
@@ -166,7 +175,9 @@ export function buildGramIndex(entries: readonly IndexEntry[]): GramIndex {
       if (!best || cost < best.cost) best = { field: k.field, shape: k.shape === true, grams, cost };
     }
     if (!best) {
-      always.push(pos);
+      // An effect kind is in few lines, a literal's n-gram in fewer: it keys only a rule without one.
+      if (e.effects) file(effects, e.effects, pos);
+      else always.push(pos);
       return;
     }
     const table = `${best.shape ? "shape" : "text"}\0${best.field}`;
@@ -183,8 +194,13 @@ export function buildGramIndex(entries: readonly IndexEntry[]): GramIndex {
     size: entries.length,
     always: Int32Array.from(always),
     fields: [...byField.values()].map((f) => packGrams(f.field, f.shape, f.grams, f.lengths)),
-    programs: new Map([...programs].map(([name, list]) => [name, Int32Array.from(list)])),
+    programs: packNames(programs),
+    effects: packNames(effects),
   };
+}
+
+function packNames(table: Map<string, number[]>): Map<string, Int32Array> {
+  return new Map([...table].map(([name, list]) => [name, Int32Array.from(list)]));
 }
 
 /**
@@ -199,6 +215,7 @@ export interface SerializedGramIndex {
   always: string;
   fields: { field: string; shape: boolean; keys: string; runs: string; positions: string; bloom: string; shift: number; lengths: number }[];
   programs: [string, string][];
+  effects: [string, string][];
 }
 
 type Base64Codec = { toBase64(bytes: Uint8Array): string; fromBase64(text: string): Uint8Array };
@@ -245,6 +262,7 @@ export function serializeGramIndex(index: GramIndex): SerializedGramIndex {
       lengths: f.lengths,
     })),
     programs: [...index.programs].map(([name, list]) => [name, encodeInts(list)]),
+    effects: [...index.effects].map(([name, list]) => [name, encodeInts(list)]),
   };
 }
 
@@ -264,7 +282,7 @@ export function deserializeGramIndex(x: unknown): GramIndex | undefined {
   const size = x.size;
   if (typeof size !== "number" || !Number.isInteger(size) || size < 0) return undefined;
   const always = decodeInts(x.always);
-  if (!always || !Array.isArray(x.fields) || !Array.isArray(x.programs)) return undefined;
+  if (!always || !Array.isArray(x.fields) || !Array.isArray(x.programs) || !Array.isArray(x.effects)) return undefined;
   for (let i = 0; i < always.length; i++) if ((always[i] as number) >>> 0 >= size || (i > 0 && (always[i] as number) <= (always[i - 1] as number))) return undefined;
   const fields: FieldTable[] = [];
   for (const f of x.fields as unknown[]) {
@@ -285,12 +303,20 @@ export function deserializeGramIndex(x: unknown): GramIndex | undefined {
     if (bloom.length !== 1 << (BLOOM_BITS - 3)) return undefined;
     fields.push({ field: f.field, keys, runs, positions, shift: f.shift, lengths: f.lengths, shape: f.shape, bloom });
   }
-  const programs = new Map<string, Int32Array>();
-  for (const p of x.programs as unknown[]) {
+  const programs = namesOf(x.programs as unknown[]);
+  const effects = namesOf(x.effects as unknown[]);
+  if (!programs || !effects) return undefined;
+  return { size, always, fields, programs, effects };
+}
+
+/** A name -> positions table read back, or undefined when an entry is not one `serializeGramIndex` wrote. */
+function namesOf(pairs: unknown[]): Map<string, Int32Array> | undefined {
+  const out = new Map<string, Int32Array>();
+  for (const p of pairs) {
     if (!Array.isArray(p) || typeof p[0] !== "string") return undefined;
     const list = decodeInts(p[1]);
     if (!list) return undefined;
-    programs.set(p[0], list);
+    out.set(p[0], list);
   }
-  return { size, always, fields, programs };
+  return out;
 }

@@ -1,8 +1,9 @@
 /**
  * @module reading an event against a gram index: each keyed field's text is folded and slid over once, the
- * command line's programs looked up, and the positions of the rules that may match come out in order.
+ * command line's programs and effect kinds looked up, and the positions of the rules that may match come
+ * out in order.
  */
-import { parseShell } from "../../shell/index.ts";
+import { type LineFacts, lineFacts, parseShell, type ShellContext } from "../../shell/index.ts";
 import type { EventView } from "../match.ts";
 import { bloomIndex, type FieldTable, type GramIndex, SHAPE_BIT, slotHash } from "./gram-index.ts";
 
@@ -68,6 +69,16 @@ export interface ScanShell {
   dialect?: "powershell";
 }
 
+/**
+ * The line's facts (its programs, effect kinds...) as the matchers' pre-check reads them (lib/shell lineFacts,
+ * cached per parsed line): a rule filed under effect kinds is picked exactly when that check lets it through.
+ * The facts come from the parse alone, so a context without a project root (the hook's) reads the same.
+ */
+export function lineFactsOf(command: string, shell: ScanShell): LineFacts {
+  const ctx: ShellContext = typeof (shell as Partial<ShellContext>).projectRoot === "string" ? (shell as ShellContext) : { ...shell, projectRoot: "" };
+  return lineFacts(command, ctx);
+}
+
 /** The field's text as rules read it (`subject` for a rule's pattern). */
 export function fieldText(view: EventView, field: string): string | undefined {
   return field === "subject" ? view.subject : view.field(field);
@@ -76,7 +87,8 @@ export function fieldText(view: EventView, field: string): string | undefined {
 /**
  * Positions (ascending) of the rules of `index` that may match this event: a superset of those that do. A
  * keyed rule is picked when one of its filed n-grams occurs in its field; a field the event lacks picks none
- * (a non-negated condition on a missing field fails).
+ * (a non-negated condition on a missing field fails); a rule filed under programs or effect kinds, when the
+ * command line runs one of those programs or has one of those effects.
  */
 export function scanIndex(index: GramIndex, marks: Marks, view: EventView, shell: ScanShell): number[] {
   const seen = marks.next();
@@ -86,12 +98,18 @@ export function scanIndex(index: GramIndex, marks: Marks, view: EventView, shell
     const value = fieldText(view, f.field);
     if (value !== undefined) scanText(value, f, seen, stamp, hits);
   }
-  if (index.programs.size > 0) {
+  if (index.programs.size > 0 || index.effects.size > 0) {
     const command = view.command;
     // The same parse the matchers make (cached), so the programs are the ones they compare.
-    if (command !== undefined) {
+    if (command !== undefined && index.programs.size > 0) {
       for (const cmd of parseShell(command, shell).commands) {
         const list = index.programs.get(cmd.program);
+        if (list !== undefined) collect(list, 0, list.length, seen, stamp, hits);
+      }
+    }
+    if (command !== undefined && index.effects.size > 0) {
+      for (const kind of lineFactsOf(command, shell).kinds) {
+        const list = index.effects.get(kind);
         if (list !== undefined) collect(list, 0, list.length, seen, stamp, hits);
       }
     }

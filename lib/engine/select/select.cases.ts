@@ -19,6 +19,7 @@ export const SELECT_RULES: Record<string, unknown>[] = [
   { name: "program", action: "block", tool: "bash", command: { program: "shred" } },
   { name: "program-glob", action: "block", tool: "bash", command: { program: "mkfs.*" } },
   { name: "effect", action: "block", tool: "bash", command: { effect: "delete", recursive: true, paths: "home_or_root" } },
+  { name: "any-program-effect", action: "block", tool: "bash", command: { program: "*", effect: ["device-write", "power-off"] } },
   { name: "powershell-own", action: "notify", tool: "powershell", pattern: "Remove-Item" },
   { name: "edit-path", action: "block", tool: ["edit", "write"], conditions: [{ field: "path", pattern: "(^|/)\\.env$" }] },
   { name: "mcp-glob", action: "block", tool: "mcp__github__*", pattern: "force" },
@@ -43,14 +44,17 @@ const session = { id: "s", cwd: "/p" };
 const bash = (command: string, name = "bash"): HookEvent => ({ hook: "tool_call", session, tool: { name, input: { command } } });
 
 export const SELECT_CASES: SelectCase[] = [
-  { name: "a regex's literals, in order with other text", event: bash("git remote -v && git push origin"), picks: ["git-push", "effect", "no-gram"], skips: ["literal", "alternatives", "program", "filler-3"] },
+  { name: "a regex's literals, in order with other text", event: bash("git remote -v && git push origin"), picks: ["git-push", "no-gram"], skips: ["literal", "alternatives", "program", "filler-3", "effect"] },
   { name: "a literal pattern", event: bash("curl example.invalid/x"), picks: ["literal"], skips: ["git-push", "filler-1"] },
   { name: "case folding, ASCII and the long s", event: bash("echo \u017fECRET"), picks: ["case-folded"], skips: ["literal"] },
   { name: "any alternative's literal", event: bash("npm publish live"), picks: ["alternatives"], skips: ["git-push"] },
   { name: "a condition's literal on its field", event: bash("tool --danger-7"), picks: ["by-condition"], skips: ["negated"] },
   { name: "a negated condition does not key its rule", event: bash("zzq safe"), picks: ["negated"], skips: ["by-condition"] },
   { name: "a literal shorter than an n-gram", event: bash("x qj y"), picks: ["two-chars"], skips: ["literal"] },
-  { name: "a rule with no usable gram is always a candidate", event: bash("ab:c"), picks: ["no-gram", "effect"], skips: ["two-chars", "literal"] },
+  { name: "a rule with no usable gram is always a candidate", event: bash("ab:c"), picks: ["no-gram"], skips: ["two-chars", "literal", "effect"] },
+  { name: "an effect kind the line has, however it is spelled", event: bash("sh -c 'sudo rm -fr ~'"), picks: ["effect"], skips: ["any-program-effect", "literal"] },
+  { name: "any of an effect's kinds, from a redirection with no program", event: bash("> /dev/sda"), picks: ["any-program-effect"], skips: ["effect"] },
+  { name: "an effect kind the line lacks", event: bash("rm notes.txt && ls /dev"), picks: [], skips: ["any-program-effect"] },
   { name: "a program that runs, even wrapped", event: bash("sudo shred -u key.pem"), picks: ["program", "program-glob"], skips: ["literal"] },
   { name: "a program named only in an argument does not run", event: bash("echo shred"), picks: ["program-glob"], skips: ["program"] },
   { name: "PowerShell is judged by bash rules too", event: bash("git push; Remove-Item -Force C:\\", "PowerShell"), picks: ["git-push", "powershell-own", "effect"], skips: ["literal", "program"] },
@@ -63,5 +67,5 @@ export const SELECT_CASES: SelectCase[] = [
   { name: "a prompt", event: { hook: "input", session, prompt: "ship it to PRODUCTION" }, picks: ["prompt"], skips: ["case-folded", "git-push"] },
   { name: "a shape: letters, digits and spaces as classes", event: bash("tool -abc123 x\u00a0YZWQ"), picks: ["shape"], skips: ["literal", "two-chars"] },
   { name: "a shape not in the text", event: bash("tool -abc x YZWQ"), picks: [], skips: ["shape"] },
-  { name: "nothing when nothing occurs", event: bash("ls -la"), picks: ["no-gram", "effect"], skips: ["git-push", "literal", "alternatives", "by-condition", "negated", "two-chars", "program", "case-folded", "shape", "filler-0"] },
+  { name: "nothing when nothing occurs", event: bash("ls -la"), picks: ["no-gram"], skips: ["effect", "any-program-effect", "git-push", "literal", "alternatives", "by-condition", "negated", "two-chars", "program", "case-folded", "shape", "filler-0"] },
 ];

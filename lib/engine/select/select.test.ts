@@ -76,6 +76,8 @@ describe("select cases", () => {
       { ...data, fields: [{ ...field, bloom: enc([1]) }] },
       { ...data, fields: [{ ...field, positions: [1, 2] }] },
       { ...data, programs: [["shred", 7]] },
+      { ...data, effects: [["delete", 7]] },
+      { ...data, effects: undefined },
       "not an index",
     ];
     for (const d of damaged) expect(deserializeGramIndex(d)).toBeUndefined();

@@ -7,11 +7,11 @@
  */
 import { parseShell, type ShellContext } from "../../shell/index.ts";
 import type { CompiledRule, EventView } from "../match.ts";
-import { gateOf, prepared } from "../prepared.ts";
+import { gateOf, prepared, type RuleKey } from "../prepared.ts";
 import type { Rule } from "../schema.ts";
 import { isBuiltinAction } from "../schema-core.ts";
 import { buildGramIndex, type GramIndex, type IndexEntry } from "./gram-index.ts";
-import { fieldText, Marks, scanIndex, shapeText } from "./scan.ts";
+import { fieldText, lineFactsOf, Marks, scanIndex, shapeText } from "./scan.ts";
 
 export interface Selector {
   all: CompiledRule[];
@@ -35,9 +35,19 @@ export function requiredPrograms(rule: Rule): string[] | undefined {
   return names.some((n) => n.includes("*")) ? undefined : names;
 }
 
+/**
+ * The effect kinds a rule's `command` condition requires, one of which the line must have (the matchers'
+ * pre-check, lib/shell ruledOutBy, rules the rest out), or undefined when it names none.
+ */
+export function requiredEffects(rule: Rule): string[] | undefined {
+  const effect = rule.command?.effect;
+  if (effect === undefined) return undefined;
+  return Array.isArray(effect) ? effect : [effect];
+}
+
 /** What the gram index files a rule under. */
 export function indexEntry(rule: Rule): IndexEntry {
-  return { keys: prepared(rule).keys, programs: requiredPrograms(rule) };
+  return { keys: prepared(rule).keys, programs: requiredPrograms(rule), effects: requiredEffects(rule) };
 }
 
 /** The built-in checks answered without the host (git_uncommitted asks it): a set of only these stays synchronous. */
@@ -80,19 +90,34 @@ function foldText(text: string): string {
   return lower.includes("\u017f") ? lower.replace(/\u017f/g, "s") : lower;
 }
 
+/** What the plain selector tests a rule by: its programs, else its gate, else its effect kinds. */
+interface PlainEntry {
+  programs: string[] | undefined;
+  gate: RuleKey | undefined;
+  effects: string[] | undefined;
+}
+
+function plainEntry(rule: Rule): PlainEntry {
+  return { programs: requiredPrograms(rule), gate: gateOf(prepared(rule)), effects: requiredEffects(rule) };
+}
+
 /**
- * Each rule's gate tested with `includes` on its field's folded text (read once per field per event), and a
- * rule requiring programs kept only when one of them runs (the matchers' own parse, cached).
+ * Each rule's gate tested with `includes` on its field's folded text (read once per field per event), a rule
+ * requiring programs kept only when one of them runs, and one requiring effect kinds only when the line has
+ * one (the matchers' own parse and line facts, cached). What each rule is tested by is read once per list:
+ * a listed rule's text does not change.
  */
 export function plainSelector(all: CompiledRule[]): Selector {
+  const entries = all.map((cr) => plainEntry(cr.rule));
   const select = (view: EventView, shell: ShellContext, after?: CompiledRule): CompiledRule[] => {
     const from = after ? all.indexOf(after) + 1 : 0;
     const folded = new Map<string, string | undefined>();
     let running: Set<string> | undefined;
+    let kinds: ReadonlySet<string> | undefined;
     const out: CompiledRule[] = [];
     for (let i = from; i < all.length; i++) {
       const cr = all[i] as CompiledRule;
-      const programs = requiredPrograms(cr.rule);
+      const { programs, gate, effects } = entries[i] as PlainEntry;
       if (programs) {
         const command = view.command;
         if (command === undefined) continue;
@@ -101,7 +126,6 @@ export function plainSelector(all: CompiledRule[]): Selector {
         out.push(cr);
         continue;
       }
-      const gate = gateOf(prepared(cr.rule));
       if (gate) {
         const name = gate.shape ? `shape\0${gate.field}` : gate.field;
         let text = folded.get(name);
@@ -111,6 +135,11 @@ export function plainSelector(all: CompiledRule[]): Selector {
           folded.set(name, text);
         }
         if (text === undefined || !gate.literals.some((l) => (text as string).includes(l))) continue;
+      } else if (effects) {
+        const command = view.command;
+        if (command === undefined) continue;
+        kinds ??= lineFactsOf(command, shell).kinds;
+        if (!effects.some((k) => (kinds as ReadonlySet<string>).has(k))) continue;
       }
       out.push(cr);
     }
