@@ -1,42 +1,25 @@
 /**
  * @module the one regex parser's tree, as risk analysis and required-text reading need it: a pattern read by
  * `@eslint-community/regexpp` (loaded on first use: a hook answering from its snapshot parses no pattern),
- * turned into character sets as bitmasks, sequences, alternations, repeats, and where lookaround and
+ * turned into character sets (char-set.ts), sequences, alternations, repeats, and where lookaround and
  * backreferences sit in the source. An invalid pattern throws; the native constructor's message is the one
  * reported (safe-compiler.ts).
  */
 import type { AST } from "@eslint-community/regexpp";
 import { regexpp } from "../../lazy-deps.ts";
 
-/**
- * Characters as a bitmask: bits 0..127 are ASCII; bit 128 stands for every non-ASCII white space
- * character, bit 129 for every other non-ASCII character. Two bits, so `\S` and `\s` stay disjoint.
- */
-export type CharSet = bigint;
-export const NA_SPACE: CharSet = 1n << 128n;
-export const NA_OTHER: CharSet = 1n << 129n;
-const NON_ASCII: CharSet = NA_SPACE | NA_OTHER;
-export const ALL: CharSet = (1n << 130n) - 1n;
+import { ALL, type CharSet, ch, complement, EMPTY, NA_OTHER, NA_SPACE, otherCase, range, union } from "./char-set.ts";
 
-function range(from: number, to: number): CharSet {
-  let s = 0n;
-  for (let c = from; c <= Math.min(to, 127); c++) s |= 1n << BigInt(c);
-  if (to > 127) s |= NON_ASCII;
-  return s;
-}
+export type { CharSet } from "./char-set.ts";
 
-function isUnicodeSpace(c: number): boolean {
-  return /\s/.test(String.fromCharCode(c));
-}
-
-const ch = (c: number): CharSet => (c > 127 ? (isUnicodeSpace(c) ? NA_SPACE : NA_OTHER) : 1n << BigInt(c));
-// Literals, not computed at start-up (a hook process evaluates this module; the first BigInt shifts cost it
-// ~0.1 ms): DIGIT = range(48, 57), WORD = DIGIT | range(65, 90) | range(97, 122) | ch(95),
-// SPACE = range(9, 13) | ch(32) | NA_SPACE, DOT = ALL & ~(ch(10) | ch(13)).
-const DIGIT: CharSet = 0x3ff000000000000n;
-const WORD: CharSet = 0x7fffffe87fffffe03ff000000000000n;
-const SPACE: CharSet = 0x100000000000000000000000100003e00n;
-const DOT: CharSet = 0x3ffffffffffffffffffffffffffffdbffn;
+const DIGIT: CharSet = range(48, 57);
+const WORD: CharSet = union(union(DIGIT, range(65, 90)), union(range(97, 122), ch(95)));
+const SPACE: CharSet = union(union(range(9, 13), ch(32)), NA_SPACE);
+const DOT: CharSet = complement(union(ch(10), ch(13)));
+const NOT_DIGIT = complement(DIGIT);
+const NOT_SPACE = complement(SPACE);
+const NOT_WORD = complement(WORD);
+const WORD_FOLDED = union(WORD, NA_OTHER);
 
 export type Node =
   | { t: "set"; set: CharSet }
@@ -68,14 +51,20 @@ interface Mode {
   unicode: boolean;
 }
 
+/** A letter under `i` (and `iu`) per ASCII code, made on first use. */
+const folded: (CharSet | undefined)[] = [];
+const foldedUnicode: (CharSet | undefined)[] = [];
+
 function lit(code: number, mode: Mode): CharSet {
-  let set = ch(code);
-  if (mode.fold && code < 0x10000) {
-    const s = String.fromCharCode(code);
-    set |= ch(s.toLowerCase().charCodeAt(0)) | ch(s.toUpperCase().charCodeAt(0));
-    // Unicode case folding maps a few non-ASCII characters onto ASCII ones (the Kelvin sign onto k).
-    if (mode.unicode && code < 128 && /[a-z]/i.test(s)) set |= NA_OTHER;
-  }
+  if (!mode.fold || code >= 0x10000) return ch(code);
+  const table = mode.unicode ? foldedUnicode : folded;
+  const known = code < 128 ? table[code] : undefined;
+  if (known) return known;
+  const s = String.fromCharCode(code);
+  let set = union(ch(code), union(ch(s.toLowerCase().charCodeAt(0)), ch(s.toUpperCase().charCodeAt(0))));
+  // Unicode case folding maps a few non-ASCII characters onto ASCII ones (the Kelvin sign onto k).
+  if (mode.unicode && code < 128 && /[a-z]/i.test(s)) set = union(set, NA_OTHER);
+  if (code < 128) table[code] = set;
   return set;
 }
 
@@ -84,11 +73,11 @@ function escapeSet(e: AST.EscapeCharacterSet | AST.UnicodePropertyCharacterSet |
     case "any":
       return DOT;
     case "digit":
-      return e.negate ? ALL & ~DIGIT : DIGIT;
+      return e.negate ? NOT_DIGIT : DIGIT;
     case "space":
-      return e.negate ? ALL & ~SPACE : SPACE;
+      return e.negate ? NOT_SPACE : SPACE;
     case "word":
-      return e.negate ? ALL & ~WORD : mode.fold && mode.unicode ? WORD | NA_OTHER : WORD;
+      return e.negate ? NOT_WORD : mode.fold && mode.unicode ? WORD_FOLDED : WORD;
     default:
       return ALL;
   }
@@ -97,17 +86,17 @@ function escapeSet(e: AST.EscapeCharacterSet | AST.UnicodePropertyCharacterSet |
 function classSet(c: AST.CharacterClass | AST.ExpressionCharacterClass, mode: Mode): CharSet {
   // v-flag set operations and nested classes: over-approximated.
   if (c.type === "ExpressionCharacterClass") return ALL;
-  let set = 0n;
+  let set = EMPTY;
   for (const e of c.elements) {
-    if (e.type === "Character") set |= mode.fold ? lit(e.value, mode) : ch(e.value);
+    if (e.type === "Character") set = union(set, mode.fold ? lit(e.value, mode) : ch(e.value));
     else if (e.type === "CharacterClassRange") {
       let part = range(e.min.value, e.max.value);
-      if (mode.fold) part |= foldRange(part);
-      set |= part;
-    } else if (e.type === "CharacterSet") set |= escapeSet(e, mode);
+      if (mode.fold) part = union(part, otherCase(part));
+      set = union(set, part);
+    } else if (e.type === "CharacterSet") set = union(set, escapeSet(e, mode));
     else set = ALL;
   }
-  return c.negate ? ALL & ~set : set;
+  return c.negate ? complement(set) : set;
 }
 
 /** Builds the tree, noting lookaround and backreferences (and the source spans of the outermost ones). */
@@ -157,13 +146,6 @@ class Builder {
         return { t: "set", set: ALL };
     }
   }
-}
-
-function foldRange(set: CharSet): CharSet {
-  let out = 0n;
-  for (let c = 65; c <= 90; c++) if (set & ch(c)) out |= ch(c + 32);
-  for (let c = 97; c <= 122; c++) if (set & ch(c)) out |= ch(c - 32);
-  return out;
 }
 
 /** Parses a pattern's structure; throws on a pattern that is not valid JS (the native constructor reports it). */
