@@ -193,6 +193,8 @@ export function skippedRuleMessage(b: BrokenRule): string {
 export interface LoadOptions {
   file: string;
   source: LayerName;
+  /** The rules of this file's last load: a rule with the same patterns takes its prepared value (prepared.ts). */
+  previous?: readonly Rule[];
 }
 
 /**
@@ -349,7 +351,7 @@ export function loadRuleText(text: string, opts: LoadOptions): LoadResult {
     rules.push(action === undefined ? toPatch(input, meta) : toRule({ ...input, action }, meta));
   }
   // A patch is prepared once merged onto the rule it changes (merge.ts): alone it has no full text.
-  prepareRules(rules.filter((r) => r.patch === undefined));
+  prepareRules(rules.filter((r) => r.patch === undefined), opts.previous);
   const ok = !issues.some((i) => i.severity === "error");
   return { rules, issues, ok, applies: true, ...(broken.length > 0 ? { broken } : {}), ...(extendsRaw !== undefined ? { extends: extendsRaw } : {}) };
 }

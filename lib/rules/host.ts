@@ -169,7 +169,7 @@ export class RuleHost {
     else {
       const cache = this.#opts.loadCache;
       const cached = input.loaded ?? cache?.get(file, source, text);
-      result = cached ?? loadRuleText(text, { file, source });
+      result = cached ?? loadRuleText(text, { file, source, ...(prev ? { previous: prev.result.rules } : {}) });
       if (!cached) cache?.set(file, source, text, result);
       // Remembered by stat identity too: the next hook process neither reads nor parses it again.
       if (!result.applies && input.identity) cache?.setFailure?.(file, source, identityKey(input.identity), { issues: result.issues, bytes: input.identity.size });
