@@ -21,7 +21,7 @@ import type { LockRead } from "../rules/packs/lock-file.ts";
 /** Dependencies main.ts may inject; tests pass built-in rule texts to stay independent of rules/*.json. */
 export interface CliDeps {
   plugins?: PluginProvider;
-  builtin?: readonly { file: string; text: string }[];
+  builtin?: readonly { file: string; text: string; loaded?: LoadResult }[];
 }
 
 export interface RuleFile {
@@ -74,7 +74,8 @@ export function loadFile(file: string, source: LayerName, text?: string): RuleFi
  */
 export function discoverFiles(cwd: string, env: Env, settings: Settings, deps: CliDeps = {}, trusted = false, projectRules = true): RuleFile[] {
   const out: RuleFile[] = [];
-  for (const b of deps.builtin ?? BUILTIN_RULE_FILES) out.push(loadFile(b.file, "builtin", b.text));
+  // The embedded files carry their load result, made at build time by this loader: their patterns are not parsed again.
+  for (const b of deps.builtin ?? BUILTIN_RULE_FILES) out.push(b.loaded ? { file: b.file, source: "builtin", text: b.text, result: b.loaded } : loadFile(b.file, "builtin", b.text));
   const managed = managedRulesFile(env);
   const m = readText(managed);
   if (m.text !== undefined) out.push(loadFile(managed, "managed", m.text));

@@ -44,6 +44,23 @@ export function analysisKey(pattern: string, flags: string | undefined): string 
   return `${(flags ?? "").replace(/[gy]/g, "")}/${pattern}`;
 }
 
+/**
+ * Pattern facts kept across processes (a disk cache: lib/rules/pattern-facts-cache.ts), keyed by
+ * `analysisKey`: a cold process with a warm cache parses no pattern it has seen. Its values are as
+ * trusted as the load cache's (written by this same build, in the user's agent folder).
+ */
+export interface PatternFactsStore {
+  get(key: string): StoredFacts | undefined;
+  add(key: string, facts: StoredFacts): void;
+}
+
+/** What is kept of a pattern: its safety analysis (null: not valid JS) and its required text (sets null: not read). */
+export interface StoredFacts {
+  analysis: PatternAnalysis | null;
+  sets: string[][] | null;
+  shapes: readonly string[];
+}
+
 /** What one pattern (with its normalized flags) yields: its safety analysis and the text every match holds. */
 interface PatternFacts {
   /** null: not valid JS (compiling the rule reports the native message). */
@@ -80,7 +97,7 @@ interface Fresh {
   key: string;
 }
 
-function factsOf(pattern: string, flags: string | undefined, fresh?: Fresh[]): PatternFacts {
+function factsOf(pattern: string, flags: string | undefined, fresh?: Fresh[], store?: PatternFactsStore): PatternFacts {
   const f = (flags ?? "").replace(/[gy]/g, "");
   const memo = f === "" ? plainMemo : flaggedMemo;
   const key = f === "" ? pattern : `${f}/${pattern}`;
@@ -90,15 +107,21 @@ function factsOf(pattern: string, flags: string | undefined, fresh?: Fresh[]): P
     memo.set(key, hit);
     return hit;
   }
-  let tree: ParsedRegex | undefined;
-  try {
-    tree = parseRegex(pattern, f);
-  } catch {
-    // Not valid JS: compiling the rule reports the native message.
+  const stored = store?.get(`${f}/${pattern}`);
+  let facts: PatternFacts;
+  if (stored) facts = { analysis: stored.analysis, sets: stored.sets ?? undefined, shapes: stored.shapes.length === 0 ? NO_SHAPES : stored.shapes };
+  else {
+    let tree: ParsedRegex | undefined;
+    try {
+      tree = parseRegex(pattern, f);
+    } catch {
+      // Not valid JS: compiling the rule reports the native message.
+    }
+    // One parse shared by the analysis and the required text.
+    const required: Required | undefined = tree && requiredText(pattern, f, tree);
+    facts = { analysis: tree ? analyzeParsed(tree, pattern) : null, sets: required?.sets, shapes: required?.shapes ?? NO_SHAPES };
+    store?.add(`${f}/${pattern}`, { analysis: facts.analysis, sets: facts.sets ?? null, shapes: facts.shapes });
   }
-  // One parse shared by the analysis and the required text.
-  const required: Required | undefined = tree && requiredText(pattern, f, tree);
-  const facts: PatternFacts = { analysis: tree ? analyzeParsed(tree, pattern) : null, sets: required?.sets, shapes: required?.shapes ?? NO_SHAPES };
   if (plainMemo.size + flaggedMemo.size >= PATTERN_MEMO_CAP) {
     const older = plainMemo.size >= flaggedMemo.size ? plainMemo : flaggedMemo;
     const oldest = older.keys().next();
@@ -226,7 +249,7 @@ function preparedSignature(rule: Rule): string {
  * prepared value (the same text gives the same value), so a save that edits one rule of ten thousand parses
  * one pattern.
  */
-export function prepareRules(rules: readonly Rule[], previous?: readonly Rule[]): void {
+export function prepareRules(rules: readonly Rule[], previous?: readonly Rule[], store?: PatternFactsStore): void {
   let todo = rules;
   if (previous && previous.length > 0) {
     const known = new Map<string, Prepared>();
@@ -241,7 +264,7 @@ export function prepareRules(rules: readonly Rule[], previous?: readonly Rule[])
   for (let from = 0; from < todo.length; from += CHUNK) {
     const chunk = todo.slice(from, from + CHUNK);
     const fresh: Fresh[] = [];
-    for (const rule of chunk) for (const p of patternsOf(rule)) factsOf(p.pattern, p.flags, fresh);
+    for (const rule of chunk) for (const p of patternsOf(rule)) factsOf(p.pattern, p.flags, fresh, store);
     for (const { memo, key } of fresh) {
       const f = memo.get(key);
       if (f) memo.set(key, settled(f, table));
