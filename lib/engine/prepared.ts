@@ -135,17 +135,35 @@ function factsOf(pattern: string, flags: string | undefined, fresh?: Fresh[], st
 /**
  * Equal values made once per `prepareRules` call, so the rules of a file share them (literal lists, keys,
  * analyses: most rules of a file repeat a program's name or a plain analysis). Per call, never kept: it
- * holds nothing the rules do not. Keyed by kind and JSON, so two values share only when they are equal.
+ * holds nothing the rules do not. Keyed by kind and content; a value made of shared parts is keyed by its
+ * parts' numbers (`idOf`), not by its JSON, which a cold load paid for every key of every rule.
  */
-type Interner = Map<string, unknown>;
+interface Interner {
+  values: Map<string, unknown>;
+  ids: Map<object, number>;
+}
+
+function newInterner(): Interner {
+  return { values: new Map(), ids: new Map() };
+}
 
 function intern<T>(table: Interner | undefined, key: string, make: () => T): T {
   if (!table) return make();
-  const hit = table.get(key);
+  const hit = table.values.get(key);
   if (hit !== undefined) return hit as T;
   const made = make();
-  table.set(key, made);
+  table.values.set(key, made);
   return made;
+}
+
+/** A number for an object (distinct objects, distinct numbers): equal parts shared, so equal wholes key alike. */
+function idOf(table: Interner, o: object): number {
+  let id = table.ids.get(o);
+  if (id === undefined) {
+    id = table.ids.size;
+    table.ids.set(o, id);
+  }
+  return id;
 }
 
 /** A copy of facts made apart from the parse that found them, its parts shared with equal ones (see prepareRules). */
@@ -153,7 +171,7 @@ function settled(f: PatternFacts, table: Interner): PatternFacts {
   const a = f.analysis;
   return {
     analysis: a && !Object.isFrozen(a) ? intern(table, `a${JSON.stringify(a)}`, () => ({ ...a, ...(a.risk ? { risk: { ...a.risk } } : {}) })) : a,
-    sets: f.sets && (f.sets.length === 0 ? NO_SETS : f.sets.map((set) => intern(table, `l${JSON.stringify(set)}`, () => [...set]))),
+    sets: f.sets && (f.sets.length === 0 ? NO_SETS : f.sets.map((set) => intern(table, `l${set.join("\0")}`, () => [...set]))),
     shapes: f.shapes.length === 0 ? NO_SHAPES : [...f.shapes],
   };
 }
@@ -172,9 +190,9 @@ function keysOf(rule: Rule, table?: Interner): { keys: RuleKey[]; gate: number }
     const facts = factsOf(pattern, flags);
     if (!facts.sets) return;
     // The memo's own arrays, shared: nothing mutates a key's literals.
-    for (const shape of facts.shapes) keys.push(intern(table, `s${JSON.stringify([field, shape])}`, () => ({ field, literals: [shape], shape: true })));
+    for (const shape of facts.shapes) keys.push(intern(table, `s${field}\0${shape}`, () => ({ field, literals: [shape], shape: true })));
     for (const literals of facts.sets) {
-      keys.push(intern(table, `k${JSON.stringify([field, literals])}`, () => ({ field, literals })));
+      keys.push(table ? intern(table, `k${field}\0${idOf(table, literals)}`, () => ({ field, literals })) : { field, literals });
       let min = Number.POSITIVE_INFINITY;
       for (const l of literals) min = Math.min(min, l.length);
       if (min > strongest) [strongest, gate] = [min, keys.length - 1];
@@ -196,11 +214,17 @@ const NO_KEYS: RuleKey[] = [];
 
 function sharedKeys(keys: RuleKey[], table: Interner | undefined): RuleKey[] {
   if (keys.length === 0) return NO_KEYS;
-  return intern(table, `K${JSON.stringify(keys)}`, () => keys);
+  if (!table) return keys;
+  let key = "K";
+  for (const k of keys) key += `${idOf(table, k)},`;
+  return intern(table, key, () => keys);
 }
 
 function sharedAnalyses(analyses: (PatternAnalysis | null)[], table: Interner | undefined): (PatternAnalysis | null)[] {
-  return intern(table, `A${JSON.stringify(analyses)}`, () => analyses);
+  if (!table) return analyses;
+  let key = "A";
+  for (const a of analyses) key += a ? `${idOf(table, a)},` : "-,";
+  return intern(table, key, () => analyses);
 }
 
 /** The rule's one pattern, when its prepared value depends on nothing else (no `command`, one non-negated pattern). */
@@ -260,7 +284,7 @@ export function prepareRules(rules: readonly Rule[], previous?: readonly Rule[],
       return !p;
     });
   }
-  const table: Interner = new Map();
+  const table = newInterner();
   for (let from = 0; from < todo.length; from += CHUNK) {
     const chunk = todo.slice(from, from + CHUNK);
     const fresh: Fresh[] = [];
