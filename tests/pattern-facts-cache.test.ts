@@ -3,9 +3,10 @@
  * them back (or finds another build's file) still moves a catastrophic pattern off the backtracking engine.
  */
 import { afterEach, describe, expect, it } from "bun:test";
+import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { bashEvent, Sidecar, type TempProject, tempProject } from "./helpers/sidecar-client.ts";
+import { BINARY, bashEvent, Sidecar, type TempProject, tempProject } from "./helpers/sidecar-client.ts";
 
 let project: TempProject | undefined;
 let sidecar: Sidecar | undefined;
@@ -70,5 +71,19 @@ describe("pattern facts across sidecar starts", () => {
     mkdirSync(join(p.agentDir, "shepherd", "cache"), { recursive: true });
     writeFileSync(cacheFile(p), JSON.stringify({ salt: "facts:another-build", rows: { "/(a+)+$": [{ needsBacktracking: false }, 0, []] } }));
     await answersSafely(p);
+  }, 60_000);
+});
+
+describe("pattern facts across rules check runs", () => {
+  it("should report a risky pattern on a warm cache as on a cold one", () => {
+    const p = trustedProject();
+    const check = () => {
+      const res = spawnSync(BINARY, ["rules", "check", "--json"], { cwd: p.project, env: p.env, encoding: "utf8", timeout: 20_000 });
+      expect(res.status).toBe(0);
+      return (JSON.parse(res.stdout) as { issues: { path: string; message: string }[] }).issues.filter((i) => i.message.includes("risky")).map((i) => i.path);
+    };
+    expect(check()).toEqual(["[0].pattern"]);
+    expect(existsSync(cacheFile(p))).toBe(true);
+    expect(check()).toEqual(["[0].pattern"]);
   }, 60_000);
 });
