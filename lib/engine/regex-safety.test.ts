@@ -76,6 +76,18 @@ describe("analyzePattern", () => {
     expect(isRisky(a)).toBe(true);
   });
 
+  // A negated class is the complement of what it names: a character it names among the non-ASCII ones, or an
+  // element only over-approximated (a Unicode property, a nested class), leaves the rest of those in it.
+  it.each([
+    ["([^\\p{L}]+)+$", "u"],
+    ["([^[a]]+)+$", "v"],
+    ["(?:[^\u00e9]|\u00fc)+$", ""],
+    ["(?:[^\\w]|\u00e9)+$", "iu"],
+    ["(?:\u017f|s)+$", "iu"],
+  ] as const)("should judge %s (flags %s) exponential", (pattern, flags) => {
+    expect(analyzePattern(pattern, flags).risk?.kind).toBe("exponential");
+  });
+
   it.each([["\\s*\\s*$"], [".*a.*b"], ["\\b(?:curl|wget)\\b.*\\|\\s*(?:ba)?sh\\b"], ["git.*push.*--force"], ["(?:\\w+\\.)+\\w+$"]])("should judge %s quadratic: native on short inputs, not risky", (pattern) => {
     const a = analyzePattern(pattern);
     expect(a.risk?.kind).toBe("polynomial");

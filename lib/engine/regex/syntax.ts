@@ -8,7 +8,7 @@
 import type { AST } from "@eslint-community/regexpp";
 import { regexpp } from "../../lazy-deps.ts";
 
-import { ALL, type CharSet, ch, complement, EMPTY, NA_OTHER, NA_SPACE, otherCase, range, union } from "./char-set.ts";
+import { ALL, CharSet, ch, complement, EMPTY, NA_OTHER, NA_SPACE, otherCase, range, union } from "./char-set.ts";
 
 export type { CharSet } from "./char-set.ts";
 
@@ -61,7 +61,10 @@ function lit(code: number, mode: Mode): CharSet {
   const known = code < 128 ? table[code] : undefined;
   if (known) return known;
   const s = String.fromCharCode(code);
-  let set = union(ch(code), union(ch(s.toLowerCase().charCodeAt(0)), ch(s.toUpperCase().charCodeAt(0))));
+  const lower = s.toLowerCase();
+  const upper = s.toUpperCase();
+  // Both cases of each: `ſ` upper-cases to "S", whose lower case "s" it also matches under `iu`.
+  let set = union(ch(code), union(union(ch(lower.charCodeAt(0)), ch(upper.charCodeAt(0))), union(ch(upper.toLowerCase().charCodeAt(0)), ch(lower.toUpperCase().charCodeAt(0)))));
   // Unicode case folding maps a few non-ASCII characters onto ASCII ones (the Kelvin sign onto k).
   if (mode.unicode && code < 128 && /[a-z]/i.test(s)) set = union(set, NA_OTHER);
   if (code < 128) table[code] = set;
@@ -83,20 +86,47 @@ function escapeSet(e: AST.EscapeCharacterSet | AST.UnicodePropertyCharacterSet |
   }
 }
 
+/**
+ * The non-ASCII bits an escape covers whole (every non-ASCII white-space character, or every other one): only
+ * those may be dropped when a class is negated. A bit set by one named character (`[é]`) or by an
+ * over-approximation (`\w` under `iu`) stands for part of its class, so its negation keeps it.
+ */
+function wholeNonAscii(e: AST.EscapeCharacterSet | AST.UnicodePropertyCharacterSet, mode: Mode): number {
+  switch (e.kind) {
+    case "digit":
+      return e.negate ? 3 : 0;
+    case "space":
+      return e.negate ? 2 : 1;
+    case "word":
+      return e.negate && !(mode.fold && mode.unicode) ? 3 : 0;
+    default:
+      return 0;
+  }
+}
+
 function classSet(c: AST.CharacterClass | AST.ExpressionCharacterClass, mode: Mode): CharSet {
-  // v-flag set operations and nested classes: over-approximated.
+  // v-flag set operations and nested classes: over-approximated, negated or not.
   if (c.type === "ExpressionCharacterClass") return ALL;
   let set = EMPTY;
+  let whole = 0;
   for (const e of c.elements) {
     if (e.type === "Character") set = union(set, mode.fold ? lit(e.value, mode) : ch(e.value));
     else if (e.type === "CharacterClassRange") {
       let part = range(e.min.value, e.max.value);
       if (mode.fold) part = union(part, otherCase(part));
       set = union(set, part);
-    } else if (e.type === "CharacterSet") set = union(set, escapeSet(e, mode));
-    else set = ALL;
+    } else if (e.type === "CharacterSet") {
+      // A Unicode property is over-approximated as every character: its negation is not known either.
+      if (e.kind === "property") return ALL;
+      set = union(set, escapeSet(e, mode));
+      whole |= wholeNonAscii(e, mode);
+    } else return ALL;
   }
-  return c.negate ? complement(set) : set;
+  if (!c.negate) return set;
+  const out = complement(set);
+  // Negated, a non-ASCII bit the class holds only in part stays set: its other characters are not in the class.
+  const partial = set.e & ~whole & 3;
+  return partial === 0 ? out : union(out, new CharSet(0, 0, 0, 0, partial));
 }
 
 /** Builds the tree, noting lookaround and backreferences (and the source spans of the outermost ones). */
