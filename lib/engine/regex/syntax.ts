@@ -5,8 +5,8 @@
  * backreferences sit in the source. An invalid pattern throws; the native constructor's message is the one
  * reported (safe-compiler.ts).
  */
-import type { AST } from "@eslint-community/regexpp";
-import { regexpp } from "../../lazy-deps.ts";
+import type { RegExpValidator } from "@eslint-community/regexpp";
+import { regexppValidator } from "../../lazy-deps.ts";
 
 import { ALL, CharSet, ch, complement, EMPTY, NA_OTHER, NA_SPACE, otherCase, range, union } from "./char-set.ts";
 
@@ -71,16 +71,14 @@ function lit(code: number, mode: Mode): CharSet {
   return set;
 }
 
-function escapeSet(e: AST.EscapeCharacterSet | AST.UnicodePropertyCharacterSet | AST.AnyCharacterSet, mode: Mode): CharSet {
-  switch (e.kind) {
-    case "any":
-      return DOT;
+function escapeSet(kind: string, negate: boolean, mode: Mode): CharSet {
+  switch (kind) {
     case "digit":
-      return e.negate ? NOT_DIGIT : DIGIT;
+      return negate ? NOT_DIGIT : DIGIT;
     case "space":
-      return e.negate ? NOT_SPACE : SPACE;
+      return negate ? NOT_SPACE : SPACE;
     case "word":
-      return e.negate ? NOT_WORD : mode.fold && mode.unicode ? WORD_FOLDED : WORD;
+      return negate ? NOT_WORD : mode.fold && mode.unicode ? WORD_FOLDED : WORD;
     default:
       return ALL;
   }
@@ -91,101 +89,202 @@ function escapeSet(e: AST.EscapeCharacterSet | AST.UnicodePropertyCharacterSet |
  * those may be dropped when a class is negated. A bit set by one named character (`[é]`) or by an
  * over-approximation (`\w` under `iu`) stands for part of its class, so its negation keeps it.
  */
-function wholeNonAscii(e: AST.EscapeCharacterSet | AST.UnicodePropertyCharacterSet, mode: Mode): number {
-  switch (e.kind) {
+function wholeNonAscii(kind: string, negate: boolean, mode: Mode): number {
+  switch (kind) {
     case "digit":
-      return e.negate ? 3 : 0;
+      return negate ? 3 : 0;
     case "space":
-      return e.negate ? 2 : 1;
+      return negate ? 2 : 1;
     case "word":
-      return e.negate && !(mode.fold && mode.unicode) ? 3 : 0;
+      return negate && !(mode.fold && mode.unicode) ? 3 : 0;
     default:
       return 0;
   }
 }
 
-function classSet(c: AST.CharacterClass | AST.ExpressionCharacterClass, mode: Mode): CharSet {
-  // v-flag set operations and nested classes: over-approximated, negated or not.
-  if (c.type === "ExpressionCharacterClass") return ALL;
+/** A class being read: its elements so far (a range replaces the characters it was read as), and whether it is only over-approximated. */
+interface ClassFrame {
+  elements: CharSet[];
+  whole: number;
+  negate: boolean;
+  /** A Unicode property, a nested class, a string disjunction or a set operation: any character. */
+  unknown: boolean;
+  unicodeSets: boolean;
+  /** Where it starts: only the outermost class's end closes it (a nested one's end comes first). */
+  start: number;
+}
+
+/** A group being read (the pattern itself, a group, a lookaround): its alternatives' items, in the mode inside it. */
+interface GroupFrame {
+  branches: Node[][];
+  mode: Mode;
+  look: boolean;
+}
+
+function classSet(c: ClassFrame): CharSet {
+  if (c.unknown) return ALL;
   let set = EMPTY;
-  let whole = 0;
-  for (const e of c.elements) {
-    if (e.type === "Character") set = union(set, mode.fold ? lit(e.value, mode) : ch(e.value));
-    else if (e.type === "CharacterClassRange") {
-      let part = range(e.min.value, e.max.value);
-      if (mode.fold) part = union(part, otherCase(part));
-      set = union(set, part);
-    } else if (e.type === "CharacterSet") {
-      // A Unicode property is over-approximated as every character: its negation is not known either.
-      if (e.kind === "property") return ALL;
-      set = union(set, escapeSet(e, mode));
-      whole |= wholeNonAscii(e, mode);
-    } else return ALL;
-  }
+  for (const e of c.elements) set = union(set, e);
   if (!c.negate) return set;
   const out = complement(set);
   // Negated, a non-ASCII bit the class holds only in part stays set: its other characters are not in the class.
-  const partial = set.e & ~whole & 3;
+  const partial = set.e & ~c.whole & 3;
   return partial === 0 ? out : union(out, new CharSet(0, 0, 0, 0, partial));
 }
 
-/** Builds the tree, noting lookaround and backreferences (and the source spans of the outermost ones). */
-class Builder {
+function groupNode(g: GroupFrame): Node {
+  const branches = g.branches.map((items): Node => ({ t: "seq", items }));
+  return branches.length === 1 ? (branches[0] as Node) : { t: "alt", branches };
+}
+
+/**
+ * Builds the tree from the validator's events, with no syntax tree in between (regexpp's own AST costs a
+ * load ~1.5x the parse and its garbage), noting lookaround and backreferences and the outermost ones' spans.
+ */
+class Reader {
   backrefs = false;
   lookaround = false;
   spans: BacktrackingSpan[] = [];
-  #lookDepth = 0;
+  groups: GroupFrame[] = [];
+  cls: ClassFrame | undefined;
+  lookDepth = 0;
+  root: GroupFrame | undefined;
+  base: Mode = { fold: false, unicode: false };
 
-  alternatives(alts: readonly AST.Alternative[], mode: Mode): Node {
-    const branches = alts.map((a): Node => ({ t: "seq", items: a.elements.map((e) => this.element(e, mode)) }));
-    return branches.length === 1 ? (branches[0] as Node) : { t: "alt", branches };
+  /** The validator reads a pattern twice when named groups turn up late: each pass starts afresh. */
+  start(): void {
+    this.backrefs = false;
+    this.lookaround = false;
+    this.spans = [];
+    this.cls = undefined;
+    this.lookDepth = 0;
+    this.root = { branches: [], mode: this.base, look: false };
+    this.groups = [this.root];
   }
 
-  element(e: AST.Element, mode: Mode): Node {
-    switch (e.type) {
-      case "Character":
-        return { t: "set", set: lit(e.value, mode) };
-      case "CharacterSet":
-        return { t: "set", set: escapeSet(e, mode) };
-      case "CharacterClass":
-      case "ExpressionCharacterClass":
-        return { t: "set", set: classSet(e, mode) };
-      case "Quantifier":
-        return { t: "rep", body: this.element(e.element, mode), min: e.min, max: e.max };
-      case "CapturingGroup":
-        return this.alternatives(e.alternatives, mode);
-      case "Group": {
-        const m = e.modifiers;
-        const fold = m ? (m.add.ignoreCase ? true : m.remove?.ignoreCase ? false : mode.fold) : mode.fold;
-        return this.alternatives(e.alternatives, fold === mode.fold ? mode : { ...mode, fold });
-      }
-      case "Backreference":
-        this.backrefs = true;
-        if (this.#lookDepth === 0) this.spans.push({ kind: "backref", start: e.start, end: e.end });
-        return { t: "backref" };
-      case "Assertion": {
-        if (e.kind !== "lookahead" && e.kind !== "lookbehind") return { t: "assert" };
-        this.#lookDepth++;
-        const body = this.alternatives(e.alternatives, mode);
-        this.#lookDepth--;
-        this.lookaround = true;
-        if (this.#lookDepth === 0) this.spans.push({ kind: "look", start: e.start, end: e.end });
-        return { t: "look", body };
-      }
-      default:
-        return { t: "set", set: ALL };
-    }
+  get top(): GroupFrame {
+    return this.groups[this.groups.length - 1] as GroupFrame;
   }
+
+  push(n: Node): void {
+    const b = this.top.branches;
+    (b[b.length - 1] as Node[]).push(n);
+  }
+
+  open(look: boolean): void {
+    this.groups.push({ branches: [], mode: this.top.mode, look });
+  }
+
+  close(): Node {
+    return groupNode(this.groups.pop() as GroupFrame);
+  }
+}
+
+let reader: Reader | undefined;
+let validator: RegExpValidator | undefined;
+
+function validatorFor(r: Reader): RegExpValidator {
+  return regexppValidator({
+    onPatternEnter: () => r.start(),
+    onAlternativeEnter: () => void r.top.branches.push([]),
+    onGroupEnter: () => r.open(false),
+    onGroupLeave: () => r.push(r.close()),
+    onAddModifiers: (_s, _e, f) => {
+      if (f.ignoreCase) r.top.mode = { ...r.top.mode, fold: true };
+    },
+    onRemoveModifiers: (_s, _e, f) => {
+      if (f.ignoreCase) r.top.mode = { ...r.top.mode, fold: false };
+    },
+    onCapturingGroupEnter: () => r.open(false),
+    onCapturingGroupLeave: () => r.push(r.close()),
+    onLookaroundAssertionEnter: () => {
+      r.lookDepth++;
+      r.open(true);
+    },
+    onLookaroundAssertionLeave: (start, end) => {
+      const body = r.close();
+      r.lookDepth--;
+      r.lookaround = true;
+      if (r.lookDepth === 0) r.spans.push({ kind: "look", start, end });
+      r.push({ t: "look", body });
+    },
+    onEdgeAssertion: () => r.push({ t: "assert" }),
+    onWordBoundaryAssertion: () => r.push({ t: "assert" }),
+    onQuantifier: (_s, _e, min, max) => {
+      const b = r.top.branches[r.top.branches.length - 1] as Node[];
+      b.push({ t: "rep", body: b.pop() as Node, min, max });
+    },
+    onBackreference: (start, end) => {
+      r.backrefs = true;
+      if (r.lookDepth === 0) r.spans.push({ kind: "backref", start, end });
+      r.push({ t: "backref" });
+    },
+    onAnyCharacterSet: () => r.push({ t: "set", set: DOT }),
+    onEscapeCharacterSet: (_s, _e, kind, negate) => {
+      const mode = r.top.mode;
+      if (!r.cls) return r.push({ t: "set", set: escapeSet(kind, negate, mode) });
+      r.cls.elements.push(escapeSet(kind, negate, mode));
+      r.cls.whole |= wholeNonAscii(kind, negate, mode);
+    },
+    // Over-approximated as every character, so its negation is not known either.
+    onUnicodePropertyCharacterSet: () => {
+      if (r.cls) r.cls.unknown = true;
+      else r.push({ t: "set", set: ALL });
+    },
+    onCharacter: (_s, _e, value) => {
+      const mode = r.top.mode;
+      if (r.cls) r.cls.elements.push(mode.fold ? lit(value, mode) : ch(value));
+      else r.push({ t: "set", set: lit(value, mode) });
+    },
+    onCharacterClassEnter: (start, negate, unicodeSets) => {
+      // A nested class (v): the outer one is over-approximated whole, so the inner one's content is not read.
+      if (r.cls) r.cls.unknown = true;
+      else r.cls = { elements: [], whole: 0, negate, unknown: false, unicodeSets, start };
+    },
+    onCharacterClassLeave: (start) => {
+      const c = r.cls as ClassFrame;
+      // Only the outermost class ends here with its own start; a nested one's end changes nothing.
+      if (start !== c.start) return;
+      r.cls = undefined;
+      r.push({ t: "set", set: classSet(c) });
+    },
+    onCharacterClassRange: (_s, _e, min, max) => {
+      const c = r.cls as ClassFrame;
+      // Read as characters first: the two ends and (without v) the hyphen between them.
+      c.elements.length -= c.unicodeSets ? 2 : 3;
+      const mode = r.top.mode;
+      let part = range(min, max);
+      if (mode.fold) part = union(part, otherCase(part));
+      c.elements.push(part);
+    },
+    onClassIntersection: () => markUnknown(r),
+    onClassSubtraction: () => markUnknown(r),
+    onClassStringDisjunctionEnter: () => markUnknown(r),
+  });
+}
+
+function markUnknown(r: Reader): void {
+  if (r.cls) r.cls.unknown = true;
 }
 
 /** Parses a pattern's structure; throws on a pattern that is not valid JS (the native constructor reports it). */
 export function parseRegex(pattern: string, flags = ""): ParsedRegex {
   const unicodeSets = flags.includes("v");
-  const unicode = flags.includes("u") || unicodeSets;
-  const ast = regexpp().parsePattern(pattern, 0, pattern.length, { unicode: flags.includes("u"), unicodeSets });
-  const b = new Builder();
-  const node = b.alternatives(ast.alternatives, { fold: flags.includes("i"), unicode });
-  return { node, backrefs: b.backrefs, lookaround: b.lookaround, spans: b.spans };
+  reader ??= new Reader();
+  validator ??= validatorFor(reader);
+  const r = reader;
+  r.base = { fold: flags.includes("i"), unicode: flags.includes("u") || unicodeSets };
+  try {
+    validator.validatePattern(pattern, 0, pattern.length, { unicode: flags.includes("u"), unicodeSets });
+  } finally {
+    r.cls = undefined;
+  }
+  const node = groupNode(r.root as GroupFrame);
+  const out: ParsedRegex = { node, backrefs: r.backrefs, lookaround: r.lookaround, spans: r.spans };
+  r.root = undefined;
+  r.groups = [];
+  r.spans = [];
+  return out;
 }
 
 /**
