@@ -63,6 +63,9 @@ describe("analyzePattern", () => {
     ["(?:\\d{1,3})+x", "exponential", undefined],
     ["((ab)*)+$", "exponential", undefined],
     ["(?!(a+)+$)b", "exponential", undefined],
+    // A named group without u: the parser reads the pattern twice, and the tree must be the second reading alone.
+    ["(?<w>a+)+$", "exponential", undefined],
+    ["x(?<w>\\w+\\s?){1,3}$", "polynomial", 4],
     ["(\\w+\\s?){1,3}$", "polynomial", 4],
     ["^git commit -m (\\w+\\s?){1,3}$", "polynomial", 4],
     ["(a|ab){2}", "polynomial", 3],
