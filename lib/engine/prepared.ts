@@ -95,6 +95,8 @@ const flaggedMemo = new Map<string, PatternFacts>();
 interface Fresh {
   memo: Map<string, PatternFacts>;
   key: string;
+  /** Parsed here, so the store learns it (from its settled copy, not the parse's own objects). */
+  storeKey?: string;
 }
 
 function factsOf(pattern: string, flags: string | undefined, fresh?: Fresh[], store?: PatternFactsStore): PatternFacts {
@@ -120,7 +122,6 @@ function factsOf(pattern: string, flags: string | undefined, fresh?: Fresh[], st
     // One parse shared by the analysis and the required text.
     const required: Required | undefined = tree && requiredText(pattern, f, tree);
     facts = { analysis: tree ? analyzeParsed(tree, pattern) : null, sets: required?.sets, shapes: required?.shapes ?? NO_SHAPES };
-    store?.add(`${f}/${pattern}`, { analysis: facts.analysis, sets: facts.sets ?? null, shapes: facts.shapes });
   }
   if (plainMemo.size + flaggedMemo.size >= PATTERN_MEMO_CAP) {
     const older = plainMemo.size >= flaggedMemo.size ? plainMemo : flaggedMemo;
@@ -128,7 +129,7 @@ function factsOf(pattern: string, flags: string | undefined, fresh?: Fresh[], st
     if (!oldest.done) older.delete(oldest.value);
   }
   memo.set(key, facts);
-  fresh?.push({ memo, key });
+  fresh?.push(store && !stored ? { memo, key, storeKey: `${f}/${pattern}` } : { memo, key });
   return facts;
 }
 
@@ -289,9 +290,13 @@ export function prepareRules(rules: readonly Rule[], previous?: readonly Rule[],
     const chunk = todo.slice(from, from + CHUNK);
     const fresh: Fresh[] = [];
     for (const rule of chunk) for (const p of patternsOf(rule)) factsOf(p.pattern, p.flags, fresh, store);
-    for (const { memo, key } of fresh) {
+    for (const { memo, key, storeKey } of fresh) {
       const f = memo.get(key);
-      if (f) memo.set(key, settled(f, table));
+      if (!f) continue;
+      const kept = settled(f, table);
+      memo.set(key, kept);
+      // Kept by the store until it writes: the parse's own objects would hold their garbage's heap blocks.
+      if (storeKey !== undefined) store?.add(storeKey, { analysis: kept.analysis, sets: kept.sets ?? null, shapes: kept.shapes });
     }
     for (const rule of chunk) rule.prepared = prepareRule(rule, table);
   }
