@@ -11,7 +11,7 @@
  * points of their own in the binary (lib/vendor/, scripts/build.ts), required by path: inside the hook's
  * bundle their ~420 KB were loaded at every hook's start (~0.4 ms) though a snapshot hook uses none.
  */
-import type { RegExpParser } from "@eslint-community/regexpp";
+import type { RegExpValidator } from "@eslint-community/regexpp";
 import type * as JsoncParser from "jsonc-parser";
 import type * as Re2js from "re2js";
 import type * as RuleSchemas from "./engine/schema.ts";
@@ -22,7 +22,6 @@ let jsonc: typeof JsoncParser | undefined;
 let re2js: typeof Re2js | undefined;
 let schemas: typeof RuleSchemas | undefined;
 let packs: typeof PackResolve | undefined;
-let regexParser: RegExpParser | undefined;
 type Regexpp = typeof import("@eslint-community/regexpp");
 let regexppModule: Regexpp | undefined;
 
@@ -69,15 +68,18 @@ export function packResolver(): typeof PackResolve {
 }
 
 /**
- * The regex parser (regex/syntax.ts): only a rule being loaded or compiled without its prepared analyses
- * needs it, so a hook answering from its snapshot never evaluates it.
+ * The regex parser's validator with these callbacks (regex/syntax.ts reads its events, without regexpp's
+ * syntax tree): only a rule being loaded or compiled without its prepared analyses needs it, so a hook
+ * answering from its snapshot never evaluates it.
  */
-export function regexpp(): RegExpParser {
-  if (regexParser) return regexParser;
+export function regexppValidator(options: RegExpValidator.Options): RegExpValidator {
+  return new (regexppLoaded().RegExpValidator)({ ecmaVersion: 2025, ...options });
+}
+
+function regexppLoaded(): Regexpp {
   if (!regexppModule) {
     if (typeof require !== "function") throw missing("@eslint-community/regexpp");
     regexppModule = require(bundledModulePath(import.meta.url, "lib/vendor/regexpp.ts", "./vendor/regexpp.ts")) as Regexpp;
   }
-  regexParser = new regexppModule.RegExpParser({ ecmaVersion: 2025 });
-  return regexParser;
+  return regexppModule;
 }

@@ -8,6 +8,7 @@ import type { EvalHost } from "../engine/evaluate.ts";
 import { depthIssue, type LoadResult, loadRuleText } from "../engine/load.ts";
 import { MAX_RULE_FILE_BYTES, readBounded, tooLargeMessage } from "../fs/bounded-read.ts";
 import type { Layer, RuleSet } from "../engine/merge.ts";
+import type { PatternFactsStore } from "../engine/prepared.ts";
 import type { LayerName, LoadIssue, Settings } from "../engine/schema.ts";
 import { BUILTIN_RULE_FILES } from "../rules/builtin-rules.gen.ts";
 import { mergeProject } from "../rules/merge-project.ts";
@@ -21,7 +22,9 @@ import type { LockRead } from "../rules/packs/lock-file.ts";
 /** Dependencies main.ts may inject; tests pass built-in rule texts to stay independent of rules/*.json. */
 export interface CliDeps {
   plugins?: PluginProvider;
-  builtin?: readonly { file: string; text: string }[];
+  builtin?: readonly { file: string; text: string; loaded?: LoadResult }[];
+  /** Pattern facts across processes (lib/rules/pattern-facts-cache.ts): a pattern seen before is not parsed. */
+  patternFacts?: PatternFactsStore;
 }
 
 export interface RuleFile {
@@ -59,13 +62,13 @@ function failedFile(file: string, source: LayerName, issue: LoadIssue): RuleFile
   return { file, source, text: undefined, result: { rules: [], ok: false, applies: false, issues: [issue] } };
 }
 
-export function loadFile(file: string, source: LayerName, text?: string): RuleFile {
+export function loadFile(file: string, source: LayerName, text?: string, facts?: PatternFactsStore): RuleFile {
   const read = text !== undefined ? { text } : readText(file);
   if (read.text === undefined) return failedFile(file, source, { file, path: "", message: read.error ?? "cannot read", severity: "error" });
   // Too deep for any parser: kept without its text, so no later step (positions, suggestions) parses it.
   const deep = depthIssue(read.text, file);
   if (deep) return failedFile(file, source, deep);
-  return { file, source, text: read.text, result: loadRuleText(read.text, { file, source }) };
+  return { file, source, text: read.text, result: loadRuleText(read.text, { file, source, ...(facts ? { facts } : {}) }) };
 }
 
 /**
@@ -74,7 +77,8 @@ export function loadFile(file: string, source: LayerName, text?: string): RuleFi
  */
 export function discoverFiles(cwd: string, env: Env, settings: Settings, deps: CliDeps = {}, trusted = false, projectRules = true): RuleFile[] {
   const out: RuleFile[] = [];
-  for (const b of deps.builtin ?? BUILTIN_RULE_FILES) out.push(loadFile(b.file, "builtin", b.text));
+  // The embedded files carry their load result, made at build time by this loader: their patterns are not parsed again.
+  for (const b of deps.builtin ?? BUILTIN_RULE_FILES) out.push(b.loaded ? { file: b.file, source: "builtin", text: b.text, result: b.loaded } : loadFile(b.file, "builtin", b.text));
   const managed = managedRulesFile(env);
   const m = readText(managed);
   if (m.text !== undefined) out.push(loadFile(managed, "managed", m.text));
@@ -82,7 +86,7 @@ export function discoverFiles(cwd: string, env: Env, settings: Settings, deps: C
   if (!projectRules) return [...out, ...globalOnly(env)];
   const global = globalRulesFile(env);
   const g = readText(global);
-  if (g.text !== undefined) out.push(loadFile(global, "global", g.text));
+  if (g.text !== undefined) out.push(loadFile(global, "global", g.text, deps.patternFacts));
   else if (!g.missing) out.push(failedFile(global, "global", { file: global, path: "", message: g.error ?? "cannot read", severity: "error" }));
   const project = projectRuleFileList(cwd, settings.projectRulesPattern);
   let budget = projectRuleBudget(trusted);
@@ -91,7 +95,7 @@ export function discoverFiles(cwd: string, env: Env, settings: Settings, deps: C
     const read = readText(file, limit);
     if (read.text !== undefined) {
       budget -= read.size ?? 0;
-      out.push(loadFile(file, "project", read.text));
+      out.push(loadFile(file, "project", read.text, deps.patternFacts));
     } else if (limit < MAX_RULE_FILE_BYTES && (read.size ?? 0) > limit && (read.size ?? 0) <= MAX_RULE_FILE_BYTES) {
       out.push(failedFile(file, "project", { file, path: "", message: overBudgetMessage(trusted), severity: "error" }));
     } else if (!read.missing) {

@@ -7,6 +7,8 @@ import type { LayerName, LoadIssue } from "../engine/schema.ts";
 import { globalRulesFile } from "../rules/paths.ts";
 import { type CliIO, displayPath, location, parseArgv, plural, str, type Style, styleFor, usageError, writeJson } from "./format.ts";
 import { type CliDeps, loadFile, loadProject, mergeFiles, type RuleFile } from "./rule-files.ts";
+import { processPatternFacts } from "../rules/pattern-facts-cache.ts";
+import { VERSION } from "../version.ts";
 
 export const RULES_CHECK_HELP = `Usage: shepherd rules check [files...] [--layer builtin|managed|global|project] [--json] [--no-tests]
 
@@ -124,17 +126,22 @@ export async function runRulesCheck(argv: string[], io: CliIO, deps: CliDeps = {
   const tests = parsed.values["no-tests"] !== true;
 
   let report: CheckReport;
+  // The sidecar's pattern facts: a file checked before (or served) has none of its patterns parsed again; its
+  // issues are the load's own, risky patterns included (the analyses are kept, not the verdicts).
+  const facts = processPatternFacts(io.env, VERSION);
+  const withFacts: CliDeps = { ...deps, patternFacts: facts };
   if (parsed.positionals.length > 0) {
     const globalFile = globalRulesFile(io.env);
     const files = parsed.positionals.map((p) => {
       const abs = resolve(io.cwd, p);
-      return loadFile(abs, layer ?? (abs === globalFile ? "global" : abs === managedRulesFile(io.env) ? "managed" : "project"));
+      return loadFile(abs, layer ?? (abs === globalFile ? "global" : abs === managedRulesFile(io.env) ? "managed" : "project"), undefined, facts);
     });
     report = await checkFiles(files, [], { cwd: io.cwd, trusted: true, tests, deps });
   } else {
-    const project = loadProject(io.cwd, io.env, deps);
+    const project = loadProject(io.cwd, io.env, withFacts);
     report = await checkFiles(project.files, project.settingsIssues, { cwd: project.cwd, trusted: project.trusted, tests, deps });
   }
+  facts.flush();
 
   if (parsed.values.json) {
     writeJson(io, { ok: report.errors === 0, ...report });

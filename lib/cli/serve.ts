@@ -7,6 +7,7 @@ import { createGcPolicy } from "../rpc/gc-policy.ts";
 import { prewarm } from "../rpc/prewarm.ts";
 import { serveStdio, type TransportIO } from "../rpc/transport.ts";
 import type { Env } from "../rules/paths.ts";
+import { processPatternFacts } from "../rules/pattern-facts-cache.ts";
 import { type PluginProvider, Workspace } from "../rules/workspace.ts";
 import { TelemetrySink } from "../telemetry/telemetry-sink.ts";
 import { telemetryStatusFile } from "../telemetry/telemetry-status.ts";
@@ -41,6 +42,8 @@ export async function runServe(opts: ServeOptions): Promise<{ done: Promise<numb
       // The audit line is written, and the span queued, before the answer: both are cheap; exports come later.
       onDecision: decisionSinks(audit, telemetry),
       ...(opts.plugins ? { plugins: opts.plugins } : {}),
+      // A start whose rule files were seen before parses none of their patterns (written a second after a load).
+      patternFacts: processPatternFacts(opts.env, opts.version, { deferMs: 1_000 }),
     },
     opts.version,
   );

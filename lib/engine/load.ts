@@ -1,6 +1,6 @@
 /** @module rule file text -> validated rules, or issues that name the file, JSON path and source position. */
 import * as v from "valibot";
-import { prepareRules } from "./prepared.ts";
+import { type PatternFactsStore, prepareRules } from "./prepared.ts";
 import type { Node, ParseError } from "jsonc-parser";
 import { jsoncParser, ruleSchemas } from "../lazy-deps.ts";
 import type { Rule, RuleInput } from "./schema.ts";
@@ -193,6 +193,10 @@ export function skippedRuleMessage(b: BrokenRule): string {
 export interface LoadOptions {
   file: string;
   source: LayerName;
+  /** The rules of this file's last load: a rule with the same patterns takes its prepared value (prepared.ts). */
+  previous?: readonly Rule[];
+  /** Pattern facts kept across processes: a pattern found there is not parsed (prepared.ts). */
+  facts?: PatternFactsStore;
 }
 
 /**
@@ -349,7 +353,7 @@ export function loadRuleText(text: string, opts: LoadOptions): LoadResult {
     rules.push(action === undefined ? toPatch(input, meta) : toRule({ ...input, action }, meta));
   }
   // A patch is prepared once merged onto the rule it changes (merge.ts): alone it has no full text.
-  prepareRules(rules.filter((r) => r.patch === undefined));
+  prepareRules(rules.filter((r) => r.patch === undefined), opts.previous, opts.facts);
   const ok = !issues.some((i) => i.severity === "error");
   return { rules, issues, ok, applies: true, ...(broken.length > 0 ? { broken } : {}), ...(extendsRaw !== undefined ? { extends: extendsRaw } : {}) };
 }

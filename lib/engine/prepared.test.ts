@@ -46,6 +46,25 @@ describe("prepareRule", () => {
     expect(negated?.prepared?.gate).toBe(-1);
   });
 
+  it("should take an unchanged rule's prepared value from the file's last load, and prepare a changed one anew", () => {
+    const text = (second: string) => JSON.stringify([
+      { name: "same", action: "block", pattern: "previous-same-x", conditions: [{ field: "path", pattern: "\\.env$" }] },
+      { name: "edited", action: "block", pattern: second },
+      { name: "cmd", action: "block", command: { program: "git", args: "previous-args" } },
+    ]);
+    const first = loadRuleText(text("previous-one-x"), { file: "rules.json", source: "project" }).rules;
+    // Prepared values made elsewhere than from these patterns: taken again only when the patterns are the same.
+    const marks = first.map((r, i) => ({ keys: [{ field: "subject", literals: [`mark-${i}`] }], gate: 0, analyses: r.prepared?.analyses ?? [] }));
+    first.forEach((r, i) => (r.prepared = marks[i]));
+    const again = loadRuleText(text("previous-two-x"), { file: "rules.json", source: "project", previous: first }).rules;
+    expect(again[0]?.prepared).toBe(marks[0] as never);
+    expect(again[1]?.prepared?.keys).toEqual([{ field: "subject", literals: ["previous-two-x"] }]);
+    expect(again[2]?.prepared).toBe(marks[2] as never);
+    // A condition's flags are part of what a rule's prepared value depends on.
+    const flagged = JSON.stringify([{ name: "same", action: "block", pattern: "previous-same-x", conditions: [{ field: "path", pattern: "\\.env$", flags: "i" }] }]);
+    expect(loadRuleText(flagged, { file: "rules.json", source: "project", previous: first }).rules[0]?.prepared).not.toBe(marks[0] as never);
+  });
+
   it("should hold no more patterns than its cap", () => {
     const rules = load(Array.from({ length: PATTERN_MEMO_CAP + 50 }, (_, i) => ({ name: `r${i}`, action: "block", pattern: `capped-${i}-x` })));
     expect(rules).toHaveLength(PATTERN_MEMO_CAP + 50);

@@ -44,6 +44,23 @@ export function analysisKey(pattern: string, flags: string | undefined): string 
   return `${(flags ?? "").replace(/[gy]/g, "")}/${pattern}`;
 }
 
+/**
+ * Pattern facts kept across processes (a disk cache: lib/rules/pattern-facts-cache.ts), keyed by
+ * `analysisKey`: a cold process with a warm cache parses no pattern it has seen. Its values are as
+ * trusted as the load cache's (written by this same build, in the user's agent folder).
+ */
+export interface PatternFactsStore {
+  get(key: string): StoredFacts | undefined;
+  add(key: string, facts: StoredFacts): void;
+}
+
+/** What is kept of a pattern: its safety analysis (null: not valid JS) and its required text (sets null: not read). */
+export interface StoredFacts {
+  analysis: PatternAnalysis | null;
+  sets: string[][] | null;
+  shapes: readonly string[];
+}
+
 /** What one pattern (with its normalized flags) yields: its safety analysis and the text every match holds. */
 interface PatternFacts {
   /** null: not valid JS (compiling the rule reports the native message). */
@@ -63,13 +80,14 @@ const NO_SHAPES: readonly string[] = Object.freeze([]);
 const NO_SETS: string[][] = [];
 
 /**
- * Patterns analysed lately, so a reload parses only the patterns that changed (a save edits one rule of a
- * thousand). Least recently used first; filled only by `factsOf`. Bounded by count: a pattern's facts are
- * a few hundred bytes, and the values are the very objects the rules keep, so an entry costs little more
- * than its map slot while its rule lives. Flagless patterns are keyed by their own string, the rest by
- * `flags/pattern` (flags hold no `/`), in a second map: no key string is built for the common case.
+ * Patterns analysed lately, so loading the same text twice (the rules tool checks a file, then its host
+ * loads it) parses once. Least recently used first; filled only by `factsOf`. Bounded by count, and small:
+ * at 10,000 rules a memo of every pattern held 3 MB of the sidecar's 15 MB live heap; a reload of a large
+ * file takes its unchanged rules' prepared values from the file's last load instead (`prepareRules`).
+ * Flagless patterns are keyed by their own string, the rest by `flags/pattern` (flags hold no `/`), in a
+ * second map: no key string is built for the common case.
  */
-export const PATTERN_MEMO_CAP = 16_384;
+export const PATTERN_MEMO_CAP = 2_048;
 const plainMemo = new Map<string, PatternFacts>();
 const flaggedMemo = new Map<string, PatternFacts>();
 
@@ -77,9 +95,11 @@ const flaggedMemo = new Map<string, PatternFacts>();
 interface Fresh {
   memo: Map<string, PatternFacts>;
   key: string;
+  /** Parsed here, so the store learns it (from its settled copy, not the parse's own objects). */
+  storeKey?: string;
 }
 
-function factsOf(pattern: string, flags: string | undefined, fresh?: Fresh[]): PatternFacts {
+function factsOf(pattern: string, flags: string | undefined, fresh?: Fresh[], store?: PatternFactsStore): PatternFacts {
   const f = (flags ?? "").replace(/[gy]/g, "");
   const memo = f === "" ? plainMemo : flaggedMemo;
   const key = f === "" ? pattern : `${f}/${pattern}`;
@@ -89,39 +109,62 @@ function factsOf(pattern: string, flags: string | undefined, fresh?: Fresh[]): P
     memo.set(key, hit);
     return hit;
   }
-  let tree: ParsedRegex | undefined;
-  try {
-    tree = parseRegex(pattern, f);
-  } catch {
-    // Not valid JS: compiling the rule reports the native message.
+  const stored = store?.get(`${f}/${pattern}`);
+  let facts: PatternFacts;
+  if (stored) facts = { analysis: stored.analysis, sets: stored.sets ?? undefined, shapes: stored.shapes.length === 0 ? NO_SHAPES : stored.shapes };
+  else {
+    let tree: ParsedRegex | undefined;
+    try {
+      tree = parseRegex(pattern, f);
+    } catch {
+      // Not valid JS: compiling the rule reports the native message.
+    }
+    // One parse shared by the analysis and the required text.
+    const required: Required | undefined = tree && requiredText(pattern, f, tree);
+    facts = { analysis: tree ? analyzeParsed(tree, pattern) : null, sets: required?.sets, shapes: required?.shapes ?? NO_SHAPES };
   }
-  // One parse shared by the analysis and the required text.
-  const required: Required | undefined = tree && requiredText(pattern, f, tree);
-  const facts: PatternFacts = { analysis: tree ? analyzeParsed(tree, pattern) : null, sets: required?.sets, shapes: required?.shapes ?? NO_SHAPES };
   if (plainMemo.size + flaggedMemo.size >= PATTERN_MEMO_CAP) {
     const older = plainMemo.size >= flaggedMemo.size ? plainMemo : flaggedMemo;
     const oldest = older.keys().next();
     if (!oldest.done) older.delete(oldest.value);
   }
   memo.set(key, facts);
-  fresh?.push({ memo, key });
+  fresh?.push(store && !stored ? { memo, key, storeKey: `${f}/${pattern}` } : { memo, key });
   return facts;
 }
 
 /**
  * Equal values made once per `prepareRules` call, so the rules of a file share them (literal lists, keys,
  * analyses: most rules of a file repeat a program's name or a plain analysis). Per call, never kept: it
- * holds nothing the rules do not. Keyed by kind and JSON, so two values share only when they are equal.
+ * holds nothing the rules do not. Keyed by kind and content; a value made of shared parts is keyed by its
+ * parts' numbers (`idOf`), not by its JSON, which a cold load paid for every key of every rule.
  */
-type Interner = Map<string, unknown>;
+interface Interner {
+  values: Map<string, unknown>;
+  ids: Map<object, number>;
+}
+
+function newInterner(): Interner {
+  return { values: new Map(), ids: new Map() };
+}
 
 function intern<T>(table: Interner | undefined, key: string, make: () => T): T {
   if (!table) return make();
-  const hit = table.get(key);
+  const hit = table.values.get(key);
   if (hit !== undefined) return hit as T;
   const made = make();
-  table.set(key, made);
+  table.values.set(key, made);
   return made;
+}
+
+/** A number for an object (distinct objects, distinct numbers): equal parts shared, so equal wholes key alike. */
+function idOf(table: Interner, o: object): number {
+  let id = table.ids.get(o);
+  if (id === undefined) {
+    id = table.ids.size;
+    table.ids.set(o, id);
+  }
+  return id;
 }
 
 /** A copy of facts made apart from the parse that found them, its parts shared with equal ones (see prepareRules). */
@@ -129,7 +172,7 @@ function settled(f: PatternFacts, table: Interner): PatternFacts {
   const a = f.analysis;
   return {
     analysis: a && !Object.isFrozen(a) ? intern(table, `a${JSON.stringify(a)}`, () => ({ ...a, ...(a.risk ? { risk: { ...a.risk } } : {}) })) : a,
-    sets: f.sets && (f.sets.length === 0 ? NO_SETS : f.sets.map((set) => intern(table, `l${JSON.stringify(set)}`, () => [...set]))),
+    sets: f.sets && (f.sets.length === 0 ? NO_SETS : f.sets.map((set) => intern(table, `l${set.join("\0")}`, () => [...set]))),
     shapes: f.shapes.length === 0 ? NO_SHAPES : [...f.shapes],
   };
 }
@@ -148,9 +191,9 @@ function keysOf(rule: Rule, table?: Interner): { keys: RuleKey[]; gate: number }
     const facts = factsOf(pattern, flags);
     if (!facts.sets) return;
     // The memo's own arrays, shared: nothing mutates a key's literals.
-    for (const shape of facts.shapes) keys.push(intern(table, `s${JSON.stringify([field, shape])}`, () => ({ field, literals: [shape], shape: true })));
+    for (const shape of facts.shapes) keys.push(intern(table, `s${field}\0${shape}`, () => ({ field, literals: [shape], shape: true })));
     for (const literals of facts.sets) {
-      keys.push(intern(table, `k${JSON.stringify([field, literals])}`, () => ({ field, literals })));
+      keys.push(table ? intern(table, `k${field}\0${idOf(table, literals)}`, () => ({ field, literals })) : { field, literals });
       let min = Number.POSITIVE_INFINITY;
       for (const l of literals) min = Math.min(min, l.length);
       if (min > strongest) [strongest, gate] = [min, keys.length - 1];
@@ -172,11 +215,17 @@ const NO_KEYS: RuleKey[] = [];
 
 function sharedKeys(keys: RuleKey[], table: Interner | undefined): RuleKey[] {
   if (keys.length === 0) return NO_KEYS;
-  return intern(table, `K${JSON.stringify(keys)}`, () => keys);
+  if (!table) return keys;
+  let key = "K";
+  for (const k of keys) key += `${idOf(table, k)},`;
+  return intern(table, key, () => keys);
 }
 
 function sharedAnalyses(analyses: (PatternAnalysis | null)[], table: Interner | undefined): (PatternAnalysis | null)[] {
-  return intern(table, `A${JSON.stringify(analyses)}`, () => analyses);
+  if (!table) return analyses;
+  let key = "A";
+  for (const a of analyses) key += a ? `${idOf(table, a)},` : "-,";
+  return intern(table, key, () => analyses);
 }
 
 /** The rule's one pattern, when its prepared value depends on nothing else (no `command`, one non-negated pattern). */
@@ -207,17 +256,47 @@ export function prepareRule(rule: Rule, table?: Interner): Prepared {
  * rules, and allocated among the parsers' garbage each would keep a mostly empty heap block resident (JSC
  * does not move objects). A chunk is smaller than the memo, so none of its facts is evicted before use.
  */
-const CHUNK = 4_096;
+const CHUNK = 1_024;
 
-export function prepareRules(rules: readonly Rule[]): void {
-  const table: Interner = new Map();
-  for (let from = 0; from < rules.length; from += CHUNK) {
-    const chunk = rules.slice(from, from + CHUNK);
+/** What a rule's prepared value depends on: its patterns, their flags, fields and negations, and whether it has a `command`. */
+function preparedSignature(rule: Rule): string {
+  const cmd = rule.command;
+  return JSON.stringify([
+    rule.pattern ?? null,
+    rule.flags ?? null,
+    rule.conditions.map((c) => [c.field, c.pattern, c.flags ?? null, c.negate === true]),
+    cmd ? [cmd.args ?? null, cmd.notArgs ?? null, cmd.branch ?? null, cmd.writesTo ?? null] : 0,
+  ]);
+}
+
+/**
+ * `previous`: the rules of the file's last load. A rule whose patterns are those of one of them takes its
+ * prepared value (the same text gives the same value), so a save that edits one rule of ten thousand parses
+ * one pattern.
+ */
+export function prepareRules(rules: readonly Rule[], previous?: readonly Rule[], store?: PatternFactsStore): void {
+  let todo = rules;
+  if (previous && previous.length > 0) {
+    const known = new Map<string, Prepared>();
+    for (const r of previous) if (r.prepared && r.patch === undefined) known.set(preparedSignature(r), r.prepared);
+    todo = rules.filter((r) => {
+      const p = known.get(preparedSignature(r));
+      if (p) r.prepared = p;
+      return !p;
+    });
+  }
+  const table = newInterner();
+  for (let from = 0; from < todo.length; from += CHUNK) {
+    const chunk = todo.slice(from, from + CHUNK);
     const fresh: Fresh[] = [];
-    for (const rule of chunk) for (const p of patternsOf(rule)) factsOf(p.pattern, p.flags, fresh);
-    for (const { memo, key } of fresh) {
+    for (const rule of chunk) for (const p of patternsOf(rule)) factsOf(p.pattern, p.flags, fresh, store);
+    for (const { memo, key, storeKey } of fresh) {
       const f = memo.get(key);
-      if (f) memo.set(key, settled(f, table));
+      if (!f) continue;
+      const kept = settled(f, table);
+      memo.set(key, kept);
+      // Kept by the store until it writes: the parse's own objects would hold their garbage's heap blocks.
+      if (storeKey !== undefined) store?.add(storeKey, { analysis: kept.analysis, sets: kept.sets ?? null, shapes: kept.shapes });
     }
     for (const rule of chunk) rule.prepared = prepareRule(rule, table);
   }

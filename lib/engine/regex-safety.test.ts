@@ -63,6 +63,9 @@ describe("analyzePattern", () => {
     ["(?:\\d{1,3})+x", "exponential", undefined],
     ["((ab)*)+$", "exponential", undefined],
     ["(?!(a+)+$)b", "exponential", undefined],
+    // A named group without u: the parser reads the pattern twice, and the tree must be the second reading alone.
+    ["(?<w>a+)+$", "exponential", undefined],
+    ["x(?<w>\\w+\\s?){1,3}$", "polynomial", 4],
     ["(\\w+\\s?){1,3}$", "polynomial", 4],
     ["^git commit -m (\\w+\\s?){1,3}$", "polynomial", 4],
     ["(a|ab){2}", "polynomial", 3],
@@ -74,6 +77,18 @@ describe("analyzePattern", () => {
     expect(a.risk?.kind).toBe(kind);
     expect(a.risk?.degree).toBe(degree);
     expect(isRisky(a)).toBe(true);
+  });
+
+  // A negated class is the complement of what it names: a character it names among the non-ASCII ones, or an
+  // element only over-approximated (a Unicode property, a nested class), leaves the rest of those in it.
+  it.each([
+    ["([^\\p{L}]+)+$", "u"],
+    ["([^[a]]+)+$", "v"],
+    ["(?:[^\u00e9]|\u00fc)+$", ""],
+    ["(?:[^\\w]|\u00e9)+$", "iu"],
+    ["(?:\u017f|s)+$", "iu"],
+  ] as const)("should judge %s (flags %s) exponential", (pattern, flags) => {
+    expect(analyzePattern(pattern, flags).risk?.kind).toBe("exponential");
   });
 
   it.each([["\\s*\\s*$"], [".*a.*b"], ["\\b(?:curl|wget)\\b.*\\|\\s*(?:ba)?sh\\b"], ["git.*push.*--force"], ["(?:\\w+\\.)+\\w+$"]])("should judge %s quadratic: native on short inputs, not risky", (pattern) => {

@@ -12,6 +12,7 @@ import { loadSettings } from "./settings.ts";
 import { applyManagedPolicy, managedDir, type ManagedPolicy, managedRulesFile, OPEN_POLICY, projectRulesOffIssue, restrictive } from "./managed.ts";
 import type { RuleSnapshots } from "./hook-snapshot.ts";
 import type { RuleLoadCache } from "./load-cache.ts";
+import type { PatternFactsCache } from "./pattern-facts-cache.ts";
 import { type DirWatch, watchDir } from "./watch.ts";
 import type { PackContext } from "./packs/resolve.ts";
 import { packSnapshotKey } from "./packs/snapshot-key.ts";
@@ -37,6 +38,8 @@ export interface RuleHostOptions {
   lazyCompile?: boolean;
   /** Loaded rule files by text, across processes (one-shot hooks). */
   loadCache?: RuleLoadCache;
+  /** Pattern facts across processes (`shepherd serve`, `rules check`): a pattern seen before is not parsed. */
+  patternFacts?: PatternFactsCache;
   /** Merged rule sets across processes (one-shot hooks): when one matches, no file is loaded or merged. */
   snapshots?: RuleSnapshots;
   /** Called after every reload triggered by a file change (not by `reload()` calls). */
@@ -169,7 +172,10 @@ export class RuleHost {
     else {
       const cache = this.#opts.loadCache;
       const cached = input.loaded ?? cache?.get(file, source, text);
-      result = cached ?? loadRuleText(text, { file, source });
+      // A first load asks the pattern facts of other processes; a reload takes its unchanged rules' from the last load.
+      const facts = prev ? undefined : this.#opts.patternFacts;
+      result = cached ?? loadRuleText(text, { file, source, ...(prev ? { previous: prev.result.rules } : {}), ...(facts ? { facts } : {}) });
+      if (!cached) facts?.flush();
       if (!cached) cache?.set(file, source, text, result);
       // Remembered by stat identity too: the next hook process neither reads nor parses it again.
       if (!result.applies && input.identity) cache?.setFailure?.(file, source, identityKey(input.identity), { issues: result.issues, bytes: input.identity.size });

@@ -12,6 +12,7 @@ import { RuleHost, type ReloadReport, type RuleHostOptions } from "./host.ts";
 import { type Env, homeDir } from "./paths.ts";
 import { protectedPathsFor } from "./protected-guard.ts";
 import { canonicalDir } from "./settings.ts";
+import type { PatternFactsCache } from "./pattern-facts-cache.ts";
 import { ApprovalStore, approvalsFile } from "../approvals/approval-store.ts";
 
 export type NotifyLevel = "info" | "warning" | "error";
@@ -62,6 +63,8 @@ export interface WorkspaceOptions {
    * passes its own (lib/hook/layers.ts: disk caches, compile on first use, plugins decided after loading).
    */
   openHost?: (opts: RuleHostOptions) => RuleHost;
+  /** Pattern facts across processes (lib/rules/pattern-facts-cache.ts), for every project's host. */
+  patternFacts?: PatternFactsCache;
   /** Called after every decision (audit log, telemetry), with when it began, how long it took and the settings it ran under. */
   onDecision?: (event: HookEvent, decision: Decision, meta: DecisionMeta) => void;
   /** The remembered approvals (tests); else `~/.pi/agent/shepherd/approvals.json`, problems reported as warnings. */
@@ -163,6 +166,7 @@ export class Workspace {
       cwd: key,
       env: this.env,
       ...(this.#opts.builtin ? { builtin: this.#opts.builtin } : {}),
+      ...(this.#opts.patternFacts ? { patternFacts: this.#opts.patternFacts } : {}),
       ...(plugins ? { plugins: () => plugins.names(key) } : {}),
       onReload: (report) => this.#reported(key, report),
     };

@@ -5,7 +5,8 @@
  * construct JS and re2js may read differently makes the whole pattern unread, anything else not understood
  * ends a run, so what is returned here is in every match on either engine.
  */
-import { type CharSet, NA_SPACE, type Node, type ParsedRegex, parseRegex } from "./syntax.ts";
+import { type CharSet, equals, intersection, isEmpty, NA_SPACE, otherCase, range, single, subsetOf, union } from "./char-set.ts";
+import { type Node, type ParsedRegex, parseRegex } from "./syntax.ts";
 
 /** Escaped characters read as themselves (besides the class escapes `\d\D\w\W\s\S`, `\b\B` and `\n\r\t`). */
 const ESCAPED_LITERALS = new Set([..."\\/.-()[]{}*+?|^$\"':=!<>,#&~@%`; _"]);
@@ -54,19 +55,10 @@ function plainSyntax(p: string, flags: string, parsed: boolean): boolean {
   return true;
 }
 
-const LOWER: CharSet = 0x7fffffe000000000000000000000000n;
-const UPPER: CharSet = 0x7fffffe0000000000000000n;
-const DIGIT: CharSet = 0x3ff000000000000n;
-const SPACE: CharSet = 0x100003e00n | NA_SPACE;
-
-/** Each one-character ASCII set, to its character: a lookup instead of BigInt arithmetic per set. */
-const SINGLES = new Map<CharSet, number>();
-
-/** The one ASCII character of a set, or undefined. */
-function single(set: CharSet): number | undefined {
-  if (SINGLES.size === 0) for (let c = 0; c < 128; c++) SINGLES.set(1n << BigInt(c), c);
-  return SINGLES.get(set);
-}
+const LOWER: CharSet = range(97, 122);
+const UPPER: CharSet = range(65, 90);
+const DIGIT: CharSet = range(48, 57);
+const SPACE: CharSet = union(union(range(9, 13), range(32, 32)), NA_SPACE);
 
 /**
  * The lower-cased character a set stands for: one printable ASCII character, or a letter in both cases. A set
@@ -75,21 +67,21 @@ function single(set: CharSet): number | undefined {
  */
 function literalOf(set: CharSet): string | undefined {
   const one = single(set);
-  if (one !== undefined) return one >= 32 && one < 127 ? String.fromCharCode(one).toLowerCase() : undefined;
-  const lower = set & LOWER;
+  if (one >= 0) return one >= 32 && one < 127 ? String.fromCharCode(one).toLowerCase() : undefined;
+  const lower = intersection(set, LOWER);
   const l = single(lower);
-  return l !== undefined && set === (lower | (lower >> 32n)) ? String.fromCharCode(l) : undefined;
+  return l >= 0 && equals(set, union(lower, otherCase(lower))) ? String.fromCharCode(l) : undefined;
 }
 
 /** The shape character of a set: `a` (lower-case letters only), `A` (upper-case), `0` (digits), ` ` (white space), or one punctuation character. */
 function shapeOf(set: CharSet): string | undefined {
-  if (set === 0n) return undefined;
-  if ((set & ~LOWER) === 0n) return "a";
-  if ((set & ~UPPER) === 0n) return "A";
-  if ((set & ~DIGIT) === 0n) return "0";
-  if ((set & ~SPACE) === 0n) return " ";
+  if (isEmpty(set)) return undefined;
+  if (subsetOf(set, LOWER)) return "a";
+  if (subsetOf(set, UPPER)) return "A";
+  if (subsetOf(set, DIGIT)) return "0";
+  if (subsetOf(set, SPACE)) return " ";
   const one = single(set);
-  return one !== undefined && one > 32 && one < 127 ? String.fromCharCode(one) : undefined;
+  return one > 32 && one < 127 ? String.fromCharCode(one) : undefined;
 }
 
 /** Required text of a node: literal sets (any one of each set occurs) and shapes (each occurs). */
@@ -105,8 +97,25 @@ function strength(set: string[]): number {
   return min;
 }
 
-function flat(s: string): string {
-  return s.length < 2 ? s : Array.from(s).join("");
+/**
+ * Text built a character at a time: pieces joined once. Built by `+=`, a string is a rope of one piece per
+ * character until flattened, and kept for good by every rule of a sidecar the pieces cost more than the
+ * text; joined, it is one flat string.
+ */
+class Run {
+  pieces: string[] = [];
+  length = 0;
+  add(s: string): void {
+    this.pieces.push(s);
+    this.length += s.length;
+  }
+  /** The text so far, and the run emptied. */
+  take(): string {
+    const text = this.pieces.length === 1 ? (this.pieces[0] as string) : this.pieces.join("");
+    this.pieces = [];
+    this.length = 0;
+    return text;
+  }
 }
 
 function unwrap(n: Node): Node {
@@ -117,28 +126,25 @@ function requiredOf(node: Node): Required {
   const n = unwrap(node);
   if (n.t === "alt") {
     // Alternatives: each must bring a set; their best sets together form one set. Shapes are not combined.
-    const union: string[] = [];
+    const merged: string[] = [];
     for (const b of n.branches) {
       const sets = requiredOf(b).sets;
       if (sets.length === 0) return { sets: [], shapes: [] };
       let best = sets[0] as string[];
       for (const set of sets) if (strength(set) > strength(best) || (strength(set) === strength(best) && set.length < best.length)) best = set;
-      for (const l of best) if (!union.includes(l)) union.push(l);
+      for (const l of best) if (!merged.includes(l)) merged.push(l);
     }
-    return { sets: [union], shapes: [] };
+    return { sets: [merged], shapes: [] };
   }
   const out: Required = { sets: [], shapes: [] };
-  let run = "";
-  let shape = "";
-  // Built by `+=`, a string is a rope of one piece per character until flattened: kept for good by every
-  // rule of a sidecar, the pieces cost more than the text. Joined, it is one flat string.
+  const run = new Run();
+  const shape = new Run();
   const endRun = () => {
-    if (run !== "") out.sets.push([flat(run)]);
-    run = "";
+    if (run.length > 0) out.sets.push([run.take()]);
   };
   const endShape = () => {
-    if (shape.length >= 3) out.shapes.push(flat(shape));
-    shape = "";
+    if (shape.length >= 3) out.shapes.push(shape.take());
+    else shape.take();
   };
   const walk = (items: readonly Node[]) => {
     for (const item of items) {
@@ -150,10 +156,10 @@ function requiredOf(node: Node): Required {
       if (item.t === "set") {
         const lit = literalOf(item.set);
         if (lit === undefined) endRun();
-        else run += lit;
+        else run.add(lit);
         const sh = shapeOf(item.set);
         if (sh === undefined) endShape();
-        else shape += sh;
+        else shape.add(sh);
         continue;
       }
       if (item.t === "rep") {
@@ -164,19 +170,19 @@ function requiredOf(node: Node): Required {
           const lit = literalOf(body.set);
           if (lit === undefined) endRun();
           else {
-            run += lit.repeat(copies);
+            run.add(lit.repeat(copies));
             if (item.max !== item.min || item.min > MAX_COPIES) {
               endRun();
-              run = lit.repeat(copies);
+              run.add(lit.repeat(copies));
             }
           }
           const sh = shapeOf(body.set);
           if (sh === undefined) endShape();
           else {
-            shape += sh.repeat(copies);
+            shape.add(sh.repeat(copies));
             if (item.max !== item.min || item.min > MAX_COPIES) {
               endShape();
-              shape = sh.repeat(copies);
+              shape.add(sh.repeat(copies));
             }
           }
           continue;

@@ -9,7 +9,8 @@
  * what one iteration matches, as `\w+\s?` twice matches what it matches once) and something after it
  * can fail (the end of the pattern included, to be safe). Conservative: a flagged pattern may still be fast.
  */
-import { ALL, type CharSet, linearSuperset, type Node, type ParsedRegex, parseRegex } from "./syntax.ts";
+import { ALL, type CharSet, EMPTY, intersects, subsetOf, union } from "./char-set.ts";
+import { linearSuperset, type Node, type ParsedRegex, parseRegex } from "./syntax.ts";
 
 export interface PatternRisk {
   kind: "exponential" | "polynomial";
@@ -73,21 +74,21 @@ function first(n: Node): CharSet {
     case "set":
       return n.set;
     case "seq": {
-      let s = 0n;
+      let s = EMPTY;
       for (const item of n.items) {
-        s |= first(item);
+        s = union(s, first(item));
         if (!nullable(item)) break;
       }
       return s;
     }
     case "alt":
-      return n.branches.reduce((s, b) => s | first(b), 0n);
+      return n.branches.reduce((s, b) => union(s, first(b)), EMPTY);
     case "rep":
       return first(n.body);
     case "backref":
       return ALL;
     default:
-      return 0n;
+      return EMPTY;
   }
 }
 
@@ -97,15 +98,15 @@ function chars(n: Node): CharSet {
     case "set":
       return n.set;
     case "seq":
-      return n.items.reduce((s, i) => s | chars(i), 0n);
+      return n.items.reduce((s, i) => union(s, chars(i)), EMPTY);
     case "alt":
-      return n.branches.reduce((s, b) => s | chars(b), 0n);
+      return n.branches.reduce((s, b) => union(s, chars(b)), EMPTY);
     case "rep":
       return chars(n.body);
     case "backref":
       return ALL;
     default:
-      return 0n;
+      return EMPTY;
   }
 }
 
@@ -140,7 +141,7 @@ function ambiguousAlt(body: Node): boolean {
   for (const b of body.branches) {
     if (nullable(b)) return true;
     const f = first(b);
-    if (firsts.some((g) => (g & f) !== 0n)) return true;
+    if (firsts.some((g) => intersects(g, f))) return true;
     firsts.push(f);
   }
   return false;
@@ -255,7 +256,7 @@ function iterationsCanSplit(body: Node): boolean {
     for (const p2 of n.eps[p] as number[]) push(phase, consumed, p2, q);
     for (const q2 of n.eps[q] as number[]) push(phase, consumed, p, q2);
     for (const a of n.edges[p] as Nfa["edges"][number]) {
-      for (const b of n.edges[q] as Nfa["edges"][number]) if ((a.set & b.set) !== 0n) push(phase, 1, a.to, b.to);
+      for (const b of n.edges[q] as Nfa["edges"][number]) if (intersects(a.set, b.set)) push(phase, 1, a.to, b.to);
     }
   }
   return false;
@@ -304,9 +305,9 @@ function findRisk(n: Node, tailCanFail: boolean, found: PatternRisk[]): void {
       n.items.forEach((item, i) => {
         if (item.t === "rep" && item.max === Number.POSITIVE_INFINITY) {
           const c = chars(item.body);
-          if (open !== undefined && (open & c) !== 0n) found.push({ kind: "polynomial", degree: 2, why: "two unbounded repeats can match the same text (as in .*a.*)" });
-          open = open === undefined ? c : open | c;
-        } else if (open !== undefined && (chars(item) & ~open) !== 0n) {
+          if (open !== undefined && intersects(open, c)) found.push({ kind: "polynomial", degree: 2, why: "two unbounded repeats can match the same text (as in .*a.*)" });
+          open = open === undefined ? c : union(open, c);
+        } else if (open !== undefined && !subsetOf(chars(item), open)) {
           open = undefined;
         }
         findRisk(item, failsAfter[i] ?? tailCanFail, found);

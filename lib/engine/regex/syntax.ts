@@ -1,42 +1,25 @@
 /**
  * @module the one regex parser's tree, as risk analysis and required-text reading need it: a pattern read by
  * `@eslint-community/regexpp` (loaded on first use: a hook answering from its snapshot parses no pattern),
- * turned into character sets as bitmasks, sequences, alternations, repeats, and where lookaround and
+ * turned into character sets (char-set.ts), sequences, alternations, repeats, and where lookaround and
  * backreferences sit in the source. An invalid pattern throws; the native constructor's message is the one
  * reported (safe-compiler.ts).
  */
-import type { AST } from "@eslint-community/regexpp";
-import { regexpp } from "../../lazy-deps.ts";
+import type { RegExpValidator } from "@eslint-community/regexpp";
+import { regexppValidator } from "../../lazy-deps.ts";
 
-/**
- * Characters as a bitmask: bits 0..127 are ASCII; bit 128 stands for every non-ASCII white space
- * character, bit 129 for every other non-ASCII character. Two bits, so `\S` and `\s` stay disjoint.
- */
-export type CharSet = bigint;
-export const NA_SPACE: CharSet = 1n << 128n;
-export const NA_OTHER: CharSet = 1n << 129n;
-const NON_ASCII: CharSet = NA_SPACE | NA_OTHER;
-export const ALL: CharSet = (1n << 130n) - 1n;
+import { ALL, CharSet, ch, complement, EMPTY, NA_OTHER, NA_SPACE, otherCase, range, union } from "./char-set.ts";
 
-function range(from: number, to: number): CharSet {
-  let s = 0n;
-  for (let c = from; c <= Math.min(to, 127); c++) s |= 1n << BigInt(c);
-  if (to > 127) s |= NON_ASCII;
-  return s;
-}
+export type { CharSet } from "./char-set.ts";
 
-function isUnicodeSpace(c: number): boolean {
-  return /\s/.test(String.fromCharCode(c));
-}
-
-const ch = (c: number): CharSet => (c > 127 ? (isUnicodeSpace(c) ? NA_SPACE : NA_OTHER) : 1n << BigInt(c));
-// Literals, not computed at start-up (a hook process evaluates this module; the first BigInt shifts cost it
-// ~0.1 ms): DIGIT = range(48, 57), WORD = DIGIT | range(65, 90) | range(97, 122) | ch(95),
-// SPACE = range(9, 13) | ch(32) | NA_SPACE, DOT = ALL & ~(ch(10) | ch(13)).
-const DIGIT: CharSet = 0x3ff000000000000n;
-const WORD: CharSet = 0x7fffffe87fffffe03ff000000000000n;
-const SPACE: CharSet = 0x100000000000000000000000100003e00n;
-const DOT: CharSet = 0x3ffffffffffffffffffffffffffffdbffn;
+const DIGIT: CharSet = range(48, 57);
+const WORD: CharSet = union(union(DIGIT, range(65, 90)), union(range(97, 122), ch(95)));
+const SPACE: CharSet = union(union(range(9, 13), ch(32)), NA_SPACE);
+const DOT: CharSet = complement(union(ch(10), ch(13)));
+const NOT_DIGIT = complement(DIGIT);
+const NOT_SPACE = complement(SPACE);
+const NOT_WORD = complement(WORD);
+const WORD_FOLDED = union(WORD, NA_OTHER);
 
 export type Node =
   | { t: "set"; set: CharSet }
@@ -68,112 +51,240 @@ interface Mode {
   unicode: boolean;
 }
 
+/** A letter under `i` (and `iu`) per ASCII code, made on first use. */
+const folded: (CharSet | undefined)[] = [];
+const foldedUnicode: (CharSet | undefined)[] = [];
+
 function lit(code: number, mode: Mode): CharSet {
-  let set = ch(code);
-  if (mode.fold && code < 0x10000) {
-    const s = String.fromCharCode(code);
-    set |= ch(s.toLowerCase().charCodeAt(0)) | ch(s.toUpperCase().charCodeAt(0));
-    // Unicode case folding maps a few non-ASCII characters onto ASCII ones (the Kelvin sign onto k).
-    if (mode.unicode && code < 128 && /[a-z]/i.test(s)) set |= NA_OTHER;
-  }
+  if (!mode.fold || code >= 0x10000) return ch(code);
+  const table = mode.unicode ? foldedUnicode : folded;
+  const known = code < 128 ? table[code] : undefined;
+  if (known) return known;
+  const s = String.fromCharCode(code);
+  const lower = s.toLowerCase();
+  const upper = s.toUpperCase();
+  // Both cases of each: `ſ` upper-cases to "S", whose lower case "s" it also matches under `iu`.
+  let set = union(ch(code), union(union(ch(lower.charCodeAt(0)), ch(upper.charCodeAt(0))), union(ch(upper.toLowerCase().charCodeAt(0)), ch(lower.toUpperCase().charCodeAt(0)))));
+  // Unicode case folding maps a few non-ASCII characters onto ASCII ones (the Kelvin sign onto k).
+  if (mode.unicode && code < 128 && /[a-z]/i.test(s)) set = union(set, NA_OTHER);
+  if (code < 128) table[code] = set;
   return set;
 }
 
-function escapeSet(e: AST.EscapeCharacterSet | AST.UnicodePropertyCharacterSet | AST.AnyCharacterSet, mode: Mode): CharSet {
-  switch (e.kind) {
-    case "any":
-      return DOT;
+function escapeSet(kind: string, negate: boolean, mode: Mode): CharSet {
+  switch (kind) {
     case "digit":
-      return e.negate ? ALL & ~DIGIT : DIGIT;
+      return negate ? NOT_DIGIT : DIGIT;
     case "space":
-      return e.negate ? ALL & ~SPACE : SPACE;
+      return negate ? NOT_SPACE : SPACE;
     case "word":
-      return e.negate ? ALL & ~WORD : mode.fold && mode.unicode ? WORD | NA_OTHER : WORD;
+      return negate ? NOT_WORD : mode.fold && mode.unicode ? WORD_FOLDED : WORD;
     default:
       return ALL;
   }
 }
 
-function classSet(c: AST.CharacterClass | AST.ExpressionCharacterClass, mode: Mode): CharSet {
-  // v-flag set operations and nested classes: over-approximated.
-  if (c.type === "ExpressionCharacterClass") return ALL;
-  let set = 0n;
-  for (const e of c.elements) {
-    if (e.type === "Character") set |= mode.fold ? lit(e.value, mode) : ch(e.value);
-    else if (e.type === "CharacterClassRange") {
-      let part = range(e.min.value, e.max.value);
-      if (mode.fold) part |= foldRange(part);
-      set |= part;
-    } else if (e.type === "CharacterSet") set |= escapeSet(e, mode);
-    else set = ALL;
+/**
+ * The non-ASCII bits an escape covers whole (every non-ASCII white-space character, or every other one): only
+ * those may be dropped when a class is negated. A bit set by one named character (`[é]`) or by an
+ * over-approximation (`\w` under `iu`) stands for part of its class, so its negation keeps it.
+ */
+function wholeNonAscii(kind: string, negate: boolean, mode: Mode): number {
+  switch (kind) {
+    case "digit":
+      return negate ? 3 : 0;
+    case "space":
+      return negate ? 2 : 1;
+    case "word":
+      return negate && !(mode.fold && mode.unicode) ? 3 : 0;
+    default:
+      return 0;
   }
-  return c.negate ? ALL & ~set : set;
 }
 
-/** Builds the tree, noting lookaround and backreferences (and the source spans of the outermost ones). */
-class Builder {
+/** A class being read: its elements so far (a range replaces the characters it was read as), and whether it is only over-approximated. */
+interface ClassFrame {
+  elements: CharSet[];
+  whole: number;
+  negate: boolean;
+  /** A Unicode property, a nested class, a string disjunction or a set operation: any character. */
+  unknown: boolean;
+  unicodeSets: boolean;
+  /** Where it starts: only the outermost class's end closes it (a nested one's end comes first). */
+  start: number;
+}
+
+/** A group being read (the pattern itself, a group, a lookaround): its alternatives' items, in the mode inside it. */
+interface GroupFrame {
+  branches: Node[][];
+  mode: Mode;
+  look: boolean;
+}
+
+function classSet(c: ClassFrame): CharSet {
+  if (c.unknown) return ALL;
+  let set = EMPTY;
+  for (const e of c.elements) set = union(set, e);
+  if (!c.negate) return set;
+  const out = complement(set);
+  // Negated, a non-ASCII bit the class holds only in part stays set: its other characters are not in the class.
+  const partial = set.e & ~c.whole & 3;
+  return partial === 0 ? out : union(out, new CharSet(0, 0, 0, 0, partial));
+}
+
+function groupNode(g: GroupFrame): Node {
+  const branches = g.branches.map((items): Node => ({ t: "seq", items }));
+  return branches.length === 1 ? (branches[0] as Node) : { t: "alt", branches };
+}
+
+/**
+ * Builds the tree from the validator's events, with no syntax tree in between (regexpp's own AST costs a
+ * load ~1.5x the parse and its garbage), noting lookaround and backreferences and the outermost ones' spans.
+ */
+class Reader {
   backrefs = false;
   lookaround = false;
   spans: BacktrackingSpan[] = [];
-  #lookDepth = 0;
+  groups: GroupFrame[] = [];
+  cls: ClassFrame | undefined;
+  lookDepth = 0;
+  root: GroupFrame | undefined;
+  base: Mode = { fold: false, unicode: false };
 
-  alternatives(alts: readonly AST.Alternative[], mode: Mode): Node {
-    const branches = alts.map((a): Node => ({ t: "seq", items: a.elements.map((e) => this.element(e, mode)) }));
-    return branches.length === 1 ? (branches[0] as Node) : { t: "alt", branches };
+  /** The validator reads a pattern twice when named groups turn up late: each pass starts afresh. */
+  start(): void {
+    this.backrefs = false;
+    this.lookaround = false;
+    this.spans = [];
+    this.cls = undefined;
+    this.lookDepth = 0;
+    this.root = { branches: [], mode: this.base, look: false };
+    this.groups = [this.root];
   }
 
-  element(e: AST.Element, mode: Mode): Node {
-    switch (e.type) {
-      case "Character":
-        return { t: "set", set: lit(e.value, mode) };
-      case "CharacterSet":
-        return { t: "set", set: escapeSet(e, mode) };
-      case "CharacterClass":
-      case "ExpressionCharacterClass":
-        return { t: "set", set: classSet(e, mode) };
-      case "Quantifier":
-        return { t: "rep", body: this.element(e.element, mode), min: e.min, max: e.max };
-      case "CapturingGroup":
-        return this.alternatives(e.alternatives, mode);
-      case "Group": {
-        const m = e.modifiers;
-        const fold = m ? (m.add.ignoreCase ? true : m.remove?.ignoreCase ? false : mode.fold) : mode.fold;
-        return this.alternatives(e.alternatives, fold === mode.fold ? mode : { ...mode, fold });
-      }
-      case "Backreference":
-        this.backrefs = true;
-        if (this.#lookDepth === 0) this.spans.push({ kind: "backref", start: e.start, end: e.end });
-        return { t: "backref" };
-      case "Assertion": {
-        if (e.kind !== "lookahead" && e.kind !== "lookbehind") return { t: "assert" };
-        this.#lookDepth++;
-        const body = this.alternatives(e.alternatives, mode);
-        this.#lookDepth--;
-        this.lookaround = true;
-        if (this.#lookDepth === 0) this.spans.push({ kind: "look", start: e.start, end: e.end });
-        return { t: "look", body };
-      }
-      default:
-        return { t: "set", set: ALL };
-    }
+  get top(): GroupFrame {
+    return this.groups[this.groups.length - 1] as GroupFrame;
+  }
+
+  push(n: Node): void {
+    const b = this.top.branches;
+    (b[b.length - 1] as Node[]).push(n);
+  }
+
+  open(look: boolean): void {
+    this.groups.push({ branches: [], mode: this.top.mode, look });
+  }
+
+  close(): Node {
+    return groupNode(this.groups.pop() as GroupFrame);
   }
 }
 
-function foldRange(set: CharSet): CharSet {
-  let out = 0n;
-  for (let c = 65; c <= 90; c++) if (set & ch(c)) out |= ch(c + 32);
-  for (let c = 97; c <= 122; c++) if (set & ch(c)) out |= ch(c - 32);
-  return out;
+let reader: Reader | undefined;
+let validator: RegExpValidator | undefined;
+
+function validatorFor(r: Reader): RegExpValidator {
+  return regexppValidator({
+    onPatternEnter: () => r.start(),
+    onAlternativeEnter: () => void r.top.branches.push([]),
+    onGroupEnter: () => r.open(false),
+    onGroupLeave: () => r.push(r.close()),
+    onAddModifiers: (_s, _e, f) => {
+      if (f.ignoreCase) r.top.mode = { ...r.top.mode, fold: true };
+    },
+    onRemoveModifiers: (_s, _e, f) => {
+      if (f.ignoreCase) r.top.mode = { ...r.top.mode, fold: false };
+    },
+    onCapturingGroupEnter: () => r.open(false),
+    onCapturingGroupLeave: () => r.push(r.close()),
+    onLookaroundAssertionEnter: () => {
+      r.lookDepth++;
+      r.open(true);
+    },
+    onLookaroundAssertionLeave: (start, end) => {
+      const body = r.close();
+      r.lookDepth--;
+      r.lookaround = true;
+      if (r.lookDepth === 0) r.spans.push({ kind: "look", start, end });
+      r.push({ t: "look", body });
+    },
+    onEdgeAssertion: () => r.push({ t: "assert" }),
+    onWordBoundaryAssertion: () => r.push({ t: "assert" }),
+    onQuantifier: (_s, _e, min, max) => {
+      const b = r.top.branches[r.top.branches.length - 1] as Node[];
+      b.push({ t: "rep", body: b.pop() as Node, min, max });
+    },
+    onBackreference: (start, end) => {
+      r.backrefs = true;
+      if (r.lookDepth === 0) r.spans.push({ kind: "backref", start, end });
+      r.push({ t: "backref" });
+    },
+    onAnyCharacterSet: () => r.push({ t: "set", set: DOT }),
+    onEscapeCharacterSet: (_s, _e, kind, negate) => {
+      const mode = r.top.mode;
+      if (!r.cls) return r.push({ t: "set", set: escapeSet(kind, negate, mode) });
+      r.cls.elements.push(escapeSet(kind, negate, mode));
+      r.cls.whole |= wholeNonAscii(kind, negate, mode);
+    },
+    // Over-approximated as every character, so its negation is not known either.
+    onUnicodePropertyCharacterSet: () => {
+      if (r.cls) r.cls.unknown = true;
+      else r.push({ t: "set", set: ALL });
+    },
+    onCharacter: (_s, _e, value) => {
+      const mode = r.top.mode;
+      if (r.cls) r.cls.elements.push(mode.fold ? lit(value, mode) : ch(value));
+      else r.push({ t: "set", set: lit(value, mode) });
+    },
+    onCharacterClassEnter: (start, negate, unicodeSets) => {
+      // A nested class (v): the outer one is over-approximated whole, so the inner one's content is not read.
+      if (r.cls) r.cls.unknown = true;
+      else r.cls = { elements: [], whole: 0, negate, unknown: false, unicodeSets, start };
+    },
+    onCharacterClassLeave: (start) => {
+      const c = r.cls as ClassFrame;
+      // Only the outermost class ends here with its own start; a nested one's end changes nothing.
+      if (start !== c.start) return;
+      r.cls = undefined;
+      r.push({ t: "set", set: classSet(c) });
+    },
+    onCharacterClassRange: (_s, _e, min, max) => {
+      const c = r.cls as ClassFrame;
+      // Read as characters first: the two ends and (without v) the hyphen between them.
+      c.elements.length -= c.unicodeSets ? 2 : 3;
+      const mode = r.top.mode;
+      let part = range(min, max);
+      if (mode.fold) part = union(part, otherCase(part));
+      c.elements.push(part);
+    },
+    onClassIntersection: () => markUnknown(r),
+    onClassSubtraction: () => markUnknown(r),
+    onClassStringDisjunctionEnter: () => markUnknown(r),
+  });
+}
+
+function markUnknown(r: Reader): void {
+  if (r.cls) r.cls.unknown = true;
 }
 
 /** Parses a pattern's structure; throws on a pattern that is not valid JS (the native constructor reports it). */
 export function parseRegex(pattern: string, flags = ""): ParsedRegex {
   const unicodeSets = flags.includes("v");
-  const unicode = flags.includes("u") || unicodeSets;
-  const ast = regexpp().parsePattern(pattern, 0, pattern.length, { unicode: flags.includes("u"), unicodeSets });
-  const b = new Builder();
-  const node = b.alternatives(ast.alternatives, { fold: flags.includes("i"), unicode });
-  return { node, backrefs: b.backrefs, lookaround: b.lookaround, spans: b.spans };
+  reader ??= new Reader();
+  validator ??= validatorFor(reader);
+  const r = reader;
+  r.base = { fold: flags.includes("i"), unicode: flags.includes("u") || unicodeSets };
+  try {
+    validator.validatePattern(pattern, 0, pattern.length, { unicode: flags.includes("u"), unicodeSets });
+  } finally {
+    r.cls = undefined;
+  }
+  const node = groupNode(r.root as GroupFrame);
+  const out: ParsedRegex = { node, backrefs: r.backrefs, lookaround: r.lookaround, spans: r.spans };
+  r.root = undefined;
+  r.groups = [];
+  r.spans = [];
+  return out;
 }
 
 /**
