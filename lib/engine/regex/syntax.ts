@@ -8,7 +8,7 @@
 import type { RegExpValidator } from "@eslint-community/regexpp";
 import { regexppValidator } from "../../lazy-deps.ts";
 
-import { ALL, CharSet, ch, complement, EMPTY, NA_OTHER, NA_SPACE, otherCase, range, union } from "./char-set.ts";
+import { ALL, type CharSet, ch, charSet, complement, EMPTY, NA_OTHER, NA_SPACE, otherCase, range, union } from "./char-set.ts";
 
 export type { CharSet } from "./char-set.ts";
 
@@ -129,7 +129,7 @@ function classSet(c: ClassFrame): CharSet {
   const out = complement(set);
   // Negated, a non-ASCII bit the class holds only in part stays set: its other characters are not in the class.
   const partial = set.e & ~c.whole & 3;
-  return partial === 0 ? out : union(out, new CharSet(0, 0, 0, 0, partial));
+  return partial === 0 ? out : union(out, charSet(0, 0, 0, 0, partial));
 }
 
 function groupNode(g: GroupFrame): Node {
