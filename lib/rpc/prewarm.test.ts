@@ -1,12 +1,15 @@
-/** @module unit tests: warming a sidecar at start evaluates on a scratch session store and leaves no trace. */
+/** @module unit tests: warming a sidecar at start runs the serving path on a scratch session store and leaves no trace. */
 import { afterEach, beforeEach, describe, expect, it } from "bun:test";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Decision, HookEvent } from "../engine/schema.ts";
-import { Workspace } from "../rules/workspace.ts";
-import { prewarm, warmEvents } from "./prewarm.ts";
+import type { Logger } from "../log.ts";
+import { type PluginProvider, Workspace } from "../rules/workspace.ts";
+import { Dispatcher } from "./dispatch.ts";
+import { prewarm, warmEvents, warmLines } from "./prewarm.ts";
 
+const quiet: Logger = { debug: () => {}, info: () => {}, warning: () => {}, error: () => {} };
 let root = "";
 let cwd = "";
 let env: Record<string, string> = {};
@@ -21,13 +24,28 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(root, { recursive: true, force: true }));
 
+/** Plugins that finish loading when the test says so (as the sidecar's provider does after its workers start). */
+function slowPlugins(): { provider: PluginProvider; finish: () => void } {
+  let finish = () => {};
+  const ready = new Promise<void>((resolve) => {
+    finish = resolve;
+  });
+  const none = { actions: new Set<string>(), checks: new Set<string>() };
+  return { provider: { names: () => none, evalHost: () => ({}), ready: () => ready }, finish };
+}
+
+function warmOptions(ws: Workspace, evaluations: number) {
+  return { dispatcherFor: (evaluate: (e: HookEvent) => Decision | Promise<Decision>) => new Dispatcher({ workspace: ws, version: "test", log: quiet, evaluate }), log: quiet, evaluations };
+}
+
 describe("prewarm", () => {
-  it("should evaluate every warm event without a decision reaching the audit, a session or the shadow tally", async () => {
+  it("should answer every warm line without a decision reaching the audit, a session or the shadow tally", async () => {
     const decisions: Decision[] = [];
     const ws = new Workspace({ env, cwd, watch: false, onDecision: (_e, d) => decisions.push(d) }, "test");
     try {
       expect(ws.host(cwd).issues).toEqual([]);
-      prewarm(ws, cwd, 200);
+      const rounds = 4;
+      expect(await prewarm(ws, cwd, warmOptions(ws, rounds * warmEvents(cwd).length))).toBe(rounds * warmEvents(cwd).length);
       expect(decisions).toEqual([]);
       expect(ws.status(cwd).sessions).toBe(0);
       expect(ws.shadowCounts()).toEqual([]);
@@ -41,10 +59,40 @@ describe("prewarm", () => {
     }
   });
 
-  it("should warm each kind of event a session sends, in the project", () => {
+  it("should wait for the project's plugins, then warm (a sidecar with plugins warmed nothing before)", async () => {
+    const { provider, finish } = slowPlugins();
+    const ws = new Workspace({ env, cwd, watch: false, plugins: provider }, "test");
+    try {
+      ws.host(cwd);
+      expect(ws.scratch(cwd)).toBeUndefined();
+      let done = false;
+      const warmed = prewarm(ws, cwd, warmOptions(ws, 1)).then((n) => ((done = true), n));
+      await Bun.sleep(20);
+      expect(done).toBe(false);
+      finish();
+      expect(await warmed).toBe(warmEvents(cwd).length);
+    } finally {
+      ws.close();
+    }
+  });
+
+  it("should warm each kind of event a session sends, in the project, and never end a session", () => {
     const events = warmEvents(cwd);
     const kinds = new Set(events.map((e) => `${e.hook}:${e.tool?.name ?? ""}`));
     for (const k of ["tool_call:bash", "tool_result:bash", "tool_call:read", "tool_call:edit", "tool_call:write", "tool_result:read", "input:", "message_end:"]) expect(kinds).toContain(k);
     expect(events.every((e) => e.session.cwd === cwd)).toBe(true);
+    // A warm session_shutdown would reach the approval store (Dispatcher's withApprovals).
+    expect(events.some((e) => e.hook === "session_shutdown")).toBe(false);
+  });
+
+  it("should frame the warm events as request lines, one a chunk, with distinct ids", () => {
+    const events = warmEvents(cwd);
+    const lines = warmLines(events, 2).map((c) => new TextDecoder().decode(c));
+    expect(lines.length).toBe(2 * events.length);
+    expect(lines.every((l) => l.endsWith("\n") && l.indexOf("\n") === l.length - 1)).toBe(true);
+    const parsed = lines.map((l) => JSON.parse(l) as { jsonrpc: string; id: number; method: string; params: { event: HookEvent } });
+    expect(new Set(parsed.map((p) => p.id)).size).toBe(lines.length);
+    expect(parsed.every((p) => p.jsonrpc === "2.0" && p.method === "shepherd/evaluate")).toBe(true);
+    expect(parsed.slice(0, events.length).map((p) => p.params.event)).toEqual(events);
   });
 });
