@@ -7,7 +7,7 @@ import type { Decision, HookEvent } from "../engine/schema.ts";
 import type { Logger } from "../log.ts";
 import { type PluginProvider, Workspace } from "../rules/workspace.ts";
 import { Dispatcher } from "./dispatch.ts";
-import { prewarm, warmEvents, warmLines } from "./prewarm.ts";
+import { prewarm, settleCompiler, warmEvents, warmLines } from "./prewarm.ts";
 
 const quiet: Logger = { debug: () => {}, info: () => {}, warning: () => {}, error: () => {} };
 let root = "";
@@ -94,5 +94,31 @@ describe("prewarm", () => {
     expect(new Set(parsed.map((p) => p.id)).size).toBe(lines.length);
     expect(parsed.every((p) => p.jsonrpc === "2.0" && p.method === "shepherd/evaluate")).toBe(true);
     expect(parsed.slice(0, events.length).map((p) => p.params.event)).toEqual(events);
+  });
+});
+
+describe("settleCompiler", () => {
+  const noSleep = () => Promise.resolve();
+
+  it("should stop once the compiler threads spent nothing over two polls in a row (Linux)", async () => {
+    const readings = [0, 3, 7, 7, 9, 9, 9, 12];
+    let polls = 0;
+    await settleCompiler(10_000, () => readings[Math.min(polls++, readings.length - 1)] as number, noSleep);
+    // Linux: 0 3 7 7 9 9 9 (quiet twice at the 7th); elsewhere no thread is visible, so nothing is read.
+    expect(polls).toBe(process.platform === "linux" ? 7 : 0);
+  });
+
+  it("should give up after its budget while the threads keep compiling", async () => {
+    let polls = 0;
+    const t0 = performance.now();
+    await settleCompiler(30, () => polls++, (ms) => new Promise((resolve) => setTimeout(resolve, ms)));
+    expect(performance.now() - t0).toBeLessThan(5_000);
+    expect(polls > 1).toBe(process.platform === "linux");
+  });
+
+  it("should not wait at all without a budget", async () => {
+    let polls = 0;
+    await settleCompiler(0, () => polls++, noSleep);
+    expect(polls).toBe(0);
   });
 });

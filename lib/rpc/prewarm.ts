@@ -11,6 +11,7 @@
 import type { Decision, HookEvent } from "../engine/schema.ts";
 import type { Logger } from "../log.ts";
 import type { Workspace } from "../rules/workspace.ts";
+import { compilerTicks, listThreads } from "./compiler-threads.ts";
 import type { Dispatcher } from "./dispatch.ts";
 import { serveStdio } from "./transport.ts";
 
@@ -76,6 +77,30 @@ export interface PrewarmOptions {
   dispatcherFor: (evaluate: (event: HookEvent) => Decision | Promise<Decision>) => Dispatcher;
   log: Logger;
   evaluations?: number;
+  /** At most this long, wait for the JIT's compiler threads to finish what the warm-up gave them. */
+  settleMs?: number;
+}
+
+/** The longest wait for the compiler threads at start (default of `settleMs`). */
+export const SETTLE_MS = 400;
+const SETTLE_POLL_MS = 10;
+
+/**
+ * Waits until the compiler threads spent no CPU tick over two polls in a row, or `maxMs` passed: what the
+ * warm-up made hot is then compiled before the first request instead of beside it. Nothing to wait for
+ * where the threads cannot be seen (no /proc).
+ */
+export async function settleCompiler(maxMs: number, ticks: () => number = compilerTicks, sleep: (ms: number) => Promise<void> = (ms) => new Promise((resolve) => setTimeout(resolve, ms))): Promise<void> {
+  if (maxMs <= 0 || listThreads().length === 0) return;
+  const end = performance.now() + maxMs;
+  let last = ticks();
+  let quiet = 0;
+  while (quiet < 2 && performance.now() < end) {
+    await sleep(SETTLE_POLL_MS);
+    const now = ticks();
+    quiet = now === last ? quiet + 1 : 0;
+    last = now;
+  }
 }
 
 /**
@@ -96,6 +121,7 @@ export async function prewarm(workspace: Workspace, cwd: string, opts: PrewarmOp
     let answered = 0;
     const input = { read: async () => (next < chunks.length ? { done: false, value: chunks[next++] } : { done: true }) };
     await serveStdio({ input, write: (line) => void (ANSWERED.test(line) && answered++) }, opts.dispatcherFor(evaluate), opts.log).done;
+    await settleCompiler(opts.settleMs ?? SETTLE_MS);
     return answered;
   } catch {
     // A rule set that throws here throws on a real event too, and is reported there.
