@@ -29,6 +29,8 @@ export interface ServeOptions {
   yieldCompiler?: boolean;
 }
 
+const SILENT: Logger = { debug: () => {}, info: () => {}, warning: () => {}, error: () => {} };
+
 /** How long the sidecar waits, after stdin ends, for the last decision spans to be exported. */
 const TELEMETRY_EXIT_MS = 1_000;
 
@@ -49,8 +51,10 @@ export async function runServe(
     },
     opts.version,
   );
+  // The warm-up's dispatcher decides on a scratch store and stays quiet: what fails there fails, and is
+  // reported, on the client's own request.
   const dispatcherFor = (evaluate?: DispatcherOptions["evaluate"]) =>
-    new Dispatcher({ workspace, version: opts.version, log: opts.log, ...(opts.hookTool ? { hookTool: true } : {}), ...(evaluate ? { evaluate } : {}) });
+    new Dispatcher({ workspace, version: opts.version, log: evaluate ? SILENT : opts.log, ...(opts.hookTool ? { hookTool: true } : {}), ...(evaluate ? { evaluate } : {}) });
   const gc = createGcPolicy();
   const write = (line: string) => {
     opts.write(line);
@@ -72,10 +76,11 @@ export async function runServe(
   workspace.host(opts.cwd);
   // ...and run its hot paths, so a session's first requests do not pay for the JIT's warm-up; then the
   // compilations still to come run on CPU time the requests do not need.
+  let closed = false;
   let stopYielding = () => {};
-  void (opts.prewarm === false ? Promise.resolve(0) : prewarm(workspace, opts.cwd, { dispatcherFor, log: opts.log })).then((n) => {
+  void (opts.prewarm === false ? Promise.resolve(0) : prewarm(workspace, opts.cwd, { dispatcherFor, log: SILENT })).then((n) => {
     gc.loaded();
-    if (opts.yieldCompiler !== false) stopYielding = keepCompilerThreadsYielding();
+    if (opts.yieldCompiler !== false && !closed) stopYielding = keepCompilerThreadsYielding();
     warmedUp(n);
   });
   opts.log.debug(`serving ${opts.cwd}`);
@@ -89,6 +94,7 @@ export async function runServe(
       return 0;
     }),
     close: () => {
+      closed = true;
       stopYielding();
       workspace.close();
       audit.close();
