@@ -59,6 +59,17 @@ describe("prewarm", () => {
     }
   });
 
+  it("should stop after the first whole round once its budget is spent", async () => {
+    const ws = new Workspace({ env, cwd, watch: false }, "test");
+    try {
+      const n = warmEvents(cwd).length;
+      expect(await prewarm(ws, cwd, { ...warmOptions(ws, 50 * n), budgetMs: 0 })).toBe(n);
+      expect(await prewarm(ws, cwd, { ...warmOptions(ws, 3 * n), budgetMs: 60_000 })).toBe(3 * n);
+    } finally {
+      ws.close();
+    }
+  });
+
   it("should wait for the project's plugins, then warm (a sidecar with plugins warmed nothing before)", async () => {
     const { provider, finish } = slowPlugins();
     const ws = new Workspace({ env, cwd, watch: false, plugins: provider }, "test");
