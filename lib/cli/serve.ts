@@ -79,9 +79,13 @@ export async function runServe(
   let closed = false;
   let stopYielding = () => {};
   void (opts.prewarm === false ? Promise.resolve(0) : prewarm(workspace, opts.cwd, { dispatcherFor, log: SILENT })).then((n) => {
-    gc.loaded();
-    if (opts.yieldCompiler !== false && !closed) stopYielding = keepCompilerThreadsYielding();
-    warmedUp(n);
+    try {
+      gc.loaded();
+      if (opts.yieldCompiler !== false && !closed) stopYielding = keepCompilerThreadsYielding();
+    } finally {
+      // Whatever happens here, the client's lines are read.
+      warmedUp(n);
+    }
   });
   opts.log.debug(`serving ${opts.cwd}`);
   return {

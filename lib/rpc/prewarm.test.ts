@@ -87,6 +87,17 @@ describe("prewarm", () => {
     }
   });
 
+  it("should give up, warming nothing, when the plugins take longer than it waits", async () => {
+    const { provider, finish } = slowPlugins();
+    const ws = new Workspace({ env, cwd, watch: false, plugins: provider }, "test");
+    try {
+      expect(await prewarm(ws, cwd, { ...warmOptions(ws, 1), readyWaitMs: 20 })).toBe(0);
+    } finally {
+      finish();
+      ws.close();
+    }
+  });
+
   it("should warm each kind of event a session sends, in the project, and never end a session", () => {
     const events = warmEvents(cwd);
     const kinds = new Set(events.map((e) => `${e.hook}:${e.tool?.name ?? ""}`));

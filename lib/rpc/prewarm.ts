@@ -79,9 +79,14 @@ export interface PrewarmOptions {
   evaluations?: number;
   /** At most this long, wait for the JIT's compiler threads to finish what the warm-up gave them. */
   settleMs?: number;
+  /** How long to wait for the project's plugins before giving up on the warm-up. */
+  readyWaitMs?: number;
   /** Past this long, the warm-up stops after the round it is in (a loaded host must not delay `initialize` much). */
   budgetMs?: number;
 }
+
+/** The longest wait for the project's plugins (default of `readyWaitMs`): the client's first line waits for it. */
+export const READY_WAIT_MS = 1_000;
 
 /** The longest the warm-up's rounds run (default of `budgetMs`): ~0.15 s on a quiet host at 1,000 rules. */
 export const WARM_BUDGET_MS = 300;
@@ -116,8 +121,11 @@ export async function settleCompiler(maxMs: number, ticks: () => number = compil
  */
 export async function prewarm(workspace: Workspace, cwd: string, opts: PrewarmOptions): Promise<number> {
   try {
-    // Rules naming plugin actions are final only once the project's plugins are loaded.
-    await workspace.ready(cwd);
+    // Rules naming plugin actions are final only once the project's plugins are loaded (the binary loads
+    // them before it serves; a provider that takes longer is not waited for past READY_WAIT_MS).
+    let waited: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([workspace.ready(cwd), new Promise<void>((resolve) => (waited = setTimeout(resolve, opts.readyWaitMs ?? READY_WAIT_MS)))]);
+    clearTimeout(waited);
     const evaluate = workspace.scratch(cwd);
     if (!evaluate) return 0;
     const events = warmEvents(cwd);
