@@ -3,9 +3,11 @@
  * functions on threads of its own ("JITWorker"); at 1,000 rules a sidecar's first few thousand requests
  * bring ~0.3-0.5 s of such compilation (a single optimizing compile of a matcher takes 30-130 ms). Where
  * the client, the sidecar and other work share one CPU, each of those slices lands inside some request:
- * ~40 requests of the first 5,000 took 2-5 ms that way. Lowered to the weakest priority after the warm-up,
- * a compiler thread runs on CPU time nobody else wants (between a session's tool calls, seconds apart)
- * and steps aside when a request arrives. JSC ends an idle compiler thread after a few seconds and starts
+ * ~40 requests of the first 5,000 took 2-5 ms that way. Lowered after the warm-up, a compiler thread
+ * gets a tenth of a normal thread's share while both want the CPU (and all of it between a session's tool
+ * calls, seconds apart): the serving thread runs first, and the compilations still finish. At the weakest
+ * priority (19, a 1.5% share) they barely ran on a host others keep busy, so the code stayed in lower
+ * tiers (the first 5,000 requests' p50 +10 µs). JSC ends an idle compiler thread after a few seconds and starts
  * a new one, at normal priority, on the next compile, so the sidecar looks again now and then. Linux only
  * (per-thread nice values under /proc); elsewhere nothing is changed.
  */
@@ -14,8 +16,8 @@ import { setPriority } from "node:os";
 
 /** The name JSC gives its compiler (worklist) threads. */
 export const COMPILER_THREAD_NAME = "JITWorker";
-/** The weakest nice value: such a thread runs when the CPU would otherwise idle. */
-export const COMPILER_NICE = 19;
+/** Nice 10: CFS weight 110 against a normal thread's 1,024. */
+export const COMPILER_NICE = 10;
 /** How often a running sidecar looks for new compiler threads. */
 export const RECHECK_MS = 1_000;
 
@@ -71,7 +73,7 @@ export function compilerTicks(threads: readonly ThreadInfo[] = listThreads()): n
   return ticks;
 }
 
-/** Lowers every compiler thread not yet at COMPILER_NICE; returns how many it lowered. Never throws. */
+/** Lowers every compiler thread not yet at COMPILER_NICE (or weaker); returns how many it lowered. Never throws. */
 export function yieldCompilerThreads(threads: readonly ThreadInfo[] = listThreads(), set: (tid: number, nice: number) => void = setPriority): number {
   let lowered = 0;
   for (const t of threads) {
