@@ -2,10 +2,11 @@
 import { decisionSinks } from "../audit/decision-sinks.ts";
 import { AuditLog } from "../audit/audit-log.ts";
 import type { Logger } from "../log.ts";
-import { Dispatcher } from "../rpc/dispatch.ts";
+import { keepCompilerThreadsYielding } from "../rpc/compiler-threads.ts";
+import { Dispatcher, type DispatcherOptions } from "../rpc/dispatch.ts";
 import { createGcPolicy } from "../rpc/gc-policy.ts";
 import { prewarm } from "../rpc/prewarm.ts";
-import { serveStdio, type TransportIO } from "../rpc/transport.ts";
+import { inputAfter, serveStdio, type TransportIO } from "../rpc/transport.ts";
 import type { Env } from "../rules/paths.ts";
 import { processPatternFacts } from "../rules/pattern-facts-cache.ts";
 import { type PluginProvider, Workspace } from "../rules/workspace.ts";
@@ -25,13 +26,19 @@ export interface ServeOptions {
   hookTool?: boolean;
   /** Warm the evaluation before the first request (lib/rpc/prewarm.ts); on unless false. */
   prewarm?: boolean;
+  /** Lower the JIT's compiler threads once warm (lib/rpc/compiler-threads.ts); on unless false. */
+  yieldCompiler?: boolean;
 }
+
+const SILENT: Logger = { debug: () => {}, info: () => {}, warning: () => {}, error: () => {} };
 
 /** How long the sidecar waits, after stdin ends, for the last decision spans to be exported. */
 const TELEMETRY_EXIT_MS = 1_000;
 
 /** Resolves with the exit code once stdin ends and every request is answered. */
-export async function runServe(opts: ServeOptions): Promise<{ done: Promise<number>; close: () => void; workspace: Workspace; telemetry: TelemetrySink }> {
+export async function runServe(
+  opts: ServeOptions,
+): Promise<{ done: Promise<number>; close: () => void; workspace: Workspace; telemetry: TelemetrySink; warmed: Promise<number> }> {
   const audit = new AuditLog({ env: opts.env, log: opts.log, settingFor: (cwd): unknown => workspace.host(cwd).settings.audit });
   const telemetry = new TelemetrySink({ env: opts.env, face: "serve", version: opts.version, log: opts.log, threaded: true, statusFile: telemetryStatusFile(opts.env) });
   const workspace = new Workspace(
@@ -47,13 +54,21 @@ export async function runServe(opts: ServeOptions): Promise<{ done: Promise<numb
     },
     opts.version,
   );
-  const dispatcher = new Dispatcher({ workspace, version: opts.version, log: opts.log, ...(opts.hookTool ? { hookTool: true } : {}) });
+  // The warm-up's dispatcher decides on a scratch store and stays quiet: what fails there fails, and is
+  // reported, on the client's own request.
+  const dispatcherFor = (evaluate?: DispatcherOptions["evaluate"]) =>
+    new Dispatcher({ workspace, version: opts.version, log: evaluate ? SILENT : opts.log, ...(opts.hookTool ? { hookTool: true } : {}), ...(evaluate ? { evaluate } : {}) });
   const gc = createGcPolicy();
   const write = (line: string) => {
     opts.write(line);
     gc.request();
   };
-  const transport = serveStdio({ input: opts.input, write }, dispatcher, opts.log, opts.maxLineBytes);
+  // The client's first line is read once the warm-up is done (below): the two never interleave.
+  let warmedUp: (n: number) => void = () => {};
+  const warmed = new Promise<number>((resolve) => {
+    warmedUp = resolve;
+  });
+  const transport = serveStdio({ input: inputAfter(warmed, opts.input), write }, dispatcherFor(), opts.log, opts.maxLineBytes);
   workspace.onNotify((level, message, data) => {
     // Notifications follow (re)loads: their garbage is collected once they are done.
     gc.loaded();
@@ -62,12 +77,23 @@ export async function runServe(opts: ServeOptions): Promise<{ done: Promise<numb
   });
   // Load the starting project now, so broken rule files are reported at start, not at the first event.
   workspace.host(opts.cwd);
-  // ...and run its hot paths once, so a session's first requests do not pay for the JIT's warm-up.
-  if (opts.prewarm !== false) prewarm(workspace, opts.cwd);
-  gc.loaded();
+  // ...and run its hot paths, so a session's first requests do not pay for the JIT's warm-up; then the
+  // compilations still to come run on CPU time the requests do not need.
+  let closed = false;
+  let stopYielding = () => {};
+  void (opts.prewarm === false ? Promise.resolve(0) : prewarm(workspace, opts.cwd, { dispatcherFor, log: SILENT })).then((n) => {
+    try {
+      gc.loaded();
+      if (opts.yieldCompiler !== false && !closed) stopYielding = keepCompilerThreadsYielding();
+    } finally {
+      // Whatever happens here, the client's lines are read.
+      warmedUp(n);
+    }
+  });
   opts.log.debug(`serving ${opts.cwd}`);
   return {
     done: transport.done.then(async () => {
+      stopYielding();
       workspace.close();
       audit.close();
       // Every request is answered: what telemetry still holds gets a short, bounded chance to leave.
@@ -75,11 +101,14 @@ export async function runServe(opts: ServeOptions): Promise<{ done: Promise<numb
       return 0;
     }),
     close: () => {
+      closed = true;
+      stopYielding();
       workspace.close();
       audit.close();
       void telemetry.close(0);
     },
     telemetry,
     workspace,
+    warmed,
   };
 }

@@ -76,6 +76,11 @@ export interface DispatcherOptions {
    * hook events; Claude Code's hooks are the one caller it is for, and Shepherd denies the model's own call.
    */
   hookTool?: boolean;
+  /**
+   * How `shepherd/evaluate` decides (default: the workspace's own evaluation, audited and counted). The
+   * warm-up passes a scratch evaluator, so its requests run the serving path and leave no trace.
+   */
+  evaluate?: (event: HookEvent) => Decision | Promise<Decision>;
 }
 
 type Handler = (params: unknown) => unknown;
@@ -97,6 +102,7 @@ export class Dispatcher {
 
   constructor(opts: DispatcherOptions) {
     const { workspace, version } = opts;
+    const evaluate = opts.evaluate ?? ((event: HookEvent) => workspace.evaluate(event));
     this.#log = opts.log;
     const offers = new PendingOffers();
     this.#methods = new Map<string, Handler>([
@@ -132,7 +138,7 @@ export class Dispatcher {
           // The hot path: a valid event is used as it came; anything else gets the schema's error message.
           const given = (params as { event?: unknown } | undefined)?.event;
           const event = isHookEvent(given) ? given : parseParams(EvaluateParams, params).event;
-          const decision = workspace.evaluate(event);
+          const decision = evaluate(event);
           if (!(decision instanceof Promise)) return withApprovals(workspace, offers, event, decision);
           // Pending work (a plugin, a git check) is answered by the deadline, before the client's own timeout.
           const { settings } = workspace.host(event.session.cwd);

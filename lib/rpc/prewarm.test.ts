@@ -1,12 +1,15 @@
-/** @module unit tests: warming a sidecar at start evaluates on a scratch session store and leaves no trace. */
+/** @module unit tests: warming a sidecar at start runs the serving path on a scratch session store and leaves no trace. */
 import { afterEach, beforeEach, describe, expect, it } from "bun:test";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Decision, HookEvent } from "../engine/schema.ts";
-import { Workspace } from "../rules/workspace.ts";
-import { prewarm, warmEvents } from "./prewarm.ts";
+import type { Logger } from "../log.ts";
+import { type PluginProvider, Workspace } from "../rules/workspace.ts";
+import { Dispatcher } from "./dispatch.ts";
+import { prewarm, settleCompiler, warmEvents, warmLines } from "./prewarm.ts";
 
+const quiet: Logger = { debug: () => {}, info: () => {}, warning: () => {}, error: () => {} };
 let root = "";
 let cwd = "";
 let env: Record<string, string> = {};
@@ -21,13 +24,28 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(root, { recursive: true, force: true }));
 
+/** Plugins that finish loading when the test says so (as the sidecar's provider does after its workers start). */
+function slowPlugins(): { provider: PluginProvider; finish: () => void } {
+  let finish = () => {};
+  const ready = new Promise<void>((resolve) => {
+    finish = resolve;
+  });
+  const none = { actions: new Set<string>(), checks: new Set<string>() };
+  return { provider: { names: () => none, evalHost: () => ({}), ready: () => ready }, finish };
+}
+
+function warmOptions(ws: Workspace, evaluations: number) {
+  return { dispatcherFor: (evaluate: (e: HookEvent) => Decision | Promise<Decision>) => new Dispatcher({ workspace: ws, version: "test", log: quiet, evaluate }), log: quiet, evaluations };
+}
+
 describe("prewarm", () => {
-  it("should evaluate every warm event without a decision reaching the audit, a session or the shadow tally", async () => {
+  it("should answer every warm line without a decision reaching the audit, a session or the shadow tally", async () => {
     const decisions: Decision[] = [];
     const ws = new Workspace({ env, cwd, watch: false, onDecision: (_e, d) => decisions.push(d) }, "test");
     try {
       expect(ws.host(cwd).issues).toEqual([]);
-      prewarm(ws, cwd, 200);
+      const rounds = 4;
+      expect(await prewarm(ws, cwd, warmOptions(ws, rounds * warmEvents(cwd).length))).toBe(rounds * warmEvents(cwd).length);
       expect(decisions).toEqual([]);
       expect(ws.status(cwd).sessions).toBe(0);
       expect(ws.shadowCounts()).toEqual([]);
@@ -41,10 +59,88 @@ describe("prewarm", () => {
     }
   });
 
-  it("should warm each kind of event a session sends, in the project", () => {
+  it("should stop after the first whole round once its budget is spent", async () => {
+    const ws = new Workspace({ env, cwd, watch: false }, "test");
+    try {
+      const n = warmEvents(cwd).length;
+      expect(await prewarm(ws, cwd, { ...warmOptions(ws, 50 * n), budgetMs: 0 })).toBe(n);
+      expect(await prewarm(ws, cwd, { ...warmOptions(ws, 3 * n), budgetMs: 60_000 })).toBe(3 * n);
+    } finally {
+      ws.close();
+    }
+  });
+
+  it("should wait for the project's plugins, then warm (a sidecar with plugins warmed nothing before)", async () => {
+    const { provider, finish } = slowPlugins();
+    const ws = new Workspace({ env, cwd, watch: false, plugins: provider }, "test");
+    try {
+      ws.host(cwd);
+      expect(ws.scratch(cwd)).toBeUndefined();
+      let done = false;
+      const warmed = prewarm(ws, cwd, warmOptions(ws, 1)).then((n) => ((done = true), n));
+      await Bun.sleep(20);
+      expect(done).toBe(false);
+      finish();
+      expect(await warmed).toBe(warmEvents(cwd).length);
+    } finally {
+      ws.close();
+    }
+  });
+
+  it("should give up, warming nothing, when the plugins take longer than it waits", async () => {
+    const { provider, finish } = slowPlugins();
+    const ws = new Workspace({ env, cwd, watch: false, plugins: provider }, "test");
+    try {
+      expect(await prewarm(ws, cwd, { ...warmOptions(ws, 1), readyWaitMs: 20 })).toBe(0);
+    } finally {
+      finish();
+      ws.close();
+    }
+  });
+
+  it("should warm each kind of event a session sends, in the project, and never end a session", () => {
     const events = warmEvents(cwd);
     const kinds = new Set(events.map((e) => `${e.hook}:${e.tool?.name ?? ""}`));
     for (const k of ["tool_call:bash", "tool_result:bash", "tool_call:read", "tool_call:edit", "tool_call:write", "tool_result:read", "input:", "message_end:"]) expect(kinds).toContain(k);
     expect(events.every((e) => e.session.cwd === cwd)).toBe(true);
+    // A warm session_shutdown would reach the approval store (Dispatcher's withApprovals).
+    expect(events.some((e) => e.hook === "session_shutdown")).toBe(false);
+  });
+
+  it("should frame the warm events as request lines, one a chunk, with distinct ids", () => {
+    const events = warmEvents(cwd);
+    const lines = warmLines(events, 2).map((c) => new TextDecoder().decode(c));
+    expect(lines.length).toBe(2 * events.length);
+    expect(lines.every((l) => l.endsWith("\n") && l.indexOf("\n") === l.length - 1)).toBe(true);
+    const parsed = lines.map((l) => JSON.parse(l) as { jsonrpc: string; id: number; method: string; params: { event: HookEvent } });
+    expect(new Set(parsed.map((p) => p.id)).size).toBe(lines.length);
+    expect(parsed.every((p) => p.jsonrpc === "2.0" && p.method === "shepherd/evaluate")).toBe(true);
+    expect(parsed.slice(0, events.length).map((p) => p.params.event)).toEqual(events);
+  });
+});
+
+describe("settleCompiler", () => {
+  const noSleep = () => Promise.resolve();
+
+  it("should stop once the compiler threads spent nothing over two polls in a row (Linux)", async () => {
+    const readings = [0, 3, 7, 7, 9, 9, 9, 12];
+    let polls = 0;
+    await settleCompiler(10_000, () => readings[Math.min(polls++, readings.length - 1)] as number, noSleep);
+    // Linux: 0 3 7 7 9 9 9 (quiet twice at the 7th); elsewhere no thread is visible, so nothing is read.
+    expect(polls).toBe(process.platform === "linux" ? 7 : 0);
+  });
+
+  it("should give up after its budget while the threads keep compiling", async () => {
+    let polls = 0;
+    const t0 = performance.now();
+    await settleCompiler(30, () => polls++, (ms) => new Promise((resolve) => setTimeout(resolve, ms)));
+    expect(performance.now() - t0).toBeLessThan(5_000);
+    expect(polls > 1).toBe(process.platform === "linux");
+  });
+
+  it("should not wait at all without a budget", async () => {
+    let polls = 0;
+    await settleCompiler(0, () => polls++, noSleep);
+    expect(polls).toBe(0);
   });
 });

@@ -2,11 +2,18 @@
  * @module warming a sidecar before its first request. A pi session is hundreds of tool calls: left cold,
  * its first few thousand requests run the evaluation in Bun's interpreter and baseline tiers and build
  * the prefilter's indexes and compile rules on the way, which is where the stdio p99 over a session's start
- * went (3x the echo's). Ordinary events of each kind, evaluated at start on a scratch session store
- * (Workspace.warm), move that work before `initialize` is answered.
+ * went (3x the echo's). Ordinary events of each kind, sent at start as request lines through the sidecar's
+ * own transport and dispatcher and decided on a scratch session store (Workspace.scratch), move that work
+ * before the client's first line is read. The warm-up waits for the project's plugins: until they are
+ * loaded its rules are not final (and, before this waited, the warm-up of a sidecar with plugins, i.e.
+ * every `shepherd serve`, evaluated nothing).
  */
-import type { HookEvent } from "../engine/schema.ts";
+import type { Decision, HookEvent } from "../engine/schema.ts";
+import type { Logger } from "../log.ts";
 import type { Workspace } from "../rules/workspace.ts";
+import { compilerTicks, listThreads } from "./compiler-threads.ts";
+import type { Dispatcher } from "./dispatch.ts";
+import { serveStdio } from "./transport.ts";
 
 /** Evaluations at start (~20 rounds of warmEvents): a few tens of ms once per process at 1,000 rules. */
 export const WARM_EVALUATIONS = 1_000;
@@ -52,12 +59,88 @@ export function warmEvents(cwd: string): HookEvent[] {
   return events;
 }
 
-/** Warms the project's evaluation; never fails the start (a warm-up is an optimisation). */
-export function prewarm(workspace: Workspace, cwd: string, evaluations = WARM_EVALUATIONS): void {
-  const events = warmEvents(cwd);
+/** The warm events as the client sends them: request lines, one a chunk, as stdin delivers them. */
+export function warmLines(events: readonly HookEvent[], rounds: number): Uint8Array[] {
+  const bodies = events.map((event) => JSON.stringify({ method: "shepherd/evaluate", params: { event } }).slice(1));
+  const encoder = new TextEncoder();
+  const out: Uint8Array[] = [];
+  let id = 0;
+  for (let r = 0; r < rounds; r++) for (const body of bodies) out.push(encoder.encode(`{"jsonrpc":"2.0","id":${++id},${body}\n`));
+  return out;
+}
+
+/** A successful answer's start (`send` writes the members in this order). */
+const ANSWERED = /^\{"jsonrpc":"2\.0","id":\d+,"result":/;
+
+export interface PrewarmOptions {
+  /** A dispatcher like the sidecar's, deciding with `evaluate` instead of the workspace's audited evaluation. */
+  dispatcherFor: (evaluate: (event: HookEvent) => Decision | Promise<Decision>) => Dispatcher;
+  log: Logger;
+  evaluations?: number;
+  /** At most this long, wait for the JIT's compiler threads to finish what the warm-up gave them. */
+  settleMs?: number;
+  /** How long to wait for the project's plugins before giving up on the warm-up. */
+  readyWaitMs?: number;
+  /** Past this long, the warm-up stops after the round it is in (a loaded host must not delay `initialize` much). */
+  budgetMs?: number;
+}
+
+/** The longest wait for the project's plugins (default of `readyWaitMs`): the client's first line waits for it. */
+export const READY_WAIT_MS = 1_000;
+
+/** The longest the warm-up's rounds run (default of `budgetMs`): ~0.15 s on a quiet host at 1,000 rules. */
+export const WARM_BUDGET_MS = 300;
+
+/** The longest wait for the compiler threads at start (default of `settleMs`). */
+export const SETTLE_MS = 400;
+const SETTLE_POLL_MS = 10;
+
+/**
+ * Waits until the compiler threads spent no CPU tick over two polls in a row, or `maxMs` passed: what the
+ * warm-up made hot is then compiled before the first request instead of beside it. Nothing to wait for
+ * where the threads cannot be seen (no /proc).
+ */
+export async function settleCompiler(maxMs: number, ticks: () => number = compilerTicks, sleep: (ms: number) => Promise<void> = (ms) => new Promise((resolve) => setTimeout(resolve, ms))): Promise<void> {
+  if (maxMs <= 0 || listThreads().length === 0) return;
+  const end = performance.now() + maxMs;
+  let last = ticks();
+  let quiet = 0;
+  while (quiet < 2 && performance.now() < end) {
+    await sleep(SETTLE_POLL_MS);
+    const now = ticks();
+    quiet = now === last ? quiet + 1 : 0;
+    last = now;
+  }
+}
+
+/**
+ * Warms the project's evaluation and the serving path around it (framing, the envelope and event guards,
+ * the dispatch, the answer's serialization): warm request lines run through the sidecar's own transport
+ * code, answered by a scratch evaluator. Resolves with the evaluations answered (0 when the project could
+ * not be warmed); never rejects (a warm-up is an optimisation).
+ */
+export async function prewarm(workspace: Workspace, cwd: string, opts: PrewarmOptions): Promise<number> {
   try {
-    workspace.warm(cwd, events, Math.max(1, Math.round(evaluations / events.length)));
+    // Rules naming plugin actions are final only once the project's plugins are loaded (the binary loads
+    // them before it serves; a provider that takes longer is not waited for past READY_WAIT_MS).
+    let waited: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([workspace.ready(cwd), new Promise<void>((resolve) => (waited = setTimeout(resolve, opts.readyWaitMs ?? READY_WAIT_MS)))]);
+    clearTimeout(waited);
+    const evaluate = workspace.scratch(cwd);
+    if (!evaluate) return 0;
+    const events = warmEvents(cwd);
+    const chunks = warmLines(events, Math.max(1, Math.round((opts.evaluations ?? WARM_EVALUATIONS) / events.length)));
+    const deadline = performance.now() + (opts.budgetMs ?? WARM_BUDGET_MS);
+    let next = 0;
+    let answered = 0;
+    // At least the first round; then whole rounds while the budget lasts.
+    const more = () => next < chunks.length && (next < events.length || next % events.length !== 0 || performance.now() < deadline);
+    const input = { read: async () => (more() ? { done: false, value: chunks[next++] } : { done: true }) };
+    await serveStdio({ input, write: (line) => void (ANSWERED.test(line) && answered++) }, opts.dispatcherFor(evaluate), opts.log).done;
+    await settleCompiler(opts.settleMs ?? SETTLE_MS);
+    return answered;
   } catch {
     // A rule set that throws here throws on a real event too, and is reported there.
+    return 0;
   }
 }

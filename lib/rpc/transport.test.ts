@@ -7,7 +7,7 @@ import { Readable } from "node:stream";
 import type { Logger } from "../log.ts";
 import { Workspace } from "../rules/workspace.ts";
 import { Dispatcher } from "./dispatch.ts";
-import { serveStdio, type TransportIO } from "./transport.ts";
+import { inputAfter, serveStdio, type TransportIO } from "./transport.ts";
 
 const quiet: Logger = { debug: () => {}, info: () => {}, warning: () => {}, error: () => {} };
 let root = "";
@@ -49,5 +49,55 @@ describe("serveStdio", () => {
       { jsonrpc: "2.0", id: 1, result: {} },
       { jsonrpc: "2.0", id: 2, result: {} },
     ] as never);
+  });
+});
+
+describe("inputAfter", () => {
+  /** A reader that records when it was first asked for a chunk. */
+  const recording = () => {
+    const asked: number[] = [];
+    const input = inputs[0]?.[1]() as { read(): Promise<{ done: boolean; value?: Uint8Array | undefined }> };
+    return { asked, reader: { read: () => (asked.push(asked.length), input.read()) } };
+  };
+
+  it.each([
+    ["resolves", (p: { resolve: () => void; reject: (e: Error) => void }) => p.resolve()],
+    ["rejects", (p: { resolve: () => void; reject: (e: Error) => void }) => p.reject(new Error("warm-up failed"))],
+  ])("should read nothing until the gate settles, then every line (when it %s)", async (_label, settle) => {
+    const { asked, reader } = recording();
+    let gate: { resolve: () => void; reject: (e: Error) => void } = { resolve: () => {}, reject: () => {} };
+    const ready = new Promise<void>((resolve, reject) => {
+      gate = { resolve, reject };
+    });
+    const out: string[] = [];
+    const t = serveStdio({ input: inputAfter(ready, reader), write: (l) => out.push(l) }, new Dispatcher({ workspace, version: "test", log: quiet }), quiet);
+    await Bun.sleep(10);
+    expect(asked).toEqual([]);
+    expect(out).toEqual([]);
+    settle(gate);
+    await t.done;
+    expect(asked.length).toBeGreaterThan(0);
+    expect(out.length).toBe(2);
+  });
+
+  it("should gate an async iterable the same way", async () => {
+    let started = false;
+    const iterable = {
+      async *[Symbol.asyncIterator]() {
+        started = true;
+        yield* pieces();
+      },
+    };
+    let open = () => {};
+    const ready = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    const out: string[] = [];
+    const t = serveStdio({ input: inputAfter(ready, iterable), write: (l) => out.push(l) }, new Dispatcher({ workspace, version: "test", log: quiet }), quiet);
+    await Bun.sleep(10);
+    expect(started).toBe(false);
+    open();
+    await t.done;
+    expect(out.length).toBe(2);
   });
 });

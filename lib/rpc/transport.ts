@@ -21,6 +21,32 @@ export interface Transport {
   done: Promise<void>;
 }
 
+/**
+ * `input` read only once `ready` settles: the client's first line waits for the sidecar's warm-up (which
+ * runs this same transport over lines of its own) instead of interleaving with it.
+ */
+export function inputAfter(ready: Promise<unknown>, input: TransportIO["input"]): TransportIO["input"] {
+  const settled = ready.then(
+    () => undefined,
+    () => undefined,
+  );
+  if (Symbol.asyncIterator in input) {
+    return (async function* () {
+      await settled;
+      yield* input;
+    })();
+  }
+  let gate: Promise<void> | undefined = settled;
+  return {
+    read() {
+      if (!gate) return input.read();
+      const g = gate;
+      gate = undefined;
+      return g.then(() => input.read());
+    },
+  };
+}
+
 /** Upper bound on requests in flight; past it, new ones wait for the stream (natural backpressure). */
 const MAX_IN_FLIGHT = 4096;
 

@@ -271,22 +271,22 @@ export class Workspace {
     return { ...pluginHost, gitUncommitted: this.#gitCheck };
   }
 
+  /** Resolves once the project's plugins are loaded (at once when none are loading): its rules are final then. */
+  ready(cwd: string): Promise<void> {
+    return this.#loading.get(this.host(cwd).cwd) ?? Promise.resolve();
+  }
+
   /**
-   * Evaluates `events`, `rounds` times, on a scratch session store with no host (no git, no plugin call),
-   * no audit and no shadow tally: a long-running face warms the evaluation's code and the prefilter's
-   * indexes this way before its first request (lib/rpc/prewarm.ts). Decisions are dropped; a project whose
-   * plugins are still loading is not warmed (its rules are not final).
+   * An evaluator on a scratch session store with no host (no git, no plugin call), no audit and no shadow
+   * tally: a long-running face warms the evaluation's code and the prefilter's indexes with it before its
+   * first request (lib/rpc/prewarm.ts). Undefined while the project's plugins are still loading (its rules
+   * are not final then: await `ready` first).
    */
-  warm(cwd: string, events: readonly HookEvent[], rounds: number): void {
+  scratch(cwd: string): ((event: HookEvent) => Decision | Promise<Decision>) | undefined {
     const host = this.host(cwd);
-    if (this.#loading.has(host.cwd)) return;
+    if (this.#loading.has(host.cwd)) return undefined;
     const ctx: EvalContext = { ...this.#contextFor(host), sessions: new SessionStore(4), host: {} };
-    for (let r = 0; r < rounds; r++) {
-      for (const event of events) {
-        const decision = evaluate(ctx, event);
-        if (decision instanceof Promise) decision.catch(() => undefined);
-      }
-    }
+    return (event) => evaluate(ctx, event);
   }
 
   hint(sessionId: string, text: string): void {
