@@ -32,34 +32,48 @@ const ALIASES: Record<string, Record<string, string[]>> = {
   rsync: { "--del": ["--delete"], "--delete-during": ["--delete"], "--delete-before": ["--delete"], "--delete-after": ["--delete"], "--delete-delay": ["--delete"], "--delete-excluded": ["--delete"], "--dry-run": ["-n"] },
 };
 
-/** Options whose value is the next word (so it is not mistaken for a positional argument or subcommand). */
-const VALUE_OPTS: Record<string, Set<string>> = {
-  git: new Set(["-C", "-c", "--git-dir", "--work-tree", "--namespace", "--config-env", "--super-prefix", "--exec-path"]),
-  "git commit": new Set(["-m", "-F", "-C", "-c", "--message", "--file", "--author", "--date"]),
-  "git checkout": new Set(["-b", "-B", "--orphan", "-U", "--unified", "--inter-hunk-context", "--conflict", "--pathspec-from-file"]),
-  "git switch": new Set(["-c", "-C", "--create", "--force-create", "--orphan"]),
-  "git push": new Set(["-o", "--push-option", "--repo", "--receive-pack", "--exec"]),
-  "git clean": new Set(["-e", "--exclude"]),
-  "git restore": new Set(["-s", "--source"]),
-  "git branch": new Set(["-u", "--set-upstream-to"]),
-  npm: new Set(["--prefix", "-w", "--workspace", "--registry", "--tag", "--otp", "--access"]),
-  cargo: new Set(["--manifest-path", "-p", "--package", "--registry", "--token", "-Z", "--config"]),
-  curl: new Set(["-o", "-d", "-X", "-H", "-u", "-A", "-F", "-T", "-e", "-x", "-b", "-c", "-m", "--data", "--data-binary", "--data-raw", "--data-urlencode", "--form", "--upload-file", "--output", "--header", "--request", "--user", "--user-agent", "--proxy", "--cookie", "--max-time", "--connect-timeout", "--retry"]),
-  wget: new Set(["-O", "-P", "-o", "-a", "-U", "--output-document", "--directory-prefix", "--header", "--post-file", "--post-data", "--body-file"]),
-  cp: new Set(["-t", "-S", "--target-directory", "--suffix"]),
-  mv: new Set(["-t", "-S", "--target-directory", "--suffix"]),
-  head: new Set(["-n", "-c"]),
-  ssh: new Set(["-i", "-p", "-l", "-o", "-F", "-J", "-L", "-R", "-D", "-W", "-b", "-c", "-E", "-e", "-I", "-m", "-O", "-Q", "-S", "-w"]),
-  scp: new Set(["-i", "-P", "-o", "-F", "-J", "-l", "-S", "-c"]),
-  sftp: new Set(["-i", "-P", "-o", "-F", "-J", "-l", "-S", "-c", "-b"]),
-  rsync: new Set(["-e", "--rsh", "--exclude", "--include", "--exclude-from", "--include-from", "--filter", "-f"]),
-  truncate: new Set(["-s", "--size", "-r", "--reference"]),
-  shred: new Set(["-n", "--iterations", "-s", "--size", "--random-source"]),
-  tail: new Set(["-n", "-c"]),
-  grep: new Set(["-e", "-f", "-m", "-A", "-B", "-C", "--regexp", "--file", "--max-count"]),
-  docker: new Set(["-H", "--host", "--context", "--config", "-c"]),
-  kubectl: new Set(["-n", "--namespace", "--context", "--kubeconfig"]),
+/**
+ * Options whose value is the next word (so it is not mistaken for a positional argument or subcommand).
+ * Lists, made into sets on first use of each: this module is evaluated at every hook's start, where two
+ * dozen sets built up front were most of its cost.
+ */
+const VALUE_OPT_LISTS: Record<string, readonly string[]> = {
+  git: ["-C", "-c", "--git-dir", "--work-tree", "--namespace", "--config-env", "--super-prefix", "--exec-path"],
+  "git commit": ["-m", "-F", "-C", "-c", "--message", "--file", "--author", "--date"],
+  "git checkout": ["-b", "-B", "--orphan", "-U", "--unified", "--inter-hunk-context", "--conflict", "--pathspec-from-file"],
+  "git switch": ["-c", "-C", "--create", "--force-create", "--orphan"],
+  "git push": ["-o", "--push-option", "--repo", "--receive-pack", "--exec"],
+  "git clean": ["-e", "--exclude"],
+  "git restore": ["-s", "--source"],
+  "git branch": ["-u", "--set-upstream-to"],
+  npm: ["--prefix", "-w", "--workspace", "--registry", "--tag", "--otp", "--access"],
+  cargo: ["--manifest-path", "-p", "--package", "--registry", "--token", "-Z", "--config"],
+  curl: ["-o", "-d", "-X", "-H", "-u", "-A", "-F", "-T", "-e", "-x", "-b", "-c", "-m", "--data", "--data-binary", "--data-raw", "--data-urlencode", "--form", "--upload-file", "--output", "--header", "--request", "--user", "--user-agent", "--proxy", "--cookie", "--max-time", "--connect-timeout", "--retry"],
+  wget: ["-O", "-P", "-o", "-a", "-U", "--output-document", "--directory-prefix", "--header", "--post-file", "--post-data", "--body-file"],
+  cp: ["-t", "-S", "--target-directory", "--suffix"],
+  mv: ["-t", "-S", "--target-directory", "--suffix"],
+  head: ["-n", "-c"],
+  ssh: ["-i", "-p", "-l", "-o", "-F", "-J", "-L", "-R", "-D", "-W", "-b", "-c", "-E", "-e", "-I", "-m", "-O", "-Q", "-S", "-w"],
+  scp: ["-i", "-P", "-o", "-F", "-J", "-l", "-S", "-c"],
+  sftp: ["-i", "-P", "-o", "-F", "-J", "-l", "-S", "-c", "-b"],
+  rsync: ["-e", "--rsh", "--exclude", "--include", "--exclude-from", "--include-from", "--filter", "-f"],
+  truncate: ["-s", "--size", "-r", "--reference"],
+  shred: ["-n", "--iterations", "-s", "--size", "--random-source"],
+  tail: ["-n", "-c"],
+  grep: ["-e", "-f", "-m", "-A", "-B", "-C", "--regexp", "--file", "--max-count"],
+  docker: ["-H", "--host", "--context", "--config", "-c"],
+  kubectl: ["-n", "--namespace", "--context", "--kubeconfig"],
 };
+
+const valueOptSets = new Map<string, ReadonlySet<string> | undefined>();
+
+function valueOpts(key: string): ReadonlySet<string> | undefined {
+  if (valueOptSets.has(key)) return valueOptSets.get(key);
+  const list = Object.hasOwn(VALUE_OPT_LISTS, key) ? VALUE_OPT_LISTS[key] : undefined;
+  const set = list ? new Set(list) : undefined;
+  valueOptSets.set(key, set);
+  return set;
+}
 
 /** Programs whose single-dash words are whole options, never clusters of letters. */
 const NO_CLUSTER = new Set(["find", "dd", "java", "go", "node", "deno", "bun", "gcc", "clang", "cc", "mkfs", "xcodebuild"]);
@@ -152,7 +166,7 @@ export function analyze(cmd: SimpleCommand): Analysis {
   const a = cmd.argv;
   let i = 1;
   let sub: string | undefined;
-  const globalValues = VALUE_OPTS[program];
+  const globalValues = valueOpts(program);
   const values: string[] = [];
   if (HAS_SUB.has(program)) {
     for (; i < a.length; i++) {
@@ -167,7 +181,7 @@ export function analyze(cmd: SimpleCommand): Analysis {
     }
   }
   const key = sub !== undefined ? `${program} ${sub}` : program;
-  const valueOpts = VALUE_OPTS[key] ?? (sub === undefined ? globalValues : undefined);
+  const optsWithValue = valueOpts(key) ?? (sub === undefined ? globalValues : undefined);
   const flags = new Set<string>();
   const positional: string[] = [];
   const positionalDynamic: boolean[] = [];
@@ -183,15 +197,15 @@ export function analyze(cmd: SimpleCommand): Analysis {
     if (!endOfOptions && w.startsWith("-") && w !== "-" && !/^-\d+$/.test(w)) {
       const eq = w.indexOf("=");
       if (w.startsWith("--") && eq > 0) values.push(w.slice(eq + 1));
-      if (valueOpts?.has(w) && eq < 0) {
+      if (optsWithValue?.has(w) && eq < 0) {
         for (const f of canonicalFlags(w, program, sub)) flags.add(f);
         values.push(a[++i] ?? "");
-      } else if (valueOpts && !w.startsWith("--") && w.length > 2 && !NO_CLUSTER.has(program) && /^-[A-Za-z0-9]/.test(w)) {
+      } else if (optsWithValue && !w.startsWith("--") && w.length > 2 && !NO_CLUSTER.has(program) && /^-[A-Za-z0-9]/.test(w)) {
         // A cluster ends at a value-taking short option, whose value is the rest (`-fbname`: -f, -b name).
         let k = 1;
         for (; k < w.length; k++) {
           for (const f of canonicalFlags(`-${w[k]}`, program, sub)) flags.add(f);
-          if (valueOpts.has(`-${w[k]}`)) {
+          if (optsWithValue.has(`-${w[k]}`)) {
             const rest = w.slice(k + 1);
             values.push(rest !== "" ? rest : (a[++i] ?? ""));
             break;
