@@ -52,7 +52,8 @@ function base(p: string): string {
 function downloads(cmd: SimpleCommand): string[] {
   const a = cmd.argv;
   const out: string[] = [];
-  const url = a.find((w) => /^https?:\/\//.test(w));
+  // `wget x.io/a.sh` has no scheme: a host name with a path is a URL to these programs too.
+  const url = a.find((w) => /^https?:\/\//.test(w)) ?? (FETCH_PROGRAMS.has(cmd.program) ? a.slice(1).find((w) => /^[\w-]+(?:\.[\w-]+)*\.[a-z]{2,}(?::\d+)?\/[^\s]*[^/]$/i.test(w)) : undefined);
   if (cmd.program === "curl") {
     for (let i = 1; i < a.length; i++) {
       const w = a[i] ?? "";
@@ -97,7 +98,12 @@ export function lineEffects(commands: readonly SimpleCommand[]): Map<SimpleComma
   const add = (c: SimpleCommand, e: Effect) => out.set(c, [...(out.get(c) ?? []), e]);
   /** The last command was an endless producer piped straight into xargs (`yes |`, `seq inf |`). */
   let endlessFeed = false;
+  /** The previous command was `docker inspect` piped on: its JSON holds the container's environment. */
+  let inspected = false;
   for (const c of commands) {
+    // `docker inspect web | jq '.[0].Config.Env'`: the filter picks the environment (its secrets) out of the JSON.
+    if (inspected && c.argv.slice(1).some((w) => /(?:^|[.\s'"])Env\b|^\.(?:\[\d*\]\.?)?Config$/.test(w))) add(c, effect("secret-read", `${c.program} picks the container's environment out of docker inspect`));
+    inspected = (c.program === "docker" || c.program === "podman") && c.pipeTo.length > 0 && c.argv.slice(1).filter((w) => !w.startsWith("-")).some((w, k, ops) => w === "inspect" && (k === 0 || ops[0] === "container"));
     if ((c.program === "xargs" || c.program === "parallel") && endlessFeed && unboundedProcs(c.argv)) add(c, effect("spawn-unbounded", `${c.program} starts a process per line of an endless input, with no limit on how many run at once`));
     endlessFeed = (c.pipeTo[0] === "xargs" || c.pipeTo[0] === "parallel") && endless(c);
     if (fetched.size > 0) {

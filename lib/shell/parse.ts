@@ -258,6 +258,8 @@ class Parser implements Unwrapper {
       const p = only.argv[only.argv.length - 1];
       if (p !== undefined && p.startsWith("/")) return p;
     }
+    // `$(basename /bin/rm) -rf ~`: the last part of a literal path.
+    if (only?.program === "basename" && only.argv.length === 2 && /^[\w./+-]+$/.test(only.argv[1] ?? "")) return (only.argv[1] ?? "").replace(/\/+$/, "").replace(/^.*\//, "");
     if (only && (only.program === "which" || (only.program === "command" && (only.argv[1] === "-v" || only.argv[1] === "-V")) || (only.program === "type" && only.argv[1] === "-P"))) {
       const name = only.argv[only.argv.length - 1];
       if (name !== undefined && /^[\w.+-]+$/.test(name)) return name;

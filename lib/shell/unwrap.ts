@@ -256,7 +256,12 @@ function gitAlias(a: string[], s: number, aliases: ReadonlyMap<string, string>):
   const runs = sub === "rebase" ? ["-x", "--exec"] : sub === "bisect" && a[i + 1] === "run" ? ["run"] : sub === "submodule" && a[i + 1] === "foreach" ? ["foreach"] : [];
   for (let k = i + 1; k < a.length && runs.length > 0; k++) {
     const w = a[k] ?? "";
-    if (runs.includes(w)) return { from: a.length, label: `git ${sub} ${w}`, prefix: ["sh", "-c", w === "run" || w === "foreach" ? a.slice(k + 1).join(" ") : (a[k + 1] ?? "")] };
+    if (runs.includes(w)) {
+      // `git submodule foreach --recursive 'git clean -ffdx'`: its own flags come before the command.
+      let from = k + 1;
+      while (w === "foreach" && (a[from] === "--recursive" || a[from] === "--quiet" || a[from] === "-q")) from++;
+      return { from: a.length, label: `git ${sub} ${w}`, prefix: ["sh", "-c", w === "run" || w === "foreach" ? a.slice(from).join(" ") : (a[k + 1] ?? "")] };
+    }
     if (w.startsWith("--exec=")) return { from: a.length, label: `git ${sub} --exec`, prefix: ["sh", "-c", w.slice(7)] };
   }
   if (config.size === 0) return undefined;
@@ -479,6 +484,99 @@ function remoteCommand(a: string[], p: string): string | undefined {
   return undefined;
 }
 
+/** Options of tmux's command-running subcommands that take a value. */
+const TMUX_VALUED = new Set(["-s", "-n", "-t", "-c", "-x", "-y", "-e", "-F", "-l", "-f", "-w", "-h", "-L", "-S"]);
+const TMUX_RUNS = new Set(["new", "new-session", "new-window", "neww", "split-window", "splitw", "respawn-pane", "respawnp", "respawn-window", "respawnw", "run-shell", "run", "display-popup", "popup"]);
+
+/**
+ * The command line a detached runner runs: `tmux new -d 'rm -rf ~'`, `screen -dmS x rm -rf ~`,
+ * `systemd-run --user rm -rf ~`, `echo 'rm -rf ~' | at now` (at and batch read the commands on stdin).
+ */
+function detachedCommand(cmd: SimpleCommand, p: string, piped: string | undefined): string | undefined {
+  const a = cmd.argv;
+  if (p === "tmux") {
+    let i = 1;
+    while (i < a.length && (a[i] ?? "").startsWith("-")) i += a[i] === "-L" || a[i] === "-S" || a[i] === "-f" ? 2 : 1;
+    if (!TMUX_RUNS.has(a[i] ?? "")) return undefined;
+    i++;
+    while (i < a.length && (a[i] ?? "").startsWith("-")) {
+      if (a[i] === "--") {
+        i++;
+        break;
+      }
+      i += TMUX_VALUED.has(a[i] ?? "") ? 2 : 1;
+    }
+    return a.slice(i).join(" ");
+  }
+  if (p === "screen") {
+    let i = 1;
+    while (i < a.length && (a[i] ?? "").startsWith("-")) i += /^-(?:[dDmRr]*S|[dDmRr]*[cpTtXe]|L?logfile|h)$/.test(a[i] ?? "") ? 2 : 1;
+    return a.slice(i).join(" ");
+  }
+  if (p === "systemd-run") {
+    const i = skipOptions(a, 1, { short: "pEuMHd", long: ["--unit", "--property", "--setenv", "--description", "--slot", "--uid", "--gid", "--nice", "--working-directory", "--on-active", "--on-calendar", "--on-boot", "--on-startup", "--on-unit-active", "--on-unit-inactive", "--timer-property", "--path-property", "--socket-property", "--service-type", "--machine", "--host"] });
+    return a.slice(i).join(" ");
+  }
+  // at / batch: `-f FILE` runs a file; otherwise the commands come from stdin.
+  if (a.includes("-f") || a.includes("-l") || a.includes("-r") || a.includes("-d")) return undefined;
+  return stdinText(cmd, piped);
+}
+
+/**
+ * `docker run -v ~:/h alpine rm -rf /h`: a bind mount hands the container a host directory, and what the
+ * container does to it happens on the host. The container's command is read with each mount target mapped
+ * back to its host source; a command that touches no mounted path acts only inside the container.
+ */
+function containerRun(cmd: SimpleCommand, api: Unwrapper, level: number): void {
+  const a = cmd.argv;
+  const mounts: [string, string][] = [];
+  const valued = /^(?:-[vepuwlhm]|--(?:volume|env|env-file|publish|user|workdir|name|label|hostname|memory|mount|network|entrypoint|platform|cpus|add-host|device|cap-add|cap-drop|security-opt|restart|ulimit|tmpfs|volumes-from|log-driver|log-opt|pull|gpus|ipc|pid|dns|shm-size|stop-signal|cidfile|cgroupns|runtime|userns|uts|init-path|health-cmd|expose|link|annotation|group-add|sysctl))$/;
+  let i = a[1] === "container" ? 3 : 2;
+  for (; i < a.length; i++) {
+    const w = a[i] ?? "";
+    if (!w.startsWith("-")) break;
+    const eq = w.indexOf("=");
+    const opt = eq > 0 && w.startsWith("--") ? w.slice(0, eq) : w;
+    const value = eq > 0 && w.startsWith("--") ? w.slice(eq + 1) : valued.test(w) ? a[++i] : undefined;
+    if (value === undefined) continue;
+    if (opt === "-v" || opt === "--volume") {
+      const parts = value.split(":");
+      if (parts.length >= 2 && parts[0] !== "" && parts[1] !== undefined && parts[1].startsWith("/")) mounts.push([parts[0] ?? "", parts[1]]);
+    } else if (opt === "--mount") {
+      const src = /(?:^|,)(?:source|src)=([^,]+)/.exec(value)?.[1];
+      const dst = /(?:^|,)(?:target|destination|dst)=([^,]+)/.exec(value)?.[1];
+      if (src !== undefined && dst !== undefined && dst.startsWith("/")) mounts.push([src, dst]);
+    }
+  }
+  // Named volumes (`-v data:/data`) are the engine's, not a host path.
+  const host = mounts.filter(([src]) => src.startsWith("/") || src.startsWith("~") || src.startsWith(".")).map(([src, dst]) => [resolvePath(src, cmd.cwd === "" ? "/" : cmd.cwd, api.home), dst.replace(/\/+$/, "") || "/"] as const);
+  const words = a.slice(i + 1);
+  if (host.length === 0 || words.length === 0 || level + 1 >= SHELL_LIMITS.maxWrappers) return;
+  const mapWord = (w: string): string => {
+    for (const [src, dst] of host) {
+      if (w === dst || w === `${dst}/`) return src;
+      if (dst === "/" && w.startsWith("/")) return `${src.replace(/\/+$/, "")}${w}`;
+      if (w.startsWith(`${dst}/`)) return `${src.replace(/\/+$/, "")}${w.slice(dst.length)}`;
+    }
+    return w;
+  };
+  const mapped = words.map(mapWord);
+  if (mapped.every((w, k) => w === words[k]) && !SHELLS.has(base(words[0] ?? ""))) return;
+  if (SHELLS.has(base(words[0] ?? ""))) {
+    // `docker run -v /:/host alpine sh -c 'rm -rf /host/etc'`: map the paths inside the script too.
+    const script = shellScript(words).script;
+    if (script === undefined) return;
+    let text = script;
+    for (const [src, dst] of host) {
+      const escaped = dst.replace(/[.*+?^$()|[\]{}\\]/g, "\\$&");
+      text = text.replace(new RegExp(`(^|[\\s'"=])${escaped}(?=/|$|[\\s'"])`, "g"), `$1${src.replace(/\/+$/, "")}`);
+    }
+    if (text !== script) api.script(text, cmd.cwd, `${cmd.program} run (bind mount)`);
+    return;
+  }
+  unwrap(child(cmd, mapped, mapped.map(() => false), `${cmd.program} run (bind mount)`, { redirects: [] }), api, undefined, level + 1);
+}
+
 /** awk's program text: the first operand after -F/-v/-f options (undefined with -f: a program file). */
 function awkProgram(argv: string[]): string | undefined {
   for (let i = 1; i < argv.length; i++) {
@@ -562,7 +660,7 @@ function runParallel(cmd: SimpleCommand, api: Unwrapper, piped: string | undefin
 }
 
 /** The home directory as interpreters spell it, for the path scanner: `process.env.HOME`, `os.homedir()`, `Dir.home`... */
-const HOME_EXPR = /(?:pathlib\.)?Path\.home\(\)|(?<![.\w])homedir\(\)|path\.expand\(['"]~['"]\)|process\.env\.HOME\b|process\.env\[['"]HOME['"]\]|os\.homedir\(\)|\$ENV\{HOME\}|ENV\[['"]HOME['"]\]|os\.environ\[['"]HOME['"]\]|os\.environ\.get\(['"]HOME['"]\)|os\.getenv\(['"]HOME['"]\)|Dir\.home\b|Path\.home\(\)|os\.path\.expanduser\(['"]~['"]\)|getenv\(['"]HOME['"]\)/g;
+const HOME_EXPR = /(?:pathlib\.)?Path\.home\(\)|(?<![.\w])homedir\(\)|path\.expand\(['"]~['"]\)|process\.env\.HOME\b|process\.env\[['"]HOME['"]\]|os\.homedir\(\)|\$ENV\{HOME\}|ENV\[['"]HOME['"]\]|os\.environ\[['"]HOME['"]\]|os\.environ\.get\(['"]HOME['"]\)|os\.getenv\(['"]HOME['"]\)|Dir\.home\b|Path\.home\(\)|os\.path\.expanduser\(['"]~['"]\)|getenv\(['"]HOME['"]\)|Deno\.env\.get\(['"]HOME['"]\)/g;
 
 /** Inline code past this is not a one-liner: it is not scanned, and the line is judged too complex. */
 const MAX_CODE = 1 << 16;
@@ -627,6 +725,10 @@ function runsOther(cmd: SimpleCommand, api: Unwrapper, piped: string | undefined
     if (text !== undefined) api.script(text, cmd.cwd, `${p} /dev/stdin`);
     return false;
   }
+  if ((p === "docker" || p === "podman") && (cmd.argv[1] === "run" || (cmd.argv[1] === "container" && cmd.argv[2] === "run"))) {
+    containerRun(cmd, api, level);
+    return false;
+  }
   if (REMOTE.has(p)) {
     const rest = remoteCommand(cmd.argv, p);
     if (rest !== undefined && rest !== "") api.script(rest, cmd.cwd, `${p} (remote)`);
@@ -676,6 +778,12 @@ function runsOther(cmd: SimpleCommand, api: Unwrapper, piped: string | undefined
     // `make -f /dev/stdin <<< $'x:\n\trm -rf ~'`: the recipe lines are shell commands.
     const text = stdinText(cmd, piped);
     if (text !== undefined) for (const line of text.split("\n")) if (/^\t/.test(line)) api.script(line.replace(/^\t[@+-]*/, ""), cmd.cwd, "make recipe");
+    return false;
+  }
+  if (p === "tmux" || p === "screen" || p === "systemd-run" || p === "at" || p === "batch") {
+    // A terminal multiplexer, a transient unit or the at queue runs the command later, detached: it still runs.
+    const line = detachedCommand(cmd, p, piped);
+    if (line !== undefined && line !== "") api.script(line, cmd.cwd, p);
     return false;
   }
   if (p === "watch") {

@@ -8,6 +8,8 @@ const FETCHERS = new Set(["curl", "wget", "fetch", "http", "https", "xh", "aria2
 const RUNNER = /^(?:sh|bash|zsh|dash|ksh|ash|mksh|fish|python[0-9.]*|pypy[0-9.]*|perl|ruby|node|nodejs|bun|deno|php|eval|source|\.|pwsh|powershell|iex|invoke-expression)$/;
 /** Variable names that hold credentials. */
 export const SECRET_VAR = /\$\{?(?:env:)?[A-Za-z_]*(?:SECRET|TOKEN|PASSWORD|PASSWD|API_?KEY|PRIVATE_KEY|ACCESS_KEY|CREDENTIAL)[A-Za-z0-9_]*\}?/i;
+/** Secrets that sign requests and are never sent themselves. */
+const SIGNING_VAR = /\$\{?[A-Za-z_]*(?:SECRET_ACCESS_KEY|SECRET_KEY|PRIVATE_KEY|CLIENT_SECRET)[A-Za-z0-9_]*\}?/i;
 const ENV_DUMP = /\$\(\s*(?:env|printenv|set|export(?:\s+-p)?|declare\s+-[px]+|compgen\s+-v)\s*(?:\||\))|`\s*(?:env|printenv|set)\s*`/;
 
 function isEnvDump(cmd: SimpleCommand, an: Analysis): boolean {
@@ -65,6 +67,9 @@ export function networkEffects(cmd: SimpleCommand, an: Analysis): Effect[] {
     const sent = cmd.argv.filter((w, k) => k > 0 && /^(?:-d|--data(?:-binary|-raw|-urlencode|-ascii)?|-F|--form|--post-data)$/.test(cmd.argv[k - 1] ?? "") && SECRET_VAR.test(w));
     const attached = cmd.argv.filter((w) => /^(?:--data(?:-binary|-raw|-urlencode|-ascii)?=|--post-data=|-d.)/.test(w) && SECRET_VAR.test(w));
     if (sent.length + attached.length > 0) out.push(effect("network-send", "sends a secret variable in the request body", [], { data: "secret" }));
+    // A signing secret (AWS's secret access key, a private key) is never a bearer header: sent as a header, it leaves.
+    const signing = cmd.argv.filter((w, k) => k > 0 && (/^(?:-H|--header)$/.test(cmd.argv[k - 1] ?? "") || w.startsWith("--header=")) && SIGNING_VAR.test(w));
+    if (signing.length > 0) out.push(effect("network-send", "sends a signing secret in a request header", [], { data: "secret" }));
   }
   if (FETCHERS.has(p) && runs.length > 0) out.push(effect("remote-code", `runs code fetched from the network with ${runs.join("/")}`));
   // certutil -urlcache downloads a file: the dropper of choice for a program run next.

@@ -47,7 +47,8 @@ function isSecretName(word: string): boolean {
   if (base.endsWith(".pem")) return base.includes("private") || base.includes("privkey") || base.includes("_key") || base.includes("-key");
   if (SECRET_SUFFIXES.some((x) => base.endsWith(x) && base.length > x.length)) return true;
   if (base.startsWith("service") && base.endsWith(".json") && base.includes("account")) return true;
-  if (base === "environ" && /^\/proc\/[^/]+$/.test(grand)) return true;
+  // `@/proc/self/environ`, `if=/proc/1/environ`: the name after a separator.
+  if (base === "environ" && /(?:^|[@=:])\/proc\/[^/]+$/.test(grand)) return true;
   if (parent === ".kube" && base.startsWith("config")) return true;
   if (parent === ".docker" && base === "config.json") return true;
   if (parent === "gh" && base === "hosts.yml" && grand.endsWith("/.config/gh")) return true;
@@ -114,6 +115,8 @@ function secretCommand(cmd: SimpleCommand, an: Analysis): string | undefined {
   if (p === "vault" && (sub === "read" || (sub === "kv" && pos[0] === "get"))) return "prints a Vault secret";
   if (p === "op" && (sub === "read" || (sub === "item" && pos[0] === "get"))) return "prints a 1Password secret";
   if (p === "gh" && an.sub === "auth" && pos[0] === "token") return "prints the GitHub token";
+  // `git credential fill` asks the helper for the stored password and prints it.
+  if (p === "git" && a.includes("credential") && (a.includes("fill") || a.some((w) => /^credential-\w+$/.test(w)) && a.includes("get"))) return "prints a stored git credential";
   if (p === "aws" && an.sub === "configure" && pos[0] === "get" && /secret|key|token/i.test(pos[1] ?? "")) return "prints an AWS credential";
   if (p === "aws" && (an.sub === "sts" || an.sub === "ecr") && /get-session-token|get-login-password/.test(pos[0] ?? "")) return "prints an AWS credential";
   if (p === "vault" && (an.sub === "read" || (an.sub === "kv" && pos[0] === "get"))) return "prints a Vault secret";
