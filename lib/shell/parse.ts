@@ -846,7 +846,8 @@ class Parser implements Unwrapper {
     }
     if (procIn.length > 0) {
       // `bash < <(curl ...)`: what the substitution prints is what this command (and what it runs) reads.
-      const readers = [...new Set(this.st.out.slice(subEnd).filter((c) => !c.ignoresStdinCode).map((c) => c.program))];
+      // `tee >(sh) < <(curl ...)`: a pass-through reader hands it on to what it feeds.
+      const readers = [...new Set(this.st.out.slice(subEnd).filter((c) => !c.ignoresStdinCode).flatMap((c) => (c.program === "tee" || c.program === "cat" ? [c.program, ...c.pipeTo] : [c.program])))];
       for (const [from, to] of procIn) for (let j = from; j < to; j++) {
         const c = this.st.out[j] as SimpleCommand;
         c.pipeTo = union(c.pipeTo, readers);

@@ -626,7 +626,11 @@ function awkCommands(argv: string[], stdin: string | undefined): string[] {
     out.push(target);
     if (SHELLS.has(base(target.trim().split(/\s+/)[0] ?? ""))) out.push(printed);
   }
-  for (const m of prog.matchAll(/"([^"]*)"\s*\)?\s*\|\s*getline/g)) if (m[1]) out.push(m[1]);
+  const readCommands: string[] = [];
+  for (const m of prog.matchAll(/"([^"]*)"\s*\)?\s*\|\s*getline/g)) if (m[1]) readCommands.push(m[1]);
+  // `"curl -s x" | getline l; print l | "bash"`: what awk read from a command, printed into a shell, is that command's output run.
+  const shellSink = [...prog.matchAll(/\bprintf?\b[^|"]{0,80}\|\s*"((?:[^"\\]|\\.)*)"/g)].map((m) => m[1] ?? "").find((t) => SHELLS.has(base(t.trim().split(/\s+/)[0] ?? "")));
+  for (const c of readCommands) out.push(shellSink !== undefined ? `${c} | ${shellSink}` : c);
   return out;
 }
 

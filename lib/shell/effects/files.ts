@@ -110,8 +110,8 @@ export function fileEffects(cmd: SimpleCommand, an: Analysis): Effect[] {
       if (pos.some((w) => SYSTEM_FILE.test(w) || isSecretPath(w))) out.push(effect("permissions", `changes the ACL of ${pos.join(" ")}`, pos.filter((w) => SYSTEM_FILE.test(w) || isSecretPath(w)), { data: "unsafe-mode" }));
       break;
     case "badblocks":
-      // -w writes test patterns over the whole device; -n rewrites every block (the data survives only if nothing fails).
-      if ((an.flags.has("-w") || an.flags.has("-n")) && pos.some((w) => DISK_DEVICE.test(w))) out.push(effect("device-write", `writes test patterns over ${pos.filter((w) => DISK_DEVICE.test(w)).join(" ")}`, pos.filter((w) => DISK_DEVICE.test(w))));
+      // -w writes test patterns over the whole device (-n, non-destructive, puts each block back).
+      if (an.flags.has("-w") && pos.some((w) => DISK_DEVICE.test(w))) out.push(effect("device-write", `writes test patterns over ${pos.filter((w) => DISK_DEVICE.test(w)).join(" ")}`, pos.filter((w) => DISK_DEVICE.test(w))));
       break;
     case "curl":
     case "wget": {

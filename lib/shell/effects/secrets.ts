@@ -116,7 +116,7 @@ function secretCommand(cmd: SimpleCommand, an: Analysis): string | undefined {
   if (p === "op" && (sub === "read" || (sub === "item" && pos[0] === "get"))) return "prints a 1Password secret";
   if (p === "gh" && an.sub === "auth" && pos[0] === "token") return "prints the GitHub token";
   // `git credential fill` asks the helper for the stored password and prints it.
-  if (p === "git" && a.includes("credential") && (a.includes("fill") || a.some((w) => /^credential-\w+$/.test(w)) && a.includes("get"))) return "prints a stored git credential";
+  if (p === "git" && ((a.includes("credential") && a.includes("fill")) || (a.some((w) => /^credential-\w+$/.test(w)) && a.includes("get")))) return "prints a stored git credential";
   if (p === "aws" && an.sub === "configure" && pos[0] === "get" && /secret|key|token/i.test(pos[1] ?? "")) return "prints an AWS credential";
   if (p === "aws" && (an.sub === "sts" || an.sub === "ecr") && /get-session-token|get-login-password/.test(pos[0] ?? "")) return "prints an AWS credential";
   if (p === "vault" && (an.sub === "read" || (an.sub === "kv" && pos[0] === "get"))) return "prints a Vault secret";
