@@ -252,6 +252,9 @@ function gitAlias(a: string[], s: number, aliases: ReadonlyMap<string, string>):
     } else if (w === "-C" || w === "--git-dir" || w === "--work-tree" || w === "--namespace" || w === "--exec-path") i++;
   }
   const sub = a[i];
+  // `git clone 'ext::sh -c rm% -rf% ~'`: the ext transport runs its URL as a command (`% ` is a space, `%%` a %).
+  const ext = a.slice(i + 1).find((w) => w.startsWith("ext::"));
+  if (ext !== undefined) return { from: a.length, label: `git ${sub ?? ""} ext::`, prefix: extArgv(ext.slice(5)) };
   // Subcommands that run a shell command they are given.
   const runs = sub === "rebase" ? ["-x", "--exec"] : sub === "bisect" && a[i + 1] === "run" ? ["run"] : sub === "submodule" && a[i + 1] === "foreach" ? ["foreach"] : [];
   for (let k = i + 1; k < a.length && runs.length > 0; k++) {
@@ -274,6 +277,24 @@ function gitAlias(a: string[], s: number, aliases: ReadonlyMap<string, string>):
     if (GIT_COMMAND_KEYS.test(key) && value !== "") return { from: a.length, label: `git -c ${key}`, prefix: ["sh", "-c", value.replace(/^!/, "")] };
   }
   return undefined;
+}
+
+/** The words of an ext:: command: an unescaped space separates them, `% ` is a space inside one, `%%` a percent sign. */
+function extArgv(text: string): string[] {
+  const out: string[] = [];
+  let cur = "";
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i] ?? "";
+    if (ch === "%" && i + 1 < text.length) {
+      const next = text[++i] ?? "";
+      if (next === " " || next === "%") cur += next;
+    } else if (ch === " ") {
+      if (cur !== "") out.push(cur);
+      cur = "";
+    } else cur += ch;
+  }
+  if (cur !== "") out.push(cur);
+  return out;
 }
 
 /** The script of `bash -c '...'`, undefined when the shell runs a file or reads stdin. */
@@ -458,7 +479,7 @@ function splitQuoted(s: string): string[] {
 }
 
 /** Programs that run a command line elsewhere (another host, a container, WSL, another user). */
-const REMOTE = new Set(["ssh", "kubectl", "docker", "podman", "wsl", "wsl.exe", "runuser", "lxc", "vagrant"]);
+const REMOTE = new Set(["ssh", "kubectl", "docker", "podman", "nerdctl", "finch", "wsl", "wsl.exe", "runuser", "lxc", "vagrant"]);
 
 /** The command line a remote runner runs: `ssh host 'rm -rf ~'`, `kubectl exec pod -- rm -rf /data`, `wsl -e bash -c ...`. */
 function remoteCommand(a: string[], p: string): string | undefined {
@@ -469,7 +490,7 @@ function remoteCommand(a: string[], p: string): string | undefined {
     return i < a.length ? a.slice(i).join(" ") : undefined;
   }
   if (p === "kubectl" || p === "lxc") return a.includes("exec") && dash > 0 ? a.slice(dash + 1).join(" ") : undefined;
-  if (p === "docker" || p === "podman") {
+  if (p === "docker" || p === "podman" || p === "nerdctl" || p === "finch") {
     const k = a.indexOf("exec");
     if (k !== 1 && !(k === 2 && a[1] === "container")) return undefined;
     const i = skipOptions(a, k + 1, { short: "eruw", long: ["--env", "--user", "--workdir", "--env-file"] });
@@ -497,6 +518,14 @@ function detachedCommand(cmd: SimpleCommand, p: string, piped: string | undefine
   if (p === "tmux") {
     let i = 1;
     while (i < a.length && (a[i] ?? "").startsWith("-")) i += a[i] === "-L" || a[i] === "-S" || a[i] === "-f" ? 2 : 1;
+    if (a[i] === "send-keys" || a[i] === "send") {
+      // `tmux send-keys -t 0 'rm -rf ~' Enter`: the keys typed into a shell, run when Enter (C-m) ends them.
+      let k = i + 1;
+      while (k < a.length && (a[k] ?? "").startsWith("-")) k += a[k] === "-t" || a[k] === "-N" ? 2 : 1;
+      const keys = a.slice(k);
+      const enter = keys.findIndex((w) => /^(?:Enter|C-m|KPEnter)$/i.test(w));
+      return enter > 0 ? keys.slice(0, enter).join(" ") : undefined;
+    }
     if (!TMUX_RUNS.has(a[i] ?? "")) return undefined;
     i++;
     while (i < a.length && (a[i] ?? "").startsWith("-")) {
@@ -729,7 +758,7 @@ function runsOther(cmd: SimpleCommand, api: Unwrapper, piped: string | undefined
     if (text !== undefined) api.script(text, cmd.cwd, `${p} /dev/stdin`);
     return false;
   }
-  if ((p === "docker" || p === "podman") && (cmd.argv[1] === "run" || (cmd.argv[1] === "container" && cmd.argv[2] === "run"))) {
+  if ((p === "docker" || p === "podman" || p === "nerdctl" || p === "finch") && (cmd.argv[1] === "run" || (cmd.argv[1] === "container" && cmd.argv[2] === "run"))) {
     containerRun(cmd, api, level);
     return false;
   }

@@ -2,6 +2,7 @@
 import type { SimpleCommand } from "../types.ts";
 import type { Analysis } from "../flags.ts";
 import { effect, type Effect } from "./types.ts";
+import { isSecretPath } from "./secrets.ts";
 
 export const NETWORK = new Set(["curl", "wget", "nc", "ncat", "netcat", "socat", "telnet", "http", "https", "xh", "ftp", "sftp", "scp", "ssh", "aria2c", "fetch", "invoke-webrequest", "invoke-restmethod", "iwr", "irm"]);
 const FETCHERS = new Set(["curl", "wget", "fetch", "http", "https", "xh", "aria2c", "invoke-webrequest", "invoke-restmethod", "iwr", "irm"]);
@@ -32,6 +33,32 @@ function decodes(cmd: SimpleCommand): boolean {
   if (p === "uudecode" || p === "b64decode") return true;
   if (p === "openssl") return (a[1] === "base64" || a[1] === "enc") && a.includes("-d");
   return false;
+}
+
+/**
+ * The folder a one-line web server serves: `python3 -m http.server -d DIR`, `http-server DIR`, `php -S addr -t DIR`,
+ * `busybox httpd -h DIR`, `ruby -run -e httpd DIR`, `serve DIR`; the working directory when none is named.
+ */
+function servedDir(cmd: SimpleCommand): string | undefined {
+  const p = cmd.program;
+  const a = cmd.argv;
+  const valueOf = (names: string[]): string | undefined => {
+    for (let i = 1; i < a.length; i++) {
+      const w = a[i] ?? "";
+      for (const n of names) {
+        if (w === n) return a[i + 1];
+        if (n.startsWith("--") && w.startsWith(`${n}=`)) return w.slice(n.length + 1);
+      }
+    }
+    return undefined;
+  };
+  const cwd = cmd.cwd === "" ? undefined : cmd.cwd;
+  if (/^python[0-9.]*$/.test(p) && a.some((w, k) => a[k - 1] === "-m" && (w === "http.server" || w === "SimpleHTTPServer"))) return valueOf(["-d", "--directory"]) ?? cwd;
+  if (p === "http-server" || p === "serve") return a.slice(1).find((w, k) => !w.startsWith("-") && !/^-/.test(a[k] ?? "")) ?? cwd;
+  if (p === "php" && a.includes("-S")) return valueOf(["-t"]) ?? cwd;
+  if (p === "busybox" && a[1] === "httpd") return valueOf(["-h"]) ?? cwd;
+  if (p === "ruby" && a.includes("httpd") && a.some((w) => w === "-run")) return a[a.length - 1] === "httpd" ? cwd : a[a.length - 1];
+  return undefined;
 }
 
 export function networkEffects(cmd: SimpleCommand, an: Analysis): Effect[] {
@@ -71,6 +98,8 @@ export function networkEffects(cmd: SimpleCommand, an: Analysis): Effect[] {
     const signing = cmd.argv.filter((w, k) => k > 0 && (/^(?:-H|--header)$/.test(cmd.argv[k - 1] ?? "") || w.startsWith("--header=")) && SIGNING_VAR.test(w));
     if (signing.length > 0) out.push(effect("network-send", "sends a signing secret in a request header", [], { data: "secret" }));
   }
+  const served = servedDir(cmd);
+  if (served !== undefined && (/^\/(?:home|Users)\/[^/]+\/?$|^\/root\/?$|^\/$/.test(served) || isSecretPath(served))) out.push(effect("network-send", `serves ${served} (its keys and secrets included) over HTTP`, [served], { data: "secret" }));
   if (FETCHERS.has(p) && runs.length > 0) out.push(effect("remote-code", `runs code fetched from the network with ${runs.join("/")}`));
   // certutil -urlcache downloads a file: the dropper of choice for a program run next.
   if (p === "certutil" && cmd.argv.some((w) => /^[-/]urlcache$/i.test(w))) out.push(effect("remote-code", "downloads an executable with certutil -urlcache"));
