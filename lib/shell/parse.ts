@@ -77,6 +77,8 @@ const RESERVED_SKIP = new Set(["if", "then", "else", "elif", "fi", "do", "done",
 const ASSIGN = /^([A-Za-z_][A-Za-z0-9_]*)\+?=/;
 const RUNNERS = new Set([...SHELLS, "eval", "source", ".", "node", "perl", "ruby", "php"]);
 const DECLARE = new Set(["export", "declare", "local", "readonly", "typeset"]);
+/** Variable names that hold credentials (as network.ts's SECRET_VAR, without the `$`). */
+const SECRET_NAME = /^[A-Za-z_]*(?:SECRET|TOKEN|PASSWORD|PASSWD|API_?KEY|PRIVATE_KEY|ACCESS_KEY|CREDENTIAL)[A-Za-z0-9_]*$/i;
 /** Calls per line whose function body is read again with their arguments; past it the bodies are judged as written. */
 const MAX_BOUND_CALLS = 16;
 /** A body that reads its positional parameters ($1, "$@", ${2:-x}, $#). */
@@ -696,6 +698,7 @@ class Parser implements Unwrapper {
       // `DIR=$1`, `D=$(find ...)`: a value that cannot be known leaves the variable unknown, not its text.
       if (fields.some((f) => f.dynamic)) unknownAssigns.add(m[1]);
     }
+    const assignEnd = this.st.out.length;
     const argv: string[] = [];
     const dynamic: boolean[] = [];
     for (; k < words.length; k++) {
@@ -724,6 +727,15 @@ class Parser implements Unwrapper {
         if (text !== undefined) info.body = text;
       }
     }
+    // `export GITHUB_TOKEN=$(gh auth token)`, `NPM_TOKEN=$(op read ...)`: a credential captured into a variable named
+    // as a secret is not printed; whatever uses the variable later is judged by its name.
+    const declares = DECLARE.has(basename(argv[0] ?? "")) && argv.length > 1 && argv.slice(1).every((a) => !a.startsWith("-") && SECRET_NAME.test(ASSIGN.exec(a)?.[1] ?? ""));
+    const intoSecretVars = assigns.length > 0 && assigns.every(([n]) => SECRET_NAME.test(n));
+    const capture = (from: number, to: number) => {
+      for (const c of this.st.out.slice(from, to)) if (c.via.length === this.st.via.length + 1 && c.via[c.via.length - 1] === "$(...)" && c.pipeTo.length === 0) c.captured = true;
+    };
+    if (intoSecretVars) capture(before, assignEnd);
+    if (declares) capture(assignEnd, this.st.out.length);
     if (argv.length === 0) {
       for (const [name, value] of assigns) {
         // `arr=(rm -rf ~)`: an array; its words are what `"${arr[@]}"` expands to.
@@ -761,7 +773,11 @@ class Parser implements Unwrapper {
       for (let j = 1; j < argv.length; j++) {
         const a = argv[j] ?? "";
         const m = ASSIGN.exec(a);
-        if (m?.[1]) scope.vars.set(m[1], a.slice(m[0].length));
+        // A credential captured into it (`export GH_TOKEN=$(gh auth token)`) is unknown text: `$GH_TOKEN` stays itself.
+        if (m?.[1]) {
+          if (declares && dynamic[j]) scope.vars.delete(m[1]);
+          else scope.vars.set(m[1], a.slice(m[0].length));
+        }
       }
     }
     // `let 'x=$(rm -rf ~)'`: let's arguments are arithmetic, whose substitutions run.

@@ -126,7 +126,8 @@ function secretCommand(cmd: SimpleCommand, an: Analysis): string | undefined {
   if (p === "gcloud" && an.sub === "auth" && /print-(?:access|identity)-token/.test(pos[0] ?? "")) return "prints a Google Cloud token";
   if (p === "az" && an.sub === "account" && pos[0] === "get-access-token") return "prints an Azure token";
   if (p === "heroku" && an.sub === "auth:token") return "prints the Heroku token";
-  if (p === "kubectl" && an.sub === "get" && /^secrets?$/.test(pos[0] ?? "") && a.some((w) => /^-o|^--output|^--template/.test(w))) return "prints Kubernetes secrets";
+  // `-o name` prints only the names (`secret/db`); yaml, json, jsonpath and templates print the data.
+  if (p === "kubectl" && an.sub === "get" && /^secrets?$/.test(pos[0] ?? "") && a.some((w, k) => (/^-o|^--output|^--template/.test(w) && !/^(?:-o|--output=?)(?:name|wide)?$/.test(w)) || (/^(?:-o|--output)$/.test(w) && !/^(?:name|wide)$/.test(a[k + 1] ?? "")))) return "prints Kubernetes secrets";
   // Cloud secret stores: reading a value prints it; listing names does not.
   if (p === "gcloud" && an.sub === "secrets" && pos[0] === "versions" && pos[1] === "access") return "prints a Google Cloud secret";
   if (p === "aws" && an.sub === "secretsmanager" && /^(?:get-secret-value|batch-get-secret-value)$/.test(pos[0] ?? "")) return "prints an AWS secret";
@@ -154,10 +155,13 @@ export function secretReads(cmd: SimpleCommand, an: Analysis): Effect[] {
   for (const r of cmd.redirects) if ((r.op === "<" || r.op === "<>") && isSecretPath(r.target)) out.push(r.target);
   const p = cmd.program;
   const said = secretCommand(cmd, an);
-  if (said !== undefined) return [effect("secret-read", said)];
+  // Captured into a secret-named variable, the credential is kept, not printed.
+  if (said !== undefined) return cmd.captured ? [] : [effect("secret-read", said)];
   if (p === "git") {
     // git show HEAD:.env, git cat-file -p HEAD:.env, git log -p -- .env, git diff -- .env, git archive HEAD .env
-    if (GIT_READERS.has(an.sub ?? "")) for (const w of an.positional) if (isSecretPath(w)) out.push(w);
+    // `git log -- .env` lists the commits that touched it; only a patch (`-p`, `-U3`, `--patch`) prints what it held.
+    const listsOnly = (an.sub === "log" || an.sub === "whatchanged") && !cmd.argv.some((w) => /^-(?:[a-zA-Z]*p|u|U\d*)$|^--(?:patch|patch-with-stat|unified(?:=\d+)?|full-diff|word-diff)|^-L/.test(w));
+    if (GIT_READERS.has(an.sub ?? "") && !listsOnly) for (const w of an.positional) if (isSecretPath(w)) out.push(w);
   } else if (!NON_READERS.has(p)) {
     let words = an.positional;
     // cp/mv/install/rsync/scp read their sources; the destination is written (`cp .env.example .env`).
