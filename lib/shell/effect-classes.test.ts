@@ -201,4 +201,14 @@ describe("effectsOf", () => {
       expect(kinds(line)).toEqual(expected);
     });
   });
+  describe("a container exec runs its words as an argv, quotes kept (ssh joins them for a remote shell)", () => {
+    it.each([
+      ["docker exec web sh -c 'rm -rf /data'", ["delete -r /data"]],
+      ["kubectl exec web -- sh -c 'git reset --hard'", ["discard-work ."]],
+      ["kubectl exec web -- sh -c 'ls /app'", []],
+      ["ssh host bash -c 'ls'", []],
+    ] as [string, string[]][])("should derive from %s its effects", (line, expected) => {
+      expect(kinds(line)).toEqual(expected);
+    });
+  });
 });

@@ -478,29 +478,36 @@ function splitQuoted(s: string): string[] {
   return out;
 }
 
+/** A word as the shell would need it written to come back as itself. */
+function shellQuote(w: string): string {
+  return /^[\w@%+=:,./~-]+$/.test(w) ? w : `'${w.replaceAll("'", "'\\''")}'`;
+}
+
 /** Programs that run a command line elsewhere (another host, a container, WSL, another user). */
 const REMOTE = new Set(["ssh", "kubectl", "docker", "podman", "nerdctl", "finch", "wsl", "wsl.exe", "runuser", "lxc", "vagrant"]);
 
 /** The command line a remote runner runs: `ssh host 'rm -rf ~'`, `kubectl exec pod -- rm -rf /data`, `wsl -e bash -c ...`. */
 function remoteCommand(a: string[], p: string): string | undefined {
+  // ssh hands its words to a remote shell joined by spaces; the others run them as an argv: quotes kept.
+  const joined = (words: string[]) => (p === "ssh" || p === "vagrant" ? words.join(" ") : words.map(shellQuote).join(" "));
   const dash = a.indexOf("--");
   if (p === "ssh") {
     let i = skipOptions(a, 1, { short: "bcDEeFIiJLlmOopQRSWw", long: [] });
     i++;
-    return i < a.length ? a.slice(i).join(" ") : undefined;
+    return i < a.length ? joined(a.slice(i)) : undefined;
   }
-  if (p === "kubectl" || p === "lxc") return a.includes("exec") && dash > 0 ? a.slice(dash + 1).join(" ") : undefined;
+  if (p === "kubectl" || p === "lxc") return a.includes("exec") && dash > 0 ? joined(a.slice(dash + 1)) : undefined;
   if (p === "docker" || p === "podman" || p === "nerdctl" || p === "finch") {
     const k = a.indexOf("exec");
     if (k !== 1 && !(k === 2 && a[1] === "container")) return undefined;
     const i = skipOptions(a, k + 1, { short: "eruw", long: ["--env", "--user", "--workdir", "--env-file"] });
-    return a.slice(i + 1).join(" ");
+    return joined(a.slice(i + 1));
   }
   if (p === "wsl" || p === "wsl.exe") {
     const k = a.findIndex((w) => w === "-e" || w === "--exec" || w === "--");
-    return k > 0 ? a.slice(k + 1).join(" ") : a.length > 1 && !a[1]?.startsWith("-") ? a.slice(1).join(" ") : undefined;
+    return k > 0 ? joined(a.slice(k + 1)) : a.length > 1 && !a[1]?.startsWith("-") ? a.slice(1).join(" ") : undefined;
   }
-  if (p === "runuser") return dash > 0 ? a.slice(dash + 1).join(" ") : undefined;
+  if (p === "runuser") return dash > 0 ? joined(a.slice(dash + 1)) : undefined;
   if (p === "vagrant") return a[1] === "ssh" && a.includes("-c") ? a[a.indexOf("-c") + 1] : undefined;
   return undefined;
 }
