@@ -51,6 +51,8 @@ function isSecretName(word: string): boolean {
   if (base === "environ" && /(?:^|[@=:])\/proc\/[^/]+$/.test(grand)) return true;
   if (parent === ".kube" && base.startsWith("config")) return true;
   if (parent === ".docker" && base === "config.json") return true;
+  // A Chromium-family browser's saved logins and cookies (`~/.config/google-chrome/Default/Login Data`).
+  if ((base === "cookies" || base === "login data" || base === "web data") && /(?:chrom|brave|edge|vivaldi|opera)/i.test(grand)) return true;
   if (parent === "gh" && base === "hosts.yml" && grand.endsWith("/.config/gh")) return true;
   if (parent === "op" && base === "config" && grand.endsWith("/.config/op")) return true;
   if (grand.includes("/gcloud") && (base === "credentials.db" || base.endsWith(".json"))) return true;
@@ -135,7 +137,7 @@ function secretCommand(cmd: SimpleCommand, an: Analysis): string | undefined {
   if (p === "az" && an.sub === "keyvault" && pos[0] === "secret" && (pos[1] === "show" || pos[1] === "download")) return "prints an Azure Key Vault secret";
   if (p === "heroku" && (an.sub === "config" || an.sub === "config:get") && !a.some((w) => /^config:(?:set|unset)$/.test(w))) return "prints the app's config vars (its secrets)";
   if (p === "doppler" && sub === "secrets" && (pos.length === 0 || pos[0] === "get" || pos[0] === "download")) return "prints Doppler secrets";
-  if (p === "sqlite3" && pos.some((w) => /cookies\.sqlite|logins\.json|key4\.db|Login Data|Cookies$/.test(w))) return "dumps a browser's saved logins or cookies";
+  if (p === "sqlite3" && a.slice(1).some((w) => /cookies\.sqlite|logins\.json|key4\.db|Login Data|Cookies$/.test(w))) return "dumps a browser's saved logins or cookies";
   if ((p === "gpg" || p === "gpg2") && a.some((w) => /^--export-secret-(?:sub)?keys$/.test(w))) return "exports private keys";
   // `docker run -v ~/.ssh:/k alpine cat /k/id_rsa`: a container given the key store reads whatever it likes there.
   if ((p === "docker" || p === "podman") && (an.sub === "run" || an.sub === "create")) {
