@@ -238,4 +238,26 @@ describe("effectsOf", () => {
       expect(kinds(line)).toEqual(expected);
     });
   });
+  describe("counts, names and digests of a secret print nothing of it", () => {
+    it.each([
+      ["grep -c '' .env", []],
+      ["wc -l .env", []],
+      ["sha256sum .env", []],
+      ["grep -l API_KEY .env .env.local", []],
+      ["grep API_KEY .env", ["secret-read .env"]],
+    ] as [string, string[]][])("should derive from %s its effects", (line, expected) => {
+      expect(kinds(line)).toEqual(expected);
+    });
+  });
+  describe("openssl reads a key to print it only with the printing subcommands", () => {
+    it.each([
+      ["openssl genrsa -out server.key 2048", []],
+      ["openssl req -new -key server.key -out server.csr", []],
+      ["openssl rsa -in server.key -text", ["secret-read server.key"]],
+      ["openssl rsa -in server.key -check -noout", []],
+      ["openssl pkey -in ~/.ssh/id_ed25519", ["secret-read /home/user/.ssh/id_ed25519"]],
+    ] as [string, string[]][])("should derive from %s its effects", (line, expected) => {
+      expect(kinds(line)).toEqual(expected);
+    });
+  });
 });

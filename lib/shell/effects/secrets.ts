@@ -96,6 +96,8 @@ const NON_READERS = new Set([
   "", "test", "[", "ls", "get-childitem", "gci", "dir", "tree", "stat", "touch", "mkdir", "rm", "rmdir", "unlink", "chmod", "chown", "chgrp", "file", "realpath", "readlink", "basename", "dirname",
   "echo", "printf", "which", "type", "command", "du", "find", "fd", "locate", "git", "mv", "cd", "pushd", "open", "touch", "exa", "eza", "tree",
   "test-path", "get-item", "gi", "get-itemproperty", "new-item", "ni", "set-location", "cd", "split-path", "resolve-path", "get-acl", "measure-object", "write-host", "write-output",
+  // Sizes, counts and digests tell nothing of the content.
+  "wc", "md5sum", "sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum", "shasum", "b2sum", "cksum", "sum",
   "shred", "wipe", "srm", "truncate", "ssh-keygen", "ssh-add", "gpg-agent", "export", "set", "unset", "source", ".", "direnv", "dotenv", "docker", "docker-compose", "kill", "sleep", "true", "false",
 ]);
 
@@ -151,6 +153,24 @@ function secretCommand(cmd: SimpleCommand, an: Analysis): string | undefined {
   return undefined;
 }
 
+/** Subcommands of openssl that print or convert a key or decrypt data; the others use a key (req, x509, s_client) or make one. */
+const OPENSSL_PRINTS = /^(?:rsa|pkey|ec|dsa|pkcs8|pkcs12|enc|base64|asn1parse|pkeyutl|rsautl|smime|cms)$/;
+
+/**
+ * A reader that prints nothing of what it reads: `grep -c`/`-l`/`-q` print counts, names or nothing;
+ * `openssl genrsa -out k`, `openssl req -key k -out csr` use or make a key; `openssl rsa -check -noout` checks one.
+ */
+function printsNothingOf(cmd: SimpleCommand): boolean {
+  const p = cmd.program;
+  const a = cmd.argv;
+  if (p === "grep" || p === "egrep" || p === "fgrep" || p === "rg") return a.some((w) => /^-[a-zA-Z]*[clLq][a-zA-Z]*$/.test(w) && !w.startsWith("--") && !/[efA-CmT]/.test(w.slice(1)) || /^--(?:count|files-with-matches|files-without-match|quiet|silent)$/.test(w));
+  if (p === "openssl") {
+    const sub = a[1] ?? "";
+    return !OPENSSL_PRINTS.test(sub) || (a.includes("-noout") && !a.includes("-text"));
+  }
+  return false;
+}
+
 /** Secrets the command reads, by any reader: operands, option values (`dd if=.env`, `-a .env`) and input redirections. */
 export function secretReads(cmd: SimpleCommand, an: Analysis): Effect[] {
   const out: string[] = [];
@@ -164,7 +184,7 @@ export function secretReads(cmd: SimpleCommand, an: Analysis): Effect[] {
     // `git log -- .env` lists the commits that touched it; only a patch (`-p`, `-U3`, `--patch`) prints what it held.
     const listsOnly = (an.sub === "log" || an.sub === "whatchanged") && !cmd.argv.some((w) => /^-(?:[a-zA-Z]*p|u|U\d*)$|^--(?:patch|patch-with-stat|unified(?:=\d+)?|full-diff|word-diff)|^-L/.test(w));
     if (GIT_READERS.has(an.sub ?? "") && !listsOnly) for (const w of an.positional) if (isSecretPath(w)) out.push(w);
-  } else if (!NON_READERS.has(p)) {
+  } else if (!NON_READERS.has(p) && !printsNothingOf(cmd)) {
     let words = an.positional;
     // cp/mv/install/rsync/scp read their sources; the destination is written (`cp .env.example .env`).
     if (COPIERS.has(p) && !an.flags.has("-t")) words = words.slice(0, -1);
