@@ -195,7 +195,7 @@ export function fileEffects(cmd: SimpleCommand, an: Analysis): Effect[] {
     case "tee": {
       const devices = pos.filter((w) => DISK_DEVICE.test(w));
       if (devices.length > 0) out.push(effect("device-write", `writes over the device ${devices.join(" ")}`, devices));
-      const sys = pos.filter((w) => SYSTEM_FILE.test(w));
+      const sys = pos.filter((w) => SYSTEM_FILE.test(w) || WINDOWS_SYSTEM.test(w));
       if (sys.length > 0) out.push(effect("system-write", `writes into system files ${sys.join(" ")}`, sys));
       const persist = pos.filter((w) => PERSIST.test(w) && (!an.flags.has("-a") || plantsSomething(cmd, w)));
       if (persist.length > 0) out.push(effect("system-write", `writes into ${persist.join(" ")}, run at every login`, persist));
