@@ -280,4 +280,16 @@ describe("effectsOf", () => {
       expect(psKinds(line)).toEqual(expected);
     });
   });
+  describe("a first word that is no pnpm or yarn command runs a package binary", () => {
+    it.each([
+      ["pnpm changeset publish", ["publish"]],
+      ["pnpm rimraf ~", ["delete -r /home/user"]],
+      ["yarn changeset publish", ["publish"]],
+      ["pnpm build", []],
+      ["pnpm rm lodash", []],
+      ["yarn remove lodash", []],
+    ] as [string, string[]][])("should derive from %s its effects", (line, expected) => {
+      expect(kinds(line)).toEqual(expected);
+    });
+  });
 });

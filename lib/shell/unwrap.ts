@@ -186,7 +186,9 @@ function wrapped(a: string[], s: number, cwdIn: string, home: string, aliases: R
     case "pnpm":
     case "yarn":
       // pnpm dlx / yarn dlx run a package's binary.
-      return a[s + 1] === "dlx" || a[s + 1] === "exec" ? { from: skipOptions(a, s + 2, { short: "p", long: ["--package"] }), label: `${p} ${a[s + 1]}` } : undefined;
+      if (a[s + 1] === "dlx" || a[s + 1] === "exec") return { from: skipOptions(a, s + 2, { short: "p", long: ["--package"] }), label: `${p} ${a[s + 1]}` };
+      // `pnpm changeset publish`, `yarn semantic-release`: a word that is no command of theirs is a script or a binary of node_modules/.bin.
+      return a[s + 1] !== undefined && /^[a-z][\w.-]*$/.test(a[s + 1] ?? "") && !(p === "pnpm" ? PNPM_COMMANDS : YARN_COMMANDS).has(a[s + 1] ?? "") ? { from: s + 1, label: `${p} (bin)` } : undefined;
     case "busybox":
     case "toybox":
       return { from: s + 1, label: p };
@@ -227,6 +229,10 @@ function wrapped(a: string[], s: number, cwdIn: string, home: string, aliases: R
       return undefined;
   }
 }
+
+/** pnpm's and yarn's own commands (and aliases): any other first word runs a script or a package binary. */
+const PNPM_COMMANDS = new Set("add install i update up upgrade remove rm un uninstall link ln unlink import rebuild rb prune fetch patch patch-commit patch-remove audit list ls ll la outdated why licenses run run-script test t exec dlx create start stop restart publish pack recursive r multi m server store root bin setup init deploy doctor config c get set env cache self-update approve-builds ignored-builds install-test it help version catalog".split(" "));
+const YARN_COMMANDS = new Set("add remove install up upgrade upgrade-interactive run exec dlx npm workspaces workspace cache config info init link unlink pack publish why bin constraints dedupe explain node patch patch-commit plugin rebuild set stage unplug version audit global list outdated owner tag team test login logout generate-lock-entry import licenses check autoclean create help policies search sdks".split(" "));
 
 /** git config keys whose value is a command git runs. */
 export const GIT_COMMAND_KEYS = /^(?:core\.(?:pager|editor|sshcommand|fsmonitor|askpass)|sequence\.editor|diff\.external|pager\.[\w-]+|credential\.helper|gpg\.program|uploadpack\.packobjectshook|diff\.[\w-]+\.textconv|filter\.[\w-]+\.(?:clean|smudge|process)|merge\.[\w-]+\.driver)$/i;
