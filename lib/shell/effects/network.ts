@@ -9,6 +9,7 @@ const FETCHERS = new Set(["curl", "wget", "fetch", "http", "https", "xh", "aria2
 const RUNNER = /^(?:sh|bash|zsh|dash|ksh|ash|mksh|fish|python[0-9.]*|pypy[0-9.]*|perl|ruby|node|nodejs|bun|deno|php|eval|source|\.|pwsh|powershell|iex|invoke-expression)$/;
 /** Variable names that hold credentials. */
 export const SECRET_VAR = /\$\{?(?:env:)?[A-Za-z_]*(?:SECRET|TOKEN|PASSWORD|PASSWD|API_?KEY|PRIVATE_KEY|ACCESS_KEY|CREDENTIAL)[A-Za-z0-9_]*\}?/i;
+const NONE: string[] = [];
 const HISTORY_FILE = /\/\.(?:bash|zsh|sh|ksh|python|psql|mysql|sqlite|node_repl|irb|lesshst|rediscli)_history$|\/\.local\/share\/fish\/fish_history$|ConsoleHost_history\.txt$/;
 /** Secrets that sign requests and are never sent themselves. */
 const SIGNING_VAR = /\$\{?[A-Za-z_]*(?:SECRET_ACCESS_KEY|SECRET_KEY|PRIVATE_KEY|CLIENT_SECRET)[A-Za-z0-9_]*\}?/i;
@@ -100,8 +101,8 @@ export function networkEffects(cmd: SimpleCommand, an: Analysis): Effect[] {
     if (signing.length > 0) out.push(effect("network-send", "sends a signing secret in a request header", [], { data: "secret" }));
   }
   // Shell and REPL histories hold the passwords and tokens once typed: sent anywhere, they leave.
-  const history = [...an.positional, ...an.values].map((w) => w.replace(/^[\w-]*=?@/, "")).filter((w) => HISTORY_FILE.test(w));
-  if (history.length > 0 && (NETWORK.has(p) || cmd.pipeTo.some((x) => NETWORK.has(x)))) out.push(effect("network-send", `sends ${history.join(" ")} (commands typed, secrets included)`, history, { data: "secret" }));
+  const history = NETWORK.has(p) || cmd.pipeTo.some((x) => NETWORK.has(x)) ? [...an.positional, ...an.values].map((w) => w.replace(/^[\w-]*=?@/, "")).filter((w) => HISTORY_FILE.test(w)) : NONE;
+  if (history.length > 0) out.push(effect("network-send", `sends ${history.join(" ")} (commands typed, secrets included)`, history, { data: "secret" }));
   const served = servedDir(cmd);
   if (served !== undefined && (/^\/(?:home|Users)\/[^/]+\/?$|^\/root\/?$|^\/$/.test(served) || isSecretPath(served))) out.push(effect("network-send", `serves ${served} (its keys and secrets included) over HTTP`, [served], { data: "secret" }));
   if (FETCHERS.has(p) && runs.length > 0) out.push(effect("remote-code", `runs code fetched from the network with ${runs.join("/")}`));
