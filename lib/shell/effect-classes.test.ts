@@ -292,4 +292,15 @@ describe("effectsOf", () => {
       expect(kinds(line)).toEqual(expected);
     });
   });
+  describe("an endless loop that forks, written for(;;) or behind an escaped newline, is a fork bomb; a bounded one is not", () => {
+    it.each([
+      ["python3 -c \"exec('import os\\nwhile 1: os.fork()')\"", ["spawn-unbounded"]],
+      ["node -e \"const c=require('child_process');for(;;)c.spawn('node',['-e','1'])\"", ["spawn-unbounded"]],
+      ["node -e \"for(;;){console.log(1)}\"", []],
+      ["python3 -c \"print('a\\nb')\"", []],
+      ["node -e \"for (let i=0;i<3;i++) require('child_process').spawn('ls')\"", []],
+    ] as [string, string[]][])("should derive from %s its effects", (line, expected) => {
+      expect(kinds(line)).toEqual(expected);
+    });
+  });
 });
