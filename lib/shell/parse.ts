@@ -229,6 +229,14 @@ class Parser implements Unwrapper {
     this.st.out.push(cmd);
   }
 
+  /** Commands of `$(...)` in st.out[from, to) whose output goes straight into the variable being assigned. */
+  private markCaptured(from: number, to: number): void {
+    for (let j = from; j < to; j++) {
+      const c = this.st.out[j] as SimpleCommand;
+      if (c.via.length === this.st.via.length + 1 && c.via[c.via.length - 1] === "$(...)" && c.pipeTo.length === 0) c.captured = true;
+    }
+  }
+
   note(why: string): void {
     this.st.limit ??= why;
   }
@@ -729,13 +737,9 @@ class Parser implements Unwrapper {
     }
     // `export GITHUB_TOKEN=$(gh auth token)`, `NPM_TOKEN=$(op read ...)`: a credential captured into a variable named
     // as a secret is not printed; whatever uses the variable later is judged by its name.
-    const declares = DECLARE.has(basename(argv[0] ?? "")) && argv.length > 1 && argv.slice(1).every((a) => !a.startsWith("-") && SECRET_NAME.test(ASSIGN.exec(a)?.[1] ?? ""));
-    const intoSecretVars = assigns.length > 0 && assigns.every(([n]) => SECRET_NAME.test(n));
-    const capture = (from: number, to: number) => {
-      for (const c of this.st.out.slice(from, to)) if (c.via.length === this.st.via.length + 1 && c.via[c.via.length - 1] === "$(...)" && c.pipeTo.length === 0) c.captured = true;
-    };
-    if (intoSecretVars) capture(before, assignEnd);
-    if (declares) capture(assignEnd, this.st.out.length);
+    const declares = argv.length > 1 && DECLARE.has(basename(argv[0] ?? "")) && argv.slice(1).every((a) => !a.startsWith("-") && SECRET_NAME.test(ASSIGN.exec(a)?.[1] ?? ""));
+    if (assignEnd > before && assigns.length > 0 && assigns.every(([n]) => SECRET_NAME.test(n))) this.markCaptured(before, assignEnd);
+    if (declares) this.markCaptured(assignEnd, this.st.out.length);
     if (argv.length === 0) {
       for (const [name, value] of assigns) {
         // `arr=(rm -rf ~)`: an array; its words are what `"${arr[@]}"` expands to.

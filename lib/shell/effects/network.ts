@@ -41,8 +41,11 @@ function decodes(cmd: SimpleCommand): boolean {
  * The folder a one-line web server serves: `python3 -m http.server -d DIR`, `http-server DIR`, `php -S addr -t DIR`,
  * `busybox httpd -h DIR`, `ruby -run -e httpd DIR`, `serve DIR`; the working directory when none is named.
  */
+const SERVERS = /^(?:python[0-9.]*|http-server|serve|php|busybox|ruby)$/;
+
 function servedDir(cmd: SimpleCommand): string | undefined {
   const p = cmd.program;
+  if (!SERVERS.test(p)) return undefined;
   const a = cmd.argv;
   const valueOf = (names: string[]): string | undefined => {
     for (let i = 1; i < a.length; i++) {

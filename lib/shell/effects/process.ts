@@ -120,7 +120,7 @@ const POWER = new Set(["shutdown", "shutdown.exe", "reboot", "halt", "poweroff",
 export function powerEffects(cmd: SimpleCommand): Effect[] {
   const p = cmd.program;
   // `echo b > /proc/sysrq-trigger`: the kernel reboots, crashes or powers off at once.
-  if (cmd.redirects.some((r) => r.op.includes(">") && r.target === "/proc/sysrq-trigger") || (p === "tee" && cmd.argv.includes("/proc/sysrq-trigger"))) return [effect("power-off", "writes to /proc/sysrq-trigger: the kernel stops or restarts the machine at once")];
+  if ((cmd.redirects.length > 0 && cmd.redirects.some((r) => r.op.includes(">") && r.target === "/proc/sysrq-trigger")) || (p === "tee" && cmd.argv.includes("/proc/sysrq-trigger"))) return [effect("power-off", "writes to /proc/sysrq-trigger: the kernel stops or restarts the machine at once")];
   if (!POWER.has(p)) return [];
   const a = cmd.argv.slice(1).map((w) => w.toLowerCase());
   if (p === "systemctl" || p === "loginctl") return a.some((w) => /^(?:poweroff|reboot|halt|kexec|suspend|hibernate|soft-reboot)$/.test(w)) ? [effect("power-off", `${p} ${a.find((w) => !w.startsWith("-"))}: the machine stops or restarts`)] : [];
