@@ -11,6 +11,7 @@ import { infraEffects } from "./effects/infra.ts";
 import { networkEffects } from "./effects/network.ts";
 import { codeEffects, powerEffects, printsSecretVar, publishEffects, spawnEffects } from "./effects/process.ts";
 import { isSecretPath, secretReads } from "./effects/secrets.ts";
+import { NETWORK } from "./effects/network.ts";
 import { effect, type Effect } from "./effects/types.ts";
 
 export type { Effect, EffectKind, EffectData } from "./effects/types.ts";
@@ -52,7 +53,8 @@ function base(p: string): string {
 function downloads(cmd: SimpleCommand): string[] {
   const a = cmd.argv;
   const out: string[] = [];
-  const url = a.find((w) => /^https?:\/\//.test(w));
+  // `wget x.io/a.sh` has no scheme: a host name with a path is a URL to these programs too.
+  const url = a.find((w) => /^https?:\/\//.test(w)) ?? (FETCH_PROGRAMS.has(cmd.program) ? a.slice(1).find((w) => /^[\w-]+(?:\.[\w-]+)*\.[a-z]{2,}(?::\d+)?\/[^\s]*[^/]$/i.test(w)) : undefined);
   if (cmd.program === "curl") {
     for (let i = 1; i < a.length; i++) {
       const w = a[i] ?? "";
@@ -97,7 +99,22 @@ export function lineEffects(commands: readonly SimpleCommand[]): Map<SimpleComma
   const add = (c: SimpleCommand, e: Effect) => out.set(c, [...(out.get(c) ?? []), e]);
   /** The last command was an endless producer piped straight into xargs (`yes |`, `seq inf |`). */
   let endlessFeed = false;
+  /** Files the environment was dumped into earlier on the line (`env > /tmp/e.txt`). */
+  const envFiles = new Set<string>();
+  /** The previous command was `docker inspect` piped on: its JSON holds the container's environment. */
+  let inspected = false;
   for (const c of commands) {
+    // `docker inspect web | jq '.[0].Config.Env'`: the filter picks the environment (its secrets) out of the JSON.
+    if (inspected && c.argv.slice(1).some((w) => /(?:^|[.\s'"])Env\b|^\.(?:\[\d*\]\.?)?Config$/.test(w))) add(c, effect("secret-read", `${c.program} picks the container's environment out of docker inspect`));
+    // `env > /tmp/e && curl -F f=@/tmp/e URL`: the environment, put in a file, then sent.
+    if (envFiles.size > 0 && NETWORK.has(c.program)) {
+      const named = [...c.argv.slice(1), ...c.redirects.filter((r) => r.op === "<").map((r) => r.target)].map((w) => w.replace(/^[\w-]*=?@/, ""));
+      if (named.some((w) => envFiles.has(w) || envFiles.has(base(w)))) add(c, effect("network-send", "sends a file the environment was dumped into earlier on the line", [], { data: "env" }));
+    }
+    if (((c.program === "env" || c.program === "printenv" || c.program === "set") && c.argv.length === 1) || (c.program === "export" && c.argv[1] === "-p")) {
+      for (const r of c.redirects) if ((r.op === ">" || r.op === ">>") && r.fd !== "2" && envFiles.size < 16) envFiles.add(r.target).add(base(r.target));
+    }
+    inspected = (c.program === "docker" || c.program === "podman") && c.pipeTo.length > 0 && c.argv.slice(1).filter((w) => !w.startsWith("-")).some((w, k, ops) => w === "inspect" && (k === 0 || ops[0] === "container"));
     if ((c.program === "xargs" || c.program === "parallel") && endlessFeed && unboundedProcs(c.argv)) add(c, effect("spawn-unbounded", `${c.program} starts a process per line of an endless input, with no limit on how many run at once`));
     endlessFeed = (c.pipeTo[0] === "xargs" || c.pipeTo[0] === "parallel") && endless(c);
     if (fetched.size > 0) {

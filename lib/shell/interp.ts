@@ -148,7 +148,7 @@ export function scanCode(code: string): CodeEffect[] {
       if (kind === "rmtree" || kind === "remove" || kind === "rmsync") {
         const path = readPathExpr(code, at);
         if (path === undefined) continue;
-        const recursive = kind === "rmtree" || (kind === "rmsync" && /recursive\s*[:=]\s*(?:true|TRUE|T\b)/.test(code.slice(at, at + 200)));
+        const recursive = kind === "rmtree" || ((kind === "rmsync" || kind === "remove") && /recursive\s*[:=]\s*(?:true|TRUE|T\b)/.test(code.slice(at, at + 200)));
         out.push({ kind: "delete", recursive, path });
       } else if (kind === "shell") {
         // perl `system qw(rm -rf), $ENV{HOME}`: a word list, then more arguments.

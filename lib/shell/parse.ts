@@ -77,6 +77,8 @@ const RESERVED_SKIP = new Set(["if", "then", "else", "elif", "fi", "do", "done",
 const ASSIGN = /^([A-Za-z_][A-Za-z0-9_]*)\+?=/;
 const RUNNERS = new Set([...SHELLS, "eval", "source", ".", "node", "perl", "ruby", "php"]);
 const DECLARE = new Set(["export", "declare", "local", "readonly", "typeset"]);
+/** Variable names that hold credentials (as network.ts's SECRET_VAR, without the `$`). */
+const SECRET_NAME = /^[A-Za-z_]*(?:SECRET|TOKEN|PASSWORD|PASSWD|API_?KEY|PRIVATE_KEY|ACCESS_KEY|CREDENTIAL)[A-Za-z0-9_]*$/i;
 /** Calls per line whose function body is read again with their arguments; past it the bodies are judged as written. */
 const MAX_BOUND_CALLS = 16;
 /** A body that reads its positional parameters ($1, "$@", ${2:-x}, $#). */
@@ -227,6 +229,14 @@ class Parser implements Unwrapper {
     this.st.out.push(cmd);
   }
 
+  /** Commands of `$(...)` in st.out[from, to) whose output goes straight into the variable being assigned. */
+  private markCaptured(from: number, to: number): void {
+    for (let j = from; j < to; j++) {
+      const c = this.st.out[j] as SimpleCommand;
+      if (c.via.length === this.st.via.length + 1 && c.via[c.via.length - 1] === "$(...)" && c.pipeTo.length === 0) c.captured = true;
+    }
+  }
+
   note(why: string): void {
     this.st.limit ??= why;
   }
@@ -258,6 +268,8 @@ class Parser implements Unwrapper {
       const p = only.argv[only.argv.length - 1];
       if (p !== undefined && p.startsWith("/")) return p;
     }
+    // `$(basename /bin/rm) -rf ~`: the last part of a literal path.
+    if (only?.program === "basename" && only.argv.length === 2 && /^[\w./+-]+$/.test(only.argv[1] ?? "")) return (only.argv[1] ?? "").replace(/\/+$/, "").replace(/^.*\//, "");
     if (only && (only.program === "which" || (only.program === "command" && (only.argv[1] === "-v" || only.argv[1] === "-V")) || (only.program === "type" && only.argv[1] === "-P"))) {
       const name = only.argv[only.argv.length - 1];
       if (name !== undefined && /^[\w.+-]+$/.test(name)) return name;
@@ -694,6 +706,7 @@ class Parser implements Unwrapper {
       // `DIR=$1`, `D=$(find ...)`: a value that cannot be known leaves the variable unknown, not its text.
       if (fields.some((f) => f.dynamic)) unknownAssigns.add(m[1]);
     }
+    const assignEnd = this.st.out.length;
     const argv: string[] = [];
     const dynamic: boolean[] = [];
     for (; k < words.length; k++) {
@@ -722,6 +735,11 @@ class Parser implements Unwrapper {
         if (text !== undefined) info.body = text;
       }
     }
+    // `export GITHUB_TOKEN=$(gh auth token)`, `NPM_TOKEN=$(op read ...)`: a credential captured into a variable named
+    // as a secret is not printed; whatever uses the variable later is judged by its name.
+    const declares = argv.length > 1 && DECLARE.has(basename(argv[0] ?? "")) && argv.slice(1).every((a) => !a.startsWith("-") && SECRET_NAME.test(ASSIGN.exec(a)?.[1] ?? ""));
+    if (assignEnd > before && assigns.length > 0 && assigns.every(([n]) => SECRET_NAME.test(n))) this.markCaptured(before, assignEnd);
+    if (declares) this.markCaptured(assignEnd, this.st.out.length);
     if (argv.length === 0) {
       for (const [name, value] of assigns) {
         // `arr=(rm -rf ~)`: an array; its words are what `"${arr[@]}"` expands to.
@@ -759,7 +777,11 @@ class Parser implements Unwrapper {
       for (let j = 1; j < argv.length; j++) {
         const a = argv[j] ?? "";
         const m = ASSIGN.exec(a);
-        if (m?.[1]) scope.vars.set(m[1], a.slice(m[0].length));
+        // A credential captured into it (`export GH_TOKEN=$(gh auth token)`) is unknown text: `$GH_TOKEN` stays itself.
+        if (m?.[1]) {
+          if (declares && dynamic[j]) scope.vars.delete(m[1]);
+          else scope.vars.set(m[1], a.slice(m[0].length));
+        }
       }
     }
     // `let 'x=$(rm -rf ~)'`: let's arguments are arithmetic, whose substitutions run.
@@ -844,7 +866,8 @@ class Parser implements Unwrapper {
     }
     if (procIn.length > 0) {
       // `bash < <(curl ...)`: what the substitution prints is what this command (and what it runs) reads.
-      const readers = [...new Set(this.st.out.slice(subEnd).filter((c) => !c.ignoresStdinCode).map((c) => c.program))];
+      // `tee >(sh) < <(curl ...)`: a pass-through reader hands it on to what it feeds.
+      const readers = [...new Set(this.st.out.slice(subEnd).filter((c) => !c.ignoresStdinCode).flatMap((c) => (c.program === "tee" || c.program === "cat" ? [c.program, ...c.pipeTo] : [c.program])))];
       for (const [from, to] of procIn) for (let j = from; j < to; j++) {
         const c = this.st.out[j] as SimpleCommand;
         c.pipeTo = union(c.pipeTo, readers);

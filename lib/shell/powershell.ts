@@ -449,13 +449,24 @@ function psStatement(words: PsWord[], vars: Map<string, string>, cwd: string, vi
   }
   if (FETCH.has(name)) {
     const sent = ["infile", "body"].map((k) => valueOf.get(k)).filter((v): v is string => v !== undefined);
-    const saved = valueOf.get("outfile") ?? (name === "start-bitstransfer" ? paths[1] : undefined);
+    // Start-BitsTransfer saves to -Destination, its second operand, or the URL's file name in the current folder.
+    const saved = valueOf.get("outfile") ?? (name === "start-bitstransfer" ? (valueOf.get("destination") ?? paths[1] ?? paths[0]?.replace(/[?#].*$/, "").replace(/^.*[\\/]/, "")) : undefined);
     const o = saved !== undefined ? ["-o", saved] : [];
     out.push(simple(["invoke-webrequest", ...paths, ...sent, ...o], [false, ...pathDyn, ...sent.map(() => false), ...o.map(() => false)], cwd, via));
     return out;
   }
   if (IEX.has(name)) {
     const text = rest.filter((w) => paramName(w) === undefined);
+    // `iex ([Text.Encoding]::UTF8.GetString([Convert]::FromBase64String('...')))`: decoded data run as code.
+    for (const w of text) {
+      if (!/FromBase64String/i.test(w.raw)) continue;
+      const lit = /FromBase64String\(\s*['"]([A-Za-z0-9+/=\s]+)['"]/i.exec(w.raw)?.[1];
+      const decoded = lit !== undefined && lit.length <= 1 << 16 ? Buffer.from(lit.replace(/\s+/g, ""), "base64").toString(/Unicode/i.test(w.raw) ? "utf16le" : "utf8") : undefined;
+      if (decoded !== undefined && decoded !== "") host.powershell(decoded, cwd, "iex FromBase64String");
+      const decode = simple(["base64", "-d"], [false, false], cwd, via, true);
+      decode.pipeTo = ["iex"];
+      out.push(decode);
+    }
     for (const w of text) {
       if (w.quoted) host.powershell(w.text, cwd, "iex");
       // `$cmd = 'git reset --hard'; Invoke-Expression $cmd`

@@ -32,6 +32,8 @@ export interface SimpleCommand {
   ignoresStdinCode?: boolean;
   /** Set on a later pipeline stage whose input comes from `env`/`printenv` (the environment, secrets included). */
   pipeFrom?: "env";
+  /** Set on a command inside `$(...)` whose output is assigned to a variable named as a secret (`export GH_TOKEN=$(gh auth token)`). */
+  captured?: boolean;
   /** Set on a call that spawns copies of itself without bound: a function calling itself in a pipe or the background, `while true; do x & done`. */
   selfSpawn?: boolean;
 }

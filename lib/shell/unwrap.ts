@@ -186,7 +186,9 @@ function wrapped(a: string[], s: number, cwdIn: string, home: string, aliases: R
     case "pnpm":
     case "yarn":
       // pnpm dlx / yarn dlx run a package's binary.
-      return a[s + 1] === "dlx" || a[s + 1] === "exec" ? { from: skipOptions(a, s + 2, { short: "p", long: ["--package"] }), label: `${p} ${a[s + 1]}` } : undefined;
+      if (a[s + 1] === "dlx" || a[s + 1] === "exec") return { from: skipOptions(a, s + 2, { short: "p", long: ["--package"] }), label: `${p} ${a[s + 1]}` };
+      // `pnpm changeset publish`, `yarn semantic-release`: a word that is no command of theirs is a script or a binary of node_modules/.bin.
+      return a[s + 1] !== undefined && /^[a-z][\w.-]*$/.test(a[s + 1] ?? "") && !(p === "pnpm" ? PNPM_COMMANDS : YARN_COMMANDS).has(a[s + 1] ?? "") ? { from: s + 1, label: `${p} (bin)` } : undefined;
     case "busybox":
     case "toybox":
       return { from: s + 1, label: p };
@@ -228,6 +230,10 @@ function wrapped(a: string[], s: number, cwdIn: string, home: string, aliases: R
   }
 }
 
+/** pnpm's and yarn's own commands (and aliases): any other first word runs a script or a package binary. */
+const PNPM_COMMANDS = new Set("add install i update up upgrade remove rm un uninstall link ln unlink import rebuild rb prune fetch patch patch-commit patch-remove audit list ls ll la outdated why licenses run run-script test t exec dlx create start stop restart publish pack recursive r multi m server store root bin setup init deploy doctor config c get set env cache self-update approve-builds ignored-builds install-test it help version catalog".split(" "));
+const YARN_COMMANDS = new Set("add remove install up upgrade upgrade-interactive run exec dlx npm workspaces workspace cache config info init link unlink pack publish why bin constraints dedupe explain node patch patch-commit plugin rebuild set stage unplug version audit global list outdated owner tag team test login logout generate-lock-entry import licenses check autoclean create help policies search sdks".split(" "));
+
 /** git config keys whose value is a command git runs. */
 export const GIT_COMMAND_KEYS = /^(?:core\.(?:pager|editor|sshcommand|fsmonitor|askpass)|sequence\.editor|diff\.external|pager\.[\w-]+|credential\.helper|gpg\.program|uploadpack\.packobjectshook|diff\.[\w-]+\.textconv|filter\.[\w-]+\.(?:clean|smudge|process)|merge\.[\w-]+\.driver)$/i;
 
@@ -252,11 +258,19 @@ function gitAlias(a: string[], s: number, aliases: ReadonlyMap<string, string>):
     } else if (w === "-C" || w === "--git-dir" || w === "--work-tree" || w === "--namespace" || w === "--exec-path") i++;
   }
   const sub = a[i];
+  // `git clone 'ext::sh -c rm% -rf% ~'`: the ext transport runs its URL as a command (`% ` is a space, `%%` a %).
+  const ext = a.slice(i + 1).find((w) => w.startsWith("ext::"));
+  if (ext !== undefined) return { from: a.length, label: `git ${sub ?? ""} ext::`, prefix: extArgv(ext.slice(5)) };
   // Subcommands that run a shell command they are given.
   const runs = sub === "rebase" ? ["-x", "--exec"] : sub === "bisect" && a[i + 1] === "run" ? ["run"] : sub === "submodule" && a[i + 1] === "foreach" ? ["foreach"] : [];
   for (let k = i + 1; k < a.length && runs.length > 0; k++) {
     const w = a[k] ?? "";
-    if (runs.includes(w)) return { from: a.length, label: `git ${sub} ${w}`, prefix: ["sh", "-c", w === "run" || w === "foreach" ? a.slice(k + 1).join(" ") : (a[k + 1] ?? "")] };
+    if (runs.includes(w)) {
+      // `git submodule foreach --recursive 'git clean -ffdx'`: its own flags come before the command.
+      let from = k + 1;
+      while (w === "foreach" && (a[from] === "--recursive" || a[from] === "--quiet" || a[from] === "-q")) from++;
+      return { from: a.length, label: `git ${sub} ${w}`, prefix: ["sh", "-c", w === "run" || w === "foreach" ? a.slice(from).join(" ") : (a[k + 1] ?? "")] };
+    }
     if (w.startsWith("--exec=")) return { from: a.length, label: `git ${sub} --exec`, prefix: ["sh", "-c", w.slice(7)] };
   }
   if (config.size === 0) return undefined;
@@ -269,6 +283,24 @@ function gitAlias(a: string[], s: number, aliases: ReadonlyMap<string, string>):
     if (GIT_COMMAND_KEYS.test(key) && value !== "") return { from: a.length, label: `git -c ${key}`, prefix: ["sh", "-c", value.replace(/^!/, "")] };
   }
   return undefined;
+}
+
+/** The words of an ext:: command: an unescaped space separates them, `% ` is a space inside one, `%%` a percent sign. */
+function extArgv(text: string): string[] {
+  const out: string[] = [];
+  let cur = "";
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i] ?? "";
+    if (ch === "%" && i + 1 < text.length) {
+      const next = text[++i] ?? "";
+      if (next === " " || next === "%") cur += next;
+    } else if (ch === " ") {
+      if (cur !== "") out.push(cur);
+      cur = "";
+    } else cur += ch;
+  }
+  if (cur !== "") out.push(cur);
+  return out;
 }
 
 /** The script of `bash -c '...'`, undefined when the shell runs a file or reads stdin. */
@@ -452,31 +484,139 @@ function splitQuoted(s: string): string[] {
   return out;
 }
 
+/** A word as the shell would need it written to come back as itself. */
+function shellQuote(w: string): string {
+  return /^[\w@%+=:,./~-]+$/.test(w) ? w : `'${w.replaceAll("'", "'\\''")}'`;
+}
+
 /** Programs that run a command line elsewhere (another host, a container, WSL, another user). */
-const REMOTE = new Set(["ssh", "kubectl", "docker", "podman", "wsl", "wsl.exe", "runuser", "lxc", "vagrant"]);
+const REMOTE = new Set(["ssh", "kubectl", "docker", "podman", "nerdctl", "finch", "wsl", "wsl.exe", "runuser", "lxc", "vagrant"]);
 
 /** The command line a remote runner runs: `ssh host 'rm -rf ~'`, `kubectl exec pod -- rm -rf /data`, `wsl -e bash -c ...`. */
 function remoteCommand(a: string[], p: string): string | undefined {
+  // ssh hands its words to a remote shell joined by spaces; the others run them as an argv: quotes kept.
+  const joined = (words: string[]) => (p === "ssh" || p === "vagrant" ? words.join(" ") : words.map(shellQuote).join(" "));
   const dash = a.indexOf("--");
   if (p === "ssh") {
     let i = skipOptions(a, 1, { short: "bcDEeFIiJLlmOopQRSWw", long: [] });
     i++;
-    return i < a.length ? a.slice(i).join(" ") : undefined;
+    return i < a.length ? joined(a.slice(i)) : undefined;
   }
-  if (p === "kubectl" || p === "lxc") return a.includes("exec") && dash > 0 ? a.slice(dash + 1).join(" ") : undefined;
-  if (p === "docker" || p === "podman") {
+  if (p === "kubectl" || p === "lxc") return a.includes("exec") && dash > 0 ? joined(a.slice(dash + 1)) : undefined;
+  if (p === "docker" || p === "podman" || p === "nerdctl" || p === "finch") {
     const k = a.indexOf("exec");
     if (k !== 1 && !(k === 2 && a[1] === "container")) return undefined;
     const i = skipOptions(a, k + 1, { short: "eruw", long: ["--env", "--user", "--workdir", "--env-file"] });
-    return a.slice(i + 1).join(" ");
+    return joined(a.slice(i + 1));
   }
   if (p === "wsl" || p === "wsl.exe") {
     const k = a.findIndex((w) => w === "-e" || w === "--exec" || w === "--");
-    return k > 0 ? a.slice(k + 1).join(" ") : a.length > 1 && !a[1]?.startsWith("-") ? a.slice(1).join(" ") : undefined;
+    return k > 0 ? joined(a.slice(k + 1)) : a.length > 1 && !a[1]?.startsWith("-") ? a.slice(1).join(" ") : undefined;
   }
-  if (p === "runuser") return dash > 0 ? a.slice(dash + 1).join(" ") : undefined;
+  if (p === "runuser") return dash > 0 ? joined(a.slice(dash + 1)) : undefined;
   if (p === "vagrant") return a[1] === "ssh" && a.includes("-c") ? a[a.indexOf("-c") + 1] : undefined;
   return undefined;
+}
+
+/** Options of tmux's command-running subcommands that take a value. */
+const TMUX_VALUED = new Set(["-s", "-n", "-t", "-c", "-x", "-y", "-e", "-F", "-l", "-f", "-w", "-h", "-L", "-S"]);
+const TMUX_RUNS = new Set(["new", "new-session", "new-window", "neww", "split-window", "splitw", "respawn-pane", "respawnp", "respawn-window", "respawnw", "run-shell", "run", "display-popup", "popup"]);
+
+/**
+ * The command line a detached runner runs: `tmux new -d 'rm -rf ~'`, `screen -dmS x rm -rf ~`,
+ * `systemd-run --user rm -rf ~`, `echo 'rm -rf ~' | at now` (at and batch read the commands on stdin).
+ */
+function detachedCommand(cmd: SimpleCommand, p: string, piped: string | undefined): string | undefined {
+  const a = cmd.argv;
+  if (p === "tmux") {
+    let i = 1;
+    while (i < a.length && (a[i] ?? "").startsWith("-")) i += a[i] === "-L" || a[i] === "-S" || a[i] === "-f" ? 2 : 1;
+    if (a[i] === "send-keys" || a[i] === "send") {
+      // `tmux send-keys -t 0 'rm -rf ~' Enter`: the keys typed into a shell, run when Enter (C-m) ends them.
+      let k = i + 1;
+      while (k < a.length && (a[k] ?? "").startsWith("-")) k += a[k] === "-t" || a[k] === "-N" ? 2 : 1;
+      const keys = a.slice(k);
+      const enter = keys.findIndex((w) => /^(?:Enter|C-m|KPEnter)$/i.test(w));
+      return enter > 0 ? keys.slice(0, enter).join(" ") : undefined;
+    }
+    if (!TMUX_RUNS.has(a[i] ?? "")) return undefined;
+    i++;
+    while (i < a.length && (a[i] ?? "").startsWith("-")) {
+      if (a[i] === "--") {
+        i++;
+        break;
+      }
+      i += TMUX_VALUED.has(a[i] ?? "") ? 2 : 1;
+    }
+    return a.slice(i).join(" ");
+  }
+  if (p === "screen") {
+    let i = 1;
+    while (i < a.length && (a[i] ?? "").startsWith("-")) i += /^-(?:[dDmRr]*S|[dDmRr]*[cpTtXe]|L?logfile|h)$/.test(a[i] ?? "") ? 2 : 1;
+    return a.slice(i).join(" ");
+  }
+  if (p === "systemd-run") {
+    const i = skipOptions(a, 1, { short: "pEuMHd", long: ["--unit", "--property", "--setenv", "--description", "--slot", "--uid", "--gid", "--nice", "--working-directory", "--on-active", "--on-calendar", "--on-boot", "--on-startup", "--on-unit-active", "--on-unit-inactive", "--timer-property", "--path-property", "--socket-property", "--service-type", "--machine", "--host"] });
+    return a.slice(i).join(" ");
+  }
+  // at / batch: `-f FILE` runs a file; otherwise the commands come from stdin.
+  if (a.includes("-f") || a.includes("-l") || a.includes("-r") || a.includes("-d")) return undefined;
+  return stdinText(cmd, piped);
+}
+
+/**
+ * `docker run -v ~:/h alpine rm -rf /h`: a bind mount hands the container a host directory, and what the
+ * container does to it happens on the host. The container's command is read with each mount target mapped
+ * back to its host source; a command that touches no mounted path acts only inside the container.
+ */
+function containerRun(cmd: SimpleCommand, api: Unwrapper, level: number): void {
+  const a = cmd.argv;
+  const mounts: [string, string][] = [];
+  const valued = /^(?:-[vepuwlhm]|--(?:volume|env|env-file|publish|user|workdir|name|label|hostname|memory|mount|network|entrypoint|platform|cpus|add-host|device|cap-add|cap-drop|security-opt|restart|ulimit|tmpfs|volumes-from|log-driver|log-opt|pull|gpus|ipc|pid|dns|shm-size|stop-signal|cidfile|cgroupns|runtime|userns|uts|init-path|health-cmd|expose|link|annotation|group-add|sysctl))$/;
+  let i = a[1] === "container" ? 3 : 2;
+  for (; i < a.length; i++) {
+    const w = a[i] ?? "";
+    if (!w.startsWith("-")) break;
+    const eq = w.indexOf("=");
+    const opt = eq > 0 && w.startsWith("--") ? w.slice(0, eq) : w;
+    const value = eq > 0 && w.startsWith("--") ? w.slice(eq + 1) : valued.test(w) ? a[++i] : undefined;
+    if (value === undefined) continue;
+    if (opt === "-v" || opt === "--volume") {
+      const parts = value.split(":");
+      if (parts.length >= 2 && parts[0] !== "" && parts[1] !== undefined && parts[1].startsWith("/")) mounts.push([parts[0] ?? "", parts[1]]);
+    } else if (opt === "--mount") {
+      const src = /(?:^|,)(?:source|src)=([^,]+)/.exec(value)?.[1];
+      const dst = /(?:^|,)(?:target|destination|dst)=([^,]+)/.exec(value)?.[1];
+      if (src !== undefined && dst !== undefined && dst.startsWith("/")) mounts.push([src, dst]);
+    }
+  }
+  // Named volumes (`-v data:/data`) are the engine's, not a host path.
+  const host = mounts.filter(([src]) => src.startsWith("/") || src.startsWith("~") || src.startsWith(".")).map(([src, dst]) => [resolvePath(src, cmd.cwd === "" ? "/" : cmd.cwd, api.home), dst.replace(/\/+$/, "") || "/"] as const);
+  const words = a.slice(i + 1);
+  if (host.length === 0 || words.length === 0 || level + 1 >= SHELL_LIMITS.maxWrappers) return;
+  const mapWord = (w: string): string => {
+    for (const [src, dst] of host) {
+      if (w === dst || w === `${dst}/`) return src;
+      if (dst === "/" && w.startsWith("/")) return `${src.replace(/\/+$/, "")}${w}`;
+      if (w.startsWith(`${dst}/`)) return `${src.replace(/\/+$/, "")}${w.slice(dst.length)}`;
+    }
+    return w;
+  };
+  const mapped = words.map(mapWord);
+  if (mapped.every((w, k) => w === words[k]) && !SHELLS.has(base(words[0] ?? ""))) return;
+  if (SHELLS.has(base(words[0] ?? ""))) {
+    // `docker run -v /:/host alpine sh -c 'rm -rf /host/etc'`: map the paths inside the script too.
+    const script = shellScript(words).script;
+    if (script === undefined) return;
+    let text = script;
+    for (const [src, dst] of host) {
+      const escaped = dst.replace(/[.*+?^$()|[\]{}\\]/g, "\\$&");
+      text = text.replace(new RegExp(`(^|[\\s'"=])${escaped}(?=/|$|[\\s'"])`, "g"), `$1${src.replace(/\/+$/, "")}`);
+    }
+    if (text !== script) api.script(text, cmd.cwd, `${cmd.program} run (bind mount)`);
+    return;
+  }
+  unwrap(child(cmd, mapped, mapped.map(() => false), `${cmd.program} run (bind mount)`, { redirects: [] }), api, undefined, level + 1);
 }
 
 /** awk's program text: the first operand after -F/-v/-f options (undefined with -f: a program file). */
@@ -528,7 +668,11 @@ function awkCommands(argv: string[], stdin: string | undefined): string[] {
     out.push(target);
     if (SHELLS.has(base(target.trim().split(/\s+/)[0] ?? ""))) out.push(printed);
   }
-  for (const m of prog.matchAll(/"([^"]*)"\s*\)?\s*\|\s*getline/g)) if (m[1]) out.push(m[1]);
+  const readCommands: string[] = [];
+  for (const m of prog.matchAll(/"([^"]*)"\s*\)?\s*\|\s*getline/g)) if (m[1]) readCommands.push(m[1]);
+  // `"curl -s x" | getline l; print l | "bash"`: what awk read from a command, printed into a shell, is that command's output run.
+  const shellSink = [...prog.matchAll(/\bprintf?\b[^|"]{0,80}\|\s*"((?:[^"\\]|\\.)*)"/g)].map((m) => m[1] ?? "").find((t) => SHELLS.has(base(t.trim().split(/\s+/)[0] ?? "")));
+  for (const c of readCommands) out.push(shellSink !== undefined ? `${c} | ${shellSink}` : c);
   return out;
 }
 
@@ -562,7 +706,7 @@ function runParallel(cmd: SimpleCommand, api: Unwrapper, piped: string | undefin
 }
 
 /** The home directory as interpreters spell it, for the path scanner: `process.env.HOME`, `os.homedir()`, `Dir.home`... */
-const HOME_EXPR = /(?:pathlib\.)?Path\.home\(\)|(?<![.\w])homedir\(\)|path\.expand\(['"]~['"]\)|process\.env\.HOME\b|process\.env\[['"]HOME['"]\]|os\.homedir\(\)|\$ENV\{HOME\}|ENV\[['"]HOME['"]\]|os\.environ\[['"]HOME['"]\]|os\.environ\.get\(['"]HOME['"]\)|os\.getenv\(['"]HOME['"]\)|Dir\.home\b|Path\.home\(\)|os\.path\.expanduser\(['"]~['"]\)|getenv\(['"]HOME['"]\)/g;
+const HOME_EXPR = /(?:pathlib\.)?Path\.home\(\)|(?<![.\w])homedir\(\)|path\.expand\(['"]~['"]\)|process\.env\.HOME\b|process\.env\[['"]HOME['"]\]|os\.homedir\(\)|\$ENV\{HOME\}|ENV\[['"]HOME['"]\]|os\.environ\[['"]HOME['"]\]|os\.environ\.get\(['"]HOME['"]\)|os\.getenv\(['"]HOME['"]\)|Dir\.home\b|Path\.home\(\)|os\.path\.expanduser\(['"]~['"]\)|getenv\(['"]HOME['"]\)|Deno\.env\.get\(['"]HOME['"]\)|require\(['"](?:node:)?os['"]\)\.homedir\(\)/g;
 
 /** Inline code past this is not a one-liner: it is not scanned, and the line is judged too complex. */
 const MAX_CODE = 1 << 16;
@@ -627,6 +771,10 @@ function runsOther(cmd: SimpleCommand, api: Unwrapper, piped: string | undefined
     if (text !== undefined) api.script(text, cmd.cwd, `${p} /dev/stdin`);
     return false;
   }
+  if ((p === "docker" || p === "podman" || p === "nerdctl" || p === "finch") && (cmd.argv[1] === "run" || (cmd.argv[1] === "container" && cmd.argv[2] === "run"))) {
+    containerRun(cmd, api, level);
+    return false;
+  }
   if (REMOTE.has(p)) {
     const rest = remoteCommand(cmd.argv, p);
     if (rest !== undefined && rest !== "") api.script(rest, cmd.cwd, `${p} (remote)`);
@@ -676,6 +824,12 @@ function runsOther(cmd: SimpleCommand, api: Unwrapper, piped: string | undefined
     // `make -f /dev/stdin <<< $'x:\n\trm -rf ~'`: the recipe lines are shell commands.
     const text = stdinText(cmd, piped);
     if (text !== undefined) for (const line of text.split("\n")) if (/^\t/.test(line)) api.script(line.replace(/^\t[@+-]*/, ""), cmd.cwd, "make recipe");
+    return false;
+  }
+  if (p === "tmux" || p === "screen" || p === "systemd-run" || p === "at" || p === "batch") {
+    // A terminal multiplexer, a transient unit or the at queue runs the command later, detached: it still runs.
+    const line = detachedCommand(cmd, p, piped);
+    if (line !== undefined && line !== "") api.script(line, cmd.cwd, p);
     return false;
   }
   if (p === "watch") {

@@ -27,11 +27,24 @@ const PERSIST = /\/\.(?:bashrc|bash_profile|bash_login|profile|zshrc|zprofile|zs
 function plantsSomething(cmd: SimpleCommand, target: string): boolean {
   if (/\/\.ssh\//.test(target)) return true;
   if (cmd.program !== "echo" && cmd.program !== "printf" && cmd.program !== "cat") return true;
-  return cmd.argv.slice(1).some((w) => /\brm\s|\bcurl\b|\bwget\b|\|\s*(?:ba|z)?sh\b|\balias\s|\bnc\s|base64|\beval\b|\bsudo\b|\bchmod\b|\bmkfifo\b|\/dev\/tcp/.test(w));
+  // A PATH that starts in a world-writable folder lets anyone put a `git` or `ls` there.
+  return cmd.argv.slice(1).some((w) => /\bPATH=["']?(?:\/tmp|\/var\/tmp|\/dev\/shm)\b/.test(w) || /\brm\s|\bcurl\b|\bwget\b|\|\s*(?:ba|z)?sh\b|\balias\s|\bnc\s|base64|\beval\b|\bsudo\b|\bchmod\b|\bmkfifo\b|\/dev\/tcp/.test(w));
 }
 
 function isHomeDotfile(p: string): boolean {
   return /^(?:~|\$HOME)\/\.[^/]+$/.test(p) || /^\/(?:home|Users)\/[^/]+\/\.[^/]+$|^\/root\/\.[^/]+$/.test(p);
+}
+
+/** Where curl (-o, --output) or wget (-O, --output-document) writes: the named file, not standard output. */
+function downloadTargets(a: string[], p: string): string[] {
+  const out: string[] = [];
+  for (let i = 1; i < a.length; i++) {
+    const w = a[i] ?? "";
+    const long = p === "curl" ? "--output" : "--output-document";
+    if (w.startsWith(`${long}=`)) out.push(w.slice(long.length + 1));
+    else if (w === long || (!w.startsWith("--") && (p === "curl" ? /^-[a-zA-Z]*o$/ : /^-[a-zA-Z]*O$/).test(w))) out.push(a[++i] ?? "");
+  }
+  return out.filter((t) => t !== "" && t !== "-");
 }
 
 /** Disk and partition devices (not /dev/null, /dev/tty, /dev/fd/N). */
@@ -96,6 +109,20 @@ export function fileEffects(cmd: SimpleCommand, an: Analysis): Effect[] {
     case "setfacl":
       if (pos.some((w) => SYSTEM_FILE.test(w) || isSecretPath(w))) out.push(effect("permissions", `changes the ACL of ${pos.join(" ")}`, pos.filter((w) => SYSTEM_FILE.test(w) || isSecretPath(w)), { data: "unsafe-mode" }));
       break;
+    case "badblocks":
+      // -w writes test patterns over the whole device (-n, non-destructive, puts each block back).
+      if (an.flags.has("-w") && pos.some((w) => DISK_DEVICE.test(w))) out.push(effect("device-write", `writes test patterns over ${pos.filter((w) => DISK_DEVICE.test(w)).join(" ")}`, pos.filter((w) => DISK_DEVICE.test(w))));
+      break;
+    case "curl":
+    case "wget": {
+      // `curl -o ~/.ssh/authorized_keys URL`, `wget -O ~/.bashrc URL`: a download put in place of a startup file or key.
+      const out2 = downloadTargets(cmd.argv, p);
+      const persist = out2.filter((t) => PERSIST.test(t) || SYSTEM_FILE.test(t));
+      if (persist.length > 0) out.push(effect("system-write", `downloads into ${persist.join(" ")}`, persist));
+      const keys = out2.filter((t) => !PERSIST.test(t) && (isSecretPath(t) || isHomeDotfile(t)));
+      if (keys.length > 0) out.push(effect("truncate", `replaces ${keys.join(" ")} with a download`, keys));
+      break;
+    }
     case "ddrescue":
     case "pv":
       if (pos.some((w) => DISK_DEVICE.test(w))) out.push(effect("device-write", `writes onto ${pos.filter((w) => DISK_DEVICE.test(w)).join(" ")}`, pos.filter((w) => DISK_DEVICE.test(w))));
@@ -124,6 +151,8 @@ export function fileEffects(cmd: SimpleCommand, an: Analysis): Effect[] {
       // Moving the key store away (`mv ~/.ssh /tmp/`) loses it where it is needed.
       const stores = pos.slice(0, n).filter((w) => /\/\.(?:ssh|gnupg|aws)\/?$/.test(w));
       if (stores.length > 0) out.push(effect("delete", `moves the key store ${stores.join(" ")} away`, stores, { recursive: true }));
+      // `mv ~/Documents /dev/null`: moved into nothing, it is gone.
+      if (n > 0 && !an.flags.has("-t") && pos[pos.length - 1] === "/dev/null") out.push(effect("delete", `moves ${pos.slice(0, n).join(" ")} onto /dev/null`, pos.slice(0, n), { dynamic: dyn.slice(0, n), recursive: true }));
       break;
     }
     case "rsync": {
@@ -166,7 +195,7 @@ export function fileEffects(cmd: SimpleCommand, an: Analysis): Effect[] {
     case "tee": {
       const devices = pos.filter((w) => DISK_DEVICE.test(w));
       if (devices.length > 0) out.push(effect("device-write", `writes over the device ${devices.join(" ")}`, devices));
-      const sys = pos.filter((w) => SYSTEM_FILE.test(w));
+      const sys = pos.filter((w) => SYSTEM_FILE.test(w) || WINDOWS_SYSTEM.test(w));
       if (sys.length > 0) out.push(effect("system-write", `writes into system files ${sys.join(" ")}`, sys));
       const persist = pos.filter((w) => PERSIST.test(w) && (!an.flags.has("-a") || plantsSomething(cmd, w)));
       if (persist.length > 0) out.push(effect("system-write", `writes into ${persist.join(" ")}, run at every login`, persist));

@@ -110,7 +110,8 @@ export function gitEffects(cmd: SimpleCommand, an: Analysis): Effect[] {
       return history(`rewrites the whole history (${an.sub})`);
     case "push": {
       if (f.has("-n") || f.has("--dry-run")) return [];
-      if (f.has("--prune") && pos.slice(1).some((r) => r.includes("*"))) return [effect("remote-branch", "prunes every remote branch missing locally", [], { branches: ["*"] })];
+      // --prune removes remote branches with no local counterpart: among all of them with no refspec, --all or a wildcard.
+      if (f.has("--prune") && (pos.length <= 1 || f.has("--all") || f.has("--branches") || pos.slice(1).some((r) => r.includes("*")))) return [effect("remote-branch", "prunes every remote branch missing locally", [], { branches: ["*"] })];
       if (f.has("--mirror")) return [effect("remote-branch", "mirrors the local refs: every remote branch missing here is deleted", [], { branches: ["*"] })];
       const deleted = f.has("-d")
         ? pos.slice(1).map((r) => r.replace(/^refs\/heads\//, "").replace(/^:/, ""))

@@ -20,7 +20,7 @@ const GCLOUD_RESOURCE = new Set(["projects", "instances", "clusters", "buckets",
 const AZ_RESOURCE = new Set(["group", "account", "container", "share", "vm", "aks", "db", "server", "cosmosdb", "keyvault", "webapp", "vault", "vmss", "disk", "snapshot", "registry", "deployment"]);
 
 /** What a cloud, cluster or container CLI deletes beyond this machine, in a form that does not only list or plan. */
-const REMOTE_TOOLS = new Set(["rclone", "aws", "gsutil", "gcloud", "az", "kubectl", "oc", "terraform", "tofu", "terragrunt", "pulumi", "cdk", "cdktf", "serverless", "sls", "helm", "docker", "podman", "s3cmd", "mc", "eksctl", "heroku", "fly", "flyctl", "firebase", "docker-compose", "glab", "virsh"]);
+const REMOTE_TOOLS = new Set(["rclone", "aws", "gsutil", "gcloud", "az", "kubectl", "oc", "terraform", "tofu", "terragrunt", "pulumi", "cdk", "cdktf", "serverless", "sls", "helm", "docker", "podman", "s3cmd", "mc", "eksctl", "heroku", "fly", "flyctl", "firebase", "docker-compose", "glab", "virsh", "azcopy"]);
 
 function remoteDelete(cmd: SimpleCommand): string | undefined {
   const p = cmd.program;
@@ -32,6 +32,8 @@ function remoteDelete(cmd: SimpleCommand): string | undefined {
   const verb = ops[0] ?? "";
   switch (p) {
     case "rclone": {
+      // `rclone sync SRC remote:DST` makes DST a copy of SRC: whatever DST holds that SRC lacks is deleted.
+      if ((verb === "sync" || verb === "bisync") && /^[\w.-]+:/.test(ops[ops.length - 1] ?? "") && !/^[A-Za-z]:[\\/]/.test(ops[ops.length - 1] ?? "") && !a.includes("-n") && !a.includes("-i") && !a.includes("--interactive")) return `rclone ${verb} into ${ops[ops.length - 1]}`;
       // A local operand is a file delete (files.ts); `remote:path` is data in a cloud store.
       if (!/^(?:purge|delete|deletefile|rmdirs|rmdir|cleanup)$/.test(verb) || a.includes("-n") || a.includes("--interactive") || a.includes("-i")) return undefined;
       const target = ops.slice(1).find((w) => /^[\w.-]+:/.test(w));
@@ -45,6 +47,9 @@ function remoteDelete(cmd: SimpleCommand): string | undefined {
       return AWS_DESTROY.test(action) ? `aws ${verb} ${action}` : undefined;
     }
     case "gsutil": {
+      // `gsutil rsync -d SRC gs://DST`: -d deletes in DST what SRC lacks (-n is its dry run).
+      const rs = a.indexOf("rsync");
+      if (rs > 0 && a.slice(rs + 1).some((w) => /^-[a-zA-Z]*[dD]/.test(w) && !w.startsWith("--")) && !a.slice(rs + 1).some((w) => /^-[a-zA-Z]*n/.test(w) && !w.startsWith("--")) && (ops[ops.length - 1] ?? "").startsWith("gs://")) return `gsutil rsync -d into ${ops[ops.length - 1]}`;
       const k = ops.findIndex((w) => w === "rm" || w === "rb");
       if (k < 0) return undefined;
       if (ops[k] === "rb") return `gsutil rb ${ops[k + 1] ?? ""}`;
@@ -111,6 +116,10 @@ function remoteDelete(cmd: SimpleCommand): string | undefined {
       return verb === "repo" && ops[1] === "delete" ? `glab repo delete ${ops[2] ?? ""}` : undefined;
     case "virsh":
       return verb === "undefine" && a.some((w) => w === "--remove-all-storage" || w === "--storage") ? "virsh undefine --remove-all-storage" : verb === "vol-delete" || verb === "vol-wipe" ? `virsh ${verb}` : undefined;
+    case "azcopy":
+      if (verb === "sync" && a.some((w) => /^--delete-destination=(?:true|prompt)$/i.test(w))) return "azcopy sync --delete-destination";
+      if (verb === "remove" || verb === "rm") return RECURSIVE(a) ? `azcopy ${verb} --recursive` : undefined;
+      return undefined;
     case "docker-compose":
       return verb === "down" && a.some((w) => w === "-v" || w === "--volumes") ? "docker-compose down --volumes" : undefined;
     default:

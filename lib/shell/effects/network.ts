@@ -2,12 +2,17 @@
 import type { SimpleCommand } from "../types.ts";
 import type { Analysis } from "../flags.ts";
 import { effect, type Effect } from "./types.ts";
+import { isSecretPath } from "./secrets.ts";
 
 export const NETWORK = new Set(["curl", "wget", "nc", "ncat", "netcat", "socat", "telnet", "http", "https", "xh", "ftp", "sftp", "scp", "ssh", "aria2c", "fetch", "invoke-webrequest", "invoke-restmethod", "iwr", "irm"]);
 const FETCHERS = new Set(["curl", "wget", "fetch", "http", "https", "xh", "aria2c", "invoke-webrequest", "invoke-restmethod", "iwr", "irm"]);
 const RUNNER = /^(?:sh|bash|zsh|dash|ksh|ash|mksh|fish|python[0-9.]*|pypy[0-9.]*|perl|ruby|node|nodejs|bun|deno|php|eval|source|\.|pwsh|powershell|iex|invoke-expression)$/;
 /** Variable names that hold credentials. */
 export const SECRET_VAR = /\$\{?(?:env:)?[A-Za-z_]*(?:SECRET|TOKEN|PASSWORD|PASSWD|API_?KEY|PRIVATE_KEY|ACCESS_KEY|CREDENTIAL)[A-Za-z0-9_]*\}?/i;
+const NONE: string[] = [];
+const HISTORY_FILE = /\/\.(?:bash|zsh|sh|ksh|python|psql|mysql|sqlite|node_repl|irb|lesshst|rediscli)_history$|\/\.local\/share\/fish\/fish_history$|ConsoleHost_history\.txt$/;
+/** Secrets that sign requests and are never sent themselves. */
+const SIGNING_VAR = /\$\{?[A-Za-z_]*(?:SECRET_ACCESS_KEY|SECRET_KEY|PRIVATE_KEY|CLIENT_SECRET)[A-Za-z0-9_]*\}?/i;
 const ENV_DUMP = /\$\(\s*(?:env|printenv|set|export(?:\s+-p)?|declare\s+-[px]+|compgen\s+-v)\s*(?:\||\))|`\s*(?:env|printenv|set)\s*`/;
 
 function isEnvDump(cmd: SimpleCommand, an: Analysis): boolean {
@@ -30,6 +35,35 @@ function decodes(cmd: SimpleCommand): boolean {
   if (p === "uudecode" || p === "b64decode") return true;
   if (p === "openssl") return (a[1] === "base64" || a[1] === "enc") && a.includes("-d");
   return false;
+}
+
+/**
+ * The folder a one-line web server serves: `python3 -m http.server -d DIR`, `http-server DIR`, `php -S addr -t DIR`,
+ * `busybox httpd -h DIR`, `ruby -run -e httpd DIR`, `serve DIR`; the working directory when none is named.
+ */
+const SERVERS = /^(?:python[0-9.]*|http-server|serve|php|busybox|ruby)$/;
+
+function servedDir(cmd: SimpleCommand): string | undefined {
+  const p = cmd.program;
+  if (!SERVERS.test(p)) return undefined;
+  const a = cmd.argv;
+  const valueOf = (names: string[]): string | undefined => {
+    for (let i = 1; i < a.length; i++) {
+      const w = a[i] ?? "";
+      for (const n of names) {
+        if (w === n) return a[i + 1];
+        if (n.startsWith("--") && w.startsWith(`${n}=`)) return w.slice(n.length + 1);
+      }
+    }
+    return undefined;
+  };
+  const cwd = cmd.cwd === "" ? undefined : cmd.cwd;
+  if (/^python[0-9.]*$/.test(p) && a.some((w, k) => a[k - 1] === "-m" && (w === "http.server" || w === "SimpleHTTPServer"))) return valueOf(["-d", "--directory"]) ?? cwd;
+  if (p === "http-server" || p === "serve") return a.slice(1).find((w, k) => !w.startsWith("-") && !/^-/.test(a[k] ?? "")) ?? cwd;
+  if (p === "php" && a.includes("-S")) return valueOf(["-t"]) ?? cwd;
+  if (p === "busybox" && a[1] === "httpd") return valueOf(["-h"]) ?? cwd;
+  if (p === "ruby" && a.includes("httpd") && a.some((w) => w === "-run")) return a[a.length - 1] === "httpd" ? cwd : a[a.length - 1];
+  return undefined;
 }
 
 export function networkEffects(cmd: SimpleCommand, an: Analysis): Effect[] {
@@ -65,7 +99,15 @@ export function networkEffects(cmd: SimpleCommand, an: Analysis): Effect[] {
     const sent = cmd.argv.filter((w, k) => k > 0 && /^(?:-d|--data(?:-binary|-raw|-urlencode|-ascii)?|-F|--form|--post-data)$/.test(cmd.argv[k - 1] ?? "") && SECRET_VAR.test(w));
     const attached = cmd.argv.filter((w) => /^(?:--data(?:-binary|-raw|-urlencode|-ascii)?=|--post-data=|-d.)/.test(w) && SECRET_VAR.test(w));
     if (sent.length + attached.length > 0) out.push(effect("network-send", "sends a secret variable in the request body", [], { data: "secret" }));
+    // A signing secret (AWS's secret access key, a private key) is never a bearer header: sent as a header, it leaves.
+    const signing = cmd.argv.filter((w, k) => k > 0 && (/^(?:-H|--header)$/.test(cmd.argv[k - 1] ?? "") || w.startsWith("--header=")) && SIGNING_VAR.test(w));
+    if (signing.length > 0) out.push(effect("network-send", "sends a signing secret in a request header", [], { data: "secret" }));
   }
+  // Shell and REPL histories hold the passwords and tokens once typed: sent anywhere, they leave.
+  const history = NETWORK.has(p) || cmd.pipeTo.some((x) => NETWORK.has(x)) ? [...an.positional, ...an.values].map((w) => w.replace(/^[\w-]*=?@/, "")).filter((w) => HISTORY_FILE.test(w)) : NONE;
+  if (history.length > 0) out.push(effect("network-send", `sends ${history.join(" ")} (commands typed, secrets included)`, history, { data: "secret" }));
+  const served = servedDir(cmd);
+  if (served !== undefined && (/^\/(?:home|Users)\/[^/]+\/?$|^\/root\/?$|^\/$/.test(served) || isSecretPath(served))) out.push(effect("network-send", `serves ${served} (its keys and secrets included) over HTTP`, [served], { data: "secret" }));
   if (FETCHERS.has(p) && runs.length > 0) out.push(effect("remote-code", `runs code fetched from the network with ${runs.join("/")}`));
   // certutil -urlcache downloads a file: the dropper of choice for a program run next.
   if (p === "certutil" && cmd.argv.some((w) => /^[-/]urlcache$/i.test(w))) out.push(effect("remote-code", "downloads an executable with certutil -urlcache"));

@@ -63,7 +63,7 @@ export function publishEffects(cmd: SimpleCommand, an: Analysis): Effect[] {
 }
 
 const INTERPRETER = /^(?:python[0-9.]*|pypy[0-9.]*|node|nodejs|bun|deno|perl|ruby|php|Rscript|R|awk|gawk|mawk|nawk|lua|luajit|julia|tclsh|wish|jshell|groovy|scala|elixir|erl|swift|osascript|raku|qjs)$/;
-const LOOP = /\b(?:while|loop|until|for\s*\(\s*;\s*;|repeat|setInterval)\b|iter\(\s*int|itertools\.count|\bfor\s*\{/;
+const LOOP = /\b(?:while|loop|until|repeat|setInterval)\b|\bfor\s*\(\s*;\s*;|iter\(\s*int|itertools\.count|\bfor\s*\{/;
 const FORK = /(?:\b|_)fork\s*(?:\(|\b)|\bspawn\s*\(|\bPopen\s*\(|\bexec[lv]p?e?\s*\(|ForkExec|\b(?:os\.execute|system|os\.system|io\.popen|exec)\s*\(?\s*['"][^'"]*&\s*['"]/;
 const DECODE = /b64decode|Base64\.decode|decode64|Buffer\.from\([^)]{0,200}['"]base64['"]|\batob\s*\(|base64_decode|MIME::Base64|unpack\(['"]m/;
 const RUN = /\bexec\s*\(|\beval\s*\(|\bsystem\s*\(|os\.system|subprocess|execSync|child_process|\bspawn|`|%x|\bshell_exec|\bpassthru|\beval\b/;
@@ -80,7 +80,8 @@ const QUOTED = /(['"])((?:(?!\1)[^\\\n]|\\.){1,300})\1/g;
 export function codeEffects(cmd: SimpleCommand): Effect[] {
   if (!INTERPRETER.test(cmd.program)) return [];
   // Capped: a one-liner is short, and the scans below stay linear in what is kept.
-  const code = cmd.argv.slice(1).filter((w) => !/^-[A-Za-z]+$/.test(w)).join("\n").slice(0, 1 << 16);
+  // `exec('import os\nwhile 1: os.fork()')`: an escaped newline inside a string is a line break of the code it runs.
+  const code = cmd.argv.slice(1).filter((w) => !/^-[A-Za-z]+$/.test(w)).join("\n").slice(0, 1 << 16).replace(/\\[nt]/g, "\n");
   if (code.length === 0) return [];
   const out: Effect[] = [];
   if (LOOP.test(code) && FORK.test(code)) out.push(effect("spawn-unbounded", "forks in an endless loop (fork bomb)"));
@@ -118,6 +119,8 @@ const POWER = new Set(["shutdown", "shutdown.exe", "reboot", "halt", "poweroff",
 /** Shutting down or restarting the machine (`shutdown /s /t 0`, `Stop-Computer -Force`, `systemctl poweroff`): everything running stops. */
 export function powerEffects(cmd: SimpleCommand): Effect[] {
   const p = cmd.program;
+  // `echo b > /proc/sysrq-trigger`: the kernel reboots, crashes or powers off at once.
+  if ((cmd.redirects.length > 0 && cmd.redirects.some((r) => r.op.includes(">") && r.target === "/proc/sysrq-trigger")) || (p === "tee" && cmd.argv.includes("/proc/sysrq-trigger"))) return [effect("power-off", "writes to /proc/sysrq-trigger: the kernel stops or restarts the machine at once")];
   if (!POWER.has(p)) return [];
   const a = cmd.argv.slice(1).map((w) => w.toLowerCase());
   if (p === "systemctl" || p === "loginctl") return a.some((w) => /^(?:poweroff|reboot|halt|kexec|suspend|hibernate|soft-reboot)$/.test(w)) ? [effect("power-off", `${p} ${a.find((w) => !w.startsWith("-"))}: the machine stops or restarts`)] : [];

@@ -47,9 +47,12 @@ function isSecretName(word: string): boolean {
   if (base.endsWith(".pem")) return base.includes("private") || base.includes("privkey") || base.includes("_key") || base.includes("-key");
   if (SECRET_SUFFIXES.some((x) => base.endsWith(x) && base.length > x.length)) return true;
   if (base.startsWith("service") && base.endsWith(".json") && base.includes("account")) return true;
-  if (base === "environ" && /^\/proc\/[^/]+$/.test(grand)) return true;
+  // `@/proc/self/environ`, `if=/proc/1/environ`: the name after a separator.
+  if (base === "environ" && /(?:^|[@=:])\/proc\/[^/]+$/.test(grand)) return true;
   if (parent === ".kube" && base.startsWith("config")) return true;
   if (parent === ".docker" && base === "config.json") return true;
+  // A Chromium-family browser's saved logins and cookies (`~/.config/google-chrome/Default/Login Data`).
+  if ((base === "cookies" || base === "login data" || base === "web data") && /(?:chrom|brave|edge|vivaldi|opera)/i.test(grand)) return true;
   if (parent === "gh" && base === "hosts.yml" && grand.endsWith("/.config/gh")) return true;
   if (parent === "op" && base === "config" && grand.endsWith("/.config/op")) return true;
   if (grand.includes("/gcloud") && (base === "credentials.db" || base.endsWith(".json"))) return true;
@@ -93,6 +96,8 @@ const NON_READERS = new Set([
   "", "test", "[", "ls", "get-childitem", "gci", "dir", "tree", "stat", "touch", "mkdir", "rm", "rmdir", "unlink", "chmod", "chown", "chgrp", "file", "realpath", "readlink", "basename", "dirname",
   "echo", "printf", "which", "type", "command", "du", "find", "fd", "locate", "git", "mv", "cd", "pushd", "open", "touch", "exa", "eza", "tree",
   "test-path", "get-item", "gi", "get-itemproperty", "new-item", "ni", "set-location", "cd", "split-path", "resolve-path", "get-acl", "measure-object", "write-host", "write-output",
+  // Sizes, counts and digests tell nothing of the content.
+  "wc", "md5sum", "sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum", "shasum", "b2sum", "cksum", "sum",
   "shred", "wipe", "srm", "truncate", "ssh-keygen", "ssh-add", "gpg-agent", "export", "set", "unset", "source", ".", "direnv", "dotenv", "docker", "docker-compose", "kill", "sleep", "true", "false",
 ]);
 
@@ -114,6 +119,8 @@ function secretCommand(cmd: SimpleCommand, an: Analysis): string | undefined {
   if (p === "vault" && (sub === "read" || (sub === "kv" && pos[0] === "get"))) return "prints a Vault secret";
   if (p === "op" && (sub === "read" || (sub === "item" && pos[0] === "get"))) return "prints a 1Password secret";
   if (p === "gh" && an.sub === "auth" && pos[0] === "token") return "prints the GitHub token";
+  // `git credential fill` asks the helper for the stored password and prints it.
+  if (p === "git" && ((a.includes("credential") && a.includes("fill")) || (a.some((w) => /^credential-\w+$/.test(w)) && a.includes("get")))) return "prints a stored git credential";
   if (p === "aws" && an.sub === "configure" && pos[0] === "get" && /secret|key|token/i.test(pos[1] ?? "")) return "prints an AWS credential";
   if (p === "aws" && (an.sub === "sts" || an.sub === "ecr") && /get-session-token|get-login-password/.test(pos[0] ?? "")) return "prints an AWS credential";
   if (p === "vault" && (an.sub === "read" || (an.sub === "kv" && pos[0] === "get"))) return "prints a Vault secret";
@@ -123,7 +130,8 @@ function secretCommand(cmd: SimpleCommand, an: Analysis): string | undefined {
   if (p === "gcloud" && an.sub === "auth" && /print-(?:access|identity)-token/.test(pos[0] ?? "")) return "prints a Google Cloud token";
   if (p === "az" && an.sub === "account" && pos[0] === "get-access-token") return "prints an Azure token";
   if (p === "heroku" && an.sub === "auth:token") return "prints the Heroku token";
-  if (p === "kubectl" && an.sub === "get" && /^secrets?$/.test(pos[0] ?? "") && a.some((w) => /^-o|^--output|^--template/.test(w))) return "prints Kubernetes secrets";
+  // `-o name` prints only the names (`secret/db`); yaml, json, jsonpath and templates print the data.
+  if (p === "kubectl" && an.sub === "get" && /^secrets?$/.test(pos[0] ?? "") && a.some((w, k) => (/^-o|^--output|^--template/.test(w) && !/^(?:-o|--output=?)(?:name|wide)?$/.test(w)) || (/^(?:-o|--output)$/.test(w) && !/^(?:name|wide)$/.test(a[k + 1] ?? "")))) return "prints Kubernetes secrets";
   // Cloud secret stores: reading a value prints it; listing names does not.
   if (p === "gcloud" && an.sub === "secrets" && pos[0] === "versions" && pos[1] === "access") return "prints a Google Cloud secret";
   if (p === "aws" && an.sub === "secretsmanager" && /^(?:get-secret-value|batch-get-secret-value)$/.test(pos[0] ?? "")) return "prints an AWS secret";
@@ -131,7 +139,7 @@ function secretCommand(cmd: SimpleCommand, an: Analysis): string | undefined {
   if (p === "az" && an.sub === "keyvault" && pos[0] === "secret" && (pos[1] === "show" || pos[1] === "download")) return "prints an Azure Key Vault secret";
   if (p === "heroku" && (an.sub === "config" || an.sub === "config:get") && !a.some((w) => /^config:(?:set|unset)$/.test(w))) return "prints the app's config vars (its secrets)";
   if (p === "doppler" && sub === "secrets" && (pos.length === 0 || pos[0] === "get" || pos[0] === "download")) return "prints Doppler secrets";
-  if (p === "sqlite3" && pos.some((w) => /cookies\.sqlite|logins\.json|key4\.db|Login Data|Cookies$/.test(w))) return "dumps a browser's saved logins or cookies";
+  if (p === "sqlite3" && a.slice(1).some((w) => /cookies\.sqlite|logins\.json|key4\.db|Login Data|Cookies$/.test(w))) return "dumps a browser's saved logins or cookies";
   if ((p === "gpg" || p === "gpg2") && a.some((w) => /^--export-secret-(?:sub)?keys$/.test(w))) return "exports private keys";
   // `docker run -v ~/.ssh:/k alpine cat /k/id_rsa`: a container given the key store reads whatever it likes there.
   if ((p === "docker" || p === "podman") && (an.sub === "run" || an.sub === "create")) {
@@ -145,17 +153,38 @@ function secretCommand(cmd: SimpleCommand, an: Analysis): string | undefined {
   return undefined;
 }
 
+/** Subcommands of openssl that print or convert a key or decrypt data; the others use a key (req, x509, s_client) or make one. */
+const OPENSSL_PRINTS = /^(?:rsa|pkey|ec|dsa|pkcs8|pkcs12|enc|base64|asn1parse|pkeyutl|rsautl|smime|cms)$/;
+
+/**
+ * A reader that prints nothing of what it reads: `grep -c`/`-l`/`-q` print counts, names or nothing;
+ * `openssl genrsa -out k`, `openssl req -key k -out csr` use or make a key; `openssl rsa -check -noout` checks one.
+ */
+function printsNothingOf(cmd: SimpleCommand): boolean {
+  const p = cmd.program;
+  const a = cmd.argv;
+  if (p === "grep" || p === "egrep" || p === "fgrep" || p === "rg") return a.some((w) => /^-[a-zA-Z]*[clLq][a-zA-Z]*$/.test(w) && !w.startsWith("--") && !/[efA-CmT]/.test(w.slice(1)) || /^--(?:count|files-with-matches|files-without-match|quiet|silent)$/.test(w));
+  if (p === "openssl") {
+    const sub = a[1] ?? "";
+    return !OPENSSL_PRINTS.test(sub) || (a.includes("-noout") && !a.includes("-text"));
+  }
+  return false;
+}
+
 /** Secrets the command reads, by any reader: operands, option values (`dd if=.env`, `-a .env`) and input redirections. */
 export function secretReads(cmd: SimpleCommand, an: Analysis): Effect[] {
   const out: string[] = [];
   for (const r of cmd.redirects) if ((r.op === "<" || r.op === "<>") && isSecretPath(r.target)) out.push(r.target);
   const p = cmd.program;
   const said = secretCommand(cmd, an);
-  if (said !== undefined) return [effect("secret-read", said)];
+  // Captured into a secret-named variable, the credential is kept, not printed.
+  if (said !== undefined) return cmd.captured ? [] : [effect("secret-read", said)];
   if (p === "git") {
     // git show HEAD:.env, git cat-file -p HEAD:.env, git log -p -- .env, git diff -- .env, git archive HEAD .env
-    if (GIT_READERS.has(an.sub ?? "")) for (const w of an.positional) if (isSecretPath(w)) out.push(w);
-  } else if (!NON_READERS.has(p)) {
+    // `git log -- .env` lists the commits that touched it; only a patch (`-p`, `-U3`, `--patch`) prints what it held.
+    const listsOnly = (an.sub === "log" || an.sub === "whatchanged") && !cmd.argv.some((w) => /^-(?:[a-zA-Z]*p|u|U\d*)$|^--(?:patch|patch-with-stat|unified(?:=\d+)?|full-diff|word-diff)|^-L/.test(w));
+    if (GIT_READERS.has(an.sub ?? "") && !listsOnly) for (const w of an.positional) if (isSecretPath(w)) out.push(w);
+  } else if (!NON_READERS.has(p) && !printsNothingOf(cmd)) {
     let words = an.positional;
     // cp/mv/install/rsync/scp read their sources; the destination is written (`cp .env.example .env`).
     if (COPIERS.has(p) && !an.flags.has("-t")) words = words.slice(0, -1);
