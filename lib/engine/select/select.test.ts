@@ -77,6 +77,8 @@ describe("select cases", () => {
       { ...data, fields: [{ ...field, positions: [1, 2] }] },
       { ...data, programs: [["shred", 7]] },
       { ...data, effects: [["delete", 7]] },
+      { ...data, programs: { ...data.programs, runs: enc([0, 1_000_000]) } },
+      { ...data, programs: { ...data.programs, names: [...data.programs.names, "extra"] } },
       { ...data, effects: undefined },
       "not an index",
     ];
