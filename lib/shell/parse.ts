@@ -726,6 +726,8 @@ class Parser implements Unwrapper {
       const target = t.r.target ? this.expand(t.r.target, scope, false).fields.map((f) => f.text).join("") : "";
       const info: RedirectInfo = { op: t.r.op, fd: t.r.fd, target: t.r.op === "<<<" || t.r.op.includes("&") ? target : resolveTarget(target, scope.cwd, this.st.home) };
       if (t.r.body !== undefined) info.body = t.r.body;
+      // `git commit -F - <<EOF ... $(rm -rf ~) ... EOF`: an unquoted heredoc runs its substitutions.
+      for (const src of t.r.subs ?? []) this.substitute(src, scope, false);
       redirects.push(info);
       if (fromProc && this.st.out.length > r0) {
         procIn.push([r0, this.st.out.length]);

@@ -354,6 +354,20 @@ function isInterpreter(p: string): boolean {
   return PYTHON.test(p) || ["node", "nodejs", "bun", "perl", "ruby", "php", "deno", "Rscript", "julia"].includes(p) || p in CODE_FLAGS;
 }
 
+/** Interpreters that run every `-e` given, as one program (`osascript -e 'x' -e 'do shell script ..'`). */
+const JOINS_CODE_FLAGS = new Set(["perl", "ruby", "osascript", "lua", "luajit", "jruby", "raku"]);
+
+/** Every code flag's value from `i` on, joined by newlines (options between them skipped). */
+function joinedCode(argv: string[], i: number, codeFlag: RegExp): string | undefined {
+  const parts: string[] = [];
+  for (let k = i; k < argv.length; k++) {
+    const a = argv[k] ?? "";
+    if (codeFlag.test(a) && k + 1 < argv.length) parts.push(argv[++k] ?? "");
+    else if (!a.startsWith("-") || a === "--") break;
+  }
+  return parts.length > 0 ? parts.join("\n") : argv[i + 1];
+}
+
 /** Code given to an interpreter on its command line, or "stdin" when it reads code from standard input. */
 function interpreterCode(argv: string[], program: string): string | "stdin" | undefined {
   if ((program === "bun" || program === "deno") && argv[1] === "run" && argv[2] === "-") return "stdin";
@@ -382,7 +396,7 @@ function interpreterCode(argv: string[], program: string): string | "stdin" | un
   } else return undefined;
   for (let i = 1; i < argv.length; i++) {
     const a = argv[i] ?? "";
-    if (codeFlag.test(a)) return argv[i + 1];
+    if (codeFlag.test(a)) return JOINS_CODE_FLAGS.has(program) ? joinedCode(argv, i, codeFlag) : argv[i + 1];
     if (a.startsWith("--eval=") || a.startsWith("--print=")) return a.slice(a.indexOf("=") + 1);
     if (a.length === 2 && valueShort.includes(a[1] ?? "")) {
       i++;
@@ -414,6 +428,8 @@ function stdinText(cmd: SimpleCommand, piped: string | undefined): string | unde
   for (const r of cmd.redirects) {
     if (r.body !== undefined) return r.body;
     if (r.op === "<<<") return r.target;
+    // `xargs rm -rf < /dev/null`: nothing to read, so nothing is run with it.
+    if (r.op === "<" && r.fd === "" && r.target === "/dev/null") return "";
   }
   return piped;
 }
@@ -638,7 +654,9 @@ function awkProgram(argv: string[]): string | undefined {
 /** Commands an awk program runs: `system("...")`, `system(var)` with `var="..."`, `print ... | "cmd"`, `"cmd" | getline`. */
 function awkCommands(argv: string[], stdin: string | undefined): string[] {
   const fromFile = argv.some((w, k) => w === "-f" && /^\/dev\/stdin$|^-$/.test(argv[k + 1] ?? ""));
-  const source = fromFile ? stdin : awkProgram(argv);
+  const written = fromFile ? stdin : awkProgram(argv);
+  // A `#` that opens a line starts a comment (mid-line, it may sit inside a regex such as `/x#/`).
+  const source = written?.includes("#") ? written.replace(/^[ \t]*#.*$/gm, "") : written;
   if (source === undefined || !/system|\||getline/.test(source)) return [];
   // `"rm -rf " ENVIRON["HOME"]`: the home directory, concatenated.
   // `echo ~ | awk '{system("rm -rf "$0)}'`: $0 is the line read, when it is known.

@@ -106,9 +106,23 @@ export function fileEffects(cmd: SimpleCommand, an: Analysis): Effect[] {
     case "adduser":
       if (cmd.argv.some((w) => /^(?:sudo|wheel|admin|root|docker)$/.test(w))) out.push(effect("system-write", "grants administrator rights", ["/etc/group"]));
       break;
-    case "setfacl":
-      if (pos.some((w) => SYSTEM_FILE.test(w) || isSecretPath(w))) out.push(effect("permissions", `changes the ACL of ${pos.join(" ")}`, pos.filter((w) => SYSTEM_FILE.test(w) || isSecretPath(w)), { data: "unsafe-mode" }));
+    case "setfacl": {
+      // The ACL spec after -m/-x/--set.. is no path; `-R` walks each target like `chmod -R`.
+      const targets: string[] = [];
+      const tdyn: boolean[] = [];
+      for (let i = 1; i < cmd.argv.length; i++) {
+        const w = cmd.argv[i] ?? "";
+        if (/^-[^-]*[mxMX]$|^--(?:modify|remove|set|modify-file|remove-file|set-file)$/.test(w)) i++;
+        else if (!w.startsWith("-")) {
+          targets.push(w);
+          tdyn.push(cmd.dynamic[i] ?? false);
+        }
+      }
+      const unsafe = targets.some((w) => SYSTEM_FILE.test(w) || SYSTEM_FILE.test(`${w}/`) || w === "/" || isSecretPath(w));
+      const recursive = cmd.argv.some((w) => /^-[^-]*R/.test(w) || w === "--recursive");
+      if (targets.length > 0 && (unsafe || recursive)) out.push(effect("permissions", `changes the ACL of ${targets.join(" ")}`, targets, { dynamic: tdyn, recursive, ...(unsafe ? { data: "unsafe-mode" } : {}) }));
       break;
+    }
     case "badblocks":
       // -w writes test patterns over the whole device (-n, non-destructive, puts each block back).
       if (an.flags.has("-w") && pos.some((w) => DISK_DEVICE.test(w))) out.push(effect("device-write", `writes test patterns over ${pos.filter((w) => DISK_DEVICE.test(w)).join(" ")}`, pos.filter((w) => DISK_DEVICE.test(w))));
@@ -153,6 +167,10 @@ export function fileEffects(cmd: SimpleCommand, an: Analysis): Effect[] {
       if (stores.length > 0) out.push(effect("delete", `moves the key store ${stores.join(" ")} away`, stores, { recursive: true }));
       // `mv ~/Documents /dev/null`: moved into nothing, it is gone.
       if (n > 0 && !an.flags.has("-t") && pos[pos.length - 1] === "/dev/null") out.push(effect("delete", `moves ${pos.slice(0, n).join(" ")} onto /dev/null`, pos.slice(0, n), { dynamic: dyn.slice(0, n), recursive: true }));
+      // `mv ~/Documents /tmp/trash`: a temp directory is reaped (at boot, by age); a home or system tree moved there is
+      // deleted with a delay. The rules judge the source's place: a project's build moved to /tmp stays a move.
+      const into = an.flags.has("-t") ? undefined : pos[pos.length - 1];
+      if (n > 0 && into !== undefined && /^\/(?:tmp|var\/tmp|dev\/shm)(?:\/|$)/.test(into)) out.push(effect("delete", `moves ${pos.slice(0, n).join(" ")} into ${into}, where temp files are reaped`, pos.slice(0, n), { dynamic: dyn.slice(0, n), recursive: true }));
       break;
     }
     case "rsync": {
