@@ -406,4 +406,84 @@ describe("effectsOf", () => {
       expect(psKinds(line)).toEqual(expected);
     });
   });
+  describe("a service CLI's destroying verb deletes data where the service keeps it; its list, read and dry-run forms do not", () => {
+    it.each([
+      ["vault kv destroy -versions=2 secret/app/db", ["remote-delete"]],
+      ["vault secrets disable kv-old/", ["remote-delete"]],
+      ["vault kv list secret/", []],
+      ["restic -r /srv/restic forget --keep-last 2 --prune", ["remote-delete"]],
+      ["restic forget --keep-last 2 --prune --dry-run", []],
+      ["restic snapshots", []],
+      ["borg delete /mnt/backup::host-1", ["remote-delete"]],
+      ["borg prune -n --keep-daily 3 /mnt/backup", []],
+      ["nats stream rm ORDERS -f", ["remote-delete"]],
+      ["nats stream info ORDERS", []],
+      ["rabbitmqctl delete_vhost /billing", ["remote-delete"]],
+      ["rabbitmqctl list_queues", []],
+      ["kafka-topics --bootstrap-server b:9092 --delete --topic t", ["remote-delete"]],
+      ["kafka-topics --bootstrap-server b:9092 --list", []],
+      ["java -jar jenkins-cli.jar -s https://ci/ delete-job x", ["remote-delete"]],
+      ["java -jar app.jar delete-job x", []],
+      ["gh secret delete NPM_TOKEN", ["remote-delete"]],
+      ["gh extension remove gh-dash", []],
+      ["aws sqs purge-queue --queue-url https://sqs.x/q", ["remote-delete"]],
+      ["aws secretsmanager delete-secret --secret-id prod/api", ["remote-delete"]],
+      ["aws sqs list-queues", []],
+    ] as [string, string[]][])("should derive from %s its effects", (line, expected) => {
+      expect(kinds(line)).toEqual(expected);
+    });
+  });
+  describe("an HTTP DELETE, or a deleting endpoint, deletes in the service; a developer's own server on this machine runs", () => {
+    it.each([
+      ["curl -X DELETE https://api.example.com/v1/projects/7", ["remote-delete"]],
+      ["curl -XDELETE 'http://es.internal:9200/_all'", ["remote-delete"]],
+      ["curl --request=DELETE http://localhost:9200/logs-2024", ["remote-delete"]],
+      ["curl -X POST 'http://localhost:9200/ev/_delete_by_query' -d '{}'", ["remote-delete"]],
+      ["curl -X DELETE http://127.0.0.1:3000/indexes/products", ["remote-delete"]],
+      ["wget --method=DELETE https://api.example.com/x", ["remote-delete"]],
+      ["http DELETE https://api.example.com/x", ["remote-delete"]],
+      ["curl -X DELETE http://localhost:8080/api/items/1", []],
+      ["curl -X GET http://localhost:9200/_cat/indices", []],
+      ["curl -s https://api.example.com/v1/projects/7", []],
+    ] as [string, string[]][])("should derive from %s its effects", (line, expected) => {
+      expect(kinds(line)).toEqual(expected);
+    });
+  });
+  describe("a copy, rename or write in interpreter code is read as the shell command doing the same; one inside a string is data", () => {
+    it.each([
+      ["node -e \"require('fs').copyFileSync('rc.txt', require('os').homedir() + '/.bashrc')\"", ["system-write /home/user/.bashrc"]],
+      ["ruby -e \"File.rename('staged', File.join(Dir.home, '.bashrc'))\"", ["move-away -r staged", "system-write /home/user/.bashrc"]],
+      ["python3 -c \"open('/home/user/.bashrc', 'w').write('')\"", ["system-write /home/user/.bashrc", "truncate /home/user/.bashrc"]],
+      ["python3 -c \"import shutil; shutil.copytree('backup', '/etc', dirs_exist_ok=True)\"", ["system-write /etc"]],
+      ["python3 -c \"import shutil; shutil.copyfile('README.md', 'docs/README.md')\"", []],
+      ["python3 -c \"open('out.txt', 'w').write('x')\"", []],
+      ["node -e \"require('fs').appendFileSync('/home/user/.ssh/known_hosts', 'h')\"", []],
+      ["python3 -c \"print(\\\"os.replace('staged', '~/.bashrc')\\\")\"", []],
+      ["ruby -e \"puts %q(File.rename('a', '/home/user/.bashrc'))\"", []],
+    ] as [string, string[]][])("should derive from %s its effects", (line, expected) => {
+      expect(kinds(line)).toEqual(expected);
+    });
+  });
+  describe("a tree copied over a system directory, or its content over the home, replaces files there", () => {
+    it.each([
+      ["cp -r backup/. /etc", ["system-write /etc"]],
+      ["cp -r ./etc-template/* /etc/", ["system-write /etc/"]],
+      ["rsync -a dotfiles/ ~", ["system-write /home/user"]],
+      ["rsync -an dotfiles/ ~", []],
+      ["cp -r notes ~", []],
+      ["cp -a ./site/. /tmp/x", []],
+    ] as [string, string[]][])("should derive from %s its effects", (line, expected) => {
+      expect(kinds(line)).toEqual(expected);
+    });
+  });
+  describe("inline code is no file name; the secrets it names in strings are read from its strings", () => {
+    it.each([
+      ["python3 -c \"open('/home/user/.ssh/known_hosts').read()\"", []],
+      ["python3 -c \"print(open('/home/user/.ssh/id_rsa').read())\"", ["secret-read /home/user/.ssh/id_rsa"]],
+      ["perl -ne print .env", ["secret-read .env"]],
+      ["python3 script.py ~/.ssh/id_rsa", ["secret-read /home/user/.ssh/id_rsa"]],
+    ] as [string, string[]][])("should derive from %s its effects", (line, expected) => {
+      expect(kinds(line)).toEqual(expected);
+    });
+  });
 });

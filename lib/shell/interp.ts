@@ -4,7 +4,9 @@
 export type CodeEffect =
   | { kind: "shell"; text: string }
   | { kind: "argv"; argv: string[] }
-  | { kind: "delete"; recursive: boolean; path: string };
+  | { kind: "delete"; recursive: boolean; path: string }
+  /** A file call read as the shell command doing the same: `shutil.copy(a, b)` is `cp a b`, `open(p, 'w')` is `tee p`. */
+  | { kind: "file"; argv: string[] };
 
 /** Call names, across languages, and what calling them means. */
 const CALLS: [RegExp, "rmtree" | "remove" | "shell" | "spawn" | "rmsync"][] = [
@@ -56,11 +58,47 @@ function readString(code: string, i: number): [string, number] | undefined {
 
 /** Evaluates the simplest argument expressions: a string, `~` via expanduser/home lookups, a + b concatenation. */
 function readPathExpr(code: string, i: number): string | undefined {
+  return readPathAt(code, i)?.[0];
+}
+
+/** `os.path.join(a, b)`, `File.join(a, b)`, `path.join(a, b)`: the parts joined by `/`. */
+const JOIN_CALL = /^(?:os\.path\.join|File\.join|path\.join|require\(\s*['"](?:node:)?path['"]\s*\)\.join|Path\.join)\(\s*/;
+
+/** readPathExpr, with the index just past the expression. */
+function readPathAt(code: string, i: number, depth = 0): [string, number] | undefined {
   let out = "";
   let j = i;
   for (;;) {
     while (/\s/.test(code[j] ?? "")) j++;
-    const rest = code.slice(j);
+    const rest = code.slice(j, j + 400);
+    const join = depth < 4 ? JOIN_CALL.exec(rest) : null;
+    if (join) {
+      const parts: string[] = [];
+      let k = j + join[0].length;
+      for (;;) {
+        const part = readPathAt(code, k, depth + 1);
+        if (!part) return undefined;
+        parts.push(part[0]);
+        k = part[1];
+        while (/\s/.test(code[k] ?? "")) k++;
+        if (code[k] === ",") {
+          k++;
+          continue;
+        }
+        if (code[k] !== ")") return undefined;
+        k++;
+        break;
+      }
+      out += parts.join("/").replace(/\/{2,}/g, "/");
+      j = k;
+      while (/\s/.test(code[j] ?? "")) j++;
+      const op = code[j];
+      if (op === "+" || op === ".") {
+        j++;
+        continue;
+      }
+      return [out, j];
+    }
     const home = HOME_EXPR.exec(rest);
     const expand = /^os\.path\.expanduser\(\s*/.exec(rest);
     if (home) {
@@ -93,7 +131,7 @@ function readPathExpr(code: string, i: number): string | undefined {
       out += "/";
       continue;
     }
-    return out;
+    return [out, j];
   }
 }
 
@@ -162,6 +200,75 @@ function methodNotShell(code: string, at: number, matched: string): boolean {
   return /\/[dgimsuyv]*\s*\.\s*$/.test(code.slice(Math.max(0, at - 12), at));
 }
 
+/** Copies, renames and writes across languages, as the shell command that does the same. */
+const FILE_CALLS: [RegExp, "cp" | "mv" | "tree" | "write" | "append" | "open"][] = [
+  [/\b(?:shutil\.(?:copyfile|copy2|copy)|copyFileSync|fs\.copyFile|fs\.promises\.copyFile|cpSync|FileUtils\.(?:cp|copy_file|copy|install)|IO\.copy_stream|Files\.copy)\s*\(\s*/g, "cp"],
+  [/\b(?:shutil\.move|os\.(?:replace|renames|rename)|renameSync|fs\.rename|fs\.promises\.rename|File\.rename|FileUtils\.(?:mv|move)|Files\.move)\s*\(\s*/g, "mv"],
+  [/\b(?:shutil\.copytree|FileUtils\.(?:cp_r|copy_entry))\s*\(\s*/g, "tree"],
+  [/\b(?:writeFileSync|fs\.writeFile|fs\.promises\.writeFile|File\.write|IO\.write|file_put_contents|Deno\.writeTextFileSync|Deno\.writeTextFile|Bun\.write)\s*\(\s*/g, "write"],
+  [/\b(?:appendFileSync|fs\.appendFile|fs\.promises\.appendFile)\s*\(\s*/g, "append"],
+  [/(?<![\w.])(?:open|File\.open|io\.open|codecs\.open)\s*\(\s*/g, "open"],
+];
+
+/**
+ * The code with the inside of each string literal blanked (same length, quotes kept), in one pass: a call written
+ * inside a string (`print("os.replace('a', '~/.bashrc')")`, ruby `%q(...)`) is data. Code run from a string
+ * (`exec("...")`) is read again on its own by the caller.
+ */
+function maskStrings(code: string): string {
+  let out = "";
+  let i = 0;
+  while (i < code.length) {
+    const c = code[i] ?? "";
+    const pct = c === "%" && /^%[qQwW]?[([{<|!]/.test(code.slice(i, i + 3)) && !/[\w)\]]/.test(code[i - 1] ?? "");
+    if (c === "'" || c === '"' || c === "`" || pct) {
+      const open = pct ? (code[i + 1] === "q" || code[i + 1] === "Q" || code[i + 1] === "w" || code[i + 1] === "W" ? code[i + 2] : code[i + 1]) ?? "" : c;
+      const start = pct ? i + (code[i + 1] === open ? 2 : 3) : i + 1;
+      const close = pct ? (CLOSERS[open] ?? open) : c;
+      let j = start;
+      while (j < code.length && code[j] !== close) j += code[j] === "\\" ? 2 : 1;
+      out += code.slice(i, start) + " ".repeat(Math.max(0, Math.min(j, code.length) - start));
+      if (j < code.length) out += close;
+      i = j + 1;
+      continue;
+    }
+    out += c;
+    i++;
+  }
+  return out;
+}
+
+function fileCalls(code: string, out: CodeEffect[]): void {
+  if (!/copy|move|rename|replace|write|open|cp|mv|put_contents|append/i.test(code)) return;
+  const masked = maskStrings(code);
+  for (const [re, kind] of FILE_CALLS) {
+    re.lastIndex = 0;
+    for (let m = re.exec(masked); m; m = re.exec(masked)) {
+      if (out.length >= 64) return;
+      const first = readPathAt(code, m.index + m[0].length);
+      if (!first) continue;
+      let j = first[1];
+      while (/\s/.test(code[j] ?? "")) j++;
+      if (kind === "write" || kind === "append") {
+        out.push({ kind: "file", argv: kind === "append" ? ["tee", "-a", first[0]] : ["tee", first[0]] });
+        continue;
+      }
+      if (code[j] !== ",") continue;
+      if (kind === "open") {
+        // open(path, 'w') truncates, 'a' appends; reading opens write nothing.
+        const mode = readString(code, j + 1 + (/^\s*/.exec(code.slice(j + 1, j + 64))?.[0].length ?? 0))?.[0] ?? "";
+        if (/[wx+]/.test(mode)) out.push({ kind: "file", argv: ["tee", first[0]] });
+        else if (mode.includes("a")) out.push({ kind: "file", argv: ["tee", "-a", first[0]] });
+        continue;
+      }
+      const second = readPathAt(code, j + 1);
+      if (!second) continue;
+      // copytree(src, dst) puts src's content into dst, as `cp -r src/. dst`.
+      out.push({ kind: "file", argv: kind === "tree" ? ["cp", "-r", `${first[0].replace(/\/+$/, "")}/.`, second[0]] : [kind, first[0], second[0]] });
+    }
+  }
+}
+
 /** Finds the obvious destructive calls in interpreter code. Not a language parser: obvious shapes only. */
 export function scanCode(code: string): CodeEffect[] {
   const out: CodeEffect[] = [];
@@ -228,6 +335,7 @@ export function scanCode(code: string): CodeEffect[] {
       }
     }
   }
+  fileCalls(code, out);
   // zx and Bun shell: $`rm -rf ~` runs a shell line.
   for (const m of code.matchAll(/(?:\bBun\.|(?<![\w$.]))\$`([^`]*)`/g)) if (m[1] && !/\$\{/.test(m[1])) out.push({ kind: "shell", text: m[1] });
   // `"rm -rf ~".execute()` (groovy), `"rm -rf ~".!` (scala): a string run as a command line.

@@ -752,6 +752,9 @@ function runCode(cmd: SimpleCommand, source: string, api: Unwrapper, label: stri
       api.emit(child(cmd, argv, argv.map(() => false), label, { synthetic: true, redirects: [] }));
     } else if (e.kind === "argv") {
       unwrap(child(cmd, e.argv, e.argv.map(() => false), label, { synthetic: true, redirects: [] }), api, undefined);
+    } else if (e.kind === "file") {
+      const argv = e.argv.map((w, k) => (k > 0 && (w.startsWith("~") || w.startsWith("/")) ? resolvePath(w, "/", api.home) : w));
+      api.emit(child(cmd, argv, argv.map(() => false), label, { synthetic: true, redirects: [] }));
     } else {
       try {
         api.script(e.text, cmd.cwd, label);

@@ -289,6 +289,17 @@ export function fileEffects(cmd: SimpleCommand, an: Analysis): Effect[] {
       else if (isSecretPath(dest) || isHomeDotfile(abs)) out.push(effect("truncate", `replaces ${dest}`, [dest]));
     }
   }
+  // `cp -r backup/. /etc`, `rsync -a dotfiles/ ~`: a tree copied over a system directory, or its content over the home,
+  // replaces whatever files of the same names were there (`cp -r x /etc` still writes into /etc).
+  if ((p === "cp" || p === "rsync") && pos.length >= 2 && !an.flags.has("-t") && !an.flags.has("-n") && !an.flags.has("--dry-run") && [...an.flags].some((f) => /^-[a-zA-Z]*[rRa]/.test(f) || f === "--recursive" || f === "--archive")) {
+    const dest = pos[pos.length - 1] ?? "";
+    const abs = resolvePath(dest, cmd.cwd, "/nonexistent-home").replace(/\/+$/, "") || "/";
+    const content = pos.slice(0, -1).some((w) => /\/\.?$|\/\*$/.test(w) || (p === "rsync" && w.endsWith("/")));
+    const home = abs === resolvePath("~", "/", "/nonexistent-home") || /^\/(?:home|Users)\/[^/]+$|^\/root$/.test(abs);
+    // `rsync -a --delete empty/ ~/` already deletes there: one effect for one destination.
+    const deleted = out.some((e) => e.kind === "delete" && e.paths.includes(dest));
+    if (!deleted && !(dyn[pos.length - 1] ?? false) && (/^\/(?:etc|usr|bin|sbin|boot|lib|lib32|lib64|opt|System|Library)?$/.test(abs) || (home && content))) out.push(effect("system-write", `copies a tree over ${dest}`, [dest]));
+  }
   // `rm /etc/passwd`, `sudo rm /etc/hosts`, `cd /; rm etc/passwd`: deleting one system file changes the machine;
   // `rm ~/.ssh/id_rsa`: deleting a key or credential loses it. A single file elsewhere outside the project runs.
   for (const e of out.slice()) {
