@@ -184,6 +184,8 @@ function quoteLikeCommands(code: string): string[] {
     const close = CLOSERS[open] ?? open;
     const start = (m.index ?? 0) + m[0].length;
     const end = code.indexOf(close, start);
+    // No closer after this one: none after any later opener of it either (and rescanning for each would be quadratic).
+    if (end < 0) break;
     if (end > start) out.push(code.slice(start, end));
     if (out.length >= 16) break;
   }
