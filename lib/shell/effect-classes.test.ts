@@ -486,4 +486,27 @@ describe("effectsOf", () => {
       expect(kinds(line)).toEqual(expected);
     });
   });
+  describe("a shell told -n (noexec) reads its commands and runs none; ssh with no command runs its stdin remotely", () => {
+    it.each([
+      ["cat <<'EOF' | bash -n\nrm -rf ~\nEOF", []],
+      ["bash -n -c 'rm -rf ~'", []],
+      ["sh -o noexec -c 'git reset --hard'", []],
+      ["cat <<'EOF' | bash\nrm -rf ~\nEOF", ["delete -r /home/user"]],
+      ["ssh deploy@web1 <<'EOF'\nrm -rf /srv/app\nEOF", ["delete -r /srv/app"]],
+      ["ssh deploy@web1 <<'EOF'\nuptime\nEOF", []],
+      ["ssh -N -L 8080:localhost:80 host", []],
+    ] as [string, string[]][])("should derive from %s its effects", (line, expected) => {
+      expect(kinds(line)).toEqual(expected);
+    });
+  });
+  describe("deleting a machine-wide registry key changes the system; the user's own hive is the user's", () => {
+    it.each([
+      ["reg delete HKLM\\Software\\Acme /f", ["system-write HKLM/Software/Acme"]],
+      ["Remove-Item -Path HKLM:\\Software\\Acme -Recurse", ["delete -r HKLM:/Software/Acme", "system-write HKLM:/Software/Acme"]],
+      ["Remove-Item -Path HKCU:\\Software\\Acme\\Cache -Recurse", ["delete -r HKCU:/Software/Acme/Cache"]],
+      ["reg query HKLM\\Software\\Acme", []],
+    ] as [string, string[]][])("should derive from %s its effects", (line, expected) => {
+      expect(psKinds(line)).toEqual(expected);
+    });
+  });
 });

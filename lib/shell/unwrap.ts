@@ -304,7 +304,7 @@ function extArgv(text: string): string[] {
 }
 
 /** The script of `bash -c '...'`, undefined when the shell runs a file or reads stdin. */
-function shellScript(argv: string[]): { script?: string; readsStdin: boolean } {
+function shellScript(argv: string[]): { script?: string; readsStdin: boolean; noexec?: boolean } {
   let hasC = false;
   let hasS = false;
   let i = 1;
@@ -314,6 +314,8 @@ function shellScript(argv: string[]): { script?: string; readsStdin: boolean } {
       i++;
       break;
     }
+    // `bash -n`, `sh -o noexec`: the commands are read and checked, never run.
+    if ((/^-[A-Za-z]*n[A-Za-z]*$/.test(a) && !a.startsWith("--")) || (a === "-o" && argv[i + 1] === "noexec") || a === "--noexec" || a === "--no-execute") return { readsStdin: false, noexec: true };
     if (a === "-o" || a === "+o" || a === "-O" || a === "+O" || a === "--rcfile" || a === "--init-file") {
       i++;
       continue;
@@ -799,6 +801,11 @@ function runsOther(cmd: SimpleCommand, api: Unwrapper, piped: string | undefined
   if (REMOTE.has(p)) {
     const rest = remoteCommand(cmd.argv, p);
     if (rest !== undefined && rest !== "") api.script(rest, cmd.cwd, `${p} (remote)`);
+    else if (p === "ssh" && rest === undefined && !cmd.argv.includes("-N")) {
+      // `ssh host <<'EOF' ... EOF`: given no command, the remote login shell runs what ssh reads on stdin.
+      const text = stdinText(cmd, piped);
+      if (text !== undefined && text !== "") api.script(text, cmd.cwd, "ssh (remote stdin)");
+    }
     return false;
   }
   if (p === "eval") {
@@ -813,7 +820,11 @@ function runsOther(cmd: SimpleCommand, api: Unwrapper, piped: string | undefined
       if (s !== undefined) api.script(s, cmd.cwd, "su -c");
       return false;
     }
-    const { script, readsStdin } = shellScript(cmd.argv);
+    const { script, readsStdin, noexec } = shellScript(cmd.argv);
+    if (noexec) {
+      cmd.ignoresStdinCode = true;
+      return false;
+    }
     // `xargs -0 sh -c`: the script is the words xargs reads, so the stdin feeds code after all.
     if (!readsStdin && !cmd.stdinArgs) cmd.ignoresStdinCode = true;
     if (script !== undefined) api.script(script, cmd.cwd, `${p} -c`);

@@ -7,6 +7,8 @@ import { resolvePath } from "../paths.ts";
 
 /** System locations whose files an agent has no business writing (a sudoers line, a binary in /usr/bin). */
 const SYSTEM_FILE = /^\/(?:etc|usr|bin|sbin|boot|lib|lib32|lib64|System|Library|opt)\//;
+/** The machine-wide registry hives, as reg.exe and PowerShell's registry drives spell them. */
+const MACHINE_HIVE = /^(?:Registry::)?(?:HKLM|HKCR|HKU|HKEY_LOCAL_MACHINE|HKEY_CLASSES_ROOT|HKEY_USERS)(?::|\\|\/|$)/i;
 /** A backup or scratch copy (`/etc/hosts.bak`, `x.orig`, `x~`), not the file it copies. */
 const BACKUP_NAME = /(?:\.(?:bak|backup|old|orig|tmp|swp|save|rej|dpkg-old|dpkg-dist|rpmsave|rpmnew)|~)(?:\.\w{1,4})?$/i;
 /** Windows system locations, as the PowerShell and cmd readers spell them. */
@@ -106,6 +108,13 @@ export function fileEffects(cmd: SimpleCommand, an: Analysis): Effect[] {
     case "adduser":
       if (cmd.argv.some((w) => /^(?:sudo|wheel|admin|root|docker)$/.test(w))) out.push(effect("system-write", "grants administrator rights", ["/etc/group"]));
       break;
+    case "reg":
+    case "reg.exe": {
+      // `reg delete HKLM\Software\X /f`: the machine's configuration (the user's own hive, HKCU, is the user's).
+      const key = cmd.argv[2] ?? "";
+      if ((cmd.argv[1] ?? "").toLowerCase() === "delete" && MACHINE_HIVE.test(key)) out.push(effect("system-write", `deletes the registry key ${key}`, [key]));
+      break;
+    }
     case "setfacl": {
       // The ACL spec after -m/-x/--set.. is no path; `-R` walks each target like `chmod -R`.
       const targets: string[] = [];
@@ -304,6 +313,9 @@ export function fileEffects(cmd: SimpleCommand, an: Analysis): Effect[] {
   // `rm ~/.ssh/id_rsa`: deleting a key or credential loses it. A single file elsewhere outside the project runs.
   for (const e of out.slice()) {
     if (e.kind !== "delete" && e.kind !== "move-away") continue;
+    // PowerShell's registry drives: `Remove-Item HKLM:\Software\X -Recurse` deletes machine configuration.
+    const hive = e.paths.filter((w) => MACHINE_HIVE.test(w));
+    if (hive.length > 0) out.push(effect("system-write", `deletes the registry key ${hive.join(" ")}`, hive));
     const sys: string[] = [];
     const keys: string[] = [];
     e.paths.forEach((w, k) => {
