@@ -509,4 +509,19 @@ describe("effectsOf", () => {
       expect(psKinds(line)).toEqual(expected);
     });
   });
+  describe("sh -c SCRIPT NAME ARGS binds $0, $1.. and \"$@\"; trap -- ACTION runs ACTION", () => {
+    it.each([
+      ["bash -c '\"$@\"' sh rm -rf ~/Documents", ["delete -r /home/user/Documents"]],
+      ["bash -c '$* ' sh git reset --hard", ["discard-work ."]],
+      ["sh -c '\"$0\" -rf ~/Videos' rm", ["delete -r /home/user/Videos"]],
+      ["bash -c 'rm -rf \"$1\"' sh ~/Pictures", ["delete -r /home/user/Pictures"]],
+      ["bash -c 'rm -rf \"$1\"' sh ./build", ["delete -r ./build"]],
+      ["bash -c 'rm -rf \"$1\"' sh \"$X\"", ["delete -r $1"]],
+      ["trap -- 'git clean -fdx' EXIT", ["discard-work ."]],
+      ["trap -p EXIT", []],
+      ["trap -l", []],
+    ] as [string, string[]][])("should derive from %s its effects", (line, expected) => {
+      expect(kinds(line)).toEqual(expected);
+    });
+  });
 });

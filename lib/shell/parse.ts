@@ -192,6 +192,21 @@ class Parser implements Unwrapper {
     }
   }
 
+  scriptWithArgs(src: string, cwd: string, via: string, args: string[]): void {
+    const vars = new Vars();
+    const rest = args.slice(1);
+    vars.set("0", args[0] ?? "");
+    for (let k = 1; k <= 9; k++) vars.set(String(k), rest[k - 1] ?? "");
+    // Joined by spaces, "$@" would split an argument holding one; such a list stays unknown.
+    if (!rest.some((w) => /\s/.test(w))) {
+      vars.set("@", rest.join(" "));
+      vars.set("*", rest.join(" "));
+      this.st.lists.add("@");
+    }
+    vars.set("#", String(rest.length));
+    this.script(src, cwd, via, vars);
+  }
+
   scriptHere(src: string, cwd: string, via: string): void {
     this.script(src, cwd, via, this.hereVars);
   }

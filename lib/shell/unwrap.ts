@@ -9,6 +9,8 @@ import { cmdScript, powershellScript } from "./powershell.ts";
 export interface Unwrapper {
   readonly home: string;
   script(src: string, cwd: string, via: string): void;
+  /** `sh -c SCRIPT NAME ARGS..`: the script with NAME as $0 and ARGS as $1.. and "$@". */
+  scriptWithArgs(src: string, cwd: string, via: string, args: string[]): void;
   /** A script run by this same shell (`eval`, `trap`): it sees the variables set earlier on the line. */
   scriptHere(src: string, cwd: string, via: string): void;
   /** A nested PowerShell script (`powershell -Command`, `pwsh -EncodedCommand`, `iex '...'`). */
@@ -304,7 +306,7 @@ function extArgv(text: string): string[] {
 }
 
 /** The script of `bash -c '...'`, undefined when the shell runs a file or reads stdin. */
-function shellScript(argv: string[]): { script?: string; readsStdin: boolean; noexec?: boolean } {
+function shellScript(argv: string[]): { script?: string; readsStdin: boolean; noexec?: boolean; args?: string[] } {
   let hasC = false;
   let hasS = false;
   let i = 1;
@@ -334,7 +336,7 @@ function shellScript(argv: string[]): { script?: string; readsStdin: boolean; no
   }
   if (hasC) {
     const script = argv[i];
-    return script === undefined ? { readsStdin: false } : { script, readsStdin: false };
+    return script === undefined ? { readsStdin: false } : { script, readsStdin: false, args: argv.slice(i + 1) };
   }
   return { readsStdin: hasS || i >= argv.length };
 }
@@ -785,8 +787,10 @@ function runsOther(cmd: SimpleCommand, api: Unwrapper, piped: string | undefined
     if (k > 0 && cmd.argv[k + 1] !== undefined) api.script(cmd.argv[k + 1] ?? "", cmd.cwd, "script -c");
     return false;
   }
-  if (p === "trap" && cmd.argv[1] !== undefined && cmd.argv[1] !== "-" && !cmd.argv[1].startsWith("-")) {
-    api.scriptHere(cmd.argv[1], cmd.cwd, "trap");
+  // `trap -- 'rm -rf ~' EXIT`: after `--` the first word is still the action.
+  const action = p === "trap" ? (cmd.argv[1] === "--" ? cmd.argv[2] : cmd.argv[1]) : undefined;
+  if (action !== undefined && action !== "-" && (cmd.argv[1] === "--" || !action.startsWith("-"))) {
+    api.scriptHere(action, cmd.cwd, "trap");
     return false;
   }
   if ((p === "source" || p === ".") && /^\/dev\/stdin$|^\/proc\/self\/fd\/0$|^-$/.test(cmd.argv[1] ?? "")) {
@@ -820,14 +824,18 @@ function runsOther(cmd: SimpleCommand, api: Unwrapper, piped: string | undefined
       if (s !== undefined) api.script(s, cmd.cwd, "su -c");
       return false;
     }
-    const { script, readsStdin, noexec } = shellScript(cmd.argv);
+    const { script, readsStdin, noexec, args } = shellScript(cmd.argv);
     if (noexec) {
       cmd.ignoresStdinCode = true;
       return false;
     }
     // `xargs -0 sh -c`: the script is the words xargs reads, so the stdin feeds code after all.
     if (!readsStdin && !cmd.stdinArgs) cmd.ignoresStdinCode = true;
-    if (script !== undefined) api.script(script, cmd.cwd, `${p} -c`);
+    // `bash -c 'rm -rf "$1"' sh ~/x`: the words after the script are its $0, $1.. (unknown ones stay unknown).
+    const k0 = cmd.argv.length - (args?.length ?? 0);
+    const known = args !== undefined && args.length > 0 && args.length <= 10 && args.every((_, k) => !(cmd.dynamic[k0 + k] ?? false));
+    if (script !== undefined && known) api.scriptWithArgs(script, cmd.cwd, `${p} -c`, args);
+    else if (script !== undefined) api.script(script, cmd.cwd, `${p} -c`);
     else if (readsStdin) {
       const text = stdinText(cmd, piped);
       if (text !== undefined) api.script(text, cmd.cwd, `${p} <<<`);
