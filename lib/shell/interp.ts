@@ -4,7 +4,9 @@
 export type CodeEffect =
   | { kind: "shell"; text: string }
   | { kind: "argv"; argv: string[] }
-  | { kind: "delete"; recursive: boolean; path: string };
+  | { kind: "delete"; recursive: boolean; path: string }
+  /** A file call read as the shell command doing the same: `shutil.copy(a, b)` is `cp a b`, `open(p, 'w')` is `tee p`. */
+  | { kind: "file"; argv: string[] };
 
 /** Call names, across languages, and what calling them means. */
 const CALLS: [RegExp, "rmtree" | "remove" | "shell" | "spawn" | "rmsync"][] = [
@@ -20,7 +22,9 @@ const CALLS: [RegExp, "rmtree" | "remove" | "shell" | "spawn" | "rmsync"][] = [
   [/\b(?:os\.execute|io\.popen|os:cmd|:os\.cmd|sys\.process\.Process|Process|ProcessBuilder|Runtime\.getRuntime\(\)\.exec)\s*\(\s*/g, "shell"],
   [/\bSystem\.cmd\s*\(\s*/g, "spawn"],
   [/\b(?:system|exec)\s+(?=qw\s*[({[/])/g, "shell"],
-  [/\bdo shell script\s+/g, "shell"],
+  [/\bdo\s+shell\s+script\s+/gi, "shell"],
+  // perl/ruby without parentheses: `system 'rm', '-rf', '/'`, `exec "git reset --hard"`.
+  [/(?<![.>$\w])(?:system|exec)\s+(?=['"])/g, "shell"],
   [/\b(?:File\.rm_rf!?|FileUtils\.deleteDirectory|FileUtils\.forceDelete|deleteRecursively|removeItem\s*\(\s*atPath:|removeItem\s*\(\s*at:)\s*\(?\s*/g, "rmtree"],
   [/\b(?:File\.rm!?|Files\.delete(?:IfExists)?)\s*\(\s*/g, "remove"],
 ];
@@ -54,11 +58,47 @@ function readString(code: string, i: number): [string, number] | undefined {
 
 /** Evaluates the simplest argument expressions: a string, `~` via expanduser/home lookups, a + b concatenation. */
 function readPathExpr(code: string, i: number): string | undefined {
+  return readPathAt(code, i)?.[0];
+}
+
+/** `os.path.join(a, b)`, `File.join(a, b)`, `path.join(a, b)`: the parts joined by `/`. */
+const JOIN_CALL = /^(?:os\.path\.join|File\.join|path\.join|require\(\s*['"](?:node:)?path['"]\s*\)\.join|Path\.join)\(\s*/;
+
+/** readPathExpr, with the index just past the expression. */
+function readPathAt(code: string, i: number, depth = 0): [string, number] | undefined {
   let out = "";
   let j = i;
   for (;;) {
     while (/\s/.test(code[j] ?? "")) j++;
-    const rest = code.slice(j);
+    const rest = code.slice(j, j + 400);
+    const join = depth < 4 ? JOIN_CALL.exec(rest) : null;
+    if (join) {
+      const parts: string[] = [];
+      let k = j + join[0].length;
+      for (;;) {
+        const part = readPathAt(code, k, depth + 1);
+        if (!part) return undefined;
+        parts.push(part[0]);
+        k = part[1];
+        while (/\s/.test(code[k] ?? "")) k++;
+        if (code[k] === ",") {
+          k++;
+          continue;
+        }
+        if (code[k] !== ")") return undefined;
+        k++;
+        break;
+      }
+      out += parts.join("/").replace(/\/{2,}/g, "/");
+      j = k;
+      while (/\s/.test(code[j] ?? "")) j++;
+      const op = code[j];
+      if (op === "+" || op === ".") {
+        j++;
+        continue;
+      }
+      return [out, j];
+    }
     const home = HOME_EXPR.exec(rest);
     const expand = /^os\.path\.expanduser\(\s*/.exec(rest);
     if (home) {
@@ -91,7 +131,7 @@ function readPathExpr(code: string, i: number): string | undefined {
       out += "/";
       continue;
     }
-    return out;
+    return [out, j];
   }
 }
 
@@ -130,6 +170,107 @@ function readMoreStrings(code: string, j: number): string[] {
 /** Directory walks across languages: what follows is the root they walk. */
 const WALK = /\b(?:os\.walk|os\.scandir|os\.listdir|glob\.glob|Path\([^)]*\)\.rglob|Dir\.glob|Find\.find|fs\.readdirSync|readdirSync|File::Find::find|walkdir|WalkDir::new)\s*\(\s*/g;
 
+const CLOSERS: Record<string, string> = { "(": ")", "{": "}", "[": "]", "<": ">" };
+
+/**
+ * Perl's `qx` and Ruby's `%x` run a shell line, with any delimiter: `qx{..}`, `qx(..)`, `qx!..!`, `qx/../`,
+ * `qx {..}`, `%x[..]`. A fat comma (`qx => 1`) or an assignment is not one.
+ */
+function quoteLikeCommands(code: string): string[] {
+  const out: string[] = [];
+  // `%x` only with a bracket or `!`/`|`: in a format string (`printf("%x-%x")`) it is data.
+  for (const m of code.matchAll(/(?<![\w$@%&])(?:qx\s*([^\w\s=,;)])|%x([([{<!|]))/g)) {
+    const open = m[1] ?? m[2] ?? "";
+    const close = CLOSERS[open] ?? open;
+    const start = (m.index ?? 0) + m[0].length;
+    const end = code.indexOf(close, start);
+    // No closer after this one: none after any later opener of it either (and rescanning for each would be quadratic).
+    if (end < 0) break;
+    if (end > start) out.push(code.slice(start, end));
+    if (out.length >= 16) break;
+  }
+  return out;
+}
+
+/**
+ * `exec(` as a method of something that is no process API: a regular expression (`/x/.exec(s)`) or a PHP
+ * object (`$db->exec($sql)` runs SQL). The shell-running `exec` is a plain call or child_process's.
+ */
+function methodNotShell(code: string, at: number, matched: string): boolean {
+  if (!matched.startsWith("exec")) return false;
+  if (code.slice(Math.max(0, at - 2), at) === "->") return true;
+  return /\/[dgimsuyv]*\s*\.\s*$/.test(code.slice(Math.max(0, at - 12), at));
+}
+
+/** Copies, renames and writes across languages, as the shell command that does the same. */
+const FILE_CALLS: [RegExp, "cp" | "mv" | "tree" | "write" | "append" | "open"][] = [
+  [/\b(?:shutil\.(?:copyfile|copy2|copy)|copyFileSync|fs\.copyFile|fs\.promises\.copyFile|cpSync|FileUtils\.(?:cp|copy_file|copy|install)|IO\.copy_stream|Files\.copy)\s*\(\s*/g, "cp"],
+  [/\b(?:shutil\.move|os\.(?:replace|renames|rename)|renameSync|fs\.rename|fs\.promises\.rename|File\.rename|FileUtils\.(?:mv|move)|Files\.move)\s*\(\s*/g, "mv"],
+  [/\b(?:shutil\.copytree|FileUtils\.(?:cp_r|copy_entry))\s*\(\s*/g, "tree"],
+  [/\b(?:writeFileSync|fs\.writeFile|fs\.promises\.writeFile|File\.write|IO\.write|file_put_contents|Deno\.writeTextFileSync|Deno\.writeTextFile|Bun\.write)\s*\(\s*/g, "write"],
+  [/\b(?:appendFileSync|fs\.appendFile|fs\.promises\.appendFile)\s*\(\s*/g, "append"],
+  [/(?<![\w.])(?:open|File\.open|io\.open|codecs\.open)\s*\(\s*/g, "open"],
+];
+
+/**
+ * The code with the inside of each string literal blanked (same length, quotes kept), in one pass: a call written
+ * inside a string (`print("os.replace('a', '~/.bashrc')")`, ruby `%q(...)`) is data. Code run from a string
+ * (`exec("...")`) is read again on its own by the caller.
+ */
+function maskStrings(code: string): string {
+  let out = "";
+  let i = 0;
+  while (i < code.length) {
+    const c = code[i] ?? "";
+    const pct = c === "%" && /^%[qQwW]?[([{<|!]/.test(code.slice(i, i + 3)) && !/[\w)\]]/.test(code[i - 1] ?? "");
+    if (c === "'" || c === '"' || c === "`" || pct) {
+      const open = pct ? (code[i + 1] === "q" || code[i + 1] === "Q" || code[i + 1] === "w" || code[i + 1] === "W" ? code[i + 2] : code[i + 1]) ?? "" : c;
+      const start = pct ? i + (code[i + 1] === open ? 2 : 3) : i + 1;
+      const close = pct ? (CLOSERS[open] ?? open) : c;
+      let j = start;
+      while (j < code.length && code[j] !== close) j += code[j] === "\\" ? 2 : 1;
+      out += code.slice(i, start) + " ".repeat(Math.max(0, Math.min(j, code.length) - start));
+      if (j < code.length) out += close;
+      i = j + 1;
+      continue;
+    }
+    out += c;
+    i++;
+  }
+  return out;
+}
+
+function fileCalls(code: string, out: CodeEffect[]): void {
+  if (!/copy|move|rename|replace|write|open|cp|mv|put_contents|append/i.test(code)) return;
+  const masked = maskStrings(code);
+  for (const [re, kind] of FILE_CALLS) {
+    re.lastIndex = 0;
+    for (let m = re.exec(masked); m; m = re.exec(masked)) {
+      if (out.length >= 64) return;
+      const first = readPathAt(code, m.index + m[0].length);
+      if (!first) continue;
+      let j = first[1];
+      while (/\s/.test(code[j] ?? "")) j++;
+      if (kind === "write" || kind === "append") {
+        out.push({ kind: "file", argv: kind === "append" ? ["tee", "-a", first[0]] : ["tee", first[0]] });
+        continue;
+      }
+      if (code[j] !== ",") continue;
+      if (kind === "open") {
+        // open(path, 'w') truncates, 'a' appends; reading opens write nothing.
+        const mode = readString(code, j + 1 + (/^\s*/.exec(code.slice(j + 1, j + 64))?.[0].length ?? 0))?.[0] ?? "";
+        if (/[wx+]/.test(mode)) out.push({ kind: "file", argv: ["tee", first[0]] });
+        else if (mode.includes("a")) out.push({ kind: "file", argv: ["tee", "-a", first[0]] });
+        continue;
+      }
+      const second = readPathAt(code, j + 1);
+      if (!second) continue;
+      // copytree(src, dst) puts src's content into dst, as `cp -r src/. dst`.
+      out.push({ kind: "file", argv: kind === "tree" ? ["cp", "-r", `${first[0].replace(/\/+$/, "")}/.`, second[0]] : [kind, first[0], second[0]] });
+    }
+  }
+}
+
 /** Finds the obvious destructive calls in interpreter code. Not a language parser: obvious shapes only. */
 export function scanCode(code: string): CodeEffect[] {
   const out: CodeEffect[] = [];
@@ -146,11 +287,20 @@ export function scanCode(code: string): CodeEffect[] {
     for (let m = re.exec(code); m; m = re.exec(code)) {
       const at = m.index + m[0].length;
       if (kind === "rmtree" || kind === "remove" || kind === "rmsync") {
+        // perl File::Path and ruby FileUtils take a list: `rmtree(['/a', '/b'])`, `rmtree('/tmp/x', '/home/u')`.
+        const list = kind === "rmtree" ? readList(code, at) : undefined;
+        if (list) {
+          for (const path of list) out.push({ kind: "delete", recursive: true, path });
+          continue;
+        }
         const path = readPathExpr(code, at);
         if (path === undefined) continue;
+        const first = kind === "rmtree" ? readString(code, at) : undefined;
+        if (first && first[0] === path) for (const more of readMoreStrings(code, first[1])) out.push({ kind: "delete", recursive: true, path: more });
         const recursive = kind === "rmtree" || ((kind === "rmsync" || kind === "remove") && /recursive\s*[:=]\s*(?:true|TRUE|T\b)/.test(code.slice(at, at + 200)));
         out.push({ kind: "delete", recursive, path });
       } else if (kind === "shell") {
+        if (methodNotShell(code, m.index, m[0])) continue;
         // perl `system qw(rm -rf), $ENV{HOME}`: a word list, then more arguments.
         const qw = /^qw\s*[({[/]([^)}\]/]*)[)}\]/]/.exec(code.slice(at));
         if (qw?.[1] !== undefined) {
@@ -187,6 +337,7 @@ export function scanCode(code: string): CodeEffect[] {
       }
     }
   }
+  fileCalls(code, out);
   // zx and Bun shell: $`rm -rf ~` runs a shell line.
   for (const m of code.matchAll(/(?:\bBun\.|(?<![\w$.]))\$`([^`]*)`/g)) if (m[1] && !/\$\{/.test(m[1])) out.push({ kind: "shell", text: m[1] });
   // `"rm -rf ~".execute()` (groovy), `"rm -rf ~".!` (scala): a string run as a command line.
@@ -196,10 +347,7 @@ export function scanCode(code: string): CodeEffect[] {
   for (const m of code.matchAll(/\bfile\s+delete\s+(-force\s+)?(?:--\s+)?(\S+)/g)) if (m[2]) out.push({ kind: "delete", recursive: m[1] !== undefined, path: m[2].replace(/^["'{]|["'}]$/g, "") });
   // Backquotes run a shell in perl and ruby (not in JS template literals, which readString covers above).
   for (const m of code.matchAll(/(?<![\w$])`([^`]+)`/g)) if (m[1] && !/\$\{/.test(m[1])) out.push({ kind: "shell", text: m[1] });
-  for (const m of code.matchAll(/%x\(([^)]*)\)|qx\{([^}]*)\}/g)) {
-    const t = m[1] ?? m[2];
-    if (t) out.push({ kind: "shell", text: t });
-  }
+  for (const text of quoteLikeCommands(code)) out.push({ kind: "shell", text });
   return out;
 }
 
@@ -212,7 +360,9 @@ const DESTRUCTIVE_LEAD = /^\s*(?:sudo\s+)?(?:rm|rmdir|dd|mkfs\S*|shred|wipe|git|
  * that runs nothing (`print("rm -rf /")`) stay data.
  */
 export function fallbackCommands(code: string): string[] {
-  if (!/\b(?:exec\w*|system|spawn\w*|popen|Popen|cmd|shell|run|Process\w*|call|execute|eval|invoke|start)\b|`|\.!/.test(code)) return [];
+  // A regular expression's or a database handle's exec runs no program.
+  const runs = code.includes("exec") ? code.replace(/\/[dgimsuyv]*\s*\.\s*exec\s*\(|->\s*exec\s*\(/g, " ") : code;
+  if (!/\b(?:exec\w*|system|spawn\w*|popen|Popen|cmd|shell|run|Process\w*|call|execute|eval|invoke|start)\b|`|\.!/.test(runs)) return [];
   const out: string[] = [];
   for (const m of code.matchAll(/"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)'/g)) {
     const text = (m[1] ?? m[2] ?? "").replace(/\\(.)/g, "$1");

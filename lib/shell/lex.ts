@@ -19,6 +19,8 @@ export interface Redirect {
   target?: Word;
   /** Heredoc body (for `<<`/`<<-`) or herestring word (`<<<`, in `target`). */
   body?: string;
+  /** Command substitutions in a heredoc body whose delimiter is unquoted: the shell runs them when it reads the body. */
+  subs?: string[];
 }
 
 export type Token =
@@ -175,7 +177,35 @@ function scanAnsi(src: string, i: number): [string, number] {
 interface Pending {
   delim: string;
   strip: boolean;
+  /** An unquoted delimiter: the body is expanded like a double-quoted word. */
+  expands: boolean;
   redirect: Redirect;
+}
+
+/**
+ * The command substitutions an expanding heredoc body runs (`$(...)`, backquotes, and those inside `$((...))`),
+ * in one pass; `\$` and `\`` are literal there. Quotes are ordinary characters in a body, so only the
+ * substitutions themselves are scanned with the shell's quoting.
+ */
+export function bodySubs(body: string): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < body.length; i++) {
+    const c = body[i];
+    if (c === "\\") {
+      i++;
+    } else if (c === "$" && body[i + 1] === "(") {
+      const arith = body[i + 2] === "(";
+      const end = scanBalanced(body, i + 2, "(", ")");
+      if (arith) out.push(...arithSubs(body.slice(i + 3, end - 1)));
+      else out.push(body.slice(i + 2, end - 1));
+      i = end - 1;
+    } else if (c === "`") {
+      const end = scanBacktick(body, i + 1);
+      out.push(unescapeBackticks(body.slice(i + 1, end - 1)));
+      i = end - 1;
+    }
+  }
+  return out;
 }
 
 const FD_DUP = /[0-9]*-?/y;
@@ -209,6 +239,10 @@ export function lex(src: string, budget: LexBudget = { words: SHELL_LIMITS.maxWo
         body += `${line}\n`;
       }
       p.redirect.body = body;
+      if (p.expands) {
+        const subs = bodySubs(body);
+        if (subs.length > 0) p.redirect.subs = subs;
+      }
     }
     pending.length = 0;
   };
@@ -443,7 +477,9 @@ export function lex(src: string, budget: LexBudget = { words: SHELL_LIMITS.maxWo
       if (op === "<<" || op === "<<-") {
         const w = readWord();
         const delim = w.parts.map((p) => (p.k === "lit" ? p.v : p.k === "tilde" ? `~${p.user}` : "")).join("");
-        pending.push({ delim, strip: op === "<<-", redirect });
+        // `<<EOF` expands its body; `<<'EOF'`, `<<"EOF"` and `<<\EOF` (any quoting in the word) do not.
+        const expands = w.parts.every((p) => p.k !== "lit" || !p.quoted) && !w.raw.includes("\\");
+        pending.push({ delim, strip: op === "<<-", expands, redirect });
       } else if ((op === ">&" || op === "<&") && /^[0-9-]/.test(src[i] ?? "")) {
         // Sticky: slicing the rest of the line per `>&2` made a line of them quadratic.
         FD_DUP.lastIndex = i;

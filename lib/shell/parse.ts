@@ -192,6 +192,21 @@ class Parser implements Unwrapper {
     }
   }
 
+  scriptWithArgs(src: string, cwd: string, via: string, args: string[]): void {
+    const vars = new Vars();
+    const rest = args.slice(1);
+    vars.set("0", args[0] ?? "");
+    for (let k = 1; k <= 9; k++) vars.set(String(k), rest[k - 1] ?? "");
+    // Joined by spaces, "$@" would split an argument holding one; such a list stays unknown.
+    if (!rest.some((w) => /\s/.test(w))) {
+      vars.set("@", rest.join(" "));
+      vars.set("*", rest.join(" "));
+      this.st.lists.add("@");
+    }
+    vars.set("#", String(rest.length));
+    this.script(src, cwd, via, vars);
+  }
+
   scriptHere(src: string, cwd: string, via: string): void {
     this.script(src, cwd, via, this.hereVars);
   }
@@ -726,6 +741,8 @@ class Parser implements Unwrapper {
       const target = t.r.target ? this.expand(t.r.target, scope, false).fields.map((f) => f.text).join("") : "";
       const info: RedirectInfo = { op: t.r.op, fd: t.r.fd, target: t.r.op === "<<<" || t.r.op.includes("&") ? target : resolveTarget(target, scope.cwd, this.st.home) };
       if (t.r.body !== undefined) info.body = t.r.body;
+      // `git commit -F - <<EOF ... $(rm -rf ~) ... EOF`: an unquoted heredoc runs its substitutions.
+      for (const src of t.r.subs ?? []) this.substitute(src, scope, false);
       redirects.push(info);
       if (fromProc && this.st.out.length > r0) {
         procIn.push([r0, this.st.out.length]);

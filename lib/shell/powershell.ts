@@ -176,9 +176,12 @@ const RUNS_TEXT = /\biex\b|Invoke-Expression|\[scriptblock\]::Create|^\s*[.&]\s*
 /** Parameters (lower-case, without the dash) whose value is the next word, per cmdlet family. */
 const VALUE_PARAMS = ["pattern", "value", "filter", "include", "exclude", "encoding", "totalcount", "head", "tail", "first", "last", "readcount", "delimiter", "stream", "credential", "erroraction", "ea", "warningaction", "outvariable", "ov", "destination", "exclude", "depth", "method", "uri", "body", "headers", "outfile", "infile", "contenttype", "useragent", "driveletter", "filesystem", "newfilesystemlabel", "number", "disknumber", "partitionnumber", "argumentlist", "filepath", "workingdirectory", "verb", "windowstyle"];
 
+/** `-Recurse`, `-Path:` and the colon-bound `-Path:C:\\x` (its value after the colon) are parameters. */
 function paramName(w: PsWord): string | undefined {
-  if (w.quoted || !/^-[A-Za-z][\w-]*:?$/.test(w.text)) return undefined;
-  return w.text.slice(1).replace(/:$/, "").toLowerCase();
+  // A quoted word is data (`'-Recurse'`), unless only a colon-bound value is quoted (`-Path:"C:\\x"`).
+  if (w.quoted && !/^-[A-Za-z][\w-]*:/.test(w.raw)) return undefined;
+  const m = /^-([A-Za-z][\w-]*)(?::|$)/.exec(w.text);
+  return m?.[1]?.toLowerCase();
 }
 
 /** `-Recu` is `-Recurse`: PowerShell accepts any unambiguous prefix of a parameter name. */
@@ -364,7 +367,15 @@ function psStatement(words: PsWord[], vars: Map<string, string>, cwd: string, vi
     if (p !== undefined) {
       const attached = /^-[\w-]+:(.+)$/.exec(w.text);
       if (attached?.[1]) {
-        valueOf.set(p, attached[1]);
+        if (isParam(p, "path") || isParam(p, "literalpath", 2)) {
+          // `-Path:C:\Users\me`: the value bound by the colon is the path, as a word of its own would be.
+          const raw = w.raw.slice(w.raw.indexOf(":") + 1);
+          const v: PsWord = { text: attached[1], raw, quoted: /^['"]/.test(raw) };
+          const e = psExpand(v, vars, home, cwd);
+          paths.push(e.text);
+          explicit.push(e.text);
+          pathDyn.push(e.dynamic);
+        } else valueOf.set(p, attached[1]);
         continue;
       }
       if (isParam(p, "path") || isParam(p, "literalpath", 2) || VALUE_PARAMS.some((v) => isParam(p, v, 2) && (p.length >= 3 || v === p))) {

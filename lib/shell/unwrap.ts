@@ -9,6 +9,8 @@ import { cmdScript, powershellScript } from "./powershell.ts";
 export interface Unwrapper {
   readonly home: string;
   script(src: string, cwd: string, via: string): void;
+  /** `sh -c SCRIPT NAME ARGS..`: the script with NAME as $0 and ARGS as $1.. and "$@". */
+  scriptWithArgs(src: string, cwd: string, via: string, args: string[]): void;
   /** A script run by this same shell (`eval`, `trap`): it sees the variables set earlier on the line. */
   scriptHere(src: string, cwd: string, via: string): void;
   /** A nested PowerShell script (`powershell -Command`, `pwsh -EncodedCommand`, `iex '...'`). */
@@ -304,7 +306,7 @@ function extArgv(text: string): string[] {
 }
 
 /** The script of `bash -c '...'`, undefined when the shell runs a file or reads stdin. */
-function shellScript(argv: string[]): { script?: string; readsStdin: boolean } {
+function shellScript(argv: string[]): { script?: string; readsStdin: boolean; noexec?: boolean; args?: string[] } {
   let hasC = false;
   let hasS = false;
   let i = 1;
@@ -314,6 +316,8 @@ function shellScript(argv: string[]): { script?: string; readsStdin: boolean } {
       i++;
       break;
     }
+    // `bash -n`, `sh -o noexec`: the commands are read and checked, never run.
+    if ((/^-[A-Za-z]*n[A-Za-z]*$/.test(a) && !a.startsWith("--")) || (a === "-o" && argv[i + 1] === "noexec") || a === "--noexec" || a === "--no-execute") return { readsStdin: false, noexec: true };
     if (a === "-o" || a === "+o" || a === "-O" || a === "+O" || a === "--rcfile" || a === "--init-file") {
       i++;
       continue;
@@ -332,7 +336,7 @@ function shellScript(argv: string[]): { script?: string; readsStdin: boolean } {
   }
   if (hasC) {
     const script = argv[i];
-    return script === undefined ? { readsStdin: false } : { script, readsStdin: false };
+    return script === undefined ? { readsStdin: false } : { script, readsStdin: false, args: argv.slice(i + 1) };
   }
   return { readsStdin: hasS || i >= argv.length };
 }
@@ -352,6 +356,20 @@ const CODE_FLAGS: Record<string, RegExp> = {
 
 function isInterpreter(p: string): boolean {
   return PYTHON.test(p) || ["node", "nodejs", "bun", "perl", "ruby", "php", "deno", "Rscript", "julia"].includes(p) || p in CODE_FLAGS;
+}
+
+/** Interpreters that run every `-e` given, as one program (`osascript -e 'x' -e 'do shell script ..'`). */
+const JOINS_CODE_FLAGS = new Set(["perl", "ruby", "osascript", "lua", "luajit", "jruby", "raku"]);
+
+/** Every code flag's value from `i` on, joined by newlines (options between them skipped). */
+function joinedCode(argv: string[], i: number, codeFlag: RegExp): string | undefined {
+  const parts: string[] = [];
+  for (let k = i; k < argv.length; k++) {
+    const a = argv[k] ?? "";
+    if (codeFlag.test(a) && k + 1 < argv.length) parts.push(argv[++k] ?? "");
+    else if (!a.startsWith("-") || a === "--") break;
+  }
+  return parts.length > 0 ? parts.join("\n") : argv[i + 1];
 }
 
 /** Code given to an interpreter on its command line, or "stdin" when it reads code from standard input. */
@@ -382,7 +400,7 @@ function interpreterCode(argv: string[], program: string): string | "stdin" | un
   } else return undefined;
   for (let i = 1; i < argv.length; i++) {
     const a = argv[i] ?? "";
-    if (codeFlag.test(a)) return argv[i + 1];
+    if (codeFlag.test(a)) return JOINS_CODE_FLAGS.has(program) ? joinedCode(argv, i, codeFlag) : argv[i + 1];
     if (a.startsWith("--eval=") || a.startsWith("--print=")) return a.slice(a.indexOf("=") + 1);
     if (a.length === 2 && valueShort.includes(a[1] ?? "")) {
       i++;
@@ -414,6 +432,8 @@ function stdinText(cmd: SimpleCommand, piped: string | undefined): string | unde
   for (const r of cmd.redirects) {
     if (r.body !== undefined) return r.body;
     if (r.op === "<<<") return r.target;
+    // `xargs rm -rf < /dev/null`: nothing to read, so nothing is run with it.
+    if (r.op === "<" && r.fd === "" && r.target === "/dev/null") return "";
   }
   return piped;
 }
@@ -638,7 +658,9 @@ function awkProgram(argv: string[]): string | undefined {
 /** Commands an awk program runs: `system("...")`, `system(var)` with `var="..."`, `print ... | "cmd"`, `"cmd" | getline`. */
 function awkCommands(argv: string[], stdin: string | undefined): string[] {
   const fromFile = argv.some((w, k) => w === "-f" && /^\/dev\/stdin$|^-$/.test(argv[k + 1] ?? ""));
-  const source = fromFile ? stdin : awkProgram(argv);
+  const written = fromFile ? stdin : awkProgram(argv);
+  // A `#` that opens a line starts a comment (mid-line, it may sit inside a regex such as `/x#/`).
+  const source = written?.includes("#") ? written.replace(/^[ \t]*#.*$/gm, "") : written;
   if (source === undefined || !/system|\||getline/.test(source)) return [];
   // `"rm -rf " ENVIRON["HOME"]`: the home directory, concatenated.
   // `echo ~ | awk '{system("rm -rf "$0)}'`: $0 is the line read, when it is known.
@@ -734,6 +756,9 @@ function runCode(cmd: SimpleCommand, source: string, api: Unwrapper, label: stri
       api.emit(child(cmd, argv, argv.map(() => false), label, { synthetic: true, redirects: [] }));
     } else if (e.kind === "argv") {
       unwrap(child(cmd, e.argv, e.argv.map(() => false), label, { synthetic: true, redirects: [] }), api, undefined);
+    } else if (e.kind === "file") {
+      const argv = e.argv.map((w, k) => (k > 0 && (w.startsWith("~") || w.startsWith("/")) ? resolvePath(w, "/", api.home) : w));
+      api.emit(child(cmd, argv, argv.map(() => false), label, { synthetic: true, redirects: [] }));
     } else {
       try {
         api.script(e.text, cmd.cwd, label);
@@ -762,8 +787,10 @@ function runsOther(cmd: SimpleCommand, api: Unwrapper, piped: string | undefined
     if (k > 0 && cmd.argv[k + 1] !== undefined) api.script(cmd.argv[k + 1] ?? "", cmd.cwd, "script -c");
     return false;
   }
-  if (p === "trap" && cmd.argv[1] !== undefined && cmd.argv[1] !== "-" && !cmd.argv[1].startsWith("-")) {
-    api.scriptHere(cmd.argv[1], cmd.cwd, "trap");
+  // `trap -- 'rm -rf ~' EXIT`: after `--` the first word is still the action.
+  const action = p === "trap" ? (cmd.argv[1] === "--" ? cmd.argv[2] : cmd.argv[1]) : undefined;
+  if (action !== undefined && action !== "-" && (cmd.argv[1] === "--" || !action.startsWith("-"))) {
+    api.scriptHere(action, cmd.cwd, "trap");
     return false;
   }
   if ((p === "source" || p === ".") && /^\/dev\/stdin$|^\/proc\/self\/fd\/0$|^-$/.test(cmd.argv[1] ?? "")) {
@@ -778,6 +805,11 @@ function runsOther(cmd: SimpleCommand, api: Unwrapper, piped: string | undefined
   if (REMOTE.has(p)) {
     const rest = remoteCommand(cmd.argv, p);
     if (rest !== undefined && rest !== "") api.script(rest, cmd.cwd, `${p} (remote)`);
+    else if (p === "ssh" && rest === undefined && !cmd.argv.includes("-N")) {
+      // `ssh host <<'EOF' ... EOF`: given no command, the remote login shell runs what ssh reads on stdin.
+      const text = stdinText(cmd, piped);
+      if (text !== undefined && text !== "") api.script(text, cmd.cwd, "ssh (remote stdin)");
+    }
     return false;
   }
   if (p === "eval") {
@@ -792,10 +824,18 @@ function runsOther(cmd: SimpleCommand, api: Unwrapper, piped: string | undefined
       if (s !== undefined) api.script(s, cmd.cwd, "su -c");
       return false;
     }
-    const { script, readsStdin } = shellScript(cmd.argv);
+    const { script, readsStdin, noexec, args } = shellScript(cmd.argv);
+    if (noexec) {
+      cmd.ignoresStdinCode = true;
+      return false;
+    }
     // `xargs -0 sh -c`: the script is the words xargs reads, so the stdin feeds code after all.
     if (!readsStdin && !cmd.stdinArgs) cmd.ignoresStdinCode = true;
-    if (script !== undefined) api.script(script, cmd.cwd, `${p} -c`);
+    // `bash -c 'rm -rf "$1"' sh ~/x`: the words after the script are its $0, $1.. (unknown ones stay unknown).
+    const k0 = cmd.argv.length - (args?.length ?? 0);
+    const known = args !== undefined && args.length > 0 && args.length <= 10 && args.every((_, k) => !(cmd.dynamic[k0 + k] ?? false));
+    if (script !== undefined && known) api.scriptWithArgs(script, cmd.cwd, `${p} -c`, args);
+    else if (script !== undefined) api.script(script, cmd.cwd, `${p} -c`);
     else if (readsStdin) {
       const text = stdinText(cmd, piped);
       if (text !== undefined) api.script(text, cmd.cwd, `${p} <<<`);

@@ -7,6 +7,8 @@ import { resolvePath } from "../paths.ts";
 
 /** System locations whose files an agent has no business writing (a sudoers line, a binary in /usr/bin). */
 const SYSTEM_FILE = /^\/(?:etc|usr|bin|sbin|boot|lib|lib32|lib64|System|Library|opt)\//;
+/** The machine-wide registry hives, as reg.exe and PowerShell's registry drives spell them. */
+const MACHINE_HIVE = /^(?:Registry::)?(?:HKLM|HKCR|HKU|HKEY_LOCAL_MACHINE|HKEY_CLASSES_ROOT|HKEY_USERS)(?::|\\|\/|$)/i;
 /** A backup or scratch copy (`/etc/hosts.bak`, `x.orig`, `x~`), not the file it copies. */
 const BACKUP_NAME = /(?:\.(?:bak|backup|old|orig|tmp|swp|save|rej|dpkg-old|dpkg-dist|rpmsave|rpmnew)|~)(?:\.\w{1,4})?$/i;
 /** Windows system locations, as the PowerShell and cmd readers spell them. */
@@ -106,9 +108,30 @@ export function fileEffects(cmd: SimpleCommand, an: Analysis): Effect[] {
     case "adduser":
       if (cmd.argv.some((w) => /^(?:sudo|wheel|admin|root|docker)$/.test(w))) out.push(effect("system-write", "grants administrator rights", ["/etc/group"]));
       break;
-    case "setfacl":
-      if (pos.some((w) => SYSTEM_FILE.test(w) || isSecretPath(w))) out.push(effect("permissions", `changes the ACL of ${pos.join(" ")}`, pos.filter((w) => SYSTEM_FILE.test(w) || isSecretPath(w)), { data: "unsafe-mode" }));
+    case "reg":
+    case "reg.exe": {
+      // `reg delete HKLM\Software\X /f`: the machine's configuration (the user's own hive, HKCU, is the user's).
+      const key = cmd.argv[2] ?? "";
+      if ((cmd.argv[1] ?? "").toLowerCase() === "delete" && MACHINE_HIVE.test(key)) out.push(effect("system-write", `deletes the registry key ${key}`, [key]));
       break;
+    }
+    case "setfacl": {
+      // The ACL spec after -m/-x/--set.. is no path; `-R` walks each target like `chmod -R`.
+      const targets: string[] = [];
+      const tdyn: boolean[] = [];
+      for (let i = 1; i < cmd.argv.length; i++) {
+        const w = cmd.argv[i] ?? "";
+        if (/^-[^-]*[mxMX]$|^--(?:modify|remove|set|modify-file|remove-file|set-file)$/.test(w)) i++;
+        else if (!w.startsWith("-")) {
+          targets.push(w);
+          tdyn.push(cmd.dynamic[i] ?? false);
+        }
+      }
+      const unsafe = targets.some((w) => SYSTEM_FILE.test(w) || SYSTEM_FILE.test(`${w}/`) || w === "/" || isSecretPath(w));
+      const recursive = cmd.argv.some((w) => /^-[^-]*R/.test(w) || w === "--recursive");
+      if (targets.length > 0 && (unsafe || recursive)) out.push(effect("permissions", `changes the ACL of ${targets.join(" ")}`, targets, { dynamic: tdyn, recursive, ...(unsafe ? { data: "unsafe-mode" } : {}) }));
+      break;
+    }
     case "badblocks":
       // -w writes test patterns over the whole device (-n, non-destructive, puts each block back).
       if (an.flags.has("-w") && pos.some((w) => DISK_DEVICE.test(w))) out.push(effect("device-write", `writes test patterns over ${pos.filter((w) => DISK_DEVICE.test(w)).join(" ")}`, pos.filter((w) => DISK_DEVICE.test(w))));
@@ -153,6 +176,10 @@ export function fileEffects(cmd: SimpleCommand, an: Analysis): Effect[] {
       if (stores.length > 0) out.push(effect("delete", `moves the key store ${stores.join(" ")} away`, stores, { recursive: true }));
       // `mv ~/Documents /dev/null`: moved into nothing, it is gone.
       if (n > 0 && !an.flags.has("-t") && pos[pos.length - 1] === "/dev/null") out.push(effect("delete", `moves ${pos.slice(0, n).join(" ")} onto /dev/null`, pos.slice(0, n), { dynamic: dyn.slice(0, n), recursive: true }));
+      // `mv ~/Documents /tmp/trash`: a temp directory is reaped (at boot, by age); a home or system tree moved there is
+      // deleted with a delay. The rules judge the source's place: a project's build moved to /tmp stays a move.
+      const into = an.flags.has("-t") ? undefined : pos[pos.length - 1];
+      if (n > 0 && into !== undefined && /^\/(?:tmp|var\/tmp|dev\/shm)(?:\/|$)/.test(into)) out.push(effect("delete", `moves ${pos.slice(0, n).join(" ")} into ${into}, where temp files are reaped`, pos.slice(0, n), { dynamic: dyn.slice(0, n), recursive: true }));
       break;
     }
     case "rsync": {
@@ -271,10 +298,24 @@ export function fileEffects(cmd: SimpleCommand, an: Analysis): Effect[] {
       else if (isSecretPath(dest) || isHomeDotfile(abs)) out.push(effect("truncate", `replaces ${dest}`, [dest]));
     }
   }
+  // `cp -r backup/. /etc`, `rsync -a dotfiles/ ~`: a tree copied over a system directory, or its content over the home,
+  // replaces whatever files of the same names were there (`cp -r x /etc` still writes into /etc).
+  if ((p === "cp" || p === "rsync") && pos.length >= 2 && !an.flags.has("-t") && !an.flags.has("-n") && !an.flags.has("--dry-run") && [...an.flags].some((f) => /^-[a-zA-Z]*[rRa]/.test(f) || f === "--recursive" || f === "--archive")) {
+    const dest = pos[pos.length - 1] ?? "";
+    const abs = resolvePath(dest, cmd.cwd, "/nonexistent-home").replace(/\/+$/, "") || "/";
+    const content = pos.slice(0, -1).some((w) => /\/\.?$|\/\*$/.test(w) || (p === "rsync" && w.endsWith("/")));
+    const home = abs === resolvePath("~", "/", "/nonexistent-home") || /^\/(?:home|Users)\/[^/]+$|^\/root$/.test(abs);
+    // `rsync -a --delete empty/ ~/` already deletes there: one effect for one destination.
+    const deleted = out.some((e) => e.kind === "delete" && e.paths.includes(dest));
+    if (!deleted && !(dyn[pos.length - 1] ?? false) && (/^\/(?:etc|usr|bin|sbin|boot|lib|lib32|lib64|opt|System|Library)?$/.test(abs) || (home && content))) out.push(effect("system-write", `copies a tree over ${dest}`, [dest]));
+  }
   // `rm /etc/passwd`, `sudo rm /etc/hosts`, `cd /; rm etc/passwd`: deleting one system file changes the machine;
   // `rm ~/.ssh/id_rsa`: deleting a key or credential loses it. A single file elsewhere outside the project runs.
   for (const e of out.slice()) {
     if (e.kind !== "delete" && e.kind !== "move-away") continue;
+    // PowerShell's registry drives: `Remove-Item HKLM:\Software\X -Recurse` deletes machine configuration.
+    const hive = e.paths.filter((w) => MACHINE_HIVE.test(w));
+    if (hive.length > 0) out.push(effect("system-write", `deletes the registry key ${hive.join(" ")}`, hive));
     const sys: string[] = [];
     const keys: string[] = [];
     e.paths.forEach((w, k) => {

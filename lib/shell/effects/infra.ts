@@ -44,7 +44,8 @@ function remoteDelete(cmd: SimpleCommand): string | undefined {
       if (verb === "s3" && ops[1] === "rb" && a.includes("--force")) return `aws s3 rb --force ${ops[2] ?? ""}`;
       if (verb === "s3" && ops[1] === "sync" && a.includes("--delete") && ops.slice(2).some((w) => w.startsWith("s3://"))) return "aws s3 sync --delete into a bucket";
       const action = ops[1] ?? "";
-      return AWS_DESTROY.test(action) ? `aws ${verb} ${action}` : undefined;
+      // Any service's delete-*/purge-*/terminate-* action deletes what it names there (a secret, a queue, an object).
+      return AWS_DESTROY.test(action) || /^(?:batch-)?(?:delete|purge|terminate|deregister)-[\w-]+$/.test(action) || (verb === "s3" && action === "rm" && (ops[2] ?? "").startsWith("s3://")) ? `aws ${verb} ${action}` : undefined;
     }
     case "gsutil": {
       // `gsutil rsync -d SRC gs://DST`: -d deletes in DST what SRC lacks (-n is its dry run).
@@ -127,6 +128,94 @@ function remoteDelete(cmd: SimpleCommand): string | undefined {
   }
 }
 
+/**
+ * Service CLIs that hold data elsewhere (secret stores, backups, queues, search, CI, hosting) and the subcommand words
+ * that destroy it there: one of the first three operands (`vault kv destroy`, `restic forget`, `nats stream rm`).
+ * Listing, reading and creating forms share the program and not the verb.
+ */
+const SERVICE_VERBS = new Map<string, RegExp>([
+  ["vault", /^(?:delete|destroy|disable|revoke)$/],
+  ["op", /^(?:delete|rm)$/],
+  ["doppler", /^(?:delete|rm|del)$/],
+  ["restic", /^(?:forget|prune)$/],
+  ["borg", /^(?:delete|prune|compact|repo-delete|rdelete)$/],
+  ["velero", /^delete$/],
+  ["rabbitmqctl", /^(?:delete_\w+|clear_\w+|purge_queue|reset|force_reset)$/],
+  ["rabbitmqadmin", /^(?:delete|purge)$/],
+  ["nats", /^(?:rm|delete|del|purge)$/],
+  ["gitlab-runner", /^unregister$/],
+  ["circleci", /^(?:delete|remove-secret)$/],
+  ["gh", /^delete$/],
+  ["jenkins-cli", /^delete-\w+$/],
+  ["doctl", /^(?:delete|rm|d)$/],
+  ["wrangler", /^delete$/],
+  ["vercel", /^(?:rm|remove)$/],
+  ["netlify", /^sites:delete$/],
+  ["supabase", /^delete$/],
+  ["neonctl", /^delete$/],
+  ["pscale", /^delete$/],
+  ["turso", /^destroy$/],
+]);
+/** Kafka's admin tools delete with a flag: `kafka-topics --delete`, `kafka-consumer-groups --delete`, `kafka-acls --remove`. */
+const KAFKA = /^kafka-(topics|consumer-groups|acls|delete-records)(?:\.sh)?$/;
+const HTTP_CLIENTS = new Set(["curl", "wget", "http", "https", "xh", "xhs"]);
+/** Endpoints that delete whatever method reaches them: Elasticsearch/OpenSearch delete-by-query, Jenkins' doDelete. */
+/** Ports of data stores with an HTTP API (Elasticsearch/OpenSearch, Meilisearch, CouchDB, InfluxDB, Qdrant, Typesense, Solr, ArangoDB). */
+const STORE_PORTS = new Set(["9200", "9201", "7700", "5984", "8086", "6333", "8108", "8983", "8529"]);
+const DELETE_ENDPOINT = /\/_delete_by_query\b|\/doDelete\b/;
+
+/** An HTTP request with the DELETE method, or to a deleting endpoint: data deleted in the service it reaches. */
+function httpDelete(cmd: SimpleCommand): string | undefined {
+  const a = cmd.argv;
+  let method = "";
+  if (cmd.program === "curl") {
+    for (let k = 1; k < a.length; k++) {
+      const w = a[k] ?? "";
+      if (w === "-X" || w === "--request") method = a[k + 1] ?? "";
+      else if (w.startsWith("--request=")) method = w.slice(10);
+      else if (/^-[a-zA-Z]*X./.test(w) && !w.startsWith("--")) method = w.slice(w.indexOf("X") + 1);
+    }
+  } else if (cmd.program === "wget") method = a.find((w) => w.startsWith("--method="))?.slice(9) ?? "";
+  else method = operands(a)[0] ?? "";
+  const target = a.find((w) => /^(?:https?:\/\/)?(?:[\w-]+\.)*[\w-]+(?::\d+)?\/|^https?:/.test(w) && !w.startsWith("/") && !w.startsWith("-")) ?? "";
+  const endpoint = DELETE_ENDPOINT.test(target);
+  if (method.toUpperCase() !== "DELETE" && !endpoint) return undefined;
+  // A developer's own server on this machine (`curl -X DELETE localhost:8080/api/items/1`) runs; a data store's
+  // index, collection or everything in it (`localhost:9200/_all`, `/indexes/x`, `*`) does not, wherever it is.
+  const local = /^(?:https?:\/\/)?(?:localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1\])(?::(\d+))?(?:\/|$)/.exec(target);
+  if (local && !endpoint && !STORE_PORTS.has(local[1] ?? "") && !/\/_all\b|\*|\/indexes\/|\/collections\/|\/_snapshot\/|\/_data_stream\//.test(target)) return undefined;
+  return `${cmd.program} ${endpoint ? "" : "DELETE "}${target}`;
+}
+
+function serviceDelete(cmd: SimpleCommand): string | undefined {
+  const a = cmd.argv;
+  let p = cmd.program;
+  // `java -jar jenkins-cli.jar -s URL delete-job x`: the jar is the program.
+  if (p === "java") {
+    const jar = a[a.indexOf("-jar") + 1] ?? "";
+    if (a.indexOf("-jar") < 1 || !/(?:^|\/)jenkins-cli\.jar$/.test(jar)) return undefined;
+    p = "jenkins-cli";
+  }
+  if (HTTP_CLIENTS.has(p)) return httpDelete(cmd);
+  if (p === "gh" && a.includes("api")) {
+    // `gh api -X DELETE repos/o/r/...`
+    const k = a.findIndex((w) => w === "-X" || w === "--method");
+    const m = k > 0 ? a[k + 1] : a.find((w) => w.startsWith("--method="))?.slice(9);
+    return m?.toUpperCase() === "DELETE" ? "gh api DELETE" : undefined;
+  }
+  const kafka = KAFKA.exec(p);
+  if (kafka) {
+    if (dry(a) || a.includes("--list") || a.includes("--describe")) return undefined;
+    return kafka[1] === "delete-records" || a.includes("--delete") || (kafka[1] === "acls" && a.includes("--remove")) ? `${p} deletes ${kafka[1] === "acls" ? "ACLs" : "topics, groups or records"}` : undefined;
+  }
+  const verbs = SERVICE_VERBS.get(p);
+  if (verbs === undefined || dry(a) || a.includes("-h")) return undefined;
+  // restic and borg: -n is their dry run.
+  if ((p === "restic" || p === "borg") && a.some((w) => /^-[a-zA-Z]*n[a-zA-Z]*$/.test(w) && !w.startsWith("--"))) return undefined;
+  const verb = operands(a).slice(0, 3).find((w) => verbs.test(w));
+  return verb === undefined ? undefined : `${p} ${verb}`;
+}
+
 /** The command a `docker exec` / `kubectl exec` runs inside the container: the words after the container. */
 function execCommand(cmd: SimpleCommand): string[] | undefined {
   const a = cmd.argv;
@@ -186,7 +275,7 @@ function databaseDestroy(cmd: SimpleCommand): string | undefined {
 
 export function infraEffects(cmd: SimpleCommand): Effect[] {
   const out: Effect[] = [];
-  const del = remoteDelete(cmd) ?? databaseDestroy(cmd);
+  const del = remoteDelete(cmd) ?? serviceDelete(cmd) ?? databaseDestroy(cmd);
   if (del !== undefined) out.push(effect("remote-delete", `deletes remote data or infrastructure (${del})`));
   const sec = containerSecret(cmd);
   if (sec !== undefined) out.push(effect("secret-read", sec));

@@ -104,6 +104,9 @@ const NON_READERS = new Set([
 const VALUE_READERS = new Set(["curl", "wget", "http", "https", "xh", "dd", "dcfldd", "xargs", "openssl", "base64", "base32", "gpg", "jq", "yq", "nc", "ncat", "socat", "invoke-webrequest", "cat", "head", "tail", "sed", "awk", "grep", "rg", "cp"]);
 const COPIERS = new Set(["cp", "install", "rsync", "scp", "ln", "copy", "copy-item"]);
 
+/** Interpreters whose code flag (`-c`, `-e`, `-r`, `--eval`) takes the program text. */
+const CODE_RUNNERS = /^(?:python[0-9.]*|pypy[0-9.]*|node|nodejs|bun|deno|perl|ruby|php|Rscript|lua|luajit|julia|osascript|tclsh|raku|qjs|groovy|scala|elixir|swift)$/;
+
 /** Programs whose first operand is a pattern, not a file. */
 const PATTERN_FIRST = new Set(["grep", "egrep", "fgrep", "rg", "ag", "ack", "git-grep", "sed", "awk", "gawk", "mawk", "jq", "yq", "perl"]);
 
@@ -186,9 +189,14 @@ export function secretReads(cmd: SimpleCommand, an: Analysis): Effect[] {
     if (GIT_READERS.has(an.sub ?? "") && !listsOnly) for (const w of an.positional) if (isSecretPath(w)) out.push(w);
   } else if (!NON_READERS.has(p) && !printsNothingOf(cmd)) {
     let words = an.positional;
+    // `python3 -c "open('~/.ssh/known_hosts').read()"`: inline code is no file name (its quoted paths are read in codeEffects).
+    if (CODE_RUNNERS.test(p)) {
+      const code = new Set(cmd.argv.filter((_, k) => k > 1 && /^-(?:[A-Za-z]*[ceE]|r|p|-eval|-print|-exec)$/.test(cmd.argv[k - 1] ?? "")));
+      if (code.size > 0) words = words.filter((w) => !code.has(w));
+    }
     // cp/mv/install/rsync/scp read their sources; the destination is written (`cp .env.example .env`).
     if (COPIERS.has(p) && !an.flags.has("-t")) words = words.slice(0, -1);
-    if (PATTERN_FIRST.has(p)) {
+    if (PATTERN_FIRST.has(p) && !(p === "perl" && words.length < an.positional.length)) {
       const explicit = cmd.argv.some((w) => w === "-e" || w === "-f" || w.startsWith("--regexp") || w.startsWith("--file") || w === "--expression");
       if (!explicit || p === "awk" || p === "gawk" || p === "mawk") words = words.slice(1);
     }
