@@ -146,8 +146,10 @@ describe("shepherd http memory", () => {
     });
     const after200 = rssMb(pid);
     process.stderr.write(`http-bounds: VmRSS after 20 / 200 decisions on 4 MB commands: ${after20} / ${after200} MB (peak ${peak} MB)\n`);
-    // Kept whole, 180 more commands would be 720 MB more at the least.
-    expect(after200 - after20).toBeLessThan(100);
+    // Kept whole, 180 more commands would be 720 MB more at the least. The bound leaves room for what the
+    // collector and the allocator give back late on a loaded machine (measured alone: -37 to +17 MB; in a
+    // full suite on 2 busy CPUs: up to +105 MB), and still fails far below what keeping them would cost.
+    expect(after200 - after20).toBeLessThan(250);
     expect(peak).toBeLessThan(600);
     stalled.socket.destroy();
     // A dashboard connecting now gets the history: every entry cut short, with the marker.
