@@ -150,7 +150,9 @@ describe("shepherd http memory", () => {
     // collector and the allocator give back late on a loaded machine (measured alone: -37 to +17 MB; in a
     // full suite on 2 busy CPUs: up to +105 MB), and still fails far below what keeping them would cost.
     expect(after200 - after20).toBeLessThan(250);
-    expect(peak).toBeLessThan(600);
+    // Issue 13's promise for any input a model controls: no face past 300 MB (a collection follows every
+    // 32 MiB of input, lib/rpc/gc-policy.ts; ~190 MB measured alone, ~400 MB before on a busy host).
+    expect(peak).toBeLessThan(300);
     stalled.socket.destroy();
     // A dashboard connecting now gets the history: every entry cut short, with the marker.
     const late = await rawClient(srv.url, get(srv.url, "/v1/events"));

@@ -6,7 +6,7 @@ import { keepCompilerThreadsYielding } from "../rpc/compiler-threads.ts";
 import { Dispatcher, type DispatcherOptions } from "../rpc/dispatch.ts";
 import { createGcPolicy } from "../rpc/gc-policy.ts";
 import { prewarm } from "../rpc/prewarm.ts";
-import { inputAfter, serveStdio, type TransportIO } from "../rpc/transport.ts";
+import { countedInput, inputAfter, serveStdio, type TransportIO } from "../rpc/transport.ts";
 import type { Env } from "../rules/paths.ts";
 import { processPatternFacts } from "../rules/pattern-facts-cache.ts";
 import { type PluginProvider, Workspace } from "../rules/workspace.ts";
@@ -68,7 +68,7 @@ export async function runServe(
   const warmed = new Promise<number>((resolve) => {
     warmedUp = resolve;
   });
-  const transport = serveStdio({ input: inputAfter(warmed, opts.input), write }, dispatcherFor(), opts.log, opts.maxLineBytes);
+  const transport = serveStdio({ input: inputAfter(warmed, countedInput(opts.input, (n) => gc.input(n))), write }, dispatcherFor(), opts.log, opts.maxLineBytes);
   workspace.onNotify((level, message, data) => {
     // Notifications follow (re)loads: their garbage is collected once they are done.
     gc.loaded();

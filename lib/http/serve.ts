@@ -1,4 +1,5 @@
 /** @module `shepherd http`: the hono app on Bun.serve, loopback by default; a wider bind needs a token. */
+import { createGcPolicy } from "../rpc/gc-policy.ts";
 import { decisionSinks } from "../audit/decision-sinks.ts";
 import { AuditLog } from "../audit/audit-log.ts";
 import type { Logger } from "../log.ts";
@@ -80,6 +81,7 @@ export function runHttp(opts: HttpOptions): HttpServer {
     );
   workspace.host(opts.cwd);
   const feed = new DecisionFeed();
+  const gc = createGcPolicy();
   // A heartbeat at half the idle timeout lets a dashboard (and any proxy between) see the stream is alive.
   const heartbeatMs = Math.min(MAX_HEARTBEAT_MS, (idleTimeoutS * 1000) / 2);
   let server: ReturnType<typeof Bun.serve> | undefined;
@@ -90,7 +92,13 @@ export function runHttp(opts: HttpOptions): HttpServer {
     port: opts.port ?? DEFAULT_HTTP_PORT,
     // Idle keep-alive connections are let go; a live event stream lifts it (and drops a reader that stalls).
     idleTimeout: idleTimeoutS,
-    fetch: app.fetch,
+    // The sidecar's collection policy (lib/rpc/gc-policy.ts), large bodies included: a long-running face.
+    fetch: async (req, srv) => {
+      const res = await app.fetch(req, srv);
+      gc.input(Number(req.headers.get("content-length")) || 0);
+      gc.request();
+      return res;
+    },
   });
   server = bun;
   const port = bun.port ?? opts.port ?? DEFAULT_HTTP_PORT;

@@ -1,6 +1,6 @@
 /** @module unit tests: the sidecar's collection policy counts requests, collects in pauses between them, and after loads. */
 import { describe, expect, it } from "bun:test";
-import { createGcPolicy, GC_IDLE_MS, GC_OVERDUE_REQUESTS, type GcTimers } from "./gc-policy.ts";
+import { createGcPolicy, GC_IDLE_MS, GC_OVERDUE_REQUESTS, type GcTimers, LARGE_INPUT_GC_BYTES } from "./gc-policy.ts";
 
 /** Timers that fire only when told: a "pause" is firing them with no request in between. */
 function manualTimers() {
@@ -92,5 +92,35 @@ describe("createGcPolicy", () => {
     gc.request();
     gc.loaded();
     expect(t.pending).toEqual([]);
+  });
+
+  it("should collect right after the request once large inputs add up, once per threshold", () => {
+    let runs = 0;
+    const t = manualTimers();
+    const gc = createGcPolicy(() => runs++, 1_000_000, [], t.timers);
+    const chunk = LARGE_INPUT_GC_BYTES / 4;
+    for (let i = 0; i < 3; i++) gc.input(chunk);
+    expect(t.pending).toEqual([]);
+    gc.input(chunk);
+    gc.input(chunk);
+    // One collection scheduled, after the current task (the answer is written first), not one per chunk.
+    expect(t.pending.map((p) => p.ms)).toEqual([0]);
+    t.fire();
+    expect(runs).toBe(1);
+    // The count starts again after a collection.
+    for (let i = 0; i < 3; i++) gc.input(chunk);
+    expect(t.pending).toEqual([]);
+    gc.input(chunk);
+    t.fire();
+    expect(runs).toBe(2);
+  });
+
+  it("should ignore input sizes that are not positive numbers", () => {
+    let runs = 0;
+    const t = manualTimers();
+    const gc = createGcPolicy(() => runs++, 1_000_000, [], t.timers);
+    for (const n of [0, -LARGE_INPUT_GC_BYTES, Number.NaN]) gc.input(n);
+    expect(t.pending).toEqual([]);
+    expect(runs).toBe(0);
   });
 });

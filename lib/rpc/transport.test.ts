@@ -7,7 +7,7 @@ import { Readable } from "node:stream";
 import type { Logger } from "../log.ts";
 import { Workspace } from "../rules/workspace.ts";
 import { Dispatcher } from "./dispatch.ts";
-import { inputAfter, serveStdio, type TransportIO } from "./transport.ts";
+import { countedInput, inputAfter, serveStdio, type TransportIO } from "./transport.ts";
 
 const quiet: Logger = { debug: () => {}, info: () => {}, warning: () => {}, error: () => {} };
 let root = "";
@@ -99,5 +99,21 @@ describe("inputAfter", () => {
     open();
     await t.done;
     expect(out.length).toBe(2);
+  });
+});
+
+describe("countedInput", () => {
+  const chunks = [new Uint8Array(3), new Uint8Array(0), new Uint8Array(5)];
+  it.each([
+    ["an async iterable", () => (async function* () { yield* chunks; })()],
+    ["a chunk reader", () => { let i = 0; return { read: async () => (i < chunks.length ? { done: false, value: chunks[i++] } : { done: true }) }; }],
+  ] as const)("should pass %s through unchanged and count every chunk's bytes", async (_name, make) => {
+    const seen: number[] = [];
+    const input = countedInput(make(), (n) => seen.push(n));
+    const got: Uint8Array[] = [];
+    if (Symbol.asyncIterator in input) for await (const c of input) got.push(c);
+    else for (let r = await input.read(); !r.done; r = await input.read()) if (r.value) got.push(r.value);
+    expect(got.map((c) => c.byteLength)).toEqual([3, 0, 5]);
+    expect(seen).toEqual([3, 0, 5]);
   });
 });

@@ -47,6 +47,25 @@ export function inputAfter(ready: Promise<unknown>, input: TransportIO["input"])
   };
 }
 
+/** The same input, telling `count` the bytes of each chunk as it is read (the GC policy's large-input rule). */
+export function countedInput(input: TransportIO["input"], count: (bytes: number) => void): TransportIO["input"] {
+  if (Symbol.asyncIterator in input) {
+    return (async function* () {
+      for await (const chunk of input) {
+        count(chunk.byteLength);
+        yield chunk;
+      }
+    })();
+  }
+  return {
+    async read() {
+      const r = await input.read();
+      if (!r.done && r.value) count(r.value.byteLength);
+      return r;
+    },
+  };
+}
+
 /** Upper bound on requests in flight; past it, new ones wait for the stream (natural backpressure). */
 const MAX_IN_FLIGHT = 4096;
 
