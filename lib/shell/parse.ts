@@ -75,7 +75,7 @@ interface Field {
 
 const RESERVED_SKIP = new Set(["if", "then", "else", "elif", "fi", "do", "done", "while", "until", "!", "{", "}", "esac", "in"]);
 const ASSIGN = /^([A-Za-z_][A-Za-z0-9_]*)\+?=/;
-const RUNNERS = new Set([...SHELLS, "eval", "source", ".", "node", "perl", "ruby", "php"]);
+const RUNNERS = new Set([...SHELLS, "eval", "source", ".", "node", "perl", "ruby", "php", "make", "gmake"]);
 const DECLARE = new Set(["export", "declare", "local", "readonly", "typeset"]);
 /** Variable names that hold credentials (as network.ts's SECRET_VAR, without the `$`). */
 const SECRET_NAME = /^[A-Za-z_]*(?:SECRET|TOKEN|PASSWORD|PASSWD|API_?KEY|PRIVATE_KEY|ACCESS_KEY|CREDENTIAL)[A-Za-z0-9_]*$/i;
@@ -161,6 +161,10 @@ class Parser implements Unwrapper {
   private readonly defs = new Map<string, FunctionDef>();
   /** Functions whose call is being read (a recursive call is not bound again). */
   private readonly calling = new Set<string>();
+  /** Aliases defined on the line, by name. */
+  private readonly aliases = new Map<string, string>();
+  /** Programs copied or linked on the line, by the resolved path of the copy: `cp /bin/rm /tmp/r`. */
+  private readonly copies = new Map<string, string>();
   /** Scripts written by a literal print on this line (`echo 'rm -rf ~' > x.sh`), by resolved path. */
   readonly written = new Map<string, string>();
   constructor(st: State) {
@@ -267,7 +271,12 @@ class Parser implements Unwrapper {
     const before = this.st.out.length;
     this.script(src, scope.cwd, proc ? "<(...)" : "$(...)", scope.vars);
     const inner = this.st.out.slice(before).filter((c) => c.via.length === this.st.via.length + 1);
-    if (proc) return undefined;
+    if (proc) {
+      // `source <(echo 'rm -rf ~')`: what a literal print writes is the file the reader gets.
+      const printed = inner.length === 1 && inner[0] ? literalOutput(inner[0]) : undefined;
+      if (printed !== undefined && this.written.size < 64) this.written.set("/dev/fd/63", printed);
+      return undefined;
+    }
     const tail = inner[inner.length - 1];
     // `$(cd .. && pwd)`: pwd prints where the cds went.
     if (tail?.program === "pwd" && tail.argv.length === 1 && tail.cwd !== "" && inner.every((c) => c.program === "cd" || c.program === "pwd")) return tail.cwd;
@@ -294,6 +303,14 @@ class Parser implements Unwrapper {
 
   /** Expands a word into fields: quotes removed, variables and literal substitutions filled in, unquoted results split. */
   expand(w: Word, scope: Scope, split = true): { fields: Field[]; subs: string[] } {
+    // `{rm,-rf,$HOME/.ssh}`: a variable known on the line inside a brace group is its value there.
+    if (split && w.raw.includes(",") && w.raw.includes("{") && w.parts.some((p) => p.k === "var") && w.parts.every((p) => (p.k === "lit" && !p.quoted) || p.k === "tilde" || (p.k === "var" && !p.quoted))) {
+      const texts = w.parts.map((p) => (p.k === "lit" ? p.v : p.k === "tilde" ? `~${p.user}` : p.k === "var" ? (p.name === "HOME" ? (scope.vars.get("HOME") ?? this.st.home) : scope.vars.get(p.name)) : undefined));
+      if (texts.every((t, j) => t !== undefined && (w.parts[j]?.k !== "var" || !/[{},\s]/.test(t)))) {
+        const raw = texts.join("");
+        if (raw.length <= BRACE_MAX_WORD) w = { parts: [{ k: "lit", v: raw, quoted: false }], raw };
+      }
+    }
     // `rm -rf {~,/tmp/x}`, `{rm,-rf,~}`: brace expansion of an unquoted literal word, before tildes.
     if (split && w.raw.includes(",") && w.raw.includes("{") && w.parts.every((p) => (p.k === "lit" && !p.quoted) || p.k === "tilde")) {
       // Bounded: a word past 1 KiB or with more than 8 groups is not expanded, and the line is judged too complex.
@@ -351,15 +368,16 @@ class Parser implements Unwrapper {
         case "var": {
           // `"${arr[@]}"`, `${arr[0]}`-free forms: an array set on the line, as its words.
           const name = /^\{?([A-Za-z_]\w*)\[[@*]\]\}?$/.exec(p.name)?.[1] ?? p.name;
-          const known =
-            name === "HOME" ? (scope.vars.get("HOME") ?? this.st.home) : name === "PWD" && scope.cwd !== "" ? scope.cwd : scope.vars.get(name);
+          // `curl x | $SHELL`: the login shell, a shell whatever its name.
+          const lookup = (n: string) => (n === "HOME" ? (scope.vars.get("HOME") ?? this.st.home) : n === "PWD" && scope.cwd !== "" ? scope.cwd : n === "SHELL" ? (scope.vars.get(n) ?? "/bin/sh") : scope.vars.get(n));
+          const known = paramValue(name, lookup);
           if (known !== undefined) {
             this.spend(known.length);
             if (p.quoted && !this.st.lists.has(name)) {
               cur += known;
               started = true;
             } else pushUnquoted(known);
-          } else if ((name === "IFS" || name === "{IFS}") && !p.quoted) {
+          } else if ((name === "IFS" || /^\{IFS(?:[:#%/^,}]|$)/.test(name)) && !p.quoted) {
             // `rm${IFS}-rf${IFS}/`: an unset IFS is blank, tab and newline; unquoted, it separates words.
             pushUnquoted(" ");
           } else if (p.def !== undefined) {
@@ -701,6 +719,69 @@ class Parser implements Unwrapper {
     }
   }
 
+  /**
+   * What a command binds for the rest of the line, and what its program name stands for: `printf -v NAME`, `read NAME
+   * <<< WORD`, `alias NAME=TEXT` (a later command named NAME runs TEXT), a program copied or linked under another
+   * name (`ln -s /bin/rm x && ./x`), and a program name that is a glob (`/bin/r? -rf ~` runs each program it may be).
+   */
+  private bindsOnLine(argv: string[], dynamic: boolean[], scope: Scope, redirects: RedirectInfo[]): void {
+    const first = argv[0];
+    if (first === undefined) return;
+    const program = basename(first);
+    if (program === "printf" && argv[1] === "-v" && argv[2] !== undefined) {
+      const out = dynamic.slice(3).some(Boolean) ? undefined : literalOutput({ argv: ["printf", ...argv.slice(3)], dynamic: [], program: "printf", cwd: scope.cwd, redirects: [], pipeTo: [], via: [], synthetic: false, stdinArgs: false });
+      if (out !== undefined) scope.vars.set(argv[2], out);
+      else scope.vars.delete(argv[2]);
+    }
+    if (program === "read") {
+      const names = argv.slice(1).filter((w, j) => !w.startsWith("-") && !/^-[a-zA-Z]*[dnNptu]$/.test(argv[j] ?? ""));
+      const here = redirects.find((r) => r.op === "<<<");
+      for (const [j, n] of names.entries()) {
+        if (here !== undefined && names.length === 1) scope.vars.set(n, here.target);
+        else if (here !== undefined && j < names.length - 1) scope.vars.set(n, here.target.trim().split(/[ \t\n]+/)[j] ?? "");
+        else if (here !== undefined) scope.vars.set(n, here.target.trim().split(/[ \t\n]+/).slice(j).join(" "));
+        else scope.vars.delete(n);
+      }
+    }
+    if (program === "alias" && this.aliases.size < 64) {
+      for (const a of argv.slice(1)) {
+        const m = /^([^=\s/$`'"]+)=(.*)$/s.exec(a);
+        if (m?.[1] !== undefined && m[2] !== undefined) this.aliases.set(m[1], m[2]);
+      }
+    } else if (!dynamic[0] && this.aliases.has(first)) {
+      this.script(`${this.aliases.get(first) ?? ""} ${argv.slice(1).map(quoteWord).join(" ")}`, scope.cwd, `alias ${first}`, scope.vars);
+    }
+    if ((program === "ln" || program === "cp" || program === "install") && scope.cwd !== "" && this.copies.size < 64) {
+      const ops: string[] = [];
+      for (let j = 1; j < argv.length; j++) {
+        const w = argv[j] ?? "";
+        if (program === "install" && /^-[mogS]$/.test(w)) j++;
+        else if (!w.startsWith("-")) ops.push(w);
+      }
+      const src = ops[0];
+      const dst = ops[ops.length - 1];
+      // The source is a program: on a system bin directory, or a bare name (`$(which rm)` gives the name).
+      if (ops.length === 2 && src !== undefined && dst !== undefined && (SYSTEM_BIN.test(src) || GLOB_PROGRAMS.includes(src))) {
+        const name = basename(src);
+        const at = resolvePath(dst, scope.cwd, this.st.home);
+        this.copies.set(at, name);
+        this.copies.set(`${at.replace(/\/+$/, "")}/${name}`, name);
+      }
+    }
+    if (first.includes("/") && scope.cwd !== "" && this.copies.size > 0 && !dynamic[0]) {
+      const name = this.copies.get(resolvePath(first, scope.cwd, this.st.home));
+      if (name !== undefined) argv[0] = name;
+    }
+    const re = dynamic[0] ? undefined : globRegex(basename(argv[0] ?? ""));
+    if (re !== undefined) {
+      let n = 0;
+      for (const cand of GLOB_PROGRAMS) {
+        if (!re.test(cand) || n++ >= 8) continue;
+        this.script([cand, ...argv.slice(1)].map(quoteWord).join(" "), scope.cwd, `${argv[0]} (a glob)`, scope.vars);
+      }
+    }
+  }
+
   private finishCommand(words: Word[], redirTokens: Token[], scope: Scope, pipeline: SimpleCommand[][]): SimpleCommand[] {
     const before = this.st.out.length;
     const pw0 = this.procWrites.length;
@@ -716,7 +797,8 @@ class Parser implements Unwrapper {
       if (!m?.[1]) break;
       const valueWord: Word = { parts: [{ ...first, v: first.v.slice(m[0].length) }, ...w.parts.slice(1)], raw: w.raw };
       const fields = this.expand(valueWord, scope, false).fields;
-      const value = fields.map((f) => f.text).join("");
+      // `c=r; c+=m`: an append adds to the value set before (an unset one is empty).
+      const value = (m[0].endsWith("+=") ? (scope.vars.get(m[1]) ?? "") : "") + fields.map((f) => f.text).join("");
       assigns.push([m[1], value]);
       // `DIR=$1`, `D=$(find ...)`: a value that cannot be known leaves the variable unknown, not its text.
       if (fields.some((f) => f.dynamic)) unknownAssigns.add(m[1]);
@@ -770,6 +852,7 @@ class Parser implements Unwrapper {
       }
       if (redirects.length === 0) return this.st.out.slice(before);
     }
+    this.bindsOnLine(argv, dynamic, scope, redirects);
     const program = basename(argv[0] ?? "");
     // `builtin cd ..`, `command cd ..`: the same cd.
     const cdAt = (program === "cd" || program === "pushd") && argv[0] === program ? 0 : (program === "builtin" || program === "command") && (argv[1] === "cd" || argv[1] === "pushd") ? 1 : -1;
@@ -893,6 +976,69 @@ class Parser implements Unwrapper {
     return this.st.out.slice(before);
   }
 }
+/** A glob pattern (`*`, `?`, `[...]`) as an anchored regular expression (a path segment's, unless `slashes`); undefined when it has none. */
+export function globRegex(pattern: string, slashes = false): RegExp | undefined {
+  if (!/[*?[]/.test(pattern)) return undefined;
+  let re = "";
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i] ?? "";
+    if (c === "*") re += slashes ? ".*" : "[^/]*";
+    else if (c === "?") re += slashes ? "." : "[^/]";
+    else if (c === "[") {
+      const end = pattern.indexOf("]", i + 2);
+      if (end < 0) re += "\\[";
+      else {
+        const body = pattern.slice(i + 1, end).replace(/^[!^]/, "^").replace(/[\\\]]/g, "\\$&");
+        re += `[${body}]`;
+        i = end;
+      }
+    } else re += c.replace(/[.+^${}()|\\]/g, "\\$&");
+  }
+  return new RegExp(`^${re}$`);
+}
+
+const PARAM_OP_MAX = 4096;
+
+/**
+ * The value of a parameter expansion whose parts are known: `$X`, `${!X}` (the variable X names), and the
+ * prefix and suffix removals `${X%pat}`, `${X%%pat}`, `${X#pat}`, `${X##pat}`; undefined otherwise.
+ */
+function paramValue(name: string, lookup: (n: string) => string | undefined): string | undefined {
+  if (!name.startsWith("{")) return lookup(name);
+  const ind = /^\{!([A-Za-z_]\w*)\}$/.exec(name);
+  if (ind?.[1] !== undefined) {
+    const target = lookup(ind[1]);
+    return target !== undefined && /^[A-Za-z_]\w*$/.test(target) ? lookup(target) : undefined;
+  }
+  const op = /^\{([A-Za-z_]\w*)(%%?|##?)(.*)\}$/s.exec(name);
+  if (op?.[1] === undefined || op[2] === undefined || op[3] === undefined) return lookup(name);
+  const value = lookup(op[1]);
+  // Bounded: each cut point is one test, so a long value is left unknown rather than tested quadratically.
+  if (value === undefined || value.length > PARAM_OP_MAX || /[$`\\'"]/.test(op[3])) return undefined;
+  const re = globRegex(op[3], true);
+  const longest = op[2].length === 2;
+  const ends = op[2][0] === "%";
+  const cuts: number[] = [];
+  for (let k = 0; k <= value.length; k++) {
+    const piece = ends ? value.slice(k) : value.slice(0, k);
+    if (re ? re.test(piece) : piece === op[3]) cuts.push(k);
+  }
+  if (cuts.length === 0) return value;
+  // Suffix: the shortest match starts last; prefix: the shortest match ends first.
+  const k = ends ? (longest ? Math.min(...cuts) : Math.max(...cuts)) : longest ? Math.max(...cuts) : Math.min(...cuts);
+  return ends ? value.slice(0, k) : value.slice(k);
+}
+
+/** Programs a glob in a program name is tried against (`/bin/r?`, `/usr/bin/[r]m`): those whose effects matter, and a few harmless ones. */
+const GLOB_PROGRAMS = "rm rmdir unlink shred dd mkfs mke2fs wipefs mv cp ln chmod chown git sh bash dash zsh curl wget nc ncat cat find xargs tar rsync scp python3 perl node ruby truncate tee base64 sudo shutdown reboot ls".split(" ");
+
+const SYSTEM_BIN = /^(?:\/usr(?:\/local)?|\/opt\/homebrew)?\/s?bin\/[^/]+$/;
+
+/** A word quoted for the shell, so that re-reading it gives the same word. */
+function quoteWord(w: string): string {
+  return /^[\w./=:@%+,-]+$/.test(w) ? w : `'${w.replace(/'/g, "'\\''")}'`;
+}
+
 /** `a` with what `b` adds, as a new array (pipeTo lists are shared between commands). */
 function union(a: string[], b: string[]): string[] {
   const extra = b.filter((p) => !a.includes(p));
