@@ -163,6 +163,7 @@ class Parser implements Unwrapper {
   private readonly calling = new Set<string>();
   /** Aliases defined on the line, by name. */
   private readonly aliases = new Map<string, string>();
+  private readonly inAlias = new Set<string>();
   /** Programs copied or linked on the line, by the resolved path of the copy: `cp /bin/rm /tmp/r`. */
   private readonly copies = new Map<string, string>();
   /** Scripts written by a literal print on this line (`echo 'rm -rf ~' > x.sh`), by resolved path. */
@@ -748,8 +749,14 @@ class Parser implements Unwrapper {
         const m = /^([^=\s/$`'"]+)=(.*)$/s.exec(a);
         if (m?.[1] !== undefined && m[2] !== undefined) this.aliases.set(m[1], m[2]);
       }
-    } else if (!dynamic[0] && this.aliases.has(first)) {
-      this.script(`${this.aliases.get(first) ?? ""} ${argv.slice(1).map(quoteWord).join(" ")}`, scope.cwd, `alias ${first}`, scope.vars);
+    } else if (!dynamic[0] && this.aliases.has(first) && !this.inAlias.has(first)) {
+      // As in the shell, an alias is not expanded again inside its own text (`alias ls='ls -la'`).
+      this.inAlias.add(first);
+      try {
+        this.script(`${this.aliases.get(first) ?? ""} ${argv.slice(1).map(quoteWord).join(" ")}`, scope.cwd, `alias ${first}`, scope.vars);
+      } finally {
+        this.inAlias.delete(first);
+      }
     }
     if ((program === "ln" || program === "cp" || program === "install") && scope.cwd !== "" && this.copies.size < 64) {
       const ops: string[] = [];
