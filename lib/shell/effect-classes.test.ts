@@ -631,6 +631,22 @@ describe("effectsOf", () => {
       expect(kinds(line)).toEqual(expected);
     });
   });
+  describe("a declared array, a literal decoded in a substitution and a one-character bracket are known text", () => {
+    it.each([
+      ["declare -a X=(git reset --hard); \"${X[@]}\"", ["discard-work ."]],
+      ["declare -a X=(git status --short); \"${X[@]}\"", []],
+      ["$(echo cm0= | base64 -d) -rf ~", ["delete -r /home/user"]],
+      ["$(echo bHM= | base64 -d) -la ~", []],
+      ["x=mr; $(rev <<< $x) -rf ~", ["delete -r /home/user"]],
+      ["x=sl; $(rev <<< $x) -la ~", []],
+      ["$(echo 726d | xxd -r -p) -rf ~", ["delete -r /home/user"]],
+      ["a=$(echo Z2l0 | base64 -d); $a reset --hard", ["discard-work ."]],
+      ["rm -rf /home/use[r]", ["delete -r /home/user"]],
+      ["rm -rf /home/use[r]/project/build", ["delete -r /home/user/project/build"]],
+    ] as [string, string[]][])("should derive from %s its effects", (line, expected) => {
+      expect(kinds(line)).toEqual(expected);
+    });
+  });
   describe("aliases stay bounded", () => {
     it("should not expand an alias inside its own text", () => {
       const r = parseShell("alias ls='ls -la'; ls ~", OPTS);

@@ -281,6 +281,9 @@ class Parser implements Unwrapper {
     const tail = inner[inner.length - 1];
     // `$(cd .. && pwd)`: pwd prints where the cds went.
     if (tail?.program === "pwd" && tail.argv.length === 1 && tail.cwd !== "" && inner.every((c) => c.program === "cd" || c.program === "pwd")) return tail.cwd;
+    // `$(echo cm0= | base64 -d)`, `$(rev <<< $x)`: a literal decoded is known text.
+    const decoded = decodedOutput(inner);
+    if (decoded !== undefined) return decoded;
     if (inner.length !== 1) return undefined;
     const only = inner[0];
     if (only?.program === "pwd" && only.argv.length === 1 && scope.cwd !== "") return scope.cwd;
@@ -359,7 +362,8 @@ class Parser implements Unwrapper {
           // A quoted `'~'` is a file named ~ in the cwd, not the home directory.
           // `\~` too: an unquoted tilde that expands is a tilde part, never a literal.
           if ((p.quoted || split) && cur === "" && p.v.startsWith("~")) cur += "./";
-          cur += p.v;
+          // `/home/use[r]`, `/usr/bin/[r]m`: a bracket of one character matches only that character.
+          cur += split && !p.quoted && p.v.includes("[") ? p.v.replace(/\[([^\]!^\\[])\]/g, "$1") : p.v;
           started = true;
           break;
         case "tilde":
@@ -886,8 +890,13 @@ class Parser implements Unwrapper {
         const m = ASSIGN.exec(a);
         // A credential captured into it (`export GH_TOKEN=$(gh auth token)`) is unknown text: `$GH_TOKEN` stays itself.
         if (m?.[1]) {
+          const arr = /^\((.*)\)$/s.exec(a.slice(m[0].length));
           if (declares && dynamic[j]) scope.vars.delete(m[1]);
-          else scope.vars.set(m[1], a.slice(m[0].length));
+          else if (arr?.[1] !== undefined) {
+            // `declare -a X=(git reset --hard)`: an array, as with a plain assignment.
+            scope.vars.set(m[1], lex(arr[1], this.st.budget).flatMap((t) => (t.t === "w" ? this.expand(t.w, scope).fields.map((f) => f.text) : [])).join(" "));
+            this.st.lists.add(m[1]);
+          } else scope.vars.set(m[1], a.slice(m[0].length));
         }
       }
     }
@@ -1034,6 +1043,36 @@ function paramValue(name: string, lookup: (n: string) => string | undefined): st
   // Suffix: the shortest match starts last; prefix: the shortest match ends first.
   const k = ends ? (longest ? Math.min(...cuts) : Math.max(...cuts)) : longest ? Math.max(...cuts) : Math.min(...cuts);
   return ends ? value.slice(0, k) : value.slice(k);
+}
+
+/** Decoders whose output is a pure function of their input, applied to a literal: base64 -d, base32 -d, rev, xxd -r -p. */
+function decodeWith(cmd: SimpleCommand, input: string): string | undefined {
+  const a = cmd.argv.slice(1);
+  if (a.some((w) => !w.startsWith("-"))) return undefined;
+  const text = input.replace(/\n$/, "");
+  if (cmd.program === "rev") return text.split("\n").map((l) => [...l].reverse().join("")).join("\n");
+  if (cmd.program === "xxd" && a.some((w) => /^-[a-z]*r/.test(w)) && a.some((w) => /^-[a-z]*p|^-ps$|^-plain$/.test(w))) {
+    const hex = text.replace(/\s+/g, "");
+    return /^(?:[0-9a-fA-F]{2})*$/.test(hex) ? hex.replace(/../g, (h) => String.fromCharCode(parseInt(h, 16))) : undefined;
+  }
+  if (cmd.program === "base64" && a.some((w) => w === "-d" || w === "--decode" || w === "-D")) {
+    try {
+      return atob(text.replace(/\s+/g, ""));
+    } catch {
+      return undefined;
+    }
+  }
+  return undefined;
+}
+
+/** The output of a substitution that prints a literal into a decoder, or feeds one a here-string; undefined otherwise. */
+function decodedOutput(inner: SimpleCommand[]): string | undefined {
+  const last = inner[inner.length - 1];
+  if (last === undefined || inner.length > 2 || last.dynamic.some(Boolean)) return undefined;
+  const here = last.redirects.find((r) => r.op === "<<<");
+  const input = inner.length === 2 && inner[0] ? literalOutput(inner[0]) : here !== undefined && last.redirects.length === 1 ? `${here.target}\n` : undefined;
+  if (input === undefined || input.length > 4096) return undefined;
+  return decodeWith(last, input)?.replace(/\n+$/, "");
 }
 
 /** Programs a glob in a program name is tried against (`/bin/r?`, `/usr/bin/[r]m`): those whose effects matter, and a few harmless ones. */
