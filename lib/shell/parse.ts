@@ -164,6 +164,9 @@ class Parser implements Unwrapper {
   /** Aliases defined on the line, by name. */
   private readonly aliases = new Map<string, string>();
   private readonly inAlias = new Set<string>();
+  /** Hook directories set with `git config core.hooksPath` on the line. */
+  private readonly hooksDirs = new Set<string>();
+  private inHook = false;
   /** Programs copied or linked on the line, by the resolved path of the copy: `cp /bin/rm /tmp/r`. */
   private readonly copies = new Map<string, string>();
   /** Scripts written by a literal print on this line (`echo 'rm -rf ~' > x.sh`), by resolved path. */
@@ -913,6 +916,22 @@ class Parser implements Unwrapper {
     const prev = pipeline[pipeline.length - 1];
     const prevOut = prev?.length === 1 && prev[0] ? (literalOutput(prev[0]) ?? listedPaths(prev[0])) : undefined;
     for (const [name, value] of assigns) if (COMMAND_VARS.has(name) && argv.length > 0 && value.trim() !== "") this.script(value, scope.cwd, `${name}=`, scope.vars);
+    // `echo 'rm -rf ~' > /tmp/h/pre-commit && git -c core.hooksPath=/tmp/h commit`: a hook written on the line runs.
+    if (program === "git" && scope.cwd !== "" && argv.includes("config") && this.hooksDirs.size < 8) {
+      const key = argv.findIndex((w) => /^core\.hookspath$/i.test(w));
+      if (key > 0 && argv[key + 1] !== undefined) this.hooksDirs.add(resolvePath(argv[key + 1] ?? "", scope.cwd, this.st.home));
+    }
+    if (program === "git" && this.written.size > 0 && scope.cwd !== "" && !this.inHook) {
+      const set = argv.flatMap((w, j) => (/^core\.hookspath=/i.test(w) && argv[j - 1] === "-c" ? [w.slice(w.indexOf("=") + 1)] : []));
+      const dirs = [resolvePath(".git/hooks", scope.cwd, this.st.home), ...this.hooksDirs, ...set.map((d) => resolvePath(d, scope.cwd, this.st.home))];
+      // A hook's own git commands do not run the hooks again here: each hook is read once per git command.
+      this.inHook = true;
+      try {
+        for (const [file, text] of this.written) if (dirs.some((d) => file.startsWith(`${d}/`))) this.script(text, scope.cwd, `git hook ${file} (written on this line)`, scope.vars);
+      } finally {
+        this.inHook = false;
+      }
+    }
     // `git config alias.undo 'reset --hard' && git undo`: the alias holds for the rest of the line.
     if (program === "git") {
       const k2 = argv.indexOf("config");
