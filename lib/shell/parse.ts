@@ -342,7 +342,9 @@ class Parser implements Unwrapper {
         started = true;
         return;
       }
-      const pieces = value.split(/[ \t\n]+/);
+      // `IFS=,; x=rm,-rf,~; $x`: an IFS set on the line is what unquoted values split on.
+      const ifs = scope.vars.get("IFS");
+      const pieces = value.split(ifs === undefined ? /[ \t\n]+/ : ifs === "" ? /$^/ : new RegExp(`[${ifs.replace(/[\\\]^-]/g, "\\$&")}]+`));
       // Each field a value splits into is one more word of the line.
       this.st.budget.words -= pieces.length - 1;
       if (this.st.budget.words < 0) throw new ShellLimitError(limitNote(`more than ${SHELL_LIMITS.maxWords} words`));
@@ -1040,6 +1042,9 @@ const PARAM_OP_MAX = 4096;
  */
 function paramValue(name: string, lookup: (n: string) => string | undefined): string | undefined {
   if (!name.startsWith("{")) return lookup(name);
+  // `${arr[1]}`: one word of an array set on the line (its words are kept joined by spaces).
+  const item = /^\{([A-Za-z_]\w*)\[(\d{1,4})\]\}$/.exec(name);
+  if (item?.[1] !== undefined) return lookup(item[1])?.split(" ")[Number(item[2])];
   const ind = /^\{!([A-Za-z_]\w*)\}$/.exec(name);
   if (ind?.[1] !== undefined) {
     const target = lookup(ind[1]);

@@ -8,7 +8,7 @@ export const NETWORK = new Set(["curl", "wget", "nc", "ncat", "netcat", "socat",
 const FETCHERS = new Set(["curl", "wget", "fetch", "http", "https", "xh", "aria2c", "invoke-webrequest", "invoke-restmethod", "iwr", "irm"]);
 /** A package spec that is a repository or a URL, not a registry name. */
 const REMOTE_SPEC = /^(?:git\+[a-z]+:\/\/|git:\/\/|github:|gitlab:|bitbucket:|gist:|https?:\/\/)/i;
-const PACKAGE_RUNNER = /^(?:npx|bunx|pnpx|npm|pnpm|yarn|bun)$/;
+const PACKAGE_RUNNER = /^(?:npx|bunx|pnpx|npm|pnpm|yarn|bun|pipx|uvx|uv)$/;
 const RUNNER = /^(?:sh|bash|zsh|dash|ksh|ash|mksh|fish|g?make|python[0-9.]*|pypy[0-9.]*|perl|ruby|node|nodejs|bun|deno|php|eval|source|\.|pwsh|powershell|iex|invoke-expression)$/;
 /** Variable names that hold credentials. */
 export const SECRET_VAR = /\$\{?(?:env:)?[A-Za-z_]*(?:SECRET|TOKEN|PASSWORD|PASSWD|API_?KEY|PRIVATE_KEY|ACCESS_KEY|CREDENTIAL)[A-Za-z0-9_]*\}?/i;
@@ -121,7 +121,7 @@ export function networkEffects(cmd: SimpleCommand, an: Analysis): Effect[] {
   if (/^https?:\/\//.test(cmd.argv[0] ?? "")) out.push(effect("remote-code", `runs ${cmd.argv[0]} from the network`));
   // `bunx github:x/tool`, `npx --package=git+https://..`, `pnpm dlx https://..tgz`: a package runner fetching code
   // from a repository or a URL rather than the registry; `deno run https://..`: a module run from a URL.
-  else if (REMOTE_SPEC.test(cmd.argv[0] ?? "") || (PACKAGE_RUNNER.test(p) && cmd.argv.some((w, k) => REMOTE_SPEC.test(w.replace(/^--package=/, "")) && (k === 0 || /^--package=/.test(w) || /^(?:-p|--package|dlx|exec|x|--)$/.test(cmd.argv[k - 1] ?? ""))))) {
+  else if (REMOTE_SPEC.test(cmd.argv[0] ?? "") || (PACKAGE_RUNNER.test(p) && cmd.argv.some((w, k) => REMOTE_SPEC.test(w.replace(/^--package=/, "")) && (k === 0 || /^--package=/.test(w) || /^(?:-p|--package|dlx|exec|x|run|--|--spec|--from|--with)$/.test(cmd.argv[k - 1] ?? ""))))) {
     out.push(effect("remote-code", `runs a package fetched from ${cmd.argv.find((w) => REMOTE_SPEC.test(w.replace(/^--package=/, ""))) ?? cmd.argv[0]}`));
   } else if (p === "deno" && (cmd.argv[1] === "run" || cmd.argv[1] === "x")) {
     const mod = cmd.argv.slice(2).find((w) => !w.startsWith("-"));
