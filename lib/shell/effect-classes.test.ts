@@ -683,6 +683,16 @@ describe("effectsOf", () => {
       expect(kinds(line)).toEqual(expected);
     });
   });
+  describe("perl's q{} and qq() strings are strings", () => {
+    it.each([
+      ["perl -MFile::Path=rmtree -e 'rmtree(q{/home/user})'", ["delete -r /home/user"]],
+      ["perl -e 'rmtree(q{./build})'", ["delete -r ./build"]],
+      ["perl -e 'system(qq(rm -rf ~))'", ["delete -r /home/user"]],
+      ["perl -e 'print q{rm -rf ~}'", []],
+    ] as [string, string[]][])("should derive from %s its effects", (line, expected) => {
+      expect(kinds(line)).toEqual(expected);
+    });
+  });
   describe("aliases stay bounded", () => {
     it("should not expand an alias inside its own text", () => {
       const r = parseShell("alias ls='ls -la'; ls ~", OPTS);
