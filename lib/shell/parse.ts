@@ -737,6 +737,8 @@ class Parser implements Unwrapper {
   private bindsOnLine(argv: string[], dynamic: boolean[], scope: Scope, redirects: RedirectInfo[]): void {
     const first = argv[0];
     if (first === undefined) return;
+    // The common case binds nothing: no program here binds or is renamed, and nothing was aliased or copied.
+    if (this.aliases.size === 0 && this.copies.size === 0 && !BINDERS.test(first) && !/[*?[]/.test(first)) return;
     const program = basename(first);
     if (program === "printf" && argv[1] === "-v" && argv[2] !== undefined) {
       const out = dynamic.slice(3).some(Boolean) ? undefined : literalOutput({ argv: ["printf", ...argv.slice(3)], dynamic: [], program: "printf", cwd: scope.cwd, redirects: [], pipeTo: [], via: [], synthetic: false, stdinArgs: false });
@@ -788,7 +790,7 @@ class Parser implements Unwrapper {
       const name = this.copies.get(resolvePath(first, scope.cwd, this.st.home));
       if (name !== undefined) argv[0] = name;
     }
-    const re = dynamic[0] ? undefined : globRegex(basename(argv[0] ?? ""));
+    const re = dynamic[0] || !/[*?[]/.test(argv[0] ?? "") ? undefined : globRegex(basename(argv[0] ?? ""));
     if (re !== undefined) {
       let n = 0;
       for (const cand of GLOB_PROGRAMS) {
@@ -1102,6 +1104,8 @@ function decodedOutput(inner: SimpleCommand[]): string | undefined {
 /** Programs a glob in a program name is tried against (`/bin/r?`, `/usr/bin/[r]m`): those whose effects matter, and a few harmless ones. */
 const GLOB_PROGRAMS = "rm rmdir unlink shred dd mkfs mke2fs wipefs mv cp ln chmod chown git sh bash dash zsh curl wget nc ncat cat find xargs tar rsync scp python3 perl node ruby truncate tee base64 sudo shutdown reboot ls".split(" ");
 
+/** Programs whose words bind something for the rest of the line (see bindsOnLine), by name or path. */
+const BINDERS = /(?:^|\/)(?:printf|read|alias|ln|cp|install)$/;
 const SYSTEM_BIN = /^(?:\/usr(?:\/local)?|\/opt\/homebrew)?\/s?bin\/[^/]+$/;
 
 /** A word quoted for the shell, so that re-reading it gives the same word. */
