@@ -123,6 +123,11 @@ export function lineEffects(commands: readonly SimpleCommand[]): Map<SimpleComma
       if (fetched.has(prog) && c.argv[0] !== prog) add(c, effect("remote-code", `runs ${c.argv[0]}, downloaded earlier on the line`));
       else if (fetched.has(prog) && !["chmod", "cat", "ls", "rm", "mv", "cp", "file", "sha256sum", "shasum", "md5sum", "less", "head", "tail", "wc", "stat"].includes(prog)) add(c, effect("remote-code", `runs ${prog}, downloaded earlier on the line`));
       else if (RUNS_FILE.test(c.program) && first !== undefined && fetched.has(base(first))) add(c, effect("remote-code", `runs ${first}, downloaded earlier on the line`));
+      // `curl x.io/Makefile -o /tmp/M && make -f /tmp/M`: a makefile's recipes are shell commands.
+      else if (/^g?make$/.test(c.program)) {
+        const mf = c.argv.flatMap((w, k) => (w === "-f" || w === "--file" || w === "--makefile" ? [c.argv[k + 1] ?? ""] : /^(?:-f|--file=|--makefile=)./.test(w) ? [w.replace(/^-f|^--(?:make)?file=/, "")] : []));
+        if (mf.some((f) => fetched.has(base(f)))) add(c, effect("remote-code", `runs the recipes of ${mf.join(" ")}, downloaded earlier on the line`));
+      }
     }
     if (extracted && c.argv[0] !== undefined && /^\.{1,2}\//.test(c.argv[0]) && !fetched.has(base(c.argv[0]))) add(c, effect("remote-code", `runs ${c.argv[0]}, unpacked from a download earlier on the line`));
     if ((c.program === "curl" || c.program === "wget") && c.pipeTo.some((x) => x === "tar" || x === "bsdtar" || x === "unzip" || x === "busybox")) extracted = true;

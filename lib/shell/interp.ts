@@ -33,6 +33,13 @@ const HOME_EXPR = /^(?:NSHomeDirectory\(\)|System\.user_home!?\(\)|System\.getPr
 
 /** Reads a string literal at `i` (python/js/perl/ruby quoting, simple escapes). */
 function readString(code: string, i: number): [string, number] | undefined {
+  // perl's q{...}, qq(...), q[...], q<...>, q/.../: the same string in other quotes.
+  const pq = /^qq?([{(\[<\/|!#])/.exec(code.slice(i, i + 3));
+  if (pq?.[1] !== undefined) {
+    const close = ({ "{": "}", "(": ")", "[": "]", "<": ">" } as Record<string, string>)[pq[1]] ?? pq[1];
+    const end = code.indexOf(close, i + pq[0].length);
+    return end < 0 ? undefined : [code.slice(i + pq[0].length, end), end + 1];
+  }
   const m = /^(?:[rRbBuUfF]{0,2})(['"`])/.exec(code.slice(i, i + 4));
   if (!m?.[1]) return undefined;
   const q = m[1];

@@ -158,6 +158,16 @@ function scanAnsi(src: string, i: number): [string, number] {
           continue;
         }
       }
+      // `$'\u0072m'`, `$'\U00000072m'`: a Unicode code point.
+      if (n === "u" || n === "U") {
+        const m = (n === "u" ? /^[0-9a-fA-F]{1,4}/ : /^[0-9a-fA-F]{1,8}/).exec(src.slice(i + 2, i + (n === "u" ? 6 : 10)));
+        const cp = m ? parseInt(m[0], 16) : NaN;
+        if (m && cp <= 0x10ffff) {
+          out += String.fromCodePoint(cp);
+          i += 2 + m[0].length;
+          continue;
+        }
+      }
       if (/[0-7]/.test(n)) {
         const m = /^[0-7]{1,3}/.exec(src.slice(i + 1, i + 4)) ?? ["0"];
         out += String.fromCharCode(parseInt(m[0], 8));

@@ -75,7 +75,7 @@ interface Field {
 
 const RESERVED_SKIP = new Set(["if", "then", "else", "elif", "fi", "do", "done", "while", "until", "!", "{", "}", "esac", "in"]);
 const ASSIGN = /^([A-Za-z_][A-Za-z0-9_]*)\+?=/;
-const RUNNERS = new Set([...SHELLS, "eval", "source", ".", "node", "perl", "ruby", "php"]);
+const RUNNERS = new Set([...SHELLS, "eval", "source", ".", "node", "perl", "ruby", "php", "make", "gmake"]);
 const DECLARE = new Set(["export", "declare", "local", "readonly", "typeset"]);
 /** Variable names that hold credentials (as network.ts's SECRET_VAR, without the `$`). */
 const SECRET_NAME = /^[A-Za-z_]*(?:SECRET|TOKEN|PASSWORD|PASSWD|API_?KEY|PRIVATE_KEY|ACCESS_KEY|CREDENTIAL)[A-Za-z0-9_]*$/i;
@@ -161,6 +161,14 @@ class Parser implements Unwrapper {
   private readonly defs = new Map<string, FunctionDef>();
   /** Functions whose call is being read (a recursive call is not bound again). */
   private readonly calling = new Set<string>();
+  /** Aliases defined on the line, by name. */
+  private readonly aliases = new Map<string, string>();
+  private readonly inAlias = new Set<string>();
+  /** Hook directories set with `git config core.hooksPath` on the line. */
+  private readonly hooksDirs = new Set<string>();
+  private inHook = false;
+  /** Programs copied or linked on the line, by the resolved path of the copy: `cp /bin/rm /tmp/r`. */
+  private readonly copies = new Map<string, string>();
   /** Scripts written by a literal print on this line (`echo 'rm -rf ~' > x.sh`), by resolved path. */
   readonly written = new Map<string, string>();
   constructor(st: State) {
@@ -267,10 +275,18 @@ class Parser implements Unwrapper {
     const before = this.st.out.length;
     this.script(src, scope.cwd, proc ? "<(...)" : "$(...)", scope.vars);
     const inner = this.st.out.slice(before).filter((c) => c.via.length === this.st.via.length + 1);
-    if (proc) return undefined;
+    if (proc) {
+      // `source <(echo 'rm -rf ~')`: what a literal print writes is the file the reader gets.
+      const printed = inner.length === 1 && inner[0] ? literalOutput(inner[0]) : undefined;
+      if (printed !== undefined && this.written.size < 64) this.written.set("/dev/fd/63", printed);
+      return undefined;
+    }
     const tail = inner[inner.length - 1];
     // `$(cd .. && pwd)`: pwd prints where the cds went.
     if (tail?.program === "pwd" && tail.argv.length === 1 && tail.cwd !== "" && inner.every((c) => c.program === "cd" || c.program === "pwd")) return tail.cwd;
+    // `$(echo cm0= | base64 -d)`, `$(rev <<< $x)`: a literal decoded is known text.
+    const decoded = decodedOutput(inner);
+    if (decoded !== undefined) return decoded;
     if (inner.length !== 1) return undefined;
     const only = inner[0];
     if (only?.program === "pwd" && only.argv.length === 1 && scope.cwd !== "") return scope.cwd;
@@ -294,6 +310,14 @@ class Parser implements Unwrapper {
 
   /** Expands a word into fields: quotes removed, variables and literal substitutions filled in, unquoted results split. */
   expand(w: Word, scope: Scope, split = true): { fields: Field[]; subs: string[] } {
+    // `{rm,-rf,$HOME/.ssh}`: a variable known on the line inside a brace group is its value there.
+    if (split && w.raw.includes(",") && w.raw.includes("{") && w.parts.some((p) => p.k === "var") && w.parts.every((p) => (p.k === "lit" && !p.quoted) || p.k === "tilde" || (p.k === "var" && !p.quoted))) {
+      const texts = w.parts.map((p) => (p.k === "lit" ? p.v : p.k === "tilde" ? `~${p.user}` : p.k === "var" ? (p.name === "HOME" ? (scope.vars.get("HOME") ?? this.st.home) : scope.vars.get(p.name)) : undefined));
+      if (texts.every((t, j) => t !== undefined && (w.parts[j]?.k !== "var" || !/[{},\s]/.test(t)))) {
+        const raw = texts.join("");
+        if (raw.length <= BRACE_MAX_WORD) w = { parts: [{ k: "lit", v: raw, quoted: false }], raw };
+      }
+    }
     // `rm -rf {~,/tmp/x}`, `{rm,-rf,~}`: brace expansion of an unquoted literal word, before tildes.
     if (split && w.raw.includes(",") && w.raw.includes("{") && w.parts.every((p) => (p.k === "lit" && !p.quoted) || p.k === "tilde")) {
       // Bounded: a word past 1 KiB or with more than 8 groups is not expanded, and the line is judged too complex.
@@ -318,7 +342,9 @@ class Parser implements Unwrapper {
         started = true;
         return;
       }
-      const pieces = value.split(/[ \t\n]+/);
+      // `IFS=,; x=rm,-rf,~; $x`: an IFS set on the line is what unquoted values split on.
+      const ifs = scope.vars.get("IFS");
+      const pieces = value.split(ifs === undefined ? /[ \t\n]+/ : ifs === "" ? /$^/ : new RegExp(`[${ifs.replace(/[\\\]^-]/g, "\\$&")}]+`));
       // Each field a value splits into is one more word of the line.
       this.st.budget.words -= pieces.length - 1;
       if (this.st.budget.words < 0) throw new ShellLimitError(limitNote(`more than ${SHELL_LIMITS.maxWords} words`));
@@ -341,7 +367,8 @@ class Parser implements Unwrapper {
           // A quoted `'~'` is a file named ~ in the cwd, not the home directory.
           // `\~` too: an unquoted tilde that expands is a tilde part, never a literal.
           if ((p.quoted || split) && cur === "" && p.v.startsWith("~")) cur += "./";
-          cur += p.v;
+          // `/home/use[r]`, `/usr/bin/[r]m`: a bracket of one character matches only that character.
+          cur += split && !p.quoted && p.v.includes("[") ? p.v.replace(/\[([^\]!^\\[])\]/g, "$1") : p.v;
           started = true;
           break;
         case "tilde":
@@ -351,15 +378,16 @@ class Parser implements Unwrapper {
         case "var": {
           // `"${arr[@]}"`, `${arr[0]}`-free forms: an array set on the line, as its words.
           const name = /^\{?([A-Za-z_]\w*)\[[@*]\]\}?$/.exec(p.name)?.[1] ?? p.name;
-          const known =
-            name === "HOME" ? (scope.vars.get("HOME") ?? this.st.home) : name === "PWD" && scope.cwd !== "" ? scope.cwd : scope.vars.get(name);
+          // `curl x | $SHELL`: the login shell, a shell whatever its name.
+          const lookup = (n: string) => (n === "HOME" ? (scope.vars.get("HOME") ?? this.st.home) : n === "PWD" && scope.cwd !== "" ? scope.cwd : n === "SHELL" ? (scope.vars.get(n) ?? "/bin/sh") : scope.vars.get(n));
+          const known = paramValue(name, lookup);
           if (known !== undefined) {
             this.spend(known.length);
             if (p.quoted && !this.st.lists.has(name)) {
               cur += known;
               started = true;
             } else pushUnquoted(known);
-          } else if ((name === "IFS" || name === "{IFS}") && !p.quoted) {
+          } else if ((name === "IFS" || /^\{IFS(?:[:#%/^,}]|$)/.test(name)) && !p.quoted) {
             // `rm${IFS}-rf${IFS}/`: an unset IFS is blank, tab and newline; unquoted, it separates words.
             pushUnquoted(" ");
           } else if (p.def !== undefined) {
@@ -701,6 +729,77 @@ class Parser implements Unwrapper {
     }
   }
 
+  /**
+   * What a command binds for the rest of the line, and what its program name stands for: `printf -v NAME`, `read NAME
+   * <<< WORD`, `alias NAME=TEXT` (a later command named NAME runs TEXT), a program copied or linked under another
+   * name (`ln -s /bin/rm x && ./x`), and a program name that is a glob (`/bin/r? -rf ~` runs each program it may be).
+   */
+  private bindsOnLine(argv: string[], dynamic: boolean[], scope: Scope, redirects: RedirectInfo[]): void {
+    const first = argv[0];
+    if (first === undefined) return;
+    // The common case binds nothing: no program here binds or is renamed, and nothing was aliased or copied.
+    if (this.aliases.size === 0 && this.copies.size === 0 && !BINDERS.test(first) && !/[*?[]/.test(first)) return;
+    const program = basename(first);
+    if (program === "printf" && argv[1] === "-v" && argv[2] !== undefined) {
+      const out = dynamic.slice(3).some(Boolean) ? undefined : literalOutput({ argv: ["printf", ...argv.slice(3)], dynamic: [], program: "printf", cwd: scope.cwd, redirects: [], pipeTo: [], via: [], synthetic: false, stdinArgs: false });
+      if (out !== undefined) scope.vars.set(argv[2], out);
+      else scope.vars.delete(argv[2]);
+    }
+    if (program === "read") {
+      const names = argv.slice(1).filter((w, j) => !w.startsWith("-") && !/^-[a-zA-Z]*[dnNptu]$/.test(argv[j] ?? ""));
+      const here = redirects.find((r) => r.op === "<<<");
+      for (const [j, n] of names.entries()) {
+        if (here !== undefined && names.length === 1) scope.vars.set(n, here.target);
+        else if (here !== undefined && j < names.length - 1) scope.vars.set(n, here.target.trim().split(/[ \t\n]+/)[j] ?? "");
+        else if (here !== undefined) scope.vars.set(n, here.target.trim().split(/[ \t\n]+/).slice(j).join(" "));
+        else scope.vars.delete(n);
+      }
+    }
+    if (program === "alias" && this.aliases.size < 64) {
+      for (const a of argv.slice(1)) {
+        const m = /^([^=\s/$`'"]+)=(.*)$/s.exec(a);
+        if (m?.[1] !== undefined && m[2] !== undefined) this.aliases.set(m[1], m[2]);
+      }
+    } else if (!dynamic[0] && this.aliases.has(first) && !this.inAlias.has(first)) {
+      // As in the shell, an alias is not expanded again inside its own text (`alias ls='ls -la'`).
+      this.inAlias.add(first);
+      try {
+        this.script(`${this.aliases.get(first) ?? ""} ${argv.slice(1).map(quoteWord).join(" ")}`, scope.cwd, `alias ${first}`, scope.vars);
+      } finally {
+        this.inAlias.delete(first);
+      }
+    }
+    if ((program === "ln" || program === "cp" || program === "install") && scope.cwd !== "" && this.copies.size < 64) {
+      const ops: string[] = [];
+      for (let j = 1; j < argv.length; j++) {
+        const w = argv[j] ?? "";
+        if (program === "install" && /^-[mogS]$/.test(w)) j++;
+        else if (!w.startsWith("-")) ops.push(w);
+      }
+      const src = ops[0];
+      const dst = ops[ops.length - 1];
+      // The source is a program: on a system bin directory, or a bare name (`$(which rm)` gives the name).
+      if (ops.length === 2 && src !== undefined && dst !== undefined && (SYSTEM_BIN.test(src) || GLOB_PROGRAMS.includes(src))) {
+        const name = basename(src);
+        const at = resolvePath(dst, scope.cwd, this.st.home);
+        this.copies.set(at, name);
+        this.copies.set(`${at.replace(/\/+$/, "")}/${name}`, name);
+      }
+    }
+    if (first.includes("/") && scope.cwd !== "" && this.copies.size > 0 && !dynamic[0]) {
+      const name = this.copies.get(resolvePath(first, scope.cwd, this.st.home));
+      if (name !== undefined) argv[0] = name;
+    }
+    const re = dynamic[0] || !/[*?[]/.test(argv[0] ?? "") ? undefined : globRegex(basename(argv[0] ?? ""));
+    if (re !== undefined) {
+      let n = 0;
+      for (const cand of GLOB_PROGRAMS) {
+        if (!re.test(cand) || n++ >= 8) continue;
+        this.script([cand, ...argv.slice(1)].map(quoteWord).join(" "), scope.cwd, `${argv[0]} (a glob)`, scope.vars);
+      }
+    }
+  }
+
   private finishCommand(words: Word[], redirTokens: Token[], scope: Scope, pipeline: SimpleCommand[][]): SimpleCommand[] {
     const before = this.st.out.length;
     const pw0 = this.procWrites.length;
@@ -716,7 +815,8 @@ class Parser implements Unwrapper {
       if (!m?.[1]) break;
       const valueWord: Word = { parts: [{ ...first, v: first.v.slice(m[0].length) }, ...w.parts.slice(1)], raw: w.raw };
       const fields = this.expand(valueWord, scope, false).fields;
-      const value = fields.map((f) => f.text).join("");
+      // `c=r; c+=m`: an append adds to the value set before (an unset one is empty).
+      const value = (m[0].endsWith("+=") ? (scope.vars.get(m[1]) ?? "") : "") + fields.map((f) => f.text).join("");
       assigns.push([m[1], value]);
       // `DIR=$1`, `D=$(find ...)`: a value that cannot be known leaves the variable unknown, not its text.
       if (fields.some((f) => f.dynamic)) unknownAssigns.add(m[1]);
@@ -770,6 +870,7 @@ class Parser implements Unwrapper {
       }
       if (redirects.length === 0) return this.st.out.slice(before);
     }
+    this.bindsOnLine(argv, dynamic, scope, redirects);
     const program = basename(argv[0] ?? "");
     // `builtin cd ..`, `command cd ..`: the same cd.
     const cdAt = (program === "cd" || program === "pushd") && argv[0] === program ? 0 : (program === "builtin" || program === "command") && (argv[1] === "cd" || argv[1] === "pushd") ? 1 : -1;
@@ -796,8 +897,13 @@ class Parser implements Unwrapper {
         const m = ASSIGN.exec(a);
         // A credential captured into it (`export GH_TOKEN=$(gh auth token)`) is unknown text: `$GH_TOKEN` stays itself.
         if (m?.[1]) {
+          const arr = /^\((.*)\)$/s.exec(a.slice(m[0].length));
           if (declares && dynamic[j]) scope.vars.delete(m[1]);
-          else scope.vars.set(m[1], a.slice(m[0].length));
+          else if (arr?.[1] !== undefined) {
+            // `declare -a X=(git reset --hard)`: an array, as with a plain assignment.
+            scope.vars.set(m[1], lex(arr[1], this.st.budget).flatMap((t) => (t.t === "w" ? this.expand(t.w, scope).fields.map((f) => f.text) : [])).join(" "));
+            this.st.lists.add(m[1]);
+          } else scope.vars.set(m[1], a.slice(m[0].length));
         }
       }
     }
@@ -814,6 +920,22 @@ class Parser implements Unwrapper {
     const prev = pipeline[pipeline.length - 1];
     const prevOut = prev?.length === 1 && prev[0] ? (literalOutput(prev[0]) ?? listedPaths(prev[0])) : undefined;
     for (const [name, value] of assigns) if (COMMAND_VARS.has(name) && argv.length > 0 && value.trim() !== "") this.script(value, scope.cwd, `${name}=`, scope.vars);
+    // `echo 'rm -rf ~' > /tmp/h/pre-commit && git -c core.hooksPath=/tmp/h commit`: a hook written on the line runs.
+    if (program === "git" && scope.cwd !== "" && argv.includes("config") && this.hooksDirs.size < 8) {
+      const key = argv.findIndex((w) => /^core\.hookspath$/i.test(w));
+      if (key > 0 && argv[key + 1] !== undefined) this.hooksDirs.add(resolvePath(argv[key + 1] ?? "", scope.cwd, this.st.home));
+    }
+    if (program === "git" && this.written.size > 0 && scope.cwd !== "" && !this.inHook) {
+      const set = argv.flatMap((w, j) => (/^core\.hookspath=/i.test(w) && argv[j - 1] === "-c" ? [w.slice(w.indexOf("=") + 1)] : []));
+      const dirs = [resolvePath(".git/hooks", scope.cwd, this.st.home), ...this.hooksDirs, ...set.map((d) => resolvePath(d, scope.cwd, this.st.home))];
+      // A hook's own git commands do not run the hooks again here: each hook is read once per git command.
+      this.inHook = true;
+      try {
+        for (const [file, text] of this.written) if (dirs.some((d) => file.startsWith(`${d}/`))) this.script(text, scope.cwd, `git hook ${file} (written on this line)`, scope.vars);
+      } finally {
+        this.inHook = false;
+      }
+    }
     // `git config alias.undo 'reset --hard' && git undo`: the alias holds for the rest of the line.
     if (program === "git") {
       const k2 = argv.indexOf("config");
@@ -893,6 +1015,104 @@ class Parser implements Unwrapper {
     return this.st.out.slice(before);
   }
 }
+/** A glob pattern (`*`, `?`, `[...]`) as an anchored regular expression (a path segment's, unless `slashes`); undefined when it has none. */
+export function globRegex(pattern: string, slashes = false): RegExp | undefined {
+  if (!/[*?[]/.test(pattern)) return undefined;
+  let re = "";
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i] ?? "";
+    if (c === "*") re += slashes ? ".*" : "[^/]*";
+    else if (c === "?") re += slashes ? "." : "[^/]";
+    else if (c === "[") {
+      const end = pattern.indexOf("]", i + 2);
+      if (end < 0) re += "\\[";
+      else {
+        const body = pattern.slice(i + 1, end).replace(/^[!^]/, "^").replace(/[\\\]]/g, "\\$&");
+        re += `[${body}]`;
+        i = end;
+      }
+    } else re += c.replace(/[.+^${}()|\\]/g, "\\$&");
+  }
+  return new RegExp(`^${re}$`);
+}
+
+const PARAM_OP_MAX = 4096;
+
+/**
+ * The value of a parameter expansion whose parts are known: `$X`, `${!X}` (the variable X names), and the
+ * prefix and suffix removals `${X%pat}`, `${X%%pat}`, `${X#pat}`, `${X##pat}`; undefined otherwise.
+ */
+function paramValue(name: string, lookup: (n: string) => string | undefined): string | undefined {
+  if (!name.startsWith("{")) return lookup(name);
+  // `${arr[1]}`: one word of an array set on the line (its words are kept joined by spaces).
+  const item = /^\{([A-Za-z_]\w*)\[(\d{1,4})\]\}$/.exec(name);
+  if (item?.[1] !== undefined) return lookup(item[1])?.split(" ")[Number(item[2])];
+  const ind = /^\{!([A-Za-z_]\w*)\}$/.exec(name);
+  if (ind?.[1] !== undefined) {
+    const target = lookup(ind[1]);
+    return target !== undefined && /^[A-Za-z_]\w*$/.test(target) ? lookup(target) : undefined;
+  }
+  const op = /^\{([A-Za-z_]\w*)(%%?|##?)(.*)\}$/s.exec(name);
+  if (op?.[1] === undefined || op[2] === undefined || op[3] === undefined) return lookup(name);
+  const value = lookup(op[1]);
+  // Bounded: each cut point is one test, so a long value is left unknown rather than tested quadratically.
+  if (value === undefined || value.length > PARAM_OP_MAX || /[$`\\'"]/.test(op[3])) return undefined;
+  const re = globRegex(op[3], true);
+  const longest = op[2].length === 2;
+  const ends = op[2][0] === "%";
+  const cuts: number[] = [];
+  for (let k = 0; k <= value.length; k++) {
+    const piece = ends ? value.slice(k) : value.slice(0, k);
+    if (re ? re.test(piece) : piece === op[3]) cuts.push(k);
+  }
+  if (cuts.length === 0) return value;
+  // Suffix: the shortest match starts last; prefix: the shortest match ends first.
+  const k = ends ? (longest ? Math.min(...cuts) : Math.max(...cuts)) : longest ? Math.max(...cuts) : Math.min(...cuts);
+  return ends ? value.slice(0, k) : value.slice(k);
+}
+
+/** Decoders whose output is a pure function of their input, applied to a literal: base64 -d, base32 -d, rev, xxd -r -p. */
+function decodeWith(cmd: SimpleCommand, input: string): string | undefined {
+  const a = cmd.argv.slice(1);
+  if (a.some((w) => !w.startsWith("-"))) return undefined;
+  const text = input.replace(/\n$/, "");
+  if (cmd.program === "rev") return text.split("\n").map((l) => [...l].reverse().join("")).join("\n");
+  if (cmd.program === "xxd" && a.some((w) => /^-[a-z]*r/.test(w)) && a.some((w) => /^-[a-z]*p|^-ps$|^-plain$/.test(w))) {
+    const hex = text.replace(/\s+/g, "");
+    return /^(?:[0-9a-fA-F]{2})*$/.test(hex) ? hex.replace(/../g, (h) => String.fromCharCode(parseInt(h, 16))) : undefined;
+  }
+  if (cmd.program === "base64" && a.some((w) => w === "-d" || w === "--decode" || w === "-D")) {
+    try {
+      return atob(text.replace(/\s+/g, ""));
+    } catch {
+      return undefined;
+    }
+  }
+  return undefined;
+}
+
+/** The output of a substitution that prints a literal into a decoder, or feeds one a here-string; undefined otherwise. */
+function decodedOutput(inner: SimpleCommand[]): string | undefined {
+  const last = inner[inner.length - 1];
+  if (last === undefined || inner.length > 2 || last.dynamic.some(Boolean)) return undefined;
+  const here = last.redirects.find((r) => r.op === "<<<");
+  const input = inner.length === 2 && inner[0] ? literalOutput(inner[0]) : here !== undefined && last.redirects.length === 1 ? `${here.target}\n` : undefined;
+  if (input === undefined || input.length > 4096) return undefined;
+  return decodeWith(last, input)?.replace(/\n+$/, "");
+}
+
+/** Programs a glob in a program name is tried against (`/bin/r?`, `/usr/bin/[r]m`): those whose effects matter, and a few harmless ones. */
+const GLOB_PROGRAMS = "rm rmdir unlink shred dd mkfs mke2fs wipefs mv cp ln chmod chown git sh bash dash zsh curl wget nc ncat cat find xargs tar rsync scp python3 perl node ruby truncate tee base64 sudo shutdown reboot ls".split(" ");
+
+/** Programs whose words bind something for the rest of the line (see bindsOnLine), by name or path. */
+const BINDERS = /(?:^|\/)(?:printf|read|alias|ln|cp|install)$/;
+const SYSTEM_BIN = /^(?:\/usr(?:\/local)?|\/opt\/homebrew)?\/s?bin\/[^/]+$/;
+
+/** A word quoted for the shell, so that re-reading it gives the same word. */
+function quoteWord(w: string): string {
+  return /^[\w./=:@%+,-]+$/.test(w) ? w : `'${w.replace(/'/g, "'\\''")}'`;
+}
+
 /** `a` with what `b` adds, as a new array (pipeTo lists are shared between commands). */
 function union(a: string[], b: string[]): string[] {
   const extra = b.filter((p) => !a.includes(p));

@@ -292,6 +292,14 @@ export function readPowerShell(src: string, cwd: string, via: string[], host: Wi
 function psStatement(words: PsWord[], vars: Map<string, string>, cwd: string, via: string[], host: WindowsHost, prev: SimpleCommand | undefined): SimpleCommand[] {
   const home = host.home;
   // `& $env:TEMP\a.exe`, `. .\x.ps1`: the call and dot-source operators run what follows.
+  // `& ('Remove'+'-Item') -Recurse ~`: a command name joined from string literals is that name.
+  // The tokenizer drops the call operator, so a leading parenthesised concatenation is read as a call too (fails closed).
+  const at = words[0]?.raw === "&" || words[0]?.raw === "." ? 1 : 0;
+  const joined = /^\(\s*((?:'[^']*'|"[^"$`]*")(?:\s*\+\s*(?:'[^']*'|"[^"$`]*"))+)\s*\)$/.exec(words[at]?.raw ?? "");
+  if (joined?.[1] !== undefined && words.length > at + 1) {
+    const name = [...joined[1].matchAll(/'([^']*)'|"([^"]*)"/g)].map((m) => m[1] ?? m[2] ?? "").join("");
+    return psStatement([{ text: name, raw: name, quoted: false }, ...words.slice(at + 1)], vars, cwd, via, host, prev);
+  }
   if ((words[0]?.raw === "&" || words[0]?.raw === ".") && words.length > 1 && !/^[{(]/.test(words[1]?.raw ?? "")) {
     const target = words[1] as PsWord;
     if (!target.raw.startsWith("$")) return psStatement(words.slice(1), vars, cwd, via, host, prev);
@@ -324,6 +332,8 @@ function psStatement(words: PsWord[], vars: Map<string, string>, cwd: string, vi
     const target = psExpand({ text: (m[1] ?? "").replace(/^['"]|['"]$/g, ""), raw: m[1] ?? "", quoted: false }, vars, home, cwd);
     out.push(simple(["rm", ...(m[2] ? ["-r"] : []), target.text], [false, ...(m[2] ? [false] : []), target.dynamic], cwd, via, true));
   }
+  // `(New-Object Net.WebClient).DownloadString(URL) | iex`: the text fetched is what the next stage gets.
+  for (const m of line.matchAll(/\.Download(?:String|Data)\(\s*['"]([^'"]+)['"]/gi)) out.push(simple(["invoke-webrequest", m[1] ?? ""], [false, false], cwd, via, true));
   // `(New-Object Net.WebClient).DownloadFile(URL, 'a.exe')`: a file downloaded, to be run later on the line.
   for (const m of line.matchAll(/\.DownloadFile\(\s*['"]([^'"]+)['"]\s*,\s*['"]([^'"]+)['"]/gi)) out.push(simple(["invoke-webrequest", m[1] ?? "", "-o", windowsPath(m[2] ?? "", home)], [false, false, false, false], cwd, via, true));
   const tainted = words.some((w) => /^\$\w+$/.test(w.raw) && vars.get(w.raw.slice(1).toLowerCase()) === DOWNLOADED);

@@ -214,7 +214,8 @@ function wrapped(a: string[], s: number, cwdIn: string, home: string, aliases: R
       const i = skipOptions(a, s + 1, { short: "wEc", long: ["--timeout", "--conflict-exit-code", "--command"] }, (o) => {
         if (o === "-c" || o === "--command") hasC = true;
       });
-      return hasC ? undefined : { from: i + 1, label: p };
+      // `flock LOCK -c CMD`: the command comes after the lock file too; runsOther reads it as a script.
+      return hasC || a[i + 1] === "-c" || a[i + 1] === "--command" ? undefined : { from: i + 1, label: p };
     }
     case "chroot":
       return { from: skipOptions(a, s + 1, { short: "", long: ["--userspec", "--groups"] }) + 1, label: p };
@@ -780,6 +781,13 @@ function runsOther(cmd: SimpleCommand, api: Unwrapper, piped: string | undefined
   if (p === "find") {
     unwrapFind(cmd, api, level);
     return false;
+  }
+  if (p === "flock") {
+    const k = cmd.argv.findIndex((w, j) => j > 0 && (w === "-c" || w === "--command"));
+    if (k > 0 && cmd.argv[k + 1] !== undefined) {
+      api.script(cmd.argv[k + 1] ?? "", cmd.cwd, "flock -c");
+      return false;
+    }
   }
   if (p === "script") {
     // script -c CMD (also -qc CMD) runs CMD under a pseudo-terminal.

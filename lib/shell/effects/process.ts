@@ -74,6 +74,7 @@ const DEVICE_CODE = /['"]\/dev\/(?:sd[a-z]|nvme\d|hd[a-z]|vd[a-z]|xvd[a-z]|mmcbl
 const ENV_WHOLE = /Deno\.env\.toObject|\bos\.environ\b(?!\s*(?:\[|\.get\b))|\bprocess\.env\b(?!\s*(?:\.|\[))|%ENV\b|\bENV\.(?:to_h|to_a|each|inspect)\b|\$_ENV\b(?!\s*\[)|\bgetenv\(\s*\)/;
 const ENV_SECRET = /(?:environ|ENV|env|getenv)\W{1,3}[A-Za-z_]*(?:SECRET|TOKEN|PASSWORD|PASSWD|API_?KEY|PRIVATE_KEY|ACCESS_KEY|CREDENTIAL)/i;
 const SENDS = /\burlopen\b|\brequests\.\w+\(|\bfetch\s*\(|\bhttps?\.request\b|\bhttp\.client\b|\bsocket\b|Net::HTTP|LWP|IO::Socket|\bcurl_exec\b|\bfile_get_contents\s*\(\s*['"]https?:|\baxios\b|XMLHttpRequest|\.post\s*\(/;
+const STRING = /(['"])(?:(?!\1)[^\\]|\\.)*\1/g;
 const QUOTED = /(['"])((?:(?!\1)[^\\\n]|\\.){1,300})\1/g;
 
 /** Effects of interpreter code given on the command line (the deletes and commands it runs are unwrapped elsewhere). */
@@ -84,7 +85,9 @@ export function codeEffects(cmd: SimpleCommand): Effect[] {
   const code = cmd.argv.slice(1).filter((w) => !/^-[A-Za-z]+$/.test(w)).join("\n").slice(0, 1 << 16).replace(/\\[nt]/g, "\n");
   if (code.length === 0) return [];
   const out: Effect[] = [];
-  if (LOOP.test(code) && FORK.test(code)) out.push(effect("spawn-unbounded", "forks in an endless loop (fork bomb)"));
+  // `perl -e 'print "fork while 1\n"'` prints the words: the loop is code outside strings, unless the code runs a string (`exec('...')`).
+  const bare = code.replace(STRING, '""');
+  if ((LOOP.test(bare) && FORK.test(code)) || (RUN.test(bare) && LOOP.test(code) && FORK.test(code))) out.push(effect("spawn-unbounded", "forks in an endless loop (fork bomb)"));
   if (DECODE.test(code) && RUN.test(code)) out.push(effect("decoded-code", "decodes data and runs it as code"));
   if (FETCH_CODE.test(code) && /\beval\b|\bexec\s*\(|\bsystem\s*\(|instance_eval/.test(code)) out.push(effect("remote-code", "runs code fetched from the network"));
   if (REVERSE.test(code) && PTY.test(code)) out.push(effect("remote-code", "opens a reverse shell (a socket wired to a shell)"));

@@ -190,7 +190,8 @@ export function secretReads(cmd: SimpleCommand, an: Analysis): Effect[] {
   } else if (!NON_READERS.has(p) && !printsNothingOf(cmd)) {
     let words = an.positional;
     // `python3 -c "open('~/.ssh/known_hosts').read()"`: inline code is no file name (its quoted paths are read in codeEffects).
-    if (CODE_RUNNERS.test(p)) {
+    // `sh -c 'ssh -i ~/.ssh/key'`: a shell's script is read as its own commands, not as a file name.
+    if (CODE_RUNNERS.test(p) || /^(?:sh|bash|zsh|dash|ksh|ash|mksh)$/.test(p)) {
       const code = new Set(cmd.argv.filter((_, k) => k > 1 && /^-(?:[A-Za-z]*[ceE]|r|p|-eval|-print|-exec)$/.test(cmd.argv[k - 1] ?? "")));
       if (code.size > 0) words = words.filter((w) => !code.has(w));
     }
