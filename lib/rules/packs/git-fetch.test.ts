@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fetchGitPack } from "./git-fetch.ts";
-import { sha256Hex } from "./pack-tree.ts";
+import { sha256 } from "../../hash.ts";
 
 let root = "";
 let repo = "";
@@ -43,7 +43,7 @@ describe("fetchGitPack", () => {
     commit({ "shepherd-rules.json": "[2]" });
     const r = await fetchGitPack(`file://${repo}`, first);
     if (!r.ok) throw new Error(r.message);
-    expect(r.files.map((f) => [f.path, f.sha256])).toEqual([["shepherd-rules.json", sha256Hex("[1]")]]);
+    expect(r.files.map((f) => [f.path, f.sha256])).toEqual([["shepherd-rules.json", sha256("[1]")]]);
   });
 
   it.each([

@@ -9,7 +9,8 @@ import { lstatSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { formatBytes, MAX_RULE_FILE_BYTES } from "../../fs/bounded-read.ts";
-import { MAX_PACK_BYTES, MAX_PACK_DEPTH, MAX_PACK_FILES, type PackFile, sha256Hex } from "./pack-tree.ts";
+import { MAX_PACK_BYTES, MAX_PACK_DEPTH, MAX_PACK_FILES, type PackFile } from "./pack-tree.ts";
+import { sha256 } from "../../hash.ts";
 import { safeRelativePath } from "./cache.ts";
 
 export const GIT_FETCH_TIMEOUT_MS = 60_000;
@@ -179,7 +180,7 @@ export async function fetchGitPack(url: string, commit: string, opts: GitFetchOp
     if (!batch.ok) return batch;
     const blobs = parseBatch(batch.out, kept);
     if (typeof blobs === "string") return { ok: false, message: blobs };
-    const files = kept.map((e, i) => ({ path: e.path, sha256: sha256Hex(blobs[i] as Uint8Array), bytes: blobs[i] as Uint8Array }));
+    const files = kept.map((e, i) => ({ path: e.path, sha256: sha256(blobs[i] as Uint8Array), bytes: blobs[i] as Uint8Array }));
     files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
     return { ok: true, files };
   } catch (err) {

@@ -4,7 +4,8 @@ import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { compareToLock, integrityOf, MAX_PACK_FILES, readPackTree, sha256Hex } from "./pack-tree.ts";
+import { compareToLock, integrityOf, MAX_PACK_FILES, readPackTree } from "./pack-tree.ts";
+import { sha256 } from "../../hash.ts";
 
 let root = "";
 let pack = "";
@@ -26,15 +27,15 @@ describe("readPackTree", () => {
     const t = readPackTree(pack);
     if (!t.ok) throw new Error(t.message);
     expect(t.files.map((f) => [f.path, f.sha256])).toEqual([
-      ["rules.json", sha256Hex("[]")],
-      ["sub/more.json", sha256Hex("{}")],
+      ["rules.json", sha256("[]")],
+      ["sub/more.json", sha256("{}")],
     ]);
   });
 
   it("should follow a symbolic link to a file inside the pack", () => {
     symlinkSync(join(pack, "rules.json"), join(pack, "alias.json"));
     const t = readPackTree(pack);
-    expect(t.ok && t.files.find((f) => f.path === "alias.json")?.sha256).toBe(sha256Hex("[]"));
+    expect(t.ok && t.files.find((f) => f.path === "alias.json")?.sha256).toBe(sha256("[]"));
   });
 
   it.each([
@@ -63,13 +64,13 @@ describe("compareToLock", () => {
   it("should name each changed, added and missing file", () => {
     const t = readPackTree(pack);
     if (!t.ok) throw new Error(t.message);
-    const locked = { "rules.json": sha256Hex("[1]"), "gone.json": sha256Hex("") };
+    const locked = { "rules.json": sha256("[1]"), "gone.json": sha256("") };
     expect(compareToLock(t.files, locked).map((d) => d.split(":")[0])).toEqual(["rules.json", "sub/more.json", "gone.json"]);
-    expect(compareToLock(t.files, { "rules.json": sha256Hex("[]"), "sub/more.json": sha256Hex("{}") })).toEqual([]);
+    expect(compareToLock(t.files, { "rules.json": sha256("[]"), "sub/more.json": sha256("{}") })).toEqual([]);
   });
 
   it("should give one integrity for the same files in any order", () => {
-    expect(integrityOf({ a: sha256Hex("1"), b: sha256Hex("2") })).toBe(integrityOf({ b: sha256Hex("2"), a: sha256Hex("1") }));
-    expect(integrityOf({ a: sha256Hex("1") })).not.toBe(integrityOf({ a: sha256Hex("2") }));
+    expect(integrityOf({ a: sha256("1"), b: sha256("2") })).toBe(integrityOf({ b: sha256("2"), a: sha256("1") }));
+    expect(integrityOf({ a: sha256("1") })).not.toBe(integrityOf({ a: sha256("2") }));
   });
 });

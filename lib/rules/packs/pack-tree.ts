@@ -30,16 +30,13 @@ export const packTreeStats = { reads: 0 };
 /** `bytes`: what was read before the refusal (counted against a load's read budget). */
 export type PackTree = { ok: true; files: PackFile[] } | { ok: false; message: string; bytes?: number };
 
-export function sha256Hex(bytes: Uint8Array | string): string {
-  return sha256(bytes);
-}
 
 /** One hash for the whole pack: of its sorted `path NUL sha256` lines. Names its verified copy in the cache. */
 export function integrityOf(files: Readonly<Record<string, string>>): string {
   const lines = Object.keys(files)
     .sort()
     .map((p) => `${p}\0${files[p]}\n`);
-  return sha256Hex(lines.join(""));
+  return sha256(lines.join(""));
 }
 
 /** The bytes of a regular file within `max`: refused (not read) when it is a FIFO, a device, or larger. */
@@ -129,7 +126,7 @@ export function readPackTree(dir: string, maxBytes = MAX_PACK_BYTES): PackTree {
       const read = readBytesBounded(full, Math.min(MAX_RULE_FILE_BYTES, maxBytes - total));
       if (!read.ok) return `${rel}: ${read.message} (a pack may hold ${formatBytes(maxBytes)} here, each file ${formatBytes(MAX_RULE_FILE_BYTES)})`;
       total += read.bytes.length;
-      files.push({ path: rel, sha256: sha256Hex(read.bytes), bytes: read.bytes });
+      files.push({ path: rel, sha256: sha256(read.bytes), bytes: read.bytes });
     }
     return undefined;
   };
