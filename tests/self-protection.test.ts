@@ -53,6 +53,9 @@ function targets(w: World): string[] {
     join(w.proj, ".codex", "hooks.json"),
     join(w.proj, ".gemini", "settings.json"),
     join(w.home, ".gemini", "settings.json"),
+    join(w.home, ".config", "opencode", "plugin", "shepherd.ts"),
+    join(w.home, ".config", "opencode", "plugin", "shepherd", "opencode-plugin", "index.ts"),
+    join(w.proj, ".opencode", "plugin", "shepherd.ts"),
   ];
 }
 
@@ -128,6 +131,21 @@ function cliSwitches(w: World): string[] {
     `echo '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"shepherd_rules","arguments":{"action":"disable","name":"safety-self-trust"}}}' | shepherd serve`,
     "shepherd serve < /tmp/requests.jsonl",
     "cat /tmp/requests.jsonl | ./dist/shepherd serve",
+    // The binary found on PATH, by a lookup the shell layer resolves.
+    "rm -f $(which shepherd)",
+    'cp /bin/true "$(command -v shepherd)"',
+    "chmod -x `which shepherd`",
+    // Its package and its extensions taken out of the agents.
+    "npm uninstall -g @shepherd-guard/shepherd",
+    "pnpm rm -g @shepherd-guard/shepherd",
+    "pi remove npm:@shepherd-guard/shepherd",
+    "gemini extensions uninstall shepherd",
+    "claude mcp remove shepherd",
+    // Its running processes.
+    "pkill -f 'shepherd serve'",
+    "killall shepherd",
+    "kill -9 $(pgrep -f shepherd)",
+    "pgrep -f shepherd | xargs kill",
   ];
 }
 
@@ -143,6 +161,12 @@ const LOOK_ALIKES = [
   "mkdir -p .claude/commands && echo hi > .claude/commands/hi.md",
   "python3 -c \"print('settings.json')\"",
   "cp README.md docs/",
+  "pgrep -fl shepherd",
+  "ls -la $(which shepherd)",
+  "npm uninstall -g typescript",
+  "pi remove npm:pi-web-search",
+  "pkill -f vite",
+  "rm -rf ~/.config/opencode/plugin/other.ts",
 ];
 
 function event(w: World, tool: string, input: Record<string, unknown>) {
@@ -235,6 +259,58 @@ describe("self-protection through the sidecar (shepherd serve)", () => {
       });
     });
   }
+});
+
+describe("startup files and agent code folders (safety-startup-write-tool, safety-system-write)", () => {
+  let w: World;
+  let sidecar: Sidecar;
+  beforeAll(() => {
+    w = makeWorld("shepherd-startup-", false);
+    sidecar = new Sidecar(w.proj, w.env);
+  });
+  afterAll(async () => {
+    await sidecar.close();
+    rmSync(w.root, { recursive: true, force: true });
+  });
+
+  /** Files something runs on its own later; Shepherd's own entries among them are blocked by the cases above. */
+  const planted = (x: World) => [
+    join(x.home, ".bashrc"),
+    join(x.home, ".ssh", "authorized_keys"),
+    join(x.home, ".pi", "agent", "extensions", "helper.ts"),
+    join(x.home, ".gemini", "extensions", "helper", "gemini-extension.json"),
+    join(x.home, ".config", "opencode", "plugin", "helper.ts"),
+  ];
+
+  it("should ask before a write/edit tool of any agent or a shell write puts something there", async () => {
+    const missed: string[] = [];
+    for (const t of planted(w)) {
+      for (const [tool, input] of TOOL_ROUTES) {
+        const d = await sidecar.evaluate(event(w, tool, input(t)));
+        if (d.action !== "ask") missed.push(`${tool}: ${t}: ${d.action}`);
+      }
+      for (const line of [`echo 'curl x | sh' > ${t}`, `cp /tmp/evil ${t}`]) {
+        const d = await sidecar.evaluate(event(w, "bash", { command: line }));
+        if (d.action !== "ask") missed.push(`${line}: ${d.action}`);
+      }
+    }
+    const into = await sidecar.evaluate(event(w, "bash", { command: `cp /tmp/evil.ts ${join(w.home, ".pi", "agent", "extensions")}/` }));
+    if (into.action !== "ask") missed.push(`cp into the extensions folder: ${into.action}`);
+    expect(missed).toEqual([]);
+  });
+
+  it("should let reads of them and writes of look-alikes in the project run", async () => {
+    const stopped: string[] = [];
+    for (const t of planted(w)) {
+      const d = await sidecar.evaluate(event(w, "Read", { file_path: t }));
+      if (d.action !== "allow") stopped.push(`Read ${t}`);
+    }
+    for (const p of [join(w.proj, "src", "bashrc.ts"), join(w.proj, ".pi", "extensions", "dev.ts"), join(w.proj, "extensions", "helper.ts")]) {
+      const d = await sidecar.evaluate(event(w, "Write", { file_path: p, content: "x" }));
+      if (d.action !== "allow") stopped.push(`Write ${p}: ${d.action}`);
+    }
+    expect(stopped).toEqual([]);
+  });
 });
 
 describe("self-protection through the Claude Code hook (shepherd hook claude-code)", () => {

@@ -43,9 +43,9 @@ const FIELD_DOCS: Record<string, string> = {
   pattern: "Regular expression on the command (bash) or main text; on message_end the assistant text; on input the prompt.",
   flags: "Regular expression flags, e.g. \"i\".",
   command:
-    "Semantic shell condition: matches the simple commands a line really runs (after unwrapping sudo, env, sh -c, ...). Its paths/writes/mentions keys take a path class: outside_project, inside_project, home_or_root, project_root, shepherd_state, any.",
+    "Semantic shell condition: matches the simple commands a line really runs (after unwrapping sudo, env, sh -c, ...). Its paths/writes/mentions keys take a path class: outside_project, inside_project, home_or_root, project_root, shepherd_state, startup_files, any.",
   paths:
-    "Path class the tool's path (write/edit/read path or file_path, a patch's files) must fall in, resolved against the session cwd: outside_project, inside_project, home_or_root, project_root, shepherd_state (Shepherd's own rules, settings, plugins, audit, state, binary and the agents' hook settings), any.",
+    "Path class the tool's path (write/edit/read path or file_path, a patch's files) must fall in, resolved against the session cwd: outside_project, inside_project, home_or_root, project_root, shepherd_state (Shepherd's own rules, settings, plugins, audit, state, binary and the agents' hook settings), startup_files (a shell's startup files, ssh keys, autostart, the folders agents load extensions from), any.",
   conditions: "All must hold. field: path, text, command, output (tool_result), or a dotted path into the tool input.",
   reason: "What the model (and for notify, the user) is told. {{command}}, {{path}}, {{tool}} are filled in.",
   state: "Per-session counter: fires when the count of errors or calls reaches gte (the current event counts). Resets after firing unless reset: false.",

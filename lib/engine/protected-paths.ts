@@ -5,12 +5,12 @@
  * touches the file system; symlinks are not followed here (a caller may resolve them at load and pass them
  * as `aliases`).
  */
-import { isInside, normalizeAbsolute, type PathGuard } from "../shell/paths.ts";
+import { isInside, normalizeAbsolute, ON_PATH_DIR, type PathGuard } from "../shell/paths.ts";
 import { globToRegExp } from "../glob.ts";
 
 export interface ProtectedPathsInput {
   home: string;
-  /** Read: PI_CODING_AGENT_DIR, CLAUDE_CONFIG_DIR, CODEX_HOME, GEMINI_CLI_HOME, COPILOT_HOME, SHEPHERD_MANAGED_DIR, PATH. */
+  /** Read: PI_CODING_AGENT_DIR, CLAUDE_CONFIG_DIR, CODEX_HOME, GEMINI_CLI_HOME, COPILOT_HOME, XDG_CONFIG_HOME, OPENCODE_CONFIG_DIR, SHEPHERD_MANAGED_DIR, PATH. */
   env: Readonly<Record<string, string | undefined>>;
   /** The session's project folder; relative env values resolve against it. */
   projectRoot: string;
@@ -47,6 +47,17 @@ const GITHUB_FILES: Record<string, (name: string) => boolean> = {
 /** `<any>/.pi/shepherd/`: a project's plugins (and anything else Shepherd keeps per project). */
 const PROJECT_TREE: readonly [string, string] = [".pi", "shepherd"];
 
+/**
+ * `<any>/.opencode/plugin/shepherd*`: the OpenCode plugin `shepherd init opencode --project` writes (its entry
+ * `shepherd.ts` and its `shepherd/` folder). OpenCode loads every file of `plugin/`, so removing it is an off-switch.
+ */
+const OPENCODE_PROJECT: readonly [string, string, string] = [".opencode", "plugin", "shepherd"];
+
+/** A PATH lookup of a program, as a command names a file: `$(which shepherd)`, `` `command -v shepherd` ``. */
+const PROGRAM_LOOKUP = /^(?:\$\(|`)(?:\s*(?:readlink\s+-[a-z]*f|realpath|dirname)\s+["']?(?:\$\(|`))*\s*(?:which|command\s+-v|type\s+-[aPp]+|whereis(?:\s+-b)?|hash\s+-t)\s+["']?([\w.+-]+)/;
+/** Names the shepherd binary goes by (`shepherd`, `shepherd-linux-x64`). */
+const SHEPHERD_PROGRAM = /^shepherd(?:-[\w.-]+)?$/;
+
 /** A protected set, asked per path by the shell layer and the `paths` key of tool rules. */
 export class ProtectedPaths implements PathGuard {
   readonly files: ReadonlySet<string>;
@@ -72,6 +83,12 @@ export class ProtectedPaths implements PathGuard {
   covers(path: string, deep: boolean): boolean {
     const p = this.#fold ? path.toLowerCase() : path;
     if (this.files.has(p)) return true;
+    // The shell layer keeps a lookup (`rm $(which shepherd)`) as the word itself: it is the binary, wherever PATH has it.
+    const sub = p.search(/\$\(|`/);
+    if (sub >= 0) {
+      const looked = PROGRAM_LOOKUP.exec(p.slice(p.lastIndexOf("/", sub) + 1));
+      if (looked && SHEPHERD_PROGRAM.test(looked[1] ?? "")) return true;
+    }
     for (const t of this.trees) if (isInside(p, t)) return true;
     for (const [dir, prefix] of this.prefixed) {
       if (p.length > dir.length + 1 && p.startsWith(`${dir}/${prefix}`)) return true;
@@ -84,6 +101,9 @@ export class ProtectedPaths implements PathGuard {
     if (inFolder?.(last, this.#rulesFile)) return true;
     if (segs[n - 3] === ".github" && GITHUB_FILES[parent]?.(last)) return true;
     for (let i = 1; i + 1 < n; i++) if (segs[i] === PROJECT_TREE[0] && segs[i + 1] === PROJECT_TREE[1]) return true;
+    for (let i = 1; i + 2 < n; i++) {
+      if (segs[i] === OPENCODE_PROJECT[0] && segs[i + 1] === OPENCODE_PROJECT[1] && (segs[i + 2] ?? "").startsWith(OPENCODE_PROJECT[2])) return true;
+    }
     if (!deep) return false;
     return this.containers.has(p) || Object.hasOwn(PROJECT_FILES, last) || (parent === ".github" && Object.hasOwn(GITHUB_FILES, last));
   }
@@ -133,6 +153,14 @@ export function protectedPaths(input: ProtectedPathsInput): ProtectedPaths {
   const copilot = envDir("COPILOT_HOME") ?? `${home}/.copilot`;
   files.add(`${copilot}/settings.json`);
   container(copilot);
+  // OpenCode loads every file of its plugin folders; `shepherd init opencode` puts `shepherd.ts` and `shepherd/` there.
+  const opencodeDirs = [`${envDir("XDG_CONFIG_HOME") ?? `${home}/.config`}/opencode`, envDir("OPENCODE_CONFIG_DIR")];
+  for (const dir of opencodeDirs) {
+    if (dir === undefined) continue;
+    prefixed.push([`${dir}/plugin`, "shepherd"]);
+    container(`${dir}/plugin`);
+    container(dir);
+  }
 
   // The managed policy folder (lib/rules/managed.ts), with everything in it.
   // The default folder stays protected when the variable moves it: a later process may not set it.
@@ -143,6 +171,8 @@ export function protectedPaths(input: ProtectedPathsInput): ProtectedPaths {
 
   if (input.execPath) files.add(abs(input.execPath));
   for (const dir of (input.env.PATH ?? "").split(":")) if (dir.startsWith("/")) files.add(normalizeAbsolute(`${dir}/shepherd`));
+  // `rm "$(which shepherd)"`: the shell layer reads a PATH lookup as a file in ON_PATH_DIR.
+  files.add(`${ON_PATH_DIR}/shepherd`);
 
   for (const [link, real] of input.aliases ?? []) {
     const from = normalizeAbsolute(link);

@@ -51,6 +51,8 @@ export const CommandConditionSchema = v.strictObject({
    * project_root: the project root itself, a bare glob in it (`./*`), or one of its ancestors.
    * shepherd_state: Shepherd's rule files, settings (trust list), plugins, audit, state and binary, and the
    * agents' hook settings (`.claude/settings.json`, ...), or a folder holding them.
+   * startup_files: what runs or is trusted on its own later (lib/shell/startup-files.ts): `~/.bashrc`, ssh keys,
+   * autostart, the folders agents load extensions from.
    * unknown: the operand starts with something unresolvable (`$DIR`, `"$X"/*`, `$(cat list)`): it may be anything.
    * Operands that cannot be resolved ($UNKNOWN) match only "any" and "unknown"; `~user` counts as home_or_root
    * and outside_project.

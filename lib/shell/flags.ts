@@ -79,7 +79,7 @@ function valueOpts(key: string): ReadonlySet<string> | undefined {
 const NO_CLUSTER = new Set(["find", "dd", "java", "go", "node", "deno", "bun", "gcc", "clang", "cc", "mkfs", "xcodebuild"]);
 
 /** Programs that take a subcommand as their first operand. */
-const HAS_SUB = new Set(["git", "npm", "pnpm", "yarn", "bun", "cargo", "twine", "gem", "poetry", "uv", "pip", "pip3", "docker", "podman", "kubectl", "gh", "hatch", "flit", "mvn", "gradle", "dotnet", "helm", "terraform", "go", "deno", "rustup", "brew", "apt", "apt-get", "dnf", "yum", "pacman", "systemctl", "conda", "jj", "hg", "svn", "lerna", "changeset", "vsce", "ovsx", "swift", "aws", "gcloud", "az", "heroku", "fly", "flyctl", "vercel", "netlify", "wrangler", "shepherd"]);
+const HAS_SUB = new Set(["git", "npm", "pnpm", "yarn", "bun", "cargo", "twine", "gem", "poetry", "uv", "pip", "pip3", "docker", "podman", "kubectl", "gh", "hatch", "flit", "mvn", "gradle", "dotnet", "helm", "terraform", "go", "deno", "rustup", "brew", "apt", "apt-get", "dnf", "yum", "pacman", "systemctl", "conda", "jj", "hg", "svn", "lerna", "changeset", "vsce", "ovsx", "swift", "aws", "gcloud", "az", "heroku", "fly", "flyctl", "vercel", "netlify", "wrangler", "shepherd", "pi"]);
 
 /**
  * Long options of git subcommands, for git's unique-prefix rule (`--har` is `--hard`, `--forc` is `--force`).

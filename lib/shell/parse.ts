@@ -4,7 +4,7 @@ import { arithSubs, type LexBudget, lex, type Token, type Word } from "./lex.ts"
 import { limitNote, SHELL_LIMITS, ShellLimitError } from "./limits.ts";
 import type { ParseOptions, ParseResult, RedirectInfo, SimpleCommand } from "./types.ts";
 import { GIT_COMMAND_KEYS, SHELLS, unwrap, type Unwrapper } from "./unwrap.ts";
-import { resolvePath } from "./paths.ts";
+import { ON_PATH_DIR, resolvePath } from "./paths.ts";
 import { readCmd, readPowerShell } from "./powershell.ts";
 
 /**
@@ -303,7 +303,8 @@ class Parser implements Unwrapper {
     if (only?.program === "basename" && only.argv.length === 2 && /^[\w./+-]+$/.test(only.argv[1] ?? "")) return (only.argv[1] ?? "").replace(/\/+$/, "").replace(/^.*\//, "");
     if (only && (only.program === "which" || (only.program === "command" && (only.argv[1] === "-v" || only.argv[1] === "-V")) || (only.program === "type" && only.argv[1] === "-P"))) {
       const name = only.argv[only.argv.length - 1];
-      if (name !== undefined && /^[\w.+-]+$/.test(name)) return name;
+      // A file somewhere on PATH: run as a program it is that program; named as a path it is that binary.
+      if (name !== undefined && /^[\w.+-]+$/.test(name)) return `${ON_PATH_DIR}/${name}`;
     }
     return only ? literalOutput(only)?.replace(/\n+$/, "") : undefined;
   }

@@ -1,4 +1,5 @@
 /** @module path arguments: resolve ~, $HOME, `..` against the session cwd and classify against project and home. */
+import { isStartupFile } from "./startup-files.ts";
 
 /** Normalizes `.`/`..`/`//` of an absolute path without touching the file system (no symlinks: hot path). */
 export function normalizeAbsolute(p: string): string {
@@ -77,8 +78,15 @@ export function isProjectRoot(p: string, root: string): boolean {
   return GLOB_ONLY.test(base) && base.includes("*") && dirname(p) === root;
 }
 
+/**
+ * Where the analysis puts a program looked up on PATH (`$(which rm)`, `$(command -v shepherd)`): the real folder
+ * cannot be known without the disk, and a system bin folder is where such a lookup lands for every rule that
+ * asks (a copied program, a delete outside the project, Shepherd's own binary).
+ */
+export const ON_PATH_DIR = "/usr/bin";
+
 /** Every path class a rule may name, for schemas. */
-export const PATH_CLASSES = ["outside_project", "inside_project", "home_or_root", "project_root", "shepherd_state", "unknown", "any"] as const;
+export const PATH_CLASSES = ["outside_project", "inside_project", "home_or_root", "project_root", "shepherd_state", "startup_files", "unknown", "any"] as const;
 
 export type PathClass = (typeof PATH_CLASSES)[number];
 
@@ -102,6 +110,8 @@ export function pathInClass(p: string, cls: PathClass, projectRoot: string, home
   switch (cls) {
     case "shepherd_state":
       return guard?.covers(p, deep) ?? false;
+    case "startup_files":
+      return isStartupFile(p);
     case "outside_project":
       return !isInside(p, projectRoot);
     case "inside_project":

@@ -4,6 +4,7 @@ import type { Analysis } from "../flags.ts";
 import { effect, type Effect } from "./types.ts";
 import { isSecretPath } from "./secrets.ts";
 import { resolvePath } from "../paths.ts";
+import { isAgentCodePath, isStartupFile } from "../startup-files.ts";
 
 /** System locations whose files an agent has no business writing (a sudoers line, a binary in /usr/bin). */
 const SYSTEM_FILE = /^\/(?:etc|usr|bin|sbin|boot|lib|lib32|lib64|System|Library|opt)\//;
@@ -18,21 +19,18 @@ const UNSAFE_MODE = /^(?:0?[0-7]?[0-7][0-7]?[2367]|[4-7][0-7]{3}|0?0{3}|.*[ao]\+
 /** A mode that lets group or others read (for keys). */
 const READABLE_MODE = /^(?:0?[0-7][4-7][0-7]|0?[0-7][0-7][4-7]|.*[goa]\+[rwx]*r|.*[go]=r)/;
 
-/** Files a shell or sshd reads on its own: writing them plants commands or keys. */
-const PERSIST = /\/\.(?:bashrc|bash_profile|bash_login|profile|zshrc|zprofile|zshenv|zlogin|kshrc|cshrc|tcshrc|inputrc)$|\/\.ssh\/(?:authorized_keys2?|rc|config)$|\/\.config\/fish\/config\.fish$|\/\.config\/autostart\//;
-
-/** A dotfile directly in a home directory (`/home/user/.gitconfig`, as the words are expanded). */
 /**
  * An append to a startup file that plants more than settings: a key into authorized_keys, or a line that
  * deletes, downloads, aliases or runs (`echo 'export PATH=...' >> ~/.bashrc` is an ordinary setup step).
  */
 function plantsSomething(cmd: SimpleCommand, target: string): boolean {
-  if (/\/\.ssh\//.test(target)) return true;
+  if (/\/\.ssh\//.test(target) || isAgentCodePath(target)) return true;
   if (cmd.program !== "echo" && cmd.program !== "printf" && cmd.program !== "cat") return true;
   // A PATH that starts in a world-writable folder lets anyone put a `git` or `ls` there.
   return cmd.argv.slice(1).some((w) => /\bPATH=["']?(?:\/tmp|\/var\/tmp|\/dev\/shm)\b/.test(w) || /\brm\s|\bcurl\b|\bwget\b|\|\s*(?:ba|z)?sh\b|\balias\s|\bnc\s|base64|\beval\b|\bsudo\b|\bchmod\b|\bmkfifo\b|\/dev\/tcp/.test(w));
 }
 
+/** A dotfile directly in a home directory (`/home/user/.gitconfig`, as the words are expanded). */
 function isHomeDotfile(p: string): boolean {
   return /^(?:~|\$HOME)\/\.[^/]+$/.test(p) || /^\/(?:home|Users)\/[^/]+\/\.[^/]+$|^\/root\/\.[^/]+$/.test(p);
 }
@@ -96,7 +94,7 @@ export function fileEffects(cmd: SimpleCommand, an: Analysis): Effect[] {
     case "perl": {
       // In-place edits of a shell's startup files or authorized_keys: persistence, or a lockout.
       if (!cmd.argv.some((w) => /^-[a-zA-Z]*i/.test(w) || w.startsWith("--in-place"))) break;
-      const hit = pos.filter((w) => PERSIST.test(w) || isSecretPath(w));
+      const hit = pos.filter((w) => isStartupFile(w) || isSecretPath(w));
       if (hit.length > 0) out.push(effect("system-write", `edits ${hit.join(" ")} in place`, hit));
       break;
     }
@@ -140,9 +138,9 @@ export function fileEffects(cmd: SimpleCommand, an: Analysis): Effect[] {
     case "wget": {
       // `curl -o ~/.ssh/authorized_keys URL`, `wget -O ~/.bashrc URL`: a download put in place of a startup file or key.
       const out2 = downloadTargets(cmd.argv, p);
-      const persist = out2.filter((t) => PERSIST.test(t) || SYSTEM_FILE.test(t));
+      const persist = out2.filter((t) => isStartupFile(t) || SYSTEM_FILE.test(t));
       if (persist.length > 0) out.push(effect("system-write", `downloads into ${persist.join(" ")}`, persist));
-      const keys = out2.filter((t) => !PERSIST.test(t) && (isSecretPath(t) || isHomeDotfile(t)));
+      const keys = out2.filter((t) => !isStartupFile(t) && (isSecretPath(t) || isHomeDotfile(t)));
       if (keys.length > 0) out.push(effect("truncate", `replaces ${keys.join(" ")} with a download`, keys));
       break;
     }
@@ -224,7 +222,7 @@ export function fileEffects(cmd: SimpleCommand, an: Analysis): Effect[] {
       if (devices.length > 0) out.push(effect("device-write", `writes over the device ${devices.join(" ")}`, devices));
       const sys = pos.filter((w) => SYSTEM_FILE.test(w) || WINDOWS_SYSTEM.test(w));
       if (sys.length > 0) out.push(effect("system-write", `writes into system files ${sys.join(" ")}`, sys));
-      const persist = pos.filter((w) => PERSIST.test(w) && (!an.flags.has("-a") || plantsSomething(cmd, w)));
+      const persist = pos.filter((w) => isStartupFile(w) && (!an.flags.has("-a") || plantsSomething(cmd, w)));
       if (persist.length > 0) out.push(effect("system-write", `writes into ${persist.join(" ")}, run at every login`, persist));
       if (!an.flags.has("-a")) {
         const gone = pos.filter((w) => isSecretPath(w) || isHomeDotfile(w));
@@ -280,7 +278,7 @@ export function fileEffects(cmd: SimpleCommand, an: Analysis): Effect[] {
   }
   for (const r of cmd.redirects) {
     if (!(r.op === ">" || r.op === ">|" || r.op === "&>" || r.op === "<>" || r.op === ">>" || r.op === "&>>")) continue;
-    if (PERSIST.test(r.target) && (r.op !== ">>" || plantsSomething(cmd, r.target))) out.push(effect("system-write", `writes into ${r.target}, run at every login or trusted for ssh`, [r.target]));
+    if (isStartupFile(r.target) && (r.op !== ">>" || plantsSomething(cmd, r.target))) out.push(effect("system-write", `writes into ${r.target}, run at every login or trusted for ssh`, [r.target]));
     if (DISK_DEVICE.test(r.target)) out.push(effect("device-write", `writes over the device ${r.target}`, [r.target]));
     else if (SYSTEM_FILE.test(r.target)) out.push(effect("system-write", `writes into the system file ${r.target}`, [r.target]));
 
@@ -293,8 +291,10 @@ export function fileEffects(cmd: SimpleCommand, an: Analysis): Effect[] {
     const dest = pos[pos.length - 1] ?? "";
     const abs = resolvePath(dest, cmd.cwd, "/nonexistent-home");
     const onPath = /^\/(?:home|Users)\/[^/]+\/(?:\.local\/bin|bin)\/[^/]+$/.test(abs);
-    if (!(dyn[pos.length - 1] ?? false) && !dest.endsWith("/") && !BACKUP_NAME.test(abs)) {
-      if (PERSIST.test(abs) || SYSTEM_FILE.test(abs) || WINDOWS_SYSTEM.test(abs) || onPath) out.push(effect("system-write", `puts a file in place of ${dest}`, [dest]));
+    // `cp evil.ts ~/.pi/agent/extensions/`: into a folder an agent loads code from, whatever the file's name.
+    if (!(dyn[pos.length - 1] ?? false) && isAgentCodePath(abs)) out.push(effect("system-write", `puts code where an agent loads it at its next start (${dest})`, [dest]));
+    else if (!(dyn[pos.length - 1] ?? false) && !dest.endsWith("/") && !BACKUP_NAME.test(abs)) {
+      if (isStartupFile(abs) || SYSTEM_FILE.test(abs) || WINDOWS_SYSTEM.test(abs) || onPath) out.push(effect("system-write", `puts a file in place of ${dest}`, [dest]));
       else if (isSecretPath(dest) || isHomeDotfile(abs)) out.push(effect("truncate", `replaces ${dest}`, [dest]));
     }
   }
