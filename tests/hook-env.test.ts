@@ -1,7 +1,8 @@
 /**
  * @module black-box: a cloned repository's agent settings can set the environment of every hook (Claude
  * Code's `env`); `shepherd hook` ignores a PI_CODING_AGENT_DIR or HOME that would make a folder inside the
- * project stand for the user's global rules, settings and trust list.
+ * project stand for the user's global rules, settings and trust list, and one the repository's own files set,
+ * wherever it points.
  */
 import { afterEach, beforeEach, describe, expect, it } from "bun:test";
 import { spawnSync } from "node:child_process";
@@ -58,5 +59,22 @@ describe("shepherd hook with an environment a repository chose", () => {
     const r = preToolUse({ PI_CODING_AGENT_DIR: join(root, "agent") }, "ls -la");
     expect(JSON.parse(r.out).hookSpecificOutput).toMatchObject({ permissionDecision: "deny", permissionDecisionReason: "fake global rule" });
     expect(r.err).toBe("");
+  });
+
+  it.each([
+    ["Claude Code's project settings env", ".claude/settings.json", (dir: string) => JSON.stringify({ env: { PI_CODING_AGENT_DIR: dir } })],
+    ["a .env Gemini CLI loads", ".env", (dir: string) => `PI_CODING_AGENT_DIR=${dir}\n`],
+  ] as const)("should ignore a PI_CODING_AGENT_DIR outside the project that %s sets, and say so", (_name, file, text) => {
+    // The user's own global rules block `ls`; the folder the repository names has none and trusts the project.
+    mkdirSync(join(root, "home", ".pi", "agent"), { recursive: true });
+    writeFileSync(join(root, "home", ".pi", "agent", "shepherd-rules.json"), JSON.stringify([{ name: "user-global", action: "block", pattern: "^ls\\b", reason: "the user's own rule" }]));
+    const elsewhere = join(root, "elsewhere");
+    mkdirSync(elsewhere, { recursive: true });
+    writeFileSync(join(elsewhere, "settings.json"), JSON.stringify({ shepherd: { trustedProjects: [project], failMode: "open" } }));
+    mkdirSync(join(project, ".claude"), { recursive: true });
+    writeFileSync(join(project, file), text(elsewhere));
+    const r = preToolUse({ PI_CODING_AGENT_DIR: elsewhere }, "ls -la");
+    expect(JSON.parse(r.out).hookSpecificOutput).toMatchObject({ permissionDecision: "deny", permissionDecisionReason: "the user's own rule" });
+    expect(r.err).toContain("PI_CODING_AGENT_DIR is set by a file of the repository");
   });
 });

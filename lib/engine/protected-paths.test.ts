@@ -63,7 +63,7 @@ describe("protectedPaths", () => {
     expect(guard.covers(p, deep)).toBe(expected);
   });
 
-  it("should follow PI_CODING_AGENT_DIR, CLAUDE_CONFIG_DIR, CODEX_HOME and GEMINI_CLI_HOME", () => {
+  it("should follow PI_CODING_AGENT_DIR, CLAUDE_CONFIG_DIR, CODEX_HOME and GEMINI_CLI_HOME, and keep their default folders", () => {
     const g = protectedPaths({ ...base, env: { PI_CODING_AGENT_DIR: "/data/pi", CLAUDE_CONFIG_DIR: "~/cc", CODEX_HOME: "/data/codex", GEMINI_CLI_HOME: "/data/g" } });
     const expected: [string, boolean][] = [
       ["/data/pi/settings.json", true],
@@ -73,8 +73,12 @@ describe("protectedPaths", () => {
       [`${HOME}/cc/settings.json`, true],
       ["/data/codex/hooks.json", true],
       ["/data/g/.gemini/settings.json", true],
-      // The default agent folder is no longer Shepherd's, but its settings.json still has a `.pi` parent.
-      [`${HOME}/.pi/agent/shepherd-rules.json`, false],
+      // The default folders stay protected: a later process may not set the variables (a repository may have).
+      [`${HOME}/.pi/agent/shepherd-rules.json`, true],
+      [`${HOME}/.claude/settings.json`, true],
+      [`${HOME}/.codex/config.toml`, true],
+      [`${HOME}/.gemini/settings.json`, true],
+      ["/data/pi/notes.md", false],
     ];
     for (const [p, want] of expected) expect([p, g.covers(p, false)]).toEqual([p, want]);
   });

@@ -125,36 +125,44 @@ export function protectedPaths(input: ProtectedPathsInput): ProtectedPaths {
     if (dir !== "/" && dir !== home) containers.add(dir);
   };
 
-  const agent = envDir("PI_CODING_AGENT_DIR") ?? `${home}/.pi/agent`;
-  files.add(`${agent}/shepherd-rules.json`);
-  // The pack lock (lib/rules/packs/): which hashes a pack must have. The pack cache is under `${agent}/shepherd`.
-  files.add(`${agent}/shepherd-rules.lock`);
-  files.add(`${agent}/settings.json`);
-  // Plugins, audit log, session state, caches and the remembered approvals (approvals.json) all live here.
-  trees.push(`${agent}/shepherd`);
-  prefixed.push([`${agent}/extensions`, "shepherd"]);
-  container(agent);
-  container(`${agent}/extensions`);
-  const agentParent = agent.slice(0, agent.lastIndexOf("/")) || "/";
-  container(agentParent);
+  // Each folder a variable moves stays protected at its default place too: a later process may not set the
+  // variable (and a repository's files may have set it for this one), so both places are the user's.
+  const both = (key: string, fallback: string) => [...new Set([fallback, envDir(key) ?? fallback])];
+  for (const agent of both("PI_CODING_AGENT_DIR", `${home}/.pi/agent`)) {
+    files.add(`${agent}/shepherd-rules.json`);
+    // The pack lock (lib/rules/packs/): which hashes a pack must have. The pack cache is under `${agent}/shepherd`.
+    files.add(`${agent}/shepherd-rules.lock`);
+    files.add(`${agent}/settings.json`);
+    // Plugins, audit log, session state, caches and the remembered approvals (approvals.json) all live here.
+    trees.push(`${agent}/shepherd`);
+    prefixed.push([`${agent}/extensions`, "shepherd"]);
+    container(agent);
+    container(`${agent}/extensions`);
+    const agentParent = agent.slice(0, agent.lastIndexOf("/")) || "/";
+    container(agentParent);
+  }
   if (input.auditDir) trees.push(abs(input.auditDir));
 
-  const claude = envDir("CLAUDE_CONFIG_DIR") ?? `${home}/.claude`;
-  files.add(`${claude}/settings.json`);
-  files.add(`${claude}/settings.local.json`);
-  container(claude);
-  const codex = envDir("CODEX_HOME") ?? `${home}/.codex`;
-  files.add(`${codex}/hooks.json`);
-  files.add(`${codex}/config.toml`);
-  container(codex);
-  const gemini = `${envDir("GEMINI_CLI_HOME") ?? home}/.gemini`;
-  files.add(`${gemini}/settings.json`);
-  container(gemini);
-  const copilot = envDir("COPILOT_HOME") ?? `${home}/.copilot`;
-  files.add(`${copilot}/settings.json`);
-  container(copilot);
+  for (const claude of both("CLAUDE_CONFIG_DIR", `${home}/.claude`)) {
+    files.add(`${claude}/settings.json`);
+    files.add(`${claude}/settings.local.json`);
+    container(claude);
+  }
+  for (const codex of both("CODEX_HOME", `${home}/.codex`)) {
+    files.add(`${codex}/hooks.json`);
+    files.add(`${codex}/config.toml`);
+    container(codex);
+  }
+  for (const geminiHome of both("GEMINI_CLI_HOME", home)) {
+    files.add(`${geminiHome}/.gemini/settings.json`);
+    container(`${geminiHome}/.gemini`);
+  }
+  for (const copilot of both("COPILOT_HOME", `${home}/.copilot`)) {
+    files.add(`${copilot}/settings.json`);
+    container(copilot);
+  }
   // OpenCode loads every file of its plugin folders; `shepherd init opencode` puts `shepherd.ts` and `shepherd/` there.
-  const opencodeDirs = [`${envDir("XDG_CONFIG_HOME") ?? `${home}/.config`}/opencode`, envDir("OPENCODE_CONFIG_DIR")];
+  const opencodeDirs = [...both("XDG_CONFIG_HOME", `${home}/.config`).map((d) => `${d}/opencode`), envDir("OPENCODE_CONFIG_DIR")];
   for (const dir of opencodeDirs) {
     if (dir === undefined) continue;
     prefixed.push([`${dir}/plugin`, "shepherd"]);

@@ -95,3 +95,35 @@ describe("hookEnv and telemetry endpoints a repository sets", () => {
     expect(r.dropped).toEqual([]);
   });
 });
+
+describe("hookEnv and state variables a repository sets", () => {
+  let root = "";
+  beforeEach(() => {
+    root = realpathSync(mkdtempSync(join(tmpdir(), "shepherd-hook-env-state-")));
+    mkdirSync(join(root, "repo"), { recursive: true });
+  });
+  afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+  it.each([
+    ["PI_CODING_AGENT_DIR outside the project, by a .env", ".env", "PI_CODING_AGENT_DIR=/tmp/agent\n", { PI_CODING_AGENT_DIR: "/tmp/agent" }, { PI_CODING_AGENT_DIR: undefined }],
+    ["SHEPHERD_MANAGED_DIR, by Claude Code's project env", ".claude/settings.json", JSON.stringify({ env: { SHEPHERD_MANAGED_DIR: "/tmp/empty" } }), { SHEPHERD_MANAGED_DIR: "/tmp/empty" }, { SHEPHERD_MANAGED_DIR: undefined }],
+    ["CLAUDE_CONFIG_DIR, by the local settings env", ".claude/settings.local.json", JSON.stringify({ env: { CLAUDE_CONFIG_DIR: "/tmp/c" } }), { CLAUDE_CONFIG_DIR: "/tmp/c" }, { CLAUDE_CONFIG_DIR: undefined }],
+    ["telemetry switched off, by .gemini/.env", ".gemini/.env", "OTEL_SDK_DISABLED=true\n", { OTEL_SDK_DISABLED: "true" }, { OTEL_SDK_DISABLED: undefined }],
+    ["HOME outside the project, by a .env", ".env", "HOME=/tmp/h\n", { HOME: "/tmp/h" }, { HOME: "/home/real" }],
+  ] as const)("should drop %s", (_name, file, text, env, expected) => {
+    mkdirSync(dirname(join(root, "repo", file)), { recursive: true });
+    writeFileSync(join(root, "repo", file), text);
+    const r = hookEnv({ ...env }, join(root, "repo"), () => "/home/real");
+    for (const [k, v] of Object.entries(expected)) expect(r.env[k]).toBe(v);
+    expect(r.dropped.length).toBe(1);
+    expect(r.dropped[0]).toContain("set by a file of the repository");
+  });
+
+  it("should keep the same variables when the user set them and no file of the repository does", () => {
+    writeFileSync(join(root, "repo", ".env"), "DATABASE_URL=postgres://x\n");
+    const env = { HOME: "/home/u", PI_CODING_AGENT_DIR: "/home/u/agent", CLAUDE_CONFIG_DIR: "/home/u/claude", OTEL_SDK_DISABLED: "true" };
+    const r = hookEnv({ ...env }, join(root, "repo"), () => "/home/real");
+    expect(r.env).toEqual(env);
+    expect(r.dropped).toEqual([]);
+  });
+});

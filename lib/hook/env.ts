@@ -3,8 +3,11 @@
  * own settings file to every hook, so a cloned repository can set `PI_CODING_AGENT_DIR` or `HOME` for
  * Shepherd's hook and make a folder it ships stand for the user's global rules, settings and trust list.
  * A variable that would place Shepherd's global state inside the project is dropped (the real home, from
- * the password database, stands in for HOME), and so is an OpenTelemetry endpoint the repository's own files
- * set (it would send every decision's metadata where the repository says); each drop is reported.
+ * the password database, stands in for HOME), and so is any variable that places Shepherd's state or the
+ * agents' hook settings, or aims or switches off decision telemetry, when the repository's own files set it
+ * (`PI_CODING_AGENT_DIR=/tmp/x` in a `.env` would make a folder the model can write stand for the user's
+ * global rules and trust list; an endpoint would send every decision's metadata where the repository says);
+ * each drop is reported.
  */
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { MAX_SETTINGS_BYTES, readBounded } from "../fs/bounded-read.ts";
@@ -38,10 +41,16 @@ function realHome(): string | undefined {
 }
 
 /**
- * Where decision telemetry goes (telemetry-config.ts reads these). A repository may not aim them: a trusted
- * project names its endpoint with the `telemetry` setting, where trust is checked.
+ * Where decision telemetry goes and whether it runs (telemetry-config.ts reads these). A repository may not
+ * aim or silence them: a trusted project names its endpoint with the `telemetry` setting, where trust is checked.
  */
-const TELEMETRY_VARS = ["OTEL_EXPORTER_OTLP_ENDPOINT", "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"] as const;
+const TELEMETRY_VARS = ["OTEL_EXPORTER_OTLP_ENDPOINT", "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "OTEL_SDK_DISABLED", "OTEL_TRACES_EXPORTER"] as const;
+
+/** Where the agents' hook settings and plugins are (the protected set, lib/engine/protected-paths.ts, follows them). */
+const AGENT_HOME_VARS = ["CLAUDE_CONFIG_DIR", "CODEX_HOME", "GEMINI_CLI_HOME", "COPILOT_HOME", "XDG_CONFIG_HOME", "OPENCODE_CONFIG_DIR"] as const;
+
+/** Every variable a repository's files may not set for Shepherd's hook, wherever it points. */
+const REPOSITORY_MAY_NOT_SET: readonly string[] = [...STATE_VARS, ...AGENT_HOME_VARS, ...TELEMETRY_VARS];
 
 /**
  * The files through which a repository sets a hook's environment: Claude Code's project settings (`env`),
@@ -66,9 +75,12 @@ function keysSetIn(file: string, keys: readonly string[], dotenv: boolean): stri
   }
 }
 
-/** The telemetry variables set in the environment that a repository file in or above a project folder sets too. */
-function repositorySetTelemetry(env: Env, projects: readonly string[], home: () => string | undefined): string[] {
-  const set = TELEMETRY_VARS.filter((k) => (env[k] ?? "").trim() !== "");
+/**
+ * The variables of `REPOSITORY_MAY_NOT_SET` set in the environment that a repository file in or above a project
+ * folder sets too. A HOME that is the real one is not asked about (so an ordinary hook reads no file).
+ */
+function repositorySet(env: Env, projects: readonly string[], home: () => string | undefined): string[] {
+  const set = REPOSITORY_MAY_NOT_SET.filter((k) => (env[k] ?? "").trim() !== "" && (k !== "HOME" || resolve(env[k] ?? "") !== resolve(home() ?? "/")));
   if (set.length === 0) return [];
   const found = new Set<string>();
   const seen = new Set<string>();
@@ -124,10 +136,12 @@ export function hookEnv(env: Env, cwd: string, home: () => string | undefined = 
     } else delete out[key];
     dropped.push(`${key}=${value} points inside the project ${project}: ignored (a repository's settings may set it for hooks)`);
   }
-  for (const key of repositorySetTelemetry(env, projects, home)) {
+  for (const key of repositorySet(out ?? env, projects, home)) {
     out ??= { ...env };
-    delete out[key];
-    dropped.push(`${key} is set by a file of the repository (its agent settings or a .env): ignored (a trusted project names an endpoint with the "telemetry" setting)`);
+    if (key === "HOME") out.HOME = home() ?? NO_HOME;
+    else delete out[key];
+    const why = (TELEMETRY_VARS as readonly string[]).includes(key) ? `a trusted project names an endpoint with the "telemetry" setting` : "it would move where Shepherd finds its global state or the agents' hook settings";
+    dropped.push(`${key} is set by a file of the repository (its agent settings or a .env): ignored (${why})`);
   }
   return { env: out ?? env, dropped };
 }
