@@ -6,7 +6,7 @@
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "bun:test";
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { BINARY, Sidecar } from "./helpers/sidecar-client.ts";
@@ -259,6 +259,54 @@ describe("self-protection through the sidecar (shepherd serve)", () => {
       });
     });
   }
+});
+
+describe("writes through a symbolic link to a protected file", () => {
+  let w: World;
+  let sidecar: Sidecar;
+  beforeAll(() => {
+    w = makeWorld("shepherd-link-", false);
+    // What a cloned repository can ship (git keeps links), and what the model can make a call earlier.
+    writeFileSync(join(w.agent, "shepherd-rules.json"), "[]");
+    mkdirSync(join(w.home, ".claude"), { recursive: true });
+    mkdirSync(join(w.proj, "docs"), { recursive: true });
+    symlinkSync(join(w.agent, "shepherd-rules.json"), join(w.proj, "docs", "notes.json"));
+    symlinkSync(join(w.home, ".claude"), join(w.proj, "docs", "cc"));
+    symlinkSync(join(w.proj, "README.md"), join(w.proj, "docs", "readme-link.md"));
+    writeFileSync(join(w.proj, "README.md"), "# x\n");
+    sidecar = new Sidecar(w.proj, w.env);
+  });
+  afterAll(async () => {
+    await sidecar.close();
+    rmSync(w.root, { recursive: true, force: true });
+  });
+
+  it("should block every route that writes through the link, file or folder", async () => {
+    const missed: string[] = [];
+    for (const t of ["docs/notes.json", join(w.proj, "docs", "notes.json"), "docs/cc/settings.json"]) {
+      for (const [route, line] of SHELL_ROUTES.filter(([r]) => [">", "tee", "sed -i", "cp over", "truncate", "python"].includes(r))) {
+        const d = await sidecar.evaluate(event(w, "bash", { command: line(t) }));
+        if (d.action !== "block") missed.push(`${route}: ${line(t)}`);
+      }
+      for (const [tool, input] of TOOL_ROUTES.filter(([n]) => n === "write" || n === "Edit")) {
+        const d = await sidecar.evaluate(event(w, tool, input(t)));
+        if (d.action !== "block") missed.push(`${tool}: ${t}`);
+      }
+    }
+    expect(missed).toEqual([]);
+  });
+
+  it("should let writes through a link to an ordinary file, and reads through the protected one, run", async () => {
+    for (const c of ["echo x >> docs/readme-link.md", "cat docs/notes.json", "sed -n 1p docs/cc/settings.json"]) {
+      expect([c, (await sidecar.evaluate(event(w, "bash", { command: c }))).action]).toEqual([c, "allow"]);
+    }
+    expect((await sidecar.evaluate(event(w, "write", { path: "docs/readme-link.md", content: "y" }))).action).toBe("allow");
+  });
+
+  it("should block it in the Claude Code hook too", () => {
+    expect(denied(hook(w, "Write", { file_path: join(w.proj, "docs", "notes.json"), content: "[]" }))).toBe(true);
+    expect(denied(hook(w, "Bash", { command: "echo '[]' > docs/notes.json" }))).toBe(true);
+  });
 });
 
 describe("startup files and agent code folders (safety-startup-write-tool, safety-system-write)", () => {

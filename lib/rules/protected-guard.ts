@@ -1,7 +1,12 @@
-/** @module the `shepherd_state` path class of one project, from the process environment (symlinked folders resolved here, at load). */
+/**
+ * @module the `shepherd_state` path class of one project, from the process environment: symlinked folders are
+ * resolved here at load, and a path that is (or sits in) a symbolic link is asked about again by its target
+ * when the event is judged (the engine itself never touches the disk).
+ */
 import { realpathSync } from "node:fs";
-import { join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { type ProtectedPaths, protectedPaths } from "../engine/protected-paths.ts";
+import type { PathGuard } from "../shell/paths.ts";
 import type { Settings } from "../engine/schema-core.ts";
 import { agentDir, type Env, homeDir } from "./paths.ts";
 
@@ -13,17 +18,58 @@ function realOr(p: string): string {
   }
 }
 
+/** Longest path followed through links: past it the path is judged by its text alone. */
+const MAX_FOLLOWED_PATH = 4096;
+
+/**
+ * Where a write to `p` lands: its real path, or, for a file not there yet, its folder's real path and its name.
+ * Undefined when that is `p` itself or cannot be known.
+ */
+function landsAt(p: string): string | undefined {
+  if (!p.startsWith("/") || p.length > MAX_FOLLOWED_PATH) return undefined;
+  let real: string;
+  try {
+    real = realpathSync(p);
+  } catch {
+    try {
+      real = join(realpathSync(dirname(p)), basename(p));
+    } catch {
+      return undefined;
+    }
+  }
+  return real === p ? undefined : real;
+}
+
+/**
+ * The protected set that also follows links on disk, now: a repository can ship `notes.md ->
+ * ~/.pi/agent/shepherd-rules.json`, and the model can make one in `/tmp` a call before it writes through it.
+ * Never cached: a link made by the previous call must count at this one (a lookup costs 2-5 µs).
+ */
+export class LinkFollowingGuard implements PathGuard {
+  readonly #inner: ProtectedPaths;
+
+  constructor(inner: ProtectedPaths) {
+    this.#inner = inner;
+  }
+
+  covers(p: string, deep: boolean): boolean {
+    if (this.#inner.covers(p, deep)) return true;
+    const real = landsAt(p);
+    return real !== undefined && this.#inner.covers(real, deep);
+  }
+}
+
 /**
  * Built once per rule reload, never per event. The folders that hold protected files are resolved through
  * symlinks now, so a write through the real path is caught as well (the engine itself never touches the disk).
  */
-export function protectedPathsFor(env: Env, projectRoot: string, settings: Pick<Settings, "projectRulesPattern" | "audit">, execPath: string): ProtectedPaths {
+export function protectedPathsFor(env: Env, projectRoot: string, settings: Pick<Settings, "projectRulesPattern" | "audit">, execPath: string): LinkFollowingGuard {
   const home = homeDir(env);
   const audit = settings.audit;
   const auditDir = audit !== null && typeof audit === "object" && typeof (audit as { dir?: unknown }).dir === "string" ? (audit as { dir: string }).dir : undefined;
   const folders = [home, agentDir(env), env.CLAUDE_CONFIG_DIR || join(home, ".claude"), env.CODEX_HOME || join(home, ".codex"), join(env.GEMINI_CLI_HOME || home, ".gemini"), env.COPILOT_HOME || join(home, ".copilot"), projectRoot];
   const aliases = folders.map((f) => [f, realOr(f)] as const).filter(([a, b]) => a !== b);
-  return protectedPaths({
+  return new LinkFollowingGuard(protectedPaths({
     home,
     env,
     projectRoot,
@@ -33,5 +79,5 @@ export function protectedPathsFor(env: Env, projectRoot: string, settings: Pick<
     aliases,
     // The default file systems of macOS and Windows ignore case; Linux's do not.
     caseInsensitive: process.platform === "darwin" || process.platform === "win32",
-  });
+  }));
 }
