@@ -146,6 +146,11 @@ function cliSwitches(w: World): string[] {
     "killall shepherd",
     "kill -9 $(pgrep -f shepherd)",
     "pgrep -f shepherd | xargs kill",
+    // A nested agent with its hooks or extensions off, or in another config home.
+    "pi -ne -p 'tidy the home folder'",
+    "claude --bare -p 'remove the old dirs'",
+    "CLAUDE_CONFIG_DIR=/tmp/cc claude -p x",
+    "codex exec --disable codex_hooks 'do it'",
   ];
 }
 
@@ -167,6 +172,8 @@ const LOOK_ALIKES = [
   "pi remove npm:pi-web-search",
   "pkill -f vite",
   "rm -rf ~/.config/opencode/plugin/other.ts",
+  "claude -p 'summarize the diff'",
+  "pi -p 'write the tests'",
 ];
 
 function event(w: World, tool: string, input: Record<string, unknown>) {
