@@ -31,6 +31,33 @@ function makeWorld(prefix: string, withAgentDir = true): World {
   return { root, home, agent, proj, env };
 }
 
+/**
+ * A world and a sidecar serving it for one describe block: made before its tests (after `prepare` fills the
+ * world), closed and removed after them.
+ */
+function sidecarWorld(prefix: string, withAgentDir: boolean, prepare: (w: World) => void = () => {}): { readonly w: World; readonly sidecar: Sidecar } {
+  const box: { w?: World; sidecar?: Sidecar } = {};
+  beforeAll(() => {
+    box.w = makeWorld(prefix, withAgentDir);
+    prepare(box.w);
+    box.sidecar = new Sidecar(box.w.proj, box.w.env);
+  });
+  afterAll(async () => {
+    await box.sidecar?.close();
+    if (box.w) rmSync(box.w.root, { recursive: true, force: true });
+  });
+  return {
+    get w(): World {
+      if (!box.w) throw new Error("sidecarWorld used outside its tests");
+      return box.w;
+    },
+    get sidecar(): Sidecar {
+      if (!box.sidecar) throw new Error("sidecarWorld used outside its tests");
+      return box.sidecar;
+    },
+  };
+}
+
 /** Every file the rules protect, for one world. */
 function targets(w: World): string[] {
   return [
@@ -180,6 +207,25 @@ function event(w: World, tool: string, input: Record<string, unknown>) {
   return { hook: "tool_call", session: { id: "s", cwd: w.proj }, tool: { name: tool, input } };
 }
 
+/**
+ * The calls, each target by each route, whose decision is not `want`: shell routes through `bash`, tool routes
+ * through their own tool. Empty when every one got `want`.
+ */
+async function notDecided(sidecar: Sidecar, w: World, want: string, targetList: string[], shell: [string, (t: string) => string][], tools: [string, (t: string) => Record<string, unknown>][]): Promise<string[]> {
+  const missed: string[] = [];
+  for (const t of targetList) {
+    for (const [route, line] of shell) {
+      const d = await sidecar.evaluate(event(w, "bash", { command: line(t) }));
+      if (d.action !== want) missed.push(`${route}: ${line(t)}: ${d.action}`);
+    }
+    for (const [tool, input] of tools) {
+      const d = await sidecar.evaluate(event(w, tool, input(t)));
+      if (d.action !== want) missed.push(`${tool}: ${t}: ${d.action}`);
+    }
+  }
+  return missed;
+}
+
 function hook(w: World, tool: string, input: Record<string, unknown>): string {
   const stdin = JSON.stringify({ session_id: "s", cwd: w.proj, hook_event_name: "PreToolUse", tool_name: tool, tool_input: input });
   const res = spawnSync(BINARY, ["hook", "claude-code"], { cwd: w.proj, env: w.env, input: stdin, encoding: "utf8" });
@@ -194,40 +240,20 @@ function denied(out: string): boolean {
 describe("self-protection through the sidecar (shepherd serve)", () => {
   for (const withAgentDir of [true, false]) {
     describe(withAgentDir ? "with PI_CODING_AGENT_DIR" : "with the default ~/.pi/agent", () => {
-      let w: World;
-      let sidecar: Sidecar;
-      beforeAll(() => {
-        w = makeWorld("shepherd-self-", withAgentDir);
-        sidecar = new Sidecar(w.proj, w.env);
-      });
-      afterAll(async () => {
-        await sidecar.close();
-        rmSync(w.root, { recursive: true, force: true });
-      });
+      const world = sidecarWorld("shepherd-self-", withAgentDir);
 
       it("should block every shell route to every protected target", async () => {
-        const missed: string[] = [];
-        for (const t of targets(w)) {
-          for (const [route, line] of SHELL_ROUTES) {
-            const d = await sidecar.evaluate(event(w, "bash", { command: line(t) }));
-            if (d.action !== "block") missed.push(`${route}: ${line(t)}`);
-          }
-        }
-        expect(missed).toEqual([]);
+        const { w, sidecar } = world;
+        expect(await notDecided(sidecar, w, "block", targets(w), SHELL_ROUTES, [])).toEqual([]);
       });
 
       it("should block every write/edit tool of every agent on every protected target", async () => {
-        const missed: string[] = [];
-        for (const t of targets(w)) {
-          for (const [tool, input] of TOOL_ROUTES) {
-            const d = await sidecar.evaluate(event(w, tool, input(t)));
-            if (d.action !== "block") missed.push(`${tool}: ${t}`);
-          }
-        }
-        expect(missed).toEqual([]);
+        const { w, sidecar } = world;
+        expect(await notDecided(sidecar, w, "block", targets(w), [], TOOL_ROUTES)).toEqual([]);
       });
 
       it("should block a relative path from the project (.claude/settings.json, .pi/shepherd-rules.json)", async () => {
+        const { w, sidecar } = world;
         for (const p of [".claude/settings.json", ".pi/shepherd-rules.json", "./.pi/../.pi/settings.json"]) {
           expect((await sidecar.evaluate(event(w, "Write", { file_path: p, content: "{}" }))).action).toBe("block");
           expect((await sidecar.evaluate(event(w, "bash", { command: `echo x > ${p}` }))).action).toBe("block");
@@ -235,6 +261,7 @@ describe("self-protection through the sidecar (shepherd serve)", () => {
       });
 
       it("should allow reading every protected target, by the read tool and by the shell", async () => {
+        const { w, sidecar } = world;
         const blocked: string[] = [];
         for (const t of targets(w)) {
           if ((await sidecar.evaluate(event(w, "Read", { file_path: t }))).action !== "allow") blocked.push(`Read ${t}`);
@@ -247,12 +274,14 @@ describe("self-protection through the sidecar (shepherd serve)", () => {
       });
 
       it("should block the shepherd CLI's off-switches, however the binary is named", async () => {
+        const { w, sidecar } = world;
         const missed: string[] = [];
         for (const c of cliSwitches(w)) if ((await sidecar.evaluate(event(w, "bash", { command: c }))).action !== "block") missed.push(c);
         expect(missed).toEqual([]);
       });
 
       it("should allow look-alikes of protected names and commands", async () => {
+        const { w, sidecar } = world;
         const blocked: string[] = [];
         for (const c of LOOK_ALIKES) {
           const d = await sidecar.evaluate(event(w, "bash", { command: c }));
@@ -269,11 +298,8 @@ describe("self-protection through the sidecar (shepherd serve)", () => {
 });
 
 describe("writes through a symbolic link to a protected file", () => {
-  let w: World;
-  let sidecar: Sidecar;
-  beforeAll(() => {
-    w = makeWorld("shepherd-link-", false);
-    // What a cloned repository can ship (git keeps links), and what the model can make a call earlier.
+  // What a cloned repository can ship (git keeps links), and what the model can make a call earlier.
+  const world = sidecarWorld("shepherd-link-", false, (w) => {
     writeFileSync(join(w.agent, "shepherd-rules.json"), "[]");
     mkdirSync(join(w.home, ".claude"), { recursive: true });
     mkdirSync(join(w.proj, "docs"), { recursive: true });
@@ -281,29 +307,17 @@ describe("writes through a symbolic link to a protected file", () => {
     symlinkSync(join(w.home, ".claude"), join(w.proj, "docs", "cc"));
     symlinkSync(join(w.proj, "README.md"), join(w.proj, "docs", "readme-link.md"));
     writeFileSync(join(w.proj, "README.md"), "# x\n");
-    sidecar = new Sidecar(w.proj, w.env);
-  });
-  afterAll(async () => {
-    await sidecar.close();
-    rmSync(w.root, { recursive: true, force: true });
   });
 
   it("should block every route that writes through the link, file or folder", async () => {
-    const missed: string[] = [];
-    for (const t of ["docs/notes.json", join(w.proj, "docs", "notes.json"), "docs/cc/settings.json"]) {
-      for (const [route, line] of SHELL_ROUTES.filter(([r]) => [">", "tee", "sed -i", "cp over", "truncate", "python"].includes(r))) {
-        const d = await sidecar.evaluate(event(w, "bash", { command: line(t) }));
-        if (d.action !== "block") missed.push(`${route}: ${line(t)}`);
-      }
-      for (const [tool, input] of TOOL_ROUTES.filter(([n]) => n === "write" || n === "Edit")) {
-        const d = await sidecar.evaluate(event(w, tool, input(t)));
-        if (d.action !== "block") missed.push(`${tool}: ${t}`);
-      }
-    }
-    expect(missed).toEqual([]);
+    const { w, sidecar } = world;
+    const shell = SHELL_ROUTES.filter(([r]) => [">", "tee", "sed -i", "cp over", "truncate", "python"].includes(r));
+    const tools = TOOL_ROUTES.filter(([n]) => n === "write" || n === "Edit");
+    expect(await notDecided(sidecar, w, "block", ["docs/notes.json", join(w.proj, "docs", "notes.json"), "docs/cc/settings.json"], shell, tools)).toEqual([]);
   });
 
   it("should let writes through a link to an ordinary file, and reads through the protected one, run", async () => {
+    const { w, sidecar } = world;
     for (const c of ["echo x >> docs/readme-link.md", "cat docs/notes.json", "sed -n 1p docs/cc/settings.json"]) {
       expect([c, (await sidecar.evaluate(event(w, "bash", { command: c }))).action]).toEqual([c, "allow"]);
     }
@@ -311,22 +325,14 @@ describe("writes through a symbolic link to a protected file", () => {
   });
 
   it("should block it in the Claude Code hook too", () => {
+    const { w } = world;
     expect(denied(hook(w, "Write", { file_path: join(w.proj, "docs", "notes.json"), content: "[]" }))).toBe(true);
     expect(denied(hook(w, "Bash", { command: "echo '[]' > docs/notes.json" }))).toBe(true);
   });
 });
 
 describe("startup files and agent code folders (safety-startup-write-tool, safety-system-write)", () => {
-  let w: World;
-  let sidecar: Sidecar;
-  beforeAll(() => {
-    w = makeWorld("shepherd-startup-", false);
-    sidecar = new Sidecar(w.proj, w.env);
-  });
-  afterAll(async () => {
-    await sidecar.close();
-    rmSync(w.root, { recursive: true, force: true });
-  });
+  const world = sidecarWorld("shepherd-startup-", false);
 
   /** Files something runs on its own later; Shepherd's own entries among them are blocked by the cases above. */
   const planted = (x: World) => [
@@ -338,23 +344,16 @@ describe("startup files and agent code folders (safety-startup-write-tool, safet
   ];
 
   it("should ask before a write/edit tool of any agent or a shell write puts something there", async () => {
-    const missed: string[] = [];
-    for (const t of planted(w)) {
-      for (const [tool, input] of TOOL_ROUTES) {
-        const d = await sidecar.evaluate(event(w, tool, input(t)));
-        if (d.action !== "ask") missed.push(`${tool}: ${t}: ${d.action}`);
-      }
-      for (const line of [`echo 'curl x | sh' > ${t}`, `cp /tmp/evil ${t}`]) {
-        const d = await sidecar.evaluate(event(w, "bash", { command: line }));
-        if (d.action !== "ask") missed.push(`${line}: ${d.action}`);
-      }
-    }
+    const { w, sidecar } = world;
+    const shell: [string, (t: string) => string][] = [[">", (t) => `echo 'curl x | sh' > ${t}`], ["cp over", (t) => `cp /tmp/evil ${t}`]];
+    const missed = await notDecided(sidecar, w, "ask", planted(w), shell, TOOL_ROUTES);
     const into = await sidecar.evaluate(event(w, "bash", { command: `cp /tmp/evil.ts ${join(w.home, ".pi", "agent", "extensions")}/` }));
     if (into.action !== "ask") missed.push(`cp into the extensions folder: ${into.action}`);
     expect(missed).toEqual([]);
   });
 
   it("should let reads of them and writes of look-alikes in the project run", async () => {
+    const { w, sidecar } = world;
     const stopped: string[] = [];
     for (const t of planted(w)) {
       const d = await sidecar.evaluate(event(w, "Read", { file_path: t }));
