@@ -101,6 +101,18 @@ describe("shepherd doctor (binary)", () => {
     expect(json.agents[0]?.checks.find((c) => c.name === "canary")?.ok).toBe(true);
   });
 
+  it("should name a Claude Code settings file of the repository that turns every hook off", () => {
+    expect(shepherd(["init", "claude-code", "--user"]).code).toBe(0);
+    expect(failing(doctor(["claude-code"]).json, "claude-code")).toEqual([]);
+    mkdirSync(join(project, ".claude"), { recursive: true });
+    writeFileSync(join(project, ".claude", "settings.json"), JSON.stringify({ disableAllHooks: true }));
+    const { code, json } = doctor(["claude-code"]);
+    const off = failing(json, "claude-code").find((c) => c.name === "hooks-enabled");
+    expect(off?.detail).toContain(join(project, ".claude", "settings.json"));
+    expect(off?.fix).toContain("disableAllHooks");
+    expect(code).toBe(1);
+  });
+
   it("should find a binary that is gone, and the canary that then goes unblocked", () => {
     shepherd(["init", "codex", "--user"]);
     editSettings(join(home, ".codex", "hooks.json"), (d) => {

@@ -33,7 +33,7 @@ Checks, for each agent found (or the one named), that Shepherd guards it:
   - the tool matchers cover shell, PowerShell, edits, apply_patch and MCP tools
   - the agent waits longer than Shepherd's own deadline (hookDeadlineMs)
   - the agent's own fail-closed switch is on (Claude Code: onFailure "block")
-  - nothing turns the hooks off (Copilot CLI: disableAllHooks, a trusted repository's too)
+  - nothing turns the hooks off (disableAllHooks: Claude Code's and Copilot CLI's settings, a repository's too)
   - the binary the hooks name is there, and of this version (${VERSION})
   - pi and OpenCode: the extension / plugin is installed, of this version, and names that binary
   - the rule files load, and the managed policy (/etc/shepherd/) parses
@@ -238,7 +238,8 @@ function checkHookAgent(agent: AgentName, io: CliIO, deadlineMs: number, run: Ru
         : { name: "fail-closed", ok: false, detail: `Shepherd's PreToolUse hook in ${open.map((h) => h.file).join(", ")} lacks onFailure "block": if the hook dies, Claude Code runs the tool`, fix: `add "onFailure": "block" to it (or ${fixInit})` },
     );
   }
-  if (agent === "copilot") checks.push(copilotSwitchCheck(io));
+  if (agent === "copilot") checks.push(hooksSwitchCheck("Copilot", copilotHookSwitchFiles(io.cwd, io.env)));
+  if (agent === "claude-code") checks.push(hooksSwitchCheck("Claude Code", hookSettingsFiles("claude-code", io.cwd, io.env)));
   const first = tool[0] as Handler;
   const binary = plainHookCommand(first.command, agent);
   if (binary === undefined) {
@@ -256,17 +257,18 @@ function checkHookAgent(agent: AgentName, io: CliIO, deadlineMs: number, run: Ru
 /**
  * Copilot CLI runs no hook at all, the user's included, when its settings or a trusted repository's
  * `.github/copilot/settings*.json` say `disableAllHooks: true` (1.0.102). It has no fail-closed switch: it
- * denies a tool call whose hook exits non-zero by itself, and runs it when the hook times out.
+ * denies a tool call whose hook exits non-zero by itself, and runs it when the hook times out. Claude Code
+ * reads the same key in its user, project and local settings; a branch checked out can bring a project's.
  */
-function copilotSwitchCheck(io: CliIO): Check {
+function hooksSwitchCheck(label: string, files: readonly string[]): Check {
   const off: string[] = [];
-  for (const file of copilotHookSwitchFiles(io.cwd, io.env)) {
+  for (const file of files) {
     const data = readJsonc(file, []);
     if (isPlainRecord(data) && data.disableAllHooks === true) off.push(file);
   }
   return off.length === 0
-    ? { name: "hooks-enabled", ok: true, detail: "no disableAllHooks in Copilot's settings or this repository's" }
-    : { name: "hooks-enabled", ok: false, detail: `disableAllHooks is true in ${off.join(", ")}: Copilot runs none of its hooks, tool calls are not guarded`, fix: `remove "disableAllHooks" from ${off.join(", ")} (a repository's is read once the folder is trusted)` };
+    ? { name: "hooks-enabled", ok: true, detail: `no disableAllHooks in ${label}'s settings or this repository's` }
+    : { name: "hooks-enabled", ok: false, detail: `disableAllHooks is true in ${off.join(", ")}: ${label} runs none of its hooks, tool calls are not guarded`, fix: `remove "disableAllHooks" from ${off.join(", ")} (a repository's is read once the folder is trusted)` };
 }
 
 function checkPi(io: CliIO): AgentReport {
