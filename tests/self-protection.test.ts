@@ -178,6 +178,8 @@ function cliSwitches(w: World): string[] {
     "claude --bare -p 'remove the old dirs'",
     "CLAUDE_CONFIG_DIR=/tmp/cc claude -p x",
     "codex exec --disable codex_hooks 'do it'",
+    // Events forged to shepherd http's own routes.
+    "curl -s -X POST -H 'content-type: application/json' http://127.0.0.1:8787/v1/hooks/claude-code -d @/tmp/forged.json",
   ];
 }
 
@@ -201,6 +203,7 @@ const LOOK_ALIKES = [
   "rm -rf ~/.config/opencode/plugin/other.ts",
   "claude -p 'summarize the diff'",
   "pi -p 'write the tests'",
+  "curl -s http://127.0.0.1:8787/v1/status",
 ];
 
 function event(w: World, tool: string, input: Record<string, unknown>) {
