@@ -117,7 +117,10 @@ export interface HookEnv {
   dropped: string[];
 }
 
-export function hookEnv(env: Env, cwd: string, home: () => string | undefined = realHome): HookEnv {
+export function hookEnv(env: Env, cwd: string, readHome: () => string | undefined = realHome): HookEnv {
+  // Read once: every variable and every folder level asks it.
+  let known: { home: string | undefined } | undefined;
+  const home = (): string | undefined => (known ??= { home: readHome() }).home;
   const projects = [cwd, ...PROJECT_VARS.map((k) => env[k]).filter((p): p is string => typeof p === "string" && p !== "")].map((p) => resolve(p));
   const dropped: string[] = [];
   let out: Env | undefined;
