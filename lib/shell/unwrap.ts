@@ -511,7 +511,7 @@ function shellQuote(w: string): string {
 }
 
 /** Programs that run a command line elsewhere (another host, a container, WSL, another user). */
-const REMOTE = new Set(["ssh", "kubectl", "docker", "podman", "nerdctl", "finch", "wsl", "wsl.exe", "runuser", "lxc", "vagrant"]);
+const REMOTE = new Set(["ssh", "kubectl", "docker", "podman", "nerdctl", "finch", "wsl", "wsl.exe", "runuser", "lxc", "vagrant", "ansible"]);
 
 /** The command line a remote runner runs: `ssh host 'rm -rf ~'`, `kubectl exec pod -- rm -rf /data`, `wsl -e bash -c ...`. */
 function remoteCommand(a: string[], p: string): string | undefined {
@@ -536,6 +536,14 @@ function remoteCommand(a: string[], p: string): string | undefined {
   }
   if (p === "runuser") return dash > 0 ? joined(a.slice(dash + 1)) : undefined;
   if (p === "vagrant") return a[1] === "ssh" && a.includes("-c") ? a[a.indexOf("-c") + 1] : undefined;
+  if (p === "ansible") {
+    // `ansible all -m shell -a 'rm -rf /x'`: the shell, command and raw modules (command is the default) run -a's line on every host.
+    const m = a.findIndex((w) => w === "-m" || w === "--module-name");
+    const mod = m > 0 ? (a[m + 1] ?? "") : (a.find((w) => w.startsWith("--module-name="))?.slice(14) ?? "command");
+    if (!/^(?:ansible\.(?:builtin|legacy)\.)?(?:shell|command|raw)$/.test(mod)) return undefined;
+    const k = a.findIndex((w) => w === "-a" || w === "--args");
+    return k > 0 ? a[k + 1] : a.find((w) => w.startsWith("--args="))?.slice(7);
+  }
   return undefined;
 }
 
