@@ -21,6 +21,7 @@ const K8S_WIDE = /^(?:ns|namespaces?|projects?|pv|persistentvolumes?|pvc|persist
 const CLOUD_FLAGS: ReadonlySet<string> = new Set(["--debug", "--no-verify-ssl", "--no-paginate", "--no-sign-request", "--no-cli-pager", "--no-cli-auto-prompt", "--quiet", "-q", "--verbose", "--only-show-errors", "--yes", "-y", "--no-wait", "--log-http", "--no-user-output-enabled"]);
 /** Options of helm and compose that take a value, so that the subcommand is found after them. */
 const HELM_VALUED: ReadonlySet<string> = new Set(["--kube-context", "-n", "--namespace", "--kubeconfig", "-f", "--values", "--set", "--set-string", "--version", "--repo", "--timeout", "--registry-config", "--repository-config", "--repository-cache"]);
+const DOCKER_VALUED: ReadonlySet<string> = new Set(["--context", "-c", "-H", "--host", "--config", "--log-level", "-l", "--tlscacert", "--tlscert", "--tlskey", "--url", "--connection", "--identity", "--root", "--runroot", "--storage-driver", "--namespace", "-n", "--address", "-f", "--filter", "--format"]);
 const COMPOSE_VALUED: ReadonlySet<string> = new Set(["-f", "--file", "-p", "--project-name", "--env-file", "--profile", "--project-directory", "--ansi", "--parallel", "-c", "--context", "-H", "--host", "--log-level", "-t", "--timeout", "--rmi"]);
 /** A kubectl `-f` that names more than one manifest: a directory, the current one, standard input. */
 const MANY_MANIFESTS = (f: string) => f === "." || f === "-" || f.endsWith("/") || !/\.(?:ya?ml|json)$/i.test(f);
@@ -111,7 +112,9 @@ function remoteDelete(cmd: SimpleCommand): string | undefined {
       if (files.some(MANY_MANIFESTS)) return `${p} delete -f ${files.join(" ")}`;
       // `--force --grace-period=0`: killed at once, no shutdown, finalizers skipped.
       if (a.includes("--force") && a.some((w, k) => w === "--grace-period=0" || (w === "--grace-period" && a[k + 1] === "0") || w === "--now")) return `${p} delete --force --grace-period=0`;
-      if (cmd.stdinArgs && kinds.length === 0) return `${p} delete of what its input names`;
+      // `... | xargs kubectl delete`, `kubectl delete $KIND x`: a kind of unknown value may be a namespace.
+      const kindAt = kops[1] === undefined ? -1 : a.indexOf(kops[1]);
+      if ((cmd.stdinArgs && kinds.length === 0) || (kindAt > 0 && cmd.dynamic[kindAt])) return `${p} delete of what its input names`;
       const wide = kinds.find((k) => K8S_WIDE.test(k));
       return wide === undefined ? undefined : `${p} delete ${wide}`;
     }
@@ -152,6 +155,10 @@ function remoteDelete(cmd: SimpleCommand): string | undefined {
     case "docker":
     case "podman":
     case "nerdctl": {
+      // `docker --context prod system prune`, `docker -H ssh://host volume rm x`: the subcommand past the global options.
+      const dops = operandsPast(a, DOCKER_VALUED);
+      const verb = dops[0] ?? "";
+      const ops = dops;
       if (verb === "compose") return composeDelete(`${p} compose`, a.slice(a.indexOf("compose")));
       // Every stopped container, unused network and image of the machine (all projects'), and with --volumes their data.
       if (verb === "system" && (ops[1] === "prune" || ops[1] === "reset")) return `${p} system ${ops[1]}`;
@@ -199,6 +206,8 @@ function remoteDelete(cmd: SimpleCommand): string | undefined {
  * that destroy it there: one of the first three operands (`vault kv destroy`, `restic forget`, `nats stream rm`).
  * Listing, reading and creating forms share the program and not the verb.
  */
+/** The verbs a cloud or SaaS CLI deletes with: `hcloud server delete`, `oci compute instance terminate`, `etcdctl del`. */
+const SERVICE_DESTROY = /^(?:delete|del|rm|remove|destroy|terminate|purge|delete-all)$/;
 const SERVICE_VERBS = new Map<string, RegExp>([
   ["vault", /^(?:delete|destroy|disable|revoke)$/],
   ["op", /^(?:delete|rm)$/],
@@ -211,7 +220,7 @@ const SERVICE_VERBS = new Map<string, RegExp>([
   ["nats", /^(?:rm|delete|del|purge)$/],
   ["gitlab-runner", /^unregister$/],
   ["circleci", /^(?:delete|remove-secret)$/],
-  ["gh", /^delete$/],
+  ["gh", /^(?:delete|remove|archive)$/],
   ["jenkins-cli", /^delete-\w+$/],
   ["doctl", /^(?:delete|rm|d)$/],
   ["wrangler", /^delete$/],
@@ -221,12 +230,14 @@ const SERVICE_VERBS = new Map<string, RegExp>([
   ["infisical", /^delete$/],
   ["algolia", /^(?:delete|clear|rm)$/],
   ["fastly", /^delete$/],
-  ["glab", /^delete$/],
+  ["glab", /^(?:delete|archive)$/],
   ["railway", /^(?:down|delete)$/],
   ["deck", /^reset$/],
   ["splunk", /^(?:remove|clean)$/],
   ["bq", /^rm$/],
   ["mysqladmin", /^drop$/],
+  ...["newrelic", "hcloud", "linode-cli", "openstack", "oci", "ibmcloud", "vultr-cli", "exo", "civo", "upctl", "scw", "atlas", "mongocli", "confluent", "rpk", "pulsar-admin", "avn", "auth0", "okta", "stripe", "sentry-cli", "render", "koyeb", "northflank", "etcdctl", "consul"].map((c): [string, RegExp] => [c, SERVICE_DESTROY]),
+  ["cf", /^(?:delete(?:-[\w-]+)?|purge-service-offering)$/],
   ["neonctl", /^delete$/],
   ["pscale", /^delete$/],
   ["turso", /^destroy$/],
@@ -238,6 +249,11 @@ const HTTP_CLIENTS = new Set(["curl", "wget", "http", "https", "xh", "xhs"]);
 /** Ports of data stores with an HTTP API (Elasticsearch/OpenSearch, Meilisearch, CouchDB, InfluxDB, Qdrant, Typesense, Solr, ArangoDB). */
 const STORE_PORTS = new Set(["9200", "9201", "7700", "5984", "8086", "6333", "8108", "8983", "8529", "8001", "8444"]);
 const DELETE_ENDPOINT = /\/_delete_by_query\b|\/doDelete\b/;
+
+/** A GraphQL mutation that deletes (`mutation { deleteRepository(..) }`, `purgeX`, `destroyY`) in a request body or field. */
+function graphqlDelete(a: readonly string[]): boolean {
+  return a.some((w) => /\bmutation\b[\s\S]*\b(?:delete|destroy|purge|remove)[A-Z_]\w*\s*\(/.test(w));
+}
 
 /** An HTTP request with the DELETE method, or to a deleting endpoint: data deleted in the service it reaches. */
 function httpDelete(cmd: SimpleCommand): string | undefined {
@@ -253,6 +269,8 @@ function httpDelete(cmd: SimpleCommand): string | undefined {
   } else if (cmd.program === "wget") method = a.find((w) => w.startsWith("--method="))?.slice(9) ?? "";
   else method = operands(a)[0] ?? "";
   const target = a.find((w) => /^(?:https?:\/\/)?(?:[\w-]+\.)*[\w-]+(?::\d+)?\/|^https?:/.test(w) && !w.startsWith("/") && !w.startsWith("-")) ?? "";
+  // A GraphQL API deletes with a mutation in the body, whatever the method: `mutation { deleteEntity(..) }`.
+  if (/\/graphql\b/.test(target) && graphqlDelete(a)) return `${cmd.program} graphql delete mutation ${target}`;
   const endpoint = DELETE_ENDPOINT.test(target);
   if (method.toUpperCase() !== "DELETE" && !endpoint) return undefined;
   // A developer's own server on this machine (`curl -X DELETE localhost:8080/api/items/1`) runs; a data store's
@@ -272,12 +290,16 @@ function serviceDelete(cmd: SimpleCommand): string | undefined {
     p = "jenkins-cli";
   }
   if (HTTP_CLIENTS.has(p)) return httpDelete(cmd);
-  if (p === "gh" && a.includes("api")) {
-    // `gh api -X DELETE repos/o/r/...`
+  if ((p === "gh" || p === "glab") && a.includes("api")) {
+    // `gh api -X DELETE repos/o/r/...`, `gh api -XDELETE`, `glab api --method=DELETE projects/1`
     const k = a.findIndex((w) => w === "-X" || w === "--method");
-    const m = k > 0 ? a[k + 1] : a.find((w) => w.startsWith("--method="))?.slice(9);
-    return m?.toUpperCase() === "DELETE" ? "gh api DELETE" : undefined;
+    const m = k > 0 ? a[k + 1] : (a.find((w) => w.startsWith("--method="))?.slice(9) ?? a.find((w) => /^-X[A-Za-z]+$/.test(w))?.slice(2));
+    if (m?.toUpperCase() === "DELETE") return `${p} api DELETE`;
+    return graphqlDelete(a) ? `${p} api graphql delete mutation` : undefined;
   }
+  // Rails consoles of a GitLab instance: `gitlab-rails runner 'Project.destroy_all'`, `gitlab-rake db:drop`.
+  if (p === "gitlab-rails" && a[1] === "runner" && /\b(?:destroy_all|delete_all|destroy!?|delete|truncate|drop)\b/.test(a.slice(2).join(" "))) return "gitlab-rails runner deletes records";
+  if (p === "gitlab-rake" && a.some((w) => /^(?:gitlab:)?(?:backup:restore|db:(?:drop|reset|schema:load|setup))$/.test(w))) return `gitlab-rake ${a.find((w) => /:(?:restore|drop|reset|load|setup)$/.test(w))}`;
   const kafka = KAFKA.exec(p);
   if (kafka) {
     if (dry(a) || a.includes("--list") || a.includes("--describe")) return undefined;

@@ -100,10 +100,24 @@ function serviceStop(cmd: SimpleCommand): string | undefined {
     return undefined;
   }
   if (p === "pulumi") return operandsPast(a, NONE)[0] === "cancel" ? "pulumi cancel aborts an update half-way" : undefined;
+  if (p === "nomad") {
+    const ops = operandsPast(a, NONE);
+    return ops[0] === "job" && ops[1] === "stop" ? "nomad job stop stops every allocation of the job" : undefined;
+  }
+  // `gh workflow disable`, `gh run cancel`: CI stops running, a deploy stops half-way.
+  if (p === "gh") {
+    const ops = operandsPast(a, GH_VALUED);
+    return (ops[0] === "workflow" && ops[1] === "disable") || (ops[0] === "run" && ops[1] === "cancel") ? `gh ${ops[0]} ${ops[1]}` : undefined;
+  }
+  // HAProxy's runtime API read from a pipe: `echo 'disable server be/web1' | socat stdio /run/haproxy.sock`.
+  if ((p === "echo" || p === "printf") && cmd.pipeTo.some((t) => t === "socat" || t === "nc" || t === "ncat")) return HAPROXY_STOP.test(a.slice(1).join(" ")) ? "disables servers or shuts sessions down through HAProxy's runtime API" : undefined;
   if ((p === "sc" || p === "sc.exe" || p === "net") && /^(?:stop|pause)$/i.test(a[1] ?? "")) return `${p} ${a[1]} stops a Windows service`;
   if (p === "stop-service") return "Stop-Service stops a Windows service";
   return undefined;
 }
+
+const GH_VALUED: ReadonlySet<string> = new Set(["-R", "--repo", "--hostname"]);
+const HAPROXY_STOP = /\b(?:disable\s+(?:server|frontend|backend|health|agent)|shutdown\s+(?:sessions|session|frontend)|set\s+server\s+\S+\s+state\s+(?:maint|drain)|del\s+(?:map|acl|server)|clear\s+(?:table|map|acl))\b/i;
 
 /** Options of redis-cli that take a value, so that `-h host -n 2 FLUSHDB` finds its command. */
 export const REDIS_VALUED: ReadonlySet<string> = new Set(["-h", "-p", "-s", "-a", "--user", "--pass", "-u", "-n", "-r", "-i", "--pattern", "--count", "--eval", "--tls-cert", "--key", "--cacert", "--sni", "--quoted-pattern"]);
@@ -166,7 +180,7 @@ function volumeDestroy(cmd: SimpleCommand): string | undefined {
   }
 }
 
-const PROGRAMS: ReadonlySet<string> = new Set(["systemctl", ...INIT_SCRIPTS, "launchctl", "kubectl", "oc", "docker", "podman", "nerdctl", "redis-cli", "valkey-cli", "pulumi", "sc", "sc.exe", "net", "stop-service", "pacman", "mdadm", "btrfs", "dmsetup", "lvreduce", "lvresize", "vgreduce", "umount", "diskutil"]);
+const PROGRAMS: ReadonlySet<string> = new Set(["systemctl", ...INIT_SCRIPTS, "launchctl", "kubectl", "oc", "docker", "podman", "nerdctl", "redis-cli", "valkey-cli", "pulumi", "sc", "sc.exe", "net", "stop-service", "nomad", "gh", "echo", "printf", "pacman", "mdadm", "btrfs", "dmsetup", "lvreduce", "lvresize", "vgreduce", "umount", "diskutil"]);
 
 /**
  * What stops services (`service-stop`), takes software off the machine (`system-write`) or destroys volumes
