@@ -309,7 +309,10 @@ function serviceDelete(cmd: SimpleCommand): string | undefined {
   if (verbs === undefined || dry(a) || a.includes("-h")) return undefined;
   // restic and borg: -n is their dry run.
   if ((p === "restic" || p === "borg") && a.some((w) => /^-[a-zA-Z]*n[a-zA-Z]*$/.test(w) && !w.startsWith("--"))) return undefined;
-  const verb = operands(a).slice(0, 3).find((w) => verbs.test(w));
+  const words = operands(a);
+  // gh's extensions and aliases are local: `gh extension remove x` uninstalls a plugin.
+  if (p === "gh" && /^(?:extension|extensions|ext|alias|config|auth)$/.test(words[0] ?? "")) return undefined;
+  const verb = words.slice(0, 3).find((w) => verbs.test(w));
   return verb === undefined ? undefined : `${p} ${verb}`;
 }
 

@@ -190,7 +190,8 @@ export function serviceEffects(cmd: SimpleCommand): Effect[] {
   // Most commands are none of these: one set lookup before any scan of the words.
   if (!PROGRAMS.has(cmd.program) && !PACKAGE_REMOVE.has(cmd.program) && !(cmd.argv[0] ?? "").startsWith("/etc/")) return [];
   // Help, and kubectl's client or server dry run (`--dry-run=none` runs for real).
-  if (cmd.argv.some((w) => w === "--help" || w === "-h" || w === "help" || w === "--dry-run" || (w.startsWith("--dry-run=") && w !== "--dry-run=none"))) return [];
+  // `-h` alone is help; after other words it may be a host (`redis-cli -h cache SHUTDOWN`).
+  if ((cmd.argv.length === 2 && cmd.argv[1] === "-h") || cmd.argv[1] === "help" || cmd.argv.some((w) => w === "--help" || w === "--dry-run" || (w.startsWith("--dry-run=") && w !== "--dry-run=none"))) return [];
   const out: Effect[] = [];
   const stop = serviceStop(cmd);
   if (stop !== undefined) out.push(effect("service-stop", stop));
