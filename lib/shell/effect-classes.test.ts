@@ -850,6 +850,28 @@ describe("effectsOf", () => {
       expect(kinds(line)).toEqual(expected);
     });
   });
+  describe("a command run in a container or pod reaches the same services; Windows binaries are the same programs", () => {
+    it.each([
+      ["docker compose exec db psql -U app -c 'DROP DATABASE app'", ["remote-delete"]],
+      ["docker compose -f prod.yml run --rm db dropdb -h db app", ["remote-delete"]],
+      ["docker compose exec db psql -U app -c 'SELECT 1'", []],
+      ["kubectl run tmp --rm -it --image=postgres -- psql -h db -c 'DROP DATABASE app'", ["remote-delete"]],
+      ["kubectl run tmp --rm -it --image=busybox -- nslookup db", []],
+      ["docker run --rm -it redis redis-cli -h cache.internal FLUSHALL", ["remote-delete"]],
+      ["docker run --rm -it redis redis-cli -h cache.internal PING", []],
+      ["kubectl.exe delete namespace qa", ["remote-delete"]],
+      ["terraform.exe plan", []],
+      ["sudo killall -9 postgres", ["service-stop"]],
+      ["pkill -f 'node server.js'", []],
+      ["databricks --profile production account users-v2 delete 42", ["remote-delete"]],
+      ["databricks clusters permanent-delete 0123", ["remote-delete"]],
+      ["databricks jobs list --output json", []],
+      ["trino --execute 'DROP TABLE hive.web.events'", ["remote-delete"]],
+      ["trino --execute 'SELECT 1'", []],
+    ] as [string, string[]][])("should derive from %s its effects", (line, expected) => {
+      expect(kinds(line)).toEqual(expected);
+    });
+  });
   describe("perl's q{} and qq() strings are strings", () => {
     it.each([
       ["perl -MFile::Path=rmtree -e 'rmtree(q{/home/user})'", ["delete -r /home/user"]],

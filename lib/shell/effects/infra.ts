@@ -207,7 +207,7 @@ function remoteDelete(cmd: SimpleCommand): string | undefined {
  * Listing, reading and creating forms share the program and not the verb.
  */
 /** The verbs a cloud or SaaS CLI deletes with: `hcloud server delete`, `oci compute instance terminate`, `etcdctl del`. */
-const SERVICE_DESTROY = /^(?:delete|del|rm|remove|destroy|terminate|purge|delete-all)$/;
+const SERVICE_DESTROY = /^(?:(?:permanent-|force-|bulk-)?delete|del|rm|remove|destroy|terminate|purge|delete-all)$/;
 const SERVICE_VERBS = new Map<string, RegExp>([
   ["vault", /^(?:delete|destroy|disable|revoke)$/],
   ["op", /^(?:delete|rm)$/],
@@ -236,7 +236,7 @@ const SERVICE_VERBS = new Map<string, RegExp>([
   ["splunk", /^(?:remove|clean)$/],
   ["bq", /^rm$/],
   ["mysqladmin", /^drop$/],
-  ...["newrelic", "hcloud", "linode-cli", "openstack", "oci", "ibmcloud", "vultr-cli", "exo", "civo", "upctl", "scw", "atlas", "mongocli", "confluent", "rpk", "pulsar-admin", "avn", "auth0", "okta", "stripe", "sentry-cli", "render", "koyeb", "northflank", "etcdctl", "consul"].map((c): [string, RegExp] => [c, SERVICE_DESTROY]),
+  ...["newrelic", "hcloud", "linode-cli", "openstack", "oci", "ibmcloud", "vultr-cli", "exo", "civo", "upctl", "scw", "atlas", "mongocli", "confluent", "rpk", "pulsar-admin", "avn", "auth0", "okta", "stripe", "sentry-cli", "render", "koyeb", "northflank", "etcdctl", "consul", "databricks", "influx", "snowflake", "planetscale", "upstash"].map((c): [string, RegExp] => [c, SERVICE_DESTROY]),
   ["cf", /^(?:delete(?:-[\w-]+)?|purge-service-offering)$/],
   ["neonctl", /^delete$/],
   ["pscale", /^delete$/],
@@ -312,7 +312,8 @@ function serviceDelete(cmd: SimpleCommand): string | undefined {
   const words = operands(a);
   // gh's extensions and aliases are local: `gh extension remove x` uninstalls a plugin.
   if (p === "gh" && /^(?:extension|extensions|ext|alias|config|auth)$/.test(words[0] ?? "")) return undefined;
-  const verb = words.slice(0, 3).find((w) => verbs.test(w));
+  // The verb is one of the first words of the command path; a global option's value may come first (`-p prod`).
+  const verb = words.slice(0, 4).find((w) => verbs.test(w));
   return verb === undefined ? undefined : `${p} ${verb}`;
 }
 
@@ -358,7 +359,7 @@ function containerSecret(cmd: SimpleCommand): string | undefined {
   return undefined;
 }
 
-const SQL_CLIENTS = new Set(["psql", "mysql", "mariadb", "mongo", "mongosh", "cockroach", "clickhouse-client", "sqlcmd", "redis-cli", "valkey-cli", "cqlsh", "snowsql", "bq", "sqlite3", "sqlite", "duckdb", "pgcli", "mycli", "litecli", "usql"]);
+const SQL_CLIENTS = new Set(["psql", "mysql", "mariadb", "mongo", "mongosh", "cockroach", "clickhouse-client", "sqlcmd", "redis-cli", "valkey-cli", "cqlsh", "snowsql", "bq", "sqlite3", "sqlite", "duckdb", "pgcli", "mycli", "litecli", "usql", "trino", "presto", "beeline", "hive", "spark-sql", "impala-shell", "vsql", "sqlplus", "isql"]);
 /** Programs that print their arguments or a heredoc: what they pipe into a database client is the statement it runs. */
 const PRINTERS = new Set(["echo", "printf", "cat"]);
 /** Statements that drop or empty a database, a schema or a table: DELETE with no WHERE is as good as TRUNCATE. */
@@ -392,9 +393,27 @@ function databaseDestroy(cmd: SimpleCommand): string | undefined {
   return m === null ? undefined : `${p}: ${m[0].trim()}`;
 }
 
+/** Options of `docker run` that take a value, so that the image and the command after it are found. */
+const RUN_VALUED = /^(?:-[vepuwlhmc]|--(?:volume|env|env-file|publish|user|workdir|name|label|hostname|memory|mount|network|net|entrypoint|platform|cpus|add-host|device|cap-add|cap-drop|security-opt|restart|ulimit|tmpfs|volumes-from|log-driver|log-opt|pull|gpus|ipc|pid|dns|shm-size|stop-signal|cidfile|runtime|userns|expose|link|group-add|sysctl))$/;
+
+/**
+ * `docker run --rm redis redis-cli -h cache FLUSHALL`: a container's files are its own, but the services it reaches
+ * over the network are the host's. The command after the image, judged for what it deletes in a service.
+ */
+function containerReach(cmd: SimpleCommand): string | undefined {
+  const a = cmd.argv;
+  if (!(cmd.program === "docker" || cmd.program === "podman" || cmd.program === "nerdctl") || !(a[1] === "run" || (a[1] === "container" && a[2] === "run"))) return undefined;
+  let i = a[1] === "container" ? 3 : 2;
+  while (i < a.length && (a[i] ?? "").startsWith("-")) i += !(a[i] ?? "").includes("=") && RUN_VALUED.test(a[i] ?? "") ? 2 : 1;
+  const words = a.slice(i + 1);
+  if (words.length === 0) return undefined;
+  const inner: SimpleCommand = { ...cmd, argv: words, dynamic: cmd.dynamic.slice(i + 1), program: (words[0] ?? "").replace(/^.*\//, ""), redirects: [] };
+  return remoteDelete(inner) ?? serviceDelete(inner) ?? databaseDestroy(inner);
+}
+
 export function infraEffects(cmd: SimpleCommand): Effect[] {
   const out: Effect[] = [];
-  const del = remoteDelete(cmd) ?? serviceDelete(cmd) ?? databaseDestroy(cmd);
+  const del = remoteDelete(cmd) ?? serviceDelete(cmd) ?? databaseDestroy(cmd) ?? containerReach(cmd);
   if (del !== undefined) out.push(effect("remote-delete", `deletes remote data or infrastructure (${del})`));
   const sec = containerSecret(cmd);
   if (sec !== undefined) out.push(effect("secret-read", sec));

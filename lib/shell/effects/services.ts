@@ -111,6 +111,8 @@ function serviceStop(cmd: SimpleCommand): string | undefined {
   }
   // HAProxy's runtime API read from a pipe: `echo 'disable server be/web1' | socat stdio /run/haproxy.sock`.
   if ((p === "echo" || p === "printf") && cmd.pipeTo.some((t) => t === "socat" || t === "nc" || t === "ncat")) return HAPROXY_STOP.test(a.slice(1).join(" ")) ? "disables servers or shuts sessions down through HAProxy's runtime API" : undefined;
+  // `sudo killall -9 postgres`, `sudo pkill -f nginx`: as root, by name, every matching process of every user.
+  if ((p === "killall" || p === "pkill") && cmd.via.some((v) => v === "sudo" || v === "doas") && !a.some((w) => w === "-0" || w === "-l" || w === "--list" || w === "-s0" || w === "--signal=0")) return `${p} as root stops every matching process, services included`;
   if ((p === "sc" || p === "sc.exe" || p === "net") && /^(?:stop|pause)$/i.test(a[1] ?? "")) return `${p} ${a[1]} stops a Windows service`;
   if (p === "stop-service") return "Stop-Service stops a Windows service";
   return undefined;
@@ -180,7 +182,7 @@ function volumeDestroy(cmd: SimpleCommand): string | undefined {
   }
 }
 
-const PROGRAMS: ReadonlySet<string> = new Set(["systemctl", ...INIT_SCRIPTS, "launchctl", "kubectl", "oc", "docker", "podman", "nerdctl", "redis-cli", "valkey-cli", "pulumi", "sc", "sc.exe", "net", "stop-service", "nomad", "gh", "echo", "printf", "pacman", "mdadm", "btrfs", "dmsetup", "lvreduce", "lvresize", "vgreduce", "umount", "diskutil"]);
+const PROGRAMS: ReadonlySet<string> = new Set(["systemctl", ...INIT_SCRIPTS, "launchctl", "kubectl", "oc", "docker", "podman", "nerdctl", "redis-cli", "valkey-cli", "pulumi", "sc", "sc.exe", "net", "stop-service", "nomad", "gh", "echo", "printf", "killall", "pkill", "pacman", "mdadm", "btrfs", "dmsetup", "lvreduce", "lvresize", "vgreduce", "umount", "diskutil"]);
 
 /**
  * What stops services (`service-stop`), takes software off the machine (`system-write`) or destroys volumes
