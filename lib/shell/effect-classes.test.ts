@@ -872,6 +872,26 @@ describe("effectsOf", () => {
       expect(kinds(line)).toEqual(expected);
     });
   });
+  describe("a preview flag counts only as an option: not another option's value, not after --, not turned off later", () => {
+    it.each([
+      ["helm uninstall r --kube-context --dry-run", ["remote-delete"]],
+      ["helm uninstall r --description=--dry-run", ["remote-delete"]],
+      ["helm uninstall r -- --dry-run", ["remote-delete"]],
+      ["helm uninstall r --dry-run --dry-run=false", ["remote-delete"]],
+      ["helm uninstall r --description note --dry-run", []],
+      ["helm uninstall r --dry-run=true", []],
+      ["kubectl delete ns prod --cache-dir --dry-run=client", ["remote-delete"]],
+      ["kubectl delete ns prod --dry-run=client --dry-run=none", ["remote-delete"]],
+      ["kubectl delete ns prod -- --dry-run=client", ["remote-delete"]],
+      ["kubectl delete ns prod --dry-run=none --dry-run=client", []],
+      ["kubectl drain node-1 --cache-dir --dry-run=client", ["service-stop"]],
+      ["kubectl drain node-1 --dry-run=server", []],
+      ["rclone purge remote:old --dry-run=false", ["remote-delete"]],
+      ["rclone purge remote:old --dry-run", []],
+    ] as [string, string[]][])("should derive from %s its effects", (line, expected) => {
+      expect(kinds(line)).toEqual(expected);
+    });
+  });
   describe("perl's q{} and qq() strings are strings", () => {
     it.each([
       ["perl -MFile::Path=rmtree -e 'rmtree(q{/home/user})'", ["delete -r /home/user"]],

@@ -3,10 +3,24 @@ import type { SimpleCommand } from "../types.ts";
 import { effect, type Effect } from "./types.ts";
 import { KUBECTL_VALUED, leadingPath, operandsPast, REDIS_VALUED } from "./services.ts";
 
-/** `--dry-run`, `--dryrun`, `--what-if`, `kubectl --dry-run=client|server` (not `=none`): nothing is deleted. */
-function dry(a: string[]): boolean {
-  return a.some((w) => w === "--dry-run" || w === "--dryrun" || w === "--what-if" || w === "--whatif" || w === "--preview-only" || (/^--dry-run=/.test(w) && w !== "--dry-run=none") || w === "-help" || w === "--help");
+/**
+ * Whether the command only previews: `--dry-run`, `--dryrun`, `--what-if`, `--preview-only`, `--help`, kubectl's
+ * `--dry-run=client|server`. Read as options only: a preview word that is another option's value (`--kube-context
+ * --dry-run`, `--cache-dir=--dry-run`), written after `--`, or turned off by a later `--dry-run=none|false` is none.
+ */
+function dry(a: readonly string[], valued: ReadonlySet<string> = NO_VALUES): boolean {
+  let preview = false;
+  for (let i = 1; i < a.length; i++) {
+    const w = a[i] ?? "";
+    if (w === "--") break;
+    if (w === "-help" || w === "--help") return true;
+    if (w === "--dry-run" || w === "--dryrun" || w === "--what-if" || w === "--whatif" || w === "--preview-only") preview = true;
+    else if (/^--dry-?run=/.test(w)) preview = !/^--dry-?run=(?:none|false|0|no)$/i.test(w);
+    else if (!w.includes("=") && valued.has(w)) i++;
+  }
+  return preview;
 }
+const NO_VALUES: ReadonlySet<string> = new Set();
 
 /** Operands: words that are not options (an option's value may slip in; only verbs and resource kinds are compared). */
 function operands(a: string[]): string[] {
@@ -20,7 +34,7 @@ const K8S_WIDE = /^(?:ns|namespaces?|projects?|pv|persistentvolumes?|pvc|persist
 /** aws, az and gcloud global options that take no value (every other leading `--option` takes the next word). */
 const CLOUD_FLAGS: ReadonlySet<string> = new Set(["--debug", "--no-verify-ssl", "--no-paginate", "--no-sign-request", "--no-cli-pager", "--no-cli-auto-prompt", "--quiet", "-q", "--verbose", "--only-show-errors", "--yes", "-y", "--no-wait", "--log-http", "--no-user-output-enabled"]);
 /** Options of helm and compose that take a value, so that the subcommand is found after them. */
-const HELM_VALUED: ReadonlySet<string> = new Set(["--kube-context", "-n", "--namespace", "--kubeconfig", "-f", "--values", "--set", "--set-string", "--version", "--repo", "--timeout", "--registry-config", "--repository-config", "--repository-cache"]);
+const HELM_VALUED: ReadonlySet<string> = new Set(["--description", "--kube-context", "-n", "--namespace", "--kubeconfig", "-f", "--values", "--set", "--set-string", "--version", "--repo", "--timeout", "--registry-config", "--repository-config", "--repository-cache"]);
 const DOCKER_VALUED: ReadonlySet<string> = new Set(["--context", "-c", "-H", "--host", "--config", "--log-level", "-l", "--tlscacert", "--tlscert", "--tlskey", "--url", "--connection", "--identity", "--root", "--runroot", "--storage-driver", "--namespace", "-n", "--address", "-f", "--filter", "--format"]);
 const COMPOSE_VALUED: ReadonlySet<string> = new Set(["-f", "--file", "-p", "--project-name", "--env-file", "--profile", "--project-directory", "--ansi", "--parallel", "-c", "--context", "-H", "--host", "--log-level", "-t", "--timeout", "--rmi"]);
 /** A kubectl `-f` that names more than one manifest: a directory, the current one, standard input. */
@@ -41,7 +55,7 @@ function remoteDelete(cmd: SimpleCommand): string | undefined {
   const a = cmd.argv;
   // Most commands are none of these: one set lookup, before any scan of the words.
   // `-h` is help to all of them but gsutil (a header there).
-  if (!REMOTE_TOOLS.has(p) || dry(a) || (p !== "gsutil" && a.includes("-h"))) return undefined;
+  if (!REMOTE_TOOLS.has(p) || dry(a, p === "kubectl" || p === "oc" ? KUBECTL_VALUED : p === "helm" ? HELM_VALUED : NO_VALUES) || (p !== "gsutil" && a.includes("-h"))) return undefined;
   const ops = operands(a);
   const verb = ops[0] ?? "";
   switch (p) {

@@ -64,6 +64,19 @@ function clusterStop(a: readonly string[], verb: string): string | undefined {
   return undefined;
 }
 
+/** kubectl's `--dry-run[=client|server]` as an option (not another option's value, not after `--`), the last one winning. */
+function previews(a: readonly string[]): boolean {
+  let preview = false;
+  for (let i = 1; i < a.length; i++) {
+    const w = a[i] ?? "";
+    if (w === "--") break;
+    if (w === "--dry-run") preview = true;
+    else if (w.startsWith("--dry-run=")) preview = !/^--dry-run=(?:none|false)$/.test(w);
+    else if (!w.includes("=") && KUBECTL_VALUED.has(w)) i++;
+  }
+  return preview;
+}
+
 /** Options of `systemctl` that take a value, so that `-t service stop` still finds `stop`. */
 const SYSTEMCTL_VALUED: ReadonlySet<string> = new Set(["-t", "--type", "-p", "--property", "-H", "--host", "-M", "--machine", "-s", "--signal", "--state", "--root", "-n", "--lines", "-o", "--output", "--kill-whom"]);
 const SYSTEMCTL_STOPS = /^(?:stop|disable|mask|isolate|kill|freeze)$/;
@@ -193,7 +206,7 @@ export function serviceEffects(cmd: SimpleCommand): Effect[] {
   if (!PROGRAMS.has(cmd.program) && !PACKAGE_REMOVE.has(cmd.program) && !(cmd.argv[0] ?? "").startsWith("/etc/")) return [];
   // Help, and kubectl's client or server dry run (`--dry-run=none` runs for real).
   // `-h` alone is help; after other words it may be a host (`redis-cli -h cache SHUTDOWN`).
-  if ((cmd.argv.length === 2 && cmd.argv[1] === "-h") || cmd.argv[1] === "help" || cmd.argv.some((w) => w === "--help" || w === "--dry-run" || (w.startsWith("--dry-run=") && w !== "--dry-run=none"))) return [];
+  if ((cmd.argv.length === 2 && cmd.argv[1] === "-h") || cmd.argv[1] === "help" || cmd.argv.includes("--help") || previews(cmd.argv)) return [];
   const out: Effect[] = [];
   const stop = serviceStop(cmd);
   if (stop !== undefined) out.push(effect("service-stop", stop));
