@@ -892,6 +892,23 @@ describe("effectsOf", () => {
       expect(kinds(line)).toEqual(expected);
     });
   });
+  describe("swarm stacks, services, secrets and nodes, pods pruned, subscriptions cancelled, columns dropped", () => {
+    it.each([
+      ["docker stack rm shop", ["remote-delete"]],
+      ["docker service rm api", ["remote-delete"]],
+      ["docker swarm leave --force", ["remote-delete"]],
+      ["docker stack ls", []],
+      ["docker service ps api", []],
+      ["podman pod prune -f", ["remote-delete"]],
+      ["podman pod ps -a", []],
+      ["az account subscription cancel --id 0000", ["remote-delete"]],
+      ["az account subscription list", []],
+      ["psql app -c 'ALTER TABLE users DROP COLUMN email'", ["remote-delete"]],
+      ["psql app -c 'ALTER TABLE users ADD COLUMN email text'", []],
+    ] as [string, string[]][])("should derive from %s its effects", (line, expected) => {
+      expect(kinds(line)).toEqual(expected);
+    });
+  });
   describe("perl's q{} and qq() strings are strings", () => {
     it.each([
       ["perl -MFile::Path=rmtree -e 'rmtree(q{/home/user})'", ["delete -r /home/user"]],

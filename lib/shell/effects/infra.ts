@@ -106,7 +106,8 @@ function remoteDelete(cmd: SimpleCommand): string | undefined {
     case "az": {
       const path = leadingPath(a, CLOUD_FLAGS);
       if (path.includes("delete-batch")) return `az ${path.slice(0, path.indexOf("delete-batch") + 1).join(" ")}`;
-      const del = path.findIndex((w) => w === "delete" || w === "purge");
+      // `az account subscription cancel`, `az account management-group subscription remove`: a subscription ended or detached.
+      const del = path.findIndex((w, k) => w === "delete" || w === "purge" || ((w === "cancel" || w === "remove") && path[k - 1] === "subscription"));
       // `az deployment group delete` only deletes a deployment's record; local configuration and extensions are no data.
       if (del > 0 && path[0] !== "deployment" && !/^(?:config|extension|cache|configure)$/.test(path[0] ?? "")) return `az ${path.slice(0, del + 1).join(" ")}`;
       return undefined;
@@ -177,7 +178,11 @@ function remoteDelete(cmd: SimpleCommand): string | undefined {
       // Every stopped container, unused network and image of the machine (all projects'), and with --volumes their data.
       if (verb === "system" && (ops[1] === "prune" || ops[1] === "reset")) return `${p} system ${ops[1]}`;
       if (verb === "volume" && (ops[1] === "rm" || ops[1] === "remove" || ops[1] === "prune")) return `${p} volume ${ops[1]}`;
-      if ((verb === "container" || verb === "network") && ops[1] === "prune") return `${p} ${verb} prune`;
+      if ((verb === "container" || verb === "network" || verb === "pod") && ops[1] === "prune") return `${p} ${verb} prune`;
+      // Swarm: a stack or service removed takes down every replica; a secret or config removed is gone; a node leaves.
+      if ((verb === "stack" || verb === "service" || verb === "secret" || verb === "config" || verb === "node") && /^(?:rm|remove|down)$/.test(ops[1] ?? "")) return `${p} ${verb} ${ops[1]}`;
+      if (verb === "swarm" && ops[1] === "leave") return `${p} swarm leave`;
+      if (verb === "pod" && (ops[1] === "rm" || ops[1] === "remove") && a.some((w) => w === "--all" || /^-[a-zA-Z]*a[a-zA-Z]*$/.test(w) && !w.startsWith("--"))) return `${p} pod rm --all`;
       // A dangling-image prune clears a cache; `-a` deletes every image no container uses.
       if (verb === "image" && ops[1] === "prune" && a.some((w) => w === "-a" || w === "--all" || /^-[a-zA-Z]*a[a-zA-Z]*$/.test(w) && !w.startsWith("--"))) return `${p} image prune --all`;
       // `docker rm -f $(docker ps -aq)`, `docker ps -aq | xargs docker rm -f`, `podman rm -a`: every container, not a named one.
@@ -377,7 +382,7 @@ const SQL_CLIENTS = new Set(["psql", "mysql", "mariadb", "mongo", "mongosh", "co
 /** Programs that print their arguments or a heredoc: what they pipe into a database client is the statement it runs. */
 const PRINTERS = new Set(["echo", "printf", "cat"]);
 /** Statements that drop or empty a database, a schema or a table: DELETE with no WHERE is as good as TRUNCATE. */
-const SQL_DESTROY = /\bdrop\s+(?:database|schema|table|keyspace|user|role)\b|\breset\s+master\b|\btruncate\s+(?:table\s+)?\w|\bdelete\s+from\s+[\w."`]+\s*(?:;|$)|\bflushall\b|\bflushdb\b|\.dropDatabase\s*\(|\.drop\s*\(\s*\)|\.dropCollection\s*\(|\.(?:deleteMany|remove)\s*\(\s*\{\s*\}\s*\)/im;
+const SQL_DESTROY = /\bdrop\s+(?:database|schema|table|keyspace|user|role)\b|\balter\s+table\s+[\w."`]+\s+drop\s+(?:if\s+exists\s+)?(?:partition|column)\b|\breset\s+master\b|\btruncate\s+(?:table\s+)?\w|\bdelete\s+from\s+[\w."`]+\s*(?:;|$)|\bflushall\b|\bflushdb\b|\.dropDatabase\s*\(|\.drop\s*\(\s*\)|\.dropCollection\s*\(|\.(?:deleteMany|remove)\s*\(\s*\{\s*\}\s*\)/im;
 
 /** A database client told to drop or empty what it is connected to (`psql -c 'DROP DATABASE x'`, `redis-cli FLUSHALL`, `dropdb x`). */
 function databaseDestroy(cmd: SimpleCommand): string | undefined {
