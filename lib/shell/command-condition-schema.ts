@@ -25,7 +25,7 @@ export const CommandConditionSchema = v.strictObject({
   /**
    * What the command does, derived from its parsed words whatever program does it (lib/shell/effects.ts):
    * delete, truncate, move-away, discard-work, destroy-history, remote-branch, network-send, remote-code,
-   * decoded-code, device-write, permissions, spawn-unbounded, publish, secret-read, system-write, power-off, remote-delete. With `effect`, `paths`,
+   * decoded-code, device-write, permissions, spawn-unbounded, publish, secret-read, system-write, power-off, remote-delete, service-stop. With `effect`, `paths`,
    * `exceptPaths` and `branch` are checked against the effect's own paths and branches.
    */
   effect: v.optional(v.union([v.picklist(EFFECT_KINDS), v.pipe(v.array(v.picklist(EFFECT_KINDS)), v.minLength(1))])),

@@ -683,6 +683,232 @@ describe("effectsOf", () => {
       expect(kinds(line)).toEqual(expected);
     });
   });
+  describe("a service CLI's command path is read past the options that take a value", () => {
+    it.each([
+      ["aws --region eu-west-1 --profile prod ec2 terminate-instances --instance-ids i-1", ["remote-delete"]],
+      ["aws --region eu-west-1 ec2 describe-volumes", []],
+      ["aws ec2 delete-vpc help", []],
+      ["aws s3 rb s3://old-bucket", ["remote-delete"]],
+      ["aws kms schedule-key-deletion --key-id k --pending-window-in-days 7", ["remote-delete"]],
+      ["aws athena start-query-execution --query-string 'DROP TABLE logs'", ["remote-delete"]],
+      ["aws athena start-query-execution --query-string 'SELECT 1'", []],
+      ["gcloud --project prod compute instances delete worker-3", ["remote-delete"]],
+      ["gcloud pubsub topics delete events", ["remote-delete"]],
+      ["gcloud pubsub topics list", []],
+      ["gcloud config configurations delete old", []],
+      ["az --subscription prod group delete --name legacy-rg --yes", ["remote-delete"]],
+      ["az keyvault secret purge --vault-name kv -n s", ["remote-delete"]],
+      ["az deployment group delete -g rg -n d1", []],
+      ["az vm list -o table", []],
+      ["helm --kube-context prod uninstall ingress-nginx", ["remote-delete"]],
+      ["helm -n prod status api", []],
+      ["docker --context prod system prune -af", ["remote-delete"]],
+      ["docker --context prod ps", []],
+      ["docker compose -f docker-compose.prod.yml down -v", ["remote-delete"]],
+      ["docker compose -f docker-compose.prod.yml down", []],
+    ] as [string, string[]][])("should derive from %s its effects", (line, expected) => {
+      expect(kinds(line)).toEqual(expected);
+    });
+  });
+  describe("deletes, prunes, drops and flushes in a service are remote deletes; one named pod, container or image is not", () => {
+    it.each([
+      ["kubectl delete deployment api -n prod", ["remote-delete"]],
+      ["kubectl -n kube-system delete daemonset fluentd", ["remote-delete"]],
+      ["kubectl delete -f k8s/", ["remote-delete"]],
+      ["kubectl delete -k overlays/prod", ["remote-delete"]],
+      ["kustomize build overlays/prod | kubectl delete -f -", ["remote-delete"]],
+      ["kubectl delete pod api-0 --force --grace-period=0", ["remote-delete"]],
+      ["kubectl apply --force -f deploy.yaml", ["remote-delete"]],
+      ["kubectl get ns -o name | xargs kubectl delete", ["remote-delete"]],
+      ["oc delete project legacy", ["remote-delete"]],
+      ["kubectl delete pod api-7f9c-xk2lp", []],
+      ["kubectl delete -f deploy.yaml", []],
+      ["kubectl delete -k overlays/prod --dry-run=server", []],
+      ["kubectl apply -k overlays/dev", []],
+      ["docker system prune", ["remote-delete"]],
+      ["docker container prune -f", ["remote-delete"]],
+      ["docker image prune -a -f", ["remote-delete"]],
+      ["docker rm -f $(docker ps -aq)", ["remote-delete"]],
+      ["docker image prune -f", []],
+      ["docker builder prune -f", []],
+      ["docker rm -f web", []],
+      ["docker compose rm -fsv", ["remote-delete"]],
+      ["docker compose restart api", []],
+      ["helm rollback api 3", ["remote-delete"]],
+      ["helm upgrade api ./chart --force", ["remote-delete"]],
+      ["helm rollback api 3 --dry-run", []],
+      ["helm upgrade --install api ./chart -f values.yaml", []],
+      ["terraform apply -auto-approve", ["remote-delete"]],
+      ["terraform state rm aws_s3_bucket.logs", ["remote-delete"]],
+      ["terraform workspace delete staging", ["remote-delete"]],
+      ["terraform plan -destroy", []],
+      ["terraform state list", []],
+      ["pulumi up --yes --stack prod", ["publish", "remote-delete"]],
+      ["pulumi state delete urn:pulumi:prod::app::x", ["remote-delete"]],
+      ["pulumi destroy --preview-only", []],
+      ["pulumi up", ["publish"]],
+      ["mysqladmin -u root drop shop", ["remote-delete"]],
+      ["mysqladmin -u root ping", []],
+      ["sqlite3 app.db 'DROP TABLE users'", ["remote-delete"]],
+      ["sqlite3 app.db 'SELECT count(*) FROM users'", []],
+      ["mysql -e \"DROP USER 'app'@'%'\"", ["remote-delete"]],
+      ["mongosh app --eval 'db.getCollection(\"events\").drop()'", ["remote-delete"]],
+      ["mongosh app --eval 'db.users.find().limit(5)'", []],
+      ["mongorestore --drop dump/", ["remote-delete"]],
+      ["mongorestore dump/", []],
+      ["pg_restore --clean -d app nightly.dump", ["remote-delete"]],
+      ["pg_restore --list app.dump", []],
+      ["echo 'DROP DATABASE analytics;' | psql -U admin", ["remote-delete"]],
+      ["echo 'SELECT 1;' | psql -U admin", []],
+      ["redis-cli --scan --pattern 'session:*' | xargs redis-cli DEL", ["remote-delete"]],
+      ["redis-cli CONFIG SET dir /var/spool/cron", ["remote-delete"]],
+      ["redis-cli CONFIG GET maxmemory", []],
+      ["curl -X DELETE http://localhost:8001/api/v1/namespaces/dev/pods", ["remote-delete"]],
+      ["curl -X DELETE http://localhost:3000/api/todos/7", []],
+      ["curl -X POST https://api.newrelic.com/graphql -d '{\"query\":\"mutation { deleteEntity(guid: 1) }\"}'", ["remote-delete"]],
+      ["curl -X POST https://api.newrelic.com/graphql -d '{\"query\":\"{ actor { user { name } } }\"}'", []],
+      ["gh -R acme/app secret remove DEPLOY_KEY", ["remote-delete"]],
+      ["gh api -XDELETE repos/acme/app/actions/secrets/NPM_TOKEN", ["remote-delete"]],
+      ["gh api -X GET repos/acme/app/actions/secrets", []],
+      ["glab api -X DELETE projects/123", ["remote-delete"]],
+      ["gitlab-rake gitlab:backup:restore", ["remote-delete"]],
+      ["gitlab-rake gitlab:check", []],
+      ["hcloud server delete web-1", ["remote-delete"]],
+      ["hcloud server list", []],
+      ["etcdctl del --prefix /registry", ["remote-delete"]],
+      ["etcdctl get --prefix /registry --keys-only", []],
+    ] as [string, string[]][])("should derive from %s its effects", (line, expected) => {
+      expect(kinds(line)).toEqual(expected);
+    });
+  });
+  describe("stopping what runs for others is service-stop; status, restart and start are not", () => {
+    it.each([
+      ["sudo systemctl stop nginx", ["service-stop"]],
+      ["systemctl -t service stop nginx", ["service-stop"]],
+      ["systemctl disable --now sshd", ["service-stop"]],
+      ["sudo service ssh stop", ["service-stop"]],
+      ["sudo /etc/init.d/nginx stop", ["service-stop"]],
+      ["sudo launchctl bootout system/com.acme.agent", ["service-stop"]],
+      ["kubectl drain node-1 --ignore-daemonsets", ["service-stop"]],
+      ["kubectl scale deploy/api --replicas=0", ["service-stop"]],
+      ["kubectl taint nodes node-1 k=v:NoExecute", ["service-stop"]],
+      ["docker stop $(docker ps -q)", ["service-stop"]],
+      ["redis-cli -h cache SHUTDOWN", ["service-stop"]],
+      ["gh run cancel 987654", ["service-stop"]],
+      ["echo 'disable server be/web1' | socat stdio /run/haproxy.sock", ["service-stop"]],
+      ["nomad job stop -purge api", ["service-stop"]],
+      ["systemctl status nginx", []],
+      ["sudo systemctl restart nginx", []],
+      ["sudo /etc/init.d/nginx status", []],
+      ["kubectl drain node-1 --dry-run=client", []],
+      ["kubectl scale deploy/api --replicas=3", []],
+      ["kubectl taint nodes node-1 k=v:NoExecute-", []],
+      ["docker stop web", []],
+      ["redis-cli PING", []],
+      ["echo 'show stat' | socat stdio /run/haproxy.sock", []],
+      ["systemctl stop --help", []],
+    ] as [string, string[]][])("should derive from %s its effects", (line, expected) => {
+      expect(kinds(line)).toEqual(expected);
+    });
+  });
+  describe("software taken off the machine and destroyed volumes", () => {
+    it.each([
+      ["sudo apt-get remove --purge nginx", ["system-write /usr"]],
+      ["sudo pacman -Rns firefox", ["system-write /usr"]],
+      ["brew --verbose uninstall important", ["system-write /usr"]],
+      ["apt-get remove -s nginx", []],
+      ["npm uninstall lodash", []],
+      ["sudo apt-get install -y jq", []],
+      ["mdadm --stop /dev/md0", ["device-write /dev/md0"]],
+      ["btrfs subvolume delete /mnt/data/@snap", ["device-write subvolume,delete,/mnt/data/@snap"]],
+      ["sudo umount -l /mnt/nfs", ["device-write /mnt/nfs"]],
+      ["sudo lvresize -L -5G vg0/data", ["device-write vg0/data"]],
+      ["mdadm --detail /dev/md0", []],
+      ["btrfs subvolume list /mnt", []],
+      ["umount /mnt/usb", []],
+      ["sudo lvresize -L +5G vg0/data", []],
+    ] as [string, string[]][])("should derive from %s its effects", (line, expected) => {
+      expect(kinds(line)).toEqual(expected);
+    });
+  });
+  describe("ansible's shell, command and raw modules run their line on the hosts", () => {
+    it.each([
+      ["ansible all -m shell -a 'rm -rf /'", ["delete -r /"]],
+      ["ansible web -a reboot", ["power-off"]],
+      ["ansible db -b -m shell -a 'dropdb app'", ["remote-delete"]],
+      ["ansible all -m ping", []],
+      ["ansible all -m copy -a 'src=x dest=/etc/x'", []],
+    ] as [string, string[]][])("should derive from %s its effects", (line, expected) => {
+      expect(kinds(line)).toEqual(expected);
+    });
+  });
+  describe("an option given a version number is no --version", () => {
+    it.each([
+      ["cargo yank --version 1.0.0 mycrate", ["publish"]],
+      ["cargo --version", []],
+    ] as [string, string[]][])("should derive from %s its effects", (line, expected) => {
+      expect(kinds(line)).toEqual(expected);
+    });
+  });
+  describe("a command run in a container or pod reaches the same services; Windows binaries are the same programs", () => {
+    it.each([
+      ["docker compose exec db psql -U app -c 'DROP DATABASE app'", ["remote-delete"]],
+      ["docker compose -f prod.yml run --rm db dropdb -h db app", ["remote-delete"]],
+      ["docker compose exec db psql -U app -c 'SELECT 1'", []],
+      ["kubectl run tmp --rm -it --image=postgres -- psql -h db -c 'DROP DATABASE app'", ["remote-delete"]],
+      ["kubectl run tmp --rm -it --image=busybox -- nslookup db", []],
+      ["docker run --rm -it redis redis-cli -h cache.internal FLUSHALL", ["remote-delete"]],
+      ["docker run --rm -it redis redis-cli -h cache.internal PING", []],
+      ["kubectl.exe delete namespace qa", ["remote-delete"]],
+      ["terraform.exe plan", []],
+      ["sudo killall -9 postgres", ["service-stop"]],
+      ["pkill -f 'node server.js'", []],
+      ["databricks --profile production account users-v2 delete 42", ["remote-delete"]],
+      ["databricks clusters permanent-delete 0123", ["remote-delete"]],
+      ["databricks jobs list --output json", []],
+      ["trino --execute 'DROP TABLE hive.web.events'", ["remote-delete"]],
+      ["trino --execute 'SELECT 1'", []],
+    ] as [string, string[]][])("should derive from %s its effects", (line, expected) => {
+      expect(kinds(line)).toEqual(expected);
+    });
+  });
+  describe("a preview flag counts only as an option: not another option's value, not after --, not turned off later", () => {
+    it.each([
+      ["helm uninstall r --kube-context --dry-run", ["remote-delete"]],
+      ["helm uninstall r --description=--dry-run", ["remote-delete"]],
+      ["helm uninstall r -- --dry-run", ["remote-delete"]],
+      ["helm uninstall r --dry-run --dry-run=false", ["remote-delete"]],
+      ["helm uninstall r --description note --dry-run", []],
+      ["helm uninstall r --dry-run=true", []],
+      ["kubectl delete ns prod --cache-dir --dry-run=client", ["remote-delete"]],
+      ["kubectl delete ns prod --dry-run=client --dry-run=none", ["remote-delete"]],
+      ["kubectl delete ns prod -- --dry-run=client", ["remote-delete"]],
+      ["kubectl delete ns prod --dry-run=none --dry-run=client", []],
+      ["kubectl drain node-1 --cache-dir --dry-run=client", ["service-stop"]],
+      ["kubectl drain node-1 --dry-run=server", []],
+      ["rclone purge remote:old --dry-run=false", ["remote-delete"]],
+      ["rclone purge remote:old --dry-run", []],
+    ] as [string, string[]][])("should derive from %s its effects", (line, expected) => {
+      expect(kinds(line)).toEqual(expected);
+    });
+  });
+  describe("swarm stacks, services, secrets and nodes, pods pruned, subscriptions cancelled, columns dropped", () => {
+    it.each([
+      ["docker stack rm shop", ["remote-delete"]],
+      ["docker service rm api", ["remote-delete"]],
+      ["docker swarm leave --force", ["remote-delete"]],
+      ["docker stack ls", []],
+      ["docker service ps api", []],
+      ["podman pod prune -f", ["remote-delete"]],
+      ["podman pod ps -a", []],
+      ["az account subscription cancel --id 0000", ["remote-delete"]],
+      ["az account subscription list", []],
+      ["psql app -c 'ALTER TABLE users DROP COLUMN email'", ["remote-delete"]],
+      ["psql app -c 'ALTER TABLE users ADD COLUMN email text'", []],
+    ] as [string, string[]][])("should derive from %s its effects", (line, expected) => {
+      expect(kinds(line)).toEqual(expected);
+    });
+  });
   describe("perl's q{} and qq() strings are strings", () => {
     it.each([
       ["perl -MFile::Path=rmtree -e 'rmtree(q{/home/user})'", ["delete -r /home/user"]],

@@ -8,6 +8,7 @@ import { analyze } from "./flags.ts";
 import { fileEffects } from "./effects/files.ts";
 import { ghEffects, gitEffects } from "./effects/git.ts";
 import { infraEffects } from "./effects/infra.ts";
+import { serviceEffects } from "./effects/services.ts";
 import { networkEffects } from "./effects/network.ts";
 import { codeEffects, powerEffects, printsSecretVar, publishEffects, spawnEffects } from "./effects/process.ts";
 import { isSecretPath, secretReads } from "./effects/secrets.ts";
@@ -37,6 +38,8 @@ function printsHelp(cmd: SimpleCommand): boolean {
   for (let i = 1; i < a.length; i++) {
     const w = a[i];
     if (w === "--") return false;
+    // `cargo yank --version 1.0.0`: an option given a version number as its value prints nothing.
+    if (w === "--version" && /^v?\d+(?:\.\d+)+/.test(a[i + 1] ?? "")) continue;
     if (w === "--help" || w === "--version" || w === "--usage") return true;
   }
   return false;
@@ -212,6 +215,7 @@ export function effectsOf(cmd: SimpleCommand): Effect[] {
       ...spawnEffects(cmd),
       ...powerEffects(cmd),
       ...infraEffects(cmd),
+      ...serviceEffects(cmd),
       ...printsSecretVar(cmd),
       ...secretReads(cmd, an),
     ];

@@ -950,7 +950,8 @@ class Parser implements Unwrapper {
       const cmdValue = cmdKey !== undefined ? argv[argv.indexOf(cmdKey) + 1] : undefined;
       if (k2 > 0 && cmdValue !== undefined) this.script(cmdValue.replace(/^!/, ""), scope.cwd, `git config ${cmdKey}`, scope.vars);
     }
-    const cmd: SimpleCommand = { argv, dynamic, program, cwd: scope.cwd, redirects, pipeTo: [], via: this.st.via, synthetic: false, stdinArgs: false };
+    // `kubectl.exe`, `terraform.exe` (Git Bash, WSL calling Windows binaries): the same program.
+    const cmd: SimpleCommand = { argv, dynamic, program: program.replace(/\.exe$/i, ""), cwd: scope.cwd, redirects, pipeTo: [], via: this.st.via, synthetic: false, stdinArgs: false };
     if (prev?.some((c) => (c.program === "env" || c.program === "printenv" || c.program === "set") && c.argv.length === 1)) cmd.pipeFrom = "env";
     const subEnd = this.st.out.length;
     const writes = this.procWrites.splice(pw0);

@@ -417,7 +417,7 @@ function child(cmd: SimpleCommand, argv: string[], dynamic: boolean[], label: st
   return {
     argv,
     dynamic,
-    program: base(argv[0] ?? ""),
+    program: base(argv[0] ?? "").replace(/\.exe$/i, ""),
     cwd: cmd.cwd,
     redirects: cmd.redirects,
     pipeTo: [],
@@ -511,7 +511,25 @@ function shellQuote(w: string): string {
 }
 
 /** Programs that run a command line elsewhere (another host, a container, WSL, another user). */
-const REMOTE = new Set(["ssh", "kubectl", "docker", "podman", "nerdctl", "finch", "wsl", "wsl.exe", "runuser", "lxc", "vagrant"]);
+const REMOTE = new Set(["ssh", "kubectl", "docker", "podman", "nerdctl", "finch", "wsl", "wsl.exe", "runuser", "lxc", "vagrant", "ansible", "docker-compose", "podman-compose"]);
+
+/** Options of `compose` (global, and of `exec`/`run`) that take a value. */
+const COMPOSE_VALUED = new Set(["-f", "--file", "-p", "--project-name", "--env-file", "--profile", "--project-directory", "-e", "--env", "-u", "--user", "-w", "--workdir", "--index", "-v", "--volume", "--name", "--entrypoint", "-l", "--label", "--publish", "-P"]);
+
+/** The words a `compose exec SERVICE CMD` / `compose run SERVICE CMD` runs in the service's container. */
+function composeService(a: string[], p: string): string[] | undefined {
+  const k = p === "docker-compose" || p === "podman-compose" ? 0 : a.indexOf("compose");
+  if (k < 0 || (k > 0 && p !== "docker" && p !== "podman")) return undefined;
+  let i = k + 1;
+  const skip = () => {
+    while (i < a.length && (a[i] ?? "").startsWith("-")) i += !(a[i] ?? "").includes("=") && COMPOSE_VALUED.has(a[i] ?? "") ? 2 : 1;
+  };
+  skip();
+  if (a[i] !== "exec" && a[i] !== "run") return undefined;
+  i++;
+  skip();
+  return i + 1 < a.length ? a.slice(i + 1) : undefined;
+}
 
 /** The command line a remote runner runs: `ssh host 'rm -rf ~'`, `kubectl exec pod -- rm -rf /data`, `wsl -e bash -c ...`. */
 function remoteCommand(a: string[], p: string): string | undefined {
@@ -523,7 +541,10 @@ function remoteCommand(a: string[], p: string): string | undefined {
     i++;
     return i < a.length ? joined(a.slice(i)) : undefined;
   }
-  if (p === "kubectl" || p === "lxc") return a.includes("exec") && dash > 0 ? joined(a.slice(dash + 1)) : undefined;
+  // `kubectl run tmp --rm -it --image=x -- CMD` runs CMD in a new pod as `exec` does in a running one.
+  if (p === "kubectl" || p === "lxc") return (a.includes("exec") || (p === "kubectl" && a.includes("run"))) && dash > 0 ? joined(a.slice(dash + 1)) : undefined;
+  const compose = composeService(a, p);
+  if (compose !== undefined) return joined(compose);
   if (p === "docker" || p === "podman" || p === "nerdctl" || p === "finch") {
     const k = a.indexOf("exec");
     if (k !== 1 && !(k === 2 && a[1] === "container")) return undefined;
@@ -536,6 +557,14 @@ function remoteCommand(a: string[], p: string): string | undefined {
   }
   if (p === "runuser") return dash > 0 ? joined(a.slice(dash + 1)) : undefined;
   if (p === "vagrant") return a[1] === "ssh" && a.includes("-c") ? a[a.indexOf("-c") + 1] : undefined;
+  if (p === "ansible") {
+    // `ansible all -m shell -a 'rm -rf /x'`: the shell, command and raw modules (command is the default) run -a's line on every host.
+    const m = a.findIndex((w) => w === "-m" || w === "--module-name");
+    const mod = m > 0 ? (a[m + 1] ?? "") : (a.find((w) => w.startsWith("--module-name="))?.slice(14) ?? "command");
+    if (!/^(?:ansible\.(?:builtin|legacy)\.)?(?:shell|command|raw)$/.test(mod)) return undefined;
+    const k = a.findIndex((w) => w === "-a" || w === "--args");
+    return k > 0 ? a[k + 1] : a.find((w) => w.startsWith("--args="))?.slice(7);
+  }
   return undefined;
 }
 

@@ -7,13 +7,24 @@ import { effect, type Effect } from "./types.ts";
 
 const GRADLE_PUBLISH = /(?:^|:)(?:publish(?!ToMavenLocal$)\w*|uploadArchives|closeAndReleaseRepository|closeAndReleaseStagingRepositor(?:y|ies)|releaseRepository|publishPlugins)$/;
 const MAVEN_PUBLISH = /^(?:deploy|release:perform|deploy:deploy-file|nexus-staging:(?:release|deploy)|gpg:sign-and-deploy-file|jreleaser:(?:deploy|full-release|release))$/;
-const DRY = (cmd: SimpleCommand) => cmd.argv.some((w) => w === "--dry-run" || w === "--dryrun" || w === "-d" || w === "--snapshot" || w === "--skip-publish" || w === "-n" || w === "--just-print");
+const DRY = (cmd: SimpleCommand) => cmd.argv.some((w) => w === "--dry-run" || w === "--dry-run=true" || w === "--dryrun" || w === "-d" || w === "--snapshot" || w === "--skip-publish" || w === "-n" || w === "--just-print");
 /** Release tools whose first operand says they publish: `wasm-pack publish`, `nuget push`, `fly deploy`... */
 const PUBLISH_VERB: Record<string, RegExp> = {
   "wasm-pack": /^publish$/, maturin: /^(?:publish|upload)$/, nuget: /^push$/, fly: /^deploy$/, flyctl: /^deploy$/, lein: /^deploy$/, snapcraft: /^(?:upload|push|release)$/,
   "ansible-galaxy": /^(?:publish|import)$/, firebase: /^deploy$/, jsr: /^publish$/, conan: /^upload$/, helm: /^push$/, wrangler: /^(?:deploy|publish)$/, heroku: /^(?:releases:rollback|container:release)$/,
-  vsce: /^publish$/, ovsx: /^publish$/, twine: /^upload$/, gem: /^(?:push|yank)$/, pod: /^trunk$/, dotnet: /^nuget$/, hex: /^publish$/, pulumi: /^up$/, serverless: /^deploy$/, sls: /^deploy$/,
+  vsce: /^publish$/, ovsx: /^publish$/, twine: /^upload$/, gem: /^(?:push|yank)$/, cargo: /^yank$/, pod: /^trunk$/, dotnet: /^nuget$/, hex: /^publish$/, pulumi: /^up$/, serverless: /^deploy$/, sls: /^deploy$/,
 };
+
+/** Options of npm and pnpm that take the next word, so that `pnpm --filter ui publish` finds its subcommand. */
+const NPM_VALUED = new Set(["--filter", "-F", "--dir", "-C", "--reporter", "--workspace-concurrency", "--loglevel", "--registry", "--prefix", "--workspace", "-w", "--tag", "--otp", "--access"]);
+function npmSub(a: readonly string[]): string | undefined {
+  for (let i = 1; i < a.length; i++) {
+    const w = a[i] ?? "";
+    if (!w.startsWith("-")) return w;
+    if (!w.includes("=") && NPM_VALUED.has(w)) i++;
+  }
+  return undefined;
+}
 
 export function publishEffects(cmd: SimpleCommand, an: Analysis): Effect[] {
   const p = cmd.program;
@@ -38,8 +49,8 @@ export function publishEffects(cmd: SimpleCommand, an: Analysis): Effect[] {
     what = "sbt publish";
   } else if (PUBLISH_VERB[p]?.test(cmd.argv.slice(1).find((w) => !w.startsWith("-")) ?? "")) {
     if (!DRY(cmd)) what = `${p} ${cmd.argv.slice(1).find((w) => !w.startsWith("-"))}`;
-  } else if ((p === "npm" || p === "pnpm") && /^(?:pub|publish|unpublish|deprecate|dist-tag)$/.test(an.sub ?? "") && !DRY(cmd)) {
-    what = `${p} ${an.sub}`;
+  } else if ((p === "npm" || p === "pnpm") && /^(?:pub|publish|unpublish|deprecate|dist-tag)$/.test(npmSub(cmd.argv) ?? "") && !DRY(cmd)) {
+    what = `${p} ${npmSub(cmd.argv)}`;
   } else if ((p === "npm" || p === "pnpm" || p === "yarn" || p === "bun") && (an.sub === "run" || an.sub === "run-script") && /^(?:release|publish|deploy)(?::\w+)?$/.test(an.positional[0] ?? "") && !DRY(cmd)) {
     what = `${p} run ${an.positional[0]}`;
   } else if ((p === "docker" || p === "podman") && ((an.sub === "image" && an.positional[0] === "push") || ((an.sub === "buildx" || an.sub === "build") && cmd.argv.includes("--push")))) {

@@ -18,6 +18,7 @@ export const EFFECT_KINDS = [
   "system-write",
   "power-off",
   "remote-delete",
+  "service-stop",
 ] as const;
 export type EffectKind = (typeof EFFECT_KINDS)[number];
 
