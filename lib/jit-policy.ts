@@ -7,7 +7,6 @@
  */
 
 type Unsafe = { setJITPolicy?: (scale: number) => void };
-const unsafe = (globalThis as { Bun?: { unsafe?: Unsafe } }).Bun?.unsafe;
 
 /** The scale the binary starts with (scripts/build.ts passes it to `bun build --compile`). */
 export const STARTUP_JIT_POLICY = 1000;
@@ -18,5 +17,5 @@ let normal = false;
 export function normalJitPolicy(): void {
   if (normal) return;
   normal = true;
-  unsafe?.setJITPolicy?.(1);
+  (globalThis as { Bun?: { unsafe?: Unsafe } }).Bun?.unsafe?.setJITPolicy?.(1);
 }
