@@ -82,8 +82,12 @@ export class HookLayers {
         if (!rules) normalJitPolicy();
         return rules;
       },
-      save: (cwd, key, set) => {
-        if (!this.#plugins) store.save(cwd, key, set);
+      save: (cwd, key, set, prints) => {
+        if (!this.#plugins) store.save(cwd, key, set, prints);
+      },
+      prints: (cwd) => (this.#plugins ? undefined : store.prints?.(cwd)),
+      refreshPrints: (cwd, key, prints) => {
+        if (!this.#plugins) store.refreshPrints?.(cwd, key, prints);
       },
     };
   }
