@@ -5,6 +5,10 @@ import type { HttpServer } from "./lib/http/serve.ts";
 import type { createPluginProvider, WorkspacePlugins } from "./lib/plugins/provider.ts";
 import { log } from "./lib/log.ts";
 import { VERSION } from "./lib/version.ts";
+import { normalJitPolicy } from "./lib/jit-policy.ts";
+
+// The binary starts with a hook's JIT policy (lib/jit-policy.ts); the faces here run long or work hard.
+normalJitPolicy();
 
 // Faces are imported when chosen: a hook process is timed from spawn to answer, and evaluating the
 // modules of every other face (hono, the schema generator, embedded texts) would cost it several ms.

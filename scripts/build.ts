@@ -4,6 +4,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { schemaText } from "../lib/cli/schema.ts";
 import { renderBuiltinModule } from "./gen-embedded.ts";
+import { STARTUP_JIT_POLICY } from "../lib/jit-policy.ts";
 
 const root = join(import.meta.dir, "..");
 writeFileSync(join(root, "lib/rules/builtin-rules.gen.ts"), renderBuiltinModule(root));
@@ -20,6 +21,8 @@ const args = [
   "--format=esm",
   "--bytecode",
   "--compile-autoload-package-json",
+  // Tier-up thresholds scaled for a hook's run-once code; every other face puts the normal policy back (lib/jit-policy.ts).
+  `--compile-jit-policy=${STARTUP_JIT_POLICY}`,
   "--no-compile-autoload-dotenv",
   "--no-compile-autoload-bunfig",
   ...(target ? [`--target=${target}`] : []),

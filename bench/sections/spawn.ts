@@ -12,6 +12,8 @@ export interface SpawnTiming {
   name: string;
   median: number;
   p90: number;
+  /** Median CPU time of the process (user + system, its threads included): what a busy host does not inflate. */
+  cpuMedian: number;
 }
 
 export interface SpawnResult {
@@ -42,12 +44,13 @@ function hookInput(cwd: string, command: string): string {
   });
 }
 
-/** Runs one hook to completion; returns wall time in ms and what it wrote. */
-function runOnce(cmd: string[], input: string, cwd: string, env: Record<string, string>): { ms: number; stdout: string; code: number } {
+/** Runs one hook to completion; returns wall and CPU time in ms and what it wrote. */
+function runOnce(cmd: string[], input: string, cwd: string, env: Record<string, string>): { ms: number; cpuMs: number; stdout: string; code: number } {
   const t0 = performance.now();
   const res = Bun.spawnSync(cmd, { cwd, env, stdin: Buffer.from(input), stdout: "pipe", stderr: "pipe" });
   const ms = performance.now() - t0;
-  return { ms, stdout: res.stdout.toString(), code: res.exitCode ?? -1 };
+  const cpuMs = Number(res.resourceUsage?.cpuTime.total ?? 0n) / 1000;
+  return { ms, cpuMs, stdout: res.stdout.toString(), code: res.exitCode ?? -1 };
 }
 
 /** `shepherdOnly`: time Shepherd alone (e.g. with the built-in rules only, to see what N rules add). */
@@ -71,16 +74,20 @@ export function benchSpawn(ruleCount: number, opts: { runs: number; warmup: numb
     // Two commands in turn: one command again and again is a loop, which the built-in loop rules stop.
     const inputs = [hookInput(project.cwd, "git status --short"), hookInput(project.cwd, "git status")];
     const samples = new Map<string, number[]>(contenders.map((c) => [c.name, []]));
+    const cpu = new Map<string, number[]>(contenders.map((c) => [c.name, []]));
     for (let r = 0; r < opts.warmup + opts.runs; r++) {
       for (const c of contenders) {
-        const { ms, code, stdout } = runOnce(c.cmd, inputs[r % 2] as string, project.cwd, env);
+        const { ms, cpuMs, code, stdout } = runOnce(c.cmd, inputs[r % 2] as string, project.cwd, env);
         if (code !== 0 || stdout.includes('"deny"')) throw new Error(`bench: ${c.name} failed on an allowed command (exit ${code}): ${stdout.slice(0, 300)}`);
-        if (r >= opts.warmup) samples.get(c.name)?.push(ms);
+        if (r >= opts.warmup) {
+          samples.get(c.name)?.push(ms);
+          cpu.get(c.name)?.push(cpuMs);
+        }
       }
     }
     const timing = (name: string): SpawnTiming => {
       const s = samples.get(name) ?? [];
-      return { name, median: median(s), p90: percentile(s, 90) };
+      return { name, median: median(s), p90: percentile(s, 90), cpuMedian: median(cpu.get(name) ?? []) };
     };
     return {
       rules: ruleCount,

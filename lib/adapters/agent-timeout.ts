@@ -4,7 +4,7 @@
  * regular files of modest size are read, without blocking on a FIFO a repository may have put there.
  */
 import { MAX_SETTINGS_BYTES as MAX_SETTINGS_FILE_BYTES, readBounded } from "../fs/bounded-read.ts";
-import { homedir } from "node:os";
+import { systemHomedir } from "../home-dir.ts";
 import { join } from "node:path";
 import type { AgentName } from "./index.ts";
 
@@ -24,7 +24,7 @@ interface TimeoutSource {
 }
 
 function sources(agent: AgentName, projectDir: string, env: Env): TimeoutSource {
-  const home = env.HOME || homedir();
+  const home = env.HOME || systemHomedir();
   switch (agent) {
     case "claude-code": {
       const user = env.CLAUDE_CONFIG_DIR || join(home, ".claude");

@@ -2,8 +2,8 @@
  * @module where each agent reads its hooks, which events Shepherd installs there, and which of the agent's
  * tools a guard must see: the one place `shepherd init` (writes) and `shepherd doctor` (checks) share.
  */
-import { homedir } from "node:os";
 import { join, resolve } from "node:path";
+import { systemHomedir } from "../home-dir.ts";
 import type { AgentName } from "./index.ts";
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -87,7 +87,7 @@ export const AGENT_HOOKS: Record<AgentName, AgentHooks> = {
 };
 
 function home(env: Env): string {
-  return env.HOME || homedir();
+  return env.HOME || systemHomedir();
 }
 
 /** The agent's user-level config folder. */

@@ -5,6 +5,7 @@
  */
 import type { AgentAnswer } from "../adapters/agent-adapter.ts";
 import { deadlineMessage, effectiveDeadline, formatMs } from "../deadline.ts";
+import { normalJitPolicy } from "../jit-policy.ts";
 import type { Watchdog } from "./watchdog.ts";
 
 /** The watchdog answers this long after the main thread's deadline, which answers first if it can. */
@@ -88,7 +89,9 @@ export class HookDeadline {
     this.#arm();
   }
 
+  /** The hook is on a slow path (a large input, plugins, or simply late): the watchdog, and the normal JIT policy. */
   startWatchdog(): void {
+    normalJitPolicy();
     if (this.#watchdogStarted || !this.#opts.watchdog) return;
     this.#watchdogStarted = true;
     this.#watchdog = this.#opts.watchdog();

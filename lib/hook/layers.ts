@@ -8,6 +8,7 @@ import { RuleHost, type RuleHostOptions } from "../rules/host.ts";
 import type { RuleLoadCache } from "../rules/load-cache.ts";
 import type { Env } from "../rules/paths.ts";
 import type { PluginProvider } from "../rules/workspace.ts";
+import { normalJitPolicy } from "../jit-policy.ts";
 
 export interface HookLayerSources {
   /** Loaded rule files kept across hook processes; none in tests. */
@@ -75,9 +76,18 @@ export class HookLayers {
     const store = this.#sources.snapshots;
     if (!store) return undefined;
     return {
-      load: (cwd, key) => (this.#plugins ? undefined : store.load(cwd, key)),
-      save: (cwd, key, set) => {
-        if (!this.#plugins) store.save(cwd, key, set);
+      load: (cwd, key) => {
+        const rules = this.#plugins ? undefined : store.load(cwd, key);
+        // A miss loads, checks and compiles every rule: work the JIT pays for (lib/jit-policy.ts).
+        if (!rules) normalJitPolicy();
+        return rules;
+      },
+      save: (cwd, key, set, prints) => {
+        if (!this.#plugins) store.save(cwd, key, set, prints);
+      },
+      prints: (cwd) => (this.#plugins ? undefined : store.prints?.(cwd)),
+      refreshPrints: (cwd, key, prints) => {
+        if (!this.#plugins) store.refreshPrints?.(cwd, key, prints);
       },
     };
   }

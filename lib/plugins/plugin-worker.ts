@@ -10,6 +10,10 @@ import { issuePath } from "../engine/schema.ts";
 import * as api from "./api.ts";
 import { BUILTIN_PLUGINS } from "./builtin.ts";
 import { type LoadedPlugin, PLUGIN_NAME_RE, type WorkerRequest } from "./protocol.ts";
+import { normalJitPolicy } from "../jit-policy.ts";
+
+// Plugins run for the life of a long-running face: the normal JIT policy, not a hook's (lib/jit-policy.ts).
+normalJitPolicy();
 
 interface WorkerScope {
   postMessage(message: unknown): void;

@@ -1,6 +1,6 @@
 /** @module unit tests: hook processes answering from a snapshot of the merged rules answer as from the files, and never from a stale one. */
 import { afterEach, beforeEach, describe, expect, it } from "bun:test";
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { runHook } from "../hook/run.ts";
@@ -46,9 +46,32 @@ function counting(events: readonly HookEvent[]): RuleSnapshots {
       loaded = rules?.map((r) => r.name) ?? [];
       return rules;
     },
-    save: (cwd, key, set) => inner.save(cwd, key, set),
+    save: (cwd, key, set, prints) => inner.save(cwd, key, set, prints),
+    prints: (cwd) => inner.prints?.(cwd),
+    refreshPrints: (cwd, key, prints) => inner.refreshPrints?.(cwd, key, prints),
   };
 }
+
+/** The stored snapshot's header, edited in place (its ranges count from the end of the header line). */
+function editHeader(edit: (header: { prints?: { at: number; files: Record<string, [string, string]> } }) => void): void {
+  const dir = join(root, "cache");
+  const name = readdirSync(dir).find((n) => n.startsWith("snapshot-"));
+  if (!name) throw new Error("no snapshot stored");
+  const bytes = readFileSync(join(dir, name));
+  const nl = bytes.indexOf(10);
+  const header = JSON.parse(bytes.subarray(0, nl).toString("utf8"));
+  edit(header);
+  writeFileSync(join(dir, name), Buffer.concat([Buffer.from(JSON.stringify(header)), bytes.subarray(nl)]));
+}
+
+function storedPrints(): { at: number; files: Record<string, [string, string]> } | undefined {
+  let out: { at: number; files: Record<string, [string, string]> } | undefined;
+  editHeader((h) => void (out = h.prints));
+  return out;
+}
+
+/** Past the racy window of a file just written (lib/rules/host.ts): its identity then proves its content. */
+const settle = () => Bun.sleep(120);
 
 async function bash(command: string, withSnapshots: boolean): Promise<string> {
   let out = "";
@@ -145,6 +168,59 @@ describe("hook snapshots", () => {
     projectRules([{ name: "guard", action: "block", pattern: "\\bwiped\\b", reason: "no shred" }]);
     expect(await bash("shred a", true)).not.toContain('"deny"');
     expect(await bash("wiped a", true)).toContain('"deny"');
+  });
+
+  it("should take a settled rule file's fingerprint from the snapshot's prints, not from reading it", async () => {
+    trust();
+    projectRules([{ name: "guard", action: "block", pattern: "\\bshred\\b", reason: "no shred" }]);
+    await settle();
+    expect(await bash("shred a", true)).toContain('"deny"');
+    const file = realpathSync(join(proj, ".pi", "shepherd-rules.json"));
+    const prints = storedPrints();
+    expect(Object.keys(prints?.files ?? {}).map((f) => realpathSync(f))).toContain(file);
+    expect(await bash("shred a", true)).toContain('"deny"');
+    expect(hits).toBe(1);
+    // A print that no longer matches the key: the file was not read, so the key made from the print misses;
+    // the file is read then, and the key made from its text finds the snapshot.
+    editHeader((h) => {
+      for (const v of Object.values(h.prints?.files ?? {})) v[1] = "0:forged:print";
+    });
+    expect(await bash("shred a", true)).toContain('"deny"');
+    expect(misses).toBe(2);
+    expect(hits).toBe(2);
+  });
+
+  it("should read a rule file whose identity had not settled when the prints were taken, and then settle them", async () => {
+    trust();
+    projectRules([{ name: "guard", action: "block", pattern: "\\bshred\\b", reason: "no shred" }]);
+    await settle();
+    expect(await bash("shred a", true)).toContain('"deny"');
+    // Taken at the file's own last change (racily clean): the forged print must not be believed.
+    editHeader((h) => {
+      if (!h.prints) throw new Error("no prints stored");
+      h.prints.at = 0;
+      for (const v of Object.values(h.prints.files)) v[1] = "0:forged:print";
+    });
+    expect(await bash("shred a", true)).toContain('"deny"');
+    expect(hits).toBe(1);
+    // The file was read and had settled by then: the prints are taken again, so the next hooks need not read it.
+    const again = storedPrints();
+    expect(again?.at).toBeGreaterThan(0);
+    expect(Object.values(again?.files ?? {}).map((v) => v[1])).not.toContain("0:forged:print");
+    expect(await bash("shred a", true)).toContain('"deny"');
+    expect(hits).toBe(2);
+  });
+
+  it("should read a rule file again once its stat identity changed, and answer from its new rules", async () => {
+    trust();
+    projectRules([{ name: "guard", action: "block", pattern: "\\bshred\\b", reason: "no shred" }]);
+    await settle();
+    expect(await bash("shred a", true)).toContain('"deny"');
+    projectRules([{ name: "guard", action: "block", pattern: "\\bwiped\\b", reason: "no shred" }]);
+    await settle();
+    expect(await bash("shred a", true)).not.toContain('"deny"');
+    expect(await bash("wiped a", true)).toContain('"deny"');
+    expect(misses).toBe(2);
   });
 
   it("should not serve a snapshot across a change of trust", async () => {

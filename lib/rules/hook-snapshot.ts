@@ -22,15 +22,31 @@ import { Marks, scanIndex } from "../engine/select/scan.ts";
 import { indexEntry } from "../engine/select/selector.ts";
 import type { HookEvent, Rule } from "../engine/schema.ts";
 import { textHash } from "../hash.ts";
-import { MAX_CACHE_ENTRY_BYTES, openRegular } from "../fs/bounded-read.ts";
+import { identityKey, MAX_CACHE_ENTRY_BYTES, openRegular } from "../fs/bounded-read.ts";
 
 /** The section of a hook's tool-glob rules (`mcp__github__*`): no tool name holds a tab. */
 const GLOB_SECTION = "\t\tglobs";
 
+/**
+ * The rule files a snapshot was built from, by stat identity: a file whose identity is unchanged since is
+ * not read again for the key (a thousand rules are ~200 KB to read and hash at every hook), as git trusts
+ * its index. `at` is when the saving process started reading; an identity it saw change less than a
+ * timestamp tick before (racily clean, in git's words) proves nothing, and the file is read.
+ */
+export interface FilePrints {
+  at: number;
+  /** File -> [identityKey, fingerprint of the text read under that identity]. */
+  files: Readonly<Record<string, readonly [string, string]>>;
+}
+
 export interface RuleSnapshots {
   /** The merged rules stored under `key` that this process's events may pick, in merged order; undefined on a miss. */
   load(cwd: string, key: string): Rule[] | undefined;
-  save(cwd: string, key: string, set: RuleSet): void;
+  save(cwd: string, key: string, set: RuleSet, prints?: FilePrints): void;
+  /** The rule files' prints of the snapshot stored for `cwd` (read before the key is known); undefined without one. */
+  prints?(cwd: string): FilePrints | undefined;
+  /** Replaces the prints of the snapshot stored under `key` (its rules unchanged), once files read as racy have settled. */
+  refreshPrints?(cwd: string, key: string, prints: FilePrints): void;
 }
 
 interface Header {
@@ -41,6 +57,7 @@ interface Header {
   /** Where the bodies start (from the end of this line); end of each rule's JSON counted from there. */
   bodies: number;
   ends: number[];
+  prints?: FilePrints;
 }
 
 /** One candidate list (merge's index by hook and tool) and its gram index, positions local to the list. */
@@ -91,8 +108,10 @@ function parsePiece(bytes: Uint8Array): unknown {
  */
 export function fileRuleSnapshots(dir: string, salt: string, events: readonly HookEvent[], home: string): RuleSnapshots {
   const fileOf = (cwd: string) => join(dir, `snapshot-${textHash(cwd)}.bin`);
-  /** The picked rules of the snapshot open at `fd`, or undefined when it is not the one for `key`. */
-  const pick = (fd: number, size: number, key: string): Rule[] | undefined => {
+  /** The header last read, by the file's identity: `prints` reads it before the key is known, `load` after. */
+  let lastHead: { cwd: string; identity: string; head: Uint8Array; nl: number; header: Header } | undefined;
+  const headOf = (cwd: string, fd: number, identity: string): { head: Uint8Array; nl: number; header: Header } | undefined => {
+    if (lastHead && lastHead.cwd === cwd && lastHead.identity === identity) return lastHead;
     let head = readAt(fd, 0, FIRST_READ);
     let nl = head.indexOf(10);
     // A header past the first read (tens of thousands of rules): read on until its end, within the cap.
@@ -107,7 +126,15 @@ export function fileRuleSnapshots(dir: string, salt: string, events: readonly Ho
     }
     if (nl < 0) return undefined;
     const header = parsePiece(head.subarray(0, nl)) as Header;
-    if (header.salt !== salt || header.key !== key || typeof header.sections !== "object") return undefined;
+    if (header.salt !== salt || typeof header.sections !== "object" || header.sections === null) return undefined;
+    lastHead = { cwd, identity, head, nl, header };
+    return lastHead;
+  };
+  /** The picked rules of the snapshot open at `fd`, or undefined when it is not the one for `key`. */
+  const pick = (cwd: string, fd: number, size: number, identity: string, key: string): Rule[] | undefined => {
+    const read = headOf(cwd, fd, identity);
+    if (!read || read.header.key !== key) return undefined;
+    const { head, nl, header } = read;
     const base = nl + 1;
     const bytesAt = (start: number, end: number): Uint8Array => {
       // Ranges come from the file: one past its end would allocate whatever it says.
@@ -163,14 +190,52 @@ export function fileRuleSnapshots(dir: string, salt: string, events: readonly Ho
       if (!opened.ok) return undefined;
       const fd = opened.fd;
       try {
-        return pick(fd, opened.identity.size, key);
+        return pick(cwd, fd, opened.identity.size, identityKey(opened.identity), key);
       } catch {
         return undefined;
       } finally {
         closeSync(fd);
       }
     },
-    save(cwd, key, set) {
+    prints(cwd) {
+      const opened = openRegular(fileOf(cwd));
+      if (!opened.ok) return undefined;
+      try {
+        return validPrints(headOf(cwd, opened.fd, identityKey(opened.identity))?.header.prints);
+      } catch {
+        return undefined;
+      } finally {
+        closeSync(opened.fd);
+      }
+    },
+    refreshPrints(cwd, key, prints) {
+      // The header line alone changes: every range in it counts from the end of that line.
+      const target = fileOf(cwd);
+      try {
+        const opened = openRegular(target);
+        if (!opened.ok) return;
+        let bytes: Uint8Array;
+        try {
+          if (opened.identity.size > MAX_CACHE_ENTRY_BYTES) return;
+          bytes = readAt(opened.fd, 0, opened.identity.size);
+        } finally {
+          closeSync(opened.fd);
+        }
+        const nl = bytes.indexOf(10);
+        if (nl < 0) return;
+        const header = parsePiece(bytes.subarray(0, nl)) as Header;
+        // Another process may have stored another rule set meanwhile: that one is left alone.
+        if (header.salt !== salt || header.key !== key) return;
+        const line = new TextEncoder().encode(JSON.stringify({ ...header, prints } satisfies Header));
+        const out = new Uint8Array(line.length + bytes.length - nl);
+        out.set(line);
+        out.set(bytes.subarray(nl), line.length);
+        writeFileAtomic(target, out, { mode: 0o600, dirMode: 0o700, durable: false });
+      } catch {
+        // Only the next hooks' reads of the rule files are lost.
+      }
+    },
+    save(cwd, key, set, prints) {
       const target = fileOf(cwd);
       try {
         const position = new Map(set.rules.map((r, i) => [r, i]));
@@ -194,7 +259,7 @@ export function fileRuleSnapshots(dir: string, salt: string, events: readonly Ho
         set.rules.forEach((rule) => {
           ends.push(append(JSON.stringify({ rule } satisfies Body))[1] - bodies);
         });
-        const header: Header = { salt, key, sections, bodies, ends };
+        const header: Header = { salt, key, sections, bodies, ends, ...(prints ? { prints } : {}) };
         // Not durable: a snapshot lost in a power cut is rebuilt; a hook must not wait on fsync.
         writeFileAtomic(target, `${JSON.stringify(header)}\n${parts.join("")}`, { mode: 0o600, dirMode: 0o700, durable: false });
       } catch {
@@ -202,6 +267,15 @@ export function fileRuleSnapshots(dir: string, salt: string, events: readonly Ho
       }
     },
   };
+}
+
+/** The prints as read back from a file: anything malformed is no prints at all (every file is read then). */
+function validPrints(x: unknown): FilePrints | undefined {
+  if (typeof x !== "object" || x === null) return undefined;
+  const { at, files } = x as { at?: unknown; files?: unknown };
+  if (typeof at !== "number" || !Number.isFinite(at) || typeof files !== "object" || files === null || Array.isArray(files)) return undefined;
+  for (const v of Object.values(files)) if (!Array.isArray(v) || v.length !== 2 || typeof v[0] !== "string" || typeof v[1] !== "string") return undefined;
+  return { at, files: files as FilePrints["files"] };
 }
 
 /** A candidate list's section: its rules' merged positions and the gram index the sidecar builds for it. */

@@ -10,7 +10,7 @@ import { mergeProject, preselectedProject } from "./merge-project.ts";
 import { textFingerprint as fingerprint } from "../hash.ts";
 import { loadSettings } from "./settings.ts";
 import { applyManagedPolicy, managedDir, type ManagedPolicy, managedRulesFile, OPEN_POLICY, projectRulesOffIssue, restrictive } from "./managed.ts";
-import type { RuleSnapshots } from "./hook-snapshot.ts";
+import type { FilePrints, RuleSnapshots } from "./hook-snapshot.ts";
 import type { RuleLoadCache } from "./load-cache.ts";
 import type { PatternFactsCache } from "./pattern-facts-cache.ts";
 import { type DirWatch, watchDir } from "./watch.ts";
@@ -65,6 +65,17 @@ interface Failure {
 }
 
 /** The bytes a read file counts against the project's budget: its size when its text was read, else none. */
+/** The prints of the inputs a build read or took from prints, for the snapshot it saves. */
+function printsOf(inputs: readonly Input[], at: number): FilePrints | undefined {
+  const files: Record<string, readonly [string, string]> = {};
+  for (const f of inputs) {
+    if (f.identity === undefined || f.failure) continue;
+    const print = f.print ?? (f.text === undefined ? undefined : fingerprint(f.text));
+    if (print !== undefined) files[f.file] = [identityKey(f.identity), print];
+  }
+  return Object.keys(files).length > 0 ? { at, files } : undefined;
+}
+
 function bytesOf(input: Input): number {
   return input.identity?.size ?? input.failedBytes ?? 0;
 }
@@ -79,6 +90,27 @@ interface Input {
   /** A remembered failure's bytes of text (see KnownFailure): counted as when it was read. */
   failedBytes?: number;
   loaded?: LoadResult;
+  /** The text's fingerprint as the snapshot recorded it under this same stat identity: the file was not read. */
+  print?: string;
+}
+
+/**
+ * How long after a file's last change its stat identity is proof of its content: a write within the same
+ * timestamp tick as the one read leaves the identity unchanged. Linux stamps files from a clock of a few ms;
+ * timestamps in whole seconds (FAT, ext3, some network file systems) may hide two seconds of writes.
+ */
+function racyWindowMs(id: FileIdentity): number {
+  return id.mtimeMs % 1000 === 0 || id.ctimeMs % 1000 === 0 ? 2_000 : 50;
+}
+
+/** The identity last changed early enough before `at` that a later write would have changed it. */
+function settledBefore(id: FileIdentity, at: number): boolean {
+  return Math.max(id.mtimeMs, id.ctimeMs) < at - racyWindowMs(id);
+}
+
+/** What the snapshot key reads of one input: its fingerprint, a failure's print, or "-" for a missing file. */
+function keyPrint(f: Input): string {
+  return f.failure ? f.failure.print : (f.print ?? (f.text === undefined ? "-" : fingerprint(f.text)));
 }
 
 export class RuleHost {
@@ -218,8 +250,25 @@ export class RuleHost {
     return { file, text: undefined, failure: { print: `!${key}`, issues } };
   }
 
+  /**
+   * `#readInput`, or, when the snapshot's prints know the file under its current stat identity and that
+   * identity had settled when they were taken, an input with that fingerprint and no text (not read).
+   */
+  #inputOf(file: string, source: LayerName, known: FilePrints | undefined, budget?: number, overBudget?: string): Input {
+    const recorded = known?.files[file];
+    if (recorded) {
+      const id = statIdentity(file);
+      // Within the size the read would allow (the project's budget depends on the other files): else read, and refused there.
+      const fits = id !== undefined && id.size <= Math.min(budget ?? MAX_RULE_FILE_BYTES, MAX_RULE_FILE_BYTES);
+      if (id && fits && identityKey(id) === recorded[0] && settledBefore(id, known.at)) return { file, text: undefined, identity: id, print: recorded[1] };
+    }
+    return this.#readInput(file, source, budget, overBudget);
+  }
+
   #build(): { ruleSet: RuleSet; settings: Settings; report: ReloadReport } {
     const changed: string[] = [];
+    // Before any rule file is read: prints taken now are proof only of identities that settled before it.
+    const startedAt = Date.now();
     const loaded = loadSettings(this.cwd, this.env);
     const { issues: settingsIssues, trusted } = loaded;
     let { settings, managed } = loaded;
@@ -237,17 +286,24 @@ export class RuleHost {
       settingsIssues.push({ file: managedFile, path: "", message: `managed policy unreadable (${managedProblem}): the most restrictive reading applies (failMode "closed", no project rules, no packs but the managed file's own) until it is fixed`, severity: "error" });
     }
     const globalFile = globalRulesFile(this.env);
-    const globalFiles: Input[] = [this.#readInput(globalFile, "global")];
     const allProject = projectRuleFileList(this.cwd, settings.projectRulesPattern);
     const projectList = managed.projectRules ? allProject : { files: [], skipped: [] };
     if (!managed.projectRules) settingsIssues.push(...projectRulesOffIssue(this.env, allProject.files, managed));
     this.#managed = managed;
-    let budget = projectRuleBudget(trusted);
-    const projectFiles: Input[] = projectList.files.map((file) => {
-      const input = this.#readInput(file, "project", budget, overBudgetMessage(trusted));
-      budget -= bytesOf(input);
-      return input;
-    });
+    const snapshots = this.#opts.snapshots;
+    // The global and project files, read unless the snapshot's prints vouch for them (`known`).
+    const readLayers = (known: FilePrints | undefined): { globalFiles: Input[]; projectFiles: Input[] } => {
+      let budget = projectRuleBudget(trusted);
+      return {
+        globalFiles: [this.#inputOf(globalFile, "global", known)],
+        projectFiles: projectList.files.map((file) => {
+          const input = this.#inputOf(file, "project", known, budget, overBudgetMessage(trusted));
+          budget -= bytesOf(input);
+          return input;
+        }),
+      };
+    };
+    let { globalFiles, projectFiles } = readLayers(snapshots?.prints?.(this.cwd));
     // Reported on every build, from the snapshot too: an ignored file is never silent.
     const standing: LoadIssue[] = [...settingsIssues];
     for (const f of [...managedFiles, ...globalFiles, ...projectFiles]) if (f.failure) standing.push(...f.failure.issues);
@@ -255,17 +311,32 @@ export class RuleHost {
     const plugins = this.#opts.plugins?.();
 
     // Everything the merge depends on, rule texts by fingerprint; the snapshot store adds the binary's identity.
-    const snapshots = this.#opts.snapshots;
     let snapshotKey: string | undefined;
     if (snapshots) {
-      const parts = [`trusted=${this.#trusted}`, `unlocked=${JSON.stringify(settings.unlockBuiltins ?? [])}`, `cwd=${this.cwd}`, `actions=${[...(plugins?.actions ?? [])].sort().join(",")}`, `checks=${[...(plugins?.checks ?? [])].sort().join(",")}`];
-      for (const [source, files] of [["builtin", builtinFiles], ["managed", managedFiles], ["global", globalFiles], ["project", projectFiles]] as const) {
-        for (const f of files) parts.push(`${source}\0${f.file}\0${f.failure ? f.failure.print : f.text === undefined ? "-" : fingerprint(f.text)}`);
-      }
-      parts.push(packSnapshotKey(this, [managedFile, globalFile, projectRulesFile(this.cwd)], managed.allowedPacks));
-      snapshotKey = parts.join("\n");
+      const head = [`trusted=${this.#trusted}`, `unlocked=${JSON.stringify(settings.unlockBuiltins ?? [])}`, `cwd=${this.cwd}`, `actions=${[...(plugins?.actions ?? [])].sort().join(",")}`, `checks=${[...(plugins?.checks ?? [])].sort().join(",")}`];
+      const packs = packSnapshotKey(this, [managedFile, globalFile, projectRulesFile(this.cwd)], managed.allowedPacks);
+      const keyOf = () => {
+        const parts = [...head];
+        for (const [source, files] of [["builtin", builtinFiles], ["managed", managedFiles], ["global", globalFiles], ["project", projectFiles]] as const) {
+          for (const f of files) parts.push(`${source}\0${f.file}\0${keyPrint(f)}`);
+        }
+        parts.push(packs);
+        return parts.join("\n");
+      };
+      snapshotKey = keyOf();
       const rules = snapshots.load(this.cwd, snapshotKey);
-      if (rules) return this.#fromSnapshot(rules, settings, standing);
+      if (rules) {
+        this.#settlePrints(snapshots, snapshotKey, [...globalFiles, ...projectFiles], startedAt);
+        return this.#fromSnapshot(rules, settings, standing);
+      }
+      // A miss loads from the texts: the files the prints vouched for are read now, and the key made from what was read.
+      if ([...globalFiles, ...projectFiles].some((f) => f.print !== undefined)) {
+        ({ globalFiles, projectFiles } = readLayers(undefined));
+        const read = keyOf();
+        const again = read === snapshotKey ? undefined : snapshots.load(this.cwd, read);
+        snapshotKey = read;
+        if (again) return this.#fromSnapshot(again, settings, standing);
+      }
     }
 
     const seen = new Set<string>();
@@ -311,11 +382,24 @@ export class RuleHost {
     const broken = [...this.#cache.values()].some((c) => c.result.broken !== undefined);
     // A pack refused (not matching its lock, not allowed) is reported by every hook until fixed: not snapshotted either.
     if (snapshots && snapshotKey !== undefined && !needsPlugins(ruleSet) && !broken && packIssues.length === 0) {
-      snapshots.save(this.cwd, snapshotKey, ruleSet);
+      snapshots.save(this.cwd, snapshotKey, ruleSet, printsOf([...globalFiles, ...projectFiles], startedAt));
     }
     this.#issues = issues;
     this.#generation++;
     return { ruleSet, settings, report: { changed, issues, ruleCount: ruleSet.rules.length } };
+  }
+
+  /**
+   * After a hit for which some file was read (its identity had not settled when the prints were taken, or
+   * they had none for it): the prints again, with this build's start, once every file read has settled by
+   * then, so the next hooks read none of them. Rare: once after an edit of a rule file.
+   */
+  #settlePrints(snapshots: RuleSnapshots, key: string, inputs: readonly Input[], startedAt: number): void {
+    const read = inputs.filter((f) => f.print === undefined && f.text !== undefined);
+    if (read.length === 0 || !snapshots.refreshPrints) return;
+    if (!read.every((f) => f.identity !== undefined && settledBefore(f.identity, startedAt))) return;
+    const prints = printsOf(inputs, startedAt);
+    if (prints) snapshots.refreshPrints(this.cwd, key, prints);
   }
 
   /**

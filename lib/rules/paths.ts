@@ -1,14 +1,14 @@
 /** @module where rule and settings files live: honours PI_CODING_AGENT_DIR and HOME. */
 import { readdirSync } from "node:fs";
-import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { formatBytes } from "../fs/bounded-read.ts";
 import { globToRegExp } from "../glob.ts";
+import { systemHomedir } from "../home-dir.ts";
 
 export type Env = Record<string, string | undefined>;
 
 export function homeDir(env: Env): string {
-  return env.HOME || homedir();
+  return env.HOME || systemHomedir();
 }
 
 /** pi's agent folder: `$PI_CODING_AGENT_DIR`, else `~/.pi/agent`. */

@@ -6,8 +6,8 @@
 import { realpathSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { type ProtectedPaths, protectedPaths } from "../engine/protected-paths.ts";
-import type { PathGuard } from "../shell/paths.ts";
 import type { Settings } from "../engine/schema-core.ts";
+import type { PathGuard } from "../shell/paths.ts";
 import { agentDir, type Env, homeDir } from "./paths.ts";
 
 function realOr(p: string): string {
@@ -60,10 +60,17 @@ export class LinkFollowingGuard implements PathGuard {
 }
 
 /**
- * Built once per rule reload, never per event. The folders that hold protected files are resolved through
- * symlinks now, so a write through the real path is caught as well (the engine itself never touches the disk).
+ * Built once per rule reload, never per event, and only when a path is first asked about: most tool calls
+ * (a hook's `git status`) ask none, and the seven realpath calls cost a hook process ~0.2 ms. The folders that
+ * hold protected files are resolved through symlinks then, so a write through the real path is caught as well
+ * (the engine itself never touches the disk).
  */
-export function protectedPathsFor(env: Env, projectRoot: string, settings: Pick<Settings, "projectRulesPattern" | "audit">, execPath: string): LinkFollowingGuard {
+export function protectedPathsFor(env: Env, projectRoot: string, settings: Pick<Settings, "projectRulesPattern" | "audit">, execPath: string): PathGuard {
+  let built: PathGuard | undefined;
+  return { covers: (p, deep) => (built ??= buildProtectedPaths(env, projectRoot, settings, execPath)).covers(p, deep) };
+}
+
+function buildProtectedPaths(env: Env, projectRoot: string, settings: Pick<Settings, "projectRulesPattern" | "audit">, execPath: string): PathGuard {
   const home = homeDir(env);
   const audit = settings.audit;
   const auditDir = audit !== null && typeof audit === "object" && typeof (audit as { dir?: unknown }).dir === "string" ? (audit as { dir: string }).dir : undefined;

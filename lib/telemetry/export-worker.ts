@@ -5,6 +5,10 @@
  */
 import { createOtlpExporter, type OtlpExporter } from "./otlp-exporter.ts";
 import type { ExportReply, ExportRequest } from "./export-protocol.ts";
+import { normalJitPolicy } from "../jit-policy.ts";
+
+// The export thread lives as long as its face: the normal JIT policy, not a hook's (lib/jit-policy.ts).
+normalJitPolicy();
 
 declare const self: { onmessage: ((e: MessageEvent) => void) | null; postMessage(msg: unknown): void };
 

@@ -28,12 +28,22 @@ export const NA_SPACE = charSet(0, 0, 0, 0, 1);
 export const NA_OTHER = charSet(0, 0, 0, 0, 2);
 export const ALL = charSet(-1, -1, -1, -1, 3);
 
-/** Each ASCII character's set, made once (bit `c & 31` of word `c >> 5`). */
-const ASCII: CharSet[] = [];
-for (let c = 0; c < 128; c++) {
-  const bit = 1 << (c & 31);
-  const w = c >> 5;
-  ASCII.push(charSet(w === 0 ? bit : 0, w === 1 ? bit : 0, w === 2 ? bit : 0, w === 3 ? bit : 0, 0));
+/**
+ * Each ASCII character's set, made once (bit `c & 31` of word `c >> 5`), on first use: a hook answering from
+ * its snapshot reads no pattern, and this module is evaluated at its start.
+ */
+let ascii: CharSet[] | undefined;
+
+function asciiSets(): CharSet[] {
+  if (ascii) return ascii;
+  const table: CharSet[] = [];
+  for (let c = 0; c < 128; c++) {
+    const bit = 1 << (c & 31);
+    const w = c >> 5;
+    table.push(charSet(w === 0 ? bit : 0, w === 1 ? bit : 0, w === 2 ? bit : 0, w === 3 ? bit : 0, 0));
+  }
+  ascii = table;
+  return table;
 }
 
 function isUnicodeSpace(c: number): boolean {
@@ -42,7 +52,7 @@ function isUnicodeSpace(c: number): boolean {
 
 /** The set of one character (a non-ASCII one stands for its class of the two). */
 export function ch(code: number): CharSet {
-  return code < 128 ? (ASCII[code] as CharSet) : isUnicodeSpace(code) ? NA_SPACE : NA_OTHER;
+  return code < 128 ? (asciiSets()[code] as CharSet) : isUnicodeSpace(code) ? NA_SPACE : NA_OTHER;
 }
 
 export function union(x: CharSet, y: CharSet): CharSet {

@@ -12,14 +12,37 @@ import { ALL, type CharSet, ch, charSet, complement, EMPTY, NA_OTHER, NA_SPACE, 
 
 export type { CharSet } from "./char-set.ts";
 
-const DIGIT: CharSet = range(48, 57);
-const WORD: CharSet = union(union(DIGIT, range(65, 90)), union(range(97, 122), ch(95)));
-const SPACE: CharSet = union(union(range(9, 13), ch(32)), NA_SPACE);
-const DOT: CharSet = complement(union(ch(10), ch(13)));
-const NOT_DIGIT = complement(DIGIT);
-const NOT_SPACE = complement(SPACE);
-const NOT_WORD = complement(WORD);
-const WORD_FOLDED = union(WORD, NA_OTHER);
+/** The class escapes' sets and `.`'s, made on the first pattern read (a hook answering from its snapshot reads none). */
+interface ClassSets {
+  digit: CharSet;
+  word: CharSet;
+  space: CharSet;
+  dot: CharSet;
+  notDigit: CharSet;
+  notSpace: CharSet;
+  notWord: CharSet;
+  wordFolded: CharSet;
+}
+
+let classSets: ClassSets | undefined;
+
+function classes(): ClassSets {
+  if (classSets) return classSets;
+  const digit = range(48, 57);
+  const word = union(union(digit, range(65, 90)), union(range(97, 122), ch(95)));
+  const space = union(union(range(9, 13), ch(32)), NA_SPACE);
+  classSets = {
+    digit,
+    word,
+    space,
+    dot: complement(union(ch(10), ch(13))),
+    notDigit: complement(digit),
+    notSpace: complement(space),
+    notWord: complement(word),
+    wordFolded: union(word, NA_OTHER),
+  };
+  return classSets;
+}
 
 export type Node =
   | { t: "set"; set: CharSet }
@@ -74,11 +97,11 @@ function lit(code: number, mode: Mode): CharSet {
 function escapeSet(kind: string, negate: boolean, mode: Mode): CharSet {
   switch (kind) {
     case "digit":
-      return negate ? NOT_DIGIT : DIGIT;
+      return negate ? classes().notDigit : classes().digit;
     case "space":
-      return negate ? NOT_SPACE : SPACE;
+      return negate ? classes().notSpace : classes().space;
     case "word":
-      return negate ? NOT_WORD : mode.fold && mode.unicode ? WORD_FOLDED : WORD;
+      return negate ? classes().notWord : mode.fold && mode.unicode ? classes().wordFolded : classes().word;
     default:
       return ALL;
   }
@@ -219,7 +242,7 @@ function validatorFor(r: Reader): RegExpValidator {
       if (r.lookDepth === 0) r.spans.push({ kind: "backref", start, end });
       r.push({ t: "backref" });
     },
-    onAnyCharacterSet: () => r.push({ t: "set", set: DOT }),
+    onAnyCharacterSet: () => r.push({ t: "set", set: classes().dot }),
     onEscapeCharacterSet: (_s, _e, kind, negate) => {
       const mode = r.top.mode;
       if (!r.cls) return r.push({ t: "set", set: escapeSet(kind, negate, mode) });
