@@ -87,11 +87,38 @@ describe("prewarm", () => {
     }
   });
 
+  it("should await its beforeWarm once the rules are final, before the first warm evaluation", async () => {
+    const { provider, finish } = slowPlugins();
+    const ws = new Workspace({ env, cwd, watch: false, plugins: provider }, "test");
+    try {
+      ws.host(cwd);
+      const order: string[] = [];
+      const dispatcherFor = (evaluate: (e: HookEvent) => Decision | Promise<Decision>) =>
+        new Dispatcher({ workspace: ws, version: "test", log: quiet, evaluate: (e) => (order.push("evaluate"), evaluate(e)) });
+      const beforeWarm = async () => {
+        order.push(`before, plugins ${ws.scratch(cwd) ? "loaded" : "loading"}`);
+        await Bun.sleep(10);
+        order.push("before done");
+      };
+      const warmed = prewarm(ws, cwd, { dispatcherFor, log: quiet, evaluations: 1, beforeWarm });
+      await Bun.sleep(20);
+      expect(order).toEqual([]);
+      finish();
+      expect(await warmed).toBe(warmEvents(cwd).length);
+      expect(order.slice(0, 3)).toEqual(["before, plugins loaded", "before done", "evaluate"]);
+      expect(order.filter((o) => o.startsWith("before")).length).toBe(2);
+    } finally {
+      ws.close();
+    }
+  });
+
   it("should give up, warming nothing, when the plugins take longer than it waits", async () => {
     const { provider, finish } = slowPlugins();
     const ws = new Workspace({ env, cwd, watch: false, plugins: provider }, "test");
     try {
-      expect(await prewarm(ws, cwd, { ...warmOptions(ws, 1), readyWaitMs: 20 })).toBe(0);
+      let before = 0;
+      expect(await prewarm(ws, cwd, { ...warmOptions(ws, 1), readyWaitMs: 20, beforeWarm: () => void before++ })).toBe(0);
+      expect(before).toBe(0);
     } finally {
       finish();
       ws.close();

@@ -79,6 +79,11 @@ export interface PrewarmOptions {
   evaluations?: number;
   /** At most this long, wait for the JIT's compiler threads to finish what the warm-up gave them. */
   settleMs?: number;
+  /**
+   * Awaited once the project's rules are final (its plugins loaded, its rule set merged again for them),
+   * before the first warm evaluation: where the sidecar lets the load's code and garbage go (gc-policy.ts).
+   */
+  beforeWarm?: () => void | Promise<void>;
   /** How long to wait for the project's plugins before giving up on the warm-up. */
   readyWaitMs?: number;
   /** Past this long, the warm-up stops after the round it is in (a loaded host must not delay `initialize` much). */
@@ -128,6 +133,7 @@ export async function prewarm(workspace: Workspace, cwd: string, opts: PrewarmOp
     clearTimeout(waited);
     const evaluate = workspace.scratch(cwd);
     if (!evaluate) return 0;
+    await opts.beforeWarm?.();
     const events = warmEvents(cwd);
     const chunks = warmLines(events, Math.max(1, Math.round((opts.evaluations ?? WARM_EVALUATIONS) / events.length)));
     const deadline = performance.now() + (opts.budgetMs ?? WARM_BUDGET_MS);
