@@ -98,14 +98,19 @@ export async function runServe(
     released = true;
     return releaseLoad(patternFacts);
   };
-  const warm = opts.prewarm === false ? Promise.resolve(0) : prewarm(workspace, opts.cwd, { dispatcherFor, log: SILENT, beforeWarm: release });
+  // The warm-up's garbage goes before the client's first line is read (a few ms at 10,000 rules).
+  let collected = false;
+  const collect = () => {
+    collected = true;
+    gc.loaded(true);
+  };
+  const warm = opts.prewarm === false ? Promise.resolve(0) : prewarm(workspace, opts.cwd, { dispatcherFor, log: SILENT, beforeWarm: release, afterWarm: collect });
   void warm.then((n) => {
     try {
       // A warm-up that warmed nothing (plugins slower than it waits) released nothing either: done once
       // the rules are final (they are merged again when the plugins come), without holding the client.
       if (!released && opts.prewarm !== false) void workspace.ready(opts.cwd).then(release);
-      // The warm-up's garbage goes before the client's first line is read (a few ms at 10,000 rules).
-      gc.loaded(true);
+      if (!collected) collect();
       if (opts.yieldCompiler !== false && !closed) stopYielding = keepCompilerThreadsYielding();
     } finally {
       // Whatever happens here, the client's lines are read.

@@ -87,7 +87,7 @@ describe("prewarm", () => {
     }
   });
 
-  it("should await its beforeWarm once the rules are final, before the first warm evaluation", async () => {
+  it("should await its beforeWarm once the rules are final, before the first warm evaluation, and call afterWarm after the last", async () => {
     const { provider, finish } = slowPlugins();
     const ws = new Workspace({ env, cwd, watch: false, plugins: provider }, "test");
     try {
@@ -100,13 +100,14 @@ describe("prewarm", () => {
         await Bun.sleep(10);
         order.push("before done");
       };
-      const warmed = prewarm(ws, cwd, { dispatcherFor, log: quiet, evaluations: 1, beforeWarm });
+      const afterWarm = () => void order.push("after");
+      const warmed = prewarm(ws, cwd, { dispatcherFor, log: quiet, evaluations: 1, beforeWarm, afterWarm, settleMs: 0 });
       await Bun.sleep(20);
       expect(order).toEqual([]);
       finish();
-      expect(await warmed).toBe(warmEvents(cwd).length);
-      expect(order.slice(0, 3)).toEqual(["before, plugins loaded", "before done", "evaluate"]);
-      expect(order.filter((o) => o.startsWith("before")).length).toBe(2);
+      const n = warmEvents(cwd).length;
+      expect(await warmed).toBe(n);
+      expect(order).toEqual(["before, plugins loaded", "before done", ...Array.from({ length: n }, () => "evaluate"), "after"]);
     } finally {
       ws.close();
     }

@@ -84,6 +84,12 @@ export interface PrewarmOptions {
    * before the first warm evaluation: where the sidecar lets the load's code and garbage go (gc-policy.ts).
    */
   beforeWarm?: () => void | Promise<void>;
+  /**
+   * Called when the warm evaluations are done, before the wait for the compiler threads: a collection here
+   * frees the warm-up's garbage while the process is idle anyway, and the allocator hands the pages back
+   * during that wait (freed pages go back after an idle moment, not at the collection itself).
+   */
+  afterWarm?: () => void;
   /** How long to wait for the project's plugins before giving up on the warm-up. */
   readyWaitMs?: number;
   /** Past this long, the warm-up stops after the round it is in (a loaded host must not delay `initialize` much). */
@@ -143,6 +149,7 @@ export async function prewarm(workspace: Workspace, cwd: string, opts: PrewarmOp
     const more = () => next < chunks.length && (next < events.length || next % events.length !== 0 || performance.now() < deadline);
     const input = { read: async () => (more() ? { done: false, value: chunks[next++] } : { done: true }) };
     await serveStdio({ input, write: (line) => void (ANSWERED.test(line) && answered++) }, opts.dispatcherFor(evaluate), opts.log).done;
+    opts.afterWarm?.();
     await settleCompiler(opts.settleMs ?? SETTLE_MS);
     return answered;
   } catch {
