@@ -38,8 +38,8 @@ const TELEMETRY_EXIT_MS = 1_000;
 /**
  * Before the warm-up, once the rules are final: the pattern facts the load found are written now rather
  * than a second later, then the load's code and garbage go (gc-policy.ts runtimeShrinker). Measured at
- * 10,000 rules (bench/sections/memory.ts): RSS after start ~155-172 -> ~97-107 MB, after 100,000
- * evaluations ~122 -> ~106 MB. The client's first line waits for it (one full collection, a few ms).
+ * 10,000 rules (bench/sections/memory.ts, medians of 5 starts): RSS after start 154 -> 118 MB, after
+ * 100,000 evaluations 118 -> 108 MB. The client's first line waits for it (one full collection).
  */
 async function releaseLoad(facts: PatternFactsCache): Promise<void> {
   facts.writeNow();
