@@ -1,6 +1,6 @@
 /** @module unit tests: the sidecar's collection policy counts requests, collects in pauses between them, and after loads. */
 import { describe, expect, it } from "bun:test";
-import { createGcPolicy, GC_IDLE_MS, GC_OVERDUE_REQUESTS, type GcTimers, LARGE_INPUT_GC_BYTES } from "./gc-policy.ts";
+import { createGcPolicy, GC_IDLE_MS, GC_OVERDUE_REQUESTS, type GcTimers, LARGE_INPUT_GC_BYTES, runtimeShrinker } from "./gc-policy.ts";
 
 /** Timers that fire only when told: a "pause" is firing them with no request in between. */
 function manualTimers() {
@@ -122,5 +122,36 @@ describe("createGcPolicy", () => {
     for (const n of [0, -LARGE_INPUT_GC_BYTES, Number.NaN]) gc.input(n);
     expect(t.pending).toEqual([]);
     expect(runs).toBe(0);
+  });
+
+  it.each([
+    ["later, after the current task", false, 0],
+    ["before returning, when told to", true, 1],
+  ])("should collect after a load %s", (_label, now, atOnce) => {
+    let runs = 0;
+    const gc = createGcPolicy(() => runs++, 1_000_000, []);
+    gc.loaded(now);
+    expect(runs).toBe(atOnce);
+  });
+});
+
+describe("runtimeShrinker", () => {
+  it("should ask the runtime to shrink (not a plain collection) and resolve only after its idle moment", async () => {
+    const calls: string[] = [];
+    const shrink = runtimeShrinker({ gc: () => calls.push("gc"), shrink: () => calls.push("shrink") });
+    const done = shrink?.().then(() => calls.push("resolved"));
+    expect(calls).toEqual(["shrink"]);
+    // Not before a zero-delay timer (the shrink runs when the current task has returned).
+    await Promise.resolve();
+    expect(calls).toEqual(["shrink"]);
+    await done;
+    expect(calls).toEqual(["shrink", "resolved"]);
+  });
+
+  it("should fall back to a full collection where the runtime has no shrink, and to nothing without a runtime", async () => {
+    const forced: boolean[] = [];
+    await runtimeShrinker({ gc: (force) => forced.push(force) })?.();
+    expect(forced).toEqual([true]);
+    expect(runtimeShrinker(null)).toBeUndefined();
   });
 });

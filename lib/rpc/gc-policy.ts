@@ -18,13 +18,42 @@ export function runtimeCollector(): Collect | undefined {
   return bun ? () => bun.gc(true) : undefined;
 }
 
+/** The part of Bun the shrink needs (a parameter, so the tests can stand in for it). */
+export interface ShrinkRuntime {
+  gc(force: boolean): void;
+  /** Deprecated in Bun's types but present (1.4): at the runtime's next idle moment, see runtimeShrinker. */
+  shrink?: () => void;
+}
+
+/**
+ * Once, after a long-running face's first load and before its warm-up: Bun's `shrink`, which at the
+ * runtime's next idle moment (before a zero-delay timer fires, measured) collects in full, drops every
+ * function's compiled code and hands free pages back. The load's code ran ten thousand times at 10,000
+ * rules and was compiled up to the optimizing tiers (code blocks and JIT code a sidecar runs again only on
+ * a reload), and its garbage otherwise stayed resident: at 10,000 rules RSS after start 154 -> 118 MB,
+ * after 100,000 evaluations 118 -> 108 MB (medians of 5 starts). Never after the warm-up: it would drop
+ * the evaluation's warmed code too.
+ * Resolves once that idle moment has passed; where Bun has no `shrink`, a plain full collection.
+ */
+export function runtimeShrinker(runtime: ShrinkRuntime | null = (globalThis as { Bun?: ShrinkRuntime }).Bun ?? null): (() => Promise<void>) | undefined {
+  if (!runtime) return undefined;
+  return () => {
+    if (typeof runtime.shrink === "function") runtime.shrink();
+    else runtime.gc(true);
+    return new Promise<void>((resolve) => setTimeout(resolve, 0));
+  };
+}
+
 export interface GcPolicy {
   /** Call once per answered request. */
   request(): void;
   /** Call with the bytes of input read (request lines, bodies): large inputs leave large garbage. */
   input(bytes: number): void;
-  /** Call after loading or reloading rules (a burst of garbage). */
-  loaded(): void;
+  /**
+   * Call after loading or reloading rules (a burst of garbage). `now`: collect before returning, where
+   * nothing waits on it yet (the sidecar's warm-up, before its first client line: RSS is read right after).
+   */
+  loaded(now?: boolean): void;
 }
 
 export const DEFAULT_GC_EVERY = 1_000;
@@ -112,12 +141,13 @@ export function createGcPolicy(
         run();
       });
     },
-    loaded() {
+    loaded(now) {
       count = 0;
       sinceLoad = 0;
       dueAt = undefined;
+      if (now) collect();
       // After the current task: the reload's own caller should not wait for the collection.
-      setTimeout(collect, 0).unref?.();
+      else setTimeout(collect, 0).unref?.();
     },
   };
 }

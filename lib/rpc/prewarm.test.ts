@@ -87,11 +87,39 @@ describe("prewarm", () => {
     }
   });
 
+  it("should await its beforeWarm once the rules are final, before the first warm evaluation, and call afterWarm after the last", async () => {
+    const { provider, finish } = slowPlugins();
+    const ws = new Workspace({ env, cwd, watch: false, plugins: provider }, "test");
+    try {
+      ws.host(cwd);
+      const order: string[] = [];
+      const dispatcherFor = (evaluate: (e: HookEvent) => Decision | Promise<Decision>) =>
+        new Dispatcher({ workspace: ws, version: "test", log: quiet, evaluate: (e) => (order.push("evaluate"), evaluate(e)) });
+      const beforeWarm = async () => {
+        order.push(`before, plugins ${ws.scratch(cwd) ? "loaded" : "loading"}`);
+        await Bun.sleep(10);
+        order.push("before done");
+      };
+      const afterWarm = () => void order.push("after");
+      const warmed = prewarm(ws, cwd, { dispatcherFor, log: quiet, evaluations: 1, beforeWarm, afterWarm, settleMs: 0 });
+      await Bun.sleep(20);
+      expect(order).toEqual([]);
+      finish();
+      const n = warmEvents(cwd).length;
+      expect(await warmed).toBe(n);
+      expect(order).toEqual(["before, plugins loaded", "before done", ...Array.from({ length: n }, () => "evaluate"), "after"]);
+    } finally {
+      ws.close();
+    }
+  });
+
   it("should give up, warming nothing, when the plugins take longer than it waits", async () => {
     const { provider, finish } = slowPlugins();
     const ws = new Workspace({ env, cwd, watch: false, plugins: provider }, "test");
     try {
-      expect(await prewarm(ws, cwd, { ...warmOptions(ws, 1), readyWaitMs: 20 })).toBe(0);
+      let before = 0;
+      expect(await prewarm(ws, cwd, { ...warmOptions(ws, 1), readyWaitMs: 20, beforeWarm: () => void before++ })).toBe(0);
+      expect(before).toBe(0);
     } finally {
       finish();
       ws.close();

@@ -79,6 +79,17 @@ export interface PrewarmOptions {
   evaluations?: number;
   /** At most this long, wait for the JIT's compiler threads to finish what the warm-up gave them. */
   settleMs?: number;
+  /**
+   * Awaited once the project's rules are final (its plugins loaded, its rule set merged again for them),
+   * before the first warm evaluation: where the sidecar lets the load's code and garbage go (gc-policy.ts).
+   */
+  beforeWarm?: () => void | Promise<void>;
+  /**
+   * Called when the warm evaluations are done, before the wait for the compiler threads: a collection here
+   * frees the warm-up's garbage while the process is idle anyway, and the allocator hands the pages back
+   * during that wait (freed pages go back after an idle moment, not at the collection itself).
+   */
+  afterWarm?: () => void;
   /** How long to wait for the project's plugins before giving up on the warm-up. */
   readyWaitMs?: number;
   /** Past this long, the warm-up stops after the round it is in (a loaded host must not delay `initialize` much). */
@@ -128,6 +139,7 @@ export async function prewarm(workspace: Workspace, cwd: string, opts: PrewarmOp
     clearTimeout(waited);
     const evaluate = workspace.scratch(cwd);
     if (!evaluate) return 0;
+    await opts.beforeWarm?.();
     const events = warmEvents(cwd);
     const chunks = warmLines(events, Math.max(1, Math.round((opts.evaluations ?? WARM_EVALUATIONS) / events.length)));
     const deadline = performance.now() + (opts.budgetMs ?? WARM_BUDGET_MS);
@@ -137,6 +149,7 @@ export async function prewarm(workspace: Workspace, cwd: string, opts: PrewarmOp
     const more = () => next < chunks.length && (next < events.length || next % events.length !== 0 || performance.now() < deadline);
     const input = { read: async () => (more() ? { done: false, value: chunks[next++] } : { done: true }) };
     await serveStdio({ input, write: (line) => void (ANSWERED.test(line) && answered++) }, opts.dispatcherFor(evaluate), opts.log).done;
+    opts.afterWarm?.();
     await settleCompiler(opts.settleMs ?? SETTLE_MS);
     return answered;
   } catch {

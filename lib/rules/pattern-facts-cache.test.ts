@@ -56,6 +56,16 @@ describe("filePatternFactsCache", () => {
     expect(b.get(`/p${MAX_STORED_PATTERNS + 9}`)).toEqual({ analysis: null, sets: [], shapes: [] });
   });
 
+  it("should write what a deferred flush holds at once when told to", () => {
+    const file = join(dir, "pattern-facts.json");
+    const a = filePatternFactsCache(dir, "s", { deferMs: 60_000 });
+    a.add("/(ab+)+", RISKY);
+    a.flush();
+    expect(() => statSync(file)).toThrow();
+    a.writeNow();
+    expect(filePatternFactsCache(dir, "s").get("/(ab+)+")).toEqual(RISKY);
+  });
+
   it("should write nothing for a load that found no new pattern, and survive an unwritable folder", () => {
     const a = filePatternFactsCache(dir, "s");
     a.flush();
