@@ -157,6 +157,41 @@ describe("AuditLog", () => {
     expect(statSync(join(dir, "audit-2030-01-02.jsonl")).mode & 0o777).toBe(0o600);
   });
 
+  describe("deferred (the sidecar: lines after the answer)", () => {
+    it("should write nothing during the task, then every line in order once it ends", async () => {
+      const dir = tempDir();
+      const audit = new AuditLog({ settingFor: () => ({ dir }), env: {}, now: () => new Date("2030-01-01T12:00:00Z"), deferred: true });
+      for (const rule of ["a", "b", "c"]) audit.record(event, { ...blocked, fired: [{ rule, source: "global", action: "block" }] });
+      expect(readdirSync(dir)).toEqual([]);
+      await Promise.resolve();
+      const lines = readFileSync(join(dir, "audit-2030-01-01.jsonl"), "utf8").trim().split("\n");
+      expect(lines.map((l) => (JSON.parse(l) as { rule: string }).rule)).toEqual(["a", "b", "c"]);
+      audit.close();
+    });
+
+    it("should keep the decision's time and day, and split one batch across a new day's file", async () => {
+      const dir = tempDir();
+      let now = new Date("2030-01-01T23:59:59Z");
+      const audit = new AuditLog({ settingFor: () => ({ dir }), env: {}, now: () => now, deferred: true });
+      audit.record(event, blocked);
+      now = new Date("2030-01-02T00:00:01Z");
+      audit.record(event, blocked);
+      await Promise.resolve();
+      const read = (day: string) => readFileSync(join(dir, `audit-${day}.jsonl`), "utf8").trim().split("\n").map((l) => (JSON.parse(l) as { time: string }).time);
+      expect(read("2030-01-01")).toEqual(["2030-01-01T23:59:59.000Z"]);
+      expect(read("2030-01-02")).toEqual(["2030-01-02T00:00:01.000Z"]);
+      audit.close();
+    });
+
+    it("should lose no line when closed before the task ends (exit, SIGTERM)", () => {
+      const dir = tempDir();
+      const audit = new AuditLog({ settingFor: () => ({ dir }), env: {}, now: () => new Date("2030-01-01T12:00:00Z"), deferred: true });
+      for (let i = 0; i < 700; i++) audit.record(event, blocked);
+      audit.close();
+      expect(readFileSync(join(dir, "audit-2030-01-01.jsonl"), "utf8").trim().split("\n")).toHaveLength(700);
+    });
+  });
+
   it("should drop daily files past the retention when a new day starts", () => {
     const dir = tempDir();
     mkdirSync(dir, { recursive: true });

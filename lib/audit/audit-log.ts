@@ -120,7 +120,15 @@ export interface AuditLogOptions {
   env: Env;
   log?: Logger;
   now?: () => Date;
+  /**
+   * Write each line after the current task (a microtask), several in one write: a face that answers in the
+   * same task as the decision (the stdio sidecar) then answers first. `flush` and `close` write what waits.
+   */
+  deferred?: boolean;
 }
+
+/** Deferred decisions kept at most before they are written at once (one task's worth of lines). */
+const MAX_DEFERRED = 512;
 
 // O_NONBLOCK: a FIFO planted where the day's file goes would block the open until a reader came (a hook
 // hanging past every deadline); non-blocking it fails at once (ENXIO) or opens and is refused by fstat below.
@@ -148,6 +156,8 @@ export class AuditLog {
   #fd: number | undefined;
   #path: string | undefined;
   #lastError = "";
+  #deferred: { event: HookEvent; decision: Decision; now: Date }[] = [];
+  #flushing = false;
 
   constructor(opts: AuditLogOptions) {
     this.#opts = opts;
@@ -155,19 +165,74 @@ export class AuditLog {
 
   record(event: HookEvent, decision: Decision): void {
     if (decision.fired.length === 0) return;
+    // The time is the decision's, whenever the line is written.
+    const now = this.#opts.now?.() ?? new Date();
+    if (!this.#opts.deferred) {
+      const line = this.#lineFor(event, decision, now);
+      const fd = line ? this.#opened(line.config, now) : undefined;
+      if (line && fd !== undefined) this.#write(fd, line.text);
+      return;
+    }
+    this.#deferred.push({ event, decision, now });
+    if (this.#deferred.length >= MAX_DEFERRED) this.flush();
+    else if (!this.#flushing) {
+      this.#flushing = true;
+      queueMicrotask(() => this.flush());
+    }
+  }
+
+  /** Writes the deferred lines now, in order, one write per run of lines bound for the same file. */
+  flush(): void {
+    this.#flushing = false;
+    if (this.#deferred.length === 0) return;
+    const batch = this.#deferred;
+    this.#deferred = [];
+    let text = "";
+    for (const d of batch) {
+      const line = this.#lineFor(d.event, d.decision, d.now);
+      if (!line) continue;
+      // Another file (a new day, another folder): what is bound for the open one goes before it is closed.
+      if (text !== "" && this.#fd !== undefined && join(line.config.dir, auditFileName(d.now)) !== this.#path) {
+        this.#write(this.#fd, text);
+        text = "";
+      }
+      if (this.#opened(line.config, d.now) === undefined) continue;
+      text += line.text;
+    }
+    if (text !== "" && this.#fd !== undefined) this.#write(this.#fd, text);
+  }
+
+  /** The line for a decision and the config it is written under, or undefined when it is not audited. */
+  #lineFor(event: HookEvent, decision: Decision, now: Date): { config: AuditConfig; text: string } | undefined {
     let config: AuditConfig | undefined;
     try {
       config = auditConfig(this.#opts.settingFor(event.session.cwd), this.#opts.env);
     } catch {
-      return;
+      return undefined;
     }
-    if (!config) return;
-    const now = this.#opts.now?.() ?? new Date();
+    if (!config) return undefined;
     try {
       const rec = auditRecord(event, decision, config.includeContent, now);
-      if (!rec) return;
-      const fd = this.#open(config, now);
-      writeSync(fd, `${JSON.stringify(rec)}\n`);
+      return rec ? { config, text: `${JSON.stringify(rec)}\n` } : undefined;
+    } catch (err) {
+      this.#fail(err);
+      return undefined;
+    }
+  }
+
+  /** The descriptor of the day's file, opened if need be; undefined (reported) when it cannot be. */
+  #opened(config: AuditConfig, now: Date): number | undefined {
+    try {
+      return this.#open(config, now);
+    } catch (err) {
+      this.#fail(err);
+      return undefined;
+    }
+  }
+
+  #write(fd: number, text: string): void {
+    try {
+      writeSync(fd, text);
     } catch (err) {
       this.#fail(err);
     }
@@ -176,7 +241,7 @@ export class AuditLog {
   #open(config: AuditConfig, now: Date): number {
     const path = join(config.dir, auditFileName(now));
     if (this.#fd !== undefined && this.#path === path) return this.#fd;
-    this.close();
+    this.#closeFd();
     mkdirSync(config.dir, { recursive: true, mode: 0o700 });
     this.#fd = openAppendRegular(path);
     this.#path = path;
@@ -206,7 +271,13 @@ export class AuditLog {
     this.#opts.log?.error(`audit log: ${message}`);
   }
 
+  /** Writes what is deferred, then releases the file. */
   close(): void {
+    this.flush();
+    this.#closeFd();
+  }
+
+  #closeFd(): void {
     if (this.#fd !== undefined) {
       try {
         closeSync(this.#fd);

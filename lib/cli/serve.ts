@@ -6,7 +6,7 @@ import { keepCompilerThreadsYielding } from "../rpc/compiler-threads.ts";
 import { Dispatcher, type DispatcherOptions } from "../rpc/dispatch.ts";
 import { createGcPolicy, runtimeShrinker } from "../rpc/gc-policy.ts";
 import { prewarm } from "../rpc/prewarm.ts";
-import { countedInput, inputAfter, serveStdio, type TransportIO } from "../rpc/transport.ts";
+import { inputAfter, serveStdio, type TransportIO } from "../rpc/transport.ts";
 import type { Env } from "../rules/paths.ts";
 import { type PatternFactsCache, processPatternFacts } from "../rules/pattern-facts-cache.ts";
 import { type PluginProvider, Workspace } from "../rules/workspace.ts";
@@ -50,8 +50,8 @@ async function releaseLoad(facts: PatternFactsCache): Promise<void> {
 export async function runServe(
   opts: ServeOptions,
 ): Promise<{ done: Promise<number>; close: () => void; workspace: Workspace; telemetry: TelemetrySink; warmed: Promise<number> }> {
-  const audit = new AuditLog({ env: opts.env, log: opts.log, settingFor: (cwd): unknown => workspace.host(cwd).settings.audit });
-  const telemetry = new TelemetrySink({ env: opts.env, face: "serve", version: opts.version, log: opts.log, threaded: true, statusFile: telemetryStatusFile(opts.env) });
+  const audit = new AuditLog({ env: opts.env, log: opts.log, deferred: true, settingFor: (cwd): unknown => workspace.host(cwd).settings.audit });
+  const telemetry = new TelemetrySink({ env: opts.env, face: "serve", version: opts.version, log: opts.log, threaded: true, deferred: true, statusFile: telemetryStatusFile(opts.env) });
   // A start whose rule files were seen before parses none of their patterns (written a second after a load).
   const patternFacts = processPatternFacts(opts.env, opts.version, { deferMs: 1_000 });
   const workspace = new Workspace(
@@ -59,7 +59,7 @@ export async function runServe(
       env: opts.env,
       cwd: opts.cwd,
       watch: true,
-      // The audit line is written, and the span queued, before the answer: both are cheap; exports come later.
+      // The audit line and the span are made right after the answer is written (deferred: a microtask), exports later.
       onDecision: decisionSinks(audit, telemetry),
       ...(opts.plugins ? { plugins: opts.plugins } : {}),
       patternFacts,
@@ -80,7 +80,7 @@ export async function runServe(
   const warmed = new Promise<number>((resolve) => {
     warmedUp = resolve;
   });
-  const transport = serveStdio({ input: inputAfter(warmed, countedInput(opts.input, (n) => gc.input(n))), write }, dispatcherFor(), opts.log, opts.maxLineBytes);
+  const transport = serveStdio({ input: inputAfter(warmed, opts.input), write, onInput: (n) => gc.input(n) }, dispatcherFor(), opts.log, opts.maxLineBytes);
   workspace.onNotify((level, message, data) => {
     // Notifications follow (re)loads: their garbage is collected once they are done.
     gc.loaded();

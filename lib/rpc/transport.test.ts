@@ -7,7 +7,7 @@ import { Readable } from "node:stream";
 import type { Logger } from "../log.ts";
 import { Workspace } from "../rules/workspace.ts";
 import { Dispatcher } from "./dispatch.ts";
-import { countedInput, inputAfter, serveStdio, type TransportIO } from "./transport.ts";
+import { inputAfter, serveStdio, type TransportIO } from "./transport.ts";
 
 const quiet: Logger = { debug: () => {}, info: () => {}, warning: () => {}, error: () => {} };
 let root = "";
@@ -102,18 +102,18 @@ describe("inputAfter", () => {
   });
 });
 
-describe("countedInput", () => {
-  const chunks = [new Uint8Array(3), new Uint8Array(0), new Uint8Array(5)];
+describe("serveStdio onInput", () => {
+  const line = new TextEncoder().encode('{"jsonrpc":"2.0","id":1,"method":"ping"}\n');
+  const chunks = () => [line.subarray(0, 10), new Uint8Array(0), line.subarray(10)];
   it.each([
-    ["an async iterable", () => (async function* () { yield* chunks; })()],
-    ["a chunk reader", () => { let i = 0; return { read: async () => (i < chunks.length ? { done: false, value: chunks[i++] } : { done: true }) }; }],
-  ] as const)("should pass %s through unchanged and count every chunk's bytes", async (_name, make) => {
+    ["an async iterable", () => (async function* () { yield* chunks(); })()],
+    ["a chunk reader", () => { const cs = chunks(); let i = 0; return { read: async () => (i < cs.length ? { done: false, value: cs[i++] } : { done: true }) }; }],
+  ] as const)("should tell the bytes of every chunk of %s and still answer its lines", async (_name, make) => {
     const seen: number[] = [];
-    const input = countedInput(make(), (n) => seen.push(n));
-    const got: Uint8Array[] = [];
-    if (Symbol.asyncIterator in input) for await (const c of input) got.push(c);
-    else for (let r = await input.read(); !r.done; r = await input.read()) if (r.value) got.push(r.value);
-    expect(got.map((c) => c.byteLength)).toEqual([3, 0, 5]);
-    expect(seen).toEqual([3, 0, 5]);
+    const out: string[] = [];
+    const t = serveStdio({ input: make(), write: (l) => out.push(l), onInput: (n) => seen.push(n) }, new Dispatcher({ workspace, version: "test", log: quiet }), quiet);
+    await t.done;
+    expect(seen).toEqual([10, 0, line.byteLength - 10]);
+    expect(out).toEqual(['{"jsonrpc":"2.0","id":1,"result":{}}\n']);
   });
 });

@@ -13,6 +13,11 @@ export interface TransportIO {
   input: AsyncIterable<Uint8Array> | ChunkReader;
   /** Writes one complete line (with its LF). */
   write: (line: string) => void;
+  /**
+   * Told the bytes of each chunk as it is read (the GC policy's large-input rule). A callback in the read
+   * loop, not a wrapper around `input`: a wrapping async `read()` costs every request a promise and a hop.
+   */
+  onInput?: (bytes: number) => void;
 }
 
 export interface Transport {
@@ -43,25 +48,6 @@ export function inputAfter(ready: Promise<unknown>, input: TransportIO["input"])
       const g = gate;
       gate = undefined;
       return g.then(() => input.read());
-    },
-  };
-}
-
-/** The same input, telling `count` the bytes of each chunk as it is read (the GC policy's large-input rule). */
-export function countedInput(input: TransportIO["input"], count: (bytes: number) => void): TransportIO["input"] {
-  if (Symbol.asyncIterator in input) {
-    return (async function* () {
-      for await (const chunk of input) {
-        count(chunk.byteLength);
-        yield chunk;
-      }
-    })();
-  }
-  return {
-    async read() {
-      const r = await input.read();
-      if (!r.done && r.value) count(r.value.byteLength);
-      return r;
     },
   };
 }
@@ -106,10 +92,13 @@ export function serveStdio(io: TransportIO, dispatcher: Dispatcher, log: Logger,
     // An iterable first: a node Readable (process.stdin) has a `read()` of its own, with other semantics.
     const pull: () => Promise<IteratorResult<Uint8Array> | { done: boolean; value?: Uint8Array | undefined }> =
       Symbol.asyncIterator in input ? ((it) => () => it.next())(input[Symbol.asyncIterator]()) : () => input.read();
+    const onInput = io.onInput;
     for (;;) {
       const { done, value } = await pull();
       if (done) break;
-      if (value) framer.push(value, handle);
+      if (!value) continue;
+      onInput?.(value.byteLength);
+      framer.push(value, handle);
       while (inFlight.size >= MAX_IN_FLIGHT) await Promise.race(inFlight);
     }
     framer.end(handle);

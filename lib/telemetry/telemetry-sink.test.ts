@@ -115,4 +115,46 @@ describe("TelemetrySink", () => {
     expect(() => sink.record(event("a"), decision, meta(hostile))).not.toThrow();
     void sink.close(0);
   });
+
+  describe("deferred (the sidecar: spans after the answer)", () => {
+    it("should build no span during the task, then the same spans, in order, once it ends", async () => {
+      const s = settings("http://127.0.0.1:1");
+      const made = async (deferred: boolean) => {
+        const fake = fakeExporter();
+        const sink = new TelemetrySink({ env: {}, face: "serve", version: "t", load: fake.load, batchMs: 10_000, deferred });
+        for (const id of ["a", "b", "c"]) sink.record(event(id), decision, meta(s));
+        const during = sink.stats().queued;
+        const pending = sink.pending;
+        await Promise.resolve();
+        const after = sink.stats().queued;
+        await sink.flush(1_000);
+        await sink.close(100);
+        return { during, pending, after, spans: fake.batches.flat() };
+      };
+      const now = await made(false);
+      const later = await made(true);
+      expect([later.during, later.pending, later.after]).toEqual([0, true, 3]);
+      expect(now.during).toBe(3);
+      expect(later.spans.map((r) => r.attributes["shepherd.session.id"])).toEqual(["a", "b", "c"]);
+      expect(later.spans).toEqual(now.spans);
+    });
+
+    it("should export what is still deferred when closed at once", async () => {
+      const fake = fakeExporter();
+      const sink = new TelemetrySink({ env: {}, face: "serve", version: "t", load: fake.load, batchMs: 10_000, deferred: true });
+      sink.record(event("a"), decision, meta(settings("http://127.0.0.1:1")));
+      await sink.close(1_000);
+      expect(fake.batches.flat().map((r) => r.attributes["shepherd.session.id"])).toEqual(["a"]);
+      expect(sink.stats()).toMatchObject({ queued: 1, exported: 1 });
+    });
+
+    it("should never throw from record, whatever the settings hold", () => {
+      const sink = new TelemetrySink({ env: { OTEL_EXPORTER_OTLP_ENDPOINT: "http://127.0.0.1:1" }, face: "serve", version: "t", load: fakeExporter().load, deferred: true });
+      const hostile = { ...DEFAULT_SETTINGS, get telemetry(): unknown {
+        throw new Error("boom");
+      } } as Settings;
+      expect(() => sink.record(event("a"), decision, meta(hostile))).not.toThrow();
+      void sink.close(0);
+    });
+  });
 });

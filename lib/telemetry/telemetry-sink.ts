@@ -38,6 +38,12 @@ export interface TelemetrySinkOptions {
   statusFile?: string;
   /** Export from a thread of its own (worker-exporter.ts): for the long-running faces, so the SDK's work never runs between two answers. */
   threaded?: boolean;
+  /**
+   * Build each span after the current task (a microtask), not inside `record`: a face that writes its answer
+   * in the same task as the decision (the stdio sidecar) then answers first. `flush`, `close` and `pending`
+   * take the deferred ones into account, so none is lost.
+   */
+  deferred?: boolean;
   /** The exporter factory (tests); the SDK's, loaded on first use, otherwise. */
   load?: () => Promise<(opts: OtlpExportOptions) => OtlpExporter>;
 }
@@ -74,10 +80,23 @@ interface Pipeline {
 
 const NONE = Symbol("off");
 
+/** Deferred decisions kept at most before they are turned into spans at once (one task's worth of lines). */
+const MAX_DEFERRED = 512;
+
+interface Deferred {
+  event: HookEvent;
+  decision: Decision;
+  meta: DecisionMeta;
+}
+
 export class TelemetrySink {
   readonly #opts: TelemetrySinkOptions;
   readonly #configs = new WeakMap<object, TelemetryConfig | typeof NONE>();
   readonly #pipelines = new Map<string, Pipeline>();
+  /** A pipeline's key per config object (configs are cached per settings object): no key string per decision. */
+  readonly #keys = new WeakMap<TelemetryConfig, string>();
+  #deferred: Deferred[] = [];
+  #draining = false;
   readonly #stats: TelemetryStats = { queued: 0, exported: 0, dropped: 0, failed: 0 };
   readonly #logged = new Map<string, number>();
   #factory: Promise<((opts: OtlpExportOptions) => OtlpExporter) | undefined> | undefined;
@@ -93,6 +112,36 @@ export class TelemetrySink {
 
   /** The hot path: a lookup, a plain object, a push. Never throws. */
   record(event: HookEvent, decision: Decision, meta: DecisionMeta): void {
+    if (this.#closed) return;
+    if (this.#opts.deferred) {
+      // Telemetry off (the default) costs a lookup here, as before; on, the span waits for the answer.
+      try {
+        if (!this.#configFor(meta.settings)) return;
+      } catch (err) {
+        this.#problem("record", `telemetry: a decision could not be recorded: ${err instanceof Error ? err.message : String(err)}`);
+        return;
+      }
+      this.#deferred.push({ event, decision, meta });
+      if (this.#deferred.length >= MAX_DEFERRED) this.#drain();
+      else if (!this.#draining) {
+        this.#draining = true;
+        queueMicrotask(() => this.#drain());
+      }
+      return;
+    }
+    this.#recordNow(event, decision, meta);
+  }
+
+  /** Turns the deferred decisions into queued spans, in the order they were decided. */
+  #drain(): void {
+    this.#draining = false;
+    if (this.#deferred.length === 0) return;
+    const batch = this.#deferred;
+    this.#deferred = [];
+    for (const d of batch) this.#recordNow(d.event, d.decision, d.meta);
+  }
+
+  #recordNow(event: HookEvent, decision: Decision, meta: DecisionMeta): void {
     if (this.#closed) return;
     try {
       const config = this.#configFor(meta.settings);
@@ -118,6 +167,7 @@ export class TelemetrySink {
 
   /** Whether any record waits for export (a hook flushes only then, so telemetry off costs it nothing). */
   get pending(): boolean {
+    if (this.#deferred.length > 0) return true;
     for (const p of this.#pipelines.values()) if (p.queue.length > 0 || p.running) return true;
     return false;
   }
@@ -134,6 +184,7 @@ export class TelemetrySink {
 
   /** Exports what is queued now, giving up at `deadlineMs` (what is left then is counted as failed). */
   async flush(deadlineMs: number): Promise<void> {
+    this.#drain();
     const work = [...this.#pipelines.values()].map((p) => {
       if (p.timer) clearTimeout(p.timer);
       p.timer = undefined;
@@ -204,7 +255,11 @@ export class TelemetrySink {
   }
 
   #pipeline(config: TelemetryConfig): Pipeline | undefined {
-    const key = `${config.url}\n${JSON.stringify(config.headers)}`;
+    let key = this.#keys.get(config);
+    if (key === undefined) {
+      key = `${config.url}\n${JSON.stringify(config.headers)}`;
+      this.#keys.set(config, key);
+    }
     const hit = this.#pipelines.get(key);
     if (hit) {
       // A reload may change the cap or the content switch of the same endpoint: the latest wins.
