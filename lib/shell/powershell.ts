@@ -312,7 +312,8 @@ function psStatement(words: PsWord[], vars: Map<string, string>, cwd: string, vi
   const out: SimpleCommand[] = [];
   // Subexpressions and script blocks run their contents.
   for (const w of words) {
-    const m = /^[$@]?\((.*)\)$/s.exec(w.raw) ?? /^\{(.*)\}$/s.exec(w.raw);
+    // `[void](Remove-Item ~ -Recurse -Force)`: a type cast before a parenthesised pipeline runs it all the same.
+    const m = /^(?:\[[\w.]+(?:\[\])?\]\s*)*[$@]?\((.*)\)$/s.exec(w.raw) ?? /^\{(.*)\}$/s.exec(w.raw);
     if (m?.[1] !== undefined && !/^\(\s*(?:Join|Split)-Path\b/i.test(w.raw)) host.powershell(m[1], cwd, "powershell (...)");
   }
   // -WhatIf: PowerShell only says what it would do.

@@ -18,6 +18,19 @@ const SECRET_DIRS = new Set([".ssh", ".aws", ".gnupg", ".password-store"]);
 /** Inside ~/.ssh, what is public. */
 const SSH_PUBLIC = new Set(["known_hosts", "known_hosts.old", "config", "authorized_keys"]);
 
+/** Data files (not code) whose name says they hold credentials: `gcp-credentials.json`, `db-secret.yaml`, `firebase-service-account.json`, `kubeconfig`. */
+const CREDENTIAL_WORD = /(?:^|[-_.])(?:credentials?|secrets?|service[-_]?account(?:[-_]?key)?|serviceaccountkey|kubeconfig)(?:[-_.]|$)/;
+const DATA_EXT = /\.(?:json|ya?ml|toml|env|ini|xml|txt|conf|cfg|properties)$/;
+/** A template, a schema or a fake names the shape of a secret, not one. */
+const NOT_REAL = /(?:^|[-_.])(?:example|sample|template|tmpl|dist|schema|mock|fake|dummy|placeholder)(?:[-_.]|$)/;
+
+function namedCredentialFile(base: string): boolean {
+  if (base.length > 255 || NOT_REAL.test(base)) return false;
+  // kubeconfig has no extension as often as it has one (`./kubeconfig`, `prod.kubeconfig`).
+  if (/^(?:[\w.-]+[-_.])?kubeconfig(?:[-_.][\w-]+)?(?:\.ya?ml)?$/.test(base)) return true;
+  return DATA_EXT.test(base) && CREDENTIAL_WORD.test(base.replace(/\.[^.]+$/, ""));
+}
+
 /**
  * Whether a path word names a secret file. Pure text, in time linear in the word (no backtracking pattern:
  * a hostile 64 KB argument costs one pass). No file is read: a link already in the project that points to a
@@ -47,6 +60,7 @@ function isSecretName(word: string): boolean {
   if (base.endsWith(".pem")) return base.includes("private") || base.includes("privkey") || base.includes("_key") || base.includes("-key");
   if (SECRET_SUFFIXES.some((x) => base.endsWith(x) && base.length > x.length)) return true;
   if (base.startsWith("service") && base.endsWith(".json") && base.includes("account")) return true;
+  if (namedCredentialFile(base)) return true;
   // `@/proc/self/environ`, `if=/proc/1/environ`: the name after a separator.
   if (base === "environ" && /(?:^|[@=:])\/proc\/[^/]+$/.test(grand)) return true;
   if (parent === ".kube" && base.startsWith("config")) return true;
