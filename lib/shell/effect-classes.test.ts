@@ -708,3 +708,102 @@ describe("effectsOf", () => {
     });
   });
 });
+
+describe("effectsOf, fresh6 classes", () => {
+  describe("a data file named as a credential is a secret, its template is not", () => {
+    it.each([
+      ["cat ./config/gcp-credentials.json", ["secret-read ./config/gcp-credentials.json"]],
+      ["jq -r .private_key ./firebase-service-account.json", ["secret-read ./firebase-service-account.json"]],
+      ["cat k8s/db-secret.yaml", ["secret-read k8s/db-secret.yaml"]],
+      ["cat ./kubeconfig", ["secret-read ./kubeconfig"]],
+      ["cat credentials.example.json", []],
+      ["cat src/secrets.ts", []],
+    ] as [string, string[]][])("should derive from %s its effects", (line, expected) => {
+      expect(kinds(line)).toEqual(expected);
+    });
+  });
+  describe("a schema tool, framework task or SQL reaching a client or driver that drops or empties the database", () => {
+    it.each([
+      ["npx prisma migrate reset --force", ["remote-delete"]],
+      ["npx prisma migrate dev --name init", []],
+      ["npx drizzle-kit push --force", ["remote-delete"]],
+      ["npx drizzle-kit generate", []],
+      ["bundle exec rails db:drop", ["remote-delete"]],
+      ["bin/rails db:migrate", []],
+      ["python manage.py flush --noinput", ["remote-delete"]],
+      ["python manage.py migrate", []],
+      ["php artisan migrate:fresh", ["remote-delete"]],
+      ["php artisan migrate", []],
+      ["mysqladmin -u root drop shop", ["remote-delete"]],
+      ["mysqladmin status", []],
+      ["supabase db reset --linked", ["remote-delete"]],
+      ["supabase db reset", []],
+      ["sls remove -s prod", ["remote-delete"]],
+      ["sqlite3 app.db 'DELETE FROM sessions;'", ["remote-delete"]],
+      ["sqlite3 app.db 'SELECT 1'", []],
+      ["echo 'DROP TABLE t;' | psql app", ["remote-delete"]],
+      ["echo 'SELECT 1;' | psql app", []],
+      ["node -e \"db.query('DELETE FROM clinics')\"", ["remote-delete"]],
+      ["python3 -c \"print('DROP TABLE users')\"", []],
+    ] as [string, string[]][])("should derive from %s its effects", (line, expected) => {
+      expect(kinds(line)).toEqual(expected);
+    });
+  });
+  describe("the names of the environment are not its values", () => {
+    it.each([
+      ["node -e \"console.log(Object.keys(process.env).length)\"", []],
+      ["node -e \"console.log(process.env)\"", ["secret-read"]],
+    ] as [string, string[]][])("should derive from %s its effects", (line, expected) => {
+      expect(kinds(line)).toEqual(expected);
+    });
+  });
+  describe("an environment runner runs the rest of its words", () => {
+    it.each([
+      ["poetry run rm -rf ~", ["delete -r /home/user"]],
+      ["poetry run pytest", []],
+      ["uv run --with rich rm -rf ~", ["delete -r /home/user"]],
+      ["mise exec node@22 -- rm -rf ~", ["delete -r /home/user"]],
+      ["mise exec node@22 -- node -v", []],
+      ["aws-vault exec prod -- rm -rf ~", ["delete -r /home/user"]],
+    ] as [string, string[]][])("should derive from %s its effects", (line, expected) => {
+      expect(kinds(line)).toEqual(expected);
+    });
+  });
+  describe("a file a program is told to write, and a home configuration file deleted, moved or edited", () => {
+    it.each([
+      ["find . -fprint ~/.bashrc", ["system-write /home/user/.bashrc"]],
+      ["find . -fprint ./files.txt", []],
+      ["git diff --output=/etc/profile.d/x.sh", ["system-write /etc/profile.d/x.sh"]],
+      ["git diff --output=./changes.patch", []],
+      ["sort -o ~/.ssh/config hosts.txt", ["system-write /home/user/.ssh/config"]],
+      ["sort -o sorted.txt hosts.txt", []],
+      ["rm -f ~/.zshrc", ["delete /home/user/.zshrc", "truncate /home/user/.zshrc"]],
+      ["rm -f ~/.zcompdump", ["delete /home/user/.zcompdump"]],
+      ["mv ~/.bashrc ./bashrc.bak", ["move-away -r /home/user/.bashrc", "system-write /home/user/.bashrc"]],
+      ["mv ./a.txt ./b.txt", ["move-away -r ./a.txt"]],
+      ["sed -i 's/a/b/' ~/.gitconfig", ["system-write /home/user/.gitconfig"]],
+      ["sed -i 's/a/b/' ./config.yml", []],
+      ["cp -r ./templates/* ~/.config/nvim/", ["system-write /home/user/.config/nvim/"]],
+      ["cp -r ./build ~/.cache/build-copy", []],
+    ] as [string, string[]][])("should derive from %s its effects", (line, expected) => {
+      expect(kinds(line)).toEqual(expected);
+    });
+  });
+  describe("${x@P} expands x as a prompt, running its substitutions; ${x=v} sets x", () => {
+    it.each([
+      ["x='\\140rm -rf ~\\140'; echo \"${x@P}\"", ["delete -r /home/user"]],
+      ["p='\\u@\\h'; echo \"${p@P}\"", []],
+      ["echo \"${v=\\140rm -rf ~\\140}${v@P}\"", ["delete -r /home/user"]],
+    ] as [string, string[]][])("should derive from %s its effects", (line, expected) => {
+      expect(kinds(line)).toEqual(expected);
+    });
+  });
+  describe("a PowerShell type cast before a parenthesised pipeline runs it", () => {
+    it.each([
+      ["[void](Remove-Item ~ -Recurse -Force)", ["delete -r /home/user"]],
+      ["[void](Get-ChildItem .)", []],
+    ] as [string, string[]][])("should derive from %s its effects", (line, expected) => {
+      expect(psKinds(line)).toEqual(expected);
+    });
+  });
+});
