@@ -95,6 +95,8 @@ export function lineEffects(commands: readonly SimpleCommand[]): Map<SimpleComma
   let sourced = false;
   /** A download was extracted (`curl x | tar xz`, `tar xf x.tgz` of a fetched file): what it unpacked is from the network. */
   let extracted = false;
+  /** Directories a download was unpacked into (`tar xz -C /tmp/tool`). */
+  const unpackedInto: string[] = [];
   const links = new Map<string, string>();
   const add = (c: SimpleCommand, e: Effect) => out.set(c, [...(out.get(c) ?? []), e]);
   /** The last command was an endless producer piped straight into xargs (`yes |`, `seq inf |`). */
@@ -136,6 +138,13 @@ export function lineEffects(commands: readonly SimpleCommand[]): Map<SimpleComma
       }
     }
     if (extracted && c.argv[0] !== undefined && /^\.{1,2}\//.test(c.argv[0]) && !fetched.has(base(c.argv[0]))) add(c, effect("remote-code", `runs ${c.argv[0]}, unpacked from a download earlier on the line`));
+    // `curl URL | tar xz -C /tmp && /tmp/tool/install.sh`: a program under the directory the download was unpacked into.
+    else if (unpackedInto.length > 0 && c.argv[0] !== undefined && unpackedInto.some((d) => (c.argv[0] ?? "").startsWith(`${d}/`) || (RUNS_FILE.test(c.program) && (c.argv[1] ?? "").startsWith(`${d}/`)))) add(c, effect("remote-code", `runs ${c.argv[0]}, unpacked from a download earlier on the line`));
+    if ((c.program === "tar" || c.program === "unzip" || c.program === "bsdtar") && (extracted || c.argv.slice(1).some((w) => fetched.has(base(w)))) && unpackedInto.length < 16) {
+      const k = c.argv.findIndex((w) => w === "-C" || w === "--directory" || w === "-d");
+      const dir = k > 0 ? c.argv[k + 1] : c.argv.find((w) => w.startsWith("--directory="))?.slice(12);
+      if (dir !== undefined && dir !== "" && dir !== "." && dir !== "./") unpackedInto.push(dir.replace(/\/+$/, ""));
+    }
     if ((c.program === "curl" || c.program === "wget") && c.pipeTo.some((x) => x === "tar" || x === "bsdtar" || x === "unzip" || x === "busybox")) extracted = true;
     if ((c.program === "tar" || c.program === "unzip" || c.program === "bsdtar") && c.argv.slice(1).some((w) => fetched.has(base(w)))) extracted = true;
     for (const f of downloads(c)) {

@@ -333,7 +333,8 @@ export function lex(src: string, budget: LexBudget = { words: SHELL_LIMITS.maxWo
           i += 2;
           continue;
         }
-        lit += src[i + 1] ?? "";
+        // A backslash that ends the line escapes nothing: bash keeps it (`cmd /c rd /s /q \` is the drive root).
+        lit += i + 1 < n ? (src[i + 1] ?? "") : "\\";
         i += 2;
         continue;
       }

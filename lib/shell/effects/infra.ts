@@ -273,6 +273,9 @@ function databaseDestroy(cmd: SimpleCommand): string | undefined {
   return m === null ? undefined : `${p}: ${m[0].trim()}`;
 }
 
+/** ORM calls that delete every row of a model: `User.delete_all`, `User.objects.all().delete()`, `deleteMany({})`, `truncate: true`. */
+export const ORM_WIPE = /\b[A-Z]\w*\.(?:delete_all|destroy_all)\b|\.objects\.all\(\)\.delete\(\)|\.deleteMany\(\s*(?:\{\s*\})?\s*\)|\btruncate\s*:\s*true\b|\.query\(\s*\w+\s*\)\.delete\(\)/;
+
 /** Words of a framework's task runner that drop, empty or recreate the database it is configured for. */
 const RAILS_TASK = /^db:(?:drop(?::all)?|reset|purge|migrate:reset|truncate_all)$/;
 const ARTISAN_TASK = /^(?:migrate:fresh|migrate:reset|migrate:refresh|db:wipe)$/;
@@ -296,6 +299,8 @@ function schemaReset(cmd: SimpleCommand): string | undefined {
       return ops[0] === "push" && a.some((w) => w === "--force" || w === "-f") ? "drizzle-kit push --force" : undefined;
     case "rails":
     case "rake": {
+      // `rails runner 'User.delete_all'`: Ruby run against the app's database.
+      if (p === "rails" && (ops[0] === "runner" || ops[0] === "r") && ORM_WIPE.test(ops.slice(1).join("\n"))) return "rails runner deletes every row of a model";
       const task = ops.find((w) => RAILS_TASK.test(w));
       return task === undefined ? undefined : `${p} ${task}`;
     }

@@ -2,7 +2,7 @@
 import type { SimpleCommand } from "../types.ts";
 import type { Analysis } from "../flags.ts";
 import { isSecretPath } from "./secrets.ts";
-import { SQL_DESTROY } from "./infra.ts";
+import { ORM_WIPE, SQL_DESTROY } from "./infra.ts";
 import { SECRET_VAR } from "./network.ts";
 import { effect, type Effect } from "./types.ts";
 
@@ -108,6 +108,7 @@ export function codeEffects(cmd: SimpleCommand): Effect[] {
   // `node -e "db.query('DELETE FROM clinics')"`: a statement run through a database driver, not printed.
   const sql = SQL_CALL.test(code) ? SQL_DESTROY.exec([...code.matchAll(QUOTED)].map((m) => m[2] ?? "").join("\n")) : null;
   if (sql !== null) out.push(effect("remote-delete", `deletes remote data or infrastructure (runs ${sql[0].trim()} through a database driver)`));
+  else if (ORM_WIPE.test(code.replace(STRING, '""'))) out.push(effect("remote-delete", "deletes remote data or infrastructure (an ORM call that deletes every row of a model)"));
   if (ENV_WHOLE.test(envCode) && SENDS.test(code)) out.push(effect("network-send", "sends the environment over the network", [], { data: "env" }));
   else if (ENV_WHOLE.test(envCode)) secrets.push("the whole environment");
   if (secrets.length > 0) out.push(effect("secret-read", `reads secrets: ${secrets.join(" ")}`, secrets.filter((s) => !s.startsWith("a ") && !s.startsWith("the "))));

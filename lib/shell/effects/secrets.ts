@@ -158,6 +158,14 @@ function secretCommand(cmd: SimpleCommand, an: Analysis): string | undefined {
   if (p === "doppler" && sub === "secrets" && (pos.length === 0 || pos[0] === "get" || pos[0] === "download")) return "prints Doppler secrets";
   if (p === "sqlite3" && a.slice(1).some((w) => /cookies\.sqlite|logins\.json|key4\.db|Login Data|Cookies$/.test(w))) return "dumps a browser's saved logins or cookies";
   if ((p === "gpg" || p === "gpg2") && a.some((w) => /^--export-secret-(?:sub)?keys$/.test(w))) return "exports private keys";
+  // `kubectl config view` redacts the credentials; `--raw` prints them.
+  if ((p === "kubectl" || p === "oc") && an.sub === "config" && pos[0] === "view" && a.some((w) => w === "--raw" || w === "--raw=true")) return "prints the kubeconfig with its credentials";
+  // `docker compose --env-file .env.prod config`: the resolved file, every ${SECRET} of the env file filled in.
+  const composeAt = p === "docker-compose" ? 0 : p === "docker" || p === "podman" ? a.indexOf("compose") : -1;
+  if (composeAt >= 0 && a.slice(composeAt + 1).some((w) => w === "config") && !a.some((w) => /^(?:-q|--quiet|--services|--volumes|--profiles|--images|--hash|--networks)$/.test(w))) {
+    const envFiles = a.flatMap((w, k) => (w === "--env-file" ? [a[k + 1] ?? ""] : w.startsWith("--env-file=") ? [w.slice(11)] : []));
+    if (envFiles.some(isSecretPath)) return `prints the compose configuration with ${envFiles.join(" ")} substituted into it`;
+  }
   // `docker run -v ~/.ssh:/k alpine cat /k/id_rsa`: a container given the key store reads whatever it likes there.
   if ((p === "docker" || p === "podman") && (an.sub === "run" || an.sub === "create")) {
     const mounts = a.flatMap((w, k) => (w === "-v" || w === "--volume" || w === "--mount" ? [a[k + 1] ?? ""] : /^(?:-v|--volume=|--mount=)./.test(w) ? [w.replace(/^(?:-v|--volume=|--mount=)/, "")] : []));
@@ -181,6 +189,12 @@ function printsNothingOf(cmd: SimpleCommand): boolean {
   const p = cmd.program;
   const a = cmd.argv;
   if (p === "grep" || p === "egrep" || p === "fgrep" || p === "rg") return a.some((w) => /^-[a-zA-Z]*[clLq][a-zA-Z]*$/.test(w) && !w.startsWith("--") && !/[efA-CmT]/.test(w.slice(1)) || /^--(?:count|files-with-matches|files-without-match|quiet|silent)$/.test(w));
+  // `cut -d= -f1 .env`: the names before the `=`, never the values after it.
+  if (p === "cut") {
+    const field = a.flatMap((w, k) => (w === "-f" || w === "--fields" ? [a[k + 1] ?? ""] : /^-f./.test(w) ? [w.slice(2)] : w.startsWith("--fields=") ? [w.slice(9)] : []));
+    const delim = a.flatMap((w, k) => (w === "-d" || w === "--delimiter" ? [a[k + 1] ?? ""] : /^-d./.test(w) ? [w.slice(2)] : w.startsWith("--delimiter=") ? [w.slice(12)] : []));
+    return field.length === 1 && field[0] === "1" && delim.length === 1 && (delim[0] === "=" || delim[0] === ":");
+  }
   if (p === "openssl") {
     const sub = a[1] ?? "";
     return !OPENSSL_PRINTS.test(sub) || (a.includes("-noout") && !a.includes("-text"));
