@@ -372,7 +372,8 @@ class Parser implements Unwrapper {
           started = true;
           break;
         case "tilde":
-          cur += p.user === "" ? this.st.home : `~${p.user}`;
+          // `HOME=/tmp/h; rm -rf ~/` deletes /tmp/h: a bare tilde is $HOME as set on the line.
+          cur += p.user === "" ? (scope.vars.get("HOME") ?? this.st.home) : `~${p.user}`;
           started = true;
           break;
         case "var": {

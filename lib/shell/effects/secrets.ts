@@ -158,6 +158,18 @@ function secretCommand(cmd: SimpleCommand, an: Analysis): string | undefined {
   if (p === "doppler" && sub === "secrets" && (pos.length === 0 || pos[0] === "get" || pos[0] === "download")) return "prints Doppler secrets";
   if (p === "sqlite3" && a.slice(1).some((w) => /cookies\.sqlite|logins\.json|key4\.db|Login Data|Cookies$/.test(w))) return "dumps a browser's saved logins or cookies";
   if ((p === "gpg" || p === "gpg2") && a.some((w) => /^--export-secret-(?:sub)?keys$/.test(w))) return "exports private keys";
+  // Decryptors print the plaintext unless told to write it somewhere: `sops -d f`, `gpg -d f`, `age -d f`, `ansible-vault view f`.
+  const toFile = cmd.redirects.some((r) => (r.op === ">" || r.op === ">>" || r.op === ">|") && r.fd !== "2" && r.target !== "/dev/null");
+  // (`-i` is sops's in-place; to age it names the identity.)
+  const outOpt = a.some((w) => w === "-o" || w === "--output" || (w.startsWith("--output=") && w !== "--output=-") || (p === "sops" && (w === "-i" || w === "--in-place")));
+  if (!toFile && !outOpt) {
+    if ((p === "gpg" || p === "gpg2") && a.some((w) => w === "-d" || w === "--decrypt")) return "prints decrypted data";
+    if (p === "sops" && a.some((w) => w === "-d" || w === "--decrypt" || w === "decrypt")) return "prints a decrypted secrets file";
+    if ((p === "age" || p === "rage") && a.some((w) => w === "-d" || w === "--decrypt")) return "prints decrypted data";
+    if (p === "ansible-vault" && (sub === "view" || (sub === "decrypt" && a.some((w) => w === "--output=-" || (w === "--output" && a[a.indexOf(w) + 1] === "-"))))) return "prints a decrypted vault";
+  }
+  // `bin/rails credentials:show`: the app's decrypted credentials.
+  if ((p === "rails" || p === "rake") && a.some((w) => /^credentials:show$/.test(w))) return "prints the app's decrypted credentials";
   // `kubectl config view` redacts the credentials; `--raw` prints them.
   if ((p === "kubectl" || p === "oc") && an.sub === "config" && pos[0] === "view" && a.some((w) => w === "--raw" || w === "--raw=true")) return "prints the kubeconfig with its credentials";
   // `docker compose --env-file .env.prod config`: the resolved file, every ${SECRET} of the env file filled in.
@@ -225,6 +237,8 @@ export function secretReads(cmd: SimpleCommand, an: Analysis): Effect[] {
     }
     // cp/mv/install/rsync/scp read their sources; the destination is written (`cp .env.example .env`).
     if (COPIERS.has(p) && !an.flags.has("-t")) words = words.slice(0, -1);
+    // `vercel env pull .env.local`: the service's variables written into a file, not printed.
+    if ((p === "vercel" || p === "netlify") && (words.includes("pull") || words.includes("env:pull"))) words = words.filter((w) => !isSecretPath(w));
     if (PATTERN_FIRST.has(p) && !(p === "perl" && words.length < an.positional.length)) {
       const explicit = cmd.argv.some((w) => w === "-e" || w === "-f" || w.startsWith("--regexp") || w.startsWith("--file") || w === "--expression");
       if (!explicit || p === "awk" || p === "gawk" || p === "mawk") words = words.slice(1);
