@@ -89,6 +89,8 @@ const FRESH3 = "tests/fixtures/corpus/fresh3.json";
 const FRESH4 = "tests/fixtures/corpus/fresh4.json";
 /** destructive_command_guard's service packs file by file (databases to package managers), written after fresh4's work, before any rule change made for it. */
 const FRESH5 = "tests/fixtures/corpus/fresh5.json";
+/** Codex, Gemini CLI, damage-control and agent incidents as sources, beside everyday developer commands; written before any rule change made for it. */
+const FRESH6 = "tests/fixtures/corpus/fresh6.json";
 const keyOf = (c: { tool?: string; command: string }) => `${c.tool ?? "bash"}\u0000${c.command}`;
 
 describe.each([
@@ -97,6 +99,7 @@ describe.each([
   [FRESH3, [FRESH, FRESH2]],
   [FRESH4, [FRESH, FRESH2, FRESH3]],
   [FRESH5, [FRESH, FRESH2, FRESH3, FRESH4]],
+  [FRESH6, [FRESH, FRESH2, FRESH3, FRESH4, FRESH5]],
 ] as const)("fresh corpus %s", (file, earlier) => {
   const fresh = loadCorpus(file);
 
@@ -128,7 +131,7 @@ describe("current safety pack on the development corpus", () => {
   const lines: string[] = [];
   const answered: { cases: number; decisions: number }[] = [];
   beforeAll(async () => {
-    for (const p of [...parts, { file: FRESH, corpus: loadCorpus(FRESH) }, { file: FRESH2, corpus: loadCorpus(FRESH2) }, { file: FRESH3, corpus: loadCorpus(FRESH3) }, { file: FRESH4, corpus: loadCorpus(FRESH4) }, { file: FRESH5, corpus: loadCorpus(FRESH5) }]) {
+    for (const p of [...parts, { file: FRESH, corpus: loadCorpus(FRESH) }, { file: FRESH2, corpus: loadCorpus(FRESH2) }, { file: FRESH3, corpus: loadCorpus(FRESH3) }, { file: FRESH4, corpus: loadCorpus(FRESH4) }, { file: FRESH5, corpus: loadCorpus(FRESH5) }, { file: FRESH6, corpus: loadCorpus(FRESH6) }]) {
       const rates = await runCorpus(p.corpus, set);
       answered.push({ cases: p.corpus.cases.length, decisions: rates.results.filter((r) => (DecisionActions as readonly string[]).includes(r.decision.action)).length });
       const t = tallyByFamily(rates.results).total;
@@ -136,7 +139,8 @@ describe("current safety pack on the development corpus", () => {
       lines.push(`${p.file}: stopped ${t.caught}/${t.mustStop} (${pct(t.caught, t.mustStop)}), false alarms ${t.falseAlarms}/${t.mustAllow} (${pct(t.falseAlarms, t.mustAllow)})`);
     }
     console.log(lines.join("\n"));
-  });
+    // Seven corpora through the whole pack on a shared 2-CPU machine: a generous bound, not a speed claim.
+  }, 60_000);
 
   it("should give every case of every part a decision", () => {
     expect(answered.length).toBe(7);

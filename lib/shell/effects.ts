@@ -7,7 +7,7 @@ import type { SimpleCommand } from "./types.ts";
 import { analyze } from "./flags.ts";
 import { fileEffects } from "./effects/files.ts";
 import { ghEffects, gitEffects } from "./effects/git.ts";
-import { infraEffects } from "./effects/infra.ts";
+import { infraEffects, SQL_CLIENTS, SQL_DESTROY } from "./effects/infra.ts";
 import { serviceEffects } from "./effects/services.ts";
 import { networkEffects } from "./effects/network.ts";
 import { codeEffects, powerEffects, printsSecretVar, publishEffects, spawnEffects } from "./effects/process.ts";
@@ -75,6 +75,8 @@ function downloads(cmd: SimpleCommand): string[] {
     const k = a.indexOf("-o");
     if (k > 0) out.push(a[k + 1] ?? "");
   }
+  // `php -r 'copy("https://x/installer", "setup.php");'`, `python -c "urlretrieve('https://x/i.py', 'i.py')"`: code that saves a download.
+  if (/^(?:php|python[0-9.]*|ruby|node|perl)$/.test(cmd.program)) for (const m of a.slice(1).join("\n").slice(0, 1 << 16).matchAll(/\b(?:copy|urlretrieve|download_file|downloadFile)\s*\(\s*['"]https?:\/\/[^'"]{1,500}['"]\s*,\s*['"]([^'"]{1,300})['"]/g)) out.push(m[1] ?? "");
   // `curl URL > i.sh`, `wget -qO- URL > x`: the download lands where stdout is redirected.
   if (FETCH_PROGRAMS.has(cmd.program) && url) for (const r of cmd.redirects) if ((r.op === ">" || r.op === ">>" || r.op === ">|") && r.fd !== "2") out.push(r.target);
   return out.filter((f) => f !== "" && f !== "-");
@@ -98,6 +100,8 @@ export function lineEffects(commands: readonly SimpleCommand[]): Map<SimpleComma
   let sourced = false;
   /** A download was extracted (`curl x | tar xz`, `tar xf x.tgz` of a fetched file): what it unpacked is from the network. */
   let extracted = false;
+  /** Directories a download was unpacked into (`tar xz -C /tmp/tool`). */
+  const unpackedInto: string[] = [];
   const links = new Map<string, string>();
   const add = (c: SimpleCommand, e: Effect) => out.set(c, [...(out.get(c) ?? []), e]);
   /** The last command was an endless producer piped straight into xargs (`yes |`, `seq inf |`). */
@@ -107,6 +111,12 @@ export function lineEffects(commands: readonly SimpleCommand[]): Map<SimpleComma
   /** The previous command was `docker inspect` piped on: its JSON holds the container's environment. */
   let inspected = false;
   for (const c of commands) {
+    // `echo 'DROP TABLE t;' | psql app`, `cat <<SQL ... SQL | mysql`: the statement reaches the client on its standard input.
+    if ((c.program === "echo" || c.program === "printf" || c.program === "cat") && c.pipeTo.length > 0 && SQL_CLIENTS.has(c.pipeTo[0] ?? "")) {
+      const text = [...c.argv.slice(1), ...c.redirects.map((r) => (r.op === "<<<" ? r.target : (r.body ?? "")))].join("\n").slice(0, 1 << 16);
+      const m = SQL_DESTROY.exec(text);
+      if (m !== null) add(c, effect("remote-delete", `deletes remote data or infrastructure (${c.pipeTo[0]} is fed ${m[0].trim()})`));
+    }
     // `docker inspect web | jq '.[0].Config.Env'`: the filter picks the environment (its secrets) out of the JSON.
     if (inspected && c.argv.slice(1).some((w) => /(?:^|[.\s'"])Env\b|^\.(?:\[\d*\]\.?)?Config$/.test(w))) add(c, effect("secret-read", `${c.program} picks the container's environment out of docker inspect`));
     // `env > /tmp/e && curl -F f=@/tmp/e URL`: the environment, put in a file, then sent.
@@ -133,6 +143,13 @@ export function lineEffects(commands: readonly SimpleCommand[]): Map<SimpleComma
       }
     }
     if (extracted && c.argv[0] !== undefined && /^\.{1,2}\//.test(c.argv[0]) && !fetched.has(base(c.argv[0]))) add(c, effect("remote-code", `runs ${c.argv[0]}, unpacked from a download earlier on the line`));
+    // `curl URL | tar xz -C /tmp && /tmp/tool/install.sh`: a program under the directory the download was unpacked into.
+    else if (unpackedInto.length > 0 && c.argv[0] !== undefined && unpackedInto.some((d) => (c.argv[0] ?? "").startsWith(`${d}/`) || (RUNS_FILE.test(c.program) && (c.argv[1] ?? "").startsWith(`${d}/`)))) add(c, effect("remote-code", `runs ${c.argv[0]}, unpacked from a download earlier on the line`));
+    if ((c.program === "tar" || c.program === "unzip" || c.program === "bsdtar") && (extracted || c.argv.slice(1).some((w) => fetched.has(base(w)))) && unpackedInto.length < 16) {
+      const k = c.argv.findIndex((w) => w === "-C" || w === "--directory" || w === "-d");
+      const dir = k > 0 ? c.argv[k + 1] : c.argv.find((w) => w.startsWith("--directory="))?.slice(12);
+      if (dir !== undefined && dir !== "" && dir !== "." && dir !== "./") unpackedInto.push(dir.replace(/\/+$/, ""));
+    }
     if ((c.program === "curl" || c.program === "wget") && c.pipeTo.some((x) => x === "tar" || x === "bsdtar" || x === "unzip" || x === "busybox")) extracted = true;
     if ((c.program === "tar" || c.program === "unzip" || c.program === "bsdtar") && c.argv.slice(1).some((w) => fetched.has(base(w)))) extracted = true;
     for (const f of downloads(c)) {

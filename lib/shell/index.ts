@@ -103,6 +103,9 @@ export function parseCacheSize(): { entries: number; bytes: number } {
  * from a plain operator/whitespace split and `fallback` is true), or the cap it is over (`limit`). The last
  * result is cached, because every rule with a `command` condition asks about the same line.
  */
+/** On another host or in a container: the trees a system and its databases keep their state in. */
+const REMOTE_SYSTEM_TREE = /^\/(?:etc|usr|bin|sbin|boot|lib|lib32|lib64|root|data|var\/lib|var\/opt)(?:\/|$)/;
+
 export function parseShell(command: string, opts: ParseOptions): ParseResult {
   // Compared field by field: concatenating a key costs more than the lookup saves, once per rule.
   if (lastResult && command === lastCommand && opts.cwd === lastCwd && opts.home === lastHome && opts.dialect === lastDialect) return lastResult;
@@ -293,7 +296,9 @@ export function compileCommandCondition(cond: CommandCondition, compile: (patter
     if (dynamic && !w.startsWith("/")) return pathClass === "any" || (pathClass === "unknown" && (/^[$`]/.test(w) || cwd === ""));
     if (pathClass === "unknown") return false;
     // On another host (`ssh host 'rm -rf /srv/x'`) the project means nothing; only the root, homes and system dirs do.
-    if (remote && (pathClass === "outside_project" || pathClass === "project_root" || pathClass === "inside_project")) return false;
+    // There a system's own trees still hold its state: `ssh db 'rm -rf /var/lib/postgresql/16/main'`, `kubectl exec p -- rm -rf /data/*`.
+    if (remote && pathClass === "outside_project") return REMOTE_SYSTEM_TREE.test(resolvePath(w, "/", ctx.home));
+    if (remote && (pathClass === "project_root" || pathClass === "inside_project")) return false;
     // `~user` is another user's home: outside the project, and a home.
     if (/^~[A-Za-z_]/.test(w)) return pathClass === "any" || pathClass === "home_or_root" || pathClass === "outside_project";
     const p = resolvePath(w, cwd, ctx.home);

@@ -288,6 +288,13 @@ export function scanCode(code: string): CodeEffect[] {
       const root = readPathExpr(code, m.index + m[0].length);
       if (root !== undefined) out.push({ kind: "delete", recursive: true, path: root });
     }
+    // `[p.unlink() for p in Path.home().rglob('*.log')]`: the walk's root is the Path the glob hangs off.
+    // What it deletes is what the pattern matches below that root (`Path('.').rglob('*.pyc')` is `./*.pyc`, not the project).
+    // (`Path.home()` reaches here as the string '~'.)
+    for (const m of code.matchAll(/\bPath\.home\(\)\.r?glob\s*\(|(?:\bPath\(\s*)?(['"])([^'"\n]{1,300})\1\s*\)?\.r?glob\s*\(/g)) {
+      const pattern = readString(code, (m.index ?? 0) + m[0].length)?.[0] ?? "*";
+      out.push({ kind: "delete", recursive: true, path: `${(m[2] ?? "~").replace(/\/+$/, "")}/${pattern.replace(/^\*\*\//, "")}` });
+    }
   }
   for (const [re, kind] of CALLS) {
     re.lastIndex = 0;

@@ -4,7 +4,7 @@ import { limitNote, SHELL_LIMITS, ShellLimitError } from "./limits.ts";
 /** One piece of a word, kept unexpanded so variables resolve in execution order. */
 export type Part =
   | { k: "lit"; v: string; quoted: boolean }
-  | { k: "var"; name: string; def?: string; quoted: boolean }
+  | { k: "var"; name: string; def?: string; assign?: boolean; quoted: boolean }
   | { k: "sub"; src: string; quoted: boolean; proc: boolean; /** `>(...)`: its commands read what the command writes there. */ write?: boolean }
   | { k: "tilde"; user: string };
 
@@ -292,7 +292,7 @@ export function lex(src: string, budget: LexBudget = { words: SHELL_LIMITS.maxWo
         flush(quoted);
         // ${X:-d} / ${X=d} give a default; ${X:?msg} is X or an error, so it is X here.
         const m = /^([A-Za-z_][A-Za-z0-9_]*|[@*#?$!0-9-])(?::?([-=?])(.*))?$/s.exec(inner);
-        if (m?.[1] !== undefined) parts.push({ k: "var", name: m[1], ...(m[3] !== undefined && m[2] !== "?" ? { def: m[3] } : {}), quoted });
+        if (m?.[1] !== undefined) parts.push({ k: "var", name: m[1], ...(m[3] !== undefined && m[2] !== "?" ? { def: m[3] } : {}), ...(m[2] === "=" ? { assign: true } : {}), quoted });
         else parts.push({ k: "var", name: `{${inner}}`, quoted });
         i = end;
         return true;
@@ -333,7 +333,8 @@ export function lex(src: string, budget: LexBudget = { words: SHELL_LIMITS.maxWo
           i += 2;
           continue;
         }
-        lit += src[i + 1] ?? "";
+        // A backslash that ends the line escapes nothing: bash keeps it (`cmd /c rd /s /q \` is the drive root).
+        lit += i + 1 < n ? (src[i + 1] ?? "") : "\\";
         i += 2;
         continue;
       }

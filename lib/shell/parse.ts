@@ -373,7 +373,8 @@ class Parser implements Unwrapper {
           started = true;
           break;
         case "tilde":
-          cur += p.user === "" ? this.st.home : `~${p.user}`;
+          // `HOME=/tmp/h; rm -rf ~/` deletes /tmp/h: a bare tilde is $HOME as set on the line.
+          cur += p.user === "" ? (scope.vars.get("HOME") ?? this.st.home) : `~${p.user}`;
           started = true;
           break;
         case "var": {
@@ -381,6 +382,17 @@ class Parser implements Unwrapper {
           const name = /^\{?([A-Za-z_]\w*)\[[@*]\]\}?$/.exec(p.name)?.[1] ?? p.name;
           // `curl x | $SHELL`: the login shell, a shell whatever its name.
           const lookup = (n: string) => (n === "HOME" ? (scope.vars.get("HOME") ?? this.st.home) : n === "PWD" && scope.cwd !== "" ? scope.cwd : n === "SHELL" ? (scope.vars.get(n) ?? "/bin/sh") : scope.vars.get(n));
+          // `${x@P}` expands x as a prompt: its `\140...\140` or `$(...)` run (`x='\140rm -rf ~\140'; echo "${x@P}"`).
+          const prompt = /^\{([A-Za-z_]\w*)@P\}$/.exec(name)?.[1];
+          const promptValue = prompt === undefined ? undefined : lookup(prompt);
+          if (promptValue !== undefined) {
+            const decoded = decodePrompt(promptValue);
+            if (decoded.includes("$(") || decoded.includes("`")) for (const inner of arithSubs(decoded)) this.script(inner, scope.cwd, "${...@P}", scope.vars);
+            this.spend(decoded.length);
+            cur += decoded;
+            started = true;
+            break;
+          }
           const known = paramValue(name, lookup);
           if (known !== undefined) {
             this.spend(known.length);
@@ -395,6 +407,8 @@ class Parser implements Unwrapper {
             // `${x:-$(rm -rf ~)}`: an unset variable's default runs its substitutions.
             if (p.def.includes("$(") || p.def.includes("`")) for (const inner of arithSubs(p.def)) this.script(inner, scope.cwd, "${...}", scope.vars);
             const d = this.expand({ parts: [{ k: "lit", v: p.def, quoted: p.quoted }], raw: p.def }, scope, false);
+            // `${x=v}` also sets x: a later `${x@P}` or `$x` on the line reads v.
+            if (p.assign === true) scope.vars.set(name, d.fields.map((f) => f.text).join(""));
             cur += d.fields.map((f) => f.text).join("");
             started = true;
           } else {
@@ -1039,6 +1053,11 @@ export function globRegex(pattern: string, slashes = false): RegExp | undefined 
 }
 
 const PARAM_OP_MAX = 4096;
+
+/** A prompt string's backslash escapes as bash decodes them before `${x@P}` expands it: octal `\NNN` and `\\`. */
+function decodePrompt(v: string): string {
+  return v.slice(0, PARAM_OP_MAX).replace(/\\([0-7]{1,3}|\\)/g, (_, o: string) => (o === "\\" ? "\\" : String.fromCharCode(parseInt(o, 8))));
+}
 
 /**
  * The value of a parameter expansion whose parts are known: `$X`, `${!X}` (the variable X names), and the

@@ -23,7 +23,7 @@ let lastBuilt = "";
 /** Resolves a path argument as the shell and the program would see it. `~user` is left as is (unknowable). */
 export function resolvePath(p: string, cwd: string, home: string): string {
   // `rm -rf "C:\Windows\System32"` from the bash tool (Git Bash), or `C:WindowsSystem32` once bash ate the backslashes.
-  let s = /^[A-Za-z]:(?:$|[\\/]|[^\\/:]+)/.test(p) && !p.includes("://") ? windowsPath(p, home) : p;
+  let s = /^[A-Za-z]:(?:$|[\\/]|[^\\/:]+)/.test(p) && !p.includes("://") ? windowsPath(p, home, cwd) : p;
   if (s === "~" || s.startsWith("~/")) s = home + s.slice(1);
   if (s.startsWith("~")) return s;
   if (!s.startsWith("/")) {
@@ -130,8 +130,17 @@ function parentDir(p: string): string {
   return i <= 0 ? "/" : p.slice(0, i);
 }
 
+/** `s` with its prefix spelled as `anchor` when they differ only in case at a segment boundary; undefined otherwise. */
+function foldCase(s: string, anchor: string): string | undefined {
+  if (anchor === "" || anchor === "/" || s.length < anchor.length) return undefined;
+  const head = s.slice(0, anchor.length);
+  if (head === anchor || head.toLowerCase() !== anchor.toLowerCase()) return undefined;
+  const next = s[anchor.length];
+  return next === undefined || next === "/" ? anchor + s.slice(anchor.length) : undefined;
+}
+
 /** A Windows path as a POSIX-like one: `C:\` is `/`, `C:\Users\x` is a sibling of the home, `~\a` is `~/a`. */
-export function windowsPath(word: string, home: string): string {
+export function windowsPath(word: string, home: string, cwd = ""): string {
   let s = word.replaceAll("\\", "/");
   // PowerShell's FileSystem provider reads `~` as the home, quoted or not.
   if (s === "~" || s.startsWith("~/")) s = home + s.slice(1);
@@ -142,6 +151,8 @@ export function windowsPath(word: string, home: string): string {
     s = s.slice(2) || "/";
     const users = /^\/Users(?=\/|$)/i.exec(s);
     if (users) s = parentDir(home) + s.slice(users[0].length);
+    // NTFS names are case-insensitive: `C:\Users\User\PROJECT` is the project (claude-code issue #60442).
+    s = foldCase(s, cwd) ?? foldCase(s, home) ?? s;
   }
   if (/^\/\/[^/]/.test(s)) return `/unc${s.slice(1)}`;
   return s;

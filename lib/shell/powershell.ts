@@ -211,19 +211,21 @@ const ENV_PATHS: Record<string, (home: string, cwd: string) => string> = {
 
 /** Expands PowerShell variables it can know; the rest stay as `$name` and mark the word dynamic. */
 function psExpand(w: PsWord, vars: Map<string, string>, home: string, cwd: string): { text: string; dynamic: boolean } {
-  if (w.raw.startsWith("'")) return { text: windowsPath(w.text, home), dynamic: false };
+  if (w.raw.startsWith("'")) return { text: windowsPath(w.text, home, cwd), dynamic: false };
   let dynamic = false;
   const text = w.text.replace(/\$\{?(env:)?([A-Za-z_][\w]*)\}?/g, (m, env: string | undefined, name: string) => {
     const lower = name.toLowerCase();
     if (env === undefined && lower === "home") return home;
     if (env === undefined && lower === "pwd") return cwd;
+    // The PowerShell profile runs at every start: a startup file like ~/.bashrc.
+    if (env === undefined && lower === "profile") return `${home}/Documents/PowerShell/Microsoft.PowerShell_profile.ps1`;
     if (env !== undefined && ENV_PATHS[lower]) return (ENV_PATHS[lower] as (h: string, c: string) => string)(home, cwd);
     const known = env === undefined ? vars.get(lower) : undefined;
     if (known !== undefined) return known;
     dynamic = true;
     return m;
   });
-  return { text: windowsPath(text, home), dynamic };
+  return { text: windowsPath(text, home, cwd), dynamic };
 }
 
 const DOWNLOADED = "\u0000downloaded";
@@ -312,13 +314,15 @@ function psStatement(words: PsWord[], vars: Map<string, string>, cwd: string, vi
   const out: SimpleCommand[] = [];
   // Subexpressions and script blocks run their contents.
   for (const w of words) {
-    const m = /^[$@]?\((.*)\)$/s.exec(w.raw) ?? /^\{(.*)\}$/s.exec(w.raw);
+    // `[void](Remove-Item ~ -Recurse -Force)`: a type cast before a parenthesised pipeline runs it all the same.
+    const m = /^(?:\[[\w.]+(?:\[\])?\]\s*)*[$@]?\((.*)\)$/s.exec(w.raw) ?? /^\{(.*)\}$/s.exec(w.raw);
     if (m?.[1] !== undefined && !/^\(\s*(?:Join|Split)-Path\b/i.test(w.raw)) host.powershell(m[1], cwd, "powershell (...)");
   }
   // -WhatIf: PowerShell only says what it would do.
   if (words.some((w) => !w.quoted && /^-whatif(?::\$true)?$/i.test(w.text))) return out;
   // Quoted strings are data; script blocks are read on their own (above).
-  const line = words.filter((w) => !/^['"{]/.test(w.raw)).map((w) => w.raw).join(" ");
+  // A double-quoted string's `$(...)` runs before the string is used: `iex "& { $(irm URL) }"` runs the download.
+  const line = words.filter((w) => !/^['"{]/.test(w.raw) || (w.raw.startsWith('"') && w.raw.includes("$("))).map((w) => w.raw).join(" ");
   for (const m of line.matchAll(/\[(?:System\.)?IO\.File\]::(?:ReadAll(?:Text|Lines|Bytes)|OpenRead|Copy)\(\s*['"]([^'"]+)['"]/gi)) out.push(simple(["cat", windowsPath(m[1] ?? "", home)], [false, false], cwd, via, true));
   // `[Environment]::GetEnvironmentVariable('GITHUB_TOKEN')` prints the variable.
   for (const m of line.matchAll(/\[(?:System\.)?Environment\]::GetEnvironmentVariables?\(\s*(?:['"](\w+)['"])?/gi)) out.push(m[1] ? simple(["echo", `$env:${m[1]}`], [false, true], cwd, via, true) : simple(["env"], [false], cwd, via, true));
@@ -566,7 +570,7 @@ function cmdExpand(word: string, home: string, cwd: string): { text: string; dyn
     dynamic = true;
     return m;
   });
-  return { text: windowsPath(text, home), dynamic };
+  return { text: windowsPath(text, home, cwd), dynamic };
 }
 
 function cmdWords(src: string): string[] {

@@ -219,7 +219,9 @@ function wrapped(a: string[], s: number, cwdIn: string, home: string, aliases: R
     }
     case "chroot":
       return { from: skipOptions(a, s + 1, { short: "", long: ["--userspec", "--groups"] }) + 1, label: p };
-    default:
+    default: {
+      const runner = ENV_RUNNERS.get(p);
+      if (runner !== undefined) return envRunner(a, s, p, runner);
       if (PYTHON.test(p)) {
         // python -m twine upload -> twine upload
         let mod: number | undefined;
@@ -230,7 +232,66 @@ function wrapped(a: string[], s: number, cwdIn: string, home: string, aliases: R
         return mod !== undefined && mod > s ? { from: mod, label: `${p} -m` } : undefined;
       }
       return undefined;
+    }
   }
+}
+
+interface EnvRunner {
+  /** The subcommand that runs a command (`bundle exec`, `poetry run`); null when the program itself runs it (`dotenv`). */
+  subs: readonly string[] | null;
+  short: string;
+  long: readonly string[];
+  /** Operands before the command (`aws-vault exec PROFILE`, `direnv exec DIR`). */
+  skip: number;
+  /** The command comes only after `--` (`mise exec node@22 -- cmd`: the words before it are tool versions). */
+  dash?: boolean;
+}
+
+/** Environment runners: they set up a language, a tool version or secrets, then run the rest of the words as a command. */
+const ENV_RUNNERS = new Map<string, EnvRunner>([
+  ["bundle", { subs: ["exec", "ex"], short: "", long: ["--gemfile"], skip: 0 }],
+  ["poetry", { subs: ["run"], short: "C", long: ["--directory", "--project"], skip: 0 }],
+  ["pipenv", { subs: ["run"], short: "", long: [], skip: 0 }],
+  ["pdm", { subs: ["run"], short: "pg", long: ["--project", "--venv"], skip: 0 }],
+  ["hatch", { subs: ["run"], short: "e", long: ["--env"], skip: 0 }],
+  ["rye", { subs: ["run"], short: "", long: ["--pyproject"], skip: 0 }],
+  ["uv", { subs: ["run"], short: "pw", long: ["--with", "--python", "--project", "--directory", "--package", "--env-file", "--extra", "--group", "--with-requirements", "--with-editable", "--index", "--index-url", "--from"], skip: 0 }],
+  ["conda", { subs: ["run"], short: "np", long: ["--name", "--prefix", "--cwd"], skip: 0 }],
+  ["mamba", { subs: ["run"], short: "np", long: ["--name", "--prefix", "--cwd"], skip: 0 }],
+  ["micromamba", { subs: ["run"], short: "np", long: ["--name", "--prefix", "--cwd"], skip: 0 }],
+  ["pixi", { subs: ["run", "exec"], short: "e", long: ["--environment", "--manifest-path", "--spec"], skip: 0 }],
+  ["pipx", { subs: ["run"], short: "", long: ["--spec", "--python", "--index-url", "--pip-args"], skip: 0 }],
+  ["mise", { subs: ["exec", "x"], short: "C", long: ["--cd", "--jobs"], skip: 0, dash: true }],
+  ["rtx", { subs: ["exec", "x"], short: "C", long: ["--cd", "--jobs"], skip: 0, dash: true }],
+  ["asdf", { subs: ["exec"], short: "", long: [], skip: 0 }],
+  ["rbenv", { subs: ["exec"], short: "", long: [], skip: 0 }],
+  ["pyenv", { subs: ["exec"], short: "", long: [], skip: 0 }],
+  ["nodenv", { subs: ["exec"], short: "", long: [], skip: 0 }],
+  ["goenv", { subs: ["exec"], short: "", long: [], skip: 0 }],
+  ["jenv", { subs: ["exec"], short: "", long: [], skip: 0 }],
+  ["volta", { subs: ["run"], short: "", long: ["--node", "--npm", "--yarn", "--pnpm", "--env"], skip: 0 }],
+  ["fnm", { subs: ["exec"], short: "", long: ["--using"], skip: 0 }],
+  ["direnv", { subs: ["exec"], short: "", long: [], skip: 1 }],
+  ["aws-vault", { subs: ["exec"], short: "d", long: ["--duration", "--region", "--mfa-token", "--prompt"], skip: 1 }],
+  ["chamber", { subs: ["exec"], short: "", long: ["--pristine"], skip: 0, dash: true }],
+  ["op", { subs: ["run"], short: "", long: ["--env-file", "--account"], skip: 0 }],
+  ["doppler", { subs: ["run"], short: "pc", long: ["--project", "--config", "--token", "--command", "--mount"], skip: 0 }],
+  ["infisical", { subs: ["run"], short: "", long: ["--env", "--path", "--projectId", "--token", "--command"], skip: 0 }],
+  ["dotenv", { subs: null, short: "ecv", long: [], skip: 0 }],
+  ["dotenvx", { subs: ["run"], short: "f", long: ["--env-file", "--env"], skip: 0 }],
+  ["stack", { subs: ["exec"], short: "", long: ["--package", "--cwd"], skip: 0 }],
+  ["cabal", { subs: ["exec"], short: "", long: ["--project-file"], skip: 0 }],
+  ["devbox", { subs: ["run"], short: "c", long: ["--config"], skip: 0 }],
+]);
+
+function envRunner(a: string[], s: number, p: string, r: EnvRunner): Inner | undefined {
+  if (r.subs !== null && !r.subs.includes(a[s + 1] ?? "")) return undefined;
+  const k = s + (r.subs === null ? 1 : 2);
+  const label = r.subs === null ? p : `${p} ${a[s + 1]}`;
+  const dash = a.indexOf("--", k);
+  if (dash >= 0 && a.slice(k, dash).every((w, i) => w.startsWith("-") || r.skip > 0 || r.dash === true || a[k + i - 1]?.startsWith("-"))) return { from: dash + 1, label };
+  if (r.dash === true) return undefined;
+  return { from: skipOptions(a, k, { short: r.short, long: [...r.long] }) + r.skip, label };
 }
 
 /** pnpm's and yarn's own commands (and aliases): any other first word runs a script or a package binary. */

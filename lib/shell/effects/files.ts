@@ -94,7 +94,7 @@ export function fileEffects(cmd: SimpleCommand, an: Analysis): Effect[] {
     case "perl": {
       // In-place edits of a shell's startup files or authorized_keys: persistence, or a lockout.
       if (!cmd.argv.some((w) => /^-[a-zA-Z]*i/.test(w) || w.startsWith("--in-place"))) break;
-      const hit = pos.filter((w) => isStartupFile(w) || isSecretPath(w));
+      const hit = pos.filter((w) => isStartupFile(w) || isSecretPath(w) || (isHomeDotfile(resolvePath(w, cmd.cwd, "/nonexistent-home")) && !THROWAWAY_DOTFILE.test(w)));
       if (hit.length > 0) out.push(effect("system-write", `edits ${hit.join(" ")} in place`, hit));
       break;
     }
@@ -307,7 +307,9 @@ export function fileEffects(cmd: SimpleCommand, an: Analysis): Effect[] {
     const home = abs === resolvePath("~", "/", "/nonexistent-home") || /^\/(?:home|Users)\/[^/]+$|^\/root$/.test(abs);
     // `rsync -a --delete empty/ ~/` already deletes there: one effect for one destination.
     const deleted = out.some((e) => e.kind === "delete" && e.paths.includes(dest));
-    if (!deleted && !(dyn[pos.length - 1] ?? false) && (/^\/(?:etc|usr|bin|sbin|boot|lib|lib32|lib64|opt|System|Library)?$/.test(abs) || (home && content))) out.push(effect("system-write", `copies a tree over ${dest}`, [dest]));
+    // `cp -r templates/* ~/.config/nvim/`: a tree copied into a tool's configuration under the home replaces its files.
+    const homeConfig = HOME_CONFIG_DIR.test(abs) && !HOME_CACHE_DIR.test(abs);
+    if (!deleted && !(dyn[pos.length - 1] ?? false) && (/^\/(?:etc|usr|bin|sbin|boot|lib|lib32|lib64|opt|System|Library)?$/.test(abs) || (home && content) || homeConfig)) out.push(effect("system-write", `copies a tree over ${dest}`, [dest]));
   }
   // `rm /etc/passwd`, `sudo rm /etc/hosts`, `cd /; rm etc/passwd`: deleting one system file changes the machine;
   // `rm ~/.ssh/id_rsa`: deleting a key or credential loses it. A single file elsewhere outside the project runs.
@@ -318,15 +320,28 @@ export function fileEffects(cmd: SimpleCommand, an: Analysis): Effect[] {
     if (hive.length > 0) out.push(effect("system-write", `deletes the registry key ${hive.join(" ")}`, hive));
     const sys: string[] = [];
     const keys: string[] = [];
+    const dots: string[] = [];
     e.paths.forEach((w, k) => {
       if (e.dynamic[k]) return;
       const abs = resolvePath(w, cmd.cwd, "/nonexistent-home");
       // A backup or scratch copy (`/etc/hosts.bak`, `x.orig`, `x~`) is not the system file itself.
       if ((SYSTEM_FILE.test(abs) || WINDOWS_SYSTEM.test(abs)) && !BACKUP_NAME.test(abs)) sys.push(w);
       else if (isSecretPath(w) && e.kind === "delete") keys.push(w);
+      else if (isHomeDotfile(abs) && !BACKUP_NAME.test(abs) && !THROWAWAY_DOTFILE.test(abs) && !e.recursive) dots.push(w);
+      else if (isHomeDotfile(abs) && !BACKUP_NAME.test(abs) && !THROWAWAY_DOTFILE.test(abs) && e.kind === "move-away") dots.push(w);
     });
+    // `rm -f ~/.zshrc`, `mv ~/.bashrc ./backup`: a file the shell or a tool reads from the home, gone from there.
+    if (dots.length > 0) out.push(effect(e.kind === "delete" ? "truncate" : "system-write", `${e.kind === "delete" ? "deletes" : "moves away"} the home configuration file${dots.length > 1 ? "s" : ""} ${dots.join(" ")}`, dots));
     if (sys.length > 0) out.push(effect("system-write", `deletes the system file${sys.length > 1 ? "s" : ""} ${sys.join(" ")}`, sys));
     if (keys.length > 0) out.push(effect("truncate", `deletes the key or credential file${keys.length > 1 ? "s" : ""} ${keys.join(" ")}`, keys));
+  }
+  // `find . -fprint ~/.bashrc`, `git diff --output=/etc/profile.d/x.sh`, `sort -o ~/.ssh/config`: a file the program
+  // is told to write has the same stakes as `> FILE`.
+  for (const f of outputFiles(cmd)) {
+    const abs = resolvePath(f, cmd.cwd, "/nonexistent-home");
+    if (DISK_DEVICE.test(abs)) out.push(effect("device-write", `writes over the device ${f}`, [f]));
+    else if (isStartupFile(abs) || SYSTEM_FILE.test(abs) || WINDOWS_SYSTEM.test(abs)) out.push(effect("system-write", `writes ${f} (${p} output file)`, [f]));
+    else if ((isSecretPath(f) || isHomeDotfile(abs)) && !THROWAWAY_DOTFILE.test(abs)) out.push(effect("truncate", `overwrites ${f} (${p} output file)`, [f]));
   }
   // `echo select disk 0 & echo clean | diskpart`: a script fed to diskpart.
   if (cmd.pipeTo.includes("diskpart") && (p === "echo" || p === "type" || p === "cat" || p === "printf" || p === "get-content")) out.push(effect("device-write", "feeds a script to diskpart (it can clean, format or delete partitions)"));
@@ -334,6 +349,31 @@ export function fileEffects(cmd: SimpleCommand, an: Analysis): Effect[] {
   if (cmd.cwd === "") for (const e of out) if (e.kind === "delete" && e.recursive) e.dynamic = e.paths.map((w, k) => (e.dynamic[k] ?? false) || /^(?:\.\/?|\*|\.\/\*|\.\.(?:\/.*)?)$/.test(w));
   return out;
 }
+
+/** Files a program writes through an option: find's -fprint/-fprint0/-fprintf/-fls, git's --output, sort's -o. */
+function outputFiles(cmd: SimpleCommand): string[] {
+  const a = cmd.argv;
+  const out: string[] = [];
+  const p = cmd.program;
+  if (p === "find") {
+    for (let i = 1; i < a.length - 1; i++) if (/^-(?:fprint0?|fprintf|fls)$/.test(a[i] ?? "")) out.push(a[i + 1] ?? "");
+  } else if (p === "git" || p === "sort" || p === "base64") {
+    const short = p === "git" ? undefined : "-o";
+    for (let i = 1; i < a.length; i++) {
+      const w = a[i] ?? "";
+      if (w.startsWith("--output=")) out.push(w.slice(9));
+      else if (w === "--output" || w === short) out.push(a[i + 1] ?? "");
+    }
+  }
+  return out.filter((f) => f !== "" && f !== "-" && !f.startsWith("/dev/std") && f !== "/dev/null");
+}
+
+/** A directory of dotfiles under a home (`~/.config/nvim`, `~/.ssh`, `~/.claude`), and the caches among them. */
+const HOME_CONFIG_DIR = /^\/(?:home\/[^/]+|Users\/[^/]+|root)\/\.[^/]+(?:\/.*)?$/;
+const HOME_CACHE_DIR = /^\/(?:home\/[^/]+|Users\/[^/]+|root)\/\.(?:cache|npm|yarn|pnpm-store|bun|deno|gradle|m2|cargo|nuget|ccache|pub-cache|local\/share\/(?:Trash|pnpm))(?:\/|$)/;
+
+/** Home dotfiles that are caches or histories of a viewer, recreated at will (`rm ~/.zcompdump`). */
+const THROWAWAY_DOTFILE = /\/\.(?:zcompdump[^/]*|DS_Store|lesshst|wget-hsts|sudo_as_admin_successful|cache|viminfo|python_history|node_repl_history)$/;
 
 /** The directory `tar -C DIR` / `--directory=DIR` works in. */
 function tarDir(argv: string[]): string | undefined {

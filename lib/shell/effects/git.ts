@@ -107,6 +107,8 @@ export function gitEffects(cmd: SimpleCommand, an: Analysis): Effect[] {
       return /^refs\/heads\/(?:main|master|production|release\/.+)$/.test(pos[0] ?? "") && pos.length >= 2 ? history(`moves ${pos[0]} to ${pos[1]}`) : [];
     case "filter-branch":
     case "filter-repo":
+      // `git filter-repo --analyze` only writes a report under .git/filter-repo/analysis.
+      if (an.sub === "filter-repo" && (f.has("--analyze") || f.has("--dry-run"))) return [];
       return history(`rewrites the whole history (${an.sub})`);
     case "push": {
       if (f.has("-n") || f.has("--dry-run")) return [];

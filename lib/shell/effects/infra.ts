@@ -378,11 +378,11 @@ function containerSecret(cmd: SimpleCommand): string | undefined {
   return undefined;
 }
 
-const SQL_CLIENTS = new Set(["psql", "mysql", "mariadb", "mongo", "mongosh", "cockroach", "clickhouse-client", "sqlcmd", "redis-cli", "valkey-cli", "cqlsh", "snowsql", "bq", "sqlite3", "sqlite", "duckdb", "pgcli", "mycli", "litecli", "usql", "trino", "presto", "beeline", "hive", "spark-sql", "impala-shell", "vsql", "sqlplus", "isql"]);
+export const SQL_CLIENTS = new Set(["psql", "mysql", "mariadb", "mongo", "mongosh", "cockroach", "clickhouse-client", "sqlcmd", "redis-cli", "valkey-cli", "cqlsh", "snowsql", "bq", "sqlite3", "sqlite", "duckdb", "mysqlsh", "pgcli", "mycli", "litecli", "usql", "turso", "d1", "trino", "presto", "beeline", "hive", "spark-sql", "impala-shell", "vsql", "sqlplus", "isql"]);
 /** Programs that print their arguments or a heredoc: what they pipe into a database client is the statement it runs. */
 const PRINTERS = new Set(["echo", "printf", "cat"]);
 /** Statements that drop or empty a database, a schema or a table: DELETE with no WHERE is as good as TRUNCATE. */
-const SQL_DESTROY = /\bdrop\s+(?:database|schema|table|keyspace|user|role)\b|\balter\s+table\s+[\w."`]+\s+drop\s+(?:if\s+exists\s+)?(?:partition|column)\b|\breset\s+master\b|\btruncate\s+(?:table\s+)?\w|\bdelete\s+from\s+[\w."`]+\s*(?:;|$)|\bflushall\b|\bflushdb\b|\.dropDatabase\s*\(|\.drop\s*\(\s*\)|\.dropCollection\s*\(|\.(?:deleteMany|remove)\s*\(\s*\{\s*\}\s*\)/im;
+export const SQL_DESTROY = /\bdrop\s+(?:database|schema|table|keyspace|user|role)\b|\balter\s+table\s+[\w."`]+\s+drop\s+(?:if\s+exists\s+)?(?:partition|column)\b|\breset\s+master\b|\btruncate\s+(?:table\s+)?\w|\bdelete\s+from\s+[\w."`]+\s*(?:;|$)|\bflushall\b|\bflushdb\b|\.dropDatabase\s*\(|\.drop\s*\(\s*\)|\bdb\.\w+\.drop\s*\(|\.dropCollection\s*\(|\.(?:deleteMany|remove)\s*\(\s*\{\s*\}\s*\)/im;
 
 /** A database client told to drop or empty what it is connected to (`psql -c 'DROP DATABASE x'`, `redis-cli FLUSHALL`, `dropdb x`). */
 function databaseDestroy(cmd: SimpleCommand): string | undefined {
@@ -430,9 +430,73 @@ function containerReach(cmd: SimpleCommand): string | undefined {
   return remoteDelete(inner) ?? serviceDelete(inner) ?? databaseDestroy(inner);
 }
 
+/** ORM calls that delete every row of a model: `User.delete_all`, `User.objects.all().delete()`, `deleteMany({})`, `truncate: true`. */
+export const ORM_WIPE = /\b[A-Z]\w*\.(?:delete_all|destroy_all)\b|\.objects\.all\(\)\.delete\(\)|\.deleteMany\(\s*(?:\{\s*\})?\s*\)|\btruncate\s*:\s*true\b|\.query\(\s*\w+\s*\)\.delete\(\)/;
+
+/** Words of a framework's task runner that drop, empty or recreate the database it is configured for. */
+const RAILS_TASK = /^db:(?:drop(?::all)?|reset|purge|migrate:reset|truncate_all)$/;
+const ARTISAN_TASK = /^(?:migrate:fresh|migrate:reset|migrate:refresh|db:wipe)$/;
+const MANAGE_TASK = /^(?:flush|reset_db|reset_schema)$/;
+
+/**
+ * A schema tool or framework told to drop or reset the database it is configured for (`prisma migrate reset`,
+ * `drizzle-kit push --force`, `rails db:drop`, `manage.py flush`, `artisan migrate:fresh`, `flyway clean`,
+ * `mysqladmin drop`, `supabase db reset --linked`, `serverless remove`): all rows go, wherever the database lives.
+ */
+function schemaReset(cmd: SimpleCommand): string | undefined {
+  const p = cmd.program;
+  const a = cmd.argv;
+  if (dry(a) || a.includes("-h")) return undefined;
+  const ops = operands(a);
+  switch (p) {
+    case "prisma":
+      if (ops[0] === "migrate" && ops[1] === "reset") return "prisma migrate reset";
+      return ops[0] === "db" && ops[1] === "push" && a.some((w) => w === "--force-reset" || w === "--accept-data-loss") ? "prisma db push --force-reset" : undefined;
+    case "drizzle-kit":
+      return ops[0] === "push" && a.some((w) => w === "--force" || w === "-f") ? "drizzle-kit push --force" : undefined;
+    case "rails":
+    case "rake": {
+      // `rails runner 'User.delete_all'`: Ruby run against the app's database.
+      if (p === "rails" && (ops[0] === "runner" || ops[0] === "r") && ORM_WIPE.test(ops.slice(1).join("\n"))) return "rails runner deletes every row of a model";
+      const task = ops.find((w) => RAILS_TASK.test(w));
+      return task === undefined ? undefined : `${p} ${task}`;
+    }
+    case "php":
+      return /(?:^|\/)artisan$/.test(ops[0] ?? "") && ARTISAN_TASK.test(ops[1] ?? "") ? `artisan ${ops[1]}` : undefined;
+    case "django-admin":
+      return MANAGE_TASK.test(ops[0] ?? "") ? `django-admin ${ops[0]}` : undefined;
+    case "sequelize":
+    case "sequelize-cli":
+      return ops[0] === "db:drop" ? `${p} db:drop` : undefined;
+    case "typeorm":
+    case "typeorm-ts-node-commonjs":
+    case "typeorm-ts-node-esm":
+      return ops[0] === "schema:drop" ? "typeorm schema:drop" : undefined;
+    case "flyway":
+      return ops.includes("clean") ? "flyway clean" : undefined;
+    case "liquibase":
+      return ops.some((w) => /^drop-?all$/i.test(w)) ? "liquibase drop-all" : undefined;
+    case "dotnet":
+      return ops[0] === "ef" && ops[1] === "database" && ops[2] === "drop" ? "dotnet ef database drop" : undefined;
+    case "mysqladmin":
+      return ops.some((w) => w === "drop") ? `mysqladmin drop ${ops[ops.indexOf("drop") + 1] ?? ""}` : undefined;
+    case "supabase":
+      return ops[0] === "db" && ops[1] === "reset" && a.some((w) => w === "--linked" || w.startsWith("--db-url")) ? "supabase db reset (a remote database)" : undefined;
+    case "serverless":
+    case "sls":
+      return ops[0] === "remove" ? `${p} remove` : undefined;
+    case "sam":
+      return ops[0] === "delete" ? "sam delete" : undefined;
+    default:
+      // `python manage.py flush`: the script names the framework.
+      if (/^python[0-9.]*$/.test(p) && /(?:^|\/)manage\.py$/.test(ops[0] ?? "") && MANAGE_TASK.test(ops[1] ?? "")) return `manage.py ${ops[1]}`;
+      return undefined;
+  }
+}
+
 export function infraEffects(cmd: SimpleCommand): Effect[] {
   const out: Effect[] = [];
-  const del = remoteDelete(cmd) ?? serviceDelete(cmd) ?? databaseDestroy(cmd) ?? containerReach(cmd);
+  const del = remoteDelete(cmd) ?? serviceDelete(cmd) ?? databaseDestroy(cmd) ?? schemaReset(cmd) ?? containerReach(cmd);
   if (del !== undefined) out.push(effect("remote-delete", `deletes remote data or infrastructure (${del})`));
   const sec = containerSecret(cmd);
   if (sec !== undefined) out.push(effect("secret-read", sec));

@@ -2,6 +2,7 @@
 import type { SimpleCommand } from "../types.ts";
 import type { Analysis } from "../flags.ts";
 import { isSecretPath } from "./secrets.ts";
+import { ORM_WIPE, SQL_DESTROY } from "./infra.ts";
 import { SECRET_VAR } from "./network.ts";
 import { effect, type Effect } from "./types.ts";
 
@@ -85,6 +86,9 @@ const DEVICE_CODE = /['"]\/dev\/(?:sd[a-z]|nvme\d|hd[a-z]|vd[a-z]|xvd[a-z]|mmcbl
 const ENV_WHOLE = /Deno\.env\.toObject|\bos\.environ\b(?!\s*(?:\[|\.get\b))|\bprocess\.env\b(?!\s*(?:\.|\[))|%ENV\b|\bENV\.(?:to_h|to_a|each|inspect)\b|\$_ENV\b(?!\s*\[)|\bgetenv\(\s*\)/;
 const ENV_SECRET = /(?:environ|ENV|env|getenv)\W{1,3}[A-Za-z_]*(?:SECRET|TOKEN|PASSWORD|PASSWD|API_?KEY|PRIVATE_KEY|ACCESS_KEY|CREDENTIAL)/i;
 const SENDS = /\burlopen\b|\brequests\.\w+\(|\bfetch\s*\(|\bhttps?\.request\b|\bhttp\.client\b|\bsocket\b|Net::HTTP|LWP|IO::Socket|\bcurl_exec\b|\bfile_get_contents\s*\(\s*['"]https?:|\baxios\b|XMLHttpRequest|\.post\s*\(/;
+const ENV_NAMES_ONLY = /\bObject\.(?:keys|getOwnPropertyNames)\(\s*process\.env\s*\)|\blen\(\s*os\.environ\s*\)|\bos\.environ\.keys\(\s*\)|\bkeys\s+%ENV\b|\bENV\.(?:keys|size|length)\b/g;
+/** A call that hands a string to a database driver: `query(`, `execute(`, `exec(`, `run(`, `raw(`. */
+const SQL_CALL = /\b(?:query|execute|executescript|executemany|exec|run|raw|sql|prepare|\$executeRawUnsafe|\$queryRawUnsafe)\s*\(/;
 const STRING = /(['"])(?:(?!\1)[^\\]|\\.)*\1/g;
 const QUOTED = /(['"])((?:(?!\1)[^\\\n]|\\.){1,300})\1/g;
 
@@ -110,8 +114,14 @@ export function codeEffects(cmd: SimpleCommand): Effect[] {
     if (isSecretPath(s)) secrets.push(s);
   }
   if (ENV_SECRET.test(code)) secrets.push("a secret environment variable");
-  if (ENV_WHOLE.test(code) && SENDS.test(code)) out.push(effect("network-send", "sends the environment over the network", [], { data: "env" }));
-  else if (ENV_WHOLE.test(code)) secrets.push("the whole environment");
+  // `Object.keys(process.env)`, `len(os.environ)`, `keys %ENV`: the names or their count, not the values.
+  const envCode = code.replace(ENV_NAMES_ONLY, "");
+  // `node -e "db.query('DELETE FROM clinics')"`: a statement run through a database driver, not printed.
+  const sql = SQL_CALL.test(code) ? SQL_DESTROY.exec([...code.matchAll(QUOTED)].map((m) => m[2] ?? "").join("\n")) : null;
+  if (sql !== null) out.push(effect("remote-delete", `deletes remote data or infrastructure (runs ${sql[0].trim()} through a database driver)`));
+  else if (ORM_WIPE.test(code.replace(STRING, '""'))) out.push(effect("remote-delete", "deletes remote data or infrastructure (an ORM call that deletes every row of a model)"));
+  if (ENV_WHOLE.test(envCode) && SENDS.test(code)) out.push(effect("network-send", "sends the environment over the network", [], { data: "env" }));
+  else if (ENV_WHOLE.test(envCode)) secrets.push("the whole environment");
   if (secrets.length > 0) out.push(effect("secret-read", `reads secrets: ${secrets.join(" ")}`, secrets.filter((s) => !s.startsWith("a ") && !s.startsWith("the "))));
   return out;
 }

@@ -18,6 +18,19 @@ const SECRET_DIRS = new Set([".ssh", ".aws", ".gnupg", ".password-store"]);
 /** Inside ~/.ssh, what is public. */
 const SSH_PUBLIC = new Set(["known_hosts", "known_hosts.old", "config", "authorized_keys"]);
 
+/** Data files (not code) whose name says they hold credentials: `gcp-credentials.json`, `db-secret.yaml`, `firebase-service-account.json`, `kubeconfig`. */
+const CREDENTIAL_WORD = /(?:^|[-_.])(?:credentials?|secrets?|service[-_]?account(?:[-_]?key)?|serviceaccountkey|kubeconfig)(?:[-_.]|$)/;
+const DATA_EXT = /\.(?:json|ya?ml|toml|env|ini|xml|txt|conf|cfg|properties)$/;
+/** A template, a schema or a fake names the shape of a secret, not one. */
+const NOT_REAL = /(?:^|[-_.])(?:example|sample|template|tmpl|dist|schema|mock|fake|dummy|placeholder)(?:[-_.]|$)/;
+
+function namedCredentialFile(base: string): boolean {
+  if (base.length > 255 || NOT_REAL.test(base)) return false;
+  // kubeconfig has no extension as often as it has one (`./kubeconfig`, `prod.kubeconfig`).
+  if (/^(?:[\w.-]+[-_.])?kubeconfig(?:[-_.][\w-]+)?(?:\.ya?ml)?$/.test(base)) return true;
+  return DATA_EXT.test(base) && CREDENTIAL_WORD.test(base.replace(/\.[^.]+$/, ""));
+}
+
 /**
  * Whether a path word names a secret file. Pure text, in time linear in the word (no backtracking pattern:
  * a hostile 64 KB argument costs one pass). No file is read: a link already in the project that points to a
@@ -47,6 +60,7 @@ function isSecretName(word: string): boolean {
   if (base.endsWith(".pem")) return base.includes("private") || base.includes("privkey") || base.includes("_key") || base.includes("-key");
   if (SECRET_SUFFIXES.some((x) => base.endsWith(x) && base.length > x.length)) return true;
   if (base.startsWith("service") && base.endsWith(".json") && base.includes("account")) return true;
+  if (namedCredentialFile(base)) return true;
   // `@/proc/self/environ`, `if=/proc/1/environ`: the name after a separator.
   if (base === "environ" && /(?:^|[@=:])\/proc\/[^/]+$/.test(grand)) return true;
   if (parent === ".kube" && base.startsWith("config")) return true;
@@ -144,6 +158,26 @@ function secretCommand(cmd: SimpleCommand, an: Analysis): string | undefined {
   if (p === "doppler" && sub === "secrets" && (pos.length === 0 || pos[0] === "get" || pos[0] === "download")) return "prints Doppler secrets";
   if (p === "sqlite3" && a.slice(1).some((w) => /cookies\.sqlite|logins\.json|key4\.db|Login Data|Cookies$/.test(w))) return "dumps a browser's saved logins or cookies";
   if ((p === "gpg" || p === "gpg2") && a.some((w) => /^--export-secret-(?:sub)?keys$/.test(w))) return "exports private keys";
+  // Decryptors print the plaintext unless told to write it somewhere: `sops -d f`, `gpg -d f`, `age -d f`, `ansible-vault view f`.
+  const toFile = cmd.redirects.some((r) => (r.op === ">" || r.op === ">>" || r.op === ">|") && r.fd !== "2" && r.target !== "/dev/null");
+  // (`-i` is sops's in-place; to age it names the identity.)
+  const outOpt = a.some((w) => w === "-o" || w === "--output" || (w.startsWith("--output=") && w !== "--output=-") || (p === "sops" && (w === "-i" || w === "--in-place")));
+  if (!toFile && !outOpt) {
+    if ((p === "gpg" || p === "gpg2") && a.some((w) => w === "-d" || w === "--decrypt")) return "prints decrypted data";
+    if (p === "sops" && a.some((w) => w === "-d" || w === "--decrypt" || w === "decrypt")) return "prints a decrypted secrets file";
+    if ((p === "age" || p === "rage") && a.some((w) => w === "-d" || w === "--decrypt")) return "prints decrypted data";
+    if (p === "ansible-vault" && (sub === "view" || (sub === "decrypt" && a.some((w) => w === "--output=-" || (w === "--output" && a[a.indexOf(w) + 1] === "-"))))) return "prints a decrypted vault";
+  }
+  // `bin/rails credentials:show`: the app's decrypted credentials.
+  if ((p === "rails" || p === "rake") && a.some((w) => /^credentials:show$/.test(w))) return "prints the app's decrypted credentials";
+  // `kubectl config view` redacts the credentials; `--raw` prints them.
+  if ((p === "kubectl" || p === "oc") && an.sub === "config" && pos[0] === "view" && a.some((w) => w === "--raw" || w === "--raw=true")) return "prints the kubeconfig with its credentials";
+  // `docker compose --env-file .env.prod config`: the resolved file, every ${SECRET} of the env file filled in.
+  const composeAt = p === "docker-compose" ? 0 : p === "docker" || p === "podman" ? a.indexOf("compose") : -1;
+  if (composeAt >= 0 && a.slice(composeAt + 1).some((w) => w === "config") && !a.some((w) => /^(?:-q|--quiet|--services|--volumes|--profiles|--images|--hash|--networks)$/.test(w))) {
+    const envFiles = a.flatMap((w, k) => (w === "--env-file" ? [a[k + 1] ?? ""] : w.startsWith("--env-file=") ? [w.slice(11)] : []));
+    if (envFiles.some(isSecretPath)) return `prints the compose configuration with ${envFiles.join(" ")} substituted into it`;
+  }
   // `docker run -v ~/.ssh:/k alpine cat /k/id_rsa`: a container given the key store reads whatever it likes there.
   if ((p === "docker" || p === "podman") && (an.sub === "run" || an.sub === "create")) {
     const mounts = a.flatMap((w, k) => (w === "-v" || w === "--volume" || w === "--mount" ? [a[k + 1] ?? ""] : /^(?:-v|--volume=|--mount=)./.test(w) ? [w.replace(/^(?:-v|--volume=|--mount=)/, "")] : []));
@@ -167,6 +201,12 @@ function printsNothingOf(cmd: SimpleCommand): boolean {
   const p = cmd.program;
   const a = cmd.argv;
   if (p === "grep" || p === "egrep" || p === "fgrep" || p === "rg") return a.some((w) => /^-[a-zA-Z]*[clLq][a-zA-Z]*$/.test(w) && !w.startsWith("--") && !/[efA-CmT]/.test(w.slice(1)) || /^--(?:count|files-with-matches|files-without-match|quiet|silent)$/.test(w));
+  // `cut -d= -f1 .env`: the names before the `=`, never the values after it.
+  if (p === "cut") {
+    const field = a.flatMap((w, k) => (w === "-f" || w === "--fields" ? [a[k + 1] ?? ""] : /^-f./.test(w) ? [w.slice(2)] : w.startsWith("--fields=") ? [w.slice(9)] : []));
+    const delim = a.flatMap((w, k) => (w === "-d" || w === "--delimiter" ? [a[k + 1] ?? ""] : /^-d./.test(w) ? [w.slice(2)] : w.startsWith("--delimiter=") ? [w.slice(12)] : []));
+    return field.length === 1 && field[0] === "1" && delim.length === 1 && (delim[0] === "=" || delim[0] === ":");
+  }
   if (p === "openssl") {
     const sub = a[1] ?? "";
     return !OPENSSL_PRINTS.test(sub) || (a.includes("-noout") && !a.includes("-text"));
@@ -197,6 +237,8 @@ export function secretReads(cmd: SimpleCommand, an: Analysis): Effect[] {
     }
     // cp/mv/install/rsync/scp read their sources; the destination is written (`cp .env.example .env`).
     if (COPIERS.has(p) && !an.flags.has("-t")) words = words.slice(0, -1);
+    // `vercel env pull .env.local`: the service's variables written into a file, not printed.
+    if ((p === "vercel" || p === "netlify") && (words.includes("pull") || words.includes("env:pull"))) words = words.filter((w) => !isSecretPath(w));
     if (PATTERN_FIRST.has(p) && !(p === "perl" && words.length < an.positional.length)) {
       const explicit = cmd.argv.some((w) => w === "-e" || w === "-f" || w.startsWith("--regexp") || w.startsWith("--file") || w === "--expression");
       if (!explicit || p === "awk" || p === "gawk" || p === "mawk") words = words.slice(1);
