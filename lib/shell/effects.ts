@@ -7,7 +7,7 @@ import type { SimpleCommand } from "./types.ts";
 import { analyze } from "./flags.ts";
 import { fileEffects } from "./effects/files.ts";
 import { ghEffects, gitEffects } from "./effects/git.ts";
-import { infraEffects, SQL_CLIENTS, SQL_DESTROY } from "./effects/infra.ts";
+import { infraEffects } from "./effects/infra.ts";
 import { serviceEffects } from "./effects/services.ts";
 import { networkEffects } from "./effects/network.ts";
 import { codeEffects, powerEffects, printsSecretVar, publishEffects, spawnEffects } from "./effects/process.ts";
@@ -111,12 +111,6 @@ export function lineEffects(commands: readonly SimpleCommand[]): Map<SimpleComma
   /** The previous command was `docker inspect` piped on: its JSON holds the container's environment. */
   let inspected = false;
   for (const c of commands) {
-    // `echo 'DROP TABLE t;' | psql app`, `cat <<SQL ... SQL | mysql`: the statement reaches the client on its standard input.
-    if ((c.program === "echo" || c.program === "printf" || c.program === "cat") && c.pipeTo.length > 0 && SQL_CLIENTS.has(c.pipeTo[0] ?? "")) {
-      const text = [...c.argv.slice(1), ...c.redirects.map((r) => (r.op === "<<<" ? r.target : (r.body ?? "")))].join("\n").slice(0, 1 << 16);
-      const m = SQL_DESTROY.exec(text);
-      if (m !== null) add(c, effect("remote-delete", `deletes remote data or infrastructure (${c.pipeTo[0]} is fed ${m[0].trim()})`));
-    }
     // `docker inspect web | jq '.[0].Config.Env'`: the filter picks the environment (its secrets) out of the JSON.
     if (inspected && c.argv.slice(1).some((w) => /(?:^|[.\s'"])Env\b|^\.(?:\[\d*\]\.?)?Config$/.test(w))) add(c, effect("secret-read", `${c.program} picks the container's environment out of docker inspect`));
     // `env > /tmp/e && curl -F f=@/tmp/e URL`: the environment, put in a file, then sent.

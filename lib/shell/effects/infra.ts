@@ -245,7 +245,7 @@ const SERVICE_VERBS = new Map<string, RegExp>([
   ["wrangler", /^delete$/],
   ["vercel", /^(?:rm|remove)$/],
   ["netlify", /^sites:delete$/],
-  ["supabase", /^(?:delete|reset)$/],
+  ["supabase", /^delete$/],
   ["infisical", /^delete$/],
   ["algolia", /^(?:delete|clear|rm)$/],
   ["fastly", /^delete$/],
