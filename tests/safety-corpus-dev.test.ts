@@ -87,6 +87,8 @@ const FRESH2 = "tests/fixtures/corpus/fresh2.json";
 const FRESH3 = "tests/fixtures/corpus/fresh3.json";
 /** Bypass shapes as classes, each beside a close look-alike, written after fresh3's work, before any rule change made for it. */
 const FRESH4 = "tests/fixtures/corpus/fresh4.json";
+/** Disguise shapes not in fresh4 (interpreters, decoders, positional tricks, runners, ssh, containers, PowerShell, cmd), written before any rule change made for it. */
+const FRESH7 = "tests/fixtures/corpus/fresh7.json";
 const keyOf = (c: { tool?: string; command: string }) => `${c.tool ?? "bash"}\u0000${c.command}`;
 
 describe.each([
@@ -94,6 +96,7 @@ describe.each([
   [FRESH2, [FRESH]],
   [FRESH3, [FRESH, FRESH2]],
   [FRESH4, [FRESH, FRESH2, FRESH3]],
+  [FRESH7, [FRESH, FRESH2, FRESH3, FRESH4]],
 ] as const)("fresh corpus %s", (file, earlier) => {
   const fresh = loadCorpus(file);
 
@@ -125,7 +128,7 @@ describe("current safety pack on the development corpus", () => {
   const lines: string[] = [];
   const answered: { cases: number; decisions: number }[] = [];
   beforeAll(async () => {
-    for (const p of [...parts, { file: FRESH, corpus: loadCorpus(FRESH) }, { file: FRESH2, corpus: loadCorpus(FRESH2) }, { file: FRESH3, corpus: loadCorpus(FRESH3) }, { file: FRESH4, corpus: loadCorpus(FRESH4) }]) {
+    for (const p of [...parts, { file: FRESH, corpus: loadCorpus(FRESH) }, { file: FRESH2, corpus: loadCorpus(FRESH2) }, { file: FRESH3, corpus: loadCorpus(FRESH3) }, { file: FRESH4, corpus: loadCorpus(FRESH4) }, { file: FRESH7, corpus: loadCorpus(FRESH7) }]) {
       const rates = await runCorpus(p.corpus, set);
       answered.push({ cases: p.corpus.cases.length, decisions: rates.results.filter((r) => (DecisionActions as readonly string[]).includes(r.decision.action)).length });
       const t = tallyByFamily(rates.results).total;
@@ -136,7 +139,7 @@ describe("current safety pack on the development corpus", () => {
   });
 
   it("should give every case of every part a decision", () => {
-    expect(answered.length).toBe(6);
+    expect(answered.length).toBe(7);
     for (const a of answered) expect(a.decisions).toBe(a.cases);
   });
 });
