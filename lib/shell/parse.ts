@@ -120,7 +120,11 @@ export function literalOutput(cmd: SimpleCommand): string | undefined {
     const fmt = args[1];
     if (fmt === undefined) return undefined;
     let k = 2;
-    return unescapeC(fmt.replace(/%[sbd]|%%/g, (m) => (m === "%%" ? "%" : (args[k++] ?? ""))));
+    const once = () => unescapeC(fmt.replace(/%[sbd]|%%/g, (m) => (m === "%%" ? "%" : (args[k++] ?? ""))));
+    let out = once();
+    // printf reuses its format while arguments remain (`printf '%s\0' -rf ~`), a bounded number of times.
+    for (let n = 0; k > 2 && k < args.length && n < 64; n++) out += once();
+    return out;
   }
   return undefined;
 }
@@ -198,6 +202,10 @@ class Parser implements Unwrapper {
       this.st.depth--;
       this.st.via = saved;
     }
+  }
+
+  writtenText(path: string): string | undefined {
+    return this.written.get(path);
   }
 
   scriptWithArgs(src: string, cwd: string, via: string, args: string[]): void {
@@ -387,6 +395,8 @@ class Parser implements Unwrapper {
               cur += known;
               started = true;
             } else pushUnquoted(known);
+          } else if ((name === "@" || name === "*" || name === "{@}" || name === "{*}") && w.parts.length > 1) {
+            // `curl x | ba${@}sh`, `b$*ash`: no positional parameters are set, so glued into a word they add nothing.
           } else if ((name === "IFS" || /^\{IFS(?:[:#%/^,}]|$)/.test(name)) && !p.quoted) {
             // `rm${IFS}-rf${IFS}/`: an unset IFS is blank, tab and newline; unquoted, it separates words.
             pushUnquoted(" ");
@@ -914,6 +924,12 @@ class Parser implements Unwrapper {
       scope.vars.set("@", argv.slice(2).join(" "));
       scope.vars.set("*", argv.slice(2).join(" "));
       this.st.lists.add("@");
+      // `set -- ./out; rm -rf "$1"`: $1.. and $# too; a word still unknown leaves its parameter unknown.
+      for (let k = 1; k <= 9; k++) {
+        if (dynamic[k + 1] ?? false) scope.vars.delete(String(k));
+        else scope.vars.set(String(k), argv[k + 1] ?? "");
+      }
+      scope.vars.set("#", String(argv.length - 2));
     }
     if (program === "unset") for (let j = 1; j < argv.length; j++) scope.vars.delete(argv[j] ?? "");
     // The previous stage's literal output is what a shell at the end of `echo ... | sh` runs.
@@ -1044,6 +1060,8 @@ const PARAM_OP_MAX = 4096;
  */
 function paramValue(name: string, lookup: (n: string) => string | undefined): string | undefined {
   if (!name.startsWith("{")) return lookup(name);
+  // `${@}`, `${*}`, `${1}`, `${#}`: the special and positional parameters, braced.
+  if (/^\{(?:[@*#]|\d)\}$/.test(name)) return lookup(name.slice(1, -1));
   // `${arr[1]}`: one word of an array set on the line (its words are kept joined by spaces).
   const item = /^\{([A-Za-z_]\w*)\[(\d{1,4})\]\}$/.exec(name);
   if (item?.[1] !== undefined) return lookup(item[1])?.split(" ")[Number(item[2])];

@@ -17,6 +17,8 @@ export interface Unwrapper {
   powershell(src: string, cwd: string, via: string): void;
   /** A nested cmd.exe line (`cmd /c ...`). */
   cmdLine(src: string, cwd: string, via: string): void;
+  /** What a file written on this line by a literal print holds (`> x.sh`, `<(echo ..)`), by resolved path. */
+  writtenText(path: string): string | undefined;
   /** Aliases set earlier on the line (`git config alias.undo 'reset --hard' && git undo`), lower-cased names. */
   readonly gitAliases: ReadonlyMap<string, string>;
   emit(cmd: SimpleCommand): void;
@@ -91,6 +93,8 @@ interface Inner {
   replace?: string;
   /** xargs -a FILE: the input words come from FILE. */
   argFile?: string;
+  /** xargs -0 / -d X: what separates the input words (whitespace otherwise). */
+  delimiter?: string;
 }
 
 /**
@@ -172,13 +176,16 @@ function wrapped(a: string[], s: number, cwdIn: string, home: string, aliases: R
     case "xargs": {
       let replace: string | undefined;
       let argFile: string | undefined;
+      let delimiter: string | undefined;
       // -I R / -J R / -i[R] / --replace[=R]: each input line replaces R; -a FILE: the words come from FILE, not stdin.
       const i = skipOptions(a, s + 1, { short: "IEdLnPsaUJ", long: ["--max-args", "--max-procs", "--delimiter", "--arg-file", "--max-lines", "--max-chars", "--eof"] }, (o, v) => {
         if ((o === "-I" || o === "-J") && v !== undefined) replace = v;
         else if (o === "-i" || o === "--replace") replace = v === undefined || v === "" ? "{}" : v;
         else if ((o === "-a" || o === "--arg-file") && v !== undefined) argFile = v;
+        else if (o === "-0" || o === "--null") delimiter = "\0";
+        else if ((o === "-d" || o === "--delimiter") && v !== undefined) delimiter = v === "\\n" ? "\n" : v === "\\0" ? "\0" : v;
       });
-      const extra = { ...(replace !== undefined ? { replace } : {}), ...(argFile !== undefined ? { argFile } : {}) };
+      const extra = { ...(replace !== undefined ? { replace } : {}), ...(argFile !== undefined ? { argFile } : {}), ...(delimiter !== undefined ? { delimiter } : {}) };
       return i >= a.length ? { from: a.length, label: p, prefix: ["echo"], stdinArgs: true, ...extra } : { from: i, label: p, stdinArgs: true, ...extra };
     }
     case "npx":
@@ -219,6 +226,79 @@ function wrapped(a: string[], s: number, cwdIn: string, home: string, aliases: R
     }
     case "chroot":
       return { from: skipOptions(a, s + 1, { short: "", long: ["--userspec", "--groups"] }) + 1, label: p };
+    // Launchers that run the rest of their words as a command (a display, a session bus, an init, a queue, a limit).
+    case "xvfb-run":
+      return { from: skipOptions(a, s + 1, { short: "nsefwp", long: ["--server-num", "--server-args", "--error-file", "--auth-file", "--wait", "--xauth-protocol"] }), label: p };
+    case "dbus-run-session":
+    case "ifne":
+      return { from: skipOptions(a, s + 1, { short: "", long: ["--config-file", "--dbus-daemon"] }), label: p };
+    case "tini":
+    case "dumb-init":
+      return { from: skipOptions(a, s + 1, { short: "pr", long: ["--rewrite"] }), label: p };
+    case "tsp":
+      return { from: skipOptions(a, s + 1, { short: "LDNWS", long: [] }), label: p };
+    case "cpulimit":
+      return { from: skipOptions(a, s + 1, { short: "lpe", long: ["--limit", "--pid", "--exe", "--path"] }), label: p };
+    case "daemonize":
+      return { from: skipOptions(a, s + 1, { short: "ceEoplu", long: [] }), label: p };
+    case "gdb":
+    case "lldb": {
+      // `gdb -batch -ex run --args rm -rf ~`: the program and its arguments follow --args (lldb: --).
+      const k = a.indexOf(p === "gdb" ? "--args" : "--", s + 1);
+      return k > 0 ? { from: k + 1, label: `${p} --args` } : undefined;
+    }
+    case "start-stop-daemon": {
+      // `--exec /bin/rm -- -rf ~`: the program is the value of --exec (or --startas), its arguments follow --.
+      const k = a.findIndex((w, j) => j > s && (w === "--exec" || w === "-x" || w === "--startas" || w === "-a"));
+      const exe = k > 0 ? a[k + 1] : a.find((w, j) => j > s && /^--(?:exec|startas)=/.test(w))?.replace(/^--\w+=/, "");
+      if (exe === undefined || !a.includes("--start") && !a.includes("-S")) return undefined;
+      const dash = a.indexOf("--", s + 1);
+      return { from: dash > 0 ? dash + 1 : a.length, label: p, prefix: [exe] };
+    }
+    case "launchctl": {
+      const dash = a.indexOf("--", s + 1);
+      return a[s + 1] === "submit" && dash > 0 ? { from: dash + 1, label: "launchctl submit" } : undefined;
+    }
+    // Environment managers that run a command inside the environment they set up.
+    case "uv":
+    case "poetry":
+    case "pipenv":
+    case "pdm":
+    case "hatch":
+    case "rye":
+    case "pixi":
+    case "devbox":
+    case "asdf":
+    case "conda":
+    case "mamba":
+    case "micromamba": {
+      const verb = p === "asdf" ? "exec" : "run";
+      if (a[s + 1] !== verb) return undefined;
+      return { from: skipOptions(a, s + 2, { short: p === "conda" || p === "mamba" || p === "micromamba" ? "np" : "p", long: ["--name", "--prefix", "--cwd", "--python", "--with", "--project", "--directory", "--env-file", "--environment", "--env", "--manifest-path"] }), label: `${p} ${verb}` };
+    }
+    case "mise":
+    case "rtx": {
+      const dash = a.indexOf("--", s + 1);
+      return (a[s + 1] === "exec" || a[s + 1] === "x") && dash > 0 ? { from: dash + 1, label: `${p} exec` } : undefined;
+    }
+    case "direnv":
+      return a[s + 1] === "exec" && a.length > s + 3 ? { from: s + 3, label: "direnv exec" } : undefined;
+    case "nix": {
+      const k = a.findIndex((w, j) => j > s && (w === "-c" || w === "--command"));
+      return (a[s + 1] === "develop" || a[s + 1] === "shell") && k > 0 ? { from: k + 1, label: `nix ${a[s + 1]}` } : undefined;
+    }
+    case "npm": {
+      // `npm exec -- rm -rf ~`: after --, the package binary or any program on PATH.
+      const dash = a.indexOf("--", s + 1);
+      return (a[s + 1] === "exec" || a[s + 1] === "x") && dash > 0 ? { from: dash + 1, label: "npm exec" } : undefined;
+    }
+    case "cross-env":
+    case "dotenv":
+    case "env-cmd": {
+      let i = p === "cross-env" ? s + 1 : skipOptions(a, s + 1, { short: "efrv", long: ["--file", "--environments"] });
+      while (ASSIGNMENT.test(a[i] ?? "")) i++;
+      return { from: i, label: p };
+    }
     default:
       if (PYTHON.test(p)) {
         // python -m twine upload -> twine upload
@@ -511,7 +591,7 @@ function shellQuote(w: string): string {
 }
 
 /** Programs that run a command line elsewhere (another host, a container, WSL, another user). */
-const REMOTE = new Set(["ssh", "kubectl", "docker", "podman", "nerdctl", "finch", "wsl", "wsl.exe", "runuser", "lxc", "vagrant"]);
+const REMOTE = new Set(["ssh", "kubectl", "docker", "podman", "nerdctl", "finch", "wsl", "wsl.exe", "runuser", "lxc", "vagrant", "mosh", "pssh", "parallel-ssh", "ansible"]);
 
 /** The command line a remote runner runs: `ssh host 'rm -rf ~'`, `kubectl exec pod -- rm -rf /data`, `wsl -e bash -c ...`. */
 function remoteCommand(a: string[], p: string): string | undefined {
@@ -521,6 +601,8 @@ function remoteCommand(a: string[], p: string): string | undefined {
   if (p === "ssh") {
     let i = skipOptions(a, 1, { short: "bcDEeFIiJLlmOopQRSWw", long: [] });
     i++;
+    // `ssh host -- rm -rf /`: a `--` after the host only ends ssh's options.
+    if (a[i] === "--") i++;
     return i < a.length ? joined(a.slice(i)) : undefined;
   }
   if (p === "kubectl" || p === "lxc") return a.includes("exec") && dash > 0 ? joined(a.slice(dash + 1)) : undefined;
@@ -534,7 +616,23 @@ function remoteCommand(a: string[], p: string): string | undefined {
     const k = a.findIndex((w) => w === "-e" || w === "--exec" || w === "--");
     return k > 0 ? joined(a.slice(k + 1)) : a.length > 1 && !a[1]?.startsWith("-") ? a.slice(1).join(" ") : undefined;
   }
-  if (p === "runuser") return dash > 0 ? joined(a.slice(dash + 1)) : undefined;
+  if (p === "runuser") {
+    // `runuser -u user -- CMD` runs an argv; `runuser -l user -c 'CMD'` a shell line.
+    const c = a.findIndex((w) => w === "-c" || w === "--command");
+    return dash > 0 ? joined(a.slice(dash + 1)) : c > 0 ? a[c + 1] : undefined;
+  }
+  // `mosh host -- CMD`; `pssh -h hosts -i 'CMD'` (the last operand); `ansible all -m shell -a 'CMD'`.
+  if (p === "mosh") return dash > 0 ? joined(a.slice(dash + 1)) : undefined;
+  if (p === "pssh" || p === "parallel-ssh") {
+    const last = a[a.length - 1] ?? "";
+    return a.length > 2 && !last.startsWith("-") && !/^-[hHlpotxX]$/.test(a[a.length - 2] ?? "") ? last : undefined;
+  }
+  if (p === "ansible") {
+    const k = a.findIndex((w) => w === "-a" || w === "--args");
+    const m = a.findIndex((w) => w === "-m" || w === "--module-name");
+    const mod = m > 0 ? (a[m + 1] ?? "") : "command";
+    return k > 0 && /^(?:(?:ansible\.builtin\.)?(?:shell|command|raw))$/.test(mod) ? a[k + 1] : undefined;
+  }
   if (p === "vagrant") return a[1] === "ssh" && a.includes("-c") ? a[a.indexOf("-c") + 1] : undefined;
   return undefined;
 }
@@ -574,11 +672,12 @@ function detachedCommand(cmd: SimpleCommand, p: string, piped: string | undefine
   if (p === "screen") {
     let i = 1;
     while (i < a.length && (a[i] ?? "").startsWith("-")) i += /^-(?:[dDmRr]*S|[dDmRr]*[cpTtXe]|L?logfile|h)$/.test(a[i] ?? "") ? 2 : 1;
-    return a.slice(i).join(" ");
+    // screen runs its words as a program and its arguments, not as a shell line: quotes are kept.
+    return a.slice(i).map(shellQuote).join(" ");
   }
   if (p === "systemd-run") {
     const i = skipOptions(a, 1, { short: "pEuMHd", long: ["--unit", "--property", "--setenv", "--description", "--slot", "--uid", "--gid", "--nice", "--working-directory", "--on-active", "--on-calendar", "--on-boot", "--on-startup", "--on-unit-active", "--on-unit-inactive", "--timer-property", "--path-property", "--socket-property", "--service-type", "--machine", "--host"] });
-    return a.slice(i).join(" ");
+    return a.slice(i).map(shellQuote).join(" ");
   }
   // at / batch: `-f FILE` runs a file; otherwise the commands come from stdin.
   if (a.includes("-f") || a.includes("-l") || a.includes("-r") || a.includes("-d")) return undefined;
@@ -773,6 +872,43 @@ function runCode(cmd: SimpleCommand, source: string, api: Unwrapper, label: stri
 }
 
 /**
+ * Programs that take one shell command line as an option or operand: `entr -s CMD`, `runuser -c CMD`,
+ * `nix-shell --run CMD`, `deno task --eval CMD`, `bun exec CMD`, `npm exec -c CMD`.
+ */
+function launcherScript(a: string[], p: string): string | undefined {
+  const valueOf = (names: string[]): string | undefined => {
+    for (let k = 1; k < a.length; k++) {
+      const w = a[k] ?? "";
+      if (names.includes(w)) return a[k + 1];
+      const eq = w.indexOf("=");
+      if (eq > 0 && names.includes(w.slice(0, eq))) return w.slice(eq + 1);
+    }
+    return undefined;
+  };
+  if (p === "entr") return valueOf(["-s"]);
+  if (p === "sg") return valueOf(["-c", "--command"]);
+  if (p === "nix-shell") return valueOf(["--run", "--command"]);
+  // `deno task --eval 'rm -rf ~'`: with --eval the task name is itself a shell line.
+  if (p === "deno" && a[1] === "task" && a.includes("--eval")) return a.slice(a.indexOf("--eval") + 1).find((w) => !w.startsWith("-"));
+  if (p === "bun" && a[1] === "exec") return a[2];
+  if (p === "npm" && (a[1] === "exec" || a[1] === "x")) return valueOf(["-c", "--call"]);
+  return undefined;
+}
+
+/** The recipe lines of makefile text: tab-indented lines, and what follows `;` on a rule line (`x: ; rm -rf ~`). */
+function makeRecipes(text: string): string[] {
+  const out: string[] = [];
+  for (const line of text.split("\n")) {
+    if (/^\t/.test(line)) out.push(line.replace(/^\t[@+-]*/, ""));
+    else {
+      const m = /^[^:=#\t]+::?[^;=]*;(.*)$/.exec(line);
+      if (m?.[1] !== undefined && m[1].trim() !== "") out.push(m[1].trim().replace(/^[@+-]+/, ""));
+    }
+  }
+  return out;
+}
+
+/**
  * What the command runs that is not a wrapped command line: find -exec, eval, shells, watch, interpreter
  * code. False when that is all it runs (a shell's script is not a wrapped command).
  */
@@ -810,9 +946,22 @@ function runsOther(cmd: SimpleCommand, api: Unwrapper, piped: string | undefined
     containerRun(cmd, api, level);
     return false;
   }
+  if (p === "ssh" || p === "scp" || p === "sftp") {
+    // `ssh -o ProxyCommand='rm -rf ~' x`, `-o LocalCommand=..`: these run here, through the local shell.
+    for (const [k, w] of cmd.argv.entries()) {
+      const opt = w === "-o" ? (cmd.argv[k + 1] ?? "") : w.startsWith("-o") ? w.slice(2) : "";
+      const m = /^(?:ProxyCommand|LocalCommand|KnownHostsCommand)\s*[=\s]\s*(.+)$/is.exec(opt);
+      if (m?.[1] !== undefined && !/^none$/i.test(m[1])) api.script(m[1], cmd.cwd, `${p} -o ${opt.split(/[=\s]/)[0] ?? ""}`);
+    }
+  }
   if (REMOTE.has(p)) {
     const rest = remoteCommand(cmd.argv, p);
     if (rest !== undefined && rest !== "") api.script(rest, cmd.cwd, `${p} (remote)`);
+    // `ssh host 'bash -s' <<< 'rm -rf ~'`: the remote shell reads its commands from what ssh reads here.
+    if (rest !== undefined && /^(?:sudo\s+(?:-\S+\s+)*)?(?:\S*\/)?(?:ba|z|k|da|a)?sh(?:\s+-[A-Za-z]+)*\s*$/.test(rest.trim()) && !/\s-[A-Za-z]*c/.test(rest)) {
+      const text = stdinText(cmd, piped);
+      if (text !== undefined && text !== "") api.script(text, cmd.cwd, `${p} (remote stdin)`);
+    }
     else if (p === "ssh" && rest === undefined && !cmd.argv.includes("-N")) {
       // `ssh host <<'EOF' ... EOF`: given no command, the remote login shell runs what ssh reads on stdin.
       const text = stdinText(cmd, piped);
@@ -874,6 +1023,25 @@ function runsOther(cmd: SimpleCommand, api: Unwrapper, piped: string | undefined
     if (text !== undefined) for (const line of text.split("\n")) if (/^\t/.test(line)) api.script(line.replace(/^\t[@+-]*/, ""), cmd.cwd, "make recipe");
     return false;
   }
+  const shellLine = launcherScript(cmd.argv, p);
+  if (shellLine !== undefined) {
+    api.script(shellLine, cmd.cwd, p);
+    return false;
+  }
+  if ((p === "make" || p === "gmake") && cmd.argv.some((w) => w === "--eval" || w.startsWith("--eval="))) {
+    // `make --eval='x: ; rm -rf ~' x`: the evaluated text is makefile text, its recipes shell commands.
+    for (const [k, w] of cmd.argv.entries()) {
+      const text = w.startsWith("--eval=") ? w.slice(7) : w === "--eval" ? cmd.argv[k + 1] : undefined;
+      if (text !== undefined) for (const r of makeRecipes(text)) api.script(r, cmd.cwd, "make recipe");
+    }
+    return true;
+  }
+  if ((p === "just" || p === "task") && cmd.argv.some((w, k) => /^(?:--justfile|-f|--taskfile|-t)$/.test(w) && /^(?:-|\/dev\/stdin)$/.test(cmd.argv[k + 1] ?? ""))) {
+    // `just --justfile /dev/stdin x <<< $'x:\n  rm -rf ~'`: a recipe's indented lines are shell commands.
+    const text = stdinText(cmd, piped);
+    if (text !== undefined) for (const line of text.split("\n")) if (/^[ \t]+\S/.test(line)) api.script(line.trim().replace(/^[@-]+/, "").replace(/^-\s*/, ""), cmd.cwd, `${p} recipe`);
+    return false;
+  }
   if (p === "tmux" || p === "screen" || p === "systemd-run" || p === "at" || p === "batch") {
     // A terminal multiplexer, a transient unit or the at queue runs the command later, detached: it still runs.
     const line = detachedCommand(cmd, p, piped);
@@ -901,11 +1069,14 @@ const UNKNOWN_INPUT = "$(xargs input)";
 
 function innerCommand(cmd: SimpleCommand, inner: Inner, piped: string | undefined, api: Unwrapper): SimpleCommand | undefined {
   // `echo / | xargs rm -rf`: literal piped words become arguments.
-  const input = inner.stdinArgs && inner.argFile === undefined ? stdinText(cmd, piped) : undefined;
+  // `xargs -a <(echo ./dist) rm -rf`: an argument file printed literally on the line is known input.
+  const input = inner.stdinArgs ? (inner.argFile === undefined ? stdinText(cmd, piped) : api.writtenText(resolvePath(inner.argFile, cmd.cwd === "" ? "/" : cmd.cwd, api.home))) : undefined;
   if (inner.stdinArgs && inner.replace !== undefined) return replacedCommand(cmd, inner, input, api);
   // `cat list | xargs rm -rf`, `xargs -a dirs.txt rm -rf`: the arguments are whatever the input holds.
   const unknown = inner.stdinArgs === true && input === undefined && inner.from < cmd.argv.length;
-  const fromStdin = input !== undefined ? input.split(/\s+/).filter((w) => w !== "") : unknown ? [UNKNOWN_INPUT] : [];
+  // With -0 or -d, only that character separates words: a line with spaces stays one word (`echo 'rm -rf ~' | xargs -0 sh -c`).
+  const split = (text: string) => (inner.delimiter !== undefined && inner.delimiter.length === 1 ? text.split(inner.delimiter).map((w, k, all) => (k === all.length - 1 ? w.replace(/\n$/, "") : w)) : text.split(/\s+/)).filter((w) => w !== "");
+  const fromStdin = input !== undefined ? split(input) : unknown ? [UNKNOWN_INPUT] : [];
   const plain = inner.prefix === undefined && fromStdin.length === 0;
   // slice alone when nothing is added: spreading a long word list costs several times as much.
   const argv = plain ? cmd.argv.slice(inner.from) : [...(inner.prefix ?? []), ...cmd.argv.slice(inner.from), ...fromStdin];
