@@ -5,6 +5,7 @@ import { limitNote, SHELL_LIMITS, ShellLimitError } from "./limits.ts";
 import type { ParseOptions, ParseResult, RedirectInfo, SimpleCommand } from "./types.ts";
 import { GIT_COMMAND_KEYS, SHELLS, unwrap, type Unwrapper } from "./unwrap.ts";
 import { resolvePath } from "./paths.ts";
+import { decodes } from "./effects/network.ts";
 import { readCmd, readPowerShell } from "./powershell.ts";
 
 /**
@@ -75,6 +76,8 @@ interface Field {
 
 const RESERVED_SKIP = new Set(["if", "then", "else", "elif", "fi", "do", "done", "while", "until", "!", "{", "}", "esac", "in"]);
 const ASSIGN = /^([A-Za-z_][A-Za-z0-9_]*)\+?=/;
+/** A printed file worth remembering for a later run on the line: it names something that deletes, runs, sends or reads secrets. */
+const WRITTEN_WORTH = /\b(?:rm|dd|mkfs|git|curl|wget|shred|chmod|mv|find|del|rd|iex)\b|rmtree|rmSync|rm_rf|unlink|remove|system|exec|spawn|popen|environ|fork|\.env\b|id_rsa|\.ssh|Remove-Item/i;
 const RUNNERS = new Set([...SHELLS, "eval", "source", ".", "node", "perl", "ruby", "php", "make", "gmake"]);
 const DECLARE = new Set(["export", "declare", "local", "readonly", "typeset"]);
 /** Variable names that hold credentials (as network.ts's SECRET_VAR, without the `$`). */
@@ -175,6 +178,8 @@ class Parser implements Unwrapper {
   private readonly copies = new Map<string, string>();
   /** Scripts written by a literal print on this line (`echo 'rm -rf ~' > x.sh`), by resolved path. */
   readonly written = new Map<string, string>();
+  /** Files a decoder wrote on this line (`base64 -d p.b64 > run.sh`), by resolved path: running one runs decoded data. */
+  private readonly decodedFiles = new Map<string, SimpleCommand>();
   constructor(st: State) {
     this.st = st;
   }
@@ -202,6 +207,12 @@ class Parser implements Unwrapper {
       this.st.depth--;
       this.st.via = saved;
     }
+  }
+
+  /** `cat <(echo rm -rf ~) | sh`: cat of one file printed literally on this line passes that text on. */
+  private catWritten(cmd: SimpleCommand): string | undefined {
+    if (cmd.program !== "cat" || cmd.argv.length !== 2 || ((cmd.dynamic[1] ?? false) && cmd.argv[1] !== "/dev/fd/63") || this.written.size === 0 || cmd.cwd === "") return undefined;
+    return this.written.get(resolvePath(cmd.argv[1] ?? "", cmd.cwd, this.st.home));
   }
 
   writtenText(path: string): string | undefined {
@@ -934,7 +945,8 @@ class Parser implements Unwrapper {
     if (program === "unset") for (let j = 1; j < argv.length; j++) scope.vars.delete(argv[j] ?? "");
     // The previous stage's literal output is what a shell at the end of `echo ... | sh` runs.
     const prev = pipeline[pipeline.length - 1];
-    const prevOut = prev?.length === 1 && prev[0] ? (literalOutput(prev[0]) ?? listedPaths(prev[0])) : undefined;
+    const prevTop = prev !== undefined && prev.length === 2 && prev[1]?.program === "cat" && prev[0]?.via.length === this.st.via.length + 1 ? prev[1] : undefined;
+    const prevOut = prev?.length === 1 && prev[0] ? (literalOutput(prev[0]) ?? listedPaths(prev[0]) ?? this.catWritten(prev[0])) : prevTop !== undefined ? this.catWritten(prevTop) : undefined;
     for (const [name, value] of assigns) if (COMMAND_VARS.has(name) && argv.length > 0 && value.trim() !== "") this.script(value, scope.cwd, `${name}=`, scope.vars);
     // `echo 'rm -rf ~' > /tmp/h/pre-commit && git -c core.hooksPath=/tmp/h commit`: a hook written on the line runs.
     if (program === "git" && scope.cwd !== "" && argv.includes("config") && this.hooksDirs.size < 8) {
@@ -970,10 +982,14 @@ class Parser implements Unwrapper {
     const subEnd = this.st.out.length;
     const writes = this.procWrites.splice(pw0);
     // `bash x.sh` after `echo 'rm -rf ~' > x.sh` on the line: the script written is what runs.
-    if (this.written.size > 0 && argv.length > 0) {
-      const file = SHELLS.has(program) || program === "source" || program === "." ? argv.slice(1).find((w) => !w.startsWith("-")) : argv[0]?.includes("/") ? argv[0] : undefined;
-      const text = file !== undefined && scope.cwd !== "" ? this.written.get(resolvePath(file, scope.cwd, this.st.home)) : undefined;
+    if ((this.written.size > 0 || this.decodedFiles.size > 0) && argv.length > 0) {
+      const file = SHELLS.has(program) || program === "source" || program === "." || /^(?:python[0-9.]*|node|perl|ruby|php|bun|deno)$/.test(program) ? argv.slice(1).find((w) => !w.startsWith("-")) : argv[0]?.includes("/") ? argv[0] : undefined;
+      const path = file !== undefined && scope.cwd !== "" ? resolvePath(file, scope.cwd, this.st.home) : undefined;
+      const text = path !== undefined && (SHELLS.has(program) || program === "source" || program === "." || file === argv[0]) ? this.written.get(path) : undefined;
       if (text !== undefined) this.script(text, scope.cwd, `${file} (written on this line)`, scope.vars);
+      // `base64 -d p.b64 > /tmp/run.sh && bash /tmp/run.sh`: the decoder's output is run as code.
+      const decoder = path !== undefined ? this.decodedFiles.get(path) : undefined;
+      if (decoder !== undefined) decoder.pipeTo = union(decoder.pipeTo, [program || "exec"]);
     }
     const savedHere = this.hereVars;
     this.hereVars = scope.vars;
@@ -985,7 +1001,8 @@ class Parser implements Unwrapper {
     {
       const printed = literalOutput({ ...cmd, redirects: [] }) ?? (cmd.program === "cat" && cmd.argv.length === 1 ? redirects.find((r) => r.body !== undefined)?.body : undefined);
       const out = redirects.find((r) => (r.op === ">" || r.op === ">|" || r.op === ">>") && r.fd !== "2" && r.target.startsWith("/"));
-      if (printed !== undefined && out && this.written.size < 64 && /\b(?:rm|dd|mkfs|git|curl|wget|shred|chmod|mv|find)\b/.test(printed)) this.written.set(out.target, printed);
+      if (printed !== undefined && out && this.written.size < 64 && WRITTEN_WORTH.test(printed)) this.written.set(out.target, printed);
+      else if (out && this.decodedFiles.size < 16 && decodes(cmd)) this.decodedFiles.set(out.target, cmd);
     }
     // `sh -c "$(curl ...)"`, `bash <(curl ...)`, `eval "$(curl ...)"`: the substitution's output is run.
     if (subEnd > before) {

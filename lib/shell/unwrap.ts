@@ -419,7 +419,8 @@ function shellScript(argv: string[]): { script?: string; readsStdin: boolean; no
     const script = argv[i];
     return script === undefined ? { readsStdin: false } : { script, readsStdin: false, args: argv.slice(i + 1) };
   }
-  return { readsStdin: hasS || i >= argv.length };
+  // `bash /dev/stdin <<< '...'`: the script file is standard input.
+  return { readsStdin: hasS || i >= argv.length || /^\/(?:dev\/stdin|dev\/fd\/0|proc\/self\/fd\/0)$/.test(argv[i] ?? "") };
 }
 
 /**
@@ -1053,9 +1054,21 @@ function runsOther(cmd: SimpleCommand, api: Unwrapper, piped: string | undefined
     if (i < cmd.argv.length) api.script(cmd.argv.slice(i).join(" "), cmd.cwd, "watch");
     return false;
   }
+  if ((p === "make" || p === "gmake") && cmd.cwd !== "") {
+    // `printf 'x:\n\trm -rf ~' > /tmp/Mk && make -f /tmp/Mk`: a makefile printed on the line, its recipes run.
+    const k = cmd.argv.findIndex((w) => w === "-f" || w === "--file" || w === "--makefile");
+    const text = k > 0 ? api.writtenText(resolvePath(cmd.argv[k + 1] ?? "", cmd.cwd, api.home)) : undefined;
+    if (text !== undefined) for (const r of makeRecipes(text)) api.script(r, cmd.cwd, "make recipe");
+  }
   const code = interpreterCode(cmd.argv, p);
   // Code from the command line (`node -e '...'`) reads stdin as data, not as code.
   if ((code === undefined || code !== "stdin") && isInterpreter(p)) cmd.ignoresStdinCode = true;
+  if (code === undefined && isInterpreter(p) && cmd.cwd !== "") {
+    // `cat > /tmp/x.py <<'P' ... P; python3 /tmp/x.py`: a script printed on the line is the code that runs.
+    const file = cmd.argv.slice(1).find((w) => !w.startsWith("-"));
+    const text = file !== undefined ? api.writtenText(resolvePath(file, cmd.cwd, api.home)) : undefined;
+    if (text !== undefined) runCode(cmd, text, api, `${p} ${file ?? ""} (written on this line)`);
+  }
   if (code !== undefined) {
     const text = code === "stdin" ? stdinText(cmd, piped) : code;
     if (text !== undefined) runCode(cmd, text, api, `${p} code`);

@@ -28,7 +28,7 @@ function isEnvDump(cmd: SimpleCommand, an: Analysis): boolean {
 
 const GENERATES = /^(?:tr|rev|python[0-9.]*|perl|ruby|node|awk|gawk|mawk|php|lua)$/;
 
-function decodes(cmd: SimpleCommand): boolean {
+export function decodes(cmd: SimpleCommand): boolean {
   const p = cmd.program;
   const a = cmd.argv;
   if (p === "base64" || p === "base32" || p === "basenc" || p === "gbase64") return a.some((w) => w === "--decode" || /^-[a-zA-Z]*[dD]/.test(w));

@@ -87,6 +87,8 @@ export function isSecretPath(word: string): boolean {
   const base = w.slice(slash + 1);
   if (base.length > 255) return false;
   if (base === "*" || base === ".*") return /(?:^|\/)\.ssh\/$/.test(dir);
+  // `dist/**`, `*a`: a glob with under two literal characters names no secret (outside ~/.ssh it is just "everything").
+  if (base.replace(/\[[^\]]*\]|[*?]/g, "").length < 2 && !/(?:^|\/)\.ssh\/$/.test(dir)) return false;
   const re = globToRegex(base);
   return SECRET_SAMPLES.some((s) => re.test(s) && isSecretName(dir + s));
 }
@@ -167,6 +169,12 @@ function printsNothingOf(cmd: SimpleCommand): boolean {
   const p = cmd.program;
   const a = cmd.argv;
   if (p === "grep" || p === "egrep" || p === "fgrep" || p === "rg") return a.some((w) => /^-[a-zA-Z]*[clLq][a-zA-Z]*$/.test(w) && !w.startsWith("--") && !/[efA-CmT]/.test(w.slice(1)) || /^--(?:count|files-with-matches|files-without-match|quiet|silent)$/.test(w));
+  if (p === "awk" || p === "gawk" || p === "mawk" || p === "nawk") {
+    // `awk 'END{print NR}' .env`: only BEGIN/END actions that touch no field or record print nothing of the file.
+    const prog = a.slice(1).find((w) => !w.startsWith("-")) ?? "";
+    const rest = prog.replace(/\b(?:BEGIN|END)\s*\{[^{}]*\}/g, "");
+    return rest.trim() === "" && prog !== "" && !/\$|getline/.test(prog);
+  }
   if (p === "openssl") {
     const sub = a[1] ?? "";
     return !OPENSSL_PRINTS.test(sub) || (a.includes("-noout") && !a.includes("-text"));
