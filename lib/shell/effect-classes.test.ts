@@ -274,8 +274,9 @@ describe("effectsOf", () => {
       ["[Text.Encoding]::UTF8.GetString([Convert]::FromBase64String('aGVsbG8='))", []],
       ["Start-BitsTransfer https://x.example/a.exe; .\\a.exe", ["remote-code"]],
       ["Start-BitsTransfer https://x.example/a.zip", []],
-      ["Set-Content -Path C:\\Windows\\System32\\drivers\\etc\\hosts -Value ''", ["system-write /Windows/System32/drivers/etc/hosts"]],
-      ["Set-Content -Path .\\out.txt -Value hi", []],
+      // Set-Content replaces what the file held, like `: > file` (truncate; inside the project it runs).
+      ["Set-Content -Path C:\\Windows\\System32\\drivers\\etc\\hosts -Value ''", ["truncate /Windows/System32/drivers/etc/hosts", "system-write /Windows/System32/drivers/etc/hosts"]],
+      ["Set-Content -Path .\\out.txt -Value hi", ["truncate ./out.txt"]],
     ] as [string, string[]][])("should derive from %s its effects", (line, expected) => {
       expect(psKinds(line)).toEqual(expected);
     });

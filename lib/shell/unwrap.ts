@@ -290,7 +290,8 @@ function wrapped(a: string[], s: number, cwdIn: string, home: string, aliases: R
     case "npm": {
       // `npm exec -- rm -rf ~`: after --, the package binary or any program on PATH.
       const dash = a.indexOf("--", s + 1);
-      return (a[s + 1] === "exec" || a[s + 1] === "x") && dash > 0 ? { from: dash + 1, label: "npm exec" } : undefined;
+      // A package spec (`git+https://..`, `github:x/y`) is fetched and run: its own effect, not a program name.
+      return (a[s + 1] === "exec" || a[s + 1] === "x") && dash > 0 && !/:/.test(a[dash + 1] ?? "") ? { from: dash + 1, label: "npm exec" } : undefined;
     }
     case "cross-env":
     case "dotenv":

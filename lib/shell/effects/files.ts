@@ -19,7 +19,7 @@ const UNSAFE_MODE = /^(?:0?[0-7]?[0-7][0-7]?[2367]|[4-7][0-7]{3}|0?0{3}|.*[ao]\+
 const READABLE_MODE = /^(?:0?[0-7][4-7][0-7]|0?[0-7][0-7][4-7]|.*[goa]\+[rwx]*r|.*[go]=r)/;
 
 /** Files a shell or sshd reads on its own: writing them plants commands or keys. */
-const PERSIST = /\/\.(?:bashrc|bash_profile|bash_login|profile|zshrc|zprofile|zshenv|zlogin|kshrc|cshrc|tcshrc|inputrc)$|\/\.ssh\/(?:authorized_keys2?|rc|config)$|\/\.config\/fish\/config\.fish$|\/\.config\/autostart\//;
+const PERSIST = /\/\.(?:bashrc|bash_profile|bash_login|profile|zshrc|zprofile|zshenv|zlogin|kshrc|cshrc|tcshrc|inputrc)$|\/\.ssh\/(?:authorized_keys2?|rc|config)$|\/\.config\/fish\/config\.fish$|\/\.config\/autostart\/|\/Documents\/(?:Windows)?PowerShell\/[\w.]*profile\.ps1$/i;
 
 /** A dotfile directly in a home directory (`/home/user/.gitconfig`, as the words are expanded). */
 /**
@@ -251,6 +251,33 @@ export function fileEffects(cmd: SimpleCommand, an: Analysis): Effect[] {
     case "format-volume":
       out.push(effect("device-write", `formats or wipes the volume or disk ${pos.join(" ") || cmd.argv.slice(1).join(" ")}`, pos));
       break;
+    case "bcdedit":
+      // The boot configuration changed or an entry deleted (`/enum`, `/v` only list it).
+      if (/^\/(?:set|delete|deletevalue|import|createstore|bootsequence|default|timeout|bootems|ems|recoveryenabled)$/i.test(cmd.argv[1] ?? "")) out.push(effect("system-write", `changes the boot configuration (${cmd.argv.slice(1).join(" ")})`, ["/Windows/Boot"]));
+      break;
+    case "cipher":
+      if (cmd.argv.some((w) => /^\/w(?::|$)/i.test(w))) out.push(effect("device-write", "overwrites the free space of a volume (what was deleted there can never be recovered)", pos));
+      break;
+    case "wbadmin":
+      if ((cmd.argv[1] ?? "").toLowerCase() === "delete") out.push(effect("device-write", "deletes the system's backups", pos));
+      break;
+    case "wevtutil":
+      if (/^(?:cl|clear-log)$/i.test(cmd.argv[1] ?? "")) out.push(effect("system-write", `clears the ${cmd.argv[2] ?? ""} event log`, ["/Windows/System32/winevt"]));
+      break;
+    case "sc":
+      // `sc.exe delete SERVICE`, `sc config SERVICE start= disabled`: the machine's services.
+      if (/^(?:delete|config|failure)$/i.test(cmd.argv[1] ?? "")) out.push(effect("system-write", `changes or deletes the service ${cmd.argv[2] ?? ""}`, ["/Windows/System32"]));
+      break;
+    case "takeown":
+    case "icacls": {
+      // `takeown /f C:\Windows /r`, `icacls C:\Users\me /grant Everyone:F /t`: ownership or access of a whole tree.
+      const recursive = cmd.argv.some((w) => /^\/[rt]$/i.test(w));
+      const changes = p === "takeown" || cmd.argv.some((w) => /^\/(?:grant|deny|remove|reset|setowner|inheritance|setintegritylevel)/i.test(w));
+      const targets = p === "takeown" ? cmd.argv.filter((w, k) => /^\/f$/i.test(cmd.argv[k - 1] ?? "")) : cmd.argv.slice(1, 2);
+      if (changes && targets.some((t) => WINDOWS_SYSTEM.test(t) || WINDOWS_SYSTEM.test(`${t}/`))) out.push(effect("system-write", `takes over ${targets.join(" ")}, a system directory`, targets));
+      else if (changes && targets.length > 0) out.push(effect("permissions", `changes ${p === "takeown" ? "the owner" : "the access rights"} of ${targets.join(" ")}${recursive ? " and everything below" : ""}`, targets, recursive ? { recursive: true } : {}));
+      break;
+    }
     case "vssadmin":
       if (pos[0]?.toLowerCase() === "delete") out.push(effect("device-write", "deletes the volume shadow copies (the system's backups)", pos));
       break;
@@ -329,7 +356,9 @@ export function fileEffects(cmd: SimpleCommand, an: Analysis): Effect[] {
     if (keys.length > 0) out.push(effect("truncate", `deletes the key or credential file${keys.length > 1 ? "s" : ""} ${keys.join(" ")}`, keys));
   }
   // `echo select disk 0 & echo clean | diskpart`: a script fed to diskpart.
-  if (cmd.pipeTo.includes("diskpart") && (p === "echo" || p === "type" || p === "cat" || p === "printf" || p === "get-content")) out.push(effect("device-write", "feeds a script to diskpart (it can clean, format or delete partitions)"));
+  // A literal script that only lists (`"list disk" | diskpart`) changes nothing.
+  const listsOnly = (p === "echo" || p === "printf") && !cmd.dynamic.some(Boolean) && !/\b(?:clean|format|delete|convert|create|assign|remove|extend|shrink|active|inactive|online|offline|attributes|gpt|uniqueid|set)\b/i.test(cmd.argv.slice(1).join(" "));
+  if (cmd.pipeTo.includes("diskpart") && !listsOnly && (p === "echo" || p === "type" || p === "cat" || p === "printf" || p === "get-content")) out.push(effect("device-write", "feeds a script to diskpart (it can clean, format or delete partitions)"));
   // `cd - && rm -rf *`: everything in a directory the guard cannot know is an unknown target.
   if (cmd.cwd === "") for (const e of out) if (e.kind === "delete" && e.recursive) e.dynamic = e.paths.map((w, k) => (e.dynamic[k] ?? false) || /^(?:\.\/?|\*|\.\/\*|\.\.(?:\/.*)?)$/.test(w));
   return out;
