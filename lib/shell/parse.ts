@@ -209,6 +209,50 @@ class Parser implements Unwrapper {
     }
   }
 
+  /** Scripts set on this line (`npm pkg set scripts.x=..`), by name. */
+  private readonly npmScripts = new Map<string, string>();
+  /** Hooks already read where they were put in place: git running later does not read them twice. */
+  private readonly plantedHooks = new Set<string>();
+
+  private packageScripts(argv: string[], scope: Scope): void {
+    if (argv[0] === "npm" && argv[1] === "pkg" && argv[2] === "set") {
+      for (const w of argv.slice(3)) {
+        const m = /^scripts\.([\w:.-]+)=(.*)$/s.exec(w);
+        if (m?.[1] !== undefined && m[2] !== undefined && this.npmScripts.size < 16) this.npmScripts.set(m[1], m[2]);
+      }
+      return;
+    }
+    if (argv[0] === "npm" && argv[1] === "set-script" && argv[2] !== undefined && argv[3] !== undefined) {
+      this.npmScripts.set(argv[2], argv[3]);
+      return;
+    }
+    if (scope.cwd === "") return;
+    // A package.json printed on the line is the manifest the package manager reads.
+    const manifest = this.written.get(resolvePath("package.json", scope.cwd, this.st.home));
+    let written: Record<string, unknown> = {};
+    if (manifest !== undefined) {
+      try {
+        const parsed: unknown = JSON.parse(manifest);
+        const scripts = parsed !== null && typeof parsed === "object" ? (parsed as { scripts?: unknown }).scripts : undefined;
+        if (scripts !== null && typeof scripts === "object") written = scripts as Record<string, unknown>;
+      } catch {
+        written = {};
+      }
+    }
+    const lookup = (name: string): string | undefined => {
+      const w = written[name];
+      return this.npmScripts.get(name) ?? (typeof w === "string" ? w : undefined);
+    };
+    const verb = argv[1] ?? "";
+    const names = /^(?:install|i|ci|add)$/.test(verb) && argv.length <= 3 ? ["preinstall", "install", "postinstall", "prepare"] : verb === "run" || verb === "run-script" ? [argv.find((w, k) => k > 1 && !w.startsWith("-")) ?? ""] : /^(?:test|start|stop|restart)$/.test(verb) ? [verb] : argv[0] !== "npm" && !verb.startsWith("-") ? [verb] : [];
+    for (const name of names) {
+      for (const n of [`pre${name}`, name, `post${name}`]) {
+        const text = lookup(n);
+        if (text !== undefined && text !== "") this.script(text, scope.cwd, `${argv[0] ?? ""} script ${n}`, scope.vars);
+      }
+    }
+  }
+
   /** `cat <(echo rm -rf ~) | sh`: cat of one file printed literally on this line passes that text on. */
   private catWritten(cmd: SimpleCommand): string | undefined {
     if (cmd.program !== "cat" || cmd.argv.length !== 2 || ((cmd.dynamic[1] ?? false) && cmd.argv[1] !== "/dev/fd/63") || this.written.size === 0 || cmd.cwd === "") return undefined;
@@ -948,6 +992,17 @@ class Parser implements Unwrapper {
     const prevTop = prev !== undefined && prev.length === 2 && prev[1]?.program === "cat" && prev[0]?.via.length === this.st.via.length + 1 ? prev[1] : undefined;
     const prevOut = prev?.length === 1 && prev[0] ? (literalOutput(prev[0]) ?? listedPaths(prev[0]) ?? this.catWritten(prev[0])) : prevTop !== undefined ? this.catWritten(prevTop) : undefined;
     for (const [name, value] of assigns) if (COMMAND_VARS.has(name) && argv.length > 0 && value.trim() !== "") this.script(value, scope.cwd, `${name}=`, scope.vars);
+    // `GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.pager GIT_CONFIG_VALUE_0='rm -rf ~' git log`: config given through the environment.
+    if (program === "git" || assigns.some(([n]) => n === "GIT_CONFIG_COUNT")) {
+      const env = new Map(assigns);
+      for (const [name, key] of assigns) {
+        const n = /^GIT_CONFIG_KEY_(\d{1,2})$/.exec(name)?.[1];
+        const value = n !== undefined ? env.get(`GIT_CONFIG_VALUE_${n}`) : undefined;
+        if (value !== undefined && value !== "" && (GIT_COMMAND_KEYS.test(key) || (/^alias\./i.test(key) && value.startsWith("!")))) this.script(value.replace(/^!/, ""), scope.cwd, `${name}=`, scope.vars);
+      }
+    }
+    // `npm pkg set scripts.x='rm -rf ~' && npm run x`, a package.json printed on the line then `npm install`: the scripts run.
+    if ((program === "npm" || program === "pnpm" || program === "yarn" || program === "bun") && argv.length > 1) this.packageScripts(argv, scope);
     // `echo 'rm -rf ~' > /tmp/h/pre-commit && git -c core.hooksPath=/tmp/h commit`: a hook written on the line runs.
     if (program === "git" && scope.cwd !== "" && argv.includes("config") && this.hooksDirs.size < 8) {
       const key = argv.findIndex((w) => /^core\.hookspath$/i.test(w));
@@ -959,7 +1014,7 @@ class Parser implements Unwrapper {
       // A hook's own git commands do not run the hooks again here: each hook is read once per git command.
       this.inHook = true;
       try {
-        for (const [file, text] of this.written) if (dirs.some((d) => file.startsWith(`${d}/`))) this.script(text, scope.cwd, `git hook ${file} (written on this line)`, scope.vars);
+        for (const [file, text] of this.written) if (!this.plantedHooks.has(file) && dirs.some((d) => file.startsWith(`${d}/`))) this.script(text, scope.cwd, `git hook ${file} (written on this line)`, scope.vars);
       } finally {
         this.inHook = false;
       }
@@ -971,6 +1026,8 @@ class Parser implements Unwrapper {
       if (k2 > 0 && key !== undefined) {
         const value = argv[argv.indexOf(key) + 1];
         if (value !== undefined) this.gitAliases.set(key.slice(6).toLowerCase(), value);
+        // `git config --global alias.st '!rm -rf ~'`: a shell alias set is a command git will run (like core.pager).
+        if (value?.startsWith("!")) this.script(value.slice(1), scope.cwd, `git config ${key}`, scope.vars);
       }
       // `git config core.sshCommand 'rm -rf ~' && git fetch`: a command git will run is set.
       const cmdKey = argv.slice(k2 + 1).find((w) => GIT_COMMAND_KEYS.test(w));
@@ -1001,7 +1058,19 @@ class Parser implements Unwrapper {
     {
       const printed = literalOutput({ ...cmd, redirects: [] }) ?? (cmd.program === "cat" && cmd.argv.length === 1 ? redirects.find((r) => r.body !== undefined)?.body : undefined);
       const out = redirects.find((r) => (r.op === ">" || r.op === ">|" || r.op === ">>") && r.fd !== "2" && r.target.startsWith("/"));
-      if (printed !== undefined && out && this.written.size < 64 && WRITTEN_WORTH.test(printed)) this.written.set(out.target, printed);
+      if (printed !== undefined && out && this.written.size < 64 && WRITTEN_WORTH.test(printed)) {
+        this.written.set(out.target, printed);
+        // A git hook put in place runs at the next commit, checkout or push, whatever runs git then.
+        if (!this.inHook && scope.cwd !== "" && (/\/\.git\/hooks\/[\w.-]+$/.test(out.target) || [...this.hooksDirs].some((d) => out.target.startsWith(`${d}/`)))) {
+          this.inHook = true;
+          this.plantedHooks.add(out.target);
+          try {
+            this.script(printed, scope.cwd, `git hook ${out.target} (put in place)`, scope.vars);
+          } finally {
+            this.inHook = false;
+          }
+        }
+      }
       else if (out && this.decodedFiles.size < 16 && decodes(cmd)) this.decodedFiles.set(out.target, cmd);
     }
     // `sh -c "$(curl ...)"`, `bash <(curl ...)`, `eval "$(curl ...)"`: the substitution's output is run.

@@ -203,13 +203,26 @@ function wrapped(a: string[], s: number, cwdIn: string, home: string, aliases: R
       return { from: s + 1, label: p };
     case "git":
       return gitAlias(a, s, aliases);
+    case "bwrap": {
+      // bwrap's options take one or two values (`--bind SRC DEST`, `--chdir DIR`); the first other word is the command.
+      const two = new Set(["--bind", "--ro-bind", "--dev-bind", "--bind-try", "--ro-bind-try", "--dev-bind-try", "--symlink", "--setenv", "--file", "--bind-data", "--ro-bind-data", "--chmod"]);
+      const one = new Set(["--proc", "--dev", "--tmpfs", "--mqueue", "--dir", "--chdir", "--unsetenv", "--uid", "--gid", "--hostname", "--lock-file", "--sync-fd", "--info-fd", "--json-status-fd", "--args", "--seccomp", "--exec-label", "--file-label", "--remount-ro", "--perms", "--size", "--userns", "--userns2", "--pidns", "--cap-add", "--cap-drop", "--argv0", "--block-fd", "--userns-block-fd", "--overlay-src", "--tmp-overlay", "--ro-overlay"]);
+      let i = s + 1;
+      while (i < a.length && (a[i] ?? "").startsWith("--")) {
+        if (a[i] === "--") {
+          i++;
+          break;
+        }
+        i += two.has(a[i] ?? "") ? 3 : one.has(a[i] ?? "") ? 2 : 1;
+      }
+      return { from: i, label: p };
+    }
     case "nocache":
     case "chronic":
     case "ltrace":
     case "strace":
     case "valgrind":
     case "firejail":
-    case "bwrap":
     case "unshare":
     case "nsenter":
     case "catchsegv":
@@ -319,7 +332,7 @@ const PNPM_COMMANDS = new Set("add install i update up upgrade remove rm un unin
 const YARN_COMMANDS = new Set("add remove install up upgrade upgrade-interactive run exec dlx npm workspaces workspace cache config info init link unlink pack publish why bin constraints dedupe explain node patch patch-commit plugin rebuild set stage unplug version audit global list outdated owner tag team test login logout generate-lock-entry import licenses check autoclean create help policies search sdks".split(" "));
 
 /** git config keys whose value is a command git runs. */
-export const GIT_COMMAND_KEYS = /^(?:core\.(?:pager|editor|sshcommand|fsmonitor|askpass)|sequence\.editor|diff\.external|pager\.[\w-]+|credential\.helper|gpg\.program|uploadpack\.packobjectshook|diff\.[\w-]+\.textconv|filter\.[\w-]+\.(?:clean|smudge|process)|merge\.[\w-]+\.driver)$/i;
+export const GIT_COMMAND_KEYS = /^(?:core\.(?:pager|editor|sshcommand|fsmonitor|askpass|gitproxy)|sequence\.editor|diff\.external|pager\.[\w-]+|credential\.helper|gpg\.program|uploadpack\.packobjectshook|diff\.[\w-]+\.textconv|filter\.[\w-]+\.(?:clean|smudge|process)|merge\.[\w-]+\.driver)$/i;
 
 /**
  * `git -c alias.nuke='reset --hard' nuke` runs `git reset --hard`; `git -c alias.x='!rm -rf ~' x` and
@@ -353,9 +366,20 @@ function gitAlias(a: string[], s: number, aliases: ReadonlyMap<string, string>):
       // `git submodule foreach --recursive 'git clean -ffdx'`: its own flags come before the command.
       let from = k + 1;
       while (w === "foreach" && (a[from] === "--recursive" || a[from] === "--quiet" || a[from] === "-q")) from++;
-      return { from: a.length, label: `git ${sub} ${w}`, prefix: ["sh", "-c", w === "run" || w === "foreach" ? a.slice(from).join(" ") : (a[k + 1] ?? "")] };
+      // bisect run runs its words as a program and arguments (quotes kept); foreach joins them into one shell line.
+      return { from: a.length, label: `git ${sub} ${w}`, prefix: ["sh", "-c", w === "run" ? a.slice(from).map(shellQuote).join(" ") : w === "foreach" ? a.slice(from).join(" ") : (a[k + 1] ?? "")] };
     }
     if (w.startsWith("--exec=")) return { from: a.length, label: `git ${sub} --exec`, prefix: ["sh", "-c", w.slice(7)] };
+  }
+  // Options whose value is a command git runs: `difftool -x CMD`, `grep -O CMD`, `fetch --upload-pack=CMD`,
+  // `clone -u CMD`, `push --receive-pack=CMD`, `archive --exec=CMD` (here for a local remote, there over ssh).
+  const cmdOpts = sub === "difftool" ? ["-x", "--extcmd"] : sub === "grep" ? ["-O", "--open-files-in-pager"] : sub === "archive" ? ["--exec"] : sub === "clone" ? ["-u", "--upload-pack"] : sub === "fetch" || sub === "pull" || sub === "ls-remote" ? ["--upload-pack"] : sub === "push" || sub === "send-pack" ? ["--receive-pack", "--exec"] : [];
+  for (let k = i + 1; k < a.length && cmdOpts.length > 0; k++) {
+    const w = a[k] ?? "";
+    if (w === "--") break;
+    const eq = w.indexOf("=");
+    const value = cmdOpts.includes(w) ? a[k + 1] : eq > 0 && cmdOpts.includes(w.slice(0, eq)) ? w.slice(eq + 1) : w.startsWith("-O") && w.length > 2 && cmdOpts.includes("-O") ? w.slice(2) : undefined;
+    if (value !== undefined && value !== "") return { from: a.length, label: `git ${sub} ${w.split("=")[0] ?? ""}`, prefix: ["sh", "-c", value] };
   }
   if (config.size === 0) return undefined;
   const alias = sub !== undefined ? config.get(`alias.${sub.toLowerCase()}`) : undefined;
@@ -695,7 +719,7 @@ function containerRun(cmd: SimpleCommand, api: Unwrapper, level: number): void {
   const a = cmd.argv;
   const mounts: [string, string][] = [];
   const valued = /^(?:-[vepuwlhm]|--(?:volume|env|env-file|publish|user|workdir|name|label|hostname|memory|mount|network|entrypoint|platform|cpus|add-host|device|cap-add|cap-drop|security-opt|restart|ulimit|tmpfs|volumes-from|log-driver|log-opt|pull|gpus|ipc|pid|dns|shm-size|stop-signal|cidfile|cgroupns|runtime|userns|uts|init-path|health-cmd|expose|link|annotation|group-add|sysctl))$/;
-  let i = a[1] === "container" ? 3 : 2;
+  let i = a[1] === "container" || a[1] === "compose" ? 3 : 2;
   for (; i < a.length; i++) {
     const w = a[i] ?? "";
     if (!w.startsWith("-")) break;
@@ -713,6 +737,8 @@ function containerRun(cmd: SimpleCommand, api: Unwrapper, level: number): void {
     }
   }
   // Named volumes (`-v data:/data`) are the engine's, not a host path.
+  // `-v ~:/h`: bash leaves that tilde as written, yet the mount means the home; fail closed.
+  for (const m of mounts) if (m[0] === "./~" || m[0] === "~") m[0] = api.home;
   const host = mounts.filter(([src]) => src.startsWith("/") || src.startsWith("~") || src.startsWith(".")).map(([src, dst]) => [resolvePath(src, cmd.cwd === "" ? "/" : cmd.cwd, api.home), dst.replace(/\/+$/, "") || "/"] as const);
   const words = a.slice(i + 1);
   if (host.length === 0 || words.length === 0 || level + 1 >= SHELL_LIMITS.maxWrappers) return;
@@ -725,7 +751,9 @@ function containerRun(cmd: SimpleCommand, api: Unwrapper, level: number): void {
     return w;
   };
   const mapped = words.map(mapWord);
-  if (mapped.every((w, k) => w === words[k]) && !SHELLS.has(base(words[0] ?? ""))) return;
+  // `-v /dev:/dev ... dd of=/dev/sda`: a path mounted at the same place is the host's too.
+  const touches = words.some((w) => host.some(([, dst]) => w === dst || w.startsWith(dst === "/" ? "/" : `${dst}/`) || w.includes(`=${dst}`)));
+  if (mapped.every((w, k) => w === words[k]) && !touches && !SHELLS.has(base(words[0] ?? ""))) return;
   if (SHELLS.has(base(words[0] ?? ""))) {
     // `docker run -v /:/host alpine sh -c 'rm -rf /host/etc'`: map the paths inside the script too.
     const script = shellScript(words).script;
@@ -944,7 +972,7 @@ function runsOther(cmd: SimpleCommand, api: Unwrapper, piped: string | undefined
     if (text !== undefined) api.script(text, cmd.cwd, `${p} /dev/stdin`);
     return false;
   }
-  if ((p === "docker" || p === "podman" || p === "nerdctl" || p === "finch") && (cmd.argv[1] === "run" || (cmd.argv[1] === "container" && cmd.argv[2] === "run"))) {
+  if (((p === "docker" || p === "podman" || p === "nerdctl" || p === "finch") && (cmd.argv[1] === "run" || ((cmd.argv[1] === "container" || cmd.argv[1] === "compose") && cmd.argv[2] === "run"))) || (p === "docker-compose" && cmd.argv[1] === "run")) {
     containerRun(cmd, api, level);
     return false;
   }

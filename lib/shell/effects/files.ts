@@ -19,7 +19,7 @@ const UNSAFE_MODE = /^(?:0?[0-7]?[0-7][0-7]?[2367]|[4-7][0-7]{3}|0?0{3}|.*[ao]\+
 const READABLE_MODE = /^(?:0?[0-7][4-7][0-7]|0?[0-7][0-7][4-7]|.*[goa]\+[rwx]*r|.*[go]=r)/;
 
 /** Files a shell or sshd reads on its own: writing them plants commands or keys. */
-const PERSIST = /\/\.(?:bashrc|bash_profile|bash_login|profile|zshrc|zprofile|zshenv|zlogin|kshrc|cshrc|tcshrc|inputrc)$|\/\.ssh\/(?:authorized_keys2?|rc|config)$|\/\.config\/fish\/config\.fish$|\/\.config\/autostart\/|\/Documents\/(?:Windows)?PowerShell\/[\w.]*profile\.ps1$/i;
+const PERSIST = /\/\.(?:bashrc|bash_profile|bash_login|profile|zshrc|zprofile|zshenv|zlogin|kshrc|cshrc|tcshrc|inputrc)$|\/\.ssh\/(?:authorized_keys2?|rc|config)$|\/\.config\/fish\/config\.fish$|\/\.config\/autostart\/|\/Documents\/(?:Windows)?PowerShell\/[\w.]*profile\.ps1$|^\/var\/spool\/cron\/|^\/etc\/cron(?:tab$|\.d\/|\.(?:hourly|daily|weekly|monthly)\/)/i;
 
 /** A dotfile directly in a home directory (`/home/user/.gitconfig`, as the words are expanded). */
 /**
