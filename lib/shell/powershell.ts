@@ -642,6 +642,13 @@ function psStatement(wordsIn: PsWord[], vars: Map<string, string>, cwd: string, 
     // Start-BitsTransfer saves to -Destination, its second operand, or the URL's file name in the current folder.
     const saved = valueOf.get("outfile") ?? (name === "start-bitstransfer" ? (valueOf.get("destination") ?? paths[1] ?? paths[0]?.replace(/[?#].*$/, "").replace(/^.*[\\/]/, "")) : undefined);
     const o = saved !== undefined ? ["-o", saved] : [];
+    // `-Body ([Environment]::GetEnvironmentVariables() | ConvertTo-Json)`, `-Body (gci env: | Out-String)`: the environment is what is sent.
+    const body = rest.find((w, k) => k > 0 && /^(?:body|infile)$/.test(paramName(rest[k - 1] as PsWord) ?? ""))?.raw ?? "";
+    if (/GetEnvironmentVariables\(\s*\)|\b(?:Get-ChildItem|gci|ls|dir|Get-Item|gi)\s+env:\s*[|)\s]/i.test(body)) {
+      const dump = simple(["env"], [false], cwd, via, true);
+      dump.pipeTo = ["invoke-webrequest"];
+      out.push(dump);
+    }
     out.push(simple(["invoke-webrequest", ...paths, ...sent, ...o], [false, ...pathDyn, ...sent.map(() => false), ...o.map(() => false)], cwd, via));
     return out;
   }
@@ -681,6 +688,12 @@ function psStatement(wordsIn: PsWord[], vars: Map<string, string>, cwd: string, 
       const extra = valueOf.has("filepath") ? paths : paths.slice(1);
       out.push(simple([file, ...extra, ...args], [false, ...extra.map(() => false), ...args.map(() => false)], cwd, via));
     }
+    return out;
+  }
+  // `robocopy C:\empty C:\Users\me /MIR`: the destination loses what the source lacks.
+  if (name === "robocopy" && rest.some((w) => /^\/(?:mir|purge)$/i.test(w.text))) {
+    const ops = rest.filter((w) => !/^\//.test(w.text)).slice(0, 2).map((w) => psExpand(w, vars, home, cwd).text);
+    out.push(simple(["rsync", "--delete", ...ops], [false, false, ...ops.map(() => false)], cwd, via));
     return out;
   }
   // Anything else runs as written: git, npm, powershell -c, cmd /c, certutil...
@@ -730,9 +743,14 @@ export function cmdScript(argv: string[]): string | undefined {
 }
 
 /** cmd's %VARS% it can know, as paths. */
-function cmdExpand(word: string, home: string, cwd: string): { text: string; dynamic: boolean } {
+function cmdExpand(word: string, home: string, cwd: string, vars?: Map<string, string>): { text: string; dynamic: boolean } {
   let dynamic = false;
-  const text = word.replace(/%([A-Za-z_]\w*)%/g, (m, name: string, at: number) => {
+  const text = word.replace(/%([A-Za-z_]\w*)%|!([A-Za-z_]\w*)!/g, (m, pct: string | undefined, bang: string | undefined, at: number) => {
+    const name = pct ?? bang ?? "";
+    // `set x=rd& call %x% ..`, `cmd /v:on /c "set a=r&& !a!.."`: a variable set earlier on the line.
+    const set = vars?.get(name.toLowerCase());
+    if (set !== undefined) return set;
+    if (bang !== undefined) return m;
     const f = ENV_PATHS[name.toLowerCase()];
     // `%TEMP%\x` through bash loses its backslash (`%TEMP%x`): a path variable is always followed by a separator.
     const next = word[at + m.length];
@@ -771,8 +789,11 @@ function cmdWords(src: string): string[] {
 }
 
 /** Reads a cmd.exe line (`rd /s /q C:\`, `del /s /q`, `type .env`, `git ...`) and hands its commands to the host. */
-export function readCmd(src: string, cwd: string, via: string[], host: WindowsHost): void {
+export function readCmd(src: string, cwd: string, via: string[], host: WindowsHost, depth = 0): void {
   const home = host.home;
+  const vars = new Map<string, string>();
+  /** Files `certutil -decode` wrote on the line, by lower-case name: running one runs decoded data. */
+  const decoded = new Set<string>();
   // Split on & && || | outside quotes.
   const stages: { text: string; pipe: boolean }[] = [];
   let start = 0;
@@ -794,13 +815,36 @@ export function readCmd(src: string, cwd: string, via: string[], host: WindowsHo
     pipeline = [];
   };
   for (const st of stages) {
-    const words = cmdWords(st.text.trim());
+    // `for /d %d in (C:\Users\me\*) do rd /s /q %d`: the body runs once per item of the set.
+    const loop = /^\s*for\s+(?:\/[dlrf]\s+(?:"[^"]*"\s+|[^%\s]+\s+)?)*(%%?[A-Za-z])\s+in\s*\(([^)]*)\)\s*do\s+(.+)$/is.exec(st.text);
+    if (loop?.[1] !== undefined && loop[2] !== undefined && loop[3] !== undefined && depth < 4) {
+      const items = loop[2].split(/[\s,;]+/).filter((x) => x !== "").slice(0, 8);
+      for (const item of items) readCmd(loop[3].replaceAll(loop[1], item), cwd, via, host, depth + 1);
+      if (!st.pipe) flush();
+      continue;
+    }
+    const raw = cmdWords(st.text.trim());
+    // `call %x% ..` expands the line again; `set NAME=VALUE` is remembered for the rest of the line.
+    const words = (raw[0] ?? "").toLowerCase() === "call" ? raw.slice(1).map((w) => cmdExpand(w, home, cwd, vars).text) : raw.map((w, k) => (k === 0 ? cmdExpand(w, home, cwd, vars).text : w));
+    if ((words[0] ?? "").toLowerCase() === "set" && /^[A-Za-z_]\w*=/.test(words[1] ?? "") && vars.size < 32) {
+      const w = words.slice(1).join(" ");
+      vars.set(w.slice(0, w.indexOf("=")).toLowerCase(), w.slice(w.indexOf("=") + 1).trim());
+    }
     if (words.length > 0) {
       const name = (words[0] ?? "").toLowerCase().replace(/\.exe$/, "");
+      if (name === "certutil" && words.some((w) => /^[-/]decode(?:hex)?$/i.test(w))) {
+        const outFile = words.filter((w) => !/^[-/]/.test(w))[2];
+        if (outFile !== undefined) decoded.add(outFile.replace(/^.*[\\/]/, "").toLowerCase());
+      }
+      if (decoded.has(name.replace(/^.*[\\/]/, ""))) {
+        const run = simple(["base64", "-d"], [false, false], cwd, via, true);
+        run.pipeTo = ["cmd"];
+        host.run(run);
+      }
       // `/s/q` is `/s /q`.
       const args = words.slice(1).flatMap((a) => (/^(?:\/[a-z?])+$/i.test(a) ? (a.match(/\/[a-z?]/gi) ?? []) : [a]));
       const switches = new Set(args.filter((a) => /^\/[a-z?]$/i.test(a)).map((a) => a.toLowerCase()));
-      const operands = args.filter((a) => !/^\/[a-z?]$/i.test(a) && !/^\/[a-z]:/i.test(a)).map((a) => cmdExpand(a, home, cwd));
+      const operands = args.filter((a) => !/^\/[a-z?]$/i.test(a) && !/^\/[a-z]:/i.test(a)).map((a) => cmdExpand(a, home, cwd, vars));
       const help = switches.has("/?");
       // `cd /d C:\ && rd /s /q Windows`: later commands of the line run where cd went.
       if (!help && (name === "cd" || name === "chdir" || name === "pushd") && operands.length === 1 && operands[0]) {
@@ -820,7 +864,7 @@ export function readCmd(src: string, cwd: string, via: string[], host: WindowsHo
         cmd = simple([words[0] ?? "", ...operands.map((o) => o.text), ...[...switches]], [false, ...operands.map((o) => o.dynamic), ...[...switches].map(() => false)], cwd, via);
         // Programs that are not cmd built-ins keep their own arguments (git reset --hard).
         if (!["copy", "xcopy", "move", "dir", "echo", "set", "cd", "chdir", "mkdir", "md", "ren", "rename"].includes(name)) {
-          cmd = simple(words.map((w, k) => (k === 0 ? w : cmdExpand(w, home, cwd).text)), words.map((w, k) => k > 0 && cmdExpand(w, home, cwd).dynamic), cwd, via);
+          cmd = simple(words.map((w, k) => (k === 0 ? w : cmdExpand(w, home, cwd, vars).text)), words.map((w, k) => k > 0 && cmdExpand(w, home, cwd, vars).dynamic), cwd, via);
         }
       }
       pipeline.push(cmd);

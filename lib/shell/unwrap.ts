@@ -640,7 +640,7 @@ function remoteCommand(a: string[], p: string): string | undefined {
   }
   if (p === "wsl" || p === "wsl.exe") {
     const k = a.findIndex((w) => w === "-e" || w === "--exec" || w === "--");
-    return k > 0 ? joined(a.slice(k + 1)) : a.length > 1 && !a[1]?.startsWith("-") ? a.slice(1).join(" ") : undefined;
+    return k > 0 ? joined(a.slice(k + 1)) : a.length > 1 && !a[1]?.startsWith("-") ? a.slice(1).map(shellQuote).join(" ") : undefined;
   }
   if (p === "runuser") {
     // `runuser -u user -- CMD` runs an argv; `runuser -l user -c 'CMD'` a shell line.
@@ -1031,7 +1031,30 @@ function runsOther(cmd: SimpleCommand, api: Unwrapper, piped: string | undefined
   }
   if (p === "powershell" || p === "pwsh" || p === "powershell.exe" || p === "pwsh.exe") {
     const script = powershellScript(cmd.argv);
-    if (script !== undefined) api.powershell(script, cmd.cwd, `${p} -Command`);
+    if (script !== undefined && script !== "-") api.powershell(script, cmd.cwd, `${p} -Command`);
+    else if (script === "-" || cmd.argv.slice(1).includes("-")) {
+      // `echo 'Remove-Item ~ -Recurse' | powershell -`, `pwsh -Command - <<< '..'`: the commands come on stdin.
+      const text = stdinText(cmd, piped);
+      if (text !== undefined && text !== "") api.powershell(text, cmd.cwd, `${p} -`);
+    }
+    return false;
+  }
+  if (p === "wmic" || p === "schtasks" || p === "forfiles") {
+    // `wmic process call create "CMD"`, `schtasks /create /tr "CMD"`, `forfiles /p DIR /c "cmd /c rd /s /q @path"`: a command line run.
+    const a = cmd.argv;
+    const at = (re: RegExp) => a.findIndex((w) => re.test(w));
+    if (p === "wmic" && at(/^create$/i) > 0 && at(/^call$/i) > 0) {
+      const line = a[at(/^create$/i) + 1];
+      if (line !== undefined) api.cmdLine(line, cmd.cwd, "wmic process call create");
+    } else if (p === "schtasks" && at(/^[/-]create$/i) > 0 && at(/^[/-]tr$/i) > 0) {
+      const line = a[at(/^[/-]tr$/i) + 1];
+      if (line !== undefined) api.cmdLine(line, cmd.cwd, "schtasks /tr");
+    } else if (p === "forfiles" && at(/^[/-]c$/i) > 0) {
+      const dir = at(/^[/-]p$/i) > 0 ? (a[at(/^[/-]p$/i) + 1] ?? ".") : ".";
+      const mask = at(/^[/-]m$/i) > 0 ? (a[at(/^[/-]m$/i) + 1] ?? "*") : "*";
+      const line = a[at(/^[/-]c$/i) + 1];
+      if (line !== undefined) api.cmdLine(line.replace(/@path/gi, `"${dir.replace(/[\\/]+$/, "")}/${mask}"`).replace(/@file|@fname/gi, `"${mask}"`), cmd.cwd, "forfiles /c");
+    }
     return false;
   }
   if (p === "cmd" || p === "cmd.exe") {

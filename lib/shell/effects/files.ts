@@ -278,6 +278,10 @@ export function fileEffects(cmd: SimpleCommand, an: Analysis): Effect[] {
       else if (changes && targets.length > 0) out.push(effect("permissions", `changes ${p === "takeown" ? "the owner" : "the access rights"} of ${targets.join(" ")}${recursive ? " and everything below" : ""}`, targets, recursive ? { recursive: true } : {}));
       break;
     }
+    case "wsl":
+    case "wsl.exe":
+      if (cmd.argv.some((w) => /^--unregister$/i.test(w))) out.push(effect("remote-delete", `deletes the WSL distribution ${pos.find((w) => !w.startsWith("-")) ?? ""} and its whole file system`));
+      break;
     case "vssadmin":
       if (pos[0]?.toLowerCase() === "delete") out.push(effect("device-write", "deletes the volume shadow copies (the system's backups)", pos));
       break;
