@@ -858,7 +858,7 @@ function runParallel(cmd: SimpleCommand, api: Unwrapper, piped: string | undefin
 }
 
 /** The home directory as interpreters spell it, for the path scanner: `process.env.HOME`, `os.homedir()`, `Dir.home`... */
-const HOME_EXPR = /(?:pathlib\.)?Path\.home\(\)|(?<![.\w])homedir\(\)|path\.expand\(['"]~['"]\)|process\.env\.HOME\b|process\.env\[['"]HOME['"]\]|os\.homedir\(\)|\$ENV\{HOME\}|ENV\[['"]HOME['"]\]|os\.environ\[['"]HOME['"]\]|os\.environ\.get\(['"]HOME['"]\)|os\.getenv\(['"]HOME['"]\)|Dir\.home\b|Path\.home\(\)|os\.path\.expanduser\(['"]~['"]\)|getenv\(['"]HOME['"]\)|Deno\.env\.get\(['"]HOME['"]\)|require\(['"](?:node:)?os['"]\)\.homedir\(\)|\$env\(HOME\)|getenv\(\s*"HOME"\s*\)/g;
+const HOME_EXPR = /(?:pathlib\.)?Path\.home\(\)|(?<![.\w])homedir\(\)|path\.expand\(['"]~['"]\)|process\.env\.HOME\b|process\.env\[['"]HOME['"]\]|os\.homedir\(\)|\$ENV\{HOME\}|ENV\[['"]HOME['"]\]|os\.environ\[['"]HOME['"]\]|os\.environ\.get\(['"]HOME['"]\)|os\.getenv\(['"]HOME['"]\)|Dir\.home\b|Path\.home\(\)|os\.path\.expanduser\(['"]~['"]\)|getenv\(['"]HOME['"]\)|Deno\.env\.get\(['"]HOME['"]\)|require\(['"](?:node:)?os['"]\)\.homedir\(\)|getenv\(\s*"HOME"\s*\)/g;
 
 /** Inline code past this is not a one-liner: it is not scanned, and the line is judged too complex. */
 const MAX_CODE = 1 << 16;
@@ -868,7 +868,8 @@ function runCode(cmd: SimpleCommand, source: string, api: Unwrapper, label: stri
     api.note(limitNote(`inline code longer than ${MAX_CODE} characters`));
     return;
   }
-  const code = foldCode(source.replace(HOME_EXPR, "'~'"));
+  // Tcl's `$env(HOME)` sits in bare words (`exec rm -rf $env(HOME)`): the home as a bare tilde there.
+  const code = foldCode(source.replace(HOME_EXPR, "'~'").replace(/\$env\(HOME\)/g, "~"));
   const found = scanCode(code);
   if (found.length === 0 && depth === 0) {
     // A language or call shape with no table here: a destructive-looking command line in code that runs things.

@@ -112,7 +112,8 @@ export function fileEffects(cmd: SimpleCommand, an: Analysis): Effect[] {
     case "reg.exe": {
       // `reg delete HKLM\Software\X /f`: the machine's configuration (the user's own hive, HKCU, is the user's).
       const key = cmd.argv[2] ?? "";
-      if ((cmd.argv[1] ?? "").toLowerCase() === "delete" && MACHINE_HIVE.test(key)) out.push(effect("system-write", `deletes the registry key ${key}`, [key]));
+      // The user's whole software or classes branch (`reg delete HKCU\Software /f`) is every program's settings at once.
+      if ((cmd.argv[1] ?? "").toLowerCase() === "delete" && (MACHINE_HIVE.test(key) || /^(?:Registry::)?(?:HKCU|HKEY_CURRENT_USER):?(?:[\\/]+(?:Software(?:[\\/]+(?:Classes|Microsoft(?:[\\/]+Windows)?|Policies))?)?)?[\\/]*$/i.test(key))) out.push(effect("system-write", `deletes the registry key ${key}`, [key]));
       break;
     }
     case "setfacl": {
