@@ -245,8 +245,10 @@ class Parser implements Unwrapper {
     };
     const verb = argv[1] ?? "";
     const names = /^(?:install|i|ci|add)$/.test(verb) && argv.length <= 3 ? ["preinstall", "install", "postinstall", "prepare"] : verb === "run" || verb === "run-script" ? [argv.find((w, k) => k > 1 && !w.startsWith("-")) ?? ""] : /^(?:test|start|stop|restart)$/.test(verb) ? [verb] : argv[0] !== "npm" && !verb.startsWith("-") ? [verb] : [];
-    for (const name of names) {
-      for (const n of [`pre${name}`, name, `post${name}`]) {
+    const run = new Set<string>();
+    for (const name of names) for (const n of [`pre${name}`, name, `post${name}`]) run.add(n);
+    {
+      for (const n of run) {
         const text = lookup(n);
         if (text !== undefined && text !== "") this.script(text, scope.cwd, `${argv[0] ?? ""} script ${n}`, scope.vars);
       }

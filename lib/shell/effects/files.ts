@@ -257,10 +257,10 @@ export function fileEffects(cmd: SimpleCommand, an: Analysis): Effect[] {
       if (/^\/(?:set|delete|deletevalue|import|createstore|bootsequence|default|timeout|bootems|ems|recoveryenabled)$/i.test(cmd.argv[1] ?? "")) out.push(effect("system-write", `changes the boot configuration (${cmd.argv.slice(1).join(" ")})`, ["/Windows/Boot"]));
       break;
     case "cipher":
-      if (cmd.argv.some((w) => /^\/w(?::|$)/i.test(w))) out.push(effect("device-write", "overwrites the free space of a volume (what was deleted there can never be recovered)", pos));
+      if (cmd.argv.some((w) => /^\/w(?::|$)/i.test(w))) out.push(effect("device-write", "overwrites the free space of a volume (what was deleted there can never be recovered)"));
       break;
     case "wbadmin":
-      if ((cmd.argv[1] ?? "").toLowerCase() === "delete") out.push(effect("device-write", "deletes the system's backups", pos));
+      if ((cmd.argv[1] ?? "").toLowerCase() === "delete") out.push(effect("device-write", "deletes the system's backups"));
       break;
     case "wevtutil":
       if (/^(?:cl|clear-log)$/i.test(cmd.argv[1] ?? "")) out.push(effect("system-write", `clears the ${cmd.argv[2] ?? ""} event log`, ["/Windows/System32/winevt"]));
