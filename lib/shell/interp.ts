@@ -389,6 +389,15 @@ export function foldCode(source: string): string {
   for (const m of code.matchAll(/\bimport\s+(subprocess|os|shutil|child_process)\s+as\s+(\w+)/g)) if (m[2] && m[1]) code = code.replace(new RegExp(`\\b${m[2]}\\.`, "g"), `${m[1]}.`);
   for (const m of code.matchAll(/\b(?:const|let|var)\s+(\w+)\s*=\s*require\(\s*['"](?:node:)?child_process['"]\s*\)/g)) if (m[1] && m[1] !== "child_process") code = code.replace(new RegExp(`\\b${m[1]}\\.`, "g"), "child_process.");
   code = code.replace(/\*?%w\s*[[({]([^\])}]*)[\])}]/g, (_m, words: string) => `[${words.split(/\s+/).filter((w) => w !== "").map(lit).join(", ")}]`);
+  // `os.spawnlp(os.P_WAIT, 'rm', 'rm', '-rf', p)`: the file, then argv from its own first word.
+  code = code.replace(/\bos\.spawnlp?e?\(\s*os\.P_\w+\s*,\s*(['"][^'"]*['"])\s*,\s*((?:['"][^'"]*['"]\s*,?\s*){1,64})\)/g, (_m, file: string, rest: string) => {
+    const words = [...rest.matchAll(/['"][^'"]*['"]/g)].map((x) => x[0]).slice(1);
+    return `spawnSync(${file}, [${words.join(", ")}])`;
+  });
+  // `pcntl_exec('/bin/rm', [..])`, R's `system2('rm', c(..))`: a program and its argument list.
+  code = code.replace(/\bpcntl_exec\(/g, "spawnSync(").replace(/\bsystem2\(\s*(['"][^'"]+['"])\s*,\s*c\(([^()]{0,512})\)/g, "spawnSync($1, [$2]");
+  // perl `my @c = ("rm", "-rf", $x); system @c`: the array's words.
+  for (const m of code.matchAll(/\bmy\s+@(\w+)\s*=\s*\(([^()]{0,512})\)/g)) if (m[1] && m[2] !== undefined) code = code.replace(new RegExp(`\\b(system|exec)\\s+@${m[1]}\\b`, "g"), `$1(${m[2]})`);
   code = code.replace(/new\s+Deno\.Command\(\s*(['"])([^'"]+)\1\s*,\s*\{\s*args\s*:\s*\[/g, (_m, q: string, prog: string) => `spawnSync(${q}${prog}${q}, [`);
   // A name given one literal, then passed where a command goes, or interpolated (`"$f -rf ~"`).
   const names = new Map<string, string>();

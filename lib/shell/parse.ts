@@ -141,6 +141,12 @@ function unescapeC(s: string): string {
 
 /** The paths `ls`/`find` would print, as words for `| xargs rm -rf`: what is listed (or below it), never more. */
 function listedPaths(cmd: SimpleCommand): string | undefined {
+  // `rg --files ~`, `fd . ~`: every file below each root.
+  if ((cmd.program === "rg" && cmd.argv.includes("--files")) || ((cmd.program === "fd" || cmd.program === "fdfind") && !cmd.argv.some((w) => /^(?:-x|--exec|-X|--exec-batch)$/.test(w)))) {
+    const ops = cmd.argv.slice(1).filter((w) => !w.startsWith("-"));
+    const roots = cmd.program === "rg" ? ops : ops.slice(1);
+    return (roots.length > 0 ? roots : ["."]).map((p) => `${p.replace(/\/+$/, "")}/{}`).join(" ");
+  }
   if (cmd.program !== "ls" && cmd.program !== "find") return undefined;
   const ops = cmd.argv.slice(1).filter((w) => !w.startsWith("-"));
   if (cmd.program === "ls") {

@@ -265,6 +265,8 @@ function topSplit(src: string, sep: string): string[] {
 export function psStringExpr(raw: string, vars: Map<string, string>, home: string, cwd: string, depth = 0): string | undefined {
   let e = raw.trim();
   if (depth > 8 || e.length > 4096) return undefined;
+  // `(Get-Location).Path`, `$PWD.Path`: where the command runs.
+  if (/^(?:\(\s*(?:Get-Location|gl|pwd)\s*\)|\$PWD)(?:\.(?:Path|ProviderPath))?$/i.test(e)) return cwd;
   while (/^\$?\(.*\)$/s.test(e) && balanced(e, e.indexOf("(")) === e.length) e = e.slice(e.indexOf("(") + 1, -1).trim();
   const join = /^-join\s*(.+)$/is.exec(e);
   if (join?.[1] !== undefined) {
@@ -400,7 +402,7 @@ export function readPowerShell(src: string, cwd: string, via: string[], host: Wi
     for (const cmds of pipeline)
       for (const c of cmds) {
         // `Get-ChildItem Env: | Measure-Object`: counted, never printed.
-        if (c.synthetic && c.program === "cat" && c.argv[1] === "env:" && c.pipeTo.length > 0 && c.pipeTo.every((x) => COUNTS.has(x))) continue;
+        if (c.synthetic && c.program === "cat" && c.argv[1] === "env:" && c.pipeTo.length > 0 && COUNTS.has(c.pipeTo[0] ?? "")) continue;
         host.run(c);
       }
     pipeline = [];
@@ -552,7 +554,7 @@ function psStatement(wordsIn: PsWord[], vars: Map<string, string>, cwd: string, 
       if (isParam(p, "path") || isParam(p, "literalpath", 2) || VALUE_PARAMS.some((v) => isParam(p, v, 2) && (p.length >= 3 || v === p))) {
         const v = rest[k + 1];
         if (v) {
-          const e = joinPath(v.raw, vars, home, cwd) ?? (/^\(/.test(v.raw) ? psStringExpr(v.raw, vars, home, cwd) : undefined) ?? psExpand(v, vars, home, cwd).text;
+          const e = joinPath(v.raw, vars, home, cwd) ?? (/^\(|^\$PWD\./i.test(v.raw) ? psStringExpr(v.raw, vars, home, cwd) : undefined) ?? psExpand(v, vars, home, cwd).text;
           if (isParam(p, "path") || isParam(p, "literalpath", 2)) {
             paths.push(e);
             explicit.push(e);
@@ -565,7 +567,7 @@ function psStatement(wordsIn: PsWord[], vars: Map<string, string>, cwd: string, 
       flags.add(p);
       continue;
     }
-    const joined = joinPath(w.raw, vars, home, cwd) ?? (/^\(/.test(w.raw) ? psStringExpr(w.raw, vars, home, cwd) : undefined);
+    const joined = joinPath(w.raw, vars, home, cwd) ?? (/^\(|^\$PWD\./i.test(w.raw) ? psStringExpr(w.raw, vars, home, cwd) : undefined);
     const e = joined !== undefined ? { text: joined, dynamic: false } : psExpand(w, vars, home, cwd);
     paths.push(e.text);
     pathDyn.push(e.dynamic || (/^[$@]?\(/.test(w.raw) && joined === undefined));

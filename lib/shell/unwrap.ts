@@ -306,6 +306,33 @@ function wrapped(a: string[], s: number, cwdIn: string, home: string, aliases: R
       // A package spec (`git+https://..`, `github:x/y`) is fetched and run: its own effect, not a program name.
       return (a[s + 1] === "exec" || a[s + 1] === "x") && dash > 0 && !/:/.test(a[dash + 1] ?? "") ? { from: dash + 1, label: "npm exec" } : undefined;
     }
+    // Privilege, resource and sandbox launchers: options (some valued), then the command.
+    case "setpriv":
+      return { from: skipOptions(a, s + 1, { short: "", long: ["--reuid", "--regid", "--groups", "--inh-caps", "--ambient-caps", "--bounding-set", "--securebits", "--pdeathsig", "--selinux-label", "--apparmor-profile", "--landlock-access", "--landlock-rule"] }), label: p };
+    case "numactl":
+      return { from: skipOptions(a, s + 1, { short: "NmCpPi", long: [] }), label: p };
+    case "prlimit":
+      return { from: skipOptions(a, s + 1, { short: "p", long: ["--pid", "--output"] }), label: p };
+    case "systemd-inhibit":
+      return { from: skipOptions(a, s + 1, { short: "", long: ["--what", "--who", "--why", "--mode"] }), label: p };
+    case "flatpak-spawn":
+      return { from: skipOptions(a, s + 1, { short: "", long: ["--env", "--directory", "--forward-fd", "--app-path", "--usr-path"] }), label: p };
+    case "s6-setuidgid":
+    case "setuidgid":
+      return { from: s + 2, label: p };
+    case "chpst":
+      return { from: skipOptions(a, s + 1, { short: "uUbelmdofcrn", long: [] }), label: p };
+    case "toolbox":
+      return a[s + 1] === "run" ? { from: skipOptions(a, s + 2, { short: "cdr", long: ["--container", "--distro", "--release"] }), label: "toolbox run" } : undefined;
+    case "distrobox":
+    case "distrobox-enter": {
+      const dash = a.indexOf("--", s + 1);
+      return (p === "distrobox-enter" || a[s + 1] === "enter") && dash > 0 ? { from: dash + 1, label: "distrobox enter" } : undefined;
+    }
+    case "watchexec": {
+      const dash = a.indexOf("--", s + 1);
+      return dash > 0 ? { from: dash + 1, label: p } : undefined;
+    }
     case "cross-env":
     case "dotenv":
     case "env-cmd": {
@@ -629,7 +656,8 @@ function remoteCommand(a: string[], p: string): string | undefined {
     i++;
     // `ssh host -- rm -rf /`: a `--` after the host only ends ssh's options.
     if (a[i] === "--") i++;
-    return i < a.length ? joined(a.slice(i)) : undefined;
+    // `ssh host rm -rf '~'`: quoted here, the tilde reaches the remote shell bare, and it expands there.
+    return i < a.length ? joined(a.slice(i).map((w) => (w.startsWith("./~") ? w.slice(2) : w))) : undefined;
   }
   if (p === "kubectl" || p === "lxc") return a.includes("exec") && dash > 0 ? joined(a.slice(dash + 1)) : undefined;
   if (p === "docker" || p === "podman" || p === "nerdctl" || p === "finch") {
@@ -869,7 +897,8 @@ function runCode(cmd: SimpleCommand, source: string, api: Unwrapper, label: stri
     return;
   }
   // Tcl's `$env(HOME)` sits in bare words (`exec rm -rf $env(HOME)`): the home as a bare tilde there.
-  const code = foldCode(source.replace(HOME_EXPR, "'~'").replace(/\$env\(HOME\)/g, "~"));
+  // `os.path.expanduser('~/Documents')`: a path under the home, as the tilde path.
+  const code = foldCode(source.replace(/os\.path\.expanduser\(\s*(['"])(~\/[^'"]*)\1\s*\)|Path\(\s*(['"])(~\/[^'"]*)\3\s*\)\.expanduser\(\)/g, (_m, _q, a: string | undefined, _q2, b: string | undefined) => `'${a ?? b ?? "~"}'`).replace(HOME_EXPR, "'~'").replace(/\$env\(HOME\)/g, "~"));
   const found = scanCode(code);
   if (found.length === 0 && depth === 0) {
     // A language or call shape with no table here: a destructive-looking command line in code that runs things.
@@ -917,6 +946,9 @@ function launcherScript(a: string[], p: string): string | undefined {
     return undefined;
   };
   if (p === "entr") return valueOf(["-s"]);
+  if (p === "nodemon") return valueOf(["--exec", "-x"]);
+  // `capsh -- -c CMD`: the words after -- are a shell's own.
+  if (p === "capsh" && a.includes("--") && a[a.indexOf("--") + 1] === "-c") return a[a.indexOf("--") + 2];
   if (p === "sg") return valueOf(["-c", "--command"]);
   if (p === "nix-shell") return valueOf(["--run", "--command"]);
   // `deno task --eval 'rm -rf ~'`: with --eval the task name is itself a shell line.
@@ -1077,6 +1109,33 @@ function runsOther(cmd: SimpleCommand, api: Unwrapper, piped: string | undefined
     if (text !== undefined) for (const line of text.split("\n")) if (/^\t/.test(line)) api.script(line.replace(/^\t[@+-]*/, ""), cmd.cwd, "make recipe");
     return false;
   }
+  if (p === "hyperfine" || p === "concurrently" || p === "parallelshell" || p === "npm-run-all") {
+    // `hyperfine 'rm -rf ~'`, `concurrently 'a' 'b'`: each operand is a shell line it runs.
+    const lines = cmd.argv.slice(1).filter((w, k) => !w.startsWith("-") && !/^-(?:n|c|p|w|r|m|s|N|P|-names|-prefix|-warmup|-runs|-prepare|-export-\w+)$/.test(cmd.argv[k] ?? ""));
+    if (p !== "npm-run-all") for (const line of lines.slice(0, 8)) api.script(line, cmd.cwd, p);
+    return false;
+  }
+  if (p === "expect" && cmd.argv.includes("-c")) {
+    // `expect -c 'spawn rm -rf ~; expect eof'`: spawn runs its words as a program.
+    for (const m of (cmd.argv[cmd.argv.indexOf("-c") + 1] ?? "").matchAll(/\bspawn\s+([^;\n]+)/g)) if (m[1]) api.script(m[1].trim(), cmd.cwd, "expect spawn");
+    return false;
+  }
+  if ((p === "fd" || p === "fdfind") && cmd.argv.some((w) => /^(?:-x|--exec|-X|--exec-batch)$/.test(w))) {
+    // `fd . ~ -X rm -rf`: the command runs on what the search finds below its root (an unfiltered search: the whole tree).
+    const a = cmd.argv;
+    const k = a.findIndex((w) => /^(?:-x|--exec|-X|--exec-batch)$/.test(w));
+    const ops = a.slice(1, k).filter((w, j) => !w.startsWith("-") && !/^-(?:e|t|E|d|g|-extension|-type|-exclude|-max-depth)$/.test(a[j] ?? ""));
+    const filtered = a.slice(1, k).some((w) => w.startsWith("-")) || (ops[0] !== undefined && ops[0] !== "." && ops[0] !== "" && ops[0] !== "^");
+    const root = ops[1] ?? ".";
+    let end = a.indexOf(";", k + 1);
+    if (end < 0) end = a.length;
+    const inner = a.slice(k + 1, end);
+    const target = filtered ? `${root.replace(/\/+$/, "")}/{}` : root;
+    const argv = inner.some((w) => w.includes("{}")) ? inner.map((w) => w.replaceAll("{}", target)) : [...inner, target];
+    if (base(argv[0] ?? "") === "rm" && !argv.some((w) => /^-[a-zA-Z]*[rR]/.test(w))) argv.splice(1, 0, "-r");
+    if (argv.length > 0 && level + 1 < SHELL_LIMITS.maxWrappers) unwrap(child(cmd, argv, argv.map(() => false), `${p} --exec`), api, undefined, level + 1);
+    return false;
+  }
   const shellLine = launcherScript(cmd.argv, p);
   if (shellLine !== undefined) {
     api.script(shellLine, cmd.cwd, p);
@@ -1146,8 +1205,12 @@ function innerCommand(cmd: SimpleCommand, inner: Inner, piped: string | undefine
   const plain = inner.prefix === undefined && fromStdin.length === 0;
   // slice alone when nothing is added: spreading a long word list costs several times as much.
   const argv = plain ? cmd.argv.slice(inner.from) : [...(inner.prefix ?? []), ...cmd.argv.slice(inner.from), ...fromStdin];
+  // `find ~ -name '*.tmp' | xargs rm -f`, `rg --files ~ | xargs rm`: rm on every file a tree walk lists deletes across the tree.
+  const walked = !plain && base(argv[0] ?? "") === "rm" && fromStdin.some((w) => w.endsWith("/{}")) && !argv.some((w) => /^-[a-zA-Z]*[rR]|^--recursive$/.test(w));
+  if (walked) argv.splice(1, 0, "-r");
   if (argv.length === 0) return undefined;
   const dynamic = plain ? cmd.dynamic.slice(inner.from) : [...(inner.prefix ?? []).map(() => false), ...cmd.dynamic.slice(inner.from), ...fromStdin.map(() => unknown)];
+  if (walked) dynamic.splice(1, 0, false);
   const extra: Partial<SimpleCommand> = {};
   if (inner.cwd !== undefined) extra.cwd = boundedCwd(inner.cwd, api);
   if (inner.stdinArgs) extra.stdinArgs = true;

@@ -9,6 +9,8 @@ import { resolvePath } from "../paths.ts";
 const SYSTEM_FILE = /^\/(?:etc|usr|bin|sbin|boot|lib|lib32|lib64|System|Library|opt)\//;
 /** The machine-wide registry hives, as reg.exe and PowerShell's registry drives spell them. */
 const MACHINE_HIVE = /^(?:Registry::)?(?:HKLM|HKCR|HKU|HKEY_LOCAL_MACHINE|HKEY_CLASSES_ROOT|HKEY_USERS)(?::|\\|\/|$)/i;
+/** The user's whole hive or its Software/Classes branch: every program's settings at once. */
+const USER_HIVE_ROOT = /^(?:Registry::)?(?:HKCU|HKEY_CURRENT_USER):?(?:[\\/]+(?:Software(?:[\\/]+(?:Classes|Microsoft(?:[\\/]+Windows)?|Policies))?)?)?[\\/]*$/i;
 /** A backup or scratch copy (`/etc/hosts.bak`, `x.orig`, `x~`), not the file it copies. */
 const BACKUP_NAME = /(?:\.(?:bak|backup|old|orig|tmp|swp|save|rej|dpkg-old|dpkg-dist|rpmsave|rpmnew)|~)(?:\.\w{1,4})?$/i;
 /** Windows system locations, as the PowerShell and cmd readers spell them. */
@@ -113,7 +115,7 @@ export function fileEffects(cmd: SimpleCommand, an: Analysis): Effect[] {
       // `reg delete HKLM\Software\X /f`: the machine's configuration (the user's own hive, HKCU, is the user's).
       const key = cmd.argv[2] ?? "";
       // The user's whole software or classes branch (`reg delete HKCU\Software /f`) is every program's settings at once.
-      if ((cmd.argv[1] ?? "").toLowerCase() === "delete" && (MACHINE_HIVE.test(key) || /^(?:Registry::)?(?:HKCU|HKEY_CURRENT_USER):?(?:[\\/]+(?:Software(?:[\\/]+(?:Classes|Microsoft(?:[\\/]+Windows)?|Policies))?)?)?[\\/]*$/i.test(key))) out.push(effect("system-write", `deletes the registry key ${key}`, [key]));
+      if ((cmd.argv[1] ?? "").toLowerCase() === "delete" && (MACHINE_HIVE.test(key) || USER_HIVE_ROOT.test(key))) out.push(effect("system-write", `deletes the registry key ${key}`, [key]));
       break;
     }
     case "setfacl": {
@@ -284,7 +286,8 @@ export function fileEffects(cmd: SimpleCommand, an: Analysis): Effect[] {
       if (cmd.argv.some((w) => /^--unregister$/i.test(w))) out.push(effect("remote-delete", `deletes the WSL distribution ${pos.find((w) => !w.startsWith("-")) ?? ""} and its whole file system`));
       break;
     case "vssadmin":
-      if (pos[0]?.toLowerCase() === "delete") out.push(effect("device-write", "deletes the volume shadow copies (the system's backups)", pos));
+      // `resize shadowstorage /maxsize=..`: shrinking the storage deletes the shadow copies that no longer fit.
+      if (pos[0]?.toLowerCase() === "delete" || (pos[0]?.toLowerCase() === "resize" && cmd.argv.some((w) => /^\/maxsize=/i.test(w)))) out.push(effect("device-write", "deletes the volume shadow copies (the system's backups)", pos));
       break;
     case "diskpart":
       // diskpart /s script.txt runs a partition script (clean, format, delete partition): as good as a disk wipe.
@@ -346,7 +349,7 @@ export function fileEffects(cmd: SimpleCommand, an: Analysis): Effect[] {
   for (const e of out.slice()) {
     if (e.kind !== "delete" && e.kind !== "move-away") continue;
     // PowerShell's registry drives: `Remove-Item HKLM:\Software\X -Recurse` deletes machine configuration.
-    const hive = e.paths.filter((w) => MACHINE_HIVE.test(w));
+    const hive = e.paths.filter((w) => MACHINE_HIVE.test(w) || USER_HIVE_ROOT.test(w));
     if (hive.length > 0) out.push(effect("system-write", `deletes the registry key ${hive.join(" ")}`, hive));
     const sys: string[] = [];
     const keys: string[] = [];
