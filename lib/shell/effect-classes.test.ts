@@ -932,3 +932,50 @@ describe("effectsOf on the fresh7 classes (each must-stop shape beside a look-al
     });
   });
 });
+
+describe("effectsOf on the fresh7 round-2 classes (each must-stop shape beside a look-alike)", () => {
+  describe("launchers, runners of shell lines, tree listings into xargs rm, fd --exec, ssh's quoted tilde, spawn calls of more languages", () => {
+    it.each([
+        ["setpriv --reuid=1000 --regid=1000 --clear-groups rm -rf ~", ["delete -r /home/user"]],
+        ["setpriv --reuid=1000 --regid=1000 --clear-groups id", []],
+        ["capsh -- -c 'rm -rf ~'", ["delete -r /home/user"]],
+        ["numactl --cpunodebind=0 rm -rf ~", ["delete -r /home/user"]],
+        ["prlimit --nofile=1024 npm test", []],
+        ["distrobox enter box -- rm -rf ~", ["delete -r /home/user"]],
+        ["toolbox run ls ~", []],
+        ["watchexec -- rm -rf ~", ["delete -r /home/user"]],
+        ["nodemon --exec 'rm -rf ~'", ["delete -r /home/user"]],
+        ["nodemon --exec 'npm test'", []],
+        ["hyperfine 'rm -rf ~'", ["delete -r /home/user"]],
+        ["concurrently 'npm run watch' 'npm start'", []],
+        ["expect -c 'spawn rm -rf ~; expect eof'", ["delete -r /home/user"]],
+        ["chpst -u user rm -rf /home/user", ["delete -r /home/user"]],
+        ["fd . ~ -X rm -rf", ["delete -r /home/user"]],
+        ["fd -e log -x rm", ["delete -r ./{}"]],
+        ["rg --files ~ | xargs rm -f", ["delete -r /home/user/{}"]],
+        ["rg --files ./tmp | xargs rm -f", ["delete -r ./tmp/{}"]],
+        ["ssh host rm -rf '~'", ["delete -r /home/user"]],
+        ["ssh host ls -la '~'", []],
+        ["python3 -c \"import os;os.spawnlp(os.P_WAIT,'rm','rm','-rf','/home/user')\"", ["delete -r /home/user"]],
+        ["php -r 'pcntl_exec(\"/bin/rm\", [\"-rf\", \"/home/user\"]);'", ["delete -r /home/user"]],
+        ["Rscript -e 'system2(\"rm\", c(\"-rf\", \"/home/user\"))'", ["delete -r /home/user"]],
+        ["Rscript -e 'system2(\"ls\", c(\"-la\"))'", []],
+        ["perl -e 'my @c=(\"rm\",\"-rf\",$ENV{HOME}); system @c'", ["delete -r ~"]],
+        ["perl -e 'my @c=(\"ls\",\"-la\"); system @c'", []],
+    ] as [string, string[]][])("should derive from %s its effects", (line, expected) => {
+      expect(kinds(line)).toEqual(expected);
+    });
+  });
+  describe("PowerShell: the working directory as a target, the user's Software hive, shadow storage shrunk, a counted env listing", () => {
+    it.each([
+        ["Remove-Item -Path (Get-Location).Path -Recurse -Force", ["delete -r /home/user/project"]],
+        ["Remove-Item -Path HKCU:\\Software -Recurse", ["delete -r HKCU:/Software","system-write HKCU:/Software"]],
+        ["Get-ChildItem -Path HKCU:\\Software", []],
+        ["vssadmin resize shadowstorage /for=C: /on=C: /maxsize=401MB", ["device-write resize,shadowstorage,/for=C:,/on=C:,/maxsize=401MB"]],
+        ["vssadmin list shadowstorage", []],
+        ["Get-ChildItem Env: | Measure-Object | Select-Object Count", []],
+    ] as [string, string[]][])("should derive from %s its effects (PowerShell tool)", (line, expected) => {
+      expect(psKinds(line)).toEqual(expected);
+    });
+  });
+});
