@@ -382,6 +382,8 @@ export function foldCode(source: string): string {
     if (next === code) break;
     code = next;
   }
+  // python `' '.join(['rm', '-rf', x])` with every word a literal.
+  code = code.replace(/(['"])([^'"\\\n]{0,8})\1\s*\.join\(\s*\[((?:\s*(['"])[^'"\\\n]{0,512}\4\s*,?){1,64})\]\s*\)/g, (_m, _q, sep: string, items: string) => lit([...items.matchAll(/(['"])([^'"]*)\1/g)].map((x) => x[2] ?? "").join(sep)));
   code = code.replace(/#\{\s*'([^'{}]*)'\s*\}|\$\{\s*'([^'{}]*)'\s*\}/g, (_m, a: string | undefined, b: string | undefined) => a ?? b ?? "");
   // `getattr(__import__('os'), 'system')` is os.system; `cp['execSync']` is cp.execSync.
   code = code.replace(/getattr\(\s*(?:__import__\(\s*['"](\w+)['"]\s*\)|(\w+))\s*,\s*['"](\w+)['"]\s*\)/g, (_m, mod: string | undefined, obj: string | undefined, attr: string) => `${mod ?? obj ?? ""}.${attr}`);

@@ -211,9 +211,15 @@ const ENV_PATHS: Record<string, (home: string, cwd: string) => string> = {
 
 /** Expands PowerShell variables it can know; the rest stay as `$name` and mark the word dynamic. */
 function psExpand(w: PsWord, vars: Map<string, string>, home: string, cwd: string): { text: string; dynamic: boolean } {
+  // `New-PSDrive -Name B -Root .\build; Remove-Item B:\*`: a drive made on the line is its root.
+  const drive = /^([A-Za-z]):[\\/]?/.exec(w.text);
+  const root = drive?.[1] !== undefined ? vars.get(`drive:${drive[1].toLowerCase()}`) : undefined;
+  if (root !== undefined && drive) return { text: `${root.replace(/[\\/]+$/, "")}/${w.text.slice(drive[0].length).replaceAll("\\", "/")}`.replace(/\/+$/, "") || "/", dynamic: false };
   if (w.raw.startsWith("'")) return { text: windowsPath(w.text, home), dynamic: false };
   let dynamic = false;
-  const text = w.text.replace(/\$\{?(env:)?([A-Za-z_][\w]*)\}?/g, (m, env: string | undefined, name: string) => {
+  // `"$([Environment]::GetFolderPath('MyDocuments'))"`: a subexpression the line can evaluate.
+  const sub = w.raw.startsWith('"') && w.text.includes("$(") ? w.text.replace(/\$\(([^()]*(?:\([^()]*\)[^()]*)*)\)/g, (m, e: string) => psStringExpr(`(${e})`, vars, home, cwd) ?? m) : w.text;
+  const text = sub.replace(/\$\{?(env:)?([A-Za-z_][\w]*)\}?/g, (m, env: string | undefined, name: string) => {
     const lower = name.toLowerCase();
     if (env === undefined && lower === "home") return home;
     if (env === undefined && lower === "pwd") return cwd;
@@ -301,6 +307,13 @@ export function psStringExpr(raw: string, vars: Map<string, string>, home: strin
   if (/^\$(?:env:)?\w+$/i.test(e)) {
     const x = psExpand({ text: e, raw: e, quoted: false }, vars, home, cwd);
     return x.dynamic ? undefined : x.text;
+  }
+  const full = /^\[(?:System\.)?IO\.Path\]::(GetFullPath|Combine)\((.*)\)$/is.exec(e);
+  if (full?.[1] !== undefined && full[2] !== undefined) {
+    const items = listItems(full[2], vars, home, cwd, depth);
+    if (items === undefined || items.length === 0) return undefined;
+    const joined = items.map((x) => x.replaceAll("\\", "/")).join("/");
+    return resolvePath(windowsPath(joined, home), cwd, home);
   }
   const folder = /^\[(?:System\.)?Environment\]::GetFolderPath\(\s*['"]?(?:\[Environment\+SpecialFolder\]::)?(\w+)['"]?\s*\)$/i.exec(e);
   if (folder?.[1] !== undefined) return SPECIAL_FOLDERS[folder[1].toLowerCase()]?.(home);
@@ -454,8 +467,11 @@ function psStatement(wordsIn: PsWord[], vars: Map<string, string>, cwd: string, 
   }
   const first = words[0] as PsWord;
   const out: SimpleCommand[] = [];
+  // `gci .\obj -Recurse | % { ri $_.FullName -Recurse }`: the block runs on each listed item ($_), below the listing.
+  const each = /^(?:%|foreach-object|foreach)$/i.test(words[0]?.text ?? "") && prev !== undefined && LIST.has(prev.program);
+  const listedDir = each ? (prev?.argv.slice(1).find((w) => !w.startsWith("-")) ?? ".") : undefined;
   // Subexpressions and script blocks run their contents.
-  for (const w of words) {
+  for (const w of each ? words.slice(1).map((x) => (/^\{/.test(x.raw) ? { ...x, raw: x.raw.replace(/\$(?:_|PSItem)(?:\.(?:FullName|Name|PSPath))?\b/g, `'${(listedDir ?? ".").replace(/\/+$/, "")}/*'`) } : x)) : words) {
     const m = /^[$@]?\((.*)\)$/s.exec(w.raw) ?? /^\{(.*)\}$/s.exec(w.raw);
     if (m?.[1] !== undefined && !/^\(\s*(?:Join|Split)-Path\b/i.test(w.raw)) host.powershell(m[1], cwd, "powershell (...)");
   }
@@ -510,9 +526,15 @@ function psStatement(wordsIn: PsWord[], vars: Map<string, string>, cwd: string, 
       const key = first.raw.slice(1).toLowerCase();
       if (DOWNLOAD.test(value) || FETCH.has(v.text.toLowerCase())) vars.set(key, DOWNLOADED);
       else if (words.length === 3 && v.raw.startsWith("@{") && v.raw.endsWith("}")) vars.set(key, SPLAT + v.raw.slice(2, -1));
+      else if (/FromBase64String\(\s*['"][A-Za-z0-9+/=]{4,65536}['"]\s*\)/i.test(value) && /GetString\(/i.test(value)) {
+        // `$c = [Text.Encoding]::UTF8.GetString([Convert]::FromBase64String('..'))`: the decoded text.
+        const lit = /FromBase64String\(\s*['"]([A-Za-z0-9+/=]+)['"]/i.exec(value)?.[1] ?? "";
+        vars.set(key, Buffer.from(lit, "base64").toString(/Unicode\./i.test(value) ? "utf16le" : "utf8"));
+      }
       else if (words.length === 3 && (!/^[$@(]/.test(v.raw) || v.quoted)) vars.set(key, psExpand(v, vars, home, cwd).text);
       else {
-        const built = words.length === 3 ? psStringExpr(v.raw, vars, home, cwd) : undefined;
+        const arr = /^@\(\s*('[^']*'|"[^"$]*")\s*\)$/.exec(v.raw)?.[1];
+        const built = arr !== undefined ? arr.slice(1, -1) : words.length === 3 ? psStringExpr(v.raw, vars, home, cwd) : undefined;
         if (built !== undefined) vars.set(key, built);
         else vars.delete(key);
       }
@@ -521,12 +543,44 @@ function psStatement(wordsIn: PsWord[], vars: Map<string, string>, cwd: string, 
     } else if (words.length === 1) {
       const file = /^\$\{[A-Za-z]:(.+)\}$/.exec(first.raw);
       if (file?.[1]) out.push(simple(["cat", windowsPath(file[1], home)], [false, false], cwd, via, true));
-      else out.push(simple(["echo", first.raw], [false, true], cwd, via, true));
+      else {
+        const held = /^\$\w+$/.test(first.raw) ? vars.get(first.raw.slice(1).toLowerCase()) : undefined;
+        out.push(held !== undefined && held !== DOWNLOADED && !held.startsWith(SPLAT) ? simple(["echo", windowsPath(held, home)], [false, false], cwd, via, true) : simple(["echo", first.raw], [false, true], cwd, via, true));
+      }
     }
     return out;
   }
-  const name = first.text.toLowerCase().replace(/\.exe$/, "");
+  const aliased = vars.get(`alias:${first.text.toLowerCase()}`);
+  const name = aliased ?? first.text.toLowerCase().replace(/\.exe$/, "");
   const rest = words.slice(1);
+  if (name === "set-alias" || name === "new-alias" || name === "sal" || name === "nal") {
+    // `Set-Alias x Remove-Item; x ~ -Recurse`: the alias stands for that command for the rest of the line.
+    const ops = rest.filter((w, k) => paramName(w) === undefined && !(k > 0 && /^(?:scope|option|description)$/i.test(paramName(rest[k - 1] as PsWord) ?? "")));
+    const named = rest.findIndex((w) => /^-n(?:ame)?$/i.test(w.text));
+    const valued = rest.findIndex((w) => /^-v(?:alue)?$/i.test(w.text));
+    const alias = named >= 0 ? rest[named + 1]?.text : ops[0]?.text;
+    const target = valued >= 0 ? rest[valued + 1]?.text : ops[named >= 0 || valued >= 0 ? ops.length - 1 : 1]?.text;
+    if (alias !== undefined && target !== undefined && vars.size < 64) vars.set(`alias:${alias.toLowerCase()}`, target.toLowerCase());
+    return out;
+  }
+  if (name === "new-psdrive" || name === "ndr") {
+    const n = rest.findIndex((w) => /^-n(?:ame)?$/i.test(w.text));
+    const r = rest.findIndex((w) => /^-r(?:oot)?$/i.test(w.text));
+    const driveName = rest[n + 1];
+    const rootWord = rest[r + 1];
+    if (n >= 0 && r >= 0 && driveName && rootWord) {
+      const e = psExpand(rootWord, vars, home, cwd);
+      if (!e.dynamic) vars.set(`drive:${driveName.text.toLowerCase()}`, e.text);
+    }
+    return out;
+  }
+  if ((name === "invoke-item" || name === "ii") && words.slice(1).some((w) => /^\\\\|^https?:\/\//i.test(w.text))) {
+    // `Invoke-Item \\host\share\run.bat`: a file from another machine, run.
+    const fetch = simple(["invoke-webrequest"], [false], cwd, via, true);
+    fetch.pipeTo = ["iex"];
+    out.push(fetch);
+    return out;
+  }
   const paths: string[] = [];
   const pathDyn: boolean[] = [];
   const flags = new Set<string>();
@@ -583,6 +637,11 @@ function psStatement(wordsIn: PsWord[], vars: Map<string, string>, cwd: string, 
       targets = (prev.argv.slice(1).filter((w) => !w.startsWith("-")) as string[]).map((p) => `${p.replace(/\/+$/, "")}/${below}`);
       if (targets.length === 0) targets = [`./${below}`];
       dyn = targets.map(() => false);
+    }
+    // `Get-Item ~ | Remove-Item`, `'C:\x' | Remove-Item`, `$targets | Remove-Item`: the piped items are the targets.
+    if (targets.length === 0 && prev && (prev.program === "get-item" || prev.program === "gi" || (prev.program === "echo" && prev.synthetic))) {
+      targets = prev.argv.slice(1).filter((w) => !w.startsWith("-"));
+      dyn = targets.map((_, k) => prev.dynamic[k + 1] ?? false);
     }
     const recursive = recurse || (prev !== undefined && LIST.has(prev.program) && prev.argv.includes("-recurse"));
     out.push(simple(["rm", ...(recursive ? ["-r"] : []), "-f", ...targets], [false, ...(recursive ? [false] : []), false, ...dyn], cwd, via));

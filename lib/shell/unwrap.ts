@@ -508,7 +508,8 @@ function joinedCode(argv: string[], i: number, codeFlag: RegExp): string | undef
 
 /** Code given to an interpreter on its command line, or "stdin" when it reads code from standard input. */
 function interpreterCode(argv: string[], program: string): string | "stdin" | undefined {
-  if ((program === "bun" || program === "deno") && argv[1] === "run" && argv[2] === "-") return "stdin";
+  // `deno run -A - <<< '..'`, `bun run -`: the script is standard input.
+  if ((program === "bun" || program === "deno") && argv[1] === "run" && argv.slice(2).find((w) => w === "-" || !w.startsWith("-")) === "-") return "stdin";
   let codeFlag: RegExp;
   let valueShort = "";
   if (PYTHON.test(program)) {
