@@ -640,7 +640,7 @@ function psStatement(wordsIn: PsWord[], vars: Map<string, string>, cwd: string, 
     }
     // `Get-Item ~ | Remove-Item`, `'C:\x' | Remove-Item`, `$targets | Remove-Item`: the piped items are the targets.
     if (targets.length === 0 && prev && (prev.program === "get-item" || prev.program === "gi" || (prev.program === "echo" && prev.synthetic))) {
-      targets = prev.argv.slice(1).filter((w) => !w.startsWith("-"));
+      targets = prev.argv.slice(1).filter((w) => !w.startsWith("-")).map((w) => windowsPath(w, home));
       dyn = targets.map((_, k) => prev.dynamic[k + 1] ?? false);
     }
     const recursive = recurse || (prev !== undefined && LIST.has(prev.program) && prev.argv.includes("-recurse"));
