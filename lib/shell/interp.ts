@@ -17,7 +17,7 @@ const CALLS: [RegExp, "rmtree" | "remove" | "shell" | "spawn" | "rmsync"][] = [
   [/\b(?:fs\.)?(?:promises\.)?(?:rmSync|rmdirSync|rmdir|rm)\s*\(/g, "rmsync"],
   [/\bunlink\s*\(/g, "rmsync"],
   [/\b(?:os\.system|os\.popen|commands\.getoutput|subprocess\.getoutput|subprocess\.getstatusoutput|execSync|shell_exec|passthru|system|exec|qx)\s*[({]\s*/g, "shell"],
-  [/\b(?:subprocess\.(?:run|call|check_call|check_output|Popen)|spawnSync|spawn|execFileSync|execFile|os\.execvp?|Bun\.spawnSync|Bun\.spawn)\s*\(\s*/g, "spawn"],
+  [/\b(?:subprocess\.(?:run|call|check_call|check_output|Popen)|spawnSync|spawn|execFileSync|execFile|os\.execvp?|Bun\.spawnSync|Bun\.spawn|IO\.popen|Open3\.\w+|PTY\.spawn|proc_open)\s*\(\s*/g, "spawn"],
   // Other languages' shapes: lua os.execute, erlang os:cmd, elixir System.cmd/:os.cmd, scala/groovy Process, AppleScript.
   [/\b(?:os\.execute|io\.popen|os:cmd|:os\.cmd|sys\.process\.Process|Process|ProcessBuilder|Runtime\.getRuntime\(\)\.exec)\s*\(\s*/g, "shell"],
   [/\bSystem\.cmd\s*\(\s*/g, "spawn"],
@@ -363,6 +363,62 @@ export function scanCode(code: string): CodeEffect[] {
   for (const m of code.matchAll(/(?<![\w$])`([^`]+)`/g)) if (m[1] && !/\$\{/.test(m[1])) out.push({ kind: "shell", text: m[1] });
   for (const text of quoteLikeCommands(code)) out.push({ kind: "shell", text });
   return out;
+}
+
+/** A literal as the code would write it (single quotes unless the text holds one). */
+function lit(text: string): string {
+  return text.includes("'") ? `"${text.replace(/["\\]/g, "\\$&")}"` : `'${text}'`;
+}
+
+/**
+ * Code with the strings it builds from literals folded into one literal, so the call tables see them:
+ * `'r' + 'm -rf ~'`, `"r"."m"`, `#{'~'}` and `${'~'}` interpolations, a name given a literal then passed
+ * (`c = 'rm -rf ~'; os.system(c)`, `$f = "rm"; exec("$f -rf ~")`), `getattr(os, 'system')`, `x['execSync']`,
+ * `import subprocess as s`, ruby `%w[..]`, hex decoded from a literal, `new Deno.Command('rm', {args: [..]})`.
+ * Bounded passes over code already capped in length.
+ */
+export function foldCode(source: string): string {
+  let code = source;
+  // Hex and base64 literals decoded in place (`Buffer.from('726d..','hex')`, `hex2bin("..")`, `bytes.fromhex('..')`).
+  // Only where the decoded text is handed straight to something that runs it: printed, it stays data.
+  const RUNS = String.raw`(\b(?:execSync|exec|execFile\w*|system|spawn\w*|popen|shell_exec|passthru|proc_open|eval|Function|run|call|check_output|Popen|getoutput)\s*\(\s*)`;
+  code = code.replace(new RegExp(`${RUNS}(?:Buffer\\.from\\(\\s*(['"])([0-9a-fA-F]{2,2048})\\2\\s*,\\s*(['"])hex\\4\\s*\\)(?:\\.toString\\(\\s*\\))?|hex2bin\\(\\s*(['"])([0-9a-fA-F]{2,2048})\\5\\s*\\)|bytes\\.fromhex\\(\\s*(['"])([0-9a-fA-F]{2,2048})\\7\\s*\\)(?:\\.decode\\(\\s*\\))?)`, "g"), (_m, call: string, _q1, h1: string | undefined, _q2, _q3, h2: string | undefined, _q4, h3: string | undefined) => call + lit(Buffer.from(h1 ?? h2 ?? h3 ?? "", "hex").toString("latin1")));
+  code = code.replace(new RegExp(`${RUNS}(?:(?:base64_decode|atob)\\(\\s*(['"])([A-Za-z0-9+/=]{4,4096})\\2\\s*\\)|Buffer\\.from\\(\\s*(['"])([A-Za-z0-9+/=]{4,4096})\\4\\s*,\\s*(['"])base64\\6\\s*\\)(?:\\.toString\\(\\s*\\))?)`, "g"), (_m, call: string, _q1, b1: string | undefined, _q2, b2: string | undefined) => call + lit(Buffer.from(b1 ?? b2 ?? "", "base64").toString("latin1")));
+  for (let n = 0; n < 16; n++) {
+    const next = code.replace(/(['"])((?:(?!\1)[^\\\n]|\\.){0,512})\1\s*(?:\+|\.(?=\s*['"]))\s*(['"])((?:(?!\3)[^\\\n]|\\.){0,512})\3/g, (_m, _a, x: string, _b, y: string) => lit(x + y));
+    if (next === code) break;
+    code = next;
+  }
+  // python `' '.join(['rm', '-rf', x])` with every word a literal.
+  code = code.replace(/(['"])([^'"\\\n]{0,8})\1\s*\.join\(\s*\[((?:\s*(['"])[^'"\\\n]{0,512}\4\s*,?){1,64})\]\s*\)/g, (_m, _q, sep: string, items: string) => lit([...items.matchAll(/(['"])([^'"]*)\1/g)].map((x) => x[2] ?? "").join(sep)));
+  code = code.replace(/#\{\s*'([^'{}]*)'\s*\}|\$\{\s*'([^'{}]*)'\s*\}/g, (_m, a: string | undefined, b: string | undefined) => a ?? b ?? "");
+  // `getattr(__import__('os'), 'system')` is os.system; `cp['execSync']` is cp.execSync.
+  code = code.replace(/getattr\(\s*(?:__import__\(\s*['"](\w+)['"]\s*\)|(\w+))\s*,\s*['"](\w+)['"]\s*\)/g, (_m, mod: string | undefined, obj: string | undefined, attr: string) => `${mod ?? obj ?? ""}.${attr}`);
+  code = code.replace(/\[\s*['"]([A-Za-z_]\w*)['"]\s*\](?=\s*\()/g, ".$1");
+  for (const m of code.matchAll(/\bimport\s+(subprocess|os|shutil|child_process)\s+as\s+(\w+)/g)) if (m[2] && m[1]) code = code.replace(new RegExp(`\\b${m[2]}\\.`, "g"), `${m[1]}.`);
+  for (const m of code.matchAll(/\b(?:const|let|var)\s+(\w+)\s*=\s*require\(\s*['"](?:node:)?child_process['"]\s*\)/g)) if (m[1] && m[1] !== "child_process") code = code.replace(new RegExp(`\\b${m[1]}\\.`, "g"), "child_process.");
+  code = code.replace(/\*?%w\s*[[({]([^\])}]*)[\])}]/g, (_m, words: string) => `[${words.split(/\s+/).filter((w) => w !== "").map(lit).join(", ")}]`);
+  // `os.spawnlp(os.P_WAIT, 'rm', 'rm', '-rf', p)`: the file, then argv from its own first word.
+  code = code.replace(/\bos\.spawnlp?e?\(\s*os\.P_\w+\s*,\s*(['"][^'"]*['"])\s*,\s*((?:['"][^'"]*['"]\s*,?\s*){1,64})\)/g, (_m, file: string, rest: string) => {
+    const words = [...rest.matchAll(/['"][^'"]*['"]/g)].map((x) => x[0]).slice(1);
+    return `spawnSync(${file}, [${words.join(", ")}])`;
+  });
+  // `pcntl_exec('/bin/rm', [..])`, R's `system2('rm', c(..))`: a program and its argument list.
+  code = code.replace(/\bpcntl_exec\(/g, "spawnSync(").replace(/\bsystem2\(\s*(['"][^'"]+['"])\s*,\s*c\(([^()]{0,512})\)/g, "spawnSync($1, [$2]");
+  // perl `my @c = ("rm", "-rf", $x); system @c`: the array's words.
+  for (const m of code.matchAll(/\bmy\s+@(\w+)\s*=\s*\(([^()]{0,512})\)/g)) if (m[1] && m[2] !== undefined) code = code.replace(new RegExp(`\\b(system|exec)\\s+@${m[1]}\\b`, "g"), `$1(${m[2]})`);
+  code = code.replace(/new\s+Deno\.Command\(\s*(['"])([^'"]+)\1\s*,\s*\{\s*args\s*:\s*\[/g, (_m, q: string, prog: string) => `spawnSync(${q}${prog}${q}, [`);
+  // A name given one literal, then passed where a command goes, or interpolated (`"$f -rf ~"`).
+  const names = new Map<string, string>();
+  for (const m of code.matchAll(/(?:^|[;\n{(]|\b(?:const|let|var|my|local)\s+)\s*(\$?[A-Za-z_]\w*)\s*=(?!=)\s*(['"])((?:(?!\2)[^\\\n]|\\.){0,512})\2\s*(?=[;\n)]|$)/g)) {
+    if (m[1] !== undefined && m[3] !== undefined && names.size < 16) names.set(m[1], m[3]);
+  }
+  for (const [name, value] of names) {
+    const id = name.replace(/\$/g, "\\$");
+    code = code.replace(new RegExp(`([(,]\\s*)${id}(?=\\s*[,)])`, "g"), `$1${lit(value)}`);
+    if (name.startsWith("$")) code = code.replace(new RegExp(`(")([^"\\n]*?)${id}\\b([^"\\n]*")`, "g"), (_m, q: string, pre: string, post: string) => `${q}${pre}${value}${post}`);
+  }
+  return code;
 }
 
 /** Programs whose command line, written as a string in code, is worth reading as shell. */

@@ -5,6 +5,7 @@ import { limitNote, SHELL_LIMITS, ShellLimitError } from "./limits.ts";
 import type { ParseOptions, ParseResult, RedirectInfo, SimpleCommand } from "./types.ts";
 import { GIT_COMMAND_KEYS, SHELLS, unwrap, type Unwrapper } from "./unwrap.ts";
 import { ON_PATH_DIR, resolvePath } from "./paths.ts";
+import { decodes } from "./effects/network.ts";
 import { readCmd, readPowerShell } from "./powershell.ts";
 
 /**
@@ -75,6 +76,8 @@ interface Field {
 
 const RESERVED_SKIP = new Set(["if", "then", "else", "elif", "fi", "do", "done", "while", "until", "!", "{", "}", "esac", "in"]);
 const ASSIGN = /^([A-Za-z_][A-Za-z0-9_]*)\+?=/;
+/** A printed file worth remembering for a later run on the line: it names something that deletes, runs, sends or reads secrets. */
+const WRITTEN_WORTH = /\b(?:rm|dd|mkfs|git|curl|wget|shred|chmod|mv|find|del|rd|iex)\b|rmtree|rmSync|rm_rf|unlink|remove|system|exec|spawn|popen|environ|fork|\.env\b|id_rsa|\.ssh|Remove-Item/i;
 const RUNNERS = new Set([...SHELLS, "eval", "source", ".", "node", "perl", "ruby", "php", "make", "gmake"]);
 const DECLARE = new Set(["export", "declare", "local", "readonly", "typeset"]);
 /** Variable names that hold credentials (as network.ts's SECRET_VAR, without the `$`). */
@@ -120,7 +123,11 @@ export function literalOutput(cmd: SimpleCommand): string | undefined {
     const fmt = args[1];
     if (fmt === undefined) return undefined;
     let k = 2;
-    return unescapeC(fmt.replace(/%[sbd]|%%/g, (m) => (m === "%%" ? "%" : (args[k++] ?? ""))));
+    const once = () => unescapeC(fmt.replace(/%[sbd]|%%/g, (m) => (m === "%%" ? "%" : (args[k++] ?? ""))));
+    let out = once();
+    // printf reuses its format while arguments remain (`printf '%s\0' -rf ~`), a bounded number of times.
+    for (let n = 0; k > 2 && k < args.length && n < 64; n++) out += once();
+    return out;
   }
   return undefined;
 }
@@ -134,6 +141,12 @@ function unescapeC(s: string): string {
 
 /** The paths `ls`/`find` would print, as words for `| xargs rm -rf`: what is listed (or below it), never more. */
 function listedPaths(cmd: SimpleCommand): string | undefined {
+  // `rg --files ~`, `fd . ~`: every file below each root.
+  if ((cmd.program === "rg" && cmd.argv.includes("--files")) || ((cmd.program === "fd" || cmd.program === "fdfind") && !cmd.argv.some((w) => /^(?:-x|--exec|-X|--exec-batch)$/.test(w)))) {
+    const ops = cmd.argv.slice(1).filter((w) => !w.startsWith("-"));
+    const roots = cmd.program === "rg" ? ops : ops.slice(1);
+    return (roots.length > 0 ? roots : ["."]).map((p) => `${p.replace(/\/+$/, "")}/{}`).join(" ");
+  }
   if (cmd.program !== "ls" && cmd.program !== "find") return undefined;
   const ops = cmd.argv.slice(1).filter((w) => !w.startsWith("-"));
   if (cmd.program === "ls") {
@@ -171,6 +184,8 @@ class Parser implements Unwrapper {
   private readonly copies = new Map<string, string>();
   /** Scripts written by a literal print on this line (`echo 'rm -rf ~' > x.sh`), by resolved path. */
   readonly written = new Map<string, string>();
+  /** Files a decoder wrote on this line (`base64 -d p.b64 > run.sh`), by resolved path: running one runs decoded data. */
+  private readonly decodedFiles = new Map<string, SimpleCommand>();
   constructor(st: State) {
     this.st = st;
   }
@@ -198,6 +213,62 @@ class Parser implements Unwrapper {
       this.st.depth--;
       this.st.via = saved;
     }
+  }
+
+  /** Scripts set on this line (`npm pkg set scripts.x=..`), by name. */
+  private readonly npmScripts = new Map<string, string>();
+  /** Hooks already read where they were put in place: git running later does not read them twice. */
+  private readonly plantedHooks = new Set<string>();
+
+  private packageScripts(argv: string[], scope: Scope): void {
+    if (argv[0] === "npm" && argv[1] === "pkg" && argv[2] === "set") {
+      for (const w of argv.slice(3)) {
+        const m = /^scripts\.([\w:.-]+)=(.*)$/s.exec(w);
+        if (m?.[1] !== undefined && m[2] !== undefined && this.npmScripts.size < 16) this.npmScripts.set(m[1], m[2]);
+      }
+      return;
+    }
+    if (argv[0] === "npm" && argv[1] === "set-script" && argv[2] !== undefined && argv[3] !== undefined) {
+      this.npmScripts.set(argv[2], argv[3]);
+      return;
+    }
+    if (scope.cwd === "") return;
+    // A package.json printed on the line is the manifest the package manager reads.
+    const manifest = this.written.get(resolvePath("package.json", scope.cwd, this.st.home));
+    let written: Record<string, unknown> = {};
+    if (manifest !== undefined) {
+      try {
+        const parsed: unknown = JSON.parse(manifest);
+        const scripts = parsed !== null && typeof parsed === "object" ? (parsed as { scripts?: unknown }).scripts : undefined;
+        if (scripts !== null && typeof scripts === "object") written = scripts as Record<string, unknown>;
+      } catch {
+        written = {};
+      }
+    }
+    const lookup = (name: string): string | undefined => {
+      const w = written[name];
+      return this.npmScripts.get(name) ?? (typeof w === "string" ? w : undefined);
+    };
+    const verb = argv[1] ?? "";
+    const names = /^(?:install|i|ci|add)$/.test(verb) && argv.length <= 3 ? ["preinstall", "install", "postinstall", "prepare"] : verb === "run" || verb === "run-script" ? [argv.find((w, k) => k > 1 && !w.startsWith("-")) ?? ""] : /^(?:test|start|stop|restart)$/.test(verb) ? [verb] : argv[0] !== "npm" && !verb.startsWith("-") ? [verb] : [];
+    const run = new Set<string>();
+    for (const name of names) for (const n of [`pre${name}`, name, `post${name}`]) run.add(n);
+    {
+      for (const n of run) {
+        const text = lookup(n);
+        if (text !== undefined && text !== "") this.script(text, scope.cwd, `${argv[0] ?? ""} script ${n}`, scope.vars);
+      }
+    }
+  }
+
+  /** `cat <(echo rm -rf ~) | sh`: cat of one file printed literally on this line passes that text on. */
+  private catWritten(cmd: SimpleCommand): string | undefined {
+    if (cmd.program !== "cat" || cmd.argv.length !== 2 || ((cmd.dynamic[1] ?? false) && cmd.argv[1] !== "/dev/fd/63") || this.written.size === 0 || cmd.cwd === "") return undefined;
+    return this.written.get(resolvePath(cmd.argv[1] ?? "", cmd.cwd, this.st.home));
+  }
+
+  writtenText(path: string): string | undefined {
+    return this.written.get(path);
   }
 
   scriptWithArgs(src: string, cwd: string, via: string, args: string[]): void {
@@ -400,6 +471,8 @@ class Parser implements Unwrapper {
               cur += known;
               started = true;
             } else pushUnquoted(known);
+          } else if ((name === "@" || name === "*" || name === "{@}" || name === "{*}") && w.parts.length > 1) {
+            // `curl x | ba${@}sh`, `b$*ash`: no positional parameters are set, so glued into a word they add nothing.
           } else if ((name === "IFS" || /^\{IFS(?:[:#%/^,}]|$)/.test(name)) && !p.quoted) {
             // `rm${IFS}-rf${IFS}/`: an unset IFS is blank, tab and newline; unquoted, it separates words.
             pushUnquoted(" ");
@@ -929,12 +1002,30 @@ class Parser implements Unwrapper {
       scope.vars.set("@", argv.slice(2).join(" "));
       scope.vars.set("*", argv.slice(2).join(" "));
       this.st.lists.add("@");
+      // `set -- ./out; rm -rf "$1"`: $1.. and $# too; a word still unknown leaves its parameter unknown.
+      for (let k = 1; k <= 9; k++) {
+        if (dynamic[k + 1] ?? false) scope.vars.delete(String(k));
+        else scope.vars.set(String(k), argv[k + 1] ?? "");
+      }
+      scope.vars.set("#", String(argv.length - 2));
     }
     if (program === "unset") for (let j = 1; j < argv.length; j++) scope.vars.delete(argv[j] ?? "");
     // The previous stage's literal output is what a shell at the end of `echo ... | sh` runs.
     const prev = pipeline[pipeline.length - 1];
-    const prevOut = prev?.length === 1 && prev[0] ? (literalOutput(prev[0]) ?? listedPaths(prev[0])) : undefined;
+    const prevTop = prev !== undefined && prev.length === 2 && prev[1]?.program === "cat" && prev[0]?.via.length === this.st.via.length + 1 ? prev[1] : undefined;
+    const prevOut = prev?.length === 1 && prev[0] ? (literalOutput(prev[0]) ?? listedPaths(prev[0]) ?? this.catWritten(prev[0])) : prevTop !== undefined ? this.catWritten(prevTop) : undefined;
     for (const [name, value] of assigns) if (COMMAND_VARS.has(name) && argv.length > 0 && value.trim() !== "") this.script(value, scope.cwd, `${name}=`, scope.vars);
+    // `GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.pager GIT_CONFIG_VALUE_0='rm -rf ~' git log`: config given through the environment.
+    if (program === "git" || assigns.some(([n]) => n === "GIT_CONFIG_COUNT")) {
+      const env = new Map(assigns);
+      for (const [name, key] of assigns) {
+        const n = /^GIT_CONFIG_KEY_(\d{1,2})$/.exec(name)?.[1];
+        const value = n !== undefined ? env.get(`GIT_CONFIG_VALUE_${n}`) : undefined;
+        if (value !== undefined && value !== "" && (GIT_COMMAND_KEYS.test(key) || (/^alias\./i.test(key) && value.startsWith("!")))) this.script(value.replace(/^!/, ""), scope.cwd, `${name}=`, scope.vars);
+      }
+    }
+    // `npm pkg set scripts.x='rm -rf ~' && npm run x`, a package.json printed on the line then `npm install`: the scripts run.
+    if ((program === "npm" || program === "pnpm" || program === "yarn" || program === "bun") && argv.length > 1) this.packageScripts(argv, scope);
     // `echo 'rm -rf ~' > /tmp/h/pre-commit && git -c core.hooksPath=/tmp/h commit`: a hook written on the line runs.
     if (program === "git" && scope.cwd !== "" && argv.includes("config") && this.hooksDirs.size < 8) {
       const key = argv.findIndex((w) => /^core\.hookspath$/i.test(w));
@@ -946,7 +1037,7 @@ class Parser implements Unwrapper {
       // A hook's own git commands do not run the hooks again here: each hook is read once per git command.
       this.inHook = true;
       try {
-        for (const [file, text] of this.written) if (dirs.some((d) => file.startsWith(`${d}/`))) this.script(text, scope.cwd, `git hook ${file} (written on this line)`, scope.vars);
+        for (const [file, text] of this.written) if (!this.plantedHooks.has(file) && dirs.some((d) => file.startsWith(`${d}/`))) this.script(text, scope.cwd, `git hook ${file} (written on this line)`, scope.vars);
       } finally {
         this.inHook = false;
       }
@@ -958,6 +1049,8 @@ class Parser implements Unwrapper {
       if (k2 > 0 && key !== undefined) {
         const value = argv[argv.indexOf(key) + 1];
         if (value !== undefined) this.gitAliases.set(key.slice(6).toLowerCase(), value);
+        // `git config --global alias.st '!rm -rf ~'`: a shell alias set is a command git will run (like core.pager).
+        if (value?.startsWith("!")) this.script(value.slice(1), scope.cwd, `git config ${key}`, scope.vars);
       }
       // `git config core.sshCommand 'rm -rf ~' && git fetch`: a command git will run is set.
       const cmdKey = argv.slice(k2 + 1).find((w) => GIT_COMMAND_KEYS.test(w));
@@ -970,10 +1063,14 @@ class Parser implements Unwrapper {
     const subEnd = this.st.out.length;
     const writes = this.procWrites.splice(pw0);
     // `bash x.sh` after `echo 'rm -rf ~' > x.sh` on the line: the script written is what runs.
-    if (this.written.size > 0 && argv.length > 0) {
-      const file = SHELLS.has(program) || program === "source" || program === "." ? argv.slice(1).find((w) => !w.startsWith("-")) : argv[0]?.includes("/") ? argv[0] : undefined;
-      const text = file !== undefined && scope.cwd !== "" ? this.written.get(resolvePath(file, scope.cwd, this.st.home)) : undefined;
+    if ((this.written.size > 0 || this.decodedFiles.size > 0) && argv.length > 0) {
+      const file = SHELLS.has(program) || program === "source" || program === "." || /^(?:python[0-9.]*|node|perl|ruby|php|bun|deno)$/.test(program) ? argv.slice(1).find((w) => !w.startsWith("-")) : argv[0]?.includes("/") ? argv[0] : undefined;
+      const path = file !== undefined && scope.cwd !== "" ? resolvePath(file, scope.cwd, this.st.home) : undefined;
+      const text = path !== undefined && (SHELLS.has(program) || program === "source" || program === "." || file === argv[0]) ? this.written.get(path) : undefined;
       if (text !== undefined) this.script(text, scope.cwd, `${file} (written on this line)`, scope.vars);
+      // `base64 -d p.b64 > /tmp/run.sh && bash /tmp/run.sh`: the decoder's output is run as code.
+      const decoder = path !== undefined ? this.decodedFiles.get(path) : undefined;
+      if (decoder !== undefined) decoder.pipeTo = union(decoder.pipeTo, [program || "exec"]);
     }
     const savedHere = this.hereVars;
     this.hereVars = scope.vars;
@@ -985,7 +1082,20 @@ class Parser implements Unwrapper {
     {
       const printed = literalOutput({ ...cmd, redirects: [] }) ?? (cmd.program === "cat" && cmd.argv.length === 1 ? redirects.find((r) => r.body !== undefined)?.body : undefined);
       const out = redirects.find((r) => (r.op === ">" || r.op === ">|" || r.op === ">>") && r.fd !== "2" && r.target.startsWith("/"));
-      if (printed !== undefined && out && this.written.size < 64 && /\b(?:rm|dd|mkfs|git|curl|wget|shred|chmod|mv|find)\b/.test(printed)) this.written.set(out.target, printed);
+      if (printed !== undefined && out && this.written.size < 64 && WRITTEN_WORTH.test(printed)) {
+        this.written.set(out.target, printed);
+        // A git hook put in place runs at the next commit, checkout or push, whatever runs git then.
+        if (!this.inHook && scope.cwd !== "" && (/\/\.git\/hooks\/[\w.-]+$/.test(out.target) || [...this.hooksDirs].some((d) => out.target.startsWith(`${d}/`)))) {
+          this.inHook = true;
+          this.plantedHooks.add(out.target);
+          try {
+            this.script(printed, scope.cwd, `git hook ${out.target} (put in place)`, scope.vars);
+          } finally {
+            this.inHook = false;
+          }
+        }
+      }
+      else if (out && this.decodedFiles.size < 16 && decodes(cmd)) this.decodedFiles.set(out.target, cmd);
     }
     // `sh -c "$(curl ...)"`, `bash <(curl ...)`, `eval "$(curl ...)"`: the substitution's output is run.
     if (subEnd > before) {
@@ -1065,6 +1175,8 @@ function decodePrompt(v: string): string {
  */
 function paramValue(name: string, lookup: (n: string) => string | undefined): string | undefined {
   if (!name.startsWith("{")) return lookup(name);
+  // `${@}`, `${*}`, `${1}`, `${#}`: the special and positional parameters, braced.
+  if (/^\{(?:[@*#]|\d)\}$/.test(name)) return lookup(name.slice(1, -1));
   // `${arr[1]}`: one word of an array set on the line (its words are kept joined by spaces).
   const item = /^\{([A-Za-z_]\w*)\[(\d{1,4})\]\}$/.exec(name);
   if (item?.[1] !== undefined) return lookup(item[1])?.split(" ")[Number(item[2])];

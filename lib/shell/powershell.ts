@@ -174,7 +174,7 @@ const DOWNLOAD = /DownloadString|DownloadData|DownloadFile|Invoke-WebRequest|Inv
 const RUNS_TEXT = /\biex\b|Invoke-Expression|\[scriptblock\]::Create|^\s*[.&]\s*\(/i;
 
 /** Parameters (lower-case, without the dash) whose value is the next word, per cmdlet family. */
-const VALUE_PARAMS = ["pattern", "value", "filter", "include", "exclude", "encoding", "totalcount", "head", "tail", "first", "last", "readcount", "delimiter", "stream", "credential", "erroraction", "ea", "warningaction", "outvariable", "ov", "destination", "exclude", "depth", "method", "uri", "body", "headers", "outfile", "infile", "contenttype", "useragent", "driveletter", "filesystem", "newfilesystemlabel", "number", "disknumber", "partitionnumber", "argumentlist", "filepath", "workingdirectory", "verb", "windowstyle"];
+const VALUE_PARAMS = ["pattern", "value", "filter", "include", "exclude", "encoding", "totalcount", "head", "tail", "first", "last", "readcount", "delimiter", "stream", "credential", "erroraction", "ea", "warningaction", "outvariable", "ov", "destination", "exclude", "depth", "method", "uri", "body", "headers", "outfile", "infile", "contenttype", "useragent", "driveletter", "filesystem", "newfilesystemlabel", "number", "disknumber", "partitionnumber", "argumentlist", "filepath", "workingdirectory", "verb", "windowstyle", "itemtype"];
 
 /** `-Recurse`, `-Path:` and the colon-bound `-Path:C:\\x` (its value after the colon) are parameters. */
 function paramName(w: PsWord): string | undefined {
@@ -211,14 +211,22 @@ const ENV_PATHS: Record<string, (home: string, cwd: string) => string> = {
 
 /** Expands PowerShell variables it can know; the rest stay as `$name` and mark the word dynamic. */
 function psExpand(w: PsWord, vars: Map<string, string>, home: string, cwd: string): { text: string; dynamic: boolean } {
+  // `New-PSDrive -Name B -Root .\build; Remove-Item B:\*`: a drive made on the line is its root.
+  const drive = /^([A-Za-z]):[\\/]?/.exec(w.text);
+  const root = drive?.[1] !== undefined ? vars.get(`drive:${drive[1].toLowerCase()}`) : undefined;
+  if (root !== undefined && drive) return { text: `${root.replace(/[\\/]+$/, "")}/${w.text.slice(drive[0].length).replaceAll("\\", "/")}`.replace(/\/+$/, "") || "/", dynamic: false };
   if (w.raw.startsWith("'")) return { text: windowsPath(w.text, home, cwd), dynamic: false };
   let dynamic = false;
-  const text = w.text.replace(/\$\{?(env:)?([A-Za-z_][\w]*)\}?/g, (m, env: string | undefined, name: string) => {
+  // `"$([Environment]::GetFolderPath('MyDocuments'))"`: a subexpression the line can evaluate.
+  const sub = w.raw.startsWith('"') && w.text.includes("$(") ? w.text.replace(/\$\(([^()]*(?:\([^()]*\)[^()]*)*)\)/g, (m, e: string) => psStringExpr(`(${e})`, vars, home, cwd) ?? m) : w.text;
+  const text = sub.replace(/\$\{?(env:)?([A-Za-z_][\w]*)\}?/g, (m, env: string | undefined, name: string) => {
     const lower = name.toLowerCase();
     if (env === undefined && lower === "home") return home;
     if (env === undefined && lower === "pwd") return cwd;
-    // The PowerShell profile runs at every start: a startup file like ~/.bashrc.
     if (env === undefined && lower === "profile") return `${home}/Documents/PowerShell/Microsoft.PowerShell_profile.ps1`;
+    // `$env:X = '.\tmp'; Remove-Item $env:X`: an environment variable set on the line.
+    const set = env !== undefined ? vars.get(`env:${lower}`) : undefined;
+    if (set !== undefined && set !== DOWNLOADED) return set;
     if (env !== undefined && ENV_PATHS[lower]) return (ENV_PATHS[lower] as (h: string, c: string) => string)(home, cwd);
     const known = env === undefined ? vars.get(lower) : undefined;
     if (known !== undefined) return known;
@@ -229,6 +237,144 @@ function psExpand(w: PsWord, vars: Map<string, string>, home: string, cwd: strin
 }
 
 const DOWNLOADED = "\u0000downloaded";
+/** A variable holding a hashtable for splatting (`$p = @{ Path = $HOME }; Remove-Item @p`): its text follows. */
+const SPLAT = "\u0000splat:";
+
+/** Cuts an expression at a top-level separator character (outside quotes, brackets and parentheses). */
+function topSplit(src: string, sep: string): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  let quote = "";
+  let cur = "";
+  for (const ch of src) {
+    if (quote !== "") {
+      if (ch === quote) quote = "";
+    } else if (ch === "'" || ch === '"') quote = ch;
+    else if (ch === "(" || ch === "[" || ch === "{") depth++;
+    else if (ch === ")" || ch === "]" || ch === "}") depth--;
+    else if (ch === sep && depth === 0) {
+      out.push(cur);
+      cur = "";
+      continue;
+    }
+    cur += ch;
+  }
+  out.push(cur);
+  return out;
+}
+
+/**
+ * The string a PowerShell expression evaluates to, when it is built from literals the line shows:
+ * `'Remove'+'-Item'`, `-join ('r','m')`, `'{0} {1}' -f 'rm','~'`, `[char]114 + [char]109`, `"rm " + $env:USERPROFILE`,
+ * `[Environment]::GetFolderPath('UserProfile')`, `(Resolve-Path ~)`. Undefined for anything else (the caller fails closed).
+ */
+export function psStringExpr(raw: string, vars: Map<string, string>, home: string, cwd: string, depth = 0): string | undefined {
+  let e = raw.trim();
+  if (depth > 8 || e.length > 4096) return undefined;
+  // `(Get-Location).Path`, `$PWD.Path`: where the command runs.
+  if (/^(?:\(\s*(?:Get-Location|gl|pwd)\s*\)|\$PWD)(?:\.(?:Path|ProviderPath))?$/i.test(e)) return cwd;
+  while (/^\$?\(.*\)$/s.test(e) && balanced(e, e.indexOf("(")) === e.length) e = e.slice(e.indexOf("(") + 1, -1).trim();
+  const join = /^-join\s*(.+)$/is.exec(e);
+  if (join?.[1] !== undefined) {
+    const items = listItems(join[1], vars, home, cwd, depth);
+    return items?.join("");
+  }
+  const joinBy = topSplit(e, "-");
+  if (joinBy.length === 2 && /^join\s+/i.test(joinBy[1] ?? "")) {
+    const items = listItems(joinBy[0] ?? "", vars, home, cwd, depth);
+    const by = psStringExpr((joinBy[1] ?? "").replace(/^join\s+/i, ""), vars, home, cwd, depth + 1);
+    return items !== undefined && by !== undefined ? items.join(by) : undefined;
+  }
+  const fmt = /^((?:'[^']*'|"[^"]*"))\s+-f\s+(.+)$/is.exec(e);
+  if (fmt?.[1] !== undefined && fmt[2] !== undefined) {
+    const template = psStringExpr(fmt[1], vars, home, cwd, depth + 1);
+    const items = listItems(fmt[2], vars, home, cwd, depth);
+    if (template === undefined || items === undefined) return undefined;
+    return template.replace(/\{(\d+)\}/g, (_m, n: string) => items[Number(n)] ?? "");
+  }
+  const terms = topSplit(e, "+");
+  if (terms.length > 1) {
+    const parts = terms.map((t) => psStringExpr(t, vars, home, cwd, depth + 1));
+    return parts.every((x) => x !== undefined) ? parts.join("") : undefined;
+  }
+  const ch = /^(?:\[string\]\s*)?\[char\]\s*(\d{1,5})$/i.exec(e);
+  if (ch?.[1] !== undefined) return String.fromCharCode(Number(ch[1]));
+  if (/^'(?:[^']|'')*'$/s.test(e)) return e.slice(1, -1).replaceAll("''", "'");
+  if (/^"[^"`]*"$/s.test(e)) {
+    const x = psExpand({ text: e.slice(1, -1), raw: e, quoted: true }, vars, home, cwd);
+    return x.dynamic ? undefined : x.text;
+  }
+  if (/^\$(?:env:)?\w+$/i.test(e)) {
+    const x = psExpand({ text: e, raw: e, quoted: false }, vars, home, cwd);
+    return x.dynamic ? undefined : x.text;
+  }
+  const full = /^\[(?:System\.)?IO\.Path\]::(GetFullPath|Combine)\((.*)\)$/is.exec(e);
+  if (full?.[1] !== undefined && full[2] !== undefined) {
+    const items = listItems(full[2], vars, home, cwd, depth);
+    if (items === undefined || items.length === 0) return undefined;
+    const joined = items.map((x) => x.replaceAll("\\", "/")).join("/");
+    return resolvePath(windowsPath(joined, home), cwd, home);
+  }
+  const folder = /^\[(?:System\.)?Environment\]::GetFolderPath\(\s*['"]?(?:\[Environment\+SpecialFolder\]::)?(\w+)['"]?\s*\)$/i.exec(e);
+  if (folder?.[1] !== undefined) return SPECIAL_FOLDERS[folder[1].toLowerCase()]?.(home);
+  const resolve = /^(?:Resolve-Path|rvpa|Convert-Path|cvpa|Get-Item|gi)\s+(?:-(?:Path|LiteralPath)\s+)?(\S+)$/i.exec(e);
+  if (resolve?.[1] !== undefined) {
+    const t = psTokens(resolve[1]).find((x): x is PsWord => typeof x !== "string");
+    const x = t ? psExpand(t, vars, home, cwd) : undefined;
+    return x && !x.dynamic ? x.text : undefined;
+  }
+  return undefined;
+}
+
+function listItems(src: string, vars: Map<string, string>, home: string, cwd: string, depth: number): string[] | undefined {
+  let e = src.trim();
+  if (/^@?\(.*\)$/s.test(e)) e = e.slice(e.indexOf("(") + 1, -1);
+  const items = topSplit(e, ",").map((t) => psStringExpr(t, vars, home, cwd, depth + 1));
+  return items.length <= 256 && items.every((x) => x !== undefined) ? (items as string[]) : undefined;
+}
+
+const SPECIAL_FOLDERS: Record<string, (home: string) => string> = {
+  userprofile: (h) => h,
+  personal: (h) => `${h}/Documents`,
+  mydocuments: (h) => `${h}/Documents`,
+  desktop: (h) => `${h}/Desktop`,
+  desktopdirectory: (h) => `${h}/Desktop`,
+  applicationdata: (h) => `${h}/AppData/Roaming`,
+  localapplicationdata: (h) => `${h}/AppData/Local`,
+  windows: () => "/Windows",
+  system: () => "/Windows/System32",
+  programfiles: () => "/Program Files",
+};
+
+/** Cmdlets a `Get-Command` pattern may name (`gcm Rem*-It*`): the ones whose effect the reader knows. */
+const KNOWN_CMDLETS = ["remove-item", "get-childitem", "get-content", "set-content", "add-content", "clear-content", "copy-item", "move-item", "invoke-expression", "invoke-webrequest", "invoke-restmethod", "start-process", "format-volume", "clear-disk", "remove-partition", "out-file", "new-item"];
+
+/** `(gcm Remove-Item)`, `(Get-Command Rem*-It*)`, `(Get-Alias ri)`: the command it names. */
+function commandNamed(raw: string): string | undefined {
+  const m = /^\(\s*(?:gcm|Get-Command|Get-Alias|gal)\s+(?:-Name\s+)?['"]?([\w*?.-]+)['"]?\s*\)$/i.exec(raw.trim());
+  if (m?.[1] === undefined) return undefined;
+  const name = m[1].toLowerCase();
+  if (!/[*?]/.test(name)) return name;
+  const re = new RegExp(`^${name.replace(/[.+^${}()|[\]\\-]/g, "\\$&").replace(/\*/g, ".*").replace(/\?/g, ".")}$`);
+  return KNOWN_CMDLETS.find((c) => re.test(c));
+}
+
+/** `@p` with `$p = @{ Path = $HOME; Recurse = $true }`: the parameters the hashtable binds, as words. */
+function splatWords(w: PsWord, vars: Map<string, string>): PsWord[] {
+  const held = /^@(\w+)$/.test(w.raw) ? vars.get(w.raw.slice(1).toLowerCase()) : undefined;
+  if (held === undefined || !held.startsWith(SPLAT)) return [w];
+  const out: PsWord[] = [];
+  for (const pair of topSplit(held.slice(SPLAT.length), ";").flatMap((x) => x.split("\n"))) {
+    const m = /^\s*['"]?([A-Za-z]\w*)['"]?\s*=\s*(.+?)\s*$/s.exec(pair);
+    if (m?.[1] === undefined || m[2] === undefined) continue;
+    if (/^\$false$/i.test(m[2])) continue;
+    out.push({ text: `-${m[1]}`, raw: `-${m[1]}`, quoted: false });
+    if (/^\$true$/i.test(m[2])) continue;
+    const v = psTokens(m[2]).find((x): x is PsWord => typeof x !== "string");
+    if (v) out.push(v);
+  }
+  return out;
+}
 
 /** `(Join-Path $HOME '.ssh/id_rsa')` -> its path, `(Split-Path $PWD)` -> the parent; other subexpressions stay unknown. */
 function joinPath(raw: string, vars: Map<string, string>, home: string, cwd: string): string | undefined {
@@ -254,6 +400,8 @@ function simple(argv: string[], dynamic: boolean[], cwd: string, via: string[], 
 /** Reads a PowerShell line and hands every command it runs to the host. */
 export function readPowerShell(src: string, cwd: string, via: string[], host: WindowsHost): void {
   const vars = new Map<string, string>();
+  // `Get-WmiObject Win32_ShadowCopy | % { $_.Delete() }`: the shadow copies (the system's backups) deleted.
+  if (/Win32_ShadowCopy/i.test(src) && /\.Delete\(|Remove-(?:Wmi|Cim)(?:Object|Instance)/i.test(src)) host.run(simple(["vssadmin", "delete", "shadows"], [false, false, false], cwd, via, true));
   const tokens = psTokens(src);
   let stage: PsWord[] = [];
   let pipeline: SimpleCommand[][] = [];
@@ -267,7 +415,7 @@ export function readPowerShell(src: string, cwd: string, via: string[], host: Wi
     for (const cmds of pipeline)
       for (const c of cmds) {
         // `Get-ChildItem Env: | Measure-Object`: counted, never printed.
-        if (c.synthetic && c.program === "cat" && c.argv[1] === "env:" && c.pipeTo.length > 0 && c.pipeTo.every((x) => COUNTS.has(x))) continue;
+        if (c.synthetic && c.program === "cat" && c.argv[1] === "env:" && c.pipeTo.length > 0 && COUNTS.has(c.pipeTo[0] ?? "")) continue;
         host.run(c);
       }
     pipeline = [];
@@ -291,20 +439,27 @@ export function readPowerShell(src: string, cwd: string, via: string[], host: Wi
 }
 
 /** One pipeline stage: the command(s) it stands for. */
-function psStatement(words: PsWord[], vars: Map<string, string>, cwd: string, via: string[], host: WindowsHost, prev: SimpleCommand | undefined): SimpleCommand[] {
+function psStatement(wordsIn: PsWord[], vars: Map<string, string>, cwd: string, via: string[], host: WindowsHost, prev: SimpleCommand | undefined): SimpleCommand[] {
   const home = host.home;
+  const words = wordsIn.some((w) => w.raw.startsWith("@") && !w.raw.startsWith("@(") && !w.raw.startsWith("@{")) ? wordsIn.flatMap((w) => splatWords(w, vars)) : wordsIn;
+  // `"select disk 0`nclean" | diskpart`: a string on its own is written to the output, like echo.
+  if (words.length === 1 && words[0]?.quoted && /^['"]/.test(words[0].raw)) return [simple(["echo", words[0].text.replace(/`n/g, "\n")], [false, false], cwd, via, true)];
   // `& $env:TEMP\a.exe`, `. .\x.ps1`: the call and dot-source operators run what follows.
   // `& ('Remove'+'-Item') -Recurse ~`: a command name joined from string literals is that name.
   // The tokenizer drops the call operator, so a leading parenthesised concatenation is read as a call too (fails closed).
   const at = words[0]?.raw === "&" || words[0]?.raw === "." ? 1 : 0;
-  const joined = /^\(\s*((?:'[^']*'|"[^"$`]*")(?:\s*\+\s*(?:'[^']*'|"[^"$`]*"))+)\s*\)$/.exec(words[at]?.raw ?? "");
-  if (joined?.[1] !== undefined && words.length > at + 1) {
-    const name = [...joined[1].matchAll(/'([^']*)'|"([^"]*)"/g)].map((m) => m[1] ?? m[2] ?? "").join("");
-    return psStatement([{ text: name, raw: name, quoted: false }, ...words.slice(at + 1)], vars, cwd, via, host, prev);
+  // `& ('Remove'+'-Item')`, `& (gcm ri)`, `&([string][char]114 + [char]109)`: a command named by an expression the line shows.
+  const callee = words[at]?.raw ?? "";
+  if (/^\(/.test(callee) && (words.length > at + 1 || at === 1)) {
+    const name = commandNamed(callee) ?? psStringExpr(callee, vars, home, cwd);
+    if (name !== undefined && /^[\w.-]+$/.test(name)) return psStatement([{ text: name, raw: name, quoted: false }, ...words.slice(at + 1)], vars, cwd, via, host, prev);
   }
   if ((words[0]?.raw === "&" || words[0]?.raw === ".") && words.length > 1 && !/^[{(]/.test(words[1]?.raw ?? "")) {
     const target = words[1] as PsWord;
     if (!target.raw.startsWith("$")) return psStatement(words.slice(1), vars, cwd, via, host, prev);
+    // `$a = 'Remove-Item'; & $a -Recurse ~`: a command named by a variable set on the line.
+    const named = /^\$\w+$/.test(target.raw) ? vars.get(target.raw.slice(1).toLowerCase()) : undefined;
+    if (named !== undefined && /^[\w.-]+$/.test(named)) return psStatement([{ text: named, raw: named, quoted: false }, ...words.slice(2)], vars, cwd, via, host, prev);
     // `& $env:TEMP\a.exe`: a program named by a variable path.
     const e = joinPath(target.raw, vars, host.home, cwd) ?? psExpand(target, vars, host.home, cwd).text;
     const rest = words.slice(2).map((w) => psExpand(w, vars, host.home, cwd).text);
@@ -312,8 +467,11 @@ function psStatement(words: PsWord[], vars: Map<string, string>, cwd: string, vi
   }
   const first = words[0] as PsWord;
   const out: SimpleCommand[] = [];
+  // `gci .\obj -Recurse | % { ri $_.FullName -Recurse }`: the block runs on each listed item ($_), below the listing.
+  const each = /^(?:%|foreach-object|foreach)$/i.test(words[0]?.text ?? "") && prev !== undefined && LIST.has(prev.program);
+  const listedDir = each ? (prev?.argv.slice(1).find((w) => !w.startsWith("-")) ?? ".") : undefined;
   // Subexpressions and script blocks run their contents.
-  for (const w of words) {
+  for (const w of each ? words.slice(1).map((x) => (/^\{/.test(x.raw) ? { ...x, raw: x.raw.replace(/\$(?:_|PSItem)(?:\.(?:FullName|Name|PSPath))?\b/g, `'${(listedDir ?? ".").replace(/\/+$/, "")}/*'`) } : x)) : words) {
     // `[void](Remove-Item ~ -Recurse -Force)`: a type cast before a parenthesised pipeline runs it all the same.
     const m = /^(?:\[[\w.]+(?:\[\])?\]\s*)*[$@]?\((.*)\)$/s.exec(w.raw) ?? /^\{(.*)\}$/s.exec(w.raw);
     if (m?.[1] !== undefined && !/^\(\s*(?:Join|Split)-Path\b/i.test(w.raw)) host.powershell(m[1], cwd, "powershell (...)");
@@ -336,6 +494,12 @@ function psStatement(words: PsWord[], vars: Map<string, string>, cwd: string, vi
     const target = psExpand({ text: (m[1] ?? "").replace(/^['"]|['"]$/g, ""), raw: m[1] ?? "", quoted: false }, vars, home, cwd);
     out.push(simple(["rm", ...(m[2] ? ["-r"] : []), target.text], [false, ...(m[2] ? [false] : []), target.dynamic], cwd, via, true));
   }
+  // `[scriptblock]::Create('Remove-Item ~ -Recurse').Invoke()`: the text becomes code that runs.
+  for (const m of line.matchAll(/\[scriptblock\]::Create\(/gi)) {
+    const open = (m.index ?? 0) + m[0].length - 1;
+    const text = psStringExpr(line.slice(open, balanced(line, open)), vars, home, cwd);
+    if (text !== undefined) host.powershell(text, cwd, "[scriptblock]::Create");
+  }
   // `(New-Object Net.WebClient).DownloadString(URL) | iex`: the text fetched is what the next stage gets.
   for (const m of line.matchAll(/\.Download(?:String|Data)\(\s*['"]([^'"]+)['"]/gi)) out.push(simple(["invoke-webrequest", m[1] ?? ""], [false, false], cwd, via, true));
   // `(New-Object Net.WebClient).DownloadFile(URL, 'a.exe')`: a file downloaded, to be run later on the line.
@@ -352,23 +516,73 @@ function psStatement(words: PsWord[], vars: Map<string, string>, cwd: string, vi
     out.push(simple([psExpand(first, vars, home, cwd).text, ...rest], [false, ...rest.map(() => false)], cwd, via));
     return out;
   }
+  // `$a = 'Remove-Item'; & $a -Recurse ~` (the tokenizer drops the `&`): a command named by a variable set on the line.
+  const calls = /^\$\w+$/.test(first.raw) && words.length > 1 && words[1]?.text !== "=" ? vars.get(first.raw.slice(1).toLowerCase()) : undefined;
+  if (calls !== undefined && /^[A-Za-z][\w.-]*$/.test(calls)) return psStatement([{ text: calls, raw: calls, quoted: false }, ...words.slice(1)], vars, cwd, via, host, prev);
   // `$x = 'value'`: later words can use it. `$env:GITHUB_TOKEN` alone prints it.
   if (first.raw.startsWith("$") && !first.quoted) {
     if (words[1]?.text === "=" && words.length >= 3 && words[2]) {
       const v = words[2];
       const value = words.slice(2).map((x) => x.raw).join(" ");
       // `$s = irm https://x.io/i; iex $s`: the variable holds downloaded code.
-      if (DOWNLOAD.test(value) || FETCH.has(v.text.toLowerCase())) vars.set(first.raw.slice(1).toLowerCase(), DOWNLOADED);
-      else if (words.length === 3 && (!/^[$@(]/.test(v.raw) || v.quoted)) vars.set(first.raw.slice(1).toLowerCase(), psExpand(v, vars, home, cwd).text);
+      const key = first.raw.slice(1).toLowerCase();
+      if (DOWNLOAD.test(value) || FETCH.has(v.text.toLowerCase())) vars.set(key, DOWNLOADED);
+      else if (words.length === 3 && v.raw.startsWith("@{") && v.raw.endsWith("}")) vars.set(key, SPLAT + v.raw.slice(2, -1));
+      else if (/FromBase64String\(\s*['"][A-Za-z0-9+/=]{4,65536}['"]\s*\)/i.test(value) && /GetString\(/i.test(value)) {
+        // `$c = [Text.Encoding]::UTF8.GetString([Convert]::FromBase64String('..'))`: the decoded text.
+        const lit = /FromBase64String\(\s*['"]([A-Za-z0-9+/=]+)['"]/i.exec(value)?.[1] ?? "";
+        vars.set(key, Buffer.from(lit, "base64").toString(/Unicode\./i.test(value) ? "utf16le" : "utf8"));
+      }
+      else if (words.length === 3 && (!/^[$@(]/.test(v.raw) || v.quoted)) vars.set(key, psExpand(v, vars, home, cwd).text);
+      else {
+        const arr = /^@\(\s*('[^']*'|"[^"$]*")\s*\)$/.exec(v.raw)?.[1];
+        const built = arr !== undefined ? arr.slice(1, -1) : words.length === 3 ? psStringExpr(v.raw, vars, home, cwd) : undefined;
+        if (built !== undefined) vars.set(key, built);
+        else vars.delete(key);
+      }
+      // `$k = Get-Content ~\.ssh\id_rsa -Raw`: the command on the right runs.
+      if (!v.quoted && /^[A-Za-z]/.test(v.raw) && !/^\d/.test(v.raw)) out.push(...psStatement(words.slice(2), vars, cwd, via, host, prev));
     } else if (words.length === 1) {
       const file = /^\$\{[A-Za-z]:(.+)\}$/.exec(first.raw);
       if (file?.[1]) out.push(simple(["cat", windowsPath(file[1], home)], [false, false], cwd, via, true));
-      else out.push(simple(["echo", first.raw], [false, true], cwd, via, true));
+      else {
+        const held = /^\$\w+$/.test(first.raw) ? vars.get(first.raw.slice(1).toLowerCase()) : undefined;
+        out.push(held !== undefined && held !== DOWNLOADED && !held.startsWith(SPLAT) ? simple(["echo", windowsPath(held, home)], [false, false], cwd, via, true) : simple(["echo", first.raw], [false, true], cwd, via, true));
+      }
     }
     return out;
   }
-  const name = first.text.toLowerCase().replace(/\.exe$/, "");
+  const aliased = vars.get(`alias:${first.text.toLowerCase()}`);
+  const name = aliased ?? first.text.toLowerCase().replace(/\.exe$/, "");
   const rest = words.slice(1);
+  if (name === "set-alias" || name === "new-alias" || name === "sal" || name === "nal") {
+    // `Set-Alias x Remove-Item; x ~ -Recurse`: the alias stands for that command for the rest of the line.
+    const ops = rest.filter((w, k) => paramName(w) === undefined && !(k > 0 && /^(?:scope|option|description)$/i.test(paramName(rest[k - 1] as PsWord) ?? "")));
+    const named = rest.findIndex((w) => /^-n(?:ame)?$/i.test(w.text));
+    const valued = rest.findIndex((w) => /^-v(?:alue)?$/i.test(w.text));
+    const alias = named >= 0 ? rest[named + 1]?.text : ops[0]?.text;
+    const target = valued >= 0 ? rest[valued + 1]?.text : ops[named >= 0 || valued >= 0 ? ops.length - 1 : 1]?.text;
+    if (alias !== undefined && target !== undefined && vars.size < 64) vars.set(`alias:${alias.toLowerCase()}`, target.toLowerCase());
+    return out;
+  }
+  if (name === "new-psdrive" || name === "ndr") {
+    const n = rest.findIndex((w) => /^-n(?:ame)?$/i.test(w.text));
+    const r = rest.findIndex((w) => /^-r(?:oot)?$/i.test(w.text));
+    const driveName = rest[n + 1];
+    const rootWord = rest[r + 1];
+    if (n >= 0 && r >= 0 && driveName && rootWord) {
+      const e = psExpand(rootWord, vars, home, cwd);
+      if (!e.dynamic) vars.set(`drive:${driveName.text.toLowerCase()}`, e.text);
+    }
+    return out;
+  }
+  if ((name === "invoke-item" || name === "ii") && words.slice(1).some((w) => /^\\\\|^https?:\/\//i.test(w.text))) {
+    // `Invoke-Item \\host\share\run.bat`: a file from another machine, run.
+    const fetch = simple(["invoke-webrequest"], [false], cwd, via, true);
+    fetch.pipeTo = ["iex"];
+    out.push(fetch);
+    return out;
+  }
   const paths: string[] = [];
   const pathDyn: boolean[] = [];
   const flags = new Set<string>();
@@ -389,13 +603,14 @@ function psStatement(words: PsWord[], vars: Map<string, string>, cwd: string, vi
           paths.push(e.text);
           explicit.push(e.text);
           pathDyn.push(e.dynamic);
-        } else valueOf.set(p, attached[1]);
+        } else if (/^\$true$/i.test(attached[1])) flags.add(p);
+        else if (!/^\$false$/i.test(attached[1])) valueOf.set(p, attached[1]);
         continue;
       }
       if (isParam(p, "path") || isParam(p, "literalpath", 2) || VALUE_PARAMS.some((v) => isParam(p, v, 2) && (p.length >= 3 || v === p))) {
         const v = rest[k + 1];
         if (v) {
-          const e = joinPath(v.raw, vars, home, cwd) ?? psExpand(v, vars, home, cwd).text;
+          const e = joinPath(v.raw, vars, home, cwd) ?? (/^\(|^\$PWD\./i.test(v.raw) ? psStringExpr(v.raw, vars, home, cwd) : undefined) ?? psExpand(v, vars, home, cwd).text;
           if (isParam(p, "path") || isParam(p, "literalpath", 2)) {
             paths.push(e);
             explicit.push(e);
@@ -408,7 +623,7 @@ function psStatement(words: PsWord[], vars: Map<string, string>, cwd: string, vi
       flags.add(p);
       continue;
     }
-    const joined = joinPath(w.raw, vars, home, cwd);
+    const joined = joinPath(w.raw, vars, home, cwd) ?? (/^\(|^\$PWD\./i.test(w.raw) ? psStringExpr(w.raw, vars, home, cwd) : undefined);
     const e = joined !== undefined ? { text: joined, dynamic: false } : psExpand(w, vars, home, cwd);
     paths.push(e.text);
     pathDyn.push(e.dynamic || (/^[$@]?\(/.test(w.raw) && joined === undefined));
@@ -425,6 +640,11 @@ function psStatement(words: PsWord[], vars: Map<string, string>, cwd: string, vi
       if (targets.length === 0) targets = [`./${below}`];
       dyn = targets.map(() => false);
     }
+    // `Get-Item ~ | Remove-Item`, `'C:\x' | Remove-Item`, `$targets | Remove-Item`: the piped items are the targets.
+    if (targets.length === 0 && prev && (prev.program === "get-item" || prev.program === "gi" || (prev.program === "echo" && prev.synthetic))) {
+      targets = prev.argv.slice(1).filter((w) => !w.startsWith("-")).map((w) => windowsPath(w, home));
+      dyn = targets.map((_, k) => prev.dynamic[k + 1] ?? false);
+    }
     const recursive = recurse || (prev !== undefined && LIST.has(prev.program) && prev.argv.includes("-recurse"));
     out.push(simple(["rm", ...(recursive ? ["-r"] : []), "-f", ...targets], [false, ...(recursive ? [false] : []), false, ...dyn], cwd, via));
     return out;
@@ -439,6 +659,12 @@ function psStatement(words: PsWord[], vars: Map<string, string>, cwd: string, vi
     const dest = valueOf.get("destination");
     const all = dest !== undefined ? [...paths, dest] : paths;
     out.push(simple([COPY.has(name) ? "cp" : "mv", ...(recurse && COPY.has(name) ? ["-r"] : []), ...all], [false, ...(recurse && COPY.has(name) ? [false] : []), ...all.map(() => false)], cwd, via));
+    return out;
+  }
+  if ((name === "new-item" || name === "ni") && [...flags].some((f) => isParam(f, "force", 2)) && !/^dir/i.test(valueOf.get("itemtype") ?? "")) {
+    // `New-Item -ItemType File -Force -Path ~\.bashrc`: -Force replaces an existing file with an empty one.
+    const targets = explicit.length > 0 ? explicit : paths.filter((p) => !/^(?:file|directory)$/i.test(p)).slice(0, 1);
+    out.push(simple(["truncate", ...targets], [false, ...targets.map(() => false)], cwd, via));
     return out;
   }
   if (name === "clear-content" || name === "clc") {
@@ -462,9 +688,11 @@ function psStatement(words: PsWord[], vars: Map<string, string>, cwd: string, vi
     out.push(simple(["echo", ...ws.map((w) => (/^\$env:/i.test(w.raw) ? w.raw : psExpand(w, vars, home, cwd).text))], [false, ...ws.map((w) => /^\$/.test(w.raw) && !w.quoted)], cwd, via));
     return out;
   }
-  if (name === "set-content" || name === "sc" || name === "out-file" || name === "add-content" || name === "ac") {
+  if (name === "set-content" || (name === "sc" && !/\.exe$/i.test(first.text)) || name === "out-file" || name === "add-content" || name === "ac") {
     // Writes (Set-Content, Out-File overwrite; Add-Content appends) into its -Path: judged like tee.
     const targets = explicit.length > 0 ? explicit : paths.slice(0, 1);
+    // An overwrite replaces what the file held, like `: > file`.
+    if (!(name === "add-content" || name === "ac" || flags.has("append"))) out.push(simple(["truncate", ...targets], [false, ...targets.map(() => false)], cwd, via, true));
     out.push(simple(["tee", ...(name === "add-content" || name === "ac" || flags.has("append") ? ["-a"] : []), ...targets], [false, ...(name === "add-content" || name === "ac" || flags.has("append") ? [false] : []), ...targets.map(() => false)], cwd, via));
     return out;
   }
@@ -477,6 +705,13 @@ function psStatement(words: PsWord[], vars: Map<string, string>, cwd: string, vi
     // Start-BitsTransfer saves to -Destination, its second operand, or the URL's file name in the current folder.
     const saved = valueOf.get("outfile") ?? (name === "start-bitstransfer" ? (valueOf.get("destination") ?? paths[1] ?? paths[0]?.replace(/[?#].*$/, "").replace(/^.*[\\/]/, "")) : undefined);
     const o = saved !== undefined ? ["-o", saved] : [];
+    // `-Body ([Environment]::GetEnvironmentVariables() | ConvertTo-Json)`, `-Body (gci env: | Out-String)`: the environment is what is sent.
+    const body = rest.find((w, k) => k > 0 && /^(?:body|infile)$/.test(paramName(rest[k - 1] as PsWord) ?? ""))?.raw ?? "";
+    if (/GetEnvironmentVariables\(\s*\)|\b(?:Get-ChildItem|gci|ls|dir|Get-Item|gi)\s+env:\s*[|)\s]/i.test(body)) {
+      const dump = simple(["env"], [false], cwd, via, true);
+      dump.pipeTo = ["invoke-webrequest"];
+      out.push(dump);
+    }
     out.push(simple(["invoke-webrequest", ...paths, ...sent, ...o], [false, ...pathDyn, ...sent.map(() => false), ...o.map(() => false)], cwd, via));
     return out;
   }
@@ -494,6 +729,11 @@ function psStatement(words: PsWord[], vars: Map<string, string>, cwd: string, vi
     }
     for (const w of text) {
       if (w.quoted) host.powershell(w.text, cwd, "iex");
+      // `iex ('Remove-Item' + ' ~ -Recurse')`, `iex (-join (..))`, `iex ('{0} {1}' -f ..)`: the string built on the line.
+      else if (/^\(/.test(w.raw)) {
+        const built = psStringExpr(w.raw, vars, home, cwd);
+        if (built !== undefined) host.powershell(built, cwd, "iex (...)");
+      }
       // `$cmd = 'git reset --hard'; Invoke-Expression $cmd`
       const known = /^\$\w+$/.test(w.raw) ? vars.get(w.raw.slice(1).toLowerCase()) : undefined;
       if (known !== undefined && known !== DOWNLOADED) host.powershell(known, cwd, "iex $var");
@@ -511,6 +751,12 @@ function psStatement(words: PsWord[], vars: Map<string, string>, cwd: string, vi
       const extra = valueOf.has("filepath") ? paths : paths.slice(1);
       out.push(simple([file, ...extra, ...args], [false, ...extra.map(() => false), ...args.map(() => false)], cwd, via));
     }
+    return out;
+  }
+  // `robocopy C:\empty C:\Users\me /MIR`: the destination loses what the source lacks.
+  if (name === "robocopy" && rest.some((w) => /^\/(?:mir|purge)$/i.test(w.text))) {
+    const ops = rest.filter((w) => !/^\//.test(w.text)).slice(0, 2).map((w) => psExpand(w, vars, home, cwd).text);
+    out.push(simple(["rsync", "--delete", ...ops], [false, false, ...ops.map(() => false)], cwd, via));
     return out;
   }
   // Anything else runs as written: git, npm, powershell -c, cmd /c, certutil...
@@ -560,9 +806,14 @@ export function cmdScript(argv: string[]): string | undefined {
 }
 
 /** cmd's %VARS% it can know, as paths. */
-function cmdExpand(word: string, home: string, cwd: string): { text: string; dynamic: boolean } {
+function cmdExpand(word: string, home: string, cwd: string, vars?: Map<string, string>): { text: string; dynamic: boolean } {
   let dynamic = false;
-  const text = word.replace(/%([A-Za-z_]\w*)%/g, (m, name: string, at: number) => {
+  const text = word.replace(/%([A-Za-z_]\w*)%|!([A-Za-z_]\w*)!/g, (m, pct: string | undefined, bang: string | undefined, at: number) => {
+    const name = pct ?? bang ?? "";
+    // `set x=rd& call %x% ..`, `cmd /v:on /c "set a=r&& !a!.."`: a variable set earlier on the line.
+    const set = vars?.get(name.toLowerCase());
+    if (set !== undefined) return set;
+    if (bang !== undefined) return m;
     const f = ENV_PATHS[name.toLowerCase()];
     // `%TEMP%\x` through bash loses its backslash (`%TEMP%x`): a path variable is always followed by a separator.
     const next = word[at + m.length];
@@ -601,8 +852,11 @@ function cmdWords(src: string): string[] {
 }
 
 /** Reads a cmd.exe line (`rd /s /q C:\`, `del /s /q`, `type .env`, `git ...`) and hands its commands to the host. */
-export function readCmd(src: string, cwd: string, via: string[], host: WindowsHost): void {
+export function readCmd(src: string, cwd: string, via: string[], host: WindowsHost, depth = 0): void {
   const home = host.home;
+  const vars = new Map<string, string>();
+  /** Files `certutil -decode` wrote on the line, by lower-case name: running one runs decoded data. */
+  const decoded = new Set<string>();
   // Split on & && || | outside quotes.
   const stages: { text: string; pipe: boolean }[] = [];
   let start = 0;
@@ -624,13 +878,36 @@ export function readCmd(src: string, cwd: string, via: string[], host: WindowsHo
     pipeline = [];
   };
   for (const st of stages) {
-    const words = cmdWords(st.text.trim());
+    // `for /d %d in (C:\Users\me\*) do rd /s /q %d`: the body runs once per item of the set.
+    const loop = /^\s*for\s+(?:\/[dlrf]\s+(?:"[^"]*"\s+|[^%\s]+\s+)?)*(%%?[A-Za-z])\s+in\s*\(([^)]*)\)\s*do\s+(.+)$/is.exec(st.text);
+    if (loop?.[1] !== undefined && loop[2] !== undefined && loop[3] !== undefined && depth < 4) {
+      const items = loop[2].split(/[\s,;]+/).filter((x) => x !== "").slice(0, 8);
+      for (const item of items) readCmd(loop[3].replaceAll(loop[1], item), cwd, via, host, depth + 1);
+      if (!st.pipe) flush();
+      continue;
+    }
+    const raw = cmdWords(st.text.trim());
+    // `call %x% ..` expands the line again; `set NAME=VALUE` is remembered for the rest of the line.
+    const words = (raw[0] ?? "").toLowerCase() === "call" ? raw.slice(1).map((w) => cmdExpand(w, home, cwd, vars).text) : raw.map((w, k) => (k === 0 ? cmdExpand(w, home, cwd, vars).text : w));
+    if ((words[0] ?? "").toLowerCase() === "set" && /^[A-Za-z_]\w*=/.test(words[1] ?? "") && vars.size < 32) {
+      const w = words.slice(1).join(" ");
+      vars.set(w.slice(0, w.indexOf("=")).toLowerCase(), w.slice(w.indexOf("=") + 1).trim());
+    }
     if (words.length > 0) {
       const name = (words[0] ?? "").toLowerCase().replace(/\.exe$/, "");
+      if (name === "certutil" && words.some((w) => /^[-/]decode(?:hex)?$/i.test(w))) {
+        const outFile = words.filter((w) => !/^[-/]/.test(w))[2];
+        if (outFile !== undefined) decoded.add(outFile.replace(/^.*[\\/]/, "").toLowerCase());
+      }
+      if (decoded.has(name.replace(/^.*[\\/]/, ""))) {
+        const run = simple(["base64", "-d"], [false, false], cwd, via, true);
+        run.pipeTo = ["cmd"];
+        host.run(run);
+      }
       // `/s/q` is `/s /q`.
       const args = words.slice(1).flatMap((a) => (/^(?:\/[a-z?])+$/i.test(a) ? (a.match(/\/[a-z?]/gi) ?? []) : [a]));
       const switches = new Set(args.filter((a) => /^\/[a-z?]$/i.test(a)).map((a) => a.toLowerCase()));
-      const operands = args.filter((a) => !/^\/[a-z?]$/i.test(a) && !/^\/[a-z]:/i.test(a)).map((a) => cmdExpand(a, home, cwd));
+      const operands = args.filter((a) => !/^\/[a-z?]$/i.test(a) && !/^\/[a-z]:/i.test(a)).map((a) => cmdExpand(a, home, cwd, vars));
       const help = switches.has("/?");
       // `cd /d C:\ && rd /s /q Windows`: later commands of the line run where cd went.
       if (!help && (name === "cd" || name === "chdir" || name === "pushd") && operands.length === 1 && operands[0]) {
@@ -650,7 +927,7 @@ export function readCmd(src: string, cwd: string, via: string[], host: WindowsHo
         cmd = simple([words[0] ?? "", ...operands.map((o) => o.text), ...[...switches]], [false, ...operands.map((o) => o.dynamic), ...[...switches].map(() => false)], cwd, via);
         // Programs that are not cmd built-ins keep their own arguments (git reset --hard).
         if (!["copy", "xcopy", "move", "dir", "echo", "set", "cd", "chdir", "mkdir", "md", "ren", "rename"].includes(name)) {
-          cmd = simple(words.map((w, k) => (k === 0 ? w : cmdExpand(w, home, cwd).text)), words.map((w, k) => k > 0 && cmdExpand(w, home, cwd).dynamic), cwd, via);
+          cmd = simple(words.map((w, k) => (k === 0 ? w : cmdExpand(w, home, cwd, vars).text)), words.map((w, k) => k > 0 && cmdExpand(w, home, cwd, vars).dynamic), cwd, via);
         }
       }
       pipeline.push(cmd);

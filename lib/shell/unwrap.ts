@@ -1,6 +1,6 @@
 /** @module wrappers (sudo, env, sh -c, xargs, find -exec, interpreters...) -> the commands that really run. */
 import type { SimpleCommand } from "./types.ts";
-import { fallbackCommands, scanCode } from "./interp.ts";
+import { fallbackCommands, foldCode, scanCode } from "./interp.ts";
 import { limitNote, SHELL_LIMITS, ShellLimitError } from "./limits.ts";
 import { resolvePath } from "./paths.ts";
 import { cmdScript, powershellScript } from "./powershell.ts";
@@ -17,6 +17,8 @@ export interface Unwrapper {
   powershell(src: string, cwd: string, via: string): void;
   /** A nested cmd.exe line (`cmd /c ...`). */
   cmdLine(src: string, cwd: string, via: string): void;
+  /** What a file written on this line by a literal print holds (`> x.sh`, `<(echo ..)`), by resolved path. */
+  writtenText(path: string): string | undefined;
   /** Aliases set earlier on the line (`git config alias.undo 'reset --hard' && git undo`), lower-cased names. */
   readonly gitAliases: ReadonlyMap<string, string>;
   emit(cmd: SimpleCommand): void;
@@ -91,6 +93,8 @@ interface Inner {
   replace?: string;
   /** xargs -a FILE: the input words come from FILE. */
   argFile?: string;
+  /** xargs -0 / -d X: what separates the input words (whitespace otherwise). */
+  delimiter?: string;
 }
 
 /**
@@ -172,13 +176,16 @@ function wrapped(a: string[], s: number, cwdIn: string, home: string, aliases: R
     case "xargs": {
       let replace: string | undefined;
       let argFile: string | undefined;
+      let delimiter: string | undefined;
       // -I R / -J R / -i[R] / --replace[=R]: each input line replaces R; -a FILE: the words come from FILE, not stdin.
       const i = skipOptions(a, s + 1, { short: "IEdLnPsaUJ", long: ["--max-args", "--max-procs", "--delimiter", "--arg-file", "--max-lines", "--max-chars", "--eof"] }, (o, v) => {
         if ((o === "-I" || o === "-J") && v !== undefined) replace = v;
         else if (o === "-i" || o === "--replace") replace = v === undefined || v === "" ? "{}" : v;
         else if ((o === "-a" || o === "--arg-file") && v !== undefined) argFile = v;
+        else if (o === "-0" || o === "--null") delimiter = "\0";
+        else if ((o === "-d" || o === "--delimiter") && v !== undefined) delimiter = v === "\\n" ? "\n" : v === "\\0" ? "\0" : v;
       });
-      const extra = { ...(replace !== undefined ? { replace } : {}), ...(argFile !== undefined ? { argFile } : {}) };
+      const extra = { ...(replace !== undefined ? { replace } : {}), ...(argFile !== undefined ? { argFile } : {}), ...(delimiter !== undefined ? { delimiter } : {}) };
       return i >= a.length ? { from: a.length, label: p, prefix: ["echo"], stdinArgs: true, ...extra } : { from: i, label: p, stdinArgs: true, ...extra };
     }
     case "npx":
@@ -196,13 +203,26 @@ function wrapped(a: string[], s: number, cwdIn: string, home: string, aliases: R
       return { from: s + 1, label: p };
     case "git":
       return gitAlias(a, s, aliases);
+    case "bwrap": {
+      // bwrap's options take one or two values (`--bind SRC DEST`, `--chdir DIR`); the first other word is the command.
+      const two = new Set(["--bind", "--ro-bind", "--dev-bind", "--bind-try", "--ro-bind-try", "--dev-bind-try", "--symlink", "--setenv", "--file", "--bind-data", "--ro-bind-data", "--chmod"]);
+      const one = new Set(["--proc", "--dev", "--tmpfs", "--mqueue", "--dir", "--chdir", "--unsetenv", "--uid", "--gid", "--hostname", "--lock-file", "--sync-fd", "--info-fd", "--json-status-fd", "--args", "--seccomp", "--exec-label", "--file-label", "--remount-ro", "--perms", "--size", "--userns", "--userns2", "--pidns", "--cap-add", "--cap-drop", "--argv0", "--block-fd", "--userns-block-fd", "--overlay-src", "--tmp-overlay", "--ro-overlay"]);
+      let i = s + 1;
+      while (i < a.length && (a[i] ?? "").startsWith("--")) {
+        if (a[i] === "--") {
+          i++;
+          break;
+        }
+        i += two.has(a[i] ?? "") ? 3 : one.has(a[i] ?? "") ? 2 : 1;
+      }
+      return { from: i, label: p };
+    }
     case "nocache":
     case "chronic":
     case "ltrace":
     case "strace":
     case "valgrind":
     case "firejail":
-    case "bwrap":
     case "unshare":
     case "nsenter":
     case "catchsegv":
@@ -219,7 +239,108 @@ function wrapped(a: string[], s: number, cwdIn: string, home: string, aliases: R
     }
     case "chroot":
       return { from: skipOptions(a, s + 1, { short: "", long: ["--userspec", "--groups"] }) + 1, label: p };
-    default: {
+    // Launchers that run the rest of their words as a command (a display, a session bus, an init, a queue, a limit).
+    case "xvfb-run":
+      return { from: skipOptions(a, s + 1, { short: "nsefwp", long: ["--server-num", "--server-args", "--error-file", "--auth-file", "--wait", "--xauth-protocol"] }), label: p };
+    case "dbus-run-session":
+    case "ifne":
+      return { from: skipOptions(a, s + 1, { short: "", long: ["--config-file", "--dbus-daemon"] }), label: p };
+    case "tini":
+    case "dumb-init":
+      return { from: skipOptions(a, s + 1, { short: "pr", long: ["--rewrite"] }), label: p };
+    case "tsp":
+      return { from: skipOptions(a, s + 1, { short: "LDNWS", long: [] }), label: p };
+    case "cpulimit":
+      return { from: skipOptions(a, s + 1, { short: "lpe", long: ["--limit", "--pid", "--exe", "--path"] }), label: p };
+    case "daemonize":
+      return { from: skipOptions(a, s + 1, { short: "ceEoplu", long: [] }), label: p };
+    case "gdb":
+    case "lldb": {
+      // `gdb -batch -ex run --args rm -rf ~`: the program and its arguments follow --args (lldb: --).
+      const k = a.indexOf(p === "gdb" ? "--args" : "--", s + 1);
+      return k > 0 ? { from: k + 1, label: `${p} --args` } : undefined;
+    }
+    case "start-stop-daemon": {
+      // `--exec /bin/rm -- -rf ~`: the program is the value of --exec (or --startas), its arguments follow --.
+      const k = a.findIndex((w, j) => j > s && (w === "--exec" || w === "-x" || w === "--startas" || w === "-a"));
+      const exe = k > 0 ? a[k + 1] : a.find((w, j) => j > s && /^--(?:exec|startas)=/.test(w))?.replace(/^--\w+=/, "");
+      if (exe === undefined || !a.includes("--start") && !a.includes("-S")) return undefined;
+      const dash = a.indexOf("--", s + 1);
+      return { from: dash > 0 ? dash + 1 : a.length, label: p, prefix: [exe] };
+    }
+    case "launchctl": {
+      const dash = a.indexOf("--", s + 1);
+      return a[s + 1] === "submit" && dash > 0 ? { from: dash + 1, label: "launchctl submit" } : undefined;
+    }
+    // Environment managers that run a command inside the environment they set up.
+    case "uv":
+    case "poetry":
+    case "pipenv":
+    case "pdm":
+    case "hatch":
+    case "rye":
+    case "pixi":
+    case "devbox":
+    case "asdf":
+    case "conda":
+    case "mamba":
+    case "micromamba": {
+      const verb = p === "asdf" ? "exec" : "run";
+      if (a[s + 1] !== verb) return undefined;
+      return { from: skipOptions(a, s + 2, { short: p === "conda" || p === "mamba" || p === "micromamba" ? "np" : "p", long: ["--name", "--prefix", "--cwd", "--python", "--with", "--project", "--directory", "--env-file", "--environment", "--env", "--manifest-path"] }), label: `${p} ${verb}` };
+    }
+    case "mise":
+    case "rtx": {
+      const dash = a.indexOf("--", s + 1);
+      return (a[s + 1] === "exec" || a[s + 1] === "x") && dash > 0 ? { from: dash + 1, label: `${p} exec` } : undefined;
+    }
+    case "direnv":
+      return a[s + 1] === "exec" && a.length > s + 3 ? { from: s + 3, label: "direnv exec" } : undefined;
+    case "nix": {
+      const k = a.findIndex((w, j) => j > s && (w === "-c" || w === "--command"));
+      return (a[s + 1] === "develop" || a[s + 1] === "shell") && k > 0 ? { from: k + 1, label: `nix ${a[s + 1]}` } : undefined;
+    }
+    case "npm": {
+      // `npm exec -- rm -rf ~`: after --, the package binary or any program on PATH.
+      const dash = a.indexOf("--", s + 1);
+      // A package spec (`git+https://..`, `github:x/y`) is fetched and run: its own effect, not a program name.
+      return (a[s + 1] === "exec" || a[s + 1] === "x") && dash > 0 && !/:/.test(a[dash + 1] ?? "") ? { from: dash + 1, label: "npm exec" } : undefined;
+    }
+    // Privilege, resource and sandbox launchers: options (some valued), then the command.
+    case "setpriv":
+      return { from: skipOptions(a, s + 1, { short: "", long: ["--reuid", "--regid", "--groups", "--inh-caps", "--ambient-caps", "--bounding-set", "--securebits", "--pdeathsig", "--selinux-label", "--apparmor-profile", "--landlock-access", "--landlock-rule"] }), label: p };
+    case "numactl":
+      return { from: skipOptions(a, s + 1, { short: "NmCpPi", long: [] }), label: p };
+    case "prlimit":
+      return { from: skipOptions(a, s + 1, { short: "p", long: ["--pid", "--output"] }), label: p };
+    case "systemd-inhibit":
+      return { from: skipOptions(a, s + 1, { short: "", long: ["--what", "--who", "--why", "--mode"] }), label: p };
+    case "flatpak-spawn":
+      return { from: skipOptions(a, s + 1, { short: "", long: ["--env", "--directory", "--forward-fd", "--app-path", "--usr-path"] }), label: p };
+    case "s6-setuidgid":
+    case "setuidgid":
+      return { from: s + 2, label: p };
+    case "chpst":
+      return { from: skipOptions(a, s + 1, { short: "uUbelmdofcrn", long: [] }), label: p };
+    case "toolbox":
+      return a[s + 1] === "run" ? { from: skipOptions(a, s + 2, { short: "cdr", long: ["--container", "--distro", "--release"] }), label: "toolbox run" } : undefined;
+    case "distrobox":
+    case "distrobox-enter": {
+      const dash = a.indexOf("--", s + 1);
+      return (p === "distrobox-enter" || a[s + 1] === "enter") && dash > 0 ? { from: dash + 1, label: "distrobox enter" } : undefined;
+    }
+    case "watchexec": {
+      const dash = a.indexOf("--", s + 1);
+      return dash > 0 ? { from: dash + 1, label: p } : undefined;
+    }
+    case "cross-env":
+    case "dotenv":
+    case "env-cmd": {
+      let i = p === "cross-env" ? s + 1 : skipOptions(a, s + 1, { short: "efrv", long: ["--file", "--environments"] });
+      while (ASSIGNMENT.test(a[i] ?? "")) i++;
+      return { from: i, label: p };
+    }
+        default: {
       const runner = ENV_RUNNERS.get(p);
       if (runner !== undefined) return envRunner(a, s, p, runner);
       if (PYTHON.test(p)) {
@@ -299,7 +420,7 @@ const PNPM_COMMANDS = new Set("add install i update up upgrade remove rm un unin
 const YARN_COMMANDS = new Set("add remove install up upgrade upgrade-interactive run exec dlx npm workspaces workspace cache config info init link unlink pack publish why bin constraints dedupe explain node patch patch-commit plugin rebuild set stage unplug version audit global list outdated owner tag team test login logout generate-lock-entry import licenses check autoclean create help policies search sdks".split(" "));
 
 /** git config keys whose value is a command git runs. */
-export const GIT_COMMAND_KEYS = /^(?:core\.(?:pager|editor|sshcommand|fsmonitor|askpass)|sequence\.editor|diff\.external|pager\.[\w-]+|credential\.helper|gpg\.program|uploadpack\.packobjectshook|diff\.[\w-]+\.textconv|filter\.[\w-]+\.(?:clean|smudge|process)|merge\.[\w-]+\.driver)$/i;
+export const GIT_COMMAND_KEYS = /^(?:core\.(?:pager|editor|sshcommand|fsmonitor|askpass|gitproxy)|sequence\.editor|diff\.external|pager\.[\w-]+|credential\.helper|gpg\.program|uploadpack\.packobjectshook|diff\.[\w-]+\.textconv|filter\.[\w-]+\.(?:clean|smudge|process)|merge\.[\w-]+\.driver)$/i;
 
 /**
  * `git -c alias.nuke='reset --hard' nuke` runs `git reset --hard`; `git -c alias.x='!rm -rf ~' x` and
@@ -333,9 +454,20 @@ function gitAlias(a: string[], s: number, aliases: ReadonlyMap<string, string>):
       // `git submodule foreach --recursive 'git clean -ffdx'`: its own flags come before the command.
       let from = k + 1;
       while (w === "foreach" && (a[from] === "--recursive" || a[from] === "--quiet" || a[from] === "-q")) from++;
-      return { from: a.length, label: `git ${sub} ${w}`, prefix: ["sh", "-c", w === "run" || w === "foreach" ? a.slice(from).join(" ") : (a[k + 1] ?? "")] };
+      // bisect run runs its words as a program and arguments (quotes kept); foreach joins them into one shell line.
+      return { from: a.length, label: `git ${sub} ${w}`, prefix: ["sh", "-c", w === "run" ? a.slice(from).map(shellQuote).join(" ") : w === "foreach" ? a.slice(from).join(" ") : (a[k + 1] ?? "")] };
     }
     if (w.startsWith("--exec=")) return { from: a.length, label: `git ${sub} --exec`, prefix: ["sh", "-c", w.slice(7)] };
+  }
+  // Options whose value is a command git runs: `difftool -x CMD`, `grep -O CMD`, `fetch --upload-pack=CMD`,
+  // `clone -u CMD`, `push --receive-pack=CMD`, `archive --exec=CMD` (here for a local remote, there over ssh).
+  const cmdOpts = sub === "difftool" ? ["-x", "--extcmd"] : sub === "grep" ? ["-O", "--open-files-in-pager"] : sub === "archive" ? ["--exec"] : sub === "clone" ? ["-u", "--upload-pack"] : sub === "fetch" || sub === "pull" || sub === "ls-remote" ? ["--upload-pack"] : sub === "push" || sub === "send-pack" ? ["--receive-pack", "--exec"] : [];
+  for (let k = i + 1; k < a.length && cmdOpts.length > 0; k++) {
+    const w = a[k] ?? "";
+    if (w === "--") break;
+    const eq = w.indexOf("=");
+    const value = cmdOpts.includes(w) ? a[k + 1] : eq > 0 && cmdOpts.includes(w.slice(0, eq)) ? w.slice(eq + 1) : w.startsWith("-O") && w.length > 2 && cmdOpts.includes("-O") ? w.slice(2) : undefined;
+    if (value !== undefined && value !== "") return { from: a.length, label: `git ${sub} ${w.split("=")[0] ?? ""}`, prefix: ["sh", "-c", value] };
   }
   if (config.size === 0) return undefined;
   const alias = sub !== undefined ? config.get(`alias.${sub.toLowerCase()}`) : undefined;
@@ -400,7 +532,8 @@ function shellScript(argv: string[]): { script?: string; readsStdin: boolean; no
     const script = argv[i];
     return script === undefined ? { readsStdin: false } : { script, readsStdin: false, args: argv.slice(i + 1) };
   }
-  return { readsStdin: hasS || i >= argv.length };
+  // `bash /dev/stdin <<< '...'`: the script file is standard input.
+  return { readsStdin: hasS || i >= argv.length || /^\/(?:dev\/stdin|dev\/fd\/0|proc\/self\/fd\/0)$/.test(argv[i] ?? "") };
 }
 
 /**
@@ -436,7 +569,8 @@ function joinedCode(argv: string[], i: number, codeFlag: RegExp): string | undef
 
 /** Code given to an interpreter on its command line, or "stdin" when it reads code from standard input. */
 function interpreterCode(argv: string[], program: string): string | "stdin" | undefined {
-  if ((program === "bun" || program === "deno") && argv[1] === "run" && argv[2] === "-") return "stdin";
+  // `deno run -A - <<< '..'`, `bun run -`: the script is standard input.
+  if ((program === "bun" || program === "deno") && argv[1] === "run" && argv.slice(2).find((w) => w === "-" || !w.startsWith("-")) === "-") return "stdin";
   let codeFlag: RegExp;
   let valueShort = "";
   if (PYTHON.test(program)) {
@@ -572,7 +706,7 @@ function shellQuote(w: string): string {
 }
 
 /** Programs that run a command line elsewhere (another host, a container, WSL, another user). */
-const REMOTE = new Set(["ssh", "kubectl", "docker", "podman", "nerdctl", "finch", "wsl", "wsl.exe", "runuser", "lxc", "vagrant", "ansible", "docker-compose", "podman-compose"]);
+const REMOTE = new Set(["ssh", "kubectl", "docker", "podman", "nerdctl", "finch", "wsl", "wsl.exe", "runuser", "lxc", "vagrant", "mosh", "pssh", "parallel-ssh", "ansible", "docker-compose", "podman-compose"]);
 
 /** Options of `compose` (global, and of `exec`/`run`) that take a value. */
 const COMPOSE_VALUED = new Set(["-f", "--file", "-p", "--project-name", "--env-file", "--profile", "--project-directory", "-e", "--env", "-u", "--user", "-w", "--workdir", "--index", "-v", "--volume", "--name", "--entrypoint", "-l", "--label", "--publish", "-P"]);
@@ -600,7 +734,10 @@ function remoteCommand(a: string[], p: string): string | undefined {
   if (p === "ssh") {
     let i = skipOptions(a, 1, { short: "bcDEeFIiJLlmOopQRSWw", long: [] });
     i++;
-    return i < a.length ? joined(a.slice(i)) : undefined;
+    // `ssh host -- rm -rf /`: a `--` after the host only ends ssh's options.
+    if (a[i] === "--") i++;
+    // `ssh host rm -rf '~'`: quoted here, the tilde reaches the remote shell bare, and it expands there.
+    return i < a.length ? joined(a.slice(i).map((w) => (w.startsWith("./~") ? w.slice(2) : w))) : undefined;
   }
   // `kubectl run tmp --rm -it --image=x -- CMD` runs CMD in a new pod as `exec` does in a running one.
   if (p === "kubectl" || p === "lxc") return (a.includes("exec") || (p === "kubectl" && a.includes("run"))) && dash > 0 ? joined(a.slice(dash + 1)) : undefined;
@@ -614,9 +751,25 @@ function remoteCommand(a: string[], p: string): string | undefined {
   }
   if (p === "wsl" || p === "wsl.exe") {
     const k = a.findIndex((w) => w === "-e" || w === "--exec" || w === "--");
-    return k > 0 ? joined(a.slice(k + 1)) : a.length > 1 && !a[1]?.startsWith("-") ? a.slice(1).join(" ") : undefined;
+    return k > 0 ? joined(a.slice(k + 1)) : a.length > 1 && !a[1]?.startsWith("-") ? a.slice(1).map(shellQuote).join(" ") : undefined;
   }
-  if (p === "runuser") return dash > 0 ? joined(a.slice(dash + 1)) : undefined;
+  if (p === "runuser") {
+    // `runuser -u user -- CMD` runs an argv; `runuser -l user -c 'CMD'` a shell line.
+    const c = a.findIndex((w) => w === "-c" || w === "--command");
+    return dash > 0 ? joined(a.slice(dash + 1)) : c > 0 ? a[c + 1] : undefined;
+  }
+  // `mosh host -- CMD`; `pssh -h hosts -i 'CMD'` (the last operand); `ansible all -m shell -a 'CMD'`.
+  if (p === "mosh") return dash > 0 ? joined(a.slice(dash + 1)) : undefined;
+  if (p === "pssh" || p === "parallel-ssh") {
+    const last = a[a.length - 1] ?? "";
+    return a.length > 2 && !last.startsWith("-") && !/^-[hHlpotxX]$/.test(a[a.length - 2] ?? "") ? last : undefined;
+  }
+  if (p === "ansible") {
+    const k = a.findIndex((w) => w === "-a" || w === "--args");
+    const m = a.findIndex((w) => w === "-m" || w === "--module-name");
+    const mod = m > 0 ? (a[m + 1] ?? "") : "command";
+    return k > 0 && /^(?:(?:ansible\.builtin\.)?(?:shell|command|raw))$/.test(mod) ? a[k + 1] : undefined;
+  }
   if (p === "vagrant") return a[1] === "ssh" && a.includes("-c") ? a[a.indexOf("-c") + 1] : undefined;
   if (p === "ansible") {
     // `ansible all -m shell -a 'rm -rf /x'`: the shell, command and raw modules (command is the default) run -a's line on every host.
@@ -664,11 +817,12 @@ function detachedCommand(cmd: SimpleCommand, p: string, piped: string | undefine
   if (p === "screen") {
     let i = 1;
     while (i < a.length && (a[i] ?? "").startsWith("-")) i += /^-(?:[dDmRr]*S|[dDmRr]*[cpTtXe]|L?logfile|h)$/.test(a[i] ?? "") ? 2 : 1;
-    return a.slice(i).join(" ");
+    // screen runs its words as a program and its arguments, not as a shell line: quotes are kept.
+    return a.slice(i).map(shellQuote).join(" ");
   }
   if (p === "systemd-run") {
     const i = skipOptions(a, 1, { short: "pEuMHd", long: ["--unit", "--property", "--setenv", "--description", "--slot", "--uid", "--gid", "--nice", "--working-directory", "--on-active", "--on-calendar", "--on-boot", "--on-startup", "--on-unit-active", "--on-unit-inactive", "--timer-property", "--path-property", "--socket-property", "--service-type", "--machine", "--host"] });
-    return a.slice(i).join(" ");
+    return a.slice(i).map(shellQuote).join(" ");
   }
   // at / batch: `-f FILE` runs a file; otherwise the commands come from stdin.
   if (a.includes("-f") || a.includes("-l") || a.includes("-r") || a.includes("-d")) return undefined;
@@ -684,7 +838,7 @@ function containerRun(cmd: SimpleCommand, api: Unwrapper, level: number): void {
   const a = cmd.argv;
   const mounts: [string, string][] = [];
   const valued = /^(?:-[vepuwlhm]|--(?:volume|env|env-file|publish|user|workdir|name|label|hostname|memory|mount|network|entrypoint|platform|cpus|add-host|device|cap-add|cap-drop|security-opt|restart|ulimit|tmpfs|volumes-from|log-driver|log-opt|pull|gpus|ipc|pid|dns|shm-size|stop-signal|cidfile|cgroupns|runtime|userns|uts|init-path|health-cmd|expose|link|annotation|group-add|sysctl))$/;
-  let i = a[1] === "container" ? 3 : 2;
+  let i = a[1] === "container" || a[1] === "compose" ? 3 : 2;
   for (; i < a.length; i++) {
     const w = a[i] ?? "";
     if (!w.startsWith("-")) break;
@@ -702,6 +856,8 @@ function containerRun(cmd: SimpleCommand, api: Unwrapper, level: number): void {
     }
   }
   // Named volumes (`-v data:/data`) are the engine's, not a host path.
+  // `-v ~:/h`: bash leaves that tilde as written, yet the mount means the home; fail closed.
+  for (const m of mounts) if (m[0] === "./~" || m[0] === "~") m[0] = api.home;
   const host = mounts.filter(([src]) => src.startsWith("/") || src.startsWith("~") || src.startsWith(".")).map(([src, dst]) => [resolvePath(src, cmd.cwd === "" ? "/" : cmd.cwd, api.home), dst.replace(/\/+$/, "") || "/"] as const);
   const words = a.slice(i + 1);
   if (host.length === 0 || words.length === 0 || level + 1 >= SHELL_LIMITS.maxWrappers) return;
@@ -714,7 +870,9 @@ function containerRun(cmd: SimpleCommand, api: Unwrapper, level: number): void {
     return w;
   };
   const mapped = words.map(mapWord);
-  if (mapped.every((w, k) => w === words[k]) && !SHELLS.has(base(words[0] ?? ""))) return;
+  // `-v /dev:/dev ... dd of=/dev/sda`: a path mounted at the same place is the host's too.
+  const touches = words.some((w) => host.some(([, dst]) => w === dst || w.startsWith(dst === "/" ? "/" : `${dst}/`) || w.includes(`=${dst}`)));
+  if (mapped.every((w, k) => w === words[k]) && !touches && !SHELLS.has(base(words[0] ?? ""))) return;
   if (SHELLS.has(base(words[0] ?? ""))) {
     // `docker run -v /:/host alpine sh -c 'rm -rf /host/etc'`: map the paths inside the script too.
     const script = shellScript(words).script;
@@ -819,7 +977,7 @@ function runParallel(cmd: SimpleCommand, api: Unwrapper, piped: string | undefin
 }
 
 /** The home directory as interpreters spell it, for the path scanner: `process.env.HOME`, `os.homedir()`, `Dir.home`... */
-const HOME_EXPR = /(?:pathlib\.)?Path\.home\(\)|(?<![.\w])homedir\(\)|path\.expand\(['"]~['"]\)|process\.env\.HOME\b|process\.env\[['"]HOME['"]\]|os\.homedir\(\)|\$ENV\{HOME\}|ENV\[['"]HOME['"]\]|os\.environ\[['"]HOME['"]\]|os\.environ\.get\(['"]HOME['"]\)|os\.getenv\(['"]HOME['"]\)|Dir\.home\b|Path\.home\(\)|os\.path\.expanduser\(['"]~['"]\)|getenv\(['"]HOME['"]\)|Deno\.env\.get\(['"]HOME['"]\)|require\(['"](?:node:)?os['"]\)\.homedir\(\)/g;
+const HOME_EXPR = /(?:pathlib\.)?Path\.home\(\)|(?<![.\w])homedir\(\)|path\.expand\(['"]~['"]\)|process\.env\.HOME\b|process\.env\[['"]HOME['"]\]|os\.homedir\(\)|\$ENV\{HOME\}|ENV\[['"]HOME['"]\]|os\.environ\[['"]HOME['"]\]|os\.environ\.get\(['"]HOME['"]\)|os\.getenv\(['"]HOME['"]\)|Dir\.home\b|Path\.home\(\)|os\.path\.expanduser\(['"]~['"]\)|getenv\(['"]HOME['"]\)|Deno\.env\.get\(['"]HOME['"]\)|require\(['"](?:node:)?os['"]\)\.homedir\(\)|getenv\(\s*"HOME"\s*\)/g;
 
 /** Inline code past this is not a one-liner: it is not scanned, and the line is judged too complex. */
 const MAX_CODE = 1 << 16;
@@ -829,7 +987,9 @@ function runCode(cmd: SimpleCommand, source: string, api: Unwrapper, label: stri
     api.note(limitNote(`inline code longer than ${MAX_CODE} characters`));
     return;
   }
-  const code = source.replace(HOME_EXPR, "'~'");
+  // Tcl's `$env(HOME)` sits in bare words (`exec rm -rf $env(HOME)`): the home as a bare tilde there.
+  // `os.path.expanduser('~/Documents')`: a path under the home, as the tilde path.
+  const code = foldCode(source.replace(/os\.path\.expanduser\(\s*(['"])(~\/[^'"]*)\1\s*\)|Path\(\s*(['"])(~\/[^'"]*)\3\s*\)\.expanduser\(\)/g, (_m, _q, a: string | undefined, _q2, b: string | undefined) => `'${a ?? b ?? "~"}'`).replace(HOME_EXPR, "'~'").replace(/\$env\(HOME\)/g, "~"));
   const found = scanCode(code);
   if (found.length === 0 && depth === 0) {
     // A language or call shape with no table here: a destructive-looking command line in code that runs things.
@@ -860,6 +1020,46 @@ function runCode(cmd: SimpleCommand, source: string, api: Unwrapper, label: stri
       if (depth < 2) runCode(cmd, e.text, api, label, depth + 1);
     }
   }
+}
+
+/**
+ * Programs that take one shell command line as an option or operand: `entr -s CMD`, `runuser -c CMD`,
+ * `nix-shell --run CMD`, `deno task --eval CMD`, `bun exec CMD`, `npm exec -c CMD`.
+ */
+function launcherScript(a: string[], p: string): string | undefined {
+  const valueOf = (names: string[]): string | undefined => {
+    for (let k = 1; k < a.length; k++) {
+      const w = a[k] ?? "";
+      if (names.includes(w)) return a[k + 1];
+      const eq = w.indexOf("=");
+      if (eq > 0 && names.includes(w.slice(0, eq))) return w.slice(eq + 1);
+    }
+    return undefined;
+  };
+  if (p === "entr") return valueOf(["-s"]);
+  if (p === "nodemon") return valueOf(["--exec", "-x"]);
+  // `capsh -- -c CMD`: the words after -- are a shell's own.
+  if (p === "capsh" && a.includes("--") && a[a.indexOf("--") + 1] === "-c") return a[a.indexOf("--") + 2];
+  if (p === "sg") return valueOf(["-c", "--command"]);
+  if (p === "nix-shell") return valueOf(["--run", "--command"]);
+  // `deno task --eval 'rm -rf ~'`: with --eval the task name is itself a shell line.
+  if (p === "deno" && a[1] === "task" && a.includes("--eval")) return a.slice(a.indexOf("--eval") + 1).find((w) => !w.startsWith("-"));
+  if (p === "bun" && a[1] === "exec") return a[2];
+  if (p === "npm" && (a[1] === "exec" || a[1] === "x")) return valueOf(["-c", "--call"]);
+  return undefined;
+}
+
+/** The recipe lines of makefile text: tab-indented lines, and what follows `;` on a rule line (`x: ; rm -rf ~`). */
+function makeRecipes(text: string): string[] {
+  const out: string[] = [];
+  for (const line of text.split("\n")) {
+    if (/^\t/.test(line)) out.push(line.replace(/^\t[@+-]*/, ""));
+    else {
+      const m = /^[^:=#\t]+::?[^;=]*;(.*)$/.exec(line);
+      if (m?.[1] !== undefined && m[1].trim() !== "") out.push(m[1].trim().replace(/^[@+-]+/, ""));
+    }
+  }
+  return out;
 }
 
 /**
@@ -896,13 +1096,26 @@ function runsOther(cmd: SimpleCommand, api: Unwrapper, piped: string | undefined
     if (text !== undefined) api.script(text, cmd.cwd, `${p} /dev/stdin`);
     return false;
   }
-  if ((p === "docker" || p === "podman" || p === "nerdctl" || p === "finch") && (cmd.argv[1] === "run" || (cmd.argv[1] === "container" && cmd.argv[2] === "run"))) {
+  if (((p === "docker" || p === "podman" || p === "nerdctl" || p === "finch") && (cmd.argv[1] === "run" || ((cmd.argv[1] === "container" || cmd.argv[1] === "compose") && cmd.argv[2] === "run"))) || (p === "docker-compose" && cmd.argv[1] === "run")) {
     containerRun(cmd, api, level);
     return false;
+  }
+  if (p === "ssh" || p === "scp" || p === "sftp") {
+    // `ssh -o ProxyCommand='rm -rf ~' x`, `-o LocalCommand=..`: these run here, through the local shell.
+    for (const [k, w] of cmd.argv.entries()) {
+      const opt = w === "-o" ? (cmd.argv[k + 1] ?? "") : w.startsWith("-o") ? w.slice(2) : "";
+      const m = /^(?:ProxyCommand|LocalCommand|KnownHostsCommand)\s*[=\s]\s*(.+)$/is.exec(opt);
+      if (m?.[1] !== undefined && !/^none$/i.test(m[1])) api.script(m[1], cmd.cwd, `${p} -o ${opt.split(/[=\s]/)[0] ?? ""}`);
+    }
   }
   if (REMOTE.has(p)) {
     const rest = remoteCommand(cmd.argv, p);
     if (rest !== undefined && rest !== "") api.script(rest, cmd.cwd, `${p} (remote)`);
+    // `ssh host 'bash -s' <<< 'rm -rf ~'`: the remote shell reads its commands from what ssh reads here.
+    if (rest !== undefined && /^(?:sudo\s+(?:-\S+\s+)*)?(?:\S*\/)?(?:ba|z|k|da|a)?sh(?:\s+-[A-Za-z]+)*\s*$/.test(rest.trim()) && !/\s-[A-Za-z]*c/.test(rest)) {
+      const text = stdinText(cmd, piped);
+      if (text !== undefined && text !== "") api.script(text, cmd.cwd, `${p} (remote stdin)`);
+    }
     else if (p === "ssh" && rest === undefined && !cmd.argv.includes("-N")) {
       // `ssh host <<'EOF' ... EOF`: given no command, the remote login shell runs what ssh reads on stdin.
       const text = stdinText(cmd, piped);
@@ -942,7 +1155,30 @@ function runsOther(cmd: SimpleCommand, api: Unwrapper, piped: string | undefined
   }
   if (p === "powershell" || p === "pwsh" || p === "powershell.exe" || p === "pwsh.exe") {
     const script = powershellScript(cmd.argv);
-    if (script !== undefined) api.powershell(script, cmd.cwd, `${p} -Command`);
+    if (script !== undefined && script !== "-") api.powershell(script, cmd.cwd, `${p} -Command`);
+    else if (script === "-" || cmd.argv.slice(1).includes("-")) {
+      // `echo 'Remove-Item ~ -Recurse' | powershell -`, `pwsh -Command - <<< '..'`: the commands come on stdin.
+      const text = stdinText(cmd, piped);
+      if (text !== undefined && text !== "") api.powershell(text, cmd.cwd, `${p} -`);
+    }
+    return false;
+  }
+  if (p === "wmic" || p === "schtasks" || p === "forfiles") {
+    // `wmic process call create "CMD"`, `schtasks /create /tr "CMD"`, `forfiles /p DIR /c "cmd /c rd /s /q @path"`: a command line run.
+    const a = cmd.argv;
+    const at = (re: RegExp) => a.findIndex((w) => re.test(w));
+    if (p === "wmic" && at(/^create$/i) > 0 && at(/^call$/i) > 0) {
+      const line = a[at(/^create$/i) + 1];
+      if (line !== undefined) api.cmdLine(line, cmd.cwd, "wmic process call create");
+    } else if (p === "schtasks" && at(/^[/-]create$/i) > 0 && at(/^[/-]tr$/i) > 0) {
+      const line = a[at(/^[/-]tr$/i) + 1];
+      if (line !== undefined) api.cmdLine(line, cmd.cwd, "schtasks /tr");
+    } else if (p === "forfiles" && at(/^[/-]c$/i) > 0) {
+      const dir = at(/^[/-]p$/i) > 0 ? (a[at(/^[/-]p$/i) + 1] ?? ".") : ".";
+      const mask = at(/^[/-]m$/i) > 0 ? (a[at(/^[/-]m$/i) + 1] ?? "*") : "*";
+      const line = a[at(/^[/-]c$/i) + 1];
+      if (line !== undefined) api.cmdLine(line.replace(/@path/gi, `"${dir.replace(/[\\/]+$/, "")}/${mask}"`).replace(/@file|@fname/gi, `"${mask}"`), cmd.cwd, "forfiles /c");
+    }
     return false;
   }
   if (p === "cmd" || p === "cmd.exe") {
@@ -964,6 +1200,52 @@ function runsOther(cmd: SimpleCommand, api: Unwrapper, piped: string | undefined
     if (text !== undefined) for (const line of text.split("\n")) if (/^\t/.test(line)) api.script(line.replace(/^\t[@+-]*/, ""), cmd.cwd, "make recipe");
     return false;
   }
+  if (p === "hyperfine" || p === "concurrently" || p === "parallelshell" || p === "npm-run-all") {
+    // `hyperfine 'rm -rf ~'`, `concurrently 'a' 'b'`: each operand is a shell line it runs.
+    const lines = cmd.argv.slice(1).filter((w, k) => !w.startsWith("-") && !/^-(?:n|c|p|w|r|m|s|N|P|-names|-prefix|-warmup|-runs|-prepare|-export-\w+)$/.test(cmd.argv[k] ?? ""));
+    if (p !== "npm-run-all") for (const line of lines.slice(0, 8)) api.script(line, cmd.cwd, p);
+    return false;
+  }
+  if (p === "expect" && cmd.argv.includes("-c")) {
+    // `expect -c 'spawn rm -rf ~; expect eof'`: spawn runs its words as a program.
+    for (const m of (cmd.argv[cmd.argv.indexOf("-c") + 1] ?? "").matchAll(/\bspawn\s+([^;\n]+)/g)) if (m[1]) api.script(m[1].trim(), cmd.cwd, "expect spawn");
+    return false;
+  }
+  if ((p === "fd" || p === "fdfind") && cmd.argv.some((w) => /^(?:-x|--exec|-X|--exec-batch)$/.test(w))) {
+    // `fd . ~ -X rm -rf`: the command runs on what the search finds below its root (an unfiltered search: the whole tree).
+    const a = cmd.argv;
+    const k = a.findIndex((w) => /^(?:-x|--exec|-X|--exec-batch)$/.test(w));
+    const ops = a.slice(1, k).filter((w, j) => !w.startsWith("-") && !/^-(?:e|t|E|d|g|-extension|-type|-exclude|-max-depth)$/.test(a[j] ?? ""));
+    const filtered = a.slice(1, k).some((w) => w.startsWith("-")) || (ops[0] !== undefined && ops[0] !== "." && ops[0] !== "" && ops[0] !== "^");
+    const root = ops[1] ?? ".";
+    let end = a.indexOf(";", k + 1);
+    if (end < 0) end = a.length;
+    const inner = a.slice(k + 1, end);
+    const target = filtered ? `${root.replace(/\/+$/, "")}/{}` : root;
+    const argv = inner.some((w) => w.includes("{}")) ? inner.map((w) => w.replaceAll("{}", target)) : [...inner, target];
+    if (base(argv[0] ?? "") === "rm" && !argv.some((w) => /^-[a-zA-Z]*[rR]/.test(w))) argv.splice(1, 0, "-r");
+    if (argv.length > 0 && level + 1 < SHELL_LIMITS.maxWrappers) unwrap(child(cmd, argv, argv.map(() => false), `${p} --exec`), api, undefined, level + 1);
+    return false;
+  }
+  const shellLine = launcherScript(cmd.argv, p);
+  if (shellLine !== undefined) {
+    api.script(shellLine, cmd.cwd, p);
+    return false;
+  }
+  if ((p === "make" || p === "gmake") && cmd.argv.some((w) => w === "--eval" || w.startsWith("--eval="))) {
+    // `make --eval='x: ; rm -rf ~' x`: the evaluated text is makefile text, its recipes shell commands.
+    for (const [k, w] of cmd.argv.entries()) {
+      const text = w.startsWith("--eval=") ? w.slice(7) : w === "--eval" ? cmd.argv[k + 1] : undefined;
+      if (text !== undefined) for (const r of makeRecipes(text)) api.script(r, cmd.cwd, "make recipe");
+    }
+    return true;
+  }
+  if ((p === "just" || p === "task") && cmd.argv.some((w, k) => /^(?:--justfile|-f|--taskfile|-t)$/.test(w) && /^(?:-|\/dev\/stdin)$/.test(cmd.argv[k + 1] ?? ""))) {
+    // `just --justfile /dev/stdin x <<< $'x:\n  rm -rf ~'`: a recipe's indented lines are shell commands.
+    const text = stdinText(cmd, piped);
+    if (text !== undefined) for (const line of text.split("\n")) if (/^[ \t]+\S/.test(line)) api.script(line.trim().replace(/^[@-]+/, "").replace(/^-\s*/, ""), cmd.cwd, `${p} recipe`);
+    return false;
+  }
   if (p === "tmux" || p === "screen" || p === "systemd-run" || p === "at" || p === "batch") {
     // A terminal multiplexer, a transient unit or the at queue runs the command later, detached: it still runs.
     const line = detachedCommand(cmd, p, piped);
@@ -975,9 +1257,21 @@ function runsOther(cmd: SimpleCommand, api: Unwrapper, piped: string | undefined
     if (i < cmd.argv.length) api.script(cmd.argv.slice(i).join(" "), cmd.cwd, "watch");
     return false;
   }
+  if ((p === "make" || p === "gmake") && cmd.cwd !== "") {
+    // `printf 'x:\n\trm -rf ~' > /tmp/Mk && make -f /tmp/Mk`: a makefile printed on the line, its recipes run.
+    const k = cmd.argv.findIndex((w) => w === "-f" || w === "--file" || w === "--makefile");
+    const text = k > 0 ? api.writtenText(resolvePath(cmd.argv[k + 1] ?? "", cmd.cwd, api.home)) : undefined;
+    if (text !== undefined) for (const r of makeRecipes(text)) api.script(r, cmd.cwd, "make recipe");
+  }
   const code = interpreterCode(cmd.argv, p);
   // Code from the command line (`node -e '...'`) reads stdin as data, not as code.
   if ((code === undefined || code !== "stdin") && isInterpreter(p)) cmd.ignoresStdinCode = true;
+  if (code === undefined && isInterpreter(p) && cmd.cwd !== "") {
+    // `cat > /tmp/x.py <<'P' ... P; python3 /tmp/x.py`: a script printed on the line is the code that runs.
+    const file = cmd.argv.slice(1).find((w) => !w.startsWith("-"));
+    const text = file !== undefined ? api.writtenText(resolvePath(file, cmd.cwd, api.home)) : undefined;
+    if (text !== undefined) runCode(cmd, text, api, `${p} ${file ?? ""} (written on this line)`);
+  }
   if (code !== undefined) {
     const text = code === "stdin" ? stdinText(cmd, piped) : code;
     if (text !== undefined) runCode(cmd, text, api, `${p} code`);
@@ -991,16 +1285,23 @@ const UNKNOWN_INPUT = "$(xargs input)";
 
 function innerCommand(cmd: SimpleCommand, inner: Inner, piped: string | undefined, api: Unwrapper): SimpleCommand | undefined {
   // `echo / | xargs rm -rf`: literal piped words become arguments.
-  const input = inner.stdinArgs && inner.argFile === undefined ? stdinText(cmd, piped) : undefined;
+  // `xargs -a <(echo ./dist) rm -rf`: an argument file printed literally on the line is known input.
+  const input = inner.stdinArgs ? (inner.argFile === undefined ? stdinText(cmd, piped) : api.writtenText(resolvePath(inner.argFile, cmd.cwd === "" ? "/" : cmd.cwd, api.home))) : undefined;
   if (inner.stdinArgs && inner.replace !== undefined) return replacedCommand(cmd, inner, input, api);
   // `cat list | xargs rm -rf`, `xargs -a dirs.txt rm -rf`: the arguments are whatever the input holds.
   const unknown = inner.stdinArgs === true && input === undefined && inner.from < cmd.argv.length;
-  const fromStdin = input !== undefined ? input.split(/\s+/).filter((w) => w !== "") : unknown ? [UNKNOWN_INPUT] : [];
+  // With -0 or -d, only that character separates words: a line with spaces stays one word (`echo 'rm -rf ~' | xargs -0 sh -c`).
+  const split = (text: string) => (inner.delimiter !== undefined && inner.delimiter.length === 1 ? text.split(inner.delimiter).map((w, k, all) => (k === all.length - 1 ? w.replace(/\n$/, "") : w)) : text.split(/\s+/)).filter((w) => w !== "");
+  const fromStdin = input !== undefined ? split(input) : unknown ? [UNKNOWN_INPUT] : [];
   const plain = inner.prefix === undefined && fromStdin.length === 0;
   // slice alone when nothing is added: spreading a long word list costs several times as much.
   const argv = plain ? cmd.argv.slice(inner.from) : [...(inner.prefix ?? []), ...cmd.argv.slice(inner.from), ...fromStdin];
+  // `find ~ -name '*.tmp' | xargs rm -f`, `rg --files ~ | xargs rm`: rm on every file a tree walk lists deletes across the tree.
+  const walked = !plain && base(argv[0] ?? "") === "rm" && fromStdin.some((w) => w.endsWith("/{}")) && !argv.some((w) => /^-[a-zA-Z]*[rR]|^--recursive$/.test(w));
+  if (walked) argv.splice(1, 0, "-r");
   if (argv.length === 0) return undefined;
   const dynamic = plain ? cmd.dynamic.slice(inner.from) : [...(inner.prefix ?? []).map(() => false), ...cmd.dynamic.slice(inner.from), ...fromStdin.map(() => unknown)];
+  if (walked) dynamic.splice(1, 0, false);
   const extra: Partial<SimpleCommand> = {};
   if (inner.cwd !== undefined) extra.cwd = boundedCwd(inner.cwd, api);
   if (inner.stdinArgs) extra.stdinArgs = true;

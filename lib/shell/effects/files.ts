@@ -10,6 +10,8 @@ import { isAgentCodePath, isStartupFile } from "../startup-files.ts";
 const SYSTEM_FILE = /^\/(?:etc|usr|bin|sbin|boot|lib|lib32|lib64|System|Library|opt)\//;
 /** The machine-wide registry hives, as reg.exe and PowerShell's registry drives spell them. */
 const MACHINE_HIVE = /^(?:Registry::)?(?:HKLM|HKCR|HKU|HKEY_LOCAL_MACHINE|HKEY_CLASSES_ROOT|HKEY_USERS)(?::|\\|\/|$)/i;
+/** The user's whole hive or its Software/Classes branch: every program's settings at once. */
+const USER_HIVE_ROOT = /^(?:Registry::)?(?:HKCU|HKEY_CURRENT_USER):?(?:[\\/]+(?:Software(?:[\\/]+(?:Classes|Microsoft(?:[\\/]+Windows)?|Policies))?)?)?[\\/]*$/i;
 /** A backup or scratch copy (`/etc/hosts.bak`, `x.orig`, `x~`), not the file it copies. */
 const BACKUP_NAME = /(?:\.(?:bak|backup|old|orig|tmp|swp|save|rej|dpkg-old|dpkg-dist|rpmsave|rpmnew)|~)(?:\.\w{1,4})?$/i;
 /** Windows system locations, as the PowerShell and cmd readers spell them. */
@@ -110,7 +112,8 @@ export function fileEffects(cmd: SimpleCommand, an: Analysis): Effect[] {
     case "reg.exe": {
       // `reg delete HKLM\Software\X /f`: the machine's configuration (the user's own hive, HKCU, is the user's).
       const key = cmd.argv[2] ?? "";
-      if ((cmd.argv[1] ?? "").toLowerCase() === "delete" && MACHINE_HIVE.test(key)) out.push(effect("system-write", `deletes the registry key ${key}`, [key]));
+      // The user's whole software or classes branch (`reg delete HKCU\Software /f`) is every program's settings at once.
+      if ((cmd.argv[1] ?? "").toLowerCase() === "delete" && (MACHINE_HIVE.test(key) || USER_HIVE_ROOT.test(key))) out.push(effect("system-write", `deletes the registry key ${key}`, [key]));
       break;
     }
     case "setfacl": {
@@ -249,8 +252,40 @@ export function fileEffects(cmd: SimpleCommand, an: Analysis): Effect[] {
     case "format-volume":
       out.push(effect("device-write", `formats or wipes the volume or disk ${pos.join(" ") || cmd.argv.slice(1).join(" ")}`, pos));
       break;
+    case "bcdedit":
+      // The boot configuration changed or an entry deleted (`/enum`, `/v` only list it).
+      if (/^\/(?:set|delete|deletevalue|import|createstore|bootsequence|default|timeout|bootems|ems|recoveryenabled)$/i.test(cmd.argv[1] ?? "")) out.push(effect("system-write", `changes the boot configuration (${cmd.argv.slice(1).join(" ")})`, ["/Windows/Boot"]));
+      break;
+    case "cipher":
+      if (cmd.argv.some((w) => /^\/w(?::|$)/i.test(w))) out.push(effect("device-write", "overwrites the free space of a volume (what was deleted there can never be recovered)"));
+      break;
+    case "wbadmin":
+      if ((cmd.argv[1] ?? "").toLowerCase() === "delete") out.push(effect("device-write", "deletes the system's backups"));
+      break;
+    case "wevtutil":
+      if (/^(?:cl|clear-log)$/i.test(cmd.argv[1] ?? "")) out.push(effect("system-write", `clears the ${cmd.argv[2] ?? ""} event log`, ["/Windows/System32/winevt"]));
+      break;
+    case "sc":
+      // `sc.exe delete SERVICE`, `sc config SERVICE start= disabled`: the machine's services.
+      if (/^(?:delete|config|failure)$/i.test(cmd.argv[1] ?? "")) out.push(effect("system-write", `changes or deletes the service ${cmd.argv[2] ?? ""}`, ["/Windows/System32"]));
+      break;
+    case "takeown":
+    case "icacls": {
+      // `takeown /f C:\Windows /r`, `icacls C:\Users\me /grant Everyone:F /t`: ownership or access of a whole tree.
+      const recursive = cmd.argv.some((w) => /^\/[rt]$/i.test(w));
+      const changes = p === "takeown" || cmd.argv.some((w) => /^\/(?:grant|deny|remove|reset|setowner|inheritance|setintegritylevel)/i.test(w));
+      const targets = p === "takeown" ? cmd.argv.filter((w, k) => /^\/f$/i.test(cmd.argv[k - 1] ?? "")) : cmd.argv.slice(1, 2);
+      if (changes && targets.some((t) => WINDOWS_SYSTEM.test(t) || WINDOWS_SYSTEM.test(`${t}/`))) out.push(effect("system-write", `takes over ${targets.join(" ")}, a system directory`, targets));
+      else if (changes && targets.length > 0) out.push(effect("permissions", `changes ${p === "takeown" ? "the owner" : "the access rights"} of ${targets.join(" ")}${recursive ? " and everything below" : ""}`, targets, recursive ? { recursive: true } : {}));
+      break;
+    }
+    case "wsl":
+    case "wsl.exe":
+      if (cmd.argv.some((w) => /^--unregister$/i.test(w))) out.push(effect("remote-delete", `deletes the WSL distribution ${pos.find((w) => !w.startsWith("-")) ?? ""} and its whole file system`));
+      break;
     case "vssadmin":
-      if (pos[0]?.toLowerCase() === "delete") out.push(effect("device-write", "deletes the volume shadow copies (the system's backups)", pos));
+      // `resize shadowstorage /maxsize=..`: shrinking the storage deletes the shadow copies that no longer fit.
+      if (pos[0]?.toLowerCase() === "delete" || (pos[0]?.toLowerCase() === "resize" && cmd.argv.some((w) => /^\/maxsize=/i.test(w)))) out.push(effect("device-write", "deletes the volume shadow copies (the system's backups)", pos));
       break;
     case "diskpart":
       // diskpart /s script.txt runs a partition script (clean, format, delete partition): as good as a disk wipe.
@@ -316,7 +351,7 @@ export function fileEffects(cmd: SimpleCommand, an: Analysis): Effect[] {
   for (const e of out.slice()) {
     if (e.kind !== "delete" && e.kind !== "move-away") continue;
     // PowerShell's registry drives: `Remove-Item HKLM:\Software\X -Recurse` deletes machine configuration.
-    const hive = e.paths.filter((w) => MACHINE_HIVE.test(w));
+    const hive = e.paths.filter((w) => MACHINE_HIVE.test(w) || USER_HIVE_ROOT.test(w));
     if (hive.length > 0) out.push(effect("system-write", `deletes the registry key ${hive.join(" ")}`, hive));
     const sys: string[] = [];
     const keys: string[] = [];
@@ -344,7 +379,9 @@ export function fileEffects(cmd: SimpleCommand, an: Analysis): Effect[] {
     else if ((isSecretPath(f) || isHomeDotfile(abs)) && !THROWAWAY_DOTFILE.test(abs)) out.push(effect("truncate", `overwrites ${f} (${p} output file)`, [f]));
   }
   // `echo select disk 0 & echo clean | diskpart`: a script fed to diskpart.
-  if (cmd.pipeTo.includes("diskpart") && (p === "echo" || p === "type" || p === "cat" || p === "printf" || p === "get-content")) out.push(effect("device-write", "feeds a script to diskpart (it can clean, format or delete partitions)"));
+  // A literal script that only lists (`"list disk" | diskpart`) changes nothing.
+  const listsOnly = (p === "echo" || p === "printf") && !cmd.dynamic.some(Boolean) && !/\b(?:clean|format|delete|convert|create|assign|remove|extend|shrink|active|inactive|online|offline|attributes|gpt|uniqueid|set)\b/i.test(cmd.argv.slice(1).join(" "));
+  if (cmd.pipeTo.includes("diskpart") && !listsOnly && (p === "echo" || p === "type" || p === "cat" || p === "printf" || p === "get-content")) out.push(effect("device-write", "feeds a script to diskpart (it can clean, format or delete partitions)"));
   // `cd - && rm -rf *`: everything in a directory the guard cannot know is an unknown target.
   if (cmd.cwd === "") for (const e of out) if (e.kind === "delete" && e.recursive) e.dynamic = e.paths.map((w, k) => (e.dynamic[k] ?? false) || /^(?:\.\/?|\*|\.\/\*|\.\.(?:\/.*)?)$/.test(w));
   return out;

@@ -9,7 +9,7 @@ const FETCHERS = new Set(["curl", "wget", "fetch", "http", "https", "xh", "aria2
 /** A package spec that is a repository or a URL, not a registry name. */
 const REMOTE_SPEC = /^(?:git\+[a-z]+:\/\/|git:\/\/|github:|gitlab:|bitbucket:|gist:|https?:\/\/)/i;
 const PACKAGE_RUNNER = /^(?:npx|bunx|pnpx|npm|pnpm|yarn|bun|pipx|uvx|uv)$/;
-const RUNNER = /^(?:sh|bash|zsh|dash|ksh|ash|mksh|fish|g?make|python[0-9.]*|pypy[0-9.]*|perl|ruby|node|nodejs|bun|deno|php|eval|source|\.|pwsh|powershell|iex|invoke-expression)$/;
+const RUNNER = /^(?:sh|bash|zsh|dash|ksh|ash|mksh|fish|g?make|python[0-9.]*|pypy[0-9.]*|perl|ruby|node|nodejs|bun|deno|php|eval|source|\.|pwsh|powershell|iex|invoke-expression|cmd)$/;
 /** Variable names that hold credentials. */
 export const SECRET_VAR = /\$\{?(?:env:)?[A-Za-z_]*(?:SECRET|TOKEN|PASSWORD|PASSWD|API_?KEY|PRIVATE_KEY|ACCESS_KEY|CREDENTIAL)[A-Za-z0-9_]*\}?/i;
 const NONE: string[] = [];
@@ -28,7 +28,7 @@ function isEnvDump(cmd: SimpleCommand, an: Analysis): boolean {
 
 const GENERATES = /^(?:tr|rev|python[0-9.]*|perl|ruby|node|awk|gawk|mawk|php|lua)$/;
 
-function decodes(cmd: SimpleCommand): boolean {
+export function decodes(cmd: SimpleCommand): boolean {
   const p = cmd.program;
   const a = cmd.argv;
   if (p === "base64" || p === "base32" || p === "basenc" || p === "gbase64") return a.some((w) => w === "--decode" || /^-[a-zA-Z]*[dD]/.test(w));

@@ -101,6 +101,8 @@ export function isSecretPath(word: string): boolean {
   const base = w.slice(slash + 1);
   if (base.length > 255) return false;
   if (base === "*" || base === ".*") return /(?:^|\/)\.ssh\/$/.test(dir);
+  // `dist/**`, `*a`: a glob with under two literal characters names no secret (outside ~/.ssh it is just "everything").
+  if (base.replace(/\[[^\]]*\]|[*?]/g, "").length < 2 && !/(?:^|\/)\.ssh\/$/.test(dir)) return false;
   const re = globToRegex(base);
   return SECRET_SAMPLES.some((s) => re.test(s) && isSecretName(dir + s));
 }
@@ -206,6 +208,12 @@ function printsNothingOf(cmd: SimpleCommand): boolean {
     const field = a.flatMap((w, k) => (w === "-f" || w === "--fields" ? [a[k + 1] ?? ""] : /^-f./.test(w) ? [w.slice(2)] : w.startsWith("--fields=") ? [w.slice(9)] : []));
     const delim = a.flatMap((w, k) => (w === "-d" || w === "--delimiter" ? [a[k + 1] ?? ""] : /^-d./.test(w) ? [w.slice(2)] : w.startsWith("--delimiter=") ? [w.slice(12)] : []));
     return field.length === 1 && field[0] === "1" && delim.length === 1 && (delim[0] === "=" || delim[0] === ":");
+  }
+  if (p === "awk" || p === "gawk" || p === "mawk" || p === "nawk") {
+    // `awk 'END{print NR}' .env`: only BEGIN/END actions that touch no field or record print nothing of the file.
+    const prog = a.slice(1).find((w) => !w.startsWith("-")) ?? "";
+    const rest = prog.replace(/\b(?:BEGIN|END)\s*\{[^{}]*\}/g, "");
+    return rest.trim() === "" && prog !== "" && !/\$|getline/.test(prog);
   }
   if (p === "openssl") {
     const sub = a[1] ?? "";
