@@ -5,8 +5,8 @@
  * guard's own entries there are `shepherd_state` (lib/engine/protected-paths.ts) and are blocked outright.
  */
 
-/** A shell's (PowerShell's profiles too) or sshd's own files, and the desktop's and the user service manager's autostart folders; any case (NTFS, APFS). */
-const SHELL_AND_LOGIN = /\/\.(?:bashrc|bash_profile|bash_login|profile|zshrc|zprofile|zshenv|zlogin|kshrc|cshrc|tcshrc|inputrc)$|\/\.ssh\/(?:authorized_keys2?|rc|config)$|\/\.config\/fish\/config\.fish$|\/\.config\/autostart\/|\/\.config\/systemd\/user\/|\/Library\/LaunchAgents\/|\/Documents\/(?:Windows)?PowerShell\/[\w.]*profile\.ps1$|\/\.config\/powershell\/[\w.]*profile\.ps1$/i;
+/** A shell's (PowerShell's profiles too) or sshd's own files, cron's tables, and the desktop's and the user service manager's autostart folders; any case (NTFS, APFS). */
+const SHELL_AND_LOGIN = /\/\.(?:bashrc|bash_profile|bash_login|profile|zshrc|zprofile|zshenv|zlogin|kshrc|cshrc|tcshrc|inputrc)$|\/\.ssh\/(?:authorized_keys2?|rc|config)$|\/\.config\/fish\/config\.fish$|\/\.config\/autostart\/|\/\.config\/systemd\/user\/|\/Library\/LaunchAgents\/|\/Documents\/(?:Windows)?PowerShell\/[\w.]*profile\.ps1$|\/\.config\/powershell\/[\w.]*profile\.ps1$|^\/var\/spool\/cron\/|^\/etc\/cron(?:tab$|\.d\/|\.(?:hourly|daily|weekly|monthly)\/)/i;
 
 /** Folders an agent loads every file of as code with its own powers, at its next start. */
 const AGENT_CODE = /\/\.pi\/agent\/extensions(?:\/|$)|\/\.gemini\/extensions(?:\/|$)|\/\.config\/opencode\/plugins?(?:\/|$)/;
