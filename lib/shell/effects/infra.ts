@@ -416,13 +416,15 @@ function databaseDestroy(cmd: SimpleCommand): string | undefined {
 const RUN_VALUED = /^(?:-[vepuwlhmc]|--(?:volume|env|env-file|publish|user|workdir|name|label|hostname|memory|mount|network|net|entrypoint|platform|cpus|add-host|device|cap-add|cap-drop|security-opt|restart|ulimit|tmpfs|volumes-from|log-driver|log-opt|pull|gpus|ipc|pid|dns|shm-size|stop-signal|cidfile|runtime|userns|expose|link|group-add|sysctl))$/;
 
 /**
- * `docker run --rm redis redis-cli -h cache FLUSHALL`: a container's files are its own, but the services it reaches
+ * `docker run --rm redis redis-cli -h cache FLUSHALL` (or `compose run`): a container's files are its own, but the services it reaches
  * over the network are the host's. The command after the image, judged for what it deletes in a service.
  */
 function containerReach(cmd: SimpleCommand): string | undefined {
   const a = cmd.argv;
-  if (!(cmd.program === "docker" || cmd.program === "podman" || cmd.program === "nerdctl") || !(a[1] === "run" || (a[1] === "container" && a[2] === "run"))) return undefined;
-  let i = a[1] === "container" ? 3 : 2;
+  const compose = cmd.program === "docker-compose" || cmd.program === "podman-compose";
+  if (compose ? a[1] !== "run" : !((cmd.program === "docker" || cmd.program === "podman" || cmd.program === "nerdctl") && (a[1] === "run" || ((a[1] === "container" || a[1] === "compose") && a[2] === "run")))) return undefined;
+  // `docker compose run --rm db dropdb -h db app`: a service's one-off container, reaching the others as a run does.
+  let i = compose ? 2 : a[1] === "container" || a[1] === "compose" ? 3 : 2;
   while (i < a.length && (a[i] ?? "").startsWith("-")) i += !(a[i] ?? "").includes("=") && RUN_VALUED.test(a[i] ?? "") ? 2 : 1;
   const words = a.slice(i + 1);
   if (words.length === 0) return undefined;
