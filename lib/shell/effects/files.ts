@@ -334,7 +334,8 @@ export function fileEffects(cmd: SimpleCommand, an: Analysis): Effect[] {
     }
   }
   // `cp -r backup/. /etc`, `rsync -a dotfiles/ ~`: a tree copied over a system directory, or its content over the home,
-  // replaces whatever files of the same names were there (`cp -r x /etc` still writes into /etc).
+  // replaces whatever files of the same names were there (`cp -r x /etc` still writes into /etc); below /etc and /boot
+  // every directory is the machine's configuration (`cp -r dist/. /etc/nginx/`).
   if ((p === "cp" || p === "rsync") && pos.length >= 2 && !an.flags.has("-t") && !an.flags.has("-n") && !an.flags.has("--dry-run") && [...an.flags].some((f) => /^-[a-zA-Z]*[rRa]/.test(f) || f === "--recursive" || f === "--archive")) {
     const dest = pos[pos.length - 1] ?? "";
     const abs = resolvePath(dest, cmd.cwd, "/nonexistent-home").replace(/\/+$/, "") || "/";
@@ -344,7 +345,7 @@ export function fileEffects(cmd: SimpleCommand, an: Analysis): Effect[] {
     const deleted = out.some((e) => e.kind === "delete" && e.paths.includes(dest));
     // `cp -r templates/* ~/.config/nvim/`: a tree copied into a tool's configuration under the home replaces its files.
     const homeConfig = HOME_CONFIG_DIR.test(abs) && !HOME_CACHE_DIR.test(abs);
-    if (!deleted && !(dyn[pos.length - 1] ?? false) && (/^\/(?:etc|usr|bin|sbin|boot|lib|lib32|lib64|opt|System|Library)?$/.test(abs) || (home && content) || homeConfig)) out.push(effect("system-write", `copies a tree over ${dest}`, [dest]));
+    if (!deleted && !(dyn[pos.length - 1] ?? false) && (/^\/(?:etc|usr|bin|sbin|boot|lib|lib32|lib64|opt|System|Library)?$/.test(abs) || /^\/(?:etc|boot)\//.test(abs) || (home && content) || homeConfig)) out.push(effect("system-write", `copies a tree over ${dest}`, [dest]));
   }
   // `rm /etc/passwd`, `sudo rm /etc/hosts`, `cd /; rm etc/passwd`: deleting one system file changes the machine;
   // `rm ~/.ssh/id_rsa`: deleting a key or credential loses it. A single file elsewhere outside the project runs.
