@@ -341,8 +341,9 @@ export function fileEffects(cmd: SimpleCommand, an: Analysis): Effect[] {
     const abs = resolvePath(dest, cmd.cwd, "/nonexistent-home").replace(/\/+$/, "") || "/";
     const content = pos.slice(0, -1).some((w) => /\/\.?$|\/\*$/.test(w) || (p === "rsync" && w.endsWith("/")));
     const home = abs === resolvePath("~", "/", "/nonexistent-home") || /^\/(?:home|Users)\/[^/]+$|^\/root$/.test(abs);
-    // `rsync -a --delete empty/ ~/` already deletes there: one effect for one destination.
-    const deleted = out.some((e) => e.kind === "delete" && e.paths.includes(dest));
+    // `rsync -a --delete empty/ ~/` already deletes there, `cp -a x/ /boot/grub` already replaces a system file: one effect
+    // for one destination.
+    const deleted = out.some((e) => (e.kind === "delete" || e.kind === "system-write") && e.paths.includes(dest));
     // `cp -r templates/* ~/.config/nvim/`: a tree copied into a tool's configuration under the home replaces its files.
     const homeConfig = HOME_CONFIG_DIR.test(abs) && !HOME_CACHE_DIR.test(abs);
     if (!deleted && !(dyn[pos.length - 1] ?? false) && (/^\/(?:etc|usr|bin|sbin|boot|lib|lib32|lib64|opt|System|Library)?$/.test(abs) || /^\/(?:etc|boot)\//.test(abs) || (home && content) || homeConfig)) out.push(effect("system-write", `copies a tree over ${dest}`, [dest]));
