@@ -1464,4 +1464,22 @@ describe("effectsOf on the fresh9 classes (each must-stop shape beside a look-al
       expect(kinds(line)).toEqual(expected);
     });
   });
+  describe("fresh9: archivers that delete what they archive, and submodule update --force", () => {
+    it.each([
+        ["zip -rm /tmp/a.zip ~/Documents", ["delete -r /home/user/Documents"]],
+        ["zip -9 -m -r a.zip ~/x", ["delete -r /home/user/x"]],
+        ["zip --move a.zip ./logs/x.log", ["delete ./logs/x.log"]],
+        ["zip -r /tmp/docs.zip ./docs", []],
+        ["zip -P secret -r a.zip ~/x", []],
+        ["7z a -sdel /tmp/a.7z ~/Pictures", ["delete -r /home/user/Pictures"]],
+        ["7z a /tmp/a.7z ~/Pictures", []],
+        ["rar m a.rar ~/x", ["delete -r /home/user/x"]],
+        ["rar a a.rar ~/x", []],
+        ["git submodule update --force --init", ["discard-work ."]],
+        ["git submodule update -f", ["discard-work ."]],
+        ["git submodule update --init --recursive", []],
+    ] as [string, string[]][])("should derive from %s its effects", (line, expected) => {
+      expect(kinds(line)).toEqual(expected);
+    });
+  });
 });

@@ -205,6 +205,24 @@ export function fileEffects(cmd: SimpleCommand, an: Analysis): Effect[] {
       if (files.length > 0) out.push(effect("delete", `archives then deletes ${files.join(" ")}`, files, { recursive: true }));
       break;
     }
+    case "zip": {
+      // `zip -rm a.zip ~/Documents`: -m (--move) deletes the files once they are in the archive.
+      if (!cmd.argv.some((w, k) => k > 0 && (w === "--move" || /^-[a-zA-Z0-9]*m[a-zA-Z0-9]*$/.test(w)))) break;
+      const ops = zipOperands(cmd);
+      const files = ops.slice(1);
+      if (files.length > 0) out.push(effect("delete", `archives then deletes ${files.map(([w]) => w).join(" ")}`, files.map(([w]) => w), { dynamic: files.map(([, d]) => d), recursive: cmd.argv.some((w, k) => k > 0 && (w === "--recurse-paths" || /^-[a-zA-Z0-9]*r/.test(w))) }));
+      break;
+    }
+    case "7z":
+    case "7za":
+    case "7zz":
+    case "rar": {
+      // `7z a -sdel a.7z ~/Pictures`, `rar m a.rar ~/x`, `rar a -df ..`: the sources are deleted once archived.
+      const moves = p === "rar" ? pos[0] === "m" || (pos[0] === "a" && cmd.argv.includes("-df")) : pos[0] === "a" && cmd.argv.some((w) => w.toLowerCase() === "-sdel");
+      const files = pos.slice(2);
+      if (moves && files.length > 0) out.push(effect("delete", `archives then deletes ${files.join(" ")}`, files, { dynamic: an.positionalDynamic.slice(2), recursive: true }));
+      break;
+    }
     case "chmod":
     case "chown":
     case "chgrp": {
@@ -409,6 +427,19 @@ function outputFiles(cmd: SimpleCommand): string[] {
 
 /** A directory of dotfiles under a home (`~/.config/nvim`, `~/.ssh`, `~/.claude`), and the caches among them. */
 const HOME_CONFIG_DIR = /^\/(?:home\/[^/]+|Users\/[^/]+|root)\/\.[^/]+(?:\/.*)?$/;
+/** zip's operands (the archive, then the files), with their dynamic marks: past its options and their values, before `-x`/`-i` lists. */
+function zipOperands(cmd: SimpleCommand): [string, boolean][] {
+  const valued = new Set(["-b", "-n", "-P", "-t", "-tt", "-O", "-Z", "-s", "-sp", "--password", "--temp-path", "--suffixes", "--output-file", "--compression-method", "--split-size"]);
+  const out: [string, boolean][] = [];
+  for (let k = 1; k < cmd.argv.length; k++) {
+    const w = cmd.argv[k] ?? "";
+    if (w === "-x" || w === "-i" || w === "--exclude" || w === "--include") break;
+    if (valued.has(w)) k++;
+    else if (!w.startsWith("-") || w === "-") out.push([w, cmd.dynamic[k] ?? false]);
+  }
+  return out;
+}
+
 const HOME_CACHE_DIR = /^\/(?:home\/[^/]+|Users\/[^/]+|root)\/\.(?:cache|npm|yarn|pnpm-store|bun|deno|gradle|m2|cargo|nuget|ccache|pub-cache|local\/share\/(?:Trash|pnpm))(?:\/|$)/;
 
 /** Home dotfiles that are caches or histories of a viewer, recreated at will (`rm ~/.zcompdump`). */

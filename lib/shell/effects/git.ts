@@ -119,7 +119,9 @@ export function gitEffects(cmd: SimpleCommand, an: Analysis): Effect[] {
       if (pos[0] !== "remove" || !f.has("-f")) return [];
       return [effect("discard-work", `removes worktree ${pos[1] ?? ""} with its uncommitted changes`, [pos[1] === undefined ? dir : joinDir(dir, pos[1])], { dynamic: [dirDyn || (an.positionalDynamic[1] ?? false)] })];
     case "submodule":
-      return pos[0] === "deinit" && f.has("-f") ? discard("removes submodule work trees with their uncommitted changes") : [];
+      if (pos[0] === "deinit" && f.has("-f")) return discard("removes submodule work trees with their uncommitted changes");
+      // `submodule update --force` checks each submodule out again over its local changes.
+      return pos[0] === "update" && f.has("-f") ? discard("checks the submodules out over their uncommitted changes (submodule update --force)") : [];
     case "add":
       return f.has("-f") || f.has("--force") ? (pos.some((w) => isSecretPath(w)) ? [effect("secret-read", `stages ignored secrets for commit: ${pos.filter((w) => isSecretPath(w)).join(" ")}`, pos.filter((w) => isSecretPath(w)))] : []) : [];
     case "reflog":
