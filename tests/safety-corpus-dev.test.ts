@@ -93,6 +93,8 @@ const FRESH5 = "tests/fixtures/corpus/fresh5.json";
 const FRESH6 = "tests/fixtures/corpus/fresh6.json";
 /** Disguise shapes not in fresh4 (interpreters, decoders, positional tricks, runners, ssh, containers, PowerShell, cmd), written before any rule change made for it. */
 const FRESH7 = "tests/fixtures/corpus/fresh7.json";
+/** git and filesystem deletes in every option spelling, wrapper and path form, beside look-alikes; written before any rule change made for it. */
+const FRESH9 = "tests/fixtures/corpus/fresh9.json";
 const keyOf = (c: { tool?: string; command: string }) => `${c.tool ?? "bash"}\u0000${c.command}`;
 
 describe.each([
@@ -103,6 +105,7 @@ describe.each([
   [FRESH5, [FRESH, FRESH2, FRESH3, FRESH4]],
   [FRESH6, [FRESH, FRESH2, FRESH3, FRESH4, FRESH5]],
   [FRESH7, [FRESH, FRESH2, FRESH3, FRESH4, FRESH5, FRESH6]],
+  [FRESH9, [FRESH, FRESH2, FRESH3, FRESH4, FRESH5, FRESH6, FRESH7]],
 ] as const)("fresh corpus %s", (file, earlier) => {
   const fresh = loadCorpus(file);
 

@@ -1403,3 +1403,83 @@ describe("effectsOf on the fresh7 round-3 classes (each must-stop shape beside a
     });
   });
 });
+
+describe("effectsOf on the fresh9 classes (each must-stop shape beside a look-alike)", () => {
+  describe("fresh9: git's work tree comes from --work-tree, core.worktree and GIT_WORK_TREE, not from --git-dir", () => {
+    it.each([
+        ["GIT_WORK_TREE=/tmp/w git checkout -f", ["discard-work /tmp/w"]],
+        ["GIT_WORK_TREE=~ git clean -fdx", ["discard-work ~"]],
+        ["GIT_DIR=/tmp/x/.git git reset --hard", ["discard-work ."]],
+        ["git --git-dir=/tmp/x/.git reset --hard", ["discard-work ."]],
+        ["git --git-dir=/tmp/g/.git --work-tree=/tmp/g clean -fdx", ["discard-work /tmp/g"]],
+        ["git -C /tmp/r --work-tree=w checkout -f", ["discard-work /tmp/r/w"]],
+        ["git -c core.worktree=/home/user reset --hard", ["discard-work /home/user"]],
+        ["git -c core.pager=cat reset --hard", ["discard-work ."]],
+    ] as [string, string[]][])("should derive from %s its effects", (line, expected) => {
+      expect(kinds(line)).toEqual(expected);
+    });
+  });
+  describe("fresh9: a forced worktree remove loses the removed tree's work, wherever it is", () => {
+    it.each([
+        ["git worktree remove --force ../feature", ["discard-work ../feature"]],
+        ["git worktree remove --force /tmp/wt-scratch", ["discard-work /tmp/wt-scratch"]],
+        ["git -C /tmp/r worktree remove -f wt", ["discard-work /tmp/r/wt"]],
+        ["git worktree remove ../clean-wt", []],
+    ] as [string, string[]][])("should derive from %s its effects", (line, expected) => {
+      expect(kinds(line)).toEqual(expected);
+    });
+  });
+  describe("fresh9: reflog expire destroys history only without a grace period", () => {
+    it.each([
+        ["git reflog expire --expire=now --all", ["destroy-history ."]],
+        ["git reflog expire --expire now --all", ["destroy-history ."]],
+        ["git reflog expire --expire-unreachable=0 --all", ["destroy-history ."]],
+        ["git -c gc.reflogExpire=now reflog expire --all", ["destroy-history ."]],
+        ["git reflog delete HEAD@{1}", ["destroy-history ."]],
+        ["git reflog expire --expire=90.days.ago --all", []],
+        ["git reflog expire --all", []],
+        ["git reflog expire --expire=never --all", []],
+    ] as [string, string[]][])("should derive from %s its effects", (line, expected) => {
+      expect(kinds(line)).toEqual(expected);
+    });
+  });
+  describe("fresh9: a tree copied anywhere under /etc or /boot writes the machine's configuration", () => {
+    it.each([
+        ["cp -r dist/. /etc/nginx/", ["system-write /etc/nginx/"]],
+        ["cp -a ./grub/ /boot/grub", ["system-write /boot/grub"]],
+        ["cp -r dist/. /tmp/nginx/", []],
+        ["cp -r dist/. ./etc/nginx/", []],
+    ] as [string, string[]][])("should derive from %s its effects", (line, expected) => {
+      expect(kinds(line)).toEqual(expected);
+    });
+  });
+  describe("fresh9: fakeroot and eatmydata run their command", () => {
+    it.each([
+        ["fakeroot rm -rf ~/", ["delete -r /home/user/"]],
+        ["fakeroot -s state.db git reset --hard", ["discard-work ."]],
+        ["eatmydata rm -rf ~", ["delete -r /home/user"]],
+        ["fakeroot -l /x/lib.so -- rm -rf ./build", ["delete -r ./build"]],
+        ["fakeroot dpkg-deb --build pkg", []],
+    ] as [string, string[]][])("should derive from %s its effects", (line, expected) => {
+      expect(kinds(line)).toEqual(expected);
+    });
+  });
+  describe("fresh9: archivers that delete what they archive, and submodule update --force", () => {
+    it.each([
+        ["zip -rm /tmp/a.zip ~/Documents", ["delete -r /home/user/Documents"]],
+        ["zip -9 -m -r a.zip ~/x", ["delete -r /home/user/x"]],
+        ["zip --move a.zip ./logs/x.log", ["delete ./logs/x.log"]],
+        ["zip -r /tmp/docs.zip ./docs", []],
+        ["zip -P secret -r a.zip ~/x", []],
+        ["7z a -sdel /tmp/a.7z ~/Pictures", ["delete -r /home/user/Pictures"]],
+        ["7z a /tmp/a.7z ~/Pictures", []],
+        ["rar m a.rar ~/x", ["delete -r /home/user/x"]],
+        ["rar a a.rar ~/x", []],
+        ["git submodule update --force --init", ["discard-work ."]],
+        ["git submodule update -f", ["discard-work ."]],
+        ["git submodule update --init --recursive", []],
+    ] as [string, string[]][])("should derive from %s its effects", (line, expected) => {
+      expect(kinds(line)).toEqual(expected);
+    });
+  });
+});

@@ -2,7 +2,7 @@
 import type { CommandCondition } from "./command-condition-schema.ts";
 import { analyze, canonicalFlags, pushBranches, type Analysis } from "./flags.ts";
 import { parseShellLine } from "./parse.ts";
-import { pathInClass, resolvePath, isInside, type PathClass, type PathGuard } from "./paths.ts";
+import { exceptGlob, pathInClass, resolvePath, isInside, type PathClass, type PathGuard } from "./paths.ts";
 import type { ParseOptions, ParseResult, SimpleCommand } from "./types.ts";
 import { effectsOf, lineEffects, onlyPrintsHelp, type Effect } from "./effects.ts";
 import { codeMentions, writeTargets } from "./write-targets.ts";
@@ -266,17 +266,23 @@ export function compileCommandCondition(cond: CommandCondition, compile: (patter
   const lineOnly = cond.tooComplex === true && programs.includes("*") && Object.keys(cond).every((k) => k === "program" || k === "tooComplex");
   // Resolved once per home: an effect rule checks them for every path of every matching effect.
   let exceptHome: string | undefined;
-  let exceptList: { path: string; self: boolean }[] = [];
+  let exceptList: { path: string; self: boolean; glob?: RegExp }[] = [];
   const excepts = (home: string) => {
     if (home !== exceptHome) {
-      exceptList = (cond.exceptPaths ?? []).map((e) => ({ path: resolvePath(e.replace(/\/+$/, ""), "/", home), self: e.endsWith("/") }));
+      // `~/{.*,Library}/**/{Cache,GPUCache}/`: a glob spares every directory it names, at any depth.
+      exceptList = (cond.exceptPaths ?? []).map((e) => ({ path: resolvePath(e.replace(/\/+$/, ""), "/", home), self: e.endsWith("/"), ...(/[*{]/.test(e) ? { glob: exceptGlob(e, home) } : {}) }));
       exceptHome = home;
     }
     return exceptList;
   };
   const writesClass: PathClass | undefined = cond.writes;
   const mentionsClass: PathClass | undefined = cond.mentions;
-  const spared = (p: string, except: { path: string; self: boolean }[]) => except.some((e) => isInside(p, e.path) && (e.self || p !== e.path));
+  const spared = (p: string, except: { path: string; self: boolean; glob?: RegExp }[]) =>
+    except.some((e) => {
+      if (e.glob === undefined) return isInside(p, e.path) && (e.self || p !== e.path);
+      const m = e.glob.exec(p);
+      return m !== null && (e.self || m[1] !== undefined);
+    });
   // Rule flags are canonicalized with the table of the program (and subcommand) they are checked against.
   const flagCache = new Map<string, { all: string[][]; any: string[][]; not: string[][] }>();
   const flagsFor = (program: string, sub: string | undefined) => {

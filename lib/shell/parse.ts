@@ -919,6 +919,12 @@ class Parser implements Unwrapper {
         dynamic.push(f.dynamic);
       }
     }
+    // `GIT_WORK_TREE=/tmp/w git checkout -f`, `GIT_DIR=~/.cfg git ...`: git reads these as it reads its own options.
+    if (basename(argv[0] ?? "") === "git") {
+      const gitEnv = assigns.filter(([n]) => n === "GIT_WORK_TREE" || n === "GIT_DIR");
+      argv.splice(1, 0, ...gitEnv.map(([n, v]) => `--${n === "GIT_DIR" ? "git-dir" : "work-tree"}=${v}`));
+      dynamic.splice(1, 0, ...gitEnv.map(([n]) => unknownAssigns.has(n)));
+    }
     const redirects: RedirectInfo[] = [];
     /** Ranges of st.out made by `< <(...)`: what those commands print is this command's standard input. */
     const procIn: [number, number][] = [];

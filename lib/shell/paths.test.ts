@@ -1,6 +1,6 @@
 /** @module tests of path resolution and classification. */
 import { describe, expect, it } from "bun:test";
-import { pathInClass, type PathClass, resolvePath } from "./paths.ts";
+import { exceptGlob, pathInClass, type PathClass, resolvePath } from "./paths.ts";
 
 describe("resolvePath", () => {
   const cases: [string, string, string][] = [
@@ -33,5 +33,30 @@ describe("pathInClass", () => {
   ];
   it.each(cases)("should say %s is %s: %p", (p, cls, out) => {
     expect(pathInClass(p, cls, "/home/u/proj", "/home/u")).toBe(out);
+  });
+});
+
+describe("exceptGlob", () => {
+  const CACHES = "~/{.*,Library,AppData}/**/{Cache,GPUCache,Code Cache}/";
+  it.each([
+    ["/home/user/.config/Code/Cache", true, undefined],
+    ["/home/user/.config/Code/Cache/x/y", true, "/x/y"],
+    ["/home/user/.config/Cache", true, undefined],
+    ["/home/user/Library/Application Support/Code/Code Cache/js", true, "/js"],
+    ["/home/user/.config/google-chrome/Default/GPUCache", true, undefined],
+    ["/home/user/Documents/Cache", false, undefined],
+    ["/home/user/.config/Code/User", false, undefined],
+    ["/home/user/.config/Code/CacheX", false, undefined],
+    ["/home/other/.config/Code/Cache", false, undefined],
+    ["/home/user", false, undefined],
+  ] as [string, boolean, string | undefined][])("should match %s: %p, below it %p", (path, matches, below) => {
+    const m = exceptGlob(CACHES, "/home/user").exec(path);
+    expect(m !== null).toBe(matches);
+    expect(m?.[1]).toBe(below);
+  });
+  it("should read regex characters in a name as themselves", () => {
+    expect(exceptGlob("/opt/a+b/*.d/", "/h").test("/opt/a+b/x.d")).toBe(true);
+    expect(exceptGlob("/opt/a+b/*.d/", "/h").test("/opt/aab/x.d")).toBe(false);
+    expect(exceptGlob("/opt/a+b/*.d/", "/h").test("/opt/a+b/xyd")).toBe(false);
   });
 });

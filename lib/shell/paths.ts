@@ -158,3 +158,30 @@ export function windowsPath(word: string, home: string, cwd = ""): string {
   return s;
 }
 
+
+/**
+ * An `exceptPaths` entry holding a glob, as a regex over resolved paths: `*` is one name's characters, `**\/` any
+ * depth (none too), `{a,b}` alternatives, a leading `~/` the home. Group 1 is whatever lies below the matched
+ * directory (undefined for the directory itself), so an entry ending in "/" can spare the directory too.
+ */
+export function exceptGlob(entry: string, home: string): RegExp {
+  const abs = (entry.startsWith("~/") ? `${home}/${entry.slice(2)}` : entry).replace(/\/+$/, "");
+  let re = "";
+  let depth = 0;
+  for (let i = 0; i < abs.length; i++) {
+    const c = abs[i] ?? "";
+    if (c === "*" && abs[i + 1] === "*") {
+      re += abs[i + 2] === "/" ? "(?:.*/)?" : ".*";
+      i += abs[i + 2] === "/" ? 2 : 1;
+    } else if (c === "*") re += "[^/]*";
+    else if (c === "{") {
+      depth++;
+      re += "(?:";
+    } else if (c === "}" && depth > 0) {
+      depth--;
+      re += ")";
+    } else if (c === "," && depth > 0) re += "|";
+    else re += c.replace(/[.+?^$()[\]\\|{}]/g, "\\$&");
+  }
+  return new RegExp(`^${re}(/.*)?$`);
+}

@@ -217,6 +217,10 @@ function wrapped(a: string[], s: number, cwdIn: string, home: string, aliases: R
       }
       return { from: i, label: p };
     }
+    case "fakeroot":
+      // `fakeroot rm -rf ~/`: runs its command as a pretend root, whose deletes are real. -l/-s/-i/-b take a value.
+      return { from: skipOptions(a, s + 1, { short: "lsib", long: ["--lib", "--faked"] }), label: p };
+    case "eatmydata":
     case "nocache":
     case "chronic":
     case "ltrace":

@@ -205,6 +205,24 @@ export function fileEffects(cmd: SimpleCommand, an: Analysis): Effect[] {
       if (files.length > 0) out.push(effect("delete", `archives then deletes ${files.join(" ")}`, files, { recursive: true }));
       break;
     }
+    case "zip": {
+      // `zip -rm a.zip ~/Documents`: -m (--move) deletes the files once they are in the archive.
+      if (!cmd.argv.some((w, k) => k > 0 && (w === "--move" || /^-[a-zA-Z0-9]*m[a-zA-Z0-9]*$/.test(w)))) break;
+      const ops = zipOperands(cmd);
+      const files = ops.slice(1);
+      if (files.length > 0) out.push(effect("delete", `archives then deletes ${files.map(([w]) => w).join(" ")}`, files.map(([w]) => w), { dynamic: files.map(([, d]) => d), recursive: cmd.argv.some((w, k) => k > 0 && (w === "--recurse-paths" || /^-[a-zA-Z0-9]*r/.test(w))) }));
+      break;
+    }
+    case "7z":
+    case "7za":
+    case "7zz":
+    case "rar": {
+      // `7z a -sdel a.7z ~/Pictures`, `rar m a.rar ~/x`, `rar a -df ..`: the sources are deleted once archived.
+      const moves = p === "rar" ? pos[0] === "m" || (pos[0] === "a" && cmd.argv.includes("-df")) : pos[0] === "a" && cmd.argv.some((w) => w.toLowerCase() === "-sdel");
+      const files = pos.slice(2);
+      if (moves && files.length > 0) out.push(effect("delete", `archives then deletes ${files.join(" ")}`, files, { dynamic: an.positionalDynamic.slice(2), recursive: true }));
+      break;
+    }
     case "chmod":
     case "chown":
     case "chgrp": {
@@ -334,17 +352,19 @@ export function fileEffects(cmd: SimpleCommand, an: Analysis): Effect[] {
     }
   }
   // `cp -r backup/. /etc`, `rsync -a dotfiles/ ~`: a tree copied over a system directory, or its content over the home,
-  // replaces whatever files of the same names were there (`cp -r x /etc` still writes into /etc).
+  // replaces whatever files of the same names were there (`cp -r x /etc` still writes into /etc); below /etc and /boot
+  // every directory is the machine's configuration (`cp -r dist/. /etc/nginx/`).
   if ((p === "cp" || p === "rsync") && pos.length >= 2 && !an.flags.has("-t") && !an.flags.has("-n") && !an.flags.has("--dry-run") && [...an.flags].some((f) => /^-[a-zA-Z]*[rRa]/.test(f) || f === "--recursive" || f === "--archive")) {
     const dest = pos[pos.length - 1] ?? "";
     const abs = resolvePath(dest, cmd.cwd, "/nonexistent-home").replace(/\/+$/, "") || "/";
     const content = pos.slice(0, -1).some((w) => /\/\.?$|\/\*$/.test(w) || (p === "rsync" && w.endsWith("/")));
     const home = abs === resolvePath("~", "/", "/nonexistent-home") || /^\/(?:home|Users)\/[^/]+$|^\/root$/.test(abs);
-    // `rsync -a --delete empty/ ~/` already deletes there: one effect for one destination.
-    const deleted = out.some((e) => e.kind === "delete" && e.paths.includes(dest));
+    // `rsync -a --delete empty/ ~/` already deletes there, `cp -a x/ /boot/grub` already replaces a system file: one effect
+    // for one destination.
+    const deleted = out.some((e) => (e.kind === "delete" || e.kind === "system-write") && e.paths.includes(dest));
     // `cp -r templates/* ~/.config/nvim/`: a tree copied into a tool's configuration under the home replaces its files.
     const homeConfig = HOME_CONFIG_DIR.test(abs) && !HOME_CACHE_DIR.test(abs);
-    if (!deleted && !(dyn[pos.length - 1] ?? false) && (/^\/(?:etc|usr|bin|sbin|boot|lib|lib32|lib64|opt|System|Library)?$/.test(abs) || (home && content) || homeConfig)) out.push(effect("system-write", `copies a tree over ${dest}`, [dest]));
+    if (!deleted && !(dyn[pos.length - 1] ?? false) && (/^\/(?:etc|usr|bin|sbin|boot|lib|lib32|lib64|opt|System|Library)?$/.test(abs) || /^\/(?:etc|boot)\//.test(abs) || (home && content) || homeConfig)) out.push(effect("system-write", `copies a tree over ${dest}`, [dest]));
   }
   // `rm /etc/passwd`, `sudo rm /etc/hosts`, `cd /; rm etc/passwd`: deleting one system file changes the machine;
   // `rm ~/.ssh/id_rsa`: deleting a key or credential loses it. A single file elsewhere outside the project runs.
@@ -407,6 +427,19 @@ function outputFiles(cmd: SimpleCommand): string[] {
 
 /** A directory of dotfiles under a home (`~/.config/nvim`, `~/.ssh`, `~/.claude`), and the caches among them. */
 const HOME_CONFIG_DIR = /^\/(?:home\/[^/]+|Users\/[^/]+|root)\/\.[^/]+(?:\/.*)?$/;
+/** zip's operands (the archive, then the files), with their dynamic marks: past its options and their values, before `-x`/`-i` lists. */
+function zipOperands(cmd: SimpleCommand): [string, boolean][] {
+  const valued = new Set(["-b", "-n", "-P", "-t", "-tt", "-O", "-Z", "-s", "-sp", "--password", "--temp-path", "--suffixes", "--output-file", "--compression-method", "--split-size"]);
+  const out: [string, boolean][] = [];
+  for (let k = 1; k < cmd.argv.length; k++) {
+    const w = cmd.argv[k] ?? "";
+    if (w === "-x" || w === "-i" || w === "--exclude" || w === "--include") break;
+    if (valued.has(w)) k++;
+    else if (!w.startsWith("-") || w === "-") out.push([w, cmd.dynamic[k] ?? false]);
+  }
+  return out;
+}
+
 const HOME_CACHE_DIR = /^\/(?:home\/[^/]+|Users\/[^/]+|root)\/\.(?:cache|npm|yarn|pnpm-store|bun|deno|gradle|m2|cargo|nuget|ccache|pub-cache|local\/share\/(?:Trash|pnpm))(?:\/|$)/;
 
 /** Home dotfiles that are caches or histories of a viewer, recreated at will (`rm ~/.zcompdump`). */

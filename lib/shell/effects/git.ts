@@ -18,23 +18,51 @@ export function ghEffects(cmd: SimpleCommand, an: Analysis): Effect[] {
   return /^\/?repos\/[^/]+\/[^/]+\/?$/.test(path) ? [effect("remote-branch", `deletes the repository ${path}`, [], { branches: ["*"] })] : [];
 }
 
-/** The work tree a git command acts on, as a path word: its `-C dir`, else the cwd ("."). */
+/**
+ * The work tree a git command acts on, as a path word: its `--work-tree` (or `-c core.worktree=`), relative to its
+ * `-C dir`, else that dir, else the cwd ("."). `--git-dir` alone names the repository, not the files: git then takes
+ * the current directory as the work tree (`git --git-dir=/tmp/x/.git reset --hard` overwrites the files here).
+ */
 function repoDir(cmd: SimpleCommand): [string, boolean] {
   let dir = ".";
   let dyn = false;
+  let tree: [string, boolean] | undefined;
   for (let i = 1; i < cmd.argv.length; i++) {
     const w = cmd.argv[i] ?? "";
     if (!w.startsWith("-")) break;
-    if (w === "-C" || w === "--work-tree" || w === "--git-dir") {
-      const v = cmd.argv[i + 1] ?? ".";
-      dir = w === "-C" && dir !== "." && !v.startsWith("/") ? `${dir}/${v}` : v;
-      dyn = dyn || (cmd.dynamic[i + 1] ?? false);
-      if (w === "--git-dir") dir = dir.replace(/\/\.git\/?$/, "") || ".";
-      i++;
-    } else if (w.startsWith("--work-tree=")) dir = w.slice(12);
-    else if (w === "-c") i++;
+    const valued = w === "-C" || w === "--work-tree" || w === "--git-dir" || w === "-c";
+    const v = valued ? (cmd.argv[i + 1] ?? ".") : w.slice(w.indexOf("=") + 1);
+    const vDyn = valued ? (cmd.dynamic[i + 1] ?? false) : (cmd.dynamic[i] ?? false);
+    if (w === "-C") {
+      dir = dir !== "." && !v.startsWith("/") ? `${dir}/${v}` : v;
+      dyn = dyn || vDyn;
+    } else if (w === "--work-tree" || w.startsWith("--work-tree=")) tree = [v, vDyn];
+    else if (w === "-c" && /^core\.worktree=/i.test(v)) tree = tree ?? [v.slice(v.indexOf("=") + 1), vDyn];
+    if (valued) i++;
   }
-  return [dir, dyn];
+  if (tree === undefined) return [dir, dyn];
+  return [joinDir(dir, tree[0]), dyn || tree[1]];
+}
+
+/** A path operand of a git command run in `dir` (its `-C`), as a path word the rules resolve against the cwd. */
+function joinDir(dir: string, w: string): string {
+  return dir === "." || w.startsWith("/") || w.startsWith("~") ? w : `${dir}/${w}`;
+}
+
+/** An expiry that still keeps recent entries: `90.days.ago`, `2.weeks`, `never`. */
+const GRACE = /^(?:never|false|\d+[. ]?(?:days?|weeks?|months?|years?)(?:[. ]ago)?)$/i;
+
+/** The expiry times a `reflog expire` is given, by option or by `-c gc.reflogExpire*=`. */
+function expireValues(cmd: SimpleCommand): string[] {
+  const out: string[] = [];
+  cmd.argv.forEach((w, k) => {
+    const opt = /^--expire(?:-unreachable)?(?:=(.*))?$/.exec(w);
+    if (opt) out.push(opt[1] ?? cmd.argv[k + 1] ?? "");
+    const conf = /^gc\.reflogexpire(?:unreachable)?=(.*)$/i.exec(w);
+    if (conf && cmd.argv[k - 1] === "-c") out.push(conf[1] ?? "");
+    if (cmd.dynamic[k] && (opt || conf)) out.push("");
+  });
+  return out;
 }
 
 const PATHSPEC_ALL = /^(?:\.|\*|:\/|\.\/|:\/\*|\.\/\*|:)$/;
@@ -87,14 +115,20 @@ export function gitEffects(cmd: SimpleCommand, an: Analysis): Effect[] {
       if (f.has("-m") && f.has("-f")) return history(`force-renames a branch over ${pos[pos.length - 1] ?? "an existing one"}, whose commits are then unreferenced`);
       return f.has("-f") && pos.length >= 1 && !f.has("-c") ? history(`resets branch ${pos[0]} to ${pos[1] ?? "HEAD"}, dropping its commits`) : [];
     case "worktree":
-      return pos[0] === "remove" && f.has("-f") ? discard(`removes worktree ${pos[1] ?? ""} with its uncommitted changes`) : [];
+      // The work lost is the removed worktree's, wherever it lives: a scratch one under /tmp is spared like a scratch clone.
+      if (pos[0] !== "remove" || !f.has("-f")) return [];
+      return [effect("discard-work", `removes worktree ${pos[1] ?? ""} with its uncommitted changes`, [pos[1] === undefined ? dir : joinDir(dir, pos[1])], { dynamic: [dirDyn || (an.positionalDynamic[1] ?? false)] })];
     case "submodule":
-      return pos[0] === "deinit" && f.has("-f") ? discard("removes submodule work trees with their uncommitted changes") : [];
+      if (pos[0] === "deinit" && f.has("-f")) return discard("removes submodule work trees with their uncommitted changes");
+      // `submodule update --force` checks each submodule out again over its local changes.
+      return pos[0] === "update" && f.has("-f") ? discard("checks the submodules out over their uncommitted changes (submodule update --force)") : [];
     case "add":
       return f.has("-f") || f.has("--force") ? (pos.some((w) => isSecretPath(w)) ? [effect("secret-read", `stages ignored secrets for commit: ${pos.filter((w) => isSecretPath(w)).join(" ")}`, pos.filter((w) => isSecretPath(w)))] : []) : [];
     case "reflog":
       if (f.has("-n") || f.has("--dry-run")) return [];
-      return pos[0] === "expire" || pos[0] === "delete" ? history(`drops reflog entries (reflog ${pos[0]}), the way back to lost commits`) : [];
+      if (pos[0] === "delete") return history("drops reflog entries (reflog delete), the way back to lost commits");
+      // `reflog expire --all` alone, or `--expire=90.days.ago`, keeps a grace period: only entries past it go.
+      return pos[0] === "expire" && expireValues(cmd).some((v) => !GRACE.test(v)) ? history("drops reflog entries now (reflog expire), the way back to lost commits") : [];
     case "gc":
     case "prune": {
       if (f.has("-n") || f.has("--dry-run")) return [];
