@@ -18,8 +18,8 @@ const SECRET_DIRS = new Set([".ssh", ".aws", ".gnupg", ".password-store"]);
 /** Inside ~/.ssh, what is public. */
 const SSH_PUBLIC = new Set(["known_hosts", "known_hosts.old", "config", "authorized_keys"]);
 
-/** Data files (not code) whose name says they hold credentials: `gcp-credentials.json`, `db-secret.yaml`, `firebase-service-account.json`, `kubeconfig`. */
-const CREDENTIAL_WORD = /(?:^|[-_.])(?:credentials?|secrets?|service[-_]?account(?:[-_]?key)?|serviceaccountkey|kubeconfig)(?:[-_.]|$)/;
+/** Data files (not code) whose name says they hold credentials: `gcp-credentials.json`, `oauth_creds.json`, `db-secret.yaml`, `firebase-service-account.json`, `kubeconfig`. */
+const CREDENTIAL_WORD = /(?:^|[-_.])(?:credentials?|creds|secrets?|service[-_]?account(?:[-_]?key)?|serviceaccountkey|kubeconfig)(?:[-_.]|$)/;
 const DATA_EXT = /\.(?:json|ya?ml|toml|env|ini|xml|txt|conf|cfg|properties)$/;
 /** A template, a schema or a fake names the shape of a secret, not one. */
 const NOT_REAL = /(?:^|[-_.])(?:example|sample|template|tmpl|dist|schema|mock|fake|dummy|placeholder)(?:[-_.]|$)/;
@@ -65,6 +65,9 @@ function isSecretName(word: string): boolean {
   if (base === "environ" && /(?:^|[@=:])\/proc\/[^/]+$/.test(grand)) return true;
   if (parent === ".kube" && base.startsWith("config")) return true;
   if (parent === ".docker" && base === "config.json") return true;
+  // A tool's login under a dot-directory (`~/.config/composer/auth.json`, `~/.composer/auth.json`, `~/.codex/auth.json`);
+  // an `auth.json` elsewhere is as often an i18n bundle (`locales/en/auth.json`).
+  if (base === "auth.json" && (parent.startsWith(".") || grand.includes("/.") || grand.startsWith("."))) return true;
   // A Chromium-family browser's saved logins and cookies (`~/.config/google-chrome/Default/Login Data`).
   if ((base === "cookies" || base === "login data" || base === "web data") && /(?:chrom|brave|edge|vivaldi|opera)/i.test(grand)) return true;
   if (parent === "gh" && base === "hosts.yml" && grand.endsWith("/.config/gh")) return true;
