@@ -1402,4 +1402,57 @@ describe("effectsOf on the fresh7 round-3 classes (each must-stop shape beside a
       expect(kinds(line)).toEqual(expected);
     });
   });
+  describe("fresh8: an in-place edit of a system file writes it, as a redirection into it does", () => {
+    it.each([
+        ["sed -i 's/8080/9090/' /etc/hosts", ["system-write /etc/hosts"]],
+        ["sed -i.bak 's/a/b/' ../../../etc/nginx/nginx.conf", ["system-write ../../../etc/nginx/nginx.conf"]],
+        ["perl -pi -e 's/a/b/' /usr/local/etc/app.conf", ["system-write /usr/local/etc/app.conf"]],
+        ["ruby -i -pe 'gsub(/a/,\"b\")' /etc/hosts", ["system-write /etc/hosts"]],
+        ["sed -i 's/a/b/' config/dev.yml", []],
+        ["perl -pi -e 's/a/b/' src/app.pl", []],
+        ["ruby -i -pe 'gsub(/a/,\"b\")' Gemfile", []],
+    ] as [string, string[]][])("should derive from %s its effects", (line, expected) => {
+      expect(kinds(line)).toEqual(expected);
+    });
+  });
+  describe("fresh8: a tool's auth.json under a dot-directory and a *creds* data file are secrets; an i18n auth.json is not", () => {
+    it.each([
+        ["grep password ~/.config/composer/auth.json", ["secret-read /home/user/.config/composer/auth.json"]],
+        ["cat ~/.composer/auth.json", ["secret-read /home/user/.composer/auth.json"]],
+        ["cat ~/.codex/auth.json", ["secret-read /home/user/.codex/auth.json"]],
+        ["cat ~/.gemini/oauth_creds.json", ["secret-read /home/user/.gemini/oauth_creds.json"]],
+        ["cat config/db-creds.yaml", ["secret-read config/db-creds.yaml"]],
+        ["cat public/locales/en/auth.json", []],
+        ["jq . src/i18n/auth.json", []],
+        ["cat src/creds.ts", []],
+    ] as [string, string[]][])("should derive from %s its effects", (line, expected) => {
+      expect(kinds(line)).toEqual(expected);
+    });
+  });
+  describe("fresh8: dotnet nuget reaches a feed only to push or delete; locals --clear and sources stay here", () => {
+    it.each([
+        ["dotnet nuget push bin/Release/app.1.0.0.nupkg --source nuget.org", ["publish"]],
+        ["dotnet nuget delete Acme.Core 1.0.0 --source nuget.org", ["publish"]],
+        ["dotnet nuget locals all --clear", []],
+        ["dotnet nuget list source", []],
+    ] as [string, string[]][])("should derive from %s its effects", (line, expected) => {
+      expect(kinds(line)).toEqual(expected);
+    });
+  });
+  describe("fresh8: rd /s /q typed at PowerShell deletes the tree; an environment filter on a plain name prints no secret", () => {
+    it.each([
+        ["rd /s /q C:\\Users\\user\\Documents", ["delete -r /home/user/Documents"]],
+        ["rmdir /s /q ..\\other", ["delete -r ../other"]],
+        ["rd /s /q .\\bin", ["delete -r ./bin"]],
+        ["del /q .\\logs\\app.log", ["delete ./logs/app.log"]],
+        ["Get-ChildItem Env: | Where-Object Name -like '*TOKEN*'", ["secret-read env:"]],
+        ["Get-ChildItem Env: | Where-Object Name -like 'AWS_*'", ["secret-read env:"]],
+        ["Get-ChildItem Env: | Where-Object Name -like '*'", ["secret-read env:"]],
+        ["Get-ChildItem Env: | Where-Object Value -like '*dev*'", ["secret-read env:"]],
+        ["Get-ChildItem Env: | Where-Object Name -like 'DOTNET_*'", []],
+        ["gci env: | ? Name -match '^NODE_'", []],
+    ] as [string, string[]][])("should derive from %s its effects (PowerShell tool)", (line, expected) => {
+      expect(psKinds(line)).toEqual(expected);
+    });
+  });
 });
