@@ -91,6 +91,10 @@ const RUNS_FILE = /^(?:sh|bash|zsh|dash|ksh|fish|source|\.|python[0-9.]*|perl|ru
  * symlink or hard link made to a secret then read (`ln -s ~/.ssh/id_rsa notes.txt && cat notes.txt`). What a
  * link already in the project points to is not known: the hot path does no I/O.
  */
+/** Programs that put their arguments into a request body, header or URL (ssh and scp take a variable as a host as often). */
+const DATA_SENDERS = new Set(["curl", "wget", "http", "https", "xh", "nc", "ncat", "netcat", "socat", "invoke-webrequest", "invoke-restmethod", "iwr", "irm"]);
+const LOCAL_URL = /^(?:https?:\/\/)?(?:localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1\])(?:[:/]|$)/;
+
 export function lineEffects(commands: readonly SimpleCommand[]): Map<SimpleCommand, Effect[]> {
   const hit = lineCache.get(commands);
   if (hit) return hit;
@@ -110,7 +114,14 @@ export function lineEffects(commands: readonly SimpleCommand[]): Map<SimpleComma
   const envFiles = new Set<string>();
   /** The previous command was `docker inspect` piped on: its JSON holds the container's environment. */
   let inspected = false;
+  /** A secret file was sourced into the shell (`source .env`, `set -a; . ./.env.local`): any variable after it may be one of its secrets. */
+  let secretsSourced = false;
   for (const c of commands) {
+    // `source .env && curl -d "db=$DATABASE_URL" URL`: the variable's name says nothing, its origin does.
+    if (secretsSourced && DATA_SENDERS.has(c.program) && c.argv.some((w, k) => k > 0 && c.dynamic[k] === true && /\$\{?[A-Za-z_]/.test(w)) && !c.argv.some((w) => LOCAL_URL.test(w))) {
+      add(c, effect("network-send", `${c.program} sends a variable of a secret file sourced earlier on the line`, [], { data: "secret" }));
+    }
+    if ((c.program === "source" || c.program === ".") && c.argv.slice(1).some((w) => isSecretPath(w))) secretsSourced = true;
     // `docker inspect web | jq '.[0].Config.Env'`: the filter picks the environment (its secrets) out of the JSON.
     if (inspected && c.argv.slice(1).some((w) => /(?:^|[.\s'"])Env\b|^\.(?:\[\d*\]\.?)?Config$/.test(w))) add(c, effect("secret-read", `${c.program} picks the container's environment out of docker inspect`));
     // `env > /tmp/e && curl -F f=@/tmp/e URL`: the environment, put in a file, then sent.

@@ -143,6 +143,8 @@ function secretCommand(cmd: SimpleCommand, an: Analysis): string | undefined {
   if (p === "gh" && an.sub === "auth" && pos[0] === "token") return "prints the GitHub token";
   // `git credential fill` asks the helper for the stored password and prints it.
   if (p === "git" && ((a.includes("credential") && a.includes("fill")) || (a.some((w) => /^credential-\w+$/.test(w)) && a.includes("get")))) return "prints a stored git credential";
+  // `npm config get //registry.npmjs.org/:_authToken`: a registry credential read back from the user's .npmrc.
+  if ((p === "npm" || p === "pnpm" || p === "yarn") && (an.sub === "config" || an.sub === "c") && pos[0] === "get" && /auth|token|password|_pass/i.test(pos[1] ?? "")) return "prints a package registry credential";
   if (p === "aws" && an.sub === "configure" && pos[0] === "get" && /secret|key|token/i.test(pos[1] ?? "")) return "prints an AWS credential";
   if (p === "aws" && (an.sub === "sts" || an.sub === "ecr") && /get-session-token|get-login-password/.test(pos[0] ?? "")) return "prints an AWS credential";
   if (p === "vault" && (an.sub === "read" || (an.sub === "kv" && pos[0] === "get"))) return "prints a Vault secret";
@@ -217,6 +219,12 @@ function printsNothingOf(cmd: SimpleCommand): boolean {
     const prog = a.slice(1).find((w) => !w.startsWith("-")) ?? "";
     const rest = prog.replace(/\b(?:BEGIN|END)\s*\{[^{}]*\}/g, "");
     return rest.trim() === "" && prog !== "" && !/\$|getline/.test(prog);
+  }
+  // `sed -i 's/x/y/' .env`: in place, everything sed prints goes back into the file; only a `w` (to /dev/stdout)
+  // or an `e` (run) command could show it, so any word that might hold one keeps it a reader.
+  if (p === "sed" && a.slice(1).some((w) => /^-[nrEsuz]*i/.test(w) || w.startsWith("--in-place"))) {
+    const words = a.slice(1).filter((w) => !w.startsWith("-")).join("\n");
+    return !/(?:^|[;\n{}/])\s*[weWF](?:\s|$)|\/[gpIiMm0-9]*[we]/.test(words);
   }
   if (p === "openssl") {
     const sub = a[1] ?? "";
