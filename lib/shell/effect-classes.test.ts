@@ -1512,4 +1512,21 @@ describe("effectsOf on the fresh7 round-3 classes (each must-stop shape beside a
       expect(kinds(line)).toEqual(expected);
     });
   });
+  describe("fresh8: shx runs shelljs commands; a package runner's own words read no file; a config dump searched for secrets prints them", () => {
+    it.each([
+        ["npx shx rm -rf ../sibling-app", ["delete -r ../sibling-app"]],
+        ["npx shx --silent rm -rf ~/x", ["delete -r /home/user/x"]],
+        ["npx shx rm -rf dist", ["delete -r dist"]],
+        ["npx dotenv -e .env.test -- jest", []],
+        ["npx dotenv -e .env -- cat .env", ["secret-read .env"]],
+        ["docker compose config | grep -i password", ["secret-read"]],
+        ["docker-compose -f a.yml config | rg SECRET", ["secret-read"]],
+        ["git config --list | grep -i token", ["secret-read"]],
+        ["docker compose config | grep image", []],
+        ["docker compose config --services | grep -i token", []],
+        ["docker ps | grep password", []],
+    ] as [string, string[]][])("should derive from %s its effects", (line, expected) => {
+      expect(kinds(line)).toEqual(expected);
+    });
+  });
 });

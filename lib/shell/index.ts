@@ -293,7 +293,17 @@ export function compileCommandCondition(cond: CommandCondition, compile: (patter
   const pathHit = (w: string, dynamic: boolean, cwd: string, ctx: ShellContext, except: { path: string; self: boolean }[], remote = false): boolean => {
     // A `$X` kept as text is unknown even where the word lost its flag (find "$ROOT" -delete).
     // `cd - && rm -rf *`: a relative path in a directory that cannot be known is unknown too.
-    if (dynamic && !w.startsWith("/")) return pathClass === "any" || (pathClass === "unknown" && (/^[$`]/.test(w) || cwd === ""));
+    if (dynamic && !w.startsWith("/")) {
+      // `xargs -I{} rm -rf ../{}`, `rm -rf ../$X`: whatever the unknown part is, it stays under the literal directory
+      // before it, and that one climbs out of the project.
+      const cut = w.search(/[$`]/);
+      const dir = cut > 0 ? w.slice(0, w.lastIndexOf("/", cut) + 1) : "";
+      if (pathClass === "outside_project" && cwd !== "" && /(?:^|\/)\.\.\/$|(?:^|\/)\.\.\/.*\/$/.test(dir)) {
+        const p = resolvePath(dir, cwd, ctx.home);
+        if (!spared(p, except) && pathInClass(p, "outside_project", ctx.projectRoot, ctx.home, ctx.guard)) return true;
+      }
+      return pathClass === "any" || (pathClass === "unknown" && (/^[$`]/.test(w) || cwd === ""));
+    }
     if (pathClass === "unknown") return false;
     // On another host (`ssh host 'rm -rf /srv/x'`) the project means nothing; only the root, homes and system dirs do.
     // There a system's own trees still hold its state: `ssh db 'rm -rf /var/lib/postgresql/16/main'`, `kubectl exec p -- rm -rf /data/*`.

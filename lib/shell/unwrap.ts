@@ -201,6 +201,12 @@ function wrapped(a: string[], s: number, cwdIn: string, home: string, aliases: R
     case "busybox":
     case "toybox":
       return { from: s + 1, label: p };
+    case "shx": {
+      // shelljs's command line (`npx shx rm -rf dist`): its own `--silent`/`--verbose` come before the command it runs.
+      let i = s + 1;
+      while ((a[i] ?? "").startsWith("--")) i++;
+      return { from: i, label: p };
+    }
     case "git":
       return gitAlias(a, s, aliases);
     case "bwrap": {

@@ -117,6 +117,8 @@ const NON_READERS = new Set([
   "test-path", "get-item", "gi", "get-itemproperty", "new-item", "ni", "set-location", "cd", "split-path", "resolve-path", "get-acl", "measure-object", "write-host", "write-output",
   // Sizes, counts and digests tell nothing of the content.
   "wc", "md5sum", "sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum", "shasum", "b2sum", "cksum", "sum",
+  // Runners whose command is read on its own (`npx dotenv -e .env.test -- jest`: what dotenv does is judged as dotenv).
+  "npx", "bunx", "pnpx", "shx",
   "shred", "wipe", "srm", "truncate", "ssh-keygen", "ssh-add", "gpg-agent", "export", "set", "unset", "source", ".", "direnv", "dotenv", "docker", "docker-compose", "kill", "sleep", "true", "false",
 ]);
 
