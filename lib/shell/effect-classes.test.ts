@@ -1529,4 +1529,20 @@ describe("effectsOf on the fresh7 round-3 classes (each must-stop shape beside a
       expect(kinds(line)).toEqual(expected);
     });
   });
+  describe("fresh8: an editor's ex `!` runs a shell line; 7z -sdel and zip -m delete what they archive; vagrant destroy takes the VM's disks", () => {
+    it.each([
+        ["vim -c ':!rm -rf ~/src' -c ':q'", ["delete -r /home/user/src"]],
+        ["nvim +'silent !rm -rf ~'", ["delete -r /home/user"]],
+        ["vim -c ':%s/foo/bar/g' -c ':wq' src/app.ts", []],
+        ["vim +10 src/app.ts", []],
+        ["7z a -sdel /tmp/x.7z ~/projects", ["delete -r /home/user/projects"]],
+        ["zip -rm /tmp/x.zip ~/Documents", ["delete -r /home/user/Documents"]],
+        ["7z a /tmp/x.7z ~/projects", []],
+        ["zip -r docs.zip docs/", []],
+        ["vagrant destroy -f", ["remote-delete"]],
+        ["vagrant up", []],
+    ] as [string, string[]][])("should derive from %s its effects", (line, expected) => {
+      expect(kinds(line)).toEqual(expected);
+    });
+  });
 });

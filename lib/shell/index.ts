@@ -104,6 +104,7 @@ export function parseCacheSize(): { entries: number; bytes: number } {
  * result is cached, because every rule with a `command` condition asks about the same line.
  */
 /** On another host or in a container: the trees a system and its databases keep their state in. */
+const REMOTE_HOME = /^\/(?:home|Users)\/[^/]+\/?(?:\*)?$/;
 const REMOTE_SYSTEM_TREE = /^\/(?:etc|usr|bin|sbin|boot|lib|lib32|lib64|root|data|var\/lib|var\/opt)(?:\/|$)/;
 
 export function parseShell(command: string, opts: ParseOptions): ParseResult {
@@ -307,6 +308,8 @@ export function compileCommandCondition(cond: CommandCondition, compile: (patter
     if (pathClass === "unknown") return false;
     // On another host (`ssh host 'rm -rf /srv/x'`) the project means nothing; only the root, homes and system dirs do.
     // There a system's own trees still hold its state: `ssh db 'rm -rf /var/lib/postgresql/16/main'`, `kubectl exec p -- rm -rf /data/*`.
+    // A home there (`/home/deploy`, `/Users/ci`) is a home whoever owns it: only the home itself, not what is below it.
+    if (remote && (pathClass === "outside_project" || pathClass === "home_or_root") && REMOTE_HOME.test(resolvePath(w, "/", ctx.home))) return true;
     if (remote && pathClass === "outside_project") return REMOTE_SYSTEM_TREE.test(resolvePath(w, "/", ctx.home));
     if (remote && (pathClass === "project_root" || pathClass === "inside_project")) return false;
     // `~user` is another user's home: outside the project, and a home.

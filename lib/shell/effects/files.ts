@@ -209,6 +209,16 @@ export function fileEffects(cmd: SimpleCommand, an: Analysis): Effect[] {
       if (files.length > 0) out.push(effect("delete", `archives then deletes ${files.join(" ")}`, files, { recursive: true }));
       break;
     }
+    case "7z":
+    case "7za":
+    case "7zz":
+    case "zip": {
+      // `7z a -sdel x.7z dir`, `zip -rm x.zip dir`: archived, then the originals deleted (as `tar --remove-files`).
+      const moves = p === "zip" ? cmd.argv.slice(1).some((w) => /^-[a-zA-Z0-9]*m[a-zA-Z0-9]*$/.test(w) || w === "--move") : cmd.argv[1] === "a" && cmd.argv.includes("-sdel");
+      const files = p === "zip" ? pos.slice(1) : pos.slice(2);
+      if (moves && files.length > 0) out.push(effect("delete", `archives then deletes ${files.join(" ")}`, files, { dynamic: dyn.slice(p === "zip" ? 1 : 2), recursive: true }));
+      break;
+    }
     case "chmod":
     case "chown":
     case "chgrp": {

@@ -501,6 +501,9 @@ function schemaReset(cmd: SimpleCommand): string | undefined {
       return ops[0] === "remove" ? `${p} remove` : undefined;
     case "sam":
       return ops[0] === "delete" ? "sam delete" : undefined;
+    // A development VM's disks go with it.
+    case "vagrant":
+      return ops[0] === "destroy" ? "vagrant destroy" : undefined;
     default:
       // `python manage.py flush`: the script names the framework.
       if (/^python[0-9.]*$/.test(p) && /(?:^|\/)manage\.py$/.test(ops[0] ?? "") && MANAGE_TASK.test(ops[1] ?? "")) return `manage.py ${ops[1]}`;
