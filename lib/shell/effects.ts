@@ -91,6 +91,23 @@ const RUNS_FILE = /^(?:sh|bash|zsh|dash|ksh|fish|source|\.|python[0-9.]*|perl|ru
  * symlink or hard link made to a secret then read (`ln -s ~/.ssh/id_rsa notes.txt && cat notes.txt`). What a
  * link already in the project points to is not known: the hot path does no I/O.
  */
+const SECRET_WORD = /secret|token|passw|api_?key|private|credential/i;
+
+/** Commands that print configuration with its secrets resolved into it: `docker compose config`, `heroku config`, `helm get values`. */
+function configDump(c: SimpleCommand): boolean {
+  const ops = c.argv.slice(1).filter((w) => !w.startsWith("-"));
+  const a = c.argv;
+  if ((c.program === "docker" || c.program === "podman") && ops[0] === "compose" && ops.includes("config")) return !a.some((w) => /^--(?:services|volumes|images|profiles|networks|hash)$|^(?:-q|--quiet)$/.test(w));
+  if (c.program === "docker-compose" && ops.includes("config")) return !a.some((w) => /^--(?:services|volumes|images|profiles|networks|hash)$|^(?:-q|--quiet)$/.test(w));
+  if (c.program === "heroku" && (ops[0] === "config" || ops[0] === "config:get")) return true;
+  if (c.program === "helm" && ops[0] === "get" && (ops[1] === "values" || ops[1] === "all")) return true;
+  return c.program === "git" && ops[0] === "config" && a.some((w) => w === "--list" || w === "-l");
+}
+
+/** Programs that put their arguments into a request body, header or URL (ssh and scp take a variable as a host as often). */
+const DATA_SENDERS = new Set(["curl", "wget", "http", "https", "xh", "nc", "ncat", "netcat", "socat", "invoke-webrequest", "invoke-restmethod", "iwr", "irm"]);
+const LOCAL_URL = /^(?:https?:\/\/)?(?:localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1\])(?:[:/]|$)/;
+
 export function lineEffects(commands: readonly SimpleCommand[]): Map<SimpleCommand, Effect[]> {
   const hit = lineCache.get(commands);
   if (hit) return hit;
@@ -110,7 +127,20 @@ export function lineEffects(commands: readonly SimpleCommand[]): Map<SimpleComma
   const envFiles = new Set<string>();
   /** The previous command was `docker inspect` piped on: its JSON holds the container's environment. */
   let inspected = false;
+  /** A secret file was sourced into the shell (`source .env`, `set -a; . ./.env.local`): any variable after it may be one of its secrets. */
+  let secretsSourced = false;
+  let prev: SimpleCommand | undefined;
   for (const c of commands) {
+    // `docker compose config | grep -i password`: a dump of resolved configuration (the .env's values put in), searched for its secrets.
+    if (prev !== undefined && prev.pipeTo[0] === c.program && (c.program === "grep" || c.program === "egrep" || c.program === "rg") && configDump(prev) && c.argv.slice(1).some((w) => !w.startsWith("-") && SECRET_WORD.test(w))) {
+      add(c, effect("secret-read", `${c.program} picks secrets out of ${prev.program}'s resolved configuration`));
+    }
+    prev = c;
+    // `source .env && curl -d "db=$DATABASE_URL" URL`: the variable's name says nothing, its origin does.
+    if (secretsSourced && DATA_SENDERS.has(c.program) && c.argv.some((w, k) => k > 0 && c.dynamic[k] === true && /\$\{?[A-Za-z_]/.test(w)) && !c.argv.some((w) => LOCAL_URL.test(w))) {
+      add(c, effect("network-send", `${c.program} sends a variable of a secret file sourced earlier on the line`, [], { data: "secret" }));
+    }
+    if ((c.program === "source" || c.program === ".") && c.argv.slice(1).some((w) => isSecretPath(w))) secretsSourced = true;
     // `docker inspect web | jq '.[0].Config.Env'`: the filter picks the environment (its secrets) out of the JSON.
     if (inspected && c.argv.slice(1).some((w) => /(?:^|[.\s'"])Env\b|^\.(?:\[\d*\]\.?)?Config$/.test(w))) add(c, effect("secret-read", `${c.program} picks the container's environment out of docker inspect`));
     // `env > /tmp/e && curl -F f=@/tmp/e URL`: the environment, put in a file, then sent.

@@ -104,6 +104,7 @@ export function parseCacheSize(): { entries: number; bytes: number } {
  * result is cached, because every rule with a `command` condition asks about the same line.
  */
 /** On another host or in a container: the trees a system and its databases keep their state in. */
+const REMOTE_HOME = /^\/(?:home|Users)\/[^/]+\/?(?:\*)?$/;
 const REMOTE_SYSTEM_TREE = /^\/(?:etc|usr|bin|sbin|boot|lib|lib32|lib64|root|data|var\/lib|var\/opt)(?:\/|$)/;
 
 export function parseShell(command: string, opts: ParseOptions): ParseResult {
@@ -299,10 +300,22 @@ export function compileCommandCondition(cond: CommandCondition, compile: (patter
   const pathHit = (w: string, dynamic: boolean, cwd: string, ctx: ShellContext, except: { path: string; self: boolean }[], remote = false): boolean => {
     // A `$X` kept as text is unknown even where the word lost its flag (find "$ROOT" -delete).
     // `cd - && rm -rf *`: a relative path in a directory that cannot be known is unknown too.
-    if (dynamic && !w.startsWith("/")) return pathClass === "any" || (pathClass === "unknown" && (/^[$`]/.test(w) || cwd === ""));
+    if (dynamic && !w.startsWith("/")) {
+      // `xargs -I{} rm -rf ../{}`, `rm -rf ../$X`: whatever the unknown part is, it stays under the literal directory
+      // before it, and that one climbs out of the project.
+      const cut = w.search(/[$`]/);
+      const dir = cut > 0 ? w.slice(0, w.lastIndexOf("/", cut) + 1) : "";
+      if (pathClass === "outside_project" && cwd !== "" && /(?:^|\/)\.\.\/$|(?:^|\/)\.\.\/.*\/$/.test(dir)) {
+        const p = resolvePath(dir, cwd, ctx.home);
+        if (!spared(p, except) && pathInClass(p, "outside_project", ctx.projectRoot, ctx.home, ctx.guard)) return true;
+      }
+      return pathClass === "any" || (pathClass === "unknown" && (/^[$`]/.test(w) || cwd === ""));
+    }
     if (pathClass === "unknown") return false;
     // On another host (`ssh host 'rm -rf /srv/x'`) the project means nothing; only the root, homes and system dirs do.
     // There a system's own trees still hold its state: `ssh db 'rm -rf /var/lib/postgresql/16/main'`, `kubectl exec p -- rm -rf /data/*`.
+    // A home there (`/home/deploy`, `/Users/ci`) is a home whoever owns it: only the home itself, not what is below it.
+    if (remote && (pathClass === "outside_project" || pathClass === "home_or_root") && REMOTE_HOME.test(resolvePath(w, "/", ctx.home))) return true;
     if (remote && pathClass === "outside_project") return REMOTE_SYSTEM_TREE.test(resolvePath(w, "/", ctx.home));
     if (remote && (pathClass === "project_root" || pathClass === "inside_project")) return false;
     // `~user` is another user's home: outside the project, and a home.

@@ -26,6 +26,18 @@ interface PsWord {
 
 /** Cmdlets that consume their input without printing it. */
 const COUNTS = new Set(["measure-object", "measure", "out-null"]);
+const WHERE = new Set(["where-object", "where", "?"]);
+/** A name pattern that could select a secret's variable (`*TOKEN*`, `*`, `AWS_*`), or one with too few letters to tell. */
+const SECRETISH_NAME = /SECRET|TOKEN|PASS|KEY|PRIVATE|CREDENTIAL|AUTH|AWS|AZURE|GITHUB|GH_|NPM|OPENAI|ANTHROPIC|SESSION|COOKIE/i;
+
+/** `Where-Object Name -like 'DOTNET_*'` (or `-match '^NODE_'`, `Key -eq 'PATH'`): a filter of the environment on a plain name. */
+function plainNameFilter(where: SimpleCommand | undefined): boolean {
+  if (where === undefined || !WHERE.has(where.program)) return false;
+  const a = where.argv.slice(1);
+  if (a.length !== 3 || !/^(?:\$_\.)?(?:name|key)$/i.test(a[0] ?? "") || !/^-[ic]?(?:like|match|eq)$/i.test(a[1] ?? "") || where.dynamic[3]) return false;
+  const pattern = a[2] ?? "";
+  return /[A-Za-z]{2}/.test(pattern) && !SECRETISH_NAME.test(pattern);
+}
 const SEPARATORS = new Set([";", "\n", "&&", "||", "|", "&"]);
 
 /** Index just past the bracket closing the one at `start`, skipping quoted text (unbalanced: the end). */
@@ -412,10 +424,11 @@ export function readPowerShell(src: string, cwd: string, via: string[], host: Wi
       if (later.length > 0) for (const c of cmds) c.pipeTo = c.pipeTo.length === 0 ? later : [...c.pipeTo, ...later];
       later = [...cmds.map((c) => c.program), ...later];
     }
-    for (const cmds of pipeline)
-      for (const c of cmds) {
-        // `Get-ChildItem Env: | Measure-Object`: counted, never printed.
-        if (c.synthetic && c.program === "cat" && c.argv[1] === "env:" && c.pipeTo.length > 0 && COUNTS.has(c.pipeTo[0] ?? "")) continue;
+    for (let k = 0; k < pipeline.length; k++)
+      for (const c of pipeline[k] ?? []) {
+        // `Get-ChildItem Env: | Measure-Object`: counted, never printed; `| Where-Object Name -like 'DOTNET_*'`: only
+        // variables of a name that is no secret's are printed.
+        if (c.synthetic && c.program === "cat" && c.argv[1] === "env:" && c.pipeTo.length > 0 && (COUNTS.has(c.pipeTo[0] ?? "") || plainNameFilter(pipeline[k + 1]?.[0]))) continue;
         host.run(c);
       }
     pipeline = [];
@@ -645,7 +658,15 @@ function psStatement(wordsIn: PsWord[], vars: Map<string, string>, cwd: string, 
       targets = prev.argv.slice(1).filter((w) => !w.startsWith("-")).map((w) => windowsPath(w, home));
       dyn = targets.map((_, k) => prev.dynamic[k + 1] ?? false);
     }
-    const recursive = recurse || (prev !== undefined && LIST.has(prev.program) && prev.argv.includes("-recurse"));
+    // `rd /s /q C:\x` typed at PowerShell out of cmd habit: the switches are no paths, and `/s` says the whole tree was meant.
+    const cmdHabit = name === "rd" || name === "rmdir" || name === "del" || name === "erase";
+    const cmdSwitch = (t: string, k: number) => cmdHabit && !dyn[k] && /^\/[a-z]$/i.test(t);
+    const slashS = targets.some((t, k) => cmdSwitch(t, k) && t.toLowerCase() === "/s");
+    if (cmdHabit) {
+      dyn = dyn.filter((_, k) => !cmdSwitch(targets[k] ?? "", k));
+      targets = targets.filter((t, k) => !cmdSwitch(t, k));
+    }
+    const recursive = recurse || slashS || (prev !== undefined && LIST.has(prev.program) && prev.argv.includes("-recurse"));
     out.push(simple(["rm", ...(recursive ? ["-r"] : []), "-f", ...targets], [false, ...(recursive ? [false] : []), false, ...dyn], cwd, via));
     return out;
   }

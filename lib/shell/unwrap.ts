@@ -201,6 +201,12 @@ function wrapped(a: string[], s: number, cwdIn: string, home: string, aliases: R
     case "busybox":
     case "toybox":
       return { from: s + 1, label: p };
+    case "shx": {
+      // shelljs's command line (`npx shx rm -rf dist`): its own `--silent`/`--verbose` come before the command it runs.
+      let i = s + 1;
+      while ((a[i] ?? "").startsWith("--")) i++;
+      return { from: i, label: p };
+    }
     case "git":
       return gitAlias(a, s, aliases);
     case "bwrap": {
@@ -1050,8 +1056,19 @@ function launcherScript(a: string[], p: string): string | undefined {
   if (p === "deno" && a[1] === "task" && a.includes("--eval")) return a.slice(a.indexOf("--eval") + 1).find((w) => !w.startsWith("-"));
   if (p === "bun" && a[1] === "exec") return a[2];
   if (p === "npm" && (a[1] === "exec" || a[1] === "x")) return valueOf(["-c", "--call"]);
+  // `vim -c ':!rm -rf ~/src' -c ':q'`, `nvim +'silent !make'`: an editor's ex command `!` runs a shell line.
+  if (EDITORS.has(p)) {
+    for (let k = 1; k < a.length; k++) {
+      const w = a[k] ?? "";
+      const ex = w === "-c" || w === "--cmd" ? a[k + 1] : w.startsWith("+") ? w.slice(1) : undefined;
+      const m = ex === undefined ? null : /^:*\s*(?:sil(?:ent)?!?\s*|r(?:ead)?\s*|w(?:rite)?\s*)?!(.+)$/.exec(ex);
+      if (m?.[1] !== undefined) return m[1];
+    }
+  }
   return undefined;
 }
+
+const EDITORS = new Set(["vim", "vi", "nvim", "ex", "view", "gvim", "vimdiff", "nvi", "elvis"]);
 
 /** The recipe lines of makefile text: tab-indented lines, and what follows `;` on a rule line (`x: ; rm -rf ~`). */
 function makeRecipes(text: string): string[] {
@@ -1111,6 +1128,12 @@ function runsOther(cmd: SimpleCommand, api: Unwrapper, piped: string | undefined
       const m = /^(?:ProxyCommand|LocalCommand|KnownHostsCommand)\s*[=\s]\s*(.+)$/is.exec(opt);
       if (m?.[1] !== undefined && !/^none$/i.test(m[1])) api.script(m[1], cmd.cwd, `${p} -o ${opt.split(/[=\s]/)[0] ?? ""}`);
     }
+  }
+  if (p === "rsync" && cmd.argv.some((w) => w === "--delete" || w.startsWith("--delete-")) && !cmd.argv.some((w) => w === "--dry-run" || /^-[a-zA-Z]*n[a-zA-Z]*$/.test(w))) {
+    // `rsync -a --delete empty/ host:/home/deploy/`: the delete happens on the host, judged as a command run there.
+    const ops = cmd.argv.slice(1).filter((w) => !w.startsWith("-"));
+    const m = ops.length >= 2 ? /^(?:[\w.-]+@)?[\w.-]+:(?!:)([\w./~+-]*)$/.exec(ops[ops.length - 1] ?? "") : null;
+    if (m?.[1] !== undefined) api.script(`rm -rf -- ${m[1] === "" ? "~" : m[1]}`, cmd.cwd, "rsync --delete (remote)");
   }
   if (REMOTE.has(p)) {
     const rest = remoteCommand(cmd.argv, p);

@@ -93,10 +93,14 @@ export function fileEffects(cmd: SimpleCommand, an: Analysis): Effect[] {
       if ((pos[0] === "delete" || pos[0] === "purge" || pos[0] === "deletefile") && pos[1] !== undefined && !/^[\w-]+:/.test(pos[1])) out.push(effect("delete", `deletes ${pos[1]} (rclone ${pos[0]})`, [pos[1]], { dynamic: [dyn[1] ?? false], recursive: true }));
       break;
     case "sed":
-    case "perl": {
-      // In-place edits of a shell's startup files or authorized_keys: persistence, or a lockout.
+    case "perl":
+    case "ruby": {
+      // In-place edits of a shell's startup files or authorized_keys (persistence, or a lockout), or of a system
+      // file (`sed -i ... /etc/hosts`): the same as a redirection into it.
       if (!cmd.argv.some((w) => /^-[a-zA-Z]*i/.test(w) || w.startsWith("--in-place"))) break;
-      const hit = pos.filter((w) => isStartupFile(w) || isSecretPath(w) || (isHomeDotfile(resolvePath(w, cmd.cwd, "/nonexistent-home")) && !THROWAWAY_DOTFILE.test(w)));
+      // A secret file of the project (`sed -i ... .env.build`) is the agent's own work to edit; one elsewhere is not.
+      const inProject = (w: string) => cmd.cwd !== "" && resolvePath(w, cmd.cwd, "/nonexistent-home").startsWith(`${cmd.cwd.replace(/\/+$/, "")}/`);
+      const hit = pos.filter((w, k) => isStartupFile(w) || (isSecretPath(w) && !inProject(w)) || (!dyn[k] && SYSTEM_FILE.test(resolvePath(w, cmd.cwd, "/nonexistent-home"))) || (isHomeDotfile(resolvePath(w, cmd.cwd, "/nonexistent-home")) && !THROWAWAY_DOTFILE.test(w)));
       if (hit.length > 0) out.push(effect("system-write", `edits ${hit.join(" ")} in place`, hit));
       break;
     }

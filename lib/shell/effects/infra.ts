@@ -469,11 +469,23 @@ function schemaReset(cmd: SimpleCommand): string | undefined {
       return MANAGE_TASK.test(ops[0] ?? "") ? `django-admin ${ops[0]}` : undefined;
     case "sequelize":
     case "sequelize-cli":
-      return ops[0] === "db:drop" ? `${p} db:drop` : undefined;
+      return ops[0] === "db:drop" || ops[0] === "db:migrate:undo:all" ? `${p} ${ops[0]}` : undefined;
     case "typeorm":
     case "typeorm-ts-node-commonjs":
     case "typeorm-ts-node-esm":
       return ops[0] === "schema:drop" ? "typeorm schema:drop" : undefined;
+    // Migrations run back to nothing undo every table they made: `alembic downgrade base`, `knex migrate:rollback --all`.
+    case "alembic":
+      return ops.includes("downgrade") && ops[ops.indexOf("downgrade") + 1] === "base" ? "alembic downgrade base" : undefined;
+    case "knex":
+      return ops[0] === "migrate:rollback" && a.includes("--all") ? "knex migrate:rollback --all" : undefined;
+    case "goose":
+      return ops.includes("reset") ? "goose reset" : undefined;
+    case "dbmate":
+      return ops[0] === "drop" ? "dbmate drop" : undefined;
+    case "migrate":
+      // golang-migrate's `-path`/`-database` values come before the verb.
+      return ops.includes("drop") || (ops.includes("down") && a.some((w) => w === "-all" || w === "--all")) ? "migrate drop or down -all" : undefined;
     case "flyway":
       return ops.includes("clean") ? "flyway clean" : undefined;
     case "liquibase":
@@ -489,9 +501,14 @@ function schemaReset(cmd: SimpleCommand): string | undefined {
       return ops[0] === "remove" ? `${p} remove` : undefined;
     case "sam":
       return ops[0] === "delete" ? "sam delete" : undefined;
+    // A development VM's disks go with it.
+    case "vagrant":
+      return ops[0] === "destroy" ? "vagrant destroy" : undefined;
     default:
       // `python manage.py flush`: the script names the framework.
       if (/^python[0-9.]*$/.test(p) && /(?:^|\/)manage\.py$/.test(ops[0] ?? "") && MANAGE_TASK.test(ops[1] ?? "")) return `manage.py ${ops[1]}`;
+      // `manage.py migrate accounts zero`: every migration of the app unapplied, its tables dropped.
+      if (/^python[0-9.]*$/.test(p) && /(?:^|\/)manage\.py$/.test(ops[0] ?? "") && ops[1] === "migrate" && ops[3] === "zero") return `manage.py migrate ${ops[2] ?? ""} zero`;
       return undefined;
   }
 }

@@ -13,7 +13,7 @@ const DRY = (cmd: SimpleCommand) => cmd.argv.some((w) => w === "--dry-run" || w 
 const PUBLISH_VERB: Record<string, RegExp> = {
   "wasm-pack": /^publish$/, maturin: /^(?:publish|upload)$/, nuget: /^push$/, fly: /^deploy$/, flyctl: /^deploy$/, lein: /^deploy$/, snapcraft: /^(?:upload|push|release)$/,
   "ansible-galaxy": /^(?:publish|import)$/, firebase: /^deploy$/, jsr: /^publish$/, conan: /^upload$/, helm: /^push$/, wrangler: /^(?:deploy|publish)$/, heroku: /^(?:releases:rollback|container:release)$/,
-  vsce: /^publish$/, ovsx: /^publish$/, twine: /^upload$/, gem: /^(?:push|yank)$/, cargo: /^yank$/, pod: /^trunk$/, dotnet: /^nuget$/, hex: /^publish$/, pulumi: /^up$/, serverless: /^deploy$/, sls: /^deploy$/,
+  vsce: /^publish$/, ovsx: /^publish$/, twine: /^upload$/, gem: /^(?:push|yank)$/, cargo: /^yank$/, pod: /^trunk$/, hex: /^publish$/, pulumi: /^up$/, serverless: /^deploy$/, sls: /^deploy$/,
 };
 
 /** Options of npm and pnpm that take the next word, so that `pnpm --filter ui publish` finds its subcommand. */
@@ -48,6 +48,10 @@ export function publishEffects(cmd: SimpleCommand, an: Analysis): Effect[] {
     what = `${p} ${cmd.argv.slice(1).join(" ")}`;
   } else if (p === "sbt" && cmd.argv.slice(1).some((w) => /^\+?(?:publish(?!Local)\w*|release|sonatypeBundleRelease)$/.test(w))) {
     what = "sbt publish";
+  } else if (p === "dotnet" && an.sub === "nuget") {
+    // Only `dotnet nuget push`/`delete` reach a feed; `locals --clear`, `list source`, `add source` stay on this machine.
+    const verb = cmd.argv.slice(2).find((w) => !w.startsWith("-")) ?? "";
+    if ((verb === "push" || verb === "delete") && !DRY(cmd)) what = `dotnet nuget ${verb}`;
   } else if (PUBLISH_VERB[p]?.test(cmd.argv.slice(1).find((w) => !w.startsWith("-")) ?? "")) {
     if (!DRY(cmd)) what = `${p} ${cmd.argv.slice(1).find((w) => !w.startsWith("-"))}`;
   } else if ((p === "npm" || p === "pnpm") && /^(?:pub|publish|unpublish|deprecate|dist-tag)$/.test(npmSub(cmd.argv) ?? "") && !DRY(cmd)) {

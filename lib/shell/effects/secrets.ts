@@ -18,8 +18,8 @@ const SECRET_DIRS = new Set([".ssh", ".aws", ".gnupg", ".password-store"]);
 /** Inside ~/.ssh, what is public. */
 const SSH_PUBLIC = new Set(["known_hosts", "known_hosts.old", "config", "authorized_keys"]);
 
-/** Data files (not code) whose name says they hold credentials: `gcp-credentials.json`, `db-secret.yaml`, `firebase-service-account.json`, `kubeconfig`. */
-const CREDENTIAL_WORD = /(?:^|[-_.])(?:credentials?|secrets?|service[-_]?account(?:[-_]?key)?|serviceaccountkey|kubeconfig)(?:[-_.]|$)/;
+/** Data files (not code) whose name says they hold credentials: `gcp-credentials.json`, `oauth_creds.json`, `db-secret.yaml`, `firebase-service-account.json`, `kubeconfig`. */
+const CREDENTIAL_WORD = /(?:^|[-_.])(?:credentials?|creds|secrets?|service[-_]?account(?:[-_]?key)?|serviceaccountkey|kubeconfig)(?:[-_.]|$)/;
 const DATA_EXT = /\.(?:json|ya?ml|toml|env|ini|xml|txt|conf|cfg|properties)$/;
 /** A template, a schema or a fake names the shape of a secret, not one. */
 const NOT_REAL = /(?:^|[-_.])(?:example|sample|template|tmpl|dist|schema|mock|fake|dummy|placeholder)(?:[-_.]|$)/;
@@ -65,6 +65,9 @@ function isSecretName(word: string): boolean {
   if (base === "environ" && /(?:^|[@=:])\/proc\/[^/]+$/.test(grand)) return true;
   if (parent === ".kube" && base.startsWith("config")) return true;
   if (parent === ".docker" && base === "config.json") return true;
+  // A tool's login under a dot-directory (`~/.config/composer/auth.json`, `~/.composer/auth.json`, `~/.codex/auth.json`);
+  // an `auth.json` elsewhere is as often an i18n bundle (`locales/en/auth.json`).
+  if (base === "auth.json" && (parent.startsWith(".") || grand.includes("/.") || grand.startsWith("."))) return true;
   // A Chromium-family browser's saved logins and cookies (`~/.config/google-chrome/Default/Login Data`).
   if ((base === "cookies" || base === "login data" || base === "web data") && /(?:chrom|brave|edge|vivaldi|opera)/i.test(grand)) return true;
   if (parent === "gh" && base === "hosts.yml" && grand.endsWith("/.config/gh")) return true;
@@ -114,6 +117,8 @@ const NON_READERS = new Set([
   "test-path", "get-item", "gi", "get-itemproperty", "new-item", "ni", "set-location", "cd", "split-path", "resolve-path", "get-acl", "measure-object", "write-host", "write-output",
   // Sizes, counts and digests tell nothing of the content.
   "wc", "md5sum", "sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum", "shasum", "b2sum", "cksum", "sum",
+  // Runners whose command is read on its own (`npx dotenv -e .env.test -- jest`: what dotenv does is judged as dotenv).
+  "npx", "bunx", "pnpx", "shx",
   "shred", "wipe", "srm", "truncate", "ssh-keygen", "ssh-add", "gpg-agent", "export", "set", "unset", "source", ".", "direnv", "dotenv", "docker", "docker-compose", "kill", "sleep", "true", "false",
 ]);
 
@@ -140,6 +145,8 @@ function secretCommand(cmd: SimpleCommand, an: Analysis): string | undefined {
   if (p === "gh" && an.sub === "auth" && pos[0] === "token") return "prints the GitHub token";
   // `git credential fill` asks the helper for the stored password and prints it.
   if (p === "git" && ((a.includes("credential") && a.includes("fill")) || (a.some((w) => /^credential-\w+$/.test(w)) && a.includes("get")))) return "prints a stored git credential";
+  // `npm config get //registry.npmjs.org/:_authToken`: a registry credential read back from the user's .npmrc.
+  if ((p === "npm" || p === "pnpm" || p === "yarn") && (an.sub === "config" || an.sub === "c") && pos[0] === "get" && /auth|token|password|_pass/i.test(pos[1] ?? "")) return "prints a package registry credential";
   if (p === "aws" && an.sub === "configure" && pos[0] === "get" && /secret|key|token/i.test(pos[1] ?? "")) return "prints an AWS credential";
   if (p === "aws" && (an.sub === "sts" || an.sub === "ecr") && /get-session-token|get-login-password/.test(pos[0] ?? "")) return "prints an AWS credential";
   if (p === "vault" && (an.sub === "read" || (an.sub === "kv" && pos[0] === "get"))) return "prints a Vault secret";
@@ -214,6 +221,12 @@ function printsNothingOf(cmd: SimpleCommand): boolean {
     const prog = a.slice(1).find((w) => !w.startsWith("-")) ?? "";
     const rest = prog.replace(/\b(?:BEGIN|END)\s*\{[^{}]*\}/g, "");
     return rest.trim() === "" && prog !== "" && !/\$|getline/.test(prog);
+  }
+  // `sed -i 's/x/y/' .env`: in place, everything sed prints goes back into the file; only a `w` (to /dev/stdout)
+  // or an `e` (run) command could show it, so any word that might hold one keeps it a reader.
+  if (p === "sed" && a.slice(1).some((w) => /^-[nrEsuz]*i/.test(w) || w.startsWith("--in-place"))) {
+    const words = a.slice(1).filter((w) => !w.startsWith("-")).join("\n");
+    return !/(?:^|[;\n{}/])\s*[weWF](?:\s|$)|\/[gpIiMm0-9]*[we]/.test(words);
   }
   if (p === "openssl") {
     const sub = a[1] ?? "";
