@@ -282,30 +282,6 @@ function wrapped(a: string[], s: number, cwdIn: string, home: string, aliases: R
       const dash = a.indexOf("--", s + 1);
       return a[s + 1] === "submit" && dash > 0 ? { from: dash + 1, label: "launchctl submit" } : undefined;
     }
-    // Environment managers that run a command inside the environment they set up.
-    case "uv":
-    case "poetry":
-    case "pipenv":
-    case "pdm":
-    case "hatch":
-    case "rye":
-    case "pixi":
-    case "devbox":
-    case "asdf":
-    case "conda":
-    case "mamba":
-    case "micromamba": {
-      const verb = p === "asdf" ? "exec" : "run";
-      if (a[s + 1] !== verb) return undefined;
-      return { from: skipOptions(a, s + 2, { short: p === "conda" || p === "mamba" || p === "micromamba" ? "np" : "p", long: ["--name", "--prefix", "--cwd", "--python", "--with", "--project", "--directory", "--env-file", "--environment", "--env", "--manifest-path"] }), label: `${p} ${verb}` };
-    }
-    case "mise":
-    case "rtx": {
-      const dash = a.indexOf("--", s + 1);
-      return (a[s + 1] === "exec" || a[s + 1] === "x") && dash > 0 ? { from: dash + 1, label: `${p} exec` } : undefined;
-    }
-    case "direnv":
-      return a[s + 1] === "exec" && a.length > s + 3 ? { from: s + 3, label: "direnv exec" } : undefined;
     case "nix": {
       const k = a.findIndex((w, j) => j > s && (w === "-c" || w === "--command"));
       return (a[s + 1] === "develop" || a[s + 1] === "shell") && k > 0 ? { from: k + 1, label: `nix ${a[s + 1]}` } : undefined;
@@ -344,7 +320,6 @@ function wrapped(a: string[], s: number, cwdIn: string, home: string, aliases: R
       return dash > 0 ? { from: dash + 1, label: p } : undefined;
     }
     case "cross-env":
-    case "dotenv":
     case "env-cmd": {
       let i = p === "cross-env" ? s + 1 : skipOptions(a, s + 1, { short: "efrv", long: ["--file", "--environments"] });
       while (ASSIGNMENT.test(a[i] ?? "")) i++;
@@ -381,16 +356,16 @@ interface EnvRunner {
 /** Environment runners: they set up a language, a tool version or secrets, then run the rest of the words as a command. */
 const ENV_RUNNERS = new Map<string, EnvRunner>([
   ["bundle", { subs: ["exec", "ex"], short: "", long: ["--gemfile"], skip: 0 }],
-  ["poetry", { subs: ["run"], short: "C", long: ["--directory", "--project"], skip: 0 }],
-  ["pipenv", { subs: ["run"], short: "", long: [], skip: 0 }],
-  ["pdm", { subs: ["run"], short: "pg", long: ["--project", "--venv"], skip: 0 }],
-  ["hatch", { subs: ["run"], short: "e", long: ["--env"], skip: 0 }],
-  ["rye", { subs: ["run"], short: "", long: ["--pyproject"], skip: 0 }],
+  ["poetry", { subs: ["run"], short: "Cp", long: ["--directory", "--project", "--python", "--with", "--cwd"], skip: 0 }],
+  ["pipenv", { subs: ["run"], short: "p", long: ["--python"], skip: 0 }],
+  ["pdm", { subs: ["run"], short: "pg", long: ["--project", "--venv", "--python"], skip: 0 }],
+  ["hatch", { subs: ["run"], short: "ep", long: ["--env", "--project"], skip: 0 }],
+  ["rye", { subs: ["run"], short: "p", long: ["--pyproject", "--project"], skip: 0 }],
   ["uv", { subs: ["run"], short: "pw", long: ["--with", "--python", "--project", "--directory", "--package", "--env-file", "--extra", "--group", "--with-requirements", "--with-editable", "--index", "--index-url", "--from"], skip: 0 }],
-  ["conda", { subs: ["run"], short: "np", long: ["--name", "--prefix", "--cwd"], skip: 0 }],
+  ["conda", { subs: ["run"], short: "np", long: ["--name", "--prefix", "--cwd", "--env"], skip: 0 }],
   ["mamba", { subs: ["run"], short: "np", long: ["--name", "--prefix", "--cwd"], skip: 0 }],
   ["micromamba", { subs: ["run"], short: "np", long: ["--name", "--prefix", "--cwd"], skip: 0 }],
-  ["pixi", { subs: ["run", "exec"], short: "e", long: ["--environment", "--manifest-path", "--spec"], skip: 0 }],
+  ["pixi", { subs: ["run", "exec"], short: "ep", long: ["--environment", "--manifest-path", "--spec", "--env"], skip: 0 }],
   ["pipx", { subs: ["run"], short: "", long: ["--spec", "--python", "--index-url", "--pip-args"], skip: 0 }],
   ["mise", { subs: ["exec", "x"], short: "C", long: ["--cd", "--jobs"], skip: 0, dash: true }],
   ["rtx", { subs: ["exec", "x"], short: "C", long: ["--cd", "--jobs"], skip: 0, dash: true }],
@@ -408,11 +383,11 @@ const ENV_RUNNERS = new Map<string, EnvRunner>([
   ["op", { subs: ["run"], short: "", long: ["--env-file", "--account"], skip: 0 }],
   ["doppler", { subs: ["run"], short: "pc", long: ["--project", "--config", "--token", "--command", "--mount"], skip: 0 }],
   ["infisical", { subs: ["run"], short: "", long: ["--env", "--path", "--projectId", "--token", "--command"], skip: 0 }],
-  ["dotenv", { subs: null, short: "ecv", long: [], skip: 0 }],
+  ["dotenv", { subs: null, short: "ecvf", long: ["--file"], skip: 0 }],
   ["dotenvx", { subs: ["run"], short: "f", long: ["--env-file", "--env"], skip: 0 }],
   ["stack", { subs: ["exec"], short: "", long: ["--package", "--cwd"], skip: 0 }],
   ["cabal", { subs: ["exec"], short: "", long: ["--project-file"], skip: 0 }],
-  ["devbox", { subs: ["run"], short: "c", long: ["--config"], skip: 0 }],
+  ["devbox", { subs: ["run"], short: "c", long: ["--config", "--env-file", "--environment"], skip: 0 }],
 ]);
 
 function envRunner(a: string[], s: number, p: string, r: EnvRunner): Inner | undefined {
