@@ -3,14 +3,12 @@ import { afterEach, describe, expect, it } from "bun:test";
 import { spawnSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { BINARY, bashEvent, Sidecar, type TempProject, tempProject } from "./helpers/sidecar-client.ts";
+import { BINARY, bashEvent, disposeSidecar, Sidecar, type TempProject, tempProject } from "./helpers/sidecar-client.ts";
 
 let project: TempProject | undefined;
 let sidecar: Sidecar | undefined;
 afterEach(async () => {
-  sidecar?.child.kill("SIGKILL");
-  await sidecar?.exited;
-  project?.cleanup();
+  await disposeSidecar(sidecar, project);
   project = undefined;
   sidecar = undefined;
 });

@@ -118,3 +118,10 @@ export class Sidecar {
 export function bashEvent(command: string, cwd: string, session = "t1") {
   return { hook: "tool_call", session: { id: session, cwd }, tool: { name: "bash", input: { command } } };
 }
+
+/** Ends a test's sidecar at once (SIGKILL, then waits for it) and removes its project; either may be absent. */
+export async function disposeSidecar(sidecar: Sidecar | undefined, project: TempProject | undefined): Promise<void> {
+  sidecar?.child.kill("SIGKILL");
+  await sidecar?.exited;
+  project?.cleanup();
+}
