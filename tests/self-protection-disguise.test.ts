@@ -400,8 +400,9 @@ describe("self-protection against disguised commands (shepherd serve)", () => {
       if (expected !== want) continue;
       const d = await sidecar.evaluate({ hook: "tool_call", session: { id: "s", cwd: w.proj }, tool: { name: tool ?? "bash", input: { command } } });
       // A block must come from a locked rule; ask does not count as stopped here, the rules are locked blocks.
-      const got = want === "block" ? (d.action === "block" ? "block" : "allow") : verdict(d.action);
-      if (got !== want) out.push(`${family}: ${command} -> ${d.action}${d.reason ? ` (${String(d.reason).slice(0, 80)})` : ""}`);
+      const action = String(d.action);
+      const got = want === "block" ? (action === "block" ? "block" : "allow") : verdict(action);
+      if (got !== want) out.push(`${family}: ${command} -> ${action}${d.reason ? ` (${String(d.reason).slice(0, 80)})` : ""}`);
     }
     return out;
   }

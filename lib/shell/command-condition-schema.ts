@@ -25,10 +25,20 @@ export const CommandConditionSchema = v.strictObject({
   /**
    * What the command does, derived from its parsed words whatever program does it (lib/shell/effects.ts):
    * delete, truncate, move-away, discard-work, destroy-history, remote-branch, network-send, remote-code,
-   * decoded-code, device-write, permissions, spawn-unbounded, publish, secret-read, system-write, power-off, remote-delete, service-stop. With `effect`, `paths`,
+   * decoded-code, device-write, permissions, spawn-unbounded, publish, secret-read, system-write, power-off, remote-delete, service-stop, process-kill, uninstall,
+   * unguarded-agent (an agent started with its hooks or extensions off), local-request (HTTP to a loopback address). With `effect`, `paths`,
    * `exceptPaths` and `branch` are checked against the effect's own paths and branches.
    */
   effect: v.optional(v.union([v.picklist(EFFECT_KINDS), v.pipe(v.array(v.picklist(EFFECT_KINDS)), v.minLength(1))])),
+  /**
+   * With `effect`: names the effect must reach. process-kill: process names and command lines (`shepherd`,
+   * `shepherd serve`), met by a pkill pattern, a killall name, a PowerShell wildcard or a looked-up pid as those
+   * programs would; uninstall: package, extension or MCP server names (`@scope/name`, versions and `npm:` dropped);
+   * local-request: URL paths (`/v1/hooks`), met by a loopback request whose path holds one.
+   */
+  target: v.optional(v.pipe(v.array(v.pipe(v.string(), v.minLength(1))), v.minLength(1))),
+  /** With `effect`: an effect one of whose targets reaches one of these names does not count (unguarded-agent: `pi -ne -e <this extension>`). */
+  exceptTarget: v.optional(v.pipe(v.array(v.pipe(v.string(), v.minLength(1))), v.minLength(1))),
   /** With `effect`: the effect reaches whole trees (rm -r, rsync --delete, chmod -R). */
   recursive: v.optional(v.boolean()),
   /** With `effect: "network-send"`: what is sent (the environment, a secret, a file). */

@@ -9,13 +9,14 @@ import { fileEffects } from "./effects/files.ts";
 import { ghEffects, gitEffects } from "./effects/git.ts";
 import { infraEffects } from "./effects/infra.ts";
 import { serviceEffects } from "./effects/services.ts";
+import { controlEffects, killLineEffects } from "./effects/control.ts";
 import { networkEffects } from "./effects/network.ts";
 import { codeEffects, powerEffects, printsSecretVar, publishEffects, spawnEffects } from "./effects/process.ts";
 import { isSecretPath, secretReads } from "./effects/secrets.ts";
 import { NETWORK } from "./effects/network.ts";
 import { effect, type Effect } from "./effects/types.ts";
 
-export type { Effect, EffectKind, EffectData } from "./effects/types.ts";
+export type { Effect, EffectKind, EffectData, Target } from "./effects/types.ts";
 export { EFFECT_KINDS, EFFECT_DATA } from "./effects/types.ts";
 
 const helpCache = new WeakMap<SimpleCommand, boolean>();
@@ -214,6 +215,7 @@ export function lineEffects(commands: readonly SimpleCommand[]): Map<SimpleComma
       }
     }
   }
+  killLineEffects(commands, add);
   lineCache.set(commands, out);
   return out;
 }
@@ -257,6 +259,7 @@ export function effectsOf(cmd: SimpleCommand): Effect[] {
       ...powerEffects(cmd),
       ...infraEffects(cmd),
       ...serviceEffects(cmd),
+      ...controlEffects(cmd),
       ...printsSecretVar(cmd),
       ...secretReads(cmd, an),
     ];

@@ -6,6 +6,7 @@ import { exceptGlob, pathInClass, resolvePath, isInside, type PathClass, type Pa
 import type { ParseOptions, ParseResult, SimpleCommand } from "./types.ts";
 import { effectsOf, lineEffects, onlyPrintsHelp, type Effect } from "./effects.ts";
 import { codeMentions, writeTargets } from "./write-targets.ts";
+import { reaches } from "./effects/control.ts";
 
 export type { ParseOptions, ParseResult, SimpleCommand } from "./types.ts";
 export { effectsOf, lineEffects, type Effect } from "./effects.ts";
@@ -327,6 +328,8 @@ export function compileCommandCondition(cond: CommandCondition, compile: (patter
 
   const effectHolds = (e: Effect, cmd: SimpleCommand, ctx: ShellContext): boolean => {
     if (cond.recursive !== undefined && e.recursive !== cond.recursive) return false;
+    if (cond.target && !(e.targets ?? []).some((t) => reaches(t, cond.target ?? []))) return false;
+    if (cond.exceptTarget && (e.targets ?? []).some((t) => reaches(t, cond.exceptTarget ?? []))) return false;
     if (dataKinds && (e.data === undefined || !dataKinds.includes(e.data))) return false;
     if (branchRe && !(e.branches ?? []).some((b) => branchRe.test(b))) return false;
     const except = excepts(ctx.home);
@@ -434,5 +437,7 @@ function describeEffectCondition(cond: CommandCondition): string {
   if (cond.data) parts.push(`sending ${list(cond.data)?.join("/")}`);
   if (cond.branch) parts.push(`on a branch matching /${cond.branch}/`);
   if (cond.exceptPaths) parts.push(`outside ${cond.exceptPaths.join(", ")}`);
+  if (cond.target) parts.push(`reaching ${cond.target.join(", ")}`);
+  if (cond.exceptTarget) parts.push(`not reaching ${cond.exceptTarget.join(", ")}`);
   return parts.join(", ") || "what the rule asks";
 }

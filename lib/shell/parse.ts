@@ -63,10 +63,21 @@ interface State {
   lists: Set<string>;
   /** Function calls whose body was read again with the call's arguments, on the whole line (capped). */
   boundCalls: number;
+  /**
+   * Variables assigned or exported earlier on the line (`export HOME=/tmp/x;`, `HOME=/tmp/x;`): an exported one
+   * such as HOME reaches every later command's environment, so each later command carries their names (capped).
+   */
+  envSet: string[];
 }
 
 function newState(home: string, via: string[], scripts: boolean): State {
-  return { home, depth: 0, out: [], via, budget: { words: SHELL_LIMITS.maxWords }, expansion: SHELL_LIMITS.maxExpansion, scripts, lists: new Set(), boundCalls: 0 };
+  return { home, depth: 0, out: [], via, budget: { words: SHELL_LIMITS.maxWords }, expansion: SHELL_LIMITS.maxExpansion, scripts, lists: new Set(), boundCalls: 0, envSet: [] };
+}
+
+/** Names of variables a command line sets, kept per line; a long line keeps the first few, which is all a rule asks of. */
+const MAX_ENV_NAMES = 32;
+function noteEnv(st: State, name: string): void {
+  if (st.envSet.length < MAX_ENV_NAMES && !st.envSet.includes(name)) st.envSet.push(name);
 }
 
 interface Field {
@@ -953,6 +964,7 @@ class Parser implements Unwrapper {
     if (declares) this.markCaptured(assignEnd, this.st.out.length);
     if (argv.length === 0) {
       for (const [name, value] of assigns) {
+        noteEnv(this.st, name);
         // `arr=(rm -rf ~)`: an array; its words are what `"${arr[@]}"` expands to.
         const arr = /^\((.*)\)$/s.exec(value);
         if (arr?.[1] !== undefined) {
@@ -989,6 +1001,9 @@ class Parser implements Unwrapper {
       for (let j = 1; j < argv.length; j++) {
         const a = argv[j] ?? "";
         const m = ASSIGN.exec(a);
+        // `export HOME=/tmp/x`, and `HOME=/tmp/x; export HOME`: the variable reaches later commands' environment.
+        const declared = m?.[1] ?? (/^[A-Za-z_]\w*$/.test(a) ? a : undefined);
+        if (declared !== undefined) noteEnv(this.st, declared);
         // A credential captured into it (`export GH_TOKEN=$(gh auth token)`) is unknown text: `$GH_TOKEN` stays itself.
         if (m?.[1]) {
           const arr = /^\((.*)\)$/s.exec(a.slice(m[0].length));
@@ -1065,6 +1080,8 @@ class Parser implements Unwrapper {
     }
     // `kubectl.exe`, `terraform.exe` (Git Bash, WSL calling Windows binaries): the same program.
     const cmd: SimpleCommand = { argv, dynamic, program: program.replace(/\.exe$/i, ""), cwd: scope.cwd, redirects, pipeTo: [], via: this.st.via, synthetic: false, stdinArgs: false };
+    const envNames = assigns.length > 0 ? [...new Set([...assigns.map(([n]) => n), ...this.st.envSet])] : this.st.envSet;
+    if (envNames.length > 0) cmd.env = envNames.slice(0, MAX_ENV_NAMES);
     if (prev?.some((c) => (c.program === "env" || c.program === "printenv" || c.program === "set") && c.argv.length === 1)) cmd.pipeFrom = "env";
     const subEnd = this.st.out.length;
     const writes = this.procWrites.splice(pw0);

@@ -733,7 +733,10 @@ function psStatement(wordsIn: PsWord[], vars: Map<string, string>, cwd: string, 
       dump.pipeTo = ["invoke-webrequest"];
       out.push(dump);
     }
-    out.push(simple(["invoke-webrequest", ...paths, ...sent, ...o], [false, ...pathDyn, ...sent.map(() => false), ...o.map(() => false)], cwd, via));
+    // `-Uri http://...` names the URL as a positional one does: what is requested, and from where.
+    const uri = valueOf.get("uri");
+    const url = uri !== undefined && !paths.includes(uri) ? [uri] : [];
+    out.push(simple(["invoke-webrequest", ...url, ...paths, ...sent, ...o], [false, ...url.map(() => false), ...pathDyn, ...sent.map(() => false), ...o.map(() => false)], cwd, via));
     return out;
   }
   if (IEX.has(name)) {

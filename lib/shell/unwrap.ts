@@ -593,8 +593,18 @@ function interpreterCode(argv: string[], program: string): string | "stdin" | un
   return "stdin";
 }
 
+/** `env X=1 cmd`, `sudo X=1 cmd`: the assignments before the wrapped command go into its environment. */
+function wrapperEnv(cmd: SimpleCommand, argv: string[]): string[] | undefined {
+  const p = cmd.program;
+  const own = p === "env" || p === "sudo" || p === "doas" ? cmd.argv.slice(1, Math.max(1, cmd.argv.length - argv.length)).flatMap((w) => /^([A-Za-z_]\w*)=/.exec(w)?.[1] ?? []) : [];
+  if (own.length === 0) return cmd.env;
+  return [...new Set([...own, ...(cmd.env ?? [])])].slice(0, 32);
+}
+
 function child(cmd: SimpleCommand, argv: string[], dynamic: boolean[], label: string, extra: Partial<SimpleCommand> = {}): SimpleCommand {
+  const env = wrapperEnv(cmd, argv);
   return {
+    ...(env ? { env } : {}),
     argv,
     dynamic,
     program: base(argv[0] ?? "").replace(/\.exe$/i, ""),

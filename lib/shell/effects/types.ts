@@ -19,12 +19,30 @@ export const EFFECT_KINDS = [
   "power-off",
   "remote-delete",
   "service-stop",
+  "process-kill",
+  "uninstall",
+  "unguarded-agent",
+  "local-request",
 ] as const;
 export type EffectKind = (typeof EFFECT_KINDS)[number];
 
 /** What a network send carries (env, secret, file); for permissions, "secret" (a key made readable) or "unsafe-mode" (777, setuid, 000). */
 export const EFFECT_DATA = ["env", "secret", "file", "unsafe-mode"] as const;
 export type EffectData = (typeof EFFECT_DATA)[number];
+
+/**
+ * What a kill, an uninstall, an agent start or a local request reaches, as the command names it: a literal name
+ * (`killall shepherd`, a package, an extension), a regular expression over process names or command lines
+ * (`pkill -f 'sh.pherd'`, `pgrep x | xargs kill`), a PowerShell or cmd wildcard (`Stop-Process -Name shep*`),
+ * or free text a name may occur in (`kill $(cat /run/x.pid)`, a URL path, an extension's path).
+ */
+export interface Target {
+  text: string;
+  match: "exact" | "regex" | "glob" | "text";
+  ignoreCase?: boolean;
+  /** The regex is tested against whole command lines (`pkill -f`), not only process names. */
+  fullLine?: boolean;
+}
 
 export interface Effect {
   kind: EffectKind;
@@ -36,10 +54,12 @@ export interface Effect {
   data?: EffectData;
   /** Remote branches it deletes or rewrites (remote-branch). */
   branches?: string[];
+  /** Processes, packages, extensions or routes it reaches (process-kill, uninstall, unguarded-agent, local-request). */
+  targets?: Target[];
   /** One line for `rules explain`. */
   detail: string;
 }
 
 export function effect(kind: EffectKind, detail: string, paths: string[] = [], opts: Partial<Omit<Effect, "kind" | "detail" | "paths">> = {}): Effect {
-  return { kind, paths, dynamic: opts.dynamic ?? paths.map(() => false), recursive: opts.recursive ?? false, detail, ...(opts.data ? { data: opts.data } : {}), ...(opts.branches ? { branches: opts.branches } : {}) };
+  return { kind, paths, dynamic: opts.dynamic ?? paths.map(() => false), recursive: opts.recursive ?? false, detail, ...(opts.data ? { data: opts.data } : {}), ...(opts.branches ? { branches: opts.branches } : {}), ...(opts.targets ? { targets: opts.targets } : {}) };
 }

@@ -1,0 +1,401 @@
+/**
+ * @module control effects: what stops or takes out other software, with what it reaches (targets): processes killed
+ * (`process-kill`: pkill, killall, kill of looked-up pids, Stop-Process, taskkill, a service stopped), packages,
+ * extensions and MCP servers removed (`uninstall`), an agent started with its hooks or extensions off
+ * (`unguarded-agent`), and HTTP requests to a loopback address (`local-request`). Linear in the words.
+ */
+import type { SimpleCommand } from "../types.ts";
+import { re2 } from "../../lazy-deps.ts";
+import { effect, type Effect, type Target } from "./types.ts";
+
+const MAX_TARGETS = 16;
+const SIGNAL = /^-(?:\d{1,2}|[A-Z][A-Z0-9+-]*|SIG\w+)$/;
+
+function push(out: Target[], t: Target): void {
+  if (out.length < MAX_TARGETS && t.text !== "") out.push(t);
+}
+
+const POWERSHELL = (cmd: SimpleCommand) => cmd.via.includes("powershell");
+
+/** pkill/pgrep: options that take the next word (`-u user`, `--signal KILL`, `-F pidfile`). */
+const PGREP_VALUED = new Set(["-u", "-U", "-G", "-g", "-P", "-s", "-t", "--ns", "--nslist", "--signal", "--euid", "--uid", "--group", "--pgroup", "--session", "--terminal", "--parent", "-F", "--pidfile", "--runstates", "-r"]);
+
+/** The pattern a pkill or pgrep matches, as a target; a pid file (`-F f`) as text. */
+function pgrepTargets(cmd: SimpleCommand): Target[] {
+  const a = cmd.argv;
+  const out: Target[] = [];
+  let full = false;
+  let ci = false;
+  let exact = false;
+  let inverse = false;
+  let pattern: string | undefined;
+  for (let i = 1; i < a.length; i++) {
+    const w = a[i] ?? "";
+    if (w === "--") {
+      pattern ??= a[i + 1];
+      break;
+    }
+    if (w === "--full") full = true;
+    else if (w === "--ignore-case") ci = true;
+    else if (w === "--exact") exact = true;
+    else if (w === "--inverse") inverse = true;
+    else if (w === "-F" || w === "--pidfile") push(out, { text: a[i + 1] ?? "", match: "text" });
+    else if (w.startsWith("--pidfile=")) push(out, { text: w.slice(10), match: "text" });
+    else if (w.startsWith("--")) {
+      if (!w.includes("=") && PGREP_VALUED.has(w)) i++;
+    } else if (w.startsWith("-") && w.length > 1) {
+      if (SIGNAL.test(w) && !/^-[fixnovcealdw]+$/.test(w)) continue;
+      if (PGREP_VALUED.has(w)) {
+        i++;
+        continue;
+      }
+      for (const ch of w.slice(1)) {
+        if (ch === "f") full = true;
+        else if (ch === "i") ci = true;
+        else if (ch === "x") exact = true;
+        else if (ch === "v") inverse = true;
+      }
+    } else pattern ??= w;
+  }
+  // `pkill -v node` signals every process but node's, Shepherd's among them.
+  if (inverse) push(out, { text: ".", match: "regex", fullLine: true });
+  else if (pattern !== undefined) push(out, { text: exact ? `^(?:${pattern})$` : pattern, match: "regex", ...(ci ? { ignoreCase: true } : {}), ...(full ? { fullLine: true } : {}) });
+  return out;
+}
+
+const KILLALL_VALUED = new Set(["-s", "--signal", "-u", "--user", "-o", "--older-than", "-y", "--younger-than", "-n", "--ns", "-Z", "--context"]);
+
+function killallTargets(cmd: SimpleCommand): Target[] {
+  const a = cmd.argv;
+  let regex = false;
+  let ci = false;
+  const names: string[] = [];
+  for (let i = 1; i < a.length; i++) {
+    const w = a[i] ?? "";
+    if (w === "-r" || w === "--regexp") regex = true;
+    else if (w === "-I" || w === "--ignore-case") ci = true;
+    else if (KILLALL_VALUED.has(w)) i++;
+    else if (w.startsWith("-") && !SIGNAL.test(w) && /^-[a-zA-Z]+$/.test(w)) {
+      if (w.includes("r")) regex = true;
+      if (w.includes("I")) ci = true;
+    } else if (!w.startsWith("-")) names.push(w);
+  }
+  return names.slice(0, MAX_TARGETS).map((n) => (regex ? { text: n, match: "regex" as const, ...(ci ? { ignoreCase: true } : {}) } : { text: n, match: "exact" as const, ...(ci ? { ignoreCase: true } : {}) }));
+}
+
+/** `kill`'s pid words that may name any process: a substitution (`$(pgrep x)`), a variable, stdin (xargs). */
+function unknownPids(cmd: SimpleCommand): string[] {
+  const out: string[] = [];
+  const a = cmd.argv;
+  for (let i = 1; i < a.length; i++) {
+    const w = a[i] ?? "";
+    if (w === "-s" || w === "-n") {
+      i++;
+      continue;
+    }
+    if (w.startsWith("-") && !cmd.dynamic[i]) continue;
+    // `$!` is the job just started, `$$` the shell itself: known not to be a looked-up process.
+    if (cmd.dynamic[i] && !/^"?\$(?:!|\$|\{!\}|PPID|BASHPID)"?$|^\$\(jobs\b/.test(w)) out.push(w);
+  }
+  return out;
+}
+
+/** `kill -0 pid` and `kill -s 0 pid` only ask whether a process exists; `kill -l` lists the signals. */
+function signalsNothing(a: readonly string[]): boolean {
+  return a[1] === "-0" || (a[1] === "-s" && a[2] === "0") || a[1] === "-l" || a[1] === "-L" || a.length === 1;
+}
+
+/** PowerShell named parameters, any unique prefix or alias: `-n`, `-Name`, `-ProcessName`. */
+function psValue(a: readonly string[], test: RegExp): string | undefined {
+  for (let i = 1; i < a.length - 1; i++) if (test.test(a[i] ?? "")) return a[i + 1];
+  return undefined;
+}
+
+function psNames(v: string): Target[] {
+  return v
+    .split(",")
+    .map((n) => n.trim().replace(/^['"]|['"]$/g, ""))
+    .filter((n) => n !== "")
+    .slice(0, MAX_TARGETS)
+    .map((n) => ({ text: n, match: "glob" as const, ignoreCase: true }));
+}
+
+const UNIT_STOP = /^(?:stop|kill|disable|mask|freeze)$/;
+
+/** Processes one command kills, with what it names; `undefined` when it kills none. */
+function killTargets(cmd: SimpleCommand): { what: string; targets: Target[] } | undefined {
+  const p = cmd.program;
+  const a = cmd.argv;
+  if (p === "pkill") return { what: "pkill signals the processes its pattern matches", targets: pgrepTargets(cmd) };
+  if (p === "killall" || p === "skill") return { what: `${p} signals processes by name`, targets: killallTargets(cmd) };
+  if (p === "stop-process" || p === "spps" || (p === "kill" && POWERSHELL(cmd))) {
+    const name = psValue(a, /^-(?:n|na|nam|name|processname|pn)$/i);
+    const id = psValue(a, /^-(?:i|id)$/i) ?? a.slice(1).find((w) => !w.startsWith("-"));
+    const targets = name !== undefined ? psNames(name) : id !== undefined ? [{ text: id, match: "text" as const }] : [];
+    return { what: "Stop-Process ends processes", targets };
+  }
+  if (p === "kill") {
+    if (signalsNothing(a)) return undefined;
+    return { what: "kill signals the processes its pids name", targets: unknownPids(cmd).map((w) => ({ text: w, match: "text" as const })) };
+  }
+  if (p === "taskkill" || p === "tskill") {
+    const targets: Target[] = [];
+    for (let i = 1; i < a.length; i++) {
+      const w = (a[i] ?? "").toLowerCase();
+      if (w === "/im" || w === "-im") push(targets, { text: a[i + 1] ?? "", match: "glob", ignoreCase: true });
+      else if (w === "/fi" || w === "-fi") push(targets, { text: a[i + 1] ?? "", match: "text" });
+      else if (p === "tskill" && !w.startsWith("/")) push(targets, { text: a[i] ?? "", match: "glob", ignoreCase: true });
+    }
+    return { what: `${p} ends Windows processes`, targets };
+  }
+  if (p === "systemctl") {
+    const ops = a.slice(1).filter((w) => !w.startsWith("-"));
+    const now = a.includes("--now");
+    if (ops[0] !== undefined && (UNIT_STOP.test(ops[0]) || (ops[0] === "disable" && now))) {
+      return { what: `systemctl ${ops[0]} ends a service's processes`, targets: ops.slice(1, 1 + MAX_TARGETS).map((u) => ({ text: u.replace(/\.service$/, ""), match: "glob" as const })) };
+    }
+    return undefined;
+  }
+  if (p === "service" && (a[2] === "stop" || a[2] === "kill")) return { what: "service stops a service", targets: [{ text: a[1] ?? "", match: "exact" }] };
+  if (p === "launchctl" && /^(?:stop|remove|unload|bootout|kill|disable)$/.test(a[1] ?? "")) return { what: `launchctl ${a[1]} stops a job`, targets: a.slice(2, 2 + MAX_TARGETS).map((w) => ({ text: w, match: "text" as const })) };
+  if (p === "stop-service" || p === "spsv") {
+    const name = psValue(a, /^-(?:n|na|nam|name|displayname)$/i) ?? a.slice(1).find((w) => !w.startsWith("-"));
+    return { what: "Stop-Service stops a service", targets: name !== undefined ? psNames(name) : [] };
+  }
+  return undefined;
+}
+
+/** Programs a line uses to list processes: what a grep or awk after them picks is a process. */
+const PROCESS_LISTERS = new Set(["ps", "pgrep", "top", "htop", "tasklist", "get-process", "gps", "get-ciminstance", "get-wmiobject", "lsof", "fuser", "pstree"]);
+
+/** What a line looks processes up by (`pgrep x`, `pidof x`, `ps | grep x`, `awk '/x/'`, `Get-Process x`, a pid file read): a later kill of an unknown pid may mean them. */
+function lookups(commands: readonly SimpleCommand[]): Target[] {
+  const out: Target[] = [];
+  const listed = commands.some((c) => PROCESS_LISTERS.has(c.program));
+  for (const c of commands) {
+    if (out.length >= MAX_TARGETS) break;
+    const a = c.argv;
+    if (c.program === "pgrep") {
+      for (const t of pgrepTargets(c)) push(out, t);
+    } else if (c.program === "pidof") {
+      for (const w of a.slice(1)) if (!w.startsWith("-")) push(out, { text: w, match: "exact" });
+    } else if (c.program === "get-process" || c.program === "gps" || (c.program === "ps" && POWERSHELL(c))) {
+      const name = psValue(a, /^-(?:n|na|nam|name|processname)$/i) ?? a.slice(1).find((w) => !w.startsWith("-"));
+      if (name !== undefined) for (const t of psNames(name)) push(out, t);
+    } else if (listed && (c.program === "grep" || c.program === "egrep" || c.program === "rg" || c.program === "select-string" || c.program === "findstr")) {
+      if (a.some((w) => /^-[a-zA-Z]*v[a-zA-Z]*$/.test(w) || w === "--invert-match")) continue;
+      const ci = a.some((w) => /^-[a-zA-Z]*i[a-zA-Z]*$/.test(w) || w === "--ignore-case");
+      const e = a.findIndex((w) => w === "-e" || w === "--regexp");
+      const pattern = e > 0 ? a[e + 1] : a.slice(1).find((w) => !w.startsWith("-"));
+      if (pattern !== undefined) push(out, { text: pattern, match: c.program === "findstr" ? "text" : "regex", fullLine: true, ...(ci ? { ignoreCase: true } : {}) });
+    } else if (listed && (c.program === "awk" || c.program === "gawk" || c.program === "mawk")) {
+      const prog = a.slice(1).find((w) => !w.startsWith("-")) ?? "";
+      for (const m of prog.slice(0, 4096).matchAll(/\/((?:[^/\\\n]|\\.){1,200})\//g)) push(out, { text: m[1] ?? "", match: "regex", fullLine: true });
+    } else if ((c.program === "cat" || c.program === "head" || c.program === "tail" || c.program === "get-content" || c.program === "gc") && a.length > 1) {
+      for (const w of a.slice(1)) if (/pid/i.test(w)) push(out, { text: w, match: "text" });
+    }
+  }
+  return out;
+}
+
+/** Kills whose targets only the whole line shows: `pid=$(pgrep x); kill $pid`, `ps | grep x | awk | xargs kill`, `gps x | kill`. */
+export function killLineEffects(commands: readonly SimpleCommand[], add: (c: SimpleCommand, e: Effect) => void): void {
+  let found: Target[] | undefined;
+  for (const c of commands) {
+    const ps = POWERSHELL(c) && (c.program === "stop-process" || c.program === "spps" || c.program === "kill");
+    const posixKill = c.program === "kill" && !POWERSHELL(c) && !signalsNothing(c.argv) && (c.stdinArgs || unknownPids(c).length > 0);
+    const psPiped = ps && psValue(c.argv, /^-(?:n|na|nam|name|processname|pn|i|id)$/i) === undefined && c.argv.slice(1).every((w) => w.startsWith("-"));
+    if (!posixKill && !psPiped) continue;
+    found ??= lookups(commands);
+    if (found.length > 0) add(c, effect("process-kill", `${c.program} signals processes looked up on the line (${found.map((t) => t.text).join(", ")})`, [], { targets: found }));
+  }
+}
+
+const NPM_LIKE = new Set(["npm", "pnpm", "yarn", "bun", "pi", "brew", "cnpm", "deno"]);
+const AGENTS_WITH_EXTENSIONS = new Set(["gemini", "claude", "codex", "copilot", "opencode", "qwen"]);
+const REMOVE_VERB = /^(?:uninstall|un|unlink|remove|rm|r|disable)$/;
+/** Options of the package managers that take the next word. */
+const PM_VALUED = new Set(["--prefix", "--location", "-w", "--workspace", "--filter", "-F", "--dir", "-C", "--registry", "--cwd", "--scope", "-s", "--loglevel"]);
+
+/** `npm:@scope/name@1.2.0` -> `@scope/name`; `git:github.com/o/x` or a path -> its last segment `x`; `name@local` -> `name`. */
+function packageName(w: string): string {
+  let s = w.replace(/^(?:npm|jsr|git|github|https?):(?:\/\/)?/i, "");
+  if (!s.startsWith("@") && s.includes("/")) s = s.replace(/\/+$/, "").slice(s.replace(/\/+$/, "").lastIndexOf("/") + 1).replace(/\.git$/, "");
+  const at = s.indexOf("@", 1);
+  if (at > 0) s = s.slice(0, at);
+  return s.toLowerCase();
+}
+
+/** Packages, extensions, plugins or MCP servers a command removes or disables, by name. */
+function uninstallTargets(cmd: SimpleCommand): { what: string; targets: Target[] } | undefined {
+  const p = cmd.program;
+  if (!NPM_LIKE.has(p) && !AGENTS_WITH_EXTENSIONS.has(p)) return undefined;
+  const a = cmd.argv;
+  const ops: string[] = [];
+  for (let i = 1; i < a.length; i++) {
+    const w = a[i] ?? "";
+    if (w === "--") continue;
+    if (w.startsWith("-")) {
+      if (!w.includes("=") && PM_VALUED.has(w)) i++;
+      continue;
+    }
+    ops.push(w);
+  }
+  // `npm uninstall x`, `yarn global remove x`, `gemini extensions uninstall x`, `claude mcp remove x`: the verb is among
+  // the first operands (after a group such as `global`, `extensions`, `mcp`, `plugin`); disable counts for the agents only.
+  const verbAt = ops.slice(0, 3).findIndex((w) => REMOVE_VERB.test(w) && (w !== "disable" || AGENTS_WITH_EXTENSIONS.has(p)) && (w !== "r" || p === "npm"));
+  if (verbAt < 0) return undefined;
+  const names = ops.slice(verbAt + 1, verbAt + 1 + MAX_TARGETS);
+  if (names.length === 0 && !cmd.stdinArgs) return undefined;
+  return { what: `${p} ${ops.slice(0, verbAt + 1).join(" ")} takes out ${names.join(" ") || "what its input names"}`, targets: names.map((n) => ({ text: packageName(n), match: "exact" as const, ignoreCase: true })) };
+}
+
+/** Variables that move an agent's configuration (its hooks and extensions with it) or switch its hooks off. */
+const AGENT_ENV = new Set(["HOME", "CLAUDE_CONFIG_DIR", "CODEX_HOME", "GEMINI_CLI_HOME", "COPILOT_HOME", "PI_CODING_AGENT_DIR", "XDG_CONFIG_HOME", "CLAUDE_CODE_SAFE_MODE", "OPENCODE_CONFIG_DIR", "OPENCODE_CONFIG"]);
+const AGENTS = new Set(["pi", "claude", "codex", "gemini", "copilot", "opencode"]);
+
+function flagValue(a: readonly string[], i: number, name: string): string | undefined {
+  const w = a[i] ?? "";
+  if (w === name) return a[i + 1] ?? "";
+  return w.startsWith(`${name}=`) ? w.slice(name.length + 1) : undefined;
+}
+
+/** Why an agent started by this command runs without its hooks or extensions; the extensions it loads back as targets. */
+function unguardedAgent(cmd: SimpleCommand): { what: string; targets: Target[] } | undefined {
+  const p = cmd.program;
+  if (!AGENTS.has(p)) return undefined;
+  const moved = (cmd.env ?? []).filter((n) => AGENT_ENV.has(n));
+  const a = cmd.argv;
+  const reasons: string[] = moved.map((n) => `${n} set for it`);
+  const loads: Target[] = [];
+  for (let i = 1; i < a.length; i++) {
+    const w = a[i] ?? "";
+    if (w === "--") break;
+    if (!w.startsWith("-")) continue;
+    if (p === "pi") {
+      if (w === "--no-extensions" || w === "-ne") reasons.push(w);
+      const e = flagValue(a, i, "-e") ?? flagValue(a, i, "--extension");
+      if (e !== undefined) push(loads, { text: e, match: "text" });
+    } else if (p === "claude") {
+      if (w === "--bare" || w === "--safe-mode") reasons.push(w);
+      const sources = flagValue(a, i, "--setting-sources");
+      if (sources !== undefined && !["user", "project", "local"].every((s) => sources.split(",").includes(s))) reasons.push(`--setting-sources ${sources}`);
+      const settings = flagValue(a, i, "--settings");
+      if (settings !== undefined && /disableAllHooks/.test(settings)) reasons.push("--settings with disableAllHooks");
+    } else if (p === "codex") {
+      const v = flagValue(a, i, "--disable") ?? flagValue(a, i, "-c") ?? flagValue(a, i, "--config");
+      if (v !== undefined && /hook/i.test(v)) reasons.push(`${w.split("=")[0]} ${v}`);
+    }
+  }
+  if (reasons.length === 0) return undefined;
+  // `pi -ne -e ./x.ts` loads only what -e names: those are the extensions it keeps.
+  if (p !== "pi" || !reasons.some((r) => r === "-ne" || r === "--no-extensions")) return { what: `${p} starts with ${reasons.join(", ")}`, targets: [] };
+  return { what: `${p} starts with ${reasons.join(", ")}${loads.length > 0 ? ` (loads only ${loads.map((t) => t.text).join(", ")})` : ""}`, targets: loads };
+}
+
+const REQUESTERS = new Set(["curl", "wget", "http", "https", "xh", "httpie", "invoke-webrequest", "invoke-restmethod", "iwr", "irm", "aria2c", "fetch"]);
+const CODE = /^(?:python[0-9.]*|node|nodejs|bun|deno|perl|ruby|php)$/;
+/** A loopback host as a URL names it: localhost, 127/8 in any short form, ::1, 0.0.0.0, 0x7f000001, 2130706433. */
+const LOOPBACK = "(?:localhost\\.?|127(?:\\.\\d{1,3}){0,3}|0x7f[0-9a-f]{0,6}|2130706433|0(?:\\.0){0,3}|\\[(?:::1?|::ffff:127(?:\\.\\d{1,3}){3}|0:0:0:0:0:0:0:1)\\])";
+const URL_WORD = new RegExp(`^(?:https?://)?${LOOPBACK}(?::[^/\\s]*)?(/[^\\s]*)?$`, "i");
+const URL_IN_CODE = new RegExp(`https?://${LOOPBACK}(?::[^/\\s'"]*)?(/[^\\s'"]*)`, "gi");
+
+/** A URL path as a server routes it: no query, `//` and `/./` collapsed, `..` applied, unreserved escapes decoded. */
+function routePath(raw: string): string {
+  let p = raw.replace(/[?#].*$/s, "");
+  try {
+    p = p.replace(/%(?:[46][1-9a-f]|[57][0-9a]|3[0-9]|2d|2e|5f|7e)/gi, (m) => decodeURIComponent(m));
+  } catch {
+    // A malformed escape stays as written.
+  }
+  const segs: string[] = [];
+  for (const s of p.split("/")) {
+    if (s === "" || s === ".") continue;
+    if (s === "..") segs.pop();
+    else segs.push(s);
+  }
+  return `/${segs.join("/")}${p.endsWith("/") && segs.length > 0 ? "/" : ""}`;
+}
+
+/** Paths a command requests from this machine's loopback address. */
+function localRequests(cmd: SimpleCommand): Target[] {
+  const out: Target[] = [];
+  if (REQUESTERS.has(cmd.program)) {
+    for (let i = 1; i < cmd.argv.length; i++) {
+      const w = cmd.argv[i] ?? "";
+      // httpie's `:8787/v1/x` is localhost.
+      const m = URL_WORD.exec(w) ?? ((cmd.program === "http" || cmd.program === "https" || cmd.program === "xh") && /^:\d*(\/\S*)$/.exec(w)) ?? null;
+      if (m) push(out, { text: routePath(m[1] ?? "/"), match: "text", ignoreCase: true });
+    }
+  } else if (CODE.test(cmd.program)) {
+    for (const w of cmd.argv.slice(1)) for (const m of w.slice(0, 1 << 16).matchAll(URL_IN_CODE)) push(out, { text: routePath(m[1] ?? "/"), match: "text", ignoreCase: true });
+    for (const r of cmd.redirects) if (r.body !== undefined) for (const m of r.body.slice(0, 1 << 16).matchAll(URL_IN_CODE)) push(out, { text: routePath(m[1] ?? "/"), match: "text", ignoreCase: true });
+  }
+  return out;
+}
+
+/** Kills, uninstalls, unguarded agent starts and local requests of one command. */
+export function controlEffects(cmd: SimpleCommand): Effect[] {
+  const out: Effect[] = [];
+  const k = killTargets(cmd);
+  if (k !== undefined) out.push(effect("process-kill", k.what, [], { targets: k.targets }));
+  const u = uninstallTargets(cmd);
+  if (u !== undefined) out.push(effect("uninstall", u.what, [], { targets: u.targets }));
+  const g = unguardedAgent(cmd);
+  if (g !== undefined) out.push(effect("unguarded-agent", g.what, [], { targets: g.targets }));
+  const l = localRequests(cmd);
+  if (l.length > 0) out.push(effect("local-request", `${cmd.program} requests ${l.map((t) => t.text).join(", ")} from this machine`, [], { targets: l }));
+  return out;
+}
+
+const compiled = new Map<string, { find(s: string): boolean } | undefined>();
+
+/** A command's own regex (a pkill pattern, a grep after ps) on the linear-time engine: the model writes it. */
+function targetRegex(t: Target): { find(s: string): boolean } | undefined {
+  const key = `${t.ignoreCase ? "i" : ""}:${t.text}`;
+  if (compiled.has(key)) return compiled.get(key);
+  let re: { find(s: string): boolean } | undefined;
+  try {
+    const { RE2JS } = re2();
+    const r = RE2JS.compile(t.text, t.ignoreCase ? RE2JS.CASE_INSENSITIVE : 0);
+    re = { find: (s) => r.matcher(s).find() };
+  } catch {
+    re = undefined;
+  }
+  if (compiled.size >= 64) compiled.clear();
+  compiled.set(key, re);
+  return re;
+}
+
+function globRe(text: string, ignoreCase: boolean): RegExp {
+  return new RegExp(`^${text.slice(0, 256).replace(/[.+^${}()|[\]\\]/g, "\\$&").replaceAll("*", ".*").replaceAll("?", ".")}$`, ignoreCase ? "i" : "");
+}
+
+/**
+ * True when a target reaches one of `names`: process names (no space or slash) and command lines for a kill,
+ * package or extension names, URL paths. A literal name must be equal, a wildcard or a regex must match it
+ * (a name-only pattern meets names only), and free text must contain it.
+ */
+export function reaches(t: Target, names: readonly string[]): boolean {
+  const ci = t.ignoreCase === true;
+  const eq = (a: string, b: string) => (ci ? a.toLowerCase() === b.toLowerCase() : a === b);
+  const nameOnly = (n: string) => !/[\s/]/.test(n);
+  switch (t.match) {
+    case "exact":
+      return names.some((n) => eq(n, t.text));
+    case "glob": {
+      const g = globRe(t.text, ci);
+      return names.some((n) => nameOnly(n) && g.test(n));
+    }
+    case "text": {
+      const text = t.text.toLowerCase();
+      return names.some((n) => text.includes(n.toLowerCase()));
+    }
+    case "regex": {
+      const re = targetRegex(t);
+      // A pattern the engine cannot read is judged by its text.
+      if (re === undefined) return names.some((n) => t.text.toLowerCase().includes(n.toLowerCase()));
+      return names.some((n) => (t.fullLine === true || nameOnly(n)) && re.find(n));
+    }
+  }
+}
