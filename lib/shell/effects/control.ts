@@ -214,6 +214,8 @@ export function killLineEffects(commands: readonly SimpleCommand[], add: (c: Sim
 const NPM_LIKE = new Set(["npm", "pnpm", "yarn", "bun", "pi", "brew", "cnpm", "deno"]);
 const AGENTS_WITH_EXTENSIONS = new Set(["gemini", "claude", "codex", "copilot", "opencode", "qwen"]);
 const REMOVE_VERB = /^(?:uninstall|un|unlink|remove|rm|r|disable)$/;
+/** The agents' own groups whose removal verbs take an extension out: `gemini extensions`, `claude mcp`, `claude plugin`. */
+const EXTENSION_GROUP = /^(?:extensions?|mcp|plugins?)$/;
 /** Options of the package managers that take the next word. */
 const PM_VALUED = new Set(["--prefix", "--location", "-w", "--workspace", "--filter", "-F", "--dir", "-C", "--registry", "--cwd", "--scope", "-s", "--loglevel"]);
 
@@ -241,10 +243,11 @@ function uninstallTargets(cmd: SimpleCommand): { what: string; targets: Target[]
     }
     ops.push(w);
   }
-  // `npm uninstall x`, `yarn global remove x`, `gemini extensions uninstall x`, `claude mcp remove x`: the verb is among
-  // the first operands (after a group such as `global`, `extensions`, `mcp`, `plugin`); disable counts for the agents only.
-  const verbAt = ops.slice(0, 3).findIndex((w) => REMOVE_VERB.test(w) && (w !== "disable" || AGENTS_WITH_EXTENSIONS.has(p)) && (w !== "r" || p === "npm"));
-  if (verbAt < 0) return undefined;
+  // `npm uninstall x`, `yarn global remove x`, `gemini extensions uninstall x`, `claude mcp remove x`: the verb is the
+  // subcommand, or follows yarn's `global` or an agent's extension group; disable counts for the agents only.
+  const verbAt = AGENTS_WITH_EXTENSIONS.has(p) ? (EXTENSION_GROUP.test(ops[0] ?? "") ? 1 : -1) : p === "yarn" && ops[0] === "global" ? 1 : 0;
+  const verb = verbAt >= 0 ? ops[verbAt] : undefined;
+  if (verb === undefined || !REMOVE_VERB.test(verb) || (verb === "disable" && !AGENTS_WITH_EXTENSIONS.has(p)) || (verb === "r" && p !== "npm")) return undefined;
   const names = ops.slice(verbAt + 1, verbAt + 1 + MAX_TARGETS);
   if (names.length === 0 && !cmd.stdinArgs) return undefined;
   return { what: `${p} ${ops.slice(0, verbAt + 1).join(" ")} takes out ${names.join(" ") || "what its input names"}`, targets: names.map((n) => ({ text: packageName(n), match: "exact" as const, ignoreCase: true })) };
