@@ -168,7 +168,8 @@ export function analyze(cmd: SimpleCommand): Analysis {
   let sub: string | undefined;
   const globalValues = valueOpts(program);
   const values: string[] = [];
-  if (HAS_SUB.has(program)) {
+  // `shepherd-linux-x64 trust`: Shepherd's platform-named binaries are the same CLI.
+  if (HAS_SUB.has(program) || program.startsWith("shepherd-")) {
     for (; i < a.length; i++) {
       const w = a[i] ?? "";
       if (w.startsWith("-")) {

@@ -290,7 +290,11 @@ function wrapped(a: string[], s: number, cwdIn: string, home: string, aliases: R
       // `npm exec -- rm -rf ~`: after --, the package binary or any program on PATH.
       const dash = a.indexOf("--", s + 1);
       // A package spec (`git+https://..`, `github:x/y`) is fetched and run: its own effect, not a program name.
-      return (a[s + 1] === "exec" || a[s + 1] === "x") && dash > 0 && !/:/.test(a[dash + 1] ?? "") ? { from: dash + 1, label: "npm exec" } : undefined;
+      if ((a[s + 1] !== "exec" && a[s + 1] !== "x") || dash < 0) return undefined;
+      // `npm exec shepherd -- trust .`: the command named before --, run with the words after it.
+      const named = a.slice(s + 2, dash).find((w, j, ws) => !w.startsWith("-") && !/^(?:--package|-p|--call|-c|-w|--workspace|--prefix)$/.test(ws[j - 1] ?? ""));
+      if (named !== undefined && !/:/.test(named)) return { from: dash + 1, label: "npm exec", prefix: [named] };
+      return !/:/.test(a[dash + 1] ?? "") ? { from: dash + 1, label: "npm exec" } : undefined;
     }
     // Privilege, resource and sandbox launchers: options (some valued), then the command.
     case "setpriv":
@@ -593,6 +597,8 @@ function interpreterCode(argv: string[], program: string): string | "stdin" | un
   return "stdin";
 }
 
+const PACKAGE_RUNNERS = /^(?:npx|bunx|pnpx|pnpm dlx|pnpm exec|npm exec|yarn dlx|bun x|bun exec)$/;
+
 /** `env X=1 cmd`, `sudo X=1 cmd`: the assignments before the wrapped command go into its environment. */
 function wrapperEnv(cmd: SimpleCommand, argv: string[]): string[] | undefined {
   const p = cmd.program;
@@ -607,7 +613,8 @@ function child(cmd: SimpleCommand, argv: string[], dynamic: boolean[], label: st
     ...(env ? { env } : {}),
     argv,
     dynamic,
-    program: base(argv[0] ?? "").replace(/\.exe$/i, ""),
+    // `npx @scope/tool@1.2.0`: a package runner's version pin is not part of the program's name.
+    program: (PACKAGE_RUNNERS.test(label) ? base(argv[0] ?? "").replace(/(?<=.)@[^@/]*$/, "") : base(argv[0] ?? "")).replace(/\.exe$/i, ""),
     cwd: cmd.cwd,
     redirects: cmd.redirects,
     pipeTo: [],
