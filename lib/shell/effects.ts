@@ -9,7 +9,7 @@ import { fileEffects } from "./effects/files.ts";
 import { ghEffects, gitEffects } from "./effects/git.ts";
 import { infraEffects } from "./effects/infra.ts";
 import { serviceEffects } from "./effects/services.ts";
-import { controlEffects, killLineEffects } from "./effects/control.ts";
+import { controlEffects, controlLineEffects, killLineEffects } from "./effects/control.ts";
 import { networkEffects } from "./effects/network.ts";
 import { codeEffects, powerEffects, printsSecretVar, publishEffects, spawnEffects } from "./effects/process.ts";
 import { isSecretPath, secretReads } from "./effects/secrets.ts";
@@ -216,6 +216,7 @@ export function lineEffects(commands: readonly SimpleCommand[]): Map<SimpleComma
     }
   }
   killLineEffects(commands, add);
+  controlLineEffects(commands, add);
   lineCache.set(commands, out);
   return out;
 }

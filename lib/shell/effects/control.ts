@@ -9,7 +9,7 @@ import { re2 } from "../../lazy-deps.ts";
 import { effect, type Effect, type Target } from "./types.ts";
 
 const MAX_TARGETS = 16;
-const SIGNAL = /^-(?:\d{1,2}|[A-Z][A-Z0-9+-]*|SIG\w+)$/;
+const SIGNAL = /^-(?:\d{1,2}|[A-Z][A-Z0-9+-]+|SIG\w+)$/;
 
 function push(out: Target[], t: Target): void {
   if (out.length < MAX_TARGETS && t.text !== "") out.push(t);
@@ -20,6 +20,9 @@ const POWERSHELL = (cmd: SimpleCommand) => cmd.via.includes("powershell");
 /** pkill/pgrep: options that take the next word (`-u user`, `--signal KILL`, `-F pidfile`). */
 const PGREP_VALUED = new Set(["-u", "-U", "-G", "-g", "-P", "-s", "-t", "--ns", "--nslist", "--signal", "--euid", "--uid", "--group", "--pgroup", "--session", "--terminal", "--parent", "-F", "--pidfile", "--runstates", "-r"]);
 
+/** Options that pick processes without a pattern: by user, group, parent, session or terminal. */
+const SELECTORS = new Set(["-u", "-U", "-G", "-g", "-P", "-s", "-t", "--euid", "--uid", "--group", "--pgroup", "--session", "--terminal", "--parent"]);
+
 /** The pattern a pkill or pgrep matches, as a target; a pid file (`-F f`) as text. */
 function pgrepTargets(cmd: SimpleCommand): Target[] {
   const a = cmd.argv;
@@ -28,6 +31,7 @@ function pgrepTargets(cmd: SimpleCommand): Target[] {
   let ci = false;
   let exact = false;
   let inverse = false;
+  let selected = false;
   let pattern: string | undefined;
   for (let i = 1; i < a.length; i++) {
     const w = a[i] ?? "";
@@ -39,13 +43,19 @@ function pgrepTargets(cmd: SimpleCommand): Target[] {
     else if (w === "--ignore-case") ci = true;
     else if (w === "--exact") exact = true;
     else if (w === "--inverse") inverse = true;
-    else if (w === "-F" || w === "--pidfile") push(out, { text: a[i + 1] ?? "", match: "text" });
+    else if (w === "-F" || w === "--pidfile") {
+      push(out, { text: a[i + 1] ?? "", match: "text" });
+      i++;
+    }
     else if (w.startsWith("--pidfile=")) push(out, { text: w.slice(10), match: "text" });
     else if (w.startsWith("--")) {
+      if (SELECTORS.has(w.split("=")[0] ?? "")) selected = true;
       if (!w.includes("=") && PGREP_VALUED.has(w)) i++;
     } else if (w.startsWith("-") && w.length > 1) {
       if (SIGNAL.test(w) && !/^-[fixnovcealdw]+$/.test(w)) continue;
       if (PGREP_VALUED.has(w)) {
+        // `pkill -P $$`: this shell's own children, never the agent's.
+        if (SELECTORS.has(w) && !/^\$(?:\$|BASHPID)$/.test(a[i + 1] ?? "")) selected = true;
         i++;
         continue;
       }
@@ -57,8 +67,9 @@ function pgrepTargets(cmd: SimpleCommand): Target[] {
       }
     } else pattern ??= w;
   }
-  // `pkill -v node` signals every process but node's, Shepherd's among them.
-  if (inverse) push(out, { text: ".", match: "regex", fullLine: true });
+  // `pkill -v node` signals every process but node's, Shepherd's among them; `pkill -u me`, `pkill -P $PPID` with no
+  // pattern signal every process of that user or parent (the agent's children: its sidecar too).
+  if (inverse || (pattern === undefined && selected)) push(out, { text: ".", match: "regex", fullLine: true });
   else if (pattern !== undefined) push(out, { text: exact ? `^(?:${pattern})$` : pattern, match: "regex", ...(ci ? { ignoreCase: true } : {}), ...(full ? { fullLine: true } : {}) });
   return out;
 }
@@ -80,10 +91,12 @@ function killallTargets(cmd: SimpleCommand): Target[] {
       if (w.includes("I")) ci = true;
     } else if (!w.startsWith("-")) names.push(w);
   }
+  // `killall -u me` with no name signals every process of that user.
+  if (names.length === 0 && a.some((w) => w === "-u" || w === "--user" || w.startsWith("--user="))) return [{ text: ".", match: "regex", fullLine: true }];
   return names.slice(0, MAX_TARGETS).map((n) => (regex ? { text: n, match: "regex" as const, ...(ci ? { ignoreCase: true } : {}) } : { text: n, match: "exact" as const, ...(ci ? { ignoreCase: true } : {}) }));
 }
 
-/** `kill`'s pid words that may name any process: a substitution (`$(pgrep x)`), a variable, stdin (xargs). */
+/** `kill`'s pid words that may name any process: a substitution (`$(pgrep x)`), a variable, a loop's word, stdin (xargs). */
 function unknownPids(cmd: SimpleCommand): string[] {
   const out: string[] = [];
   const a = cmd.argv;
@@ -93,11 +106,21 @@ function unknownPids(cmd: SimpleCommand): string[] {
       i++;
       continue;
     }
-    if (w.startsWith("-") && !cmd.dynamic[i]) continue;
+    if (w === "--") continue;
+    // A literal pid or job names no process by what it runs; `-1` is every process the user may signal.
+    if (w === "-1") out.push(".");
+    if (/^-?\d+$|^%/.test(w) || (w.startsWith("-") && !cmd.dynamic[i])) continue;
     // `$!` is the job just started, `$$` the shell itself: known not to be a looked-up process.
-    if (cmd.dynamic[i] && !/^"?\$(?:!|\$|\{!\}|PPID|BASHPID)"?$|^\$\(jobs\b/.test(w)) out.push(w);
+    if (!/^"?\$(?:!|\$|\{!\}|PPID|BASHPID)"?$|^\$\(jobs\b/.test(w)) out.push(w);
   }
   return out;
+}
+
+/** A plain `$NAME` pid: only a variable set on the line (`pid=$(pgrep x)`, `read pid`) holds what the line looked up. */
+function setOnLine(w: string, cmd: SimpleCommand, read: ReadonlySet<string>): boolean {
+  const m = /^"?\$\{?([A-Za-z_]\w*)\}?"?$/.exec(w);
+  if (!m?.[1]) return true;
+  return (cmd.env ?? []).includes(m[1]) || read.has(m[1]);
 }
 
 /** `kill -0 pid` and `kill -s 0 pid` only ask whether a process exists; `kill -l` lists the signals. */
@@ -136,7 +159,7 @@ function killTargets(cmd: SimpleCommand): { what: string; targets: Target[] } | 
   }
   if (p === "kill") {
     if (signalsNothing(a)) return undefined;
-    return { what: "kill signals the processes its pids name", targets: unknownPids(cmd).map((w) => ({ text: w, match: "text" as const })) };
+    return { what: "kill signals the processes its pids name", targets: unknownPids(cmd).slice(0, MAX_TARGETS).map((w) => (w === "." ? { text: ".", match: "regex" as const, fullLine: true } : { text: w, match: "text" as const })) };
   }
   if (p === "taskkill" || p === "tskill") {
     const targets: Target[] = [];
@@ -194,6 +217,8 @@ function lookups(commands: readonly SimpleCommand[]): Target[] {
     } else if ((c.program === "cat" || c.program === "head" || c.program === "tail" || c.program === "get-content" || c.program === "gc") && a.length > 1) {
       for (const w of a.slice(1)) if (/pid/i.test(w)) push(out, { text: w, match: "text" });
     }
+    // `read pid < /run/x.pid`, `cat < x.pid`: a pid file read through a redirection.
+    for (const r of c.redirects) if (r.op === "<" && /pid/i.test(r.target)) push(out, { text: r.target, match: "text" });
   }
   return out;
 }
@@ -201,9 +226,11 @@ function lookups(commands: readonly SimpleCommand[]): Target[] {
 /** Kills whose targets only the whole line shows: `pid=$(pgrep x); kill $pid`, `ps | grep x | awk | xargs kill`, `gps x | kill`. */
 export function killLineEffects(commands: readonly SimpleCommand[], add: (c: SimpleCommand, e: Effect) => void): void {
   let found: Target[] | undefined;
+  const read = new Set<string>();
+  for (const c of commands) if (c.program === "read" || c.program === "mapfile" || c.program === "readarray") for (const w of c.argv.slice(1)) if (/^[A-Za-z_]\w*$/.test(w) && read.size < 32) read.add(w);
   for (const c of commands) {
     const ps = POWERSHELL(c) && (c.program === "stop-process" || c.program === "spps" || c.program === "kill");
-    const posixKill = c.program === "kill" && !POWERSHELL(c) && !signalsNothing(c.argv) && (c.stdinArgs || unknownPids(c).length > 0);
+    const posixKill = c.program === "kill" && !POWERSHELL(c) && !signalsNothing(c.argv) && (c.stdinArgs || unknownPids(c).some((w) => setOnLine(w, c, read)));
     const psPiped = ps && psValue(c.argv, /^-(?:n|na|nam|name|processname|pn|i|id)$/i) === undefined && c.argv.slice(1).every((w) => w.startsWith("-"));
     if (!posixKill && !psPiped) continue;
     found ??= lookups(commands);
@@ -234,6 +261,7 @@ function uninstallTargets(cmd: SimpleCommand): { what: string; targets: Target[]
   if (!NPM_LIKE.has(p) && !AGENTS_WITH_EXTENSIONS.has(p)) return undefined;
   const a = cmd.argv;
   const ops: string[] = [];
+  const dyn: boolean[] = [];
   for (let i = 1; i < a.length; i++) {
     const w = a[i] ?? "";
     if (w === "--") continue;
@@ -242,15 +270,19 @@ function uninstallTargets(cmd: SimpleCommand): { what: string; targets: Target[]
       continue;
     }
     ops.push(w);
+    dyn.push(cmd.dynamic[i] === true);
   }
   // `npm uninstall x`, `yarn global remove x`, `gemini extensions uninstall x`, `claude mcp remove x`: the verb is the
   // subcommand, or follows yarn's `global` or an agent's extension group; disable counts for the agents only.
-  const verbAt = AGENTS_WITH_EXTENSIONS.has(p) ? (EXTENSION_GROUP.test(ops[0] ?? "") ? 1 : -1) : p === "yarn" && ops[0] === "global" ? 1 : 0;
+  // `claude plugin marketplace remove x` takes out every plugin of that marketplace.
+  const verbAt = AGENTS_WITH_EXTENSIONS.has(p) ? (EXTENSION_GROUP.test(ops[0] ?? "") ? (ops[1] === "marketplace" ? 2 : 1) : -1) : p === "yarn" && ops[0] === "global" ? 1 : 0;
   const verb = verbAt >= 0 ? ops[verbAt] : undefined;
   if (verb === undefined || !REMOVE_VERB.test(verb) || (verb === "disable" && !AGENTS_WITH_EXTENSIONS.has(p)) || (verb === "r" && p !== "npm")) return undefined;
   const names = ops.slice(verbAt + 1, verbAt + 1 + MAX_TARGETS);
   if (names.length === 0 && !cmd.stdinArgs) return undefined;
-  return { what: `${p} ${ops.slice(0, verbAt + 1).join(" ")} takes out ${names.join(" ") || "what its input names"}`, targets: names.map((n) => ({ text: packageName(n), match: "exact" as const, ignoreCase: true })) };
+  // A name computed at run time (`$(npm ls -g | grep x)`) is judged by the text it is computed from.
+  const targets = names.map((n, k) => (dyn[verbAt + 1 + k] ? { text: n, match: "text" as const } : { text: packageName(n), match: "exact" as const, ignoreCase: true }));
+  return { what: `${p} ${ops.slice(0, verbAt + 1).join(" ")} takes out ${names.join(" ") || "what its input names"}`, targets };
 }
 
 /** Variables that move an agent's configuration (its hooks and extensions with it) or switch its hooks off. */
@@ -299,8 +331,9 @@ function unguardedAgent(cmd: SimpleCommand): { what: string; targets: Target[] }
 const REQUESTERS = new Set(["curl", "wget", "http", "https", "xh", "httpie", "invoke-webrequest", "invoke-restmethod", "iwr", "irm", "aria2c", "fetch"]);
 const CODE = /^(?:python[0-9.]*|node|nodejs|bun|deno|perl|ruby|php)$/;
 /** A loopback host as a URL names it: localhost, 127/8 in any short form, ::1, 0.0.0.0, 0x7f000001, 2130706433. */
-const LOOPBACK = "(?:localhost\\.?|127(?:\\.\\d{1,3}){0,3}|0x7f[0-9a-f]{0,6}|2130706433|0(?:\\.0){0,3}|\\[(?:::1?|::ffff:127(?:\\.\\d{1,3}){3}|0:0:0:0:0:0:0:1)\\])";
+const LOOPBACK = "(?:(?:[\\w-]+\\.)*localhost\\.?|localtest\\.me|lvh\\.me|(?:[\\w-]+\\.)*127\\.0\\.0\\.1\\.(?:nip|sslip)\\.io|\\[::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}\\]|127(?:\\.\\d{1,3}){0,3}|0x7f[0-9a-f]{0,6}|2130706433|0(?:\\.0){0,3}|\\[(?:::1?|::ffff:127(?:\\.\\d{1,3}){3}|0:0:0:0:0:0:0:1)\\])";
 const URL_WORD = new RegExp(`^(?:https?://)?${LOOPBACK}(?::[^/\\s]*)?(/[^\\s]*)?$`, "i");
+const HOST_IN_CODE = new RegExp(`['"]${LOOPBACK}['"]`, "i");
 const URL_IN_CODE = new RegExp(`https?://${LOOPBACK}(?::[^/\\s'"]*)?(/[^\\s'"]*)`, "gi");
 
 /** A URL path as a server routes it: no query, `//` and `/./` collapsed, `..` applied, unreserved escapes decoded. */
@@ -331,10 +364,61 @@ function localRequests(cmd: SimpleCommand): Target[] {
       if (m) push(out, { text: routePath(m[1] ?? "/"), match: "text", ignoreCase: true });
     }
   } else if (CODE.test(cmd.program)) {
-    for (const w of cmd.argv.slice(1)) for (const m of w.slice(0, 1 << 16).matchAll(URL_IN_CODE)) push(out, { text: routePath(m[1] ?? "/"), match: "text", ignoreCase: true });
-    for (const r of cmd.redirects) if (r.body !== undefined) for (const m of r.body.slice(0, 1 << 16).matchAll(URL_IN_CODE)) push(out, { text: routePath(m[1] ?? "/"), match: "text", ignoreCase: true });
+    const code = [...cmd.argv.slice(1), ...cmd.redirects.flatMap((r) => (r.body !== undefined ? [r.body] : []))].join("\n").slice(0, 1 << 16);
+    for (const m of code.matchAll(URL_IN_CODE)) push(out, { text: routePath(m[1] ?? "/"), match: "text", ignoreCase: true });
+    // `http.client.HTTPConnection('localhost', 8787).request('POST', '/v1/hooks/x')`, `{host: '127.0.0.1', path: '/v1/x'}`:
+    // a loopback host and a path given apart.
+    if (out.length === 0 && HOST_IN_CODE.test(code)) for (const m of code.matchAll(/['"](\/[\w./%-]{1,300})['"]/g)) push(out, { text: routePath(m[1] ?? "/"), match: "text", ignoreCase: true });
   }
   return out;
+}
+
+/** Text a command puts out or feeds on: echo/printf words, heredoc and herestring bodies. */
+function textOf(c: SimpleCommand): string {
+  const parts: string[] = [];
+  if (c.program === "echo" || c.program === "printf" || c.program === "write-output") parts.push(c.argv.slice(1).join(" "));
+  for (const r of c.redirects) {
+    if (r.body !== undefined) parts.push(r.body);
+    else if (r.op === "<<<") parts.push(r.target);
+  }
+  return parts.join("\n").slice(0, 1 << 16);
+}
+
+const RAW_CLIENTS = new Set(["nc", "ncat", "netcat", "socat", "telnet", "openssl"]);
+const LOOPBACK_WORD = new RegExp(`^(?:(?:tcp[46]?(?:-connect)?|openssl(?:-connect)?):)?${LOOPBACK}(?::\\d*)?$`, "i");
+const DEV_TCP = new RegExp(`^/dev/(?:tcp|udp)/${LOOPBACK}/`, "i");
+const REQUEST_LINE = /\b(?:GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)\s+(\/[^\s\\]*)/g;
+
+/**
+ * Requests only the whole line shows: a raw HTTP request written to a loopback socket (`nc 127.0.0.1 8787 <<< 'POST
+ * /v1/hooks/x ...'`, `exec 3<>/dev/tcp/127.0.0.1/8787; printf 'POST ...' >&3`), and a Claude Code settings file
+ * written on the line with `disableAllHooks` then given to `claude --settings`.
+ */
+export function controlLineEffects(commands: readonly SimpleCommand[], add: (c: SimpleCommand, e: Effect) => void): void {
+  let socket: SimpleCommand | undefined;
+  let hookless: Set<string> | undefined;
+  for (const c of commands) {
+    if (socket === undefined && ((RAW_CLIENTS.has(c.program) && c.argv.slice(1).some((w) => LOOPBACK_WORD.test(w))) || c.redirects.some((r) => DEV_TCP.test(r.target)))) socket = c;
+    if (c.argv.length > 0 && c.redirects.length > 0 && /disableAllHooks/.test(textOf(c))) {
+      for (const r of c.redirects) if ((r.op === ">" || r.op === ">>" || r.op === ">|") && r.fd !== "2") (hookless ??= new Set()).add(r.target);
+    }
+    if (c.program === "tee" && /disableAllHooks/.test(textOf(c))) for (const w of c.argv.slice(1)) if (!w.startsWith("-")) (hookless ??= new Set()).add(w);
+  }
+  if (socket !== undefined) {
+    const targets: Target[] = [];
+    for (const c of commands) for (const m of textOf(c).matchAll(REQUEST_LINE)) push(targets, { text: routePath(m[1] ?? "/"), match: "text", ignoreCase: true });
+    if (targets.length > 0) add(socket, effect("local-request", `${socket.program || "a redirection"} sends a raw HTTP request for ${targets.map((t) => t.text).join(", ")} to this machine`, [], { targets }));
+  }
+  if (hookless !== undefined) {
+    const files = hookless;
+    const base = (f: string) => f.slice(f.lastIndexOf("/") + 1);
+    for (const c of commands) {
+      if (c.program !== "claude") continue;
+      const k = c.argv.findIndex((w) => w === "--settings" || w.startsWith("--settings="));
+      const f = k < 0 ? undefined : c.argv[k] === "--settings" ? c.argv[k + 1] : c.argv[k]?.slice(11);
+      if (f !== undefined && [...files].some((w) => w === f || base(w) === base(f))) add(c, effect("unguarded-agent", `claude starts with --settings ${f}, written on the line with disableAllHooks`, [], { targets: [] }));
+    }
+  }
 }
 
 /** Kills, uninstalls, unguarded agent starts and local requests of one command. */
