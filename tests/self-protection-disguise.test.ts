@@ -265,6 +265,8 @@ const CASES: readonly Case[] = [
   ["codex --config features.codex_hooks=false exec x", "block", "nested-agent"],
   ["codex exec -c 'features.codex_hooks=false' x", "block", "nested-agent"],
   ["echo '{\"disableAllHooks\":true}' > /tmp/s.json && claude --settings /tmp/s.json -p x", "block", "nested-agent"],
+  ["env HOME=/tmp/h sh -c 'pi -p x'", "block", "nested-agent"],
+  ["sudo CLAUDE_CONFIG_DIR=/tmp/c claude -p x", "block", "nested-agent"],
   // Look-alikes of a nested agent.
   ["pi -p 'write the tests'", "allow", "nested-agent-lookalike"],
   ["claude -p 'summarize the diff'", "allow", "nested-agent-lookalike"],

@@ -74,6 +74,9 @@ function newState(home: string, via: string[], scripts: boolean): State {
   return { home, depth: 0, out: [], via, budget: { words: SHELL_LIMITS.maxWords }, expansion: SHELL_LIMITS.maxExpansion, scripts, lists: new Set(), boundCalls: 0, envSet: [] };
 }
 
+/** Wrappers whose `NAME=value` words set the environment of what they run. */
+const ENV_WRAPPERS = new Set(["env", "sudo", "doas", "run0"]);
+
 /** Names of variables a command line sets, kept per line; a long line keeps the first few, which is all a rule asks of. */
 const MAX_ENV_NAMES = 32;
 function noteEnv(st: State, name: string): void {
@@ -225,6 +228,9 @@ class Parser implements Unwrapper {
       this.st.via = saved;
     }
   }
+
+  /** Variables the wrapper being unwrapped sets (its prefix, `env X=1`): the scripts it runs inherit them. */
+  private outerEnv: string[] = [];
 
   /** Scripts set on this line (`npm pkg set scripts.x=..`), by name. */
   private readonly npmScripts = new Map<string, string>();
@@ -1080,7 +1086,8 @@ class Parser implements Unwrapper {
     }
     // `kubectl.exe`, `terraform.exe` (Git Bash, WSL calling Windows binaries): the same program.
     const cmd: SimpleCommand = { argv, dynamic, program: program.replace(/\.exe$/i, ""), cwd: scope.cwd, redirects, pipeTo: [], via: this.st.via, synthetic: false, stdinArgs: false };
-    const envNames = assigns.length > 0 ? [...new Set([...assigns.map(([n]) => n), ...this.st.envSet])] : this.st.envSet;
+    const inherited = this.outerEnv.length > 0 ? [...this.st.envSet, ...this.outerEnv] : this.st.envSet;
+    const envNames = assigns.length > 0 || this.outerEnv.length > 0 ? [...new Set([...assigns.map(([n]) => n), ...inherited])] : inherited;
     if (envNames.length > 0) cmd.env = envNames.slice(0, MAX_ENV_NAMES);
     if (prev?.some((c) => (c.program === "env" || c.program === "printenv" || c.program === "set") && c.argv.length === 1)) cmd.pipeFrom = "env";
     const subEnd = this.st.out.length;
@@ -1097,10 +1104,15 @@ class Parser implements Unwrapper {
     }
     const savedHere = this.hereVars;
     this.hereVars = scope.vars;
+    // `env HOME=/tmp/x sh -c 'pi -p x'`: what a wrapper sets reaches the commands of the script it runs.
+    const savedEnv = this.outerEnv;
+    const wrapperSets = ENV_WRAPPERS.has(program) ? argv.slice(1).flatMap((w) => /^([A-Za-z_]\w*)=\S*$/.exec(w)?.[1] ?? []) : [];
+    if (cmd.env !== undefined || wrapperSets.length > 0) this.outerEnv = [...new Set([...wrapperSets, ...(cmd.env ?? [])])].slice(0, MAX_ENV_NAMES);
     try {
       unwrap(cmd, this, prevOut);
     } finally {
       this.hereVars = savedHere;
+      this.outerEnv = savedEnv;
     }
     {
       const printed = literalOutput({ ...cmd, redirects: [] }) ?? (cmd.program === "cat" && cmd.argv.length === 1 ? redirects.find((r) => r.body !== undefined)?.body : undefined);
