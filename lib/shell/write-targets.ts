@@ -77,6 +77,11 @@ export function writeTargets(cmd: SimpleCommand): WriteTarget[] {
   };
   if (FILE_WRITERS.has(p)) all(false);
   else if (META_CHANGERS.has(p)) all(true);
+  // `mount --bind /tmp/x ~/.claude`: what the mount point held is hidden behind other files.
+  else if ((p === "mount" && (argv.includes("--bind") || argv.includes("--rbind") || argv.some((w, k) => argv[k - 1] === "-o" && /(?:^|,)r?bind(?:,|$)/.test(w)))) || p === "bindfs") {
+    const last = pos[pos.length - 1];
+    if (pos.length >= 2 && last !== undefined) out.push({ path: last, deep: true });
+  }
   else if (p === "rm") all(an.flags.has("-r"));
   else if (p === "mv") {
     all(true);

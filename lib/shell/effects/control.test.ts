@@ -66,6 +66,10 @@ describe("process-kill targets", () => {
     ["pkill -P $$", false],
     ["systemctl --user stop shepherd.service", true],
     ["systemctl --user status shepherd", false],
+    ["ps -C shepherd -o pid= | xargs kill", true],
+    ["ps -C node -o pid= | xargs kill", false],
+    ["fuser -k /usr/bin/shepherd", true],
+    ["fuser /usr/bin/shepherd", false],
   ])("should find whether %s reaches Shepherd: %p", (line, want) => {
     expect(hits(line, "process-kill", SHEPHERD)).toBe(want);
   });
@@ -75,6 +79,9 @@ describe("process-kill targets", () => {
     ["spps -n SHEP*", true],
     ["Stop-Process -Name notepad", false],
     ["taskkill /IM shepherd.exe /F", true],
+    ['taskkill /F /FI "IMAGENAME eq shep*"', true],
+    ["Get-Process | Where-Object {$_.Name -like 'shep*'} | Stop-Process", true],
+    ["Get-Process | Where-Object {$_.Name -eq 'node'} | Stop-Process", false],
   ])("should read the PowerShell line %s: %p", (line, want) => {
     expect(hits(line, "process-kill", [...SHEPHERD, "shepherd.exe"], "powershell")).toBe(want);
   });
@@ -125,6 +132,8 @@ describe("local-request targets", () => {
     ["curl https://api.example.com/v1/hooks/x", []],
     ["git commit -m 'fix: localhost:8787/v1/hooks'", []],
     ["printf 'POST /v1/hint HTTP/1.1\\r\\n\\r\\n' | nc localhost 8787", ["/v1/hint"]],
+    ["curl -x http://127.0.0.1:8787 http://example.com/v1/hooks/x", ["/", "/v1/hooks/x"]],
+    ["curl -x http://proxy.corp:3128 https://example.com/v1/hooks/x", []],
   ])("should find the loopback routes %s requests", (line, want) => {
     expect(targetsOf(line, "local-request").map((t) => t.text)).toEqual(want);
   });

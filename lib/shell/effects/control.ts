@@ -18,7 +18,7 @@ function push(out: Target[], t: Target): void {
 const POWERSHELL = (cmd: SimpleCommand) => cmd.via.includes("powershell");
 
 /** pkill/pgrep: options that take the next word (`-u user`, `--signal KILL`, `-F pidfile`). */
-const PGREP_VALUED = new Set(["-u", "-U", "-G", "-g", "-P", "-s", "-t", "--ns", "--nslist", "--signal", "--euid", "--uid", "--group", "--pgroup", "--session", "--terminal", "--parent", "-F", "--pidfile", "--runstates", "-r"]);
+const PGREP_VALUED = new Set(["-d", "--delimiter", "-u", "-U", "-G", "-g", "-P", "-s", "-t", "--ns", "--nslist", "--signal", "--euid", "--uid", "--group", "--pgroup", "--session", "--terminal", "--parent", "-F", "--pidfile", "--runstates", "-r"]);
 
 /** Options that pick processes without a pattern: by user, group, parent, session or terminal. */
 const SELECTORS = new Set(["-u", "-U", "-G", "-g", "-P", "-s", "-t", "--euid", "--uid", "--group", "--pgroup", "--session", "--terminal", "--parent"]);
@@ -161,12 +161,23 @@ function killTargets(cmd: SimpleCommand): { what: string; targets: Target[] } | 
     if (signalsNothing(a)) return undefined;
     return { what: "kill signals the processes its pids name", targets: unknownPids(cmd).slice(0, MAX_TARGETS).map((w) => (w === "." ? { text: ".", match: "regex" as const, fullLine: true } : { text: w, match: "text" as const })) };
   }
+  if (p === "fuser" && a.some((w) => /^-[a-zA-Z]*k/.test(w) || w === "--kill")) {
+    // `fuser -k /usr/bin/x`: every process using the file, the program itself when it is one.
+    return { what: "fuser -k kills the processes using its files", targets: a.slice(1).filter((w) => !w.startsWith("-")).slice(0, MAX_TARGETS).map((w) => ({ text: w, match: "text" as const })) };
+  }
+  if (p === "wmic" && (a[1] ?? "").toLowerCase() === "process" && a.some((w) => /^(?:delete|terminate)$/i.test(w))) {
+    return { what: "wmic process ends Windows processes", targets: a.slice(2).filter((w) => !/^(?:where|call|delete|terminate)$/i.test(w)).slice(0, MAX_TARGETS).map((w) => ({ text: w, match: "text" as const })) };
+  }
   if (p === "taskkill" || p === "tskill") {
     const targets: Target[] = [];
     for (let i = 1; i < a.length; i++) {
       const w = (a[i] ?? "").toLowerCase();
       if (w === "/im" || w === "-im") push(targets, { text: a[i + 1] ?? "", match: "glob", ignoreCase: true });
-      else if (w === "/fi" || w === "-fi") push(targets, { text: a[i + 1] ?? "", match: "text" });
+      else if (w === "/fi" || w === "-fi") {
+        // `/FI "IMAGENAME eq shep*"`: the filter's image name is a wildcard too.
+        const m = /^\s*imagename\s+eq\s+(\S+)\s*$/i.exec(a[i + 1] ?? "");
+        push(targets, m?.[1] ? { text: m[1], match: "glob", ignoreCase: true } : { text: a[i + 1] ?? "", match: "text" });
+      }
       else if (p === "tskill" && !w.startsWith("/")) push(targets, { text: a[i] ?? "", match: "glob", ignoreCase: true });
     }
     return { what: `${p} ends Windows processes`, targets };
@@ -205,6 +216,14 @@ function lookups(commands: readonly SimpleCommand[]): Target[] {
     } else if (c.program === "get-process" || c.program === "gps" || (c.program === "ps" && POWERSHELL(c))) {
       const name = psValue(a, /^-(?:n|na|nam|name|processname)$/i) ?? a.slice(1).find((w) => !w.startsWith("-"));
       if (name !== undefined) for (const t of psNames(name)) push(out, t);
+    } else if (c.program === "ps" && !POWERSHELL(c)) {
+      // `ps -C shepherd -o pid=`: processes picked by command name.
+      const k = a.findIndex((w) => w === "-C" || w === "--command");
+      if (k > 0) for (const n of (a[k + 1] ?? "").split(",")) push(out, { text: n, match: "exact" });
+    } else if (c.program === "where-object" || c.program === "where" || c.program === "?") {
+      // `Get-Process | Where-Object {$_.Name -like 'shep*'}`: the filter's wildcard, pattern or name.
+      const text = a.slice(1).join(" ");
+      for (const m of text.slice(0, 4096).matchAll(/-(c|i)?(like|match|eq)\s+['"]?([^'"\s}]+)/gi)) push(out, { text: m[3] ?? "", match: (m[2] ?? "").toLowerCase() === "like" ? "glob" : (m[2] ?? "").toLowerCase() === "match" ? "regex" : "exact", ignoreCase: (m[1] ?? "").toLowerCase() !== "c" });
     } else if (listed && (c.program === "grep" || c.program === "egrep" || c.program === "rg" || c.program === "select-string" || c.program === "findstr")) {
       if (a.some((w) => /^-[a-zA-Z]*v[a-zA-Z]*$/.test(w) || w === "--invert-match")) continue;
       const ci = a.some((w) => /^-[a-zA-Z]*i[a-zA-Z]*$/.test(w) || w === "--ignore-case");
@@ -288,6 +307,8 @@ function uninstallTargets(cmd: SimpleCommand): { what: string; targets: Target[]
 /** Variables that move an agent's configuration (its hooks and extensions with it) or switch its hooks off. */
 const AGENT_ENV = new Set(["HOME", "CLAUDE_CONFIG_DIR", "CODEX_HOME", "GEMINI_CLI_HOME", "COPILOT_HOME", "PI_CODING_AGENT_DIR", "XDG_CONFIG_HOME", "CLAUDE_CODE_SAFE_MODE", "OPENCODE_CONFIG_DIR", "OPENCODE_CONFIG"]);
 const AGENTS = new Set(["pi", "claude", "codex", "gemini", "copilot", "opencode"]);
+/** An agent run from its npm package (`npx @anthropic-ai/claude-code`): the package's last name segment is the program. */
+const AGENT_PACKAGES: Readonly<Record<string, string>> = { "claude-code": "claude", "gemini-cli": "gemini", "pi-coding-agent": "pi", "opencode-ai": "opencode" };
 
 function flagValue(a: readonly string[], i: number, name: string): string | undefined {
   const w = a[i] ?? "";
@@ -297,7 +318,7 @@ function flagValue(a: readonly string[], i: number, name: string): string | unde
 
 /** Why an agent started by this command runs without its hooks or extensions; the extensions it loads back as targets. */
 function unguardedAgent(cmd: SimpleCommand): { what: string; targets: Target[] } | undefined {
-  const p = cmd.program;
+  const p = AGENT_PACKAGES[cmd.program] ?? cmd.program;
   if (!AGENTS.has(p)) return undefined;
   const moved = (cmd.env ?? []).filter((n) => AGENT_ENV.has(n));
   const a = cmd.argv;
@@ -357,8 +378,16 @@ function routePath(raw: string): string {
 function localRequests(cmd: SimpleCommand): Target[] {
   const out: Target[] = [];
   if (REQUESTERS.has(cmd.program)) {
+    // `curl -x http://127.0.0.1:8787 http://x/v1/...`, `--resolve x:8787:127.0.0.1`: any host's request goes to this machine.
+    const a = cmd.argv;
+    const rerouted = a.some((w, k) => (/^(?:-x|--proxy|--preproxy|--resolve|--connect-to|-e|--execute)$/.test(a[k - 1] ?? "") || /^--(?:proxy|resolve|connect-to)=/.test(w)) && new RegExp(`(?:^|[/:=@])${LOOPBACK}(?:$|[:/])`, "i").test(w.replace(/^--[\w-]+=/, "")));
     for (let i = 1; i < cmd.argv.length; i++) {
       const w = cmd.argv[i] ?? "";
+      const any = rerouted ? /^(?:https?:\/\/)?[\w.-]+(?::\d*)?(\/\S*)$/i.exec(w) : null;
+      if (any) {
+        push(out, { text: routePath(any[1] ?? "/"), match: "text", ignoreCase: true });
+        continue;
+      }
       // httpie's `:8787/v1/x` is localhost.
       const m = URL_WORD.exec(w) ?? ((cmd.program === "http" || cmd.program === "https" || cmd.program === "xh") && /^:\d*(\/\S*)$/.exec(w)) ?? null;
       if (m) push(out, { text: routePath(m[1] ?? "/"), match: "text", ignoreCase: true });
