@@ -383,7 +383,7 @@ function localRequests(cmd: SimpleCommand): Target[] {
     const rerouted = a.some((w, k) => (/^(?:-x|--proxy|--preproxy|--resolve|--connect-to|-e|--execute)$/.test(a[k - 1] ?? "") || /^--(?:proxy|resolve|connect-to)=/.test(w)) && new RegExp(`(?:^|[/:=@])${LOOPBACK}(?:$|[:/])`, "i").test(w.replace(/^--[\w-]+=/, "")));
     for (let i = 1; i < cmd.argv.length; i++) {
       const w = cmd.argv[i] ?? "";
-      const any = rerouted ? /^(?:https?:\/\/)?[\w.-]+(?::\d*)?(\/\S*)$/i.exec(w) : null;
+      const any = rerouted ? /^[\w.-]+(?::\d*)?(\/\S*)$/.exec(w.replace(/^https?:\/\//i, "")) : null;
       if (any) {
         push(out, { text: routePath(any[1] ?? "/"), match: "text", ignoreCase: true });
         continue;
