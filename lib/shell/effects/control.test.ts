@@ -132,7 +132,7 @@ describe("local-request targets", () => {
     ["curl https://api.example.com/v1/hooks/x", []],
     ["git commit -m 'fix: localhost:8787/v1/hooks'", []],
     ["printf 'POST /v1/hint HTTP/1.1\\r\\n\\r\\n' | nc localhost 8787", ["/v1/hint"]],
-    ["curl -x http://127.0.0.1:8787 http://example.com/v1/hooks/x", ["/v1/hooks/x"]],
+    ["curl -x http://127.0.0.1:8787 http://example.com/v1/hooks/x", ["/", "/v1/hooks/x"]],
     ["curl -x http://proxy.corp:3128 https://example.com/v1/hooks/x", []],
   ])("should find the loopback routes %s requests", (line, want) => {
     expect(targetsOf(line, "local-request").map((t) => t.text)).toEqual(want);
