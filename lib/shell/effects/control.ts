@@ -450,11 +450,17 @@ export function controlLineEffects(commands: readonly SimpleCommand[], add: (c: 
   }
 }
 
+/** What a kill reaches, for `rules explain`: `: /sh.pherd/ (command lines), shepherd`. */
+function describeTargets(targets: readonly Target[]): string {
+  if (targets.length === 0) return " (no process it names is known)";
+  return `: ${targets.map((t) => (t.match === "regex" ? `/${t.text}/${t.ignoreCase ? "i" : ""}${t.fullLine ? " (command lines)" : ""}` : t.match === "glob" ? `${t.text} (wildcard)` : t.text)).join(", ")}`;
+}
+
 /** Kills, uninstalls, unguarded agent starts and local requests of one command. */
 export function controlEffects(cmd: SimpleCommand): Effect[] {
   const out: Effect[] = [];
   const k = killTargets(cmd);
-  if (k !== undefined) out.push(effect("process-kill", k.what, [], { targets: k.targets }));
+  if (k !== undefined) out.push(effect("process-kill", `${k.what}${describeTargets(k.targets)}`, [], { targets: k.targets }));
   const u = uninstallTargets(cmd);
   if (u !== undefined) out.push(effect("uninstall", u.what, [], { targets: u.targets }));
   const g = unguardedAgent(cmd);
