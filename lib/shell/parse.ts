@@ -2,6 +2,7 @@
 import { requoteCmd } from "./cmd-requote.ts";
 import { arithSubs, type LexBudget, lex, type Token, type Word } from "./lex.ts";
 import { limitNote, SHELL_LIMITS, ShellLimitError } from "./limits.ts";
+import { envOf, setEnv } from "./env-names.ts";
 import type { ParseOptions, ParseResult, RedirectInfo, SimpleCommand } from "./types.ts";
 import { GIT_COMMAND_KEYS, SHELLS, unwrap, type Unwrapper } from "./unwrap.ts";
 import { ON_PATH_DIR, resolvePath } from "./paths.ts";
@@ -1088,7 +1089,7 @@ class Parser implements Unwrapper {
     const cmd: SimpleCommand = { argv, dynamic, program: program.replace(/\.exe$/i, ""), cwd: scope.cwd, redirects, pipeTo: [], via: this.st.via, synthetic: false, stdinArgs: false };
     const inherited = this.outerEnv.length > 0 ? [...this.st.envSet, ...this.outerEnv] : this.st.envSet;
     const envNames = assigns.length > 0 || this.outerEnv.length > 0 ? [...new Set([...assigns.map(([n]) => n), ...inherited])] : inherited;
-    if (envNames.length > 0) cmd.env = envNames.slice(0, MAX_ENV_NAMES);
+    if (envNames.length > 0) setEnv(cmd, envNames.slice(0, MAX_ENV_NAMES));
     if (prev?.some((c) => (c.program === "env" || c.program === "printenv" || c.program === "set") && c.argv.length === 1)) cmd.pipeFrom = "env";
     const subEnd = this.st.out.length;
     const writes = this.procWrites.splice(pw0);
@@ -1106,8 +1107,9 @@ class Parser implements Unwrapper {
     this.hereVars = scope.vars;
     // `env HOME=/tmp/x sh -c 'pi -p x'`: what a wrapper sets reaches the commands of the script it runs.
     const savedEnv = this.outerEnv;
-    const wrapperSets = ENV_WRAPPERS.has(program) ? argv.slice(1).flatMap((w) => /^([A-Za-z_]\w*)=\S*$/.exec(w)?.[1] ?? []) : [];
-    if (cmd.env !== undefined || wrapperSets.length > 0) this.outerEnv = [...new Set([...wrapperSets, ...(cmd.env ?? [])])].slice(0, MAX_ENV_NAMES);
+    const own = envOf(cmd);
+    const wrapperSets = ENV_WRAPPERS.has(program) ? argv.slice(1).flatMap((w) => /^([A-Za-z_]\w*)=\S*$/.exec(w)?.[1] ?? []) : undefined;
+    if (own !== undefined || (wrapperSets !== undefined && wrapperSets.length > 0)) this.outerEnv = [...new Set([...(wrapperSets ?? []), ...(own ?? [])])].slice(0, MAX_ENV_NAMES);
     try {
       unwrap(cmd, this, prevOut);
     } finally {

@@ -26,12 +26,6 @@ export interface SimpleCommand {
   via: string[];
   /** True when it was derived rather than written: interpreter one-liner calls, `find -delete`. */
   synthetic: boolean;
-  /**
-   * Names of environment variables set for it on the line: its own `NAME=value` prefix, `env NAME=value` or
-   * `sudo NAME=value` around it, or assigned or exported earlier on the line. Values are not kept: a rule asks which
-   * variables are moved, not where to.
-   */
-  env?: string[];
   /** Set when its arguments also come from standard input (xargs). */
   stdinArgs: boolean;
   /** Set on a shell or interpreter that runs code from elsewhere (-c, a script file, -m module), not from stdin. */

@@ -1,4 +1,5 @@
 /** @module wrappers (sudo, env, sh -c, xargs, find -exec, interpreters...) -> the commands that really run. */
+import { envOf, setEnv } from "./env-names.ts";
 import type { SimpleCommand } from "./types.ts";
 import { fallbackCommands, foldCode, scanCode } from "./interp.ts";
 import { limitNote, SHELL_LIMITS, ShellLimitError } from "./limits.ts";
@@ -597,24 +598,23 @@ function interpreterCode(argv: string[], program: string): string | "stdin" | un
   return "stdin";
 }
 
-const PACKAGE_RUNNERS = /^(?:npx|bunx|pnpx|pnpm dlx|pnpm exec|npm exec|yarn dlx|bun x|bun exec)$/;
+const PACKAGE_RUNNERS: ReadonlySet<string> = new Set(["npx", "bunx", "pnpx", "pnpm dlx", "pnpm exec", "npm exec", "yarn dlx", "bun x", "bun exec"]);
 
 /** `env X=1 cmd`, `sudo X=1 cmd`: the assignments before the wrapped command go into its environment. */
-function wrapperEnv(cmd: SimpleCommand, argv: string[]): string[] | undefined {
+function wrapperEnv(cmd: SimpleCommand, argv: string[]): readonly string[] | undefined {
   const p = cmd.program;
   const own = p === "env" || p === "sudo" || p === "doas" ? cmd.argv.slice(1, Math.max(1, cmd.argv.length - argv.length)).flatMap((w) => /^([A-Za-z_]\w*)=/.exec(w)?.[1] ?? []) : [];
-  if (own.length === 0) return cmd.env;
-  return [...new Set([...own, ...(cmd.env ?? [])])].slice(0, 32);
+  const outer = envOf(cmd);
+  if (own.length === 0) return outer;
+  return [...new Set([...own, ...(outer ?? [])])].slice(0, 32);
 }
 
 function child(cmd: SimpleCommand, argv: string[], dynamic: boolean[], label: string, extra: Partial<SimpleCommand> = {}): SimpleCommand {
-  const env = wrapperEnv(cmd, argv);
-  return {
-    ...(env ? { env } : {}),
+  const out: SimpleCommand = {
     argv,
     dynamic,
     // `npx @scope/tool@1.2.0`: a package runner's version pin is not part of the program's name.
-    program: (PACKAGE_RUNNERS.test(label) ? base(argv[0] ?? "").replace(/(?<=.)@[^@/]*$/, "") : base(argv[0] ?? "")).replace(/\.exe$/i, ""),
+    program: (PACKAGE_RUNNERS.has(label) ? base(argv[0] ?? "").replace(/(?<=.)@[^@/]*$/, "") : base(argv[0] ?? "")).replace(/\.exe$/i, ""),
     cwd: cmd.cwd,
     redirects: cmd.redirects,
     pipeTo: [],
@@ -623,6 +623,10 @@ function child(cmd: SimpleCommand, argv: string[], dynamic: boolean[], label: st
     stdinArgs: cmd.stdinArgs,
     ...extra,
   };
+  // Set after the literal, and only where there is one: most commands carry no environment of their own.
+  const env = cmd.program === "env" || cmd.program === "sudo" || cmd.program === "doas" ? wrapperEnv(cmd, argv) : envOf(cmd);
+  if (env !== undefined) setEnv(out, env);
+  return out;
 }
 
 /** The text a command reads on stdin, when it is literal: heredoc, herestring or `echo ... |`. */

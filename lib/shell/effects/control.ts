@@ -6,6 +6,7 @@
  */
 import type { SimpleCommand } from "../types.ts";
 import { re2 } from "../../lazy-deps.ts";
+import { envOf } from "../env-names.ts";
 import { effect, type Effect, type Target } from "./types.ts";
 
 const MAX_TARGETS = 16;
@@ -120,7 +121,7 @@ function unknownPids(cmd: SimpleCommand): string[] {
 function setOnLine(w: string, cmd: SimpleCommand, read: ReadonlySet<string>): boolean {
   const m = /^"?\$\{?([A-Za-z_]\w*)\}?"?$/.exec(w);
   if (!m?.[1]) return true;
-  return (cmd.env ?? []).includes(m[1]) || read.has(m[1]);
+  return (envOf(cmd) ?? []).includes(m[1]) || read.has(m[1]);
 }
 
 /** `kill -0 pid` and `kill -s 0 pid` only ask whether a process exists; `kill -l` lists the signals. */
@@ -308,7 +309,7 @@ function uninstallTargets(cmd: SimpleCommand): { what: string; targets: Target[]
 const AGENT_ENV = new Set(["HOME", "CLAUDE_CONFIG_DIR", "CODEX_HOME", "GEMINI_CLI_HOME", "COPILOT_HOME", "PI_CODING_AGENT_DIR", "XDG_CONFIG_HOME", "CLAUDE_CODE_SAFE_MODE", "OPENCODE_CONFIG_DIR", "OPENCODE_CONFIG"]);
 const AGENTS = new Set(["pi", "claude", "codex", "gemini", "copilot", "opencode"]);
 /** An agent run from its npm package (`npx @anthropic-ai/claude-code`): the package's last name segment is the program. */
-const AGENT_PACKAGES: Readonly<Record<string, string>> = { "claude-code": "claude", "gemini-cli": "gemini", "pi-coding-agent": "pi", "opencode-ai": "opencode" };
+const AGENT_PACKAGES: ReadonlyMap<string, string> = new Map([["claude-code", "claude"], ["gemini-cli", "gemini"], ["pi-coding-agent", "pi"], ["opencode-ai", "opencode"]]);
 
 function flagValue(a: readonly string[], i: number, name: string): string | undefined {
   const w = a[i] ?? "";
@@ -318,9 +319,9 @@ function flagValue(a: readonly string[], i: number, name: string): string | unde
 
 /** Why an agent started by this command runs without its hooks or extensions; the extensions it loads back as targets. */
 function unguardedAgent(cmd: SimpleCommand): { what: string; targets: Target[] } | undefined {
-  const p = AGENT_PACKAGES[cmd.program] ?? cmd.program;
+  const p = AGENT_PACKAGES.get(cmd.program) ?? cmd.program;
   if (!AGENTS.has(p)) return undefined;
-  const moved = (cmd.env ?? []).filter((n) => AGENT_ENV.has(n));
+  const moved = (envOf(cmd) ?? []).filter((n) => AGENT_ENV.has(n));
   const a = cmd.argv;
   const reasons: string[] = moved.map((n) => `${n} set for it`);
   const loads: Target[] = [];
