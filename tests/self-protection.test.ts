@@ -236,6 +236,9 @@ function hook(w: World, tool: string, input: Record<string, unknown>): string {
   return res.stdout;
 }
 
+/** Over a hundred spawned hooks: on a loaded machine that outlasts bun's default 5 s per test. */
+const HOOK_SPAWNS_TIMEOUT = 60_000;
+
 function denied(out: string): boolean {
   return out.includes('"permissionDecision":"deny"');
 }
@@ -389,7 +392,7 @@ describe("self-protection through the Claude Code hook (shepherd hook claude-cod
     for (const [tool, input] of TOOL_ROUTES) if (!denied(hook(w, tool, input(settings)))) missed.push(tool);
     for (const c of cliSwitches(w)) if (!denied(hook(w, "Bash", { command: c }))) missed.push(c);
     expect(missed).toEqual([]);
-  });
+  }, HOOK_SPAWNS_TIMEOUT);
 
   it("should let reads and look-alikes through", () => {
     const settings = join(w.agent, "settings.json");
