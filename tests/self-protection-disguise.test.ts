@@ -115,6 +115,9 @@ const CASES: readonly Case[] = [
   ['taskkill /F /FI "IMAGENAME eq shep*"', "block", "kill"],
   ["Get-Process | Where-Object {$_.Name -like 'shep*'} | Stop-Process", "block", "kill", "powershell"],
   ["wmic process where name='shepherd.exe' delete", "block", "kill", "powershell"],
+  ["Get-Process -Name shep* | ForEach-Object { $_.Kill() }", "block", "kill", "powershell"],
+  ["(Get-Process shepherd).Kill()", "block", "kill", "powershell"],
+  ['[System.Diagnostics.Process]::GetProcessesByName("shepherd") | % { $_.Kill() }', "block", "kill", "powershell"],
   // Look-alikes of a kill: other processes, data, help, lookups.
   ["pkill -f my-dev-server", "allow", "kill-lookalike"],
   ["pkill -f vite", "allow", "kill-lookalike"],
@@ -157,6 +160,8 @@ const CASES: readonly Case[] = [
   ["fuser -k 3000/tcp", "allow", "kill-lookalike"],
   ["ps -C node -o pid= | xargs kill", "allow", "kill-lookalike"],
   ["Get-Process | Where-Object {$_.Name -eq 'node'} | Stop-Process", "allow", "kill-lookalike", "powershell"],
+  ["Get-Process node | % { $_.Kill() }", "allow", "kill-lookalike", "powershell"],
+  ["Get-Process shepherd | Select-Object Id, CPU", "allow", "kill-lookalike", "powershell"],
   // Uninstalling Shepherd's package or its pi extension.
   [`npm uninstall -g ${PKG}`, "block", "remove-package"],
   [`npm rm -g ${PKG}`, "block", "remove-package"],

@@ -217,6 +217,9 @@ function lookups(commands: readonly SimpleCommand[]): Target[] {
     } else if (c.program === "get-process" || c.program === "gps" || (c.program === "ps" && POWERSHELL(c))) {
       const name = psValue(a, /^-(?:n|na|nam|name|processname)$/i) ?? a.slice(1).find((w) => !w.startsWith("-"));
       if (name !== undefined) for (const t of psNames(name)) push(out, t);
+    } else if (POWERSHELL(c) && /getprocessesbyname\s*\(/i.test(c.program)) {
+      const m = /getprocessesbyname\s*\(\s*['"]([^'"]+)/i.exec(c.program);
+      if (m?.[1]) push(out, { text: m[1], match: "exact", ignoreCase: true });
     } else if (c.program === "ps" && !POWERSHELL(c)) {
       // `ps -C shepherd -o pid=`: processes picked by command name.
       const k = a.findIndex((w) => w === "-C" || w === "--command");
@@ -252,9 +255,13 @@ export function killLineEffects(commands: readonly SimpleCommand[], add: (c: Sim
     const ps = POWERSHELL(c) && (c.program === "stop-process" || c.program === "spps" || c.program === "kill");
     const posixKill = c.program === "kill" && !POWERSHELL(c) && !signalsNothing(c.argv) && (c.stdinArgs || unknownPids(c).some((w) => setOnLine(w, c, read)));
     const psPiped = ps && psValue(c.argv, /^-(?:n|na|nam|name|processname|pn|i|id)$/i) === undefined && c.argv.slice(1).every((w) => w.startsWith("-"));
-    if (!posixKill && !psPiped) continue;
+    // `Get-Process x | % { $_.Kill() }`, `(Get-Process x).Kill()`: .NET's Process.Kill, on what the line looked up.
+    const text = POWERSHELL(c) ? c.argv.join(" ").slice(0, 4096) : "";
+    const method = POWERSHELL(c) && /\.kill\s*\(/i.test(text);
+    if (!posixKill && !psPiped && !method) continue;
     found ??= lookups(commands);
-    if (found.length > 0) add(c, effect("process-kill", `${c.program} signals processes looked up on the line (${found.map((t) => t.text).join(", ")})`, [], { targets: found }));
+    const targets = method ? [...found, { text, match: "text" as const }] : found;
+    if (targets.length > 0) add(c, effect("process-kill", `${c.program} signals processes looked up on the line (${targets.map((t) => t.text).join(", ")})`, [], { targets }));
   }
 }
 
