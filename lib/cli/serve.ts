@@ -111,17 +111,18 @@ export async function runServe(
   };
   // The warm-up's garbage goes before the client's first line is read (a few ms at 10,000 rules).
   let collected = false;
-  const collect = () => {
+  const collect = (warmedUp: boolean) => {
     collected = true;
-    gc.loaded(true);
+    if (warmedUp) gc.warmed();
+    else gc.loaded(true);
   };
-  const warm = opts.prewarm === false ? Promise.resolve(0) : prewarm(workspace, opts.cwd, { dispatcherFor, log: SILENT, beforeWarm: release, afterWarm: collect });
+  const warm = opts.prewarm === false ? Promise.resolve(0) : prewarm(workspace, opts.cwd, { dispatcherFor, log: SILENT, beforeWarm: release, afterWarm: () => collect(true) });
   void warm.then((n) => {
     try {
       // A warm-up that warmed nothing (plugins slower than it waits) released nothing either: done once
       // the rules are final (they are merged again when the plugins come), without holding the client.
       if (!released && opts.prewarm !== false) void workspace.ready(opts.cwd).then(release);
-      if (!collected) collect();
+      if (!collected) collect(false);
       // After the compiler threads settled: their code and the load's are out of the resident set.
       dropCode(true);
       if (opts.yieldCompiler !== false && !closed) stopYielding = keepCompilerThreadsYielding();
