@@ -111,20 +111,35 @@ export async function runServe(
   };
   // The warm-up's garbage goes before the client's first line is read (a few ms at 10,000 rules).
   let collected = false;
+  let dropped = false;
   const collect = (warmedUp: boolean) => {
     collected = true;
     if (warmedUp) gc.warmed();
     else gc.loaded(true);
   };
-  const warm = opts.prewarm === false ? Promise.resolve(0) : prewarm(workspace, opts.cwd, { dispatcherFor, log: SILENT, beforeWarm: release, afterWarm: () => collect(true) });
+  const warm =
+    opts.prewarm === false
+      ? Promise.resolve(0)
+      : prewarm(workspace, opts.cwd, {
+          dispatcherFor,
+          log: SILENT,
+          beforeWarm: release,
+          afterWarm: () => collect(true),
+          // After the compiler threads settled: their code and the load's leave the resident set, and one
+          // more warm round brings back the serving path's pages before the client's first line.
+          afterSettle: () => {
+            dropped = true;
+            dropCode(true);
+          },
+        });
   void warm.then((n) => {
     try {
       // A warm-up that warmed nothing (plugins slower than it waits) released nothing either: done once
       // the rules are final (they are merged again when the plugins come), without holding the client.
       if (!released && opts.prewarm !== false) void workspace.ready(opts.cwd).then(release);
       if (!collected) collect(false);
-      // After the compiler threads settled: their code and the load's are out of the resident set.
-      dropCode(true);
+      // A warm-up that warmed nothing dropped nothing either.
+      if (!dropped) dropCode(true);
       if (opts.yieldCompiler !== false && !closed) stopYielding = keepCompilerThreadsYielding();
     } finally {
       // Whatever happens here, the client's lines are read.

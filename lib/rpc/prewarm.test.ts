@@ -113,6 +113,23 @@ describe("prewarm", () => {
     }
   });
 
+  it("should call afterSettle once after afterWarm, then run one more round of every warm event", async () => {
+    const ws = new Workspace({ env, cwd, watch: false }, "test");
+    try {
+      ws.host(cwd);
+      const order: string[] = [];
+      const dispatcherFor = (evaluate: (e: HookEvent) => Decision | Promise<Decision>) =>
+        new Dispatcher({ workspace: ws, version: "test", log: quiet, evaluate: (e) => (order.push("evaluate"), evaluate(e)) });
+      const warmed = await prewarm(ws, cwd, { dispatcherFor, log: quiet, evaluations: 1, afterWarm: () => void order.push("after"), afterSettle: () => void order.push("settled"), settleMs: 0 });
+      const n = warmEvents(cwd).length;
+      expect(warmed).toBe(2 * n);
+      const evaluations = Array.from({ length: n }, () => "evaluate");
+      expect(order).toEqual([...evaluations, "after", "settled", ...evaluations]);
+    } finally {
+      ws.close();
+    }
+  });
+
   it("should give up, warming nothing, when the plugins take longer than it waits", async () => {
     const { provider, finish } = slowPlugins();
     const ws = new Workspace({ env, cwd, watch: false, plugins: provider }, "test");
