@@ -5,7 +5,7 @@
 import { rssOf, spawnLineClient } from "../lib/line-client.ts";
 import { SHEPHERD } from "../lib/paths.ts";
 import { createProject } from "../lib/project.ts";
-import { median } from "../lib/stats.ts";
+import { fmtMb, median } from "../lib/stats.ts";
 import { eventMix } from "../lib/synthetic-rules.ts";
 
 export interface MemoryResult {
@@ -24,9 +24,9 @@ export interface MemoryResult {
 
 const IN_FLIGHT = 32;
 
-export async function benchMemory(ruleCount: number, opts: { evaluations: number }): Promise<MemoryResult> {
+export async function benchMemory(ruleCount: number, opts: { evaluations: number; bin?: string }): Promise<MemoryResult> {
   const project = createProject(ruleCount, "memory");
-  const client = spawnLineClient([SHEPHERD, "serve"], { cwd: project.cwd, env: project.env });
+  const client = spawnLineClient([opts.bin ?? SHEPHERD, "serve"], { cwd: project.cwd, env: project.env });
   try {
     await client.request("initialize", { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "bench", version: "0" } });
     await client.request("ping", {});
@@ -57,5 +57,36 @@ export async function benchMemory(ruleCount: number, opts: { evaluations: number
   } finally {
     await client.close();
     project.dispose();
+  }
+}
+
+if (import.meta.main) {
+  // Side by side: `bun bench/sections/memory.ts [--starts N] [--rules N] [--evaluations N] BIN...`, fresh
+  // starts of each binary in turn (a, b, a, b, ...), so each sees the same minutes of the host.
+  const args = process.argv.slice(2);
+  const flag = (name: string, fallback: number) => {
+    const i = args.indexOf(name);
+    if (i === -1) return fallback;
+    const v = Number(args[i + 1]);
+    args.splice(i, 2);
+    return v;
+  };
+  const starts = flag("--starts", 5);
+  const rules = flag("--rules", 10_000);
+  const evaluations = flag("--evaluations", 100_000);
+  const bins = args.length > 0 ? args : [SHEPHERD];
+  const runs = new Map<string, MemoryResult[]>(bins.map((b) => [b, []]));
+  for (let start = 0; start < starts; start++) {
+    for (const bin of bins) {
+      const r = await benchMemory(rules, { evaluations, bin });
+      runs.get(bin)?.push(r);
+      process.stdout.write(`${bin}: after load ${fmtMb(r.afterLoad)}, after ${evaluations} evaluations ${fmtMb(r.final)}, peak ${fmtMb(Math.max(...r.checkpoints.map((c) => c.rss)))}\n`);
+    }
+  }
+  for (const [bin, list] of runs) {
+    const range = (xs: number[]) => `${fmtMb(Math.min(...xs))}-${fmtMb(Math.max(...xs))}`;
+    const load = list.map((r) => r.afterLoad);
+    const final = list.map((r) => r.final);
+    process.stdout.write(`== ${rules} rules, ${list.length} starts, ${bin}: after load median ${fmtMb(median(load))} (${range(load)}), after ${evaluations} evaluations median ${fmtMb(median(final))} (${range(final)})\n`);
   }
 }

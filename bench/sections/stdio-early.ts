@@ -4,7 +4,8 @@
  * load fall inside it. Each start is fresh (a new `shepherd serve` and a new echo server, side by side,
  * interleaved request by request, in the placement asked); the figure is the median over starts of each
  * start's p99, and of the per-start ratios. Run directly, it compares binaries start by start:
- * `bun bench/sections/stdio-early.ts [--starts N] [--requests N] [--rules N] BIN...` (both placements).
+ * `bun bench/sections/stdio-early.ts [--starts N] [--requests N] [--rules N] [--same-cpu | --separate-cpus] BIN...`
+ * (both placements unless one is named).
  */
 import { spawnLineClient } from "../lib/line-client.ts";
 import { BUN, ECHO_SERVER, SHEPHERD } from "../lib/paths.ts";
@@ -111,7 +112,11 @@ if (import.meta.main) {
   const rules = flag("--rules", 1_000);
   const bins = args.length > 0 ? args : [SHEPHERD];
   const ratios = (list: number[]) => `${fmtRatio(Math.min(...list))}-${fmtRatio(Math.max(...list))}`;
-  for (const placement of canPin() ? (["same CPU", "separate CPUs"] as const) : (["unpinned"] as const)) {
+  // `--same-cpu` or `--separate-cpus`: one placement only (both by default, where the host can pin).
+  const only = (["same CPU", "separate CPUs"] as const).filter((p) => args.includes(`--${p.replace(" ", "-").toLowerCase()}`));
+  for (const flagName of ["--same-cpu", "--separate-cpus"]) if (args.includes(flagName)) args.splice(args.indexOf(flagName), 1);
+  const placements: readonly Placement[] = !canPin() ? ["unpinned"] : only.length > 0 ? only : ["same CPU", "separate CPUs"];
+  for (const placement of placements) {
     const per = new Map<string, Start[]>(bins.map((b) => [b, []]));
     const results = await benchStdioEarlyOf(bins, rules, {
       starts,

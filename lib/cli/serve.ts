@@ -2,9 +2,10 @@
 import { decisionSinks } from "../audit/decision-sinks.ts";
 import { AuditLog } from "../audit/audit-log.ts";
 import type { Logger } from "../log.ts";
+import { codePageDropper, rateLimitedDropper } from "../rpc/code-pages.ts";
 import { keepCompilerThreadsYielding } from "../rpc/compiler-threads.ts";
 import { Dispatcher, type DispatcherOptions } from "../rpc/dispatch.ts";
-import { createGcPolicy, runtimeShrinker } from "../rpc/gc-policy.ts";
+import { createGcPolicy, runtimeCollector, runtimeShrinker } from "../rpc/gc-policy.ts";
 import { prewarm } from "../rpc/prewarm.ts";
 import { inputAfter, serveStdio, type TransportIO } from "../rpc/transport.ts";
 import type { Env } from "../rules/paths.ts";
@@ -70,7 +71,17 @@ export async function runServe(
   // reported, on the client's own request.
   const dispatcherFor = (evaluate?: DispatcherOptions["evaluate"]) =>
     new Dispatcher({ workspace, version: opts.version, log: evaluate ? SILENT : opts.log, ...(opts.hookTool ? { hookTool: true } : {}), ...(evaluate ? { evaluate } : {}) });
-  const gc = createGcPolicy();
+  // The binary's clean code pages go after the warm-up and then, at most once a second, with a collection
+  // (lib/rpc/code-pages.ts): the load's code (~25 MB of the binary's ~48 MB) is not touched again.
+  const dropCode = rateLimitedDropper(codePageDropper());
+  const collectGarbage = runtimeCollector();
+  const gc = createGcPolicy(
+    collectGarbage &&
+      (() => {
+        collectGarbage();
+        dropCode();
+      }),
+  );
   const write = (line: string) => {
     opts.write(line);
     gc.request();
@@ -100,17 +111,35 @@ export async function runServe(
   };
   // The warm-up's garbage goes before the client's first line is read (a few ms at 10,000 rules).
   let collected = false;
-  const collect = () => {
+  let dropped = false;
+  const collect = (warmedUp: boolean) => {
     collected = true;
-    gc.loaded(true);
+    if (warmedUp) gc.warmed();
+    else gc.loaded(true);
   };
-  const warm = opts.prewarm === false ? Promise.resolve(0) : prewarm(workspace, opts.cwd, { dispatcherFor, log: SILENT, beforeWarm: release, afterWarm: collect });
+  const warm =
+    opts.prewarm === false
+      ? Promise.resolve(0)
+      : prewarm(workspace, opts.cwd, {
+          dispatcherFor,
+          log: SILENT,
+          beforeWarm: release,
+          afterWarm: () => collect(true),
+          // After the compiler threads settled: their code and the load's leave the resident set, and one
+          // more warm round brings back the serving path's pages before the client's first line.
+          afterSettle: () => {
+            dropped = true;
+            dropCode(true);
+          },
+        });
   void warm.then((n) => {
     try {
       // A warm-up that warmed nothing (plugins slower than it waits) released nothing either: done once
       // the rules are final (they are merged again when the plugins come), without holding the client.
       if (!released && opts.prewarm !== false) void workspace.ready(opts.cwd).then(release);
-      if (!collected) collect();
+      if (!collected) collect(false);
+      // A warm-up that warmed nothing dropped nothing either.
+      if (!dropped) dropCode(true);
       if (opts.yieldCompiler !== false && !closed) stopYielding = keepCompilerThreadsYielding();
     } finally {
       // Whatever happens here, the client's lines are read.

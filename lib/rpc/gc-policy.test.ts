@@ -86,6 +86,27 @@ describe("createGcPolicy", () => {
     expect(runs).toBe(4);
   });
 
+  it("should collect at once when warmed, skip the counts after the load until the next load, and keep the regular ones", async () => {
+    let runs = 0;
+    const t = manualTimers();
+    const gc = createGcPolicy(() => runs++, 10, [2, 5], t.timers);
+    gc.loaded(true);
+    gc.warmed();
+    expect(runs).toBe(2);
+    for (let i = 0; i < 5; i++) gc.request();
+    t.fire();
+    expect(runs).toBe(2);
+    for (let i = 0; i < 5; i++) gc.request();
+    t.fire();
+    expect(runs).toBe(3);
+    gc.loaded();
+    await Bun.sleep(5);
+    expect(runs).toBe(4);
+    for (let i = 0; i < 2; i++) gc.request();
+    t.fire();
+    expect(runs).toBe(5);
+  });
+
   it("should do nothing without a collector (null: a runtime with no exposed GC)", () => {
     const t = manualTimers();
     const gc = createGcPolicy(null, 1, [1], t.timers);

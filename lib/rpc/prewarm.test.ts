@@ -45,7 +45,8 @@ describe("prewarm", () => {
     try {
       expect(ws.host(cwd).issues).toEqual([]);
       const rounds = 4;
-      expect(await prewarm(ws, cwd, warmOptions(ws, rounds * warmEvents(cwd).length))).toBe(rounds * warmEvents(cwd).length);
+      // A budget no loaded host reaches: all the rounds asked for run.
+      expect(await prewarm(ws, cwd, { ...warmOptions(ws, rounds * warmEvents(cwd).length), budgetMs: 60_000 })).toBe(rounds * warmEvents(cwd).length);
       expect(decisions).toEqual([]);
       expect(ws.status(cwd).sessions).toBe(0);
       expect(ws.shadowCounts()).toEqual([]);
@@ -108,6 +109,23 @@ describe("prewarm", () => {
       const n = warmEvents(cwd).length;
       expect(await warmed).toBe(n);
       expect(order).toEqual(["before, plugins loaded", "before done", ...Array.from({ length: n }, () => "evaluate"), "after"]);
+    } finally {
+      ws.close();
+    }
+  });
+
+  it("should call afterSettle once after afterWarm, then run one more round of every warm event", async () => {
+    const ws = new Workspace({ env, cwd, watch: false }, "test");
+    try {
+      ws.host(cwd);
+      const order: string[] = [];
+      const dispatcherFor = (evaluate: (e: HookEvent) => Decision | Promise<Decision>) =>
+        new Dispatcher({ workspace: ws, version: "test", log: quiet, evaluate: (e) => (order.push("evaluate"), evaluate(e)) });
+      const warmed = await prewarm(ws, cwd, { dispatcherFor, log: quiet, evaluations: 1, afterWarm: () => void order.push("after"), afterSettle: () => void order.push("settled"), settleMs: 0 });
+      const n = warmEvents(cwd).length;
+      expect(warmed).toBe(2 * n);
+      const evaluations = Array.from({ length: n }, () => "evaluate");
+      expect(order).toEqual([...evaluations, "after", "settled", ...evaluations]);
     } finally {
       ws.close();
     }

@@ -90,6 +90,12 @@ export interface PrewarmOptions {
    * during that wait (freed pages go back after an idle moment, not at the collection itself).
    */
   afterWarm?: () => void;
+  /**
+   * Called once the compiler threads have settled; one more round of warm lines follows it, so what it
+   * lets go (the binary's code pages, lib/rpc/code-pages.ts) and the serving path needs again comes back
+   * before the client's first line, not during it.
+   */
+  afterSettle?: () => void;
   /** How long to wait for the project's plugins before giving up on the warm-up. */
   readyWaitMs?: number;
   /** Past this long, the warm-up stops after the round it is in (a loaded host must not delay `initialize` much). */
@@ -148,9 +154,17 @@ export async function prewarm(workspace: Workspace, cwd: string, opts: PrewarmOp
     // At least the first round; then whole rounds while the budget lasts.
     const more = () => next < chunks.length && (next < events.length || next % events.length !== 0 || performance.now() < deadline);
     const input = { read: async () => (more() ? { done: false, value: chunks[next++] } : { done: true }) };
-    await serveStdio({ input, write: (line) => void (ANSWERED.test(line) && answered++) }, opts.dispatcherFor(evaluate), opts.log).done;
+    const dispatcher = opts.dispatcherFor(evaluate);
+    const write = (line: string) => void (ANSWERED.test(line) && answered++);
+    await serveStdio({ input, write }, dispatcher, opts.log).done;
     opts.afterWarm?.();
     await settleCompiler(opts.settleMs ?? SETTLE_MS);
+    if (opts.afterSettle) {
+      opts.afterSettle();
+      let k = 0;
+      const again = { read: async () => (k < events.length ? { done: false, value: chunks[k++] } : { done: true }) };
+      await serveStdio({ input: again, write }, dispatcher, opts.log).done;
+    }
     return answered;
   } catch {
     // A rule set that throws here throws on a real event too, and is reported there.
