@@ -1,7 +1,7 @@
 /**
- * @module the one n-gram index of a candidate list: each rule filed under the rarest n-gram of each literal
- * of one of its keys (prepared.ts), or under the programs its `command` condition requires, or else under
- * the effect kinds that condition requires, or always. Built
+ * @module the one n-gram index of a candidate list: each rule filed under the programs its `command` condition
+ * requires (when it requires no effect kind), or under the rarest n-gram of each literal of one of its keys
+ * (prepared.ts), or else under the effect kinds that condition requires, or always. Built
  * once, kept in typed arrays (the sidecar), and serialized as plain arrays (the hook snapshot); both read it
  * through scan.ts, so what the hook picks is what the sidecar picks.
  */
@@ -33,12 +33,19 @@ function shapeWeight(gram: number): number {
   return w;
 }
 
+/**
+ * Filed among the effect kinds, for a `command` condition with `writes` and no `effect`: picked when some
+ * command of the line changes a path (lib/shell LineFacts `writes`), exactly when the matchers' pre-check
+ * lets it through. No effect kind starts with NUL.
+ */
+export const WRITES_KEY = "\0writes";
+
 /** What the index needs of one rule of the list. */
 export interface IndexEntry {
   keys: readonly RuleKey[];
   /** Program names one of which must run (a `command` condition), or undefined. */
   programs: readonly string[] | undefined;
-  /** Effect kinds one of which the command line must have (a `command` condition's `effect`), or undefined. */
+  /** Effect kinds one of which the command line must have (a `command` condition's `effect`, or WRITES_KEY), or undefined. */
   effects: readonly string[] | undefined;
 }
 
@@ -131,6 +138,15 @@ function packGrams(field: string, shape: boolean, grams: Map<number, number[]>, 
 }
 
 /**
+ * A rule requiring programs is filed under them, unless it requires effect kinds too: `git` runs in many
+ * lines, `discard-work` is in few, and either alone is a check the matchers make (lib/shell ruledOutBy).
+ * The plain selector tests in the same order (selector.ts).
+ */
+export function filedByPrograms(e: Pick<IndexEntry, "programs" | "effects">): boolean {
+  return e.programs !== undefined && e.effects === undefined;
+}
+
+/**
  * Files every entry under its cheapest key: the n-grams are counted once per rule first, so each literal is
  * filed under its rarest n-gram (literals sharing a prefix, "prog1" and "prog2", would otherwise all be
  * picked together), and each rule under the key whose n-grams are rarest in total.
@@ -138,7 +154,7 @@ function packGrams(field: string, shape: boolean, grams: Map<number, number[]>, 
 export function buildGramIndex(entries: readonly IndexEntry[]): GramIndex {
   const freq = new Map<number, number>();
   for (const e of entries) {
-    if (e.programs) continue;
+    if (filedByPrograms(e)) continue;
     const mine = new Set<number>();
     for (const k of e.keys) for (const lit of k.literals) for (const g of gramsOf(lit, k.shape)) mine.add(g);
     for (const g of mine) freq.set(g, (freq.get(g) ?? 0) + 1);
@@ -155,8 +171,8 @@ export function buildGramIndex(entries: readonly IndexEntry[]): GramIndex {
     }
   };
   entries.forEach((e, pos) => {
-    if (e.programs) {
-      file(programs, e.programs, pos);
+    if (filedByPrograms(e)) {
+      file(programs, e.programs as readonly string[], pos);
       return;
     }
     let best: { field: string; shape: boolean; grams: number[]; cost: number } | undefined;

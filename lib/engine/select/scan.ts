@@ -1,11 +1,11 @@
 /**
  * @module reading an event against a gram index: each keyed field's text is folded and slid over once, the
- * command line's programs and effect kinds looked up, and the positions of the rules that may match come
+ * command line's programs and effect kinds (and whether it writes) looked up, and the positions of the rules that may match come
  * out in order.
  */
 import { type LineFacts, lineFacts, parseShell, type ShellContext } from "../../shell/index.ts";
 import type { EventView } from "../match.ts";
-import { bloomIndex, type FieldTable, type GramIndex, SHAPE_BIT, slotHash } from "./gram-index.ts";
+import { bloomIndex, type FieldTable, type GramIndex, SHAPE_BIT, slotHash, WRITES_KEY } from "./gram-index.ts";
 
 /** Lower-cased code of one character for matching against literals; -1 for anything no literal holds. */
 function fold(code: number): number {
@@ -108,10 +108,13 @@ export function scanIndex(index: GramIndex, marks: Marks, view: EventView, shell
       }
     }
     if (command !== undefined && index.effects.size > 0) {
-      for (const kind of lineFactsOf(command, shell).kinds) {
+      const facts = lineFactsOf(command, shell);
+      for (const kind of facts.kinds) {
         const list = index.effects.get(kind);
         if (list !== undefined) collect(list, 0, list.length, seen, stamp, hits);
       }
+      const writers = facts.writes ? index.effects.get(WRITES_KEY) : undefined;
+      if (writers !== undefined) collect(writers, 0, writers.length, seen, stamp, hits);
     }
   }
   const always = index.always;

@@ -20,6 +20,8 @@ export const SELECT_RULES: Record<string, unknown>[] = [
   { name: "program-glob", action: "block", tool: "bash", command: { program: "mkfs.*" } },
   { name: "effect", action: "block", tool: "bash", command: { effect: "delete", recursive: true, paths: "home_or_root" } },
   { name: "any-program-effect", action: "block", tool: "bash", command: { program: "*", effect: ["device-write", "power-off"] } },
+  { name: "program-and-effect", action: "block", tool: "bash", command: { program: "git", subcommand: "checkout", effect: "discard-work" } },
+  { name: "writes", action: "block", tool: "bash", command: { program: "*", writes: "inside_project" } },
   { name: "powershell-own", action: "notify", tool: "powershell", pattern: "Remove-Item" },
   { name: "edit-path", action: "block", tool: ["edit", "write"], conditions: [{ field: "path", pattern: "(^|/)\\.env$" }] },
   { name: "mcp-glob", action: "block", tool: "mcp__github__*", pattern: "force" },
@@ -67,5 +69,8 @@ export const SELECT_CASES: SelectCase[] = [
   { name: "a prompt", event: { hook: "input", session, prompt: "ship it to PRODUCTION" }, picks: ["prompt"], skips: ["case-folded", "git-push"] },
   { name: "a shape: letters, digits and spaces as classes", event: bash("tool -abc123 x\u00a0YZWQ"), picks: ["shape"], skips: ["literal", "two-chars"] },
   { name: "a shape not in the text", event: bash("tool -abc x YZWQ"), picks: [], skips: ["shape"] },
-  { name: "nothing when nothing occurs", event: bash("ls -la"), picks: ["no-gram"], skips: ["effect", "any-program-effect", "git-push", "literal", "alternatives", "by-condition", "negated", "two-chars", "program", "case-folded", "shape", "filler-0"] },
+  { name: "a program and an effect kind: filed by the kind", event: bash("git checkout -- src/a.ts"), picks: ["program-and-effect", "writes"], skips: ["program", "effect"] },
+  { name: "the program without the effect kind", event: bash("git status && git log -1"), picks: [], skips: ["program-and-effect", "writes"] },
+  { name: "a line that changes a path, however it is spelled", event: bash("echo hi | tee notes.txt"), picks: ["writes"], skips: ["program-and-effect", "effect"] },
+  { name: "nothing when nothing occurs", event: bash("ls -la"), picks: ["no-gram"], skips: ["effect", "any-program-effect", "git-push", "literal", "alternatives", "by-condition", "negated", "two-chars", "program", "case-folded", "shape", "filler-0", "program-and-effect", "writes"] },
 ];
