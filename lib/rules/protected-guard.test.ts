@@ -21,10 +21,10 @@ describe("protectedPathsFor", () => {
 
   afterEach(() => rmSync(root, { recursive: true, force: true }));
 
-  const guard = () => protectedPathsFor({ HOME: home, PI_CODING_AGENT_DIR: join(home, ".pi", "agent") }, project, { projectRulesPattern: undefined, audit: undefined }, process.execPath);
+  const guard = () => protectedPathsFor({ HOME: home, PI_CODING_AGENT_DIR: join(home, ".pi", "agent") }, project, { projectRulesPattern: "shepherd-rules-*.json", audit: undefined }, process.execPath);
   const rules = () => join(home, ".pi", "agent", "shepherd-rules.json");
 
-  it.each([
+  const cases: [string, () => string, boolean][] = [
     ["the protected file itself", () => rules(), true],
     ["a link to the protected file", () => (symlinkSync(rules(), join(elsewhere, "notes.md")), join(elsewhere, "notes.md")), true],
     ["a new file in a linked folder that lands among protected files", () => (symlinkSync(join(home, ".pi", "agent"), join(elsewhere, "agent")), join(elsewhere, "agent", "shepherd-rules.json")), true],
@@ -33,7 +33,8 @@ describe("protectedPathsFor", () => {
     ["a path under a regular file", () => (writeFileSync(join(elsewhere, "file"), "x"), join(elsewhere, "file", "below.md")), false],
     ["a dangling link, judged by its folder", () => (symlinkSync(join(elsewhere, "nowhere"), join(elsewhere, "dangling")), join(elsewhere, "dangling")), false],
     ["a relative path (judged by its text alone)", () => "notes.md", false],
-  ] as const)("should answer %s", (_name, make, covered) => {
+  ];
+  it.each(cases)("should answer %s", (_name, make, covered) => {
     expect(guard().covers(make(), false)).toBe(covered);
   });
 

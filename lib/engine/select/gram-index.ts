@@ -43,7 +43,7 @@ export const WRITES_KEY = "\0writes";
 /** What the index needs of one rule of the list. */
 export interface IndexEntry {
   keys: readonly RuleKey[];
-  /** Program names one of which must run (a `command` condition), or undefined. */
+  /** Program names one of which must run (a `command` condition), globs (`python3.*`) among them, or undefined. */
   programs: readonly string[] | undefined;
   /** Effect kinds one of which the command line must have (a `command` condition's `effect`, or WRITES_KEY), or undefined. */
   effects: readonly string[] | undefined;
@@ -78,6 +78,8 @@ export interface GramIndex {
   fields: FieldTable[];
   /** Program name -> positions of rules whose `command` condition names it. */
   programs: Map<string, Int32Array>;
+  /** Program glob (`python3.*`, `*` any run of characters) -> positions of rules whose condition names it. */
+  globs: Map<string, Int32Array>;
   /** Effect kind -> positions of rules with no literal key or program whose `command` condition requires it. */
   effects: Map<string, Int32Array>;
 }
@@ -162,6 +164,7 @@ export function buildGramIndex(entries: readonly IndexEntry[]): GramIndex {
   const always: number[] = [];
   const byField = new Map<string, { field: string; shape: boolean; grams: Map<number, number[]>; lengths: number }>();
   const programs = new Map<string, number[]>();
+  const globs = new Map<string, number[]>();
   const effects = new Map<string, number[]>();
   const file = (table: Map<string, number[]>, names: readonly string[], pos: number) => {
     for (const name of names) {
@@ -172,7 +175,9 @@ export function buildGramIndex(entries: readonly IndexEntry[]): GramIndex {
   };
   entries.forEach((e, pos) => {
     if (filedByPrograms(e)) {
-      file(programs, e.programs as readonly string[], pos);
+      const names = e.programs as readonly string[];
+      file(programs, names.filter((n) => !n.includes("*")), pos);
+      file(globs, names.filter((n) => n.includes("*")), pos);
       return;
     }
     let best: { field: string; shape: boolean; grams: number[]; cost: number } | undefined;
@@ -211,6 +216,7 @@ export function buildGramIndex(entries: readonly IndexEntry[]): GramIndex {
     always: Int32Array.from(always),
     fields: [...byField.values()].map((f) => packGrams(f.field, f.shape, f.grams, f.lengths)),
     programs: packNames(programs),
+    globs: packNames(globs),
     effects: packNames(effects),
   };
 }
@@ -231,6 +237,7 @@ export interface SerializedGramIndex {
   always: string;
   fields: { field: string; shape: boolean; keys: string; runs: string; positions: string; bloom: string; shift: number; lengths: number }[];
   programs: SerializedNames;
+  globs: SerializedNames;
   effects: SerializedNames;
 }
 
@@ -302,6 +309,7 @@ export function serializeGramIndex(index: GramIndex): SerializedGramIndex {
       lengths: f.lengths,
     })),
     programs: serializeNames(index.programs),
+    globs: serializeNames(index.globs),
     effects: serializeNames(index.effects),
   };
 }
@@ -344,9 +352,10 @@ export function deserializeGramIndex(x: unknown): GramIndex | undefined {
     fields.push({ field: f.field, keys, runs, positions, shift: f.shift, lengths: f.lengths, shape: f.shape, bloom });
   }
   const programs = namesOf(x.programs);
+  const globs = namesOf(x.globs);
   const effects = namesOf(x.effects);
-  if (!programs || !effects) return undefined;
-  return { size, always, fields, programs, effects };
+  if (!programs || !globs || !effects) return undefined;
+  return { size, always, fields, programs, globs, effects };
 }
 
 /** A name -> positions table read back, or undefined when it is not one `serializeGramIndex` wrote. */

@@ -3,7 +3,7 @@
  * command line's programs and effect kinds (and whether it writes) looked up, and the positions of the rules that may match come
  * out in order.
  */
-import { type LineFacts, lineFacts, parseShell, type ShellContext } from "../../shell/index.ts";
+import { type LineFacts, lineFacts, parseShell, type ShellContext, wildcardHit } from "../../shell/index.ts";
 import type { EventView } from "../match.ts";
 import { bloomIndex, type FieldTable, type GramIndex, SHAPE_BIT, slotHash, WRITES_KEY } from "./gram-index.ts";
 
@@ -87,8 +87,8 @@ export function fieldText(view: EventView, field: string): string | undefined {
 /**
  * Positions (ascending) of the rules of `index` that may match this event: a superset of those that do. A
  * keyed rule is picked when one of its filed n-grams occurs in its field; a field the event lacks picks none
- * (a non-negated condition on a missing field fails); a rule filed under programs or effect kinds, when the
- * command line runs one of those programs or has one of those effects.
+ * (a non-negated condition on a missing field fails); a rule filed under programs (or program globs) or
+ * effect kinds, when the command line runs one of those programs or has one of those effects.
  */
 export function scanIndex(index: GramIndex, marks: Marks, view: EventView, shell: ScanShell): number[] {
   const seen = marks.next();
@@ -98,13 +98,24 @@ export function scanIndex(index: GramIndex, marks: Marks, view: EventView, shell
     const value = fieldText(view, f.field);
     if (value !== undefined) scanText(value, f, seen, stamp, hits);
   }
-  if (index.programs.size > 0 || index.effects.size > 0) {
+  if (index.programs.size > 0 || index.globs.size > 0 || index.effects.size > 0) {
     const command = view.command;
     // The same parse the matchers make (cached), so the programs are the ones they compare.
     if (command !== undefined && index.programs.size > 0) {
       for (const cmd of parseShell(command, shell).commands) {
         const list = index.programs.get(cmd.program);
         if (list !== undefined) collect(list, 0, list.length, seen, stamp, hits);
+      }
+    }
+    // A glob is tested by the matchers' own wildcard (lib/shell), against each program the line runs.
+    if (command !== undefined && index.globs.size > 0) {
+      const running = lineFactsOf(command, shell).programs;
+      for (const [glob, list] of index.globs) {
+        for (const name of running) {
+          if (!wildcardHit(glob, name)) continue;
+          collect(list, 0, list.length, seen, stamp, hits);
+          break;
+        }
       }
     }
     if (command !== undefined && index.effects.size > 0) {

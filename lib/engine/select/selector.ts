@@ -5,7 +5,7 @@
  * `includes` (a list used once or twice, a one-shot hook), and one over the gram index (gram-index.ts),
  * built in memory by the sidecar or read back from the hook snapshot: the same index, the same scan.
  */
-import { type LineFacts, parseShell, type ShellContext } from "../../shell/index.ts";
+import { type LineFacts, type ShellContext, wildcardHit } from "../../shell/index.ts";
 import type { CompiledRule, EventView } from "../match.ts";
 import { gateOf, prepared, type RuleKey } from "../prepared.ts";
 import type { Rule } from "../schema.ts";
@@ -26,13 +26,14 @@ export interface Selector {
 
 /**
  * The program names a rule's `command` condition requires, one of which must run in the event's command
- * line, or undefined when no name can be required (no condition, or a glob).
+ * line (globs such as `python3.*` among them, tested as lib/shell ruledOutBy tests them), or undefined when
+ * no name can be required (no condition, or a lone `*`).
  */
 export function requiredPrograms(rule: Rule): string[] | undefined {
   const program = rule.command?.program;
   if (program === undefined) return undefined;
   const names = Array.isArray(program) ? program : [program];
-  return names.some((n) => n.includes("*")) ? undefined : names;
+  return names.includes("*") ? undefined : names;
 }
 
 /**
@@ -85,6 +86,12 @@ export function wholeSelector(all: CompiledRule[]): Selector {
   return { all, needsHost: needsHostOf(all), select };
 }
 
+/** Whether a program the line runs fits a glob, by the matchers' own wildcard (lib/shell). */
+function anyRunning(running: ReadonlySet<string>, glob: string): boolean {
+  for (const name of running) if (wildcardHit(glob, name)) return true;
+  return false;
+}
+
 /** Lower-cased text as the literals are, with the non-ASCII letter that case-folds to ASCII "s". */
 function foldText(text: string): string {
   const lower = text.toLowerCase();
@@ -113,7 +120,7 @@ export function plainSelector(all: CompiledRule[]): Selector {
   const select = (view: EventView, shell: ShellContext, after?: CompiledRule): CompiledRule[] => {
     const from = after ? all.indexOf(after) + 1 : 0;
     const folded = new Map<string, string | undefined>();
-    let running: Set<string> | undefined;
+    let running: ReadonlySet<string> | undefined;
     let facts: LineFacts | undefined;
     const out: CompiledRule[] = [];
     for (let i = from; i < all.length; i++) {
@@ -123,8 +130,9 @@ export function plainSelector(all: CompiledRule[]): Selector {
       if (filedByPrograms(entry)) {
         const command = view.command;
         if (command === undefined) continue;
-        running ??= new Set(parseShell(command, shell).commands.map((c) => c.program));
-        if (!(programs as string[]).some((p) => (running as Set<string>).has(p))) continue;
+        running ??= lineFactsOf(command, shell).programs;
+        const line = running;
+        if (!(programs as string[]).some((p) => (p.includes("*") ? anyRunning(line, p) : line.has(p)))) continue;
         out.push(cr);
         continue;
       }
