@@ -112,7 +112,7 @@ export function scanIndex(index: GramIndex, marks: Marks, view: EventView, shell
       const running = lineFactsOf(command, shell).programs;
       for (const [glob, list] of index.globs) {
         for (const name of running) {
-          if (!wildcardHit(glob, name)) continue;
+          if (!headFits(glob, name) || !wildcardHit(glob, name)) continue;
           collect(list, 0, list.length, seen, stamp, hits);
           break;
         }
@@ -139,6 +139,16 @@ export function scanIndex(index: GramIndex, marks: Marks, view: EventView, shell
     out.push(h >= hits.length || (a < always.length && (always[a] as number) < (hits[h] as number)) ? (always[a++] as number) : (hits[h++] as number));
   }
   return out;
+}
+
+/** Whether `name` starts with what `glob` holds before its first `*` (compared in place: no substring made). */
+function headFits(glob: string, name: string): boolean {
+  for (let i = 0; i < glob.length; i++) {
+    const c = glob.charCodeAt(i);
+    if (c === 42) return true;
+    if (name.charCodeAt(i) !== c) return false;
+  }
+  return glob.length === name.length;
 }
 
 /** Thrown by a scan of an index whose runs or positions lie outside its arrays (a damaged snapshot). */
