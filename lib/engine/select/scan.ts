@@ -193,7 +193,10 @@ function scanText(text: string, f: FieldTable, seen: Uint32Array, stamp: number,
   }
   const lengths = f.lengths;
   // Most literals are 3+ characters: then one probe per position, and no loop over lengths.
-  const only3 = lengths === 1 << 3;
+  if (lengths === 1 << 3) {
+    scanTrigrams(text, f, seen, stamp, hits);
+    return;
+  }
   let window = 0;
   let valid = 0;
   for (let i = 0; i < text.length; i++) {
@@ -209,21 +212,47 @@ function scanText(text: string, f: FieldTable, seen: Uint32Array, stamp: number,
     }
     window = ((window << 7) | c) & 0x1fffff;
     if (valid < 3) valid++;
-    if (only3) {
-      if (valid === 3) probe((3 << 21) | window, f, seen, stamp, hits);
-      continue;
-    }
     for (let len = 1; len <= valid; len++) {
       if ((lengths & (1 << len)) !== 0) probe((len << 21) | (window & ((1 << (7 * len)) - 1)), f, seen, stamp, hits);
     }
   }
 }
 
-/** Slides a 3-gram window over the shape-folded text (shapes are three characters or more). */
-function scanShapes(text: string, f: FieldTable, seen: Uint32Array, stamp: number, hits: number[]): void {
+/**
+ * The 3-gram-only scan (nearly every table): the bitmap read from a local and tested in the loop, the table
+ * looked up only past it. This loop runs once per character of every keyed field of every event.
+ */
+function scanTrigrams(text: string, f: FieldTable, seen: Uint32Array, stamp: number, hits: number[]): void {
+  const bloom = f.bloom;
+  const n = text.length;
   let window = 0;
   let valid = 0;
-  for (let i = 0; i < text.length; i++) {
+  for (let i = 0; i < n; i++) {
+    let c = text.charCodeAt(i);
+    if (c >= 65 && c <= 90) c += 32;
+    else if (c >= 127) {
+      c = fold(c);
+      if (c < 0) {
+        valid = 0;
+        window = 0;
+        continue;
+      }
+    }
+    window = ((window << 7) | c) & 0x1fffff;
+    if (++valid < 3) continue;
+    const key = (3 << 21) | window;
+    const b = bloomIndex(key);
+    if (((bloom[b >>> 3] as number) & (1 << (b & 7))) !== 0) lookup(key, f, seen, stamp, hits);
+  }
+}
+
+/** Slides a 3-gram window over the shape-folded text (shapes are three characters or more). */
+function scanShapes(text: string, f: FieldTable, seen: Uint32Array, stamp: number, hits: number[]): void {
+  const bloom = f.bloom;
+  const n = text.length;
+  let window = 0;
+  let valid = 0;
+  for (let i = 0; i < n; i++) {
     const c = shapeCode(text.charCodeAt(i));
     if (c < 0) {
       valid = 0;
@@ -231,14 +260,21 @@ function scanShapes(text: string, f: FieldTable, seen: Uint32Array, stamp: numbe
       continue;
     }
     window = ((window << 7) | c) & 0x1fffff;
-    if (valid < 3) valid++;
-    if (valid === 3) probe(SHAPE_BIT | (3 << 21) | window, f, seen, stamp, hits);
+    if (++valid < 3) continue;
+    const key = SHAPE_BIT | (3 << 21) | window;
+    const b = bloomIndex(key);
+    if (((bloom[b >>> 3] as number) & (1 << (b & 7))) !== 0) lookup(key, f, seen, stamp, hits);
   }
 }
 
 function probe(key: number, f: FieldTable, seen: Uint32Array, stamp: number, hits: number[]): void {
   const b = bloomIndex(key);
   if (((f.bloom[b >>> 3] as number) & (1 << (b & 7))) === 0) return;
+  lookup(key, f, seen, stamp, hits);
+}
+
+/** The positions filed under `key`, once the bitmap let it through. */
+function lookup(key: number, f: FieldTable, seen: Uint32Array, stamp: number, hits: number[]): void {
   const keys = f.keys;
   const mask = keys.length - 1;
   for (let slot = slotHash(key) >>> f.shift; ; slot = (slot + 1) & mask) {
