@@ -10,8 +10,12 @@ import type { RuleKey } from "../prepared.ts";
 /** The index works on n-grams of at most this many characters of a literal. */
 export const GRAM = 3;
 
-/** Bits of the Bloom-style bitmap that lets most positions of a scan skip the table lookup. */
+/** Most bits of the Bloom-style bitmap that lets most positions of a scan skip the table lookup. */
 export const BLOOM_BITS = 16;
+/** Fewest bits of the bitmap: one cache line. */
+const MIN_BLOOM_BITS = 9;
+/** Bitmap bits per key, up to BLOOM_BITS: ~3% of the positions of a scan look the table up. */
+const BLOOM_BITS_PER_KEY = 32;
 
 /** Short n-grams turn up in most text: a set holding one is worth far less as a filter. */
 const SHORT_GRAM_PENALTY = 64;
@@ -67,7 +71,9 @@ export interface FieldTable {
   lengths: number;
   /** Shape keys: the text is read shape-folded, and keys carry SHAPE_BIT. */
   shape: boolean;
+  /** Its size in bits is a power of two, 2^MIN_BLOOM_BITS to 2^BLOOM_BITS: `bloomShift` is 32 - log2 of it. */
   bloom: Uint8Array;
+  bloomShift: number;
 }
 
 export interface GramIndex {
@@ -91,8 +97,26 @@ export function gramKey(s: string, start: number, len: number): number {
   return (len << 21) | key;
 }
 
-export function bloomIndex(key: number): number {
-  return Math.imul(key, 0x9e3779b1) >>> (32 - BLOOM_BITS);
+/** The bit of `key` in a bitmap of 2^(32 - shift) bits. */
+export function bloomIndex(key: number, shift: number): number {
+  return Math.imul(key, 0x9e3779b1) >>> shift;
+}
+
+/**
+ * A bitmap sized to the table: a scan tests one bit per position of its text, so on a cold cache (a sidecar
+ * sharing its CPU with the agent) each test of a large bitmap is a cache miss; a table with a few keys
+ * (shapes, a condition field) gets a bitmap of a cache line or a few, the largest tables 8 KiB as before.
+ */
+function bloomShiftFor(keyCount: number): number {
+  let bits = MIN_BLOOM_BITS;
+  while (bits < BLOOM_BITS && 1 << bits < keyCount * BLOOM_BITS_PER_KEY) bits++;
+  return 32 - bits;
+}
+
+/** The shift of a bitmap of `bytes` bytes, or undefined when that is not a size this module makes. */
+function bloomShiftOf(bytes: number): number | undefined {
+  for (let bits = MIN_BLOOM_BITS; bits <= BLOOM_BITS; bits++) if (1 << (bits - 3) === bytes) return 32 - bits;
+  return undefined;
 }
 
 export function slotHash(key: number): number {
@@ -106,11 +130,11 @@ function gramsOf(lit: string, shape: boolean | undefined): number[] {
   return out;
 }
 
-function bloomOf(keys: Int32Array): Uint8Array {
-  const bloom = new Uint8Array(1 << (BLOOM_BITS - 3));
+function bloomOf(keys: Int32Array, shift: number): Uint8Array {
+  const bloom = new Uint8Array(1 << (32 - shift - 3));
   for (const key of keys) {
     if (key === 0) continue;
-    const b = bloomIndex(key);
+    const b = bloomIndex(key, shift);
     bloom[b >>> 3] = (bloom[b >>> 3] as number) | (1 << (b & 7));
   }
   return bloom;
@@ -136,7 +160,8 @@ function packGrams(field: string, shape: boolean, grams: Map<number, number[]>, 
     at += list.length;
     runs[2 * slot + 1] = at;
   }
-  return { field, keys, runs, positions, shift, lengths, shape, bloom: bloomOf(keys) };
+  const bloomShift = bloomShiftFor(grams.size);
+  return { field, keys, runs, positions, shift, lengths, shape, bloom: bloomOf(keys, bloomShift), bloomShift };
 }
 
 /**
@@ -348,8 +373,9 @@ export function deserializeGramIndex(x: unknown): GramIndex | undefined {
     const slots = keys.length;
     // An empty slot ends every probe: a full table would make one loop for good.
     if (!keys.includes(0) || slots === 0 || (slots & (slots - 1)) !== 0 || runs.length !== 2 * slots || f.shift !== 32 - Math.log2(slots) || (f.lengths & ~0b1110) !== 0) return undefined;
-    if (bloom.length !== 1 << (BLOOM_BITS - 3)) return undefined;
-    fields.push({ field: f.field, keys, runs, positions, shift: f.shift, lengths: f.lengths, shape: f.shape, bloom });
+    const bloomShift = bloomShiftOf(bloom.length);
+    if (bloomShift === undefined) return undefined;
+    fields.push({ field: f.field, keys, runs, positions, shift: f.shift, lengths: f.lengths, shape: f.shape, bloom, bloomShift });
   }
   const programs = namesOf(x.programs);
   const globs = namesOf(x.globs);

@@ -224,6 +224,7 @@ function scanText(text: string, f: FieldTable, seen: Uint32Array, stamp: number,
  */
 function scanTrigrams(text: string, f: FieldTable, seen: Uint32Array, stamp: number, hits: number[]): void {
   const bloom = f.bloom;
+  const shift = f.bloomShift;
   const n = text.length;
   let window = 0;
   let valid = 0;
@@ -241,7 +242,7 @@ function scanTrigrams(text: string, f: FieldTable, seen: Uint32Array, stamp: num
     window = ((window << 7) | c) & 0x1fffff;
     if (++valid < 3) continue;
     const key = (3 << 21) | window;
-    const b = bloomIndex(key);
+    const b = bloomIndex(key, shift);
     if (((bloom[b >>> 3] as number) & (1 << (b & 7))) !== 0) lookup(key, f, seen, stamp, hits);
   }
 }
@@ -249,6 +250,7 @@ function scanTrigrams(text: string, f: FieldTable, seen: Uint32Array, stamp: num
 /** Slides a 3-gram window over the shape-folded text (shapes are three characters or more). */
 function scanShapes(text: string, f: FieldTable, seen: Uint32Array, stamp: number, hits: number[]): void {
   const bloom = f.bloom;
+  const shift = f.bloomShift;
   const n = text.length;
   let window = 0;
   let valid = 0;
@@ -262,13 +264,13 @@ function scanShapes(text: string, f: FieldTable, seen: Uint32Array, stamp: numbe
     window = ((window << 7) | c) & 0x1fffff;
     if (++valid < 3) continue;
     const key = SHAPE_BIT | (3 << 21) | window;
-    const b = bloomIndex(key);
+    const b = bloomIndex(key, shift);
     if (((bloom[b >>> 3] as number) & (1 << (b & 7))) !== 0) lookup(key, f, seen, stamp, hits);
   }
 }
 
 function probe(key: number, f: FieldTable, seen: Uint32Array, stamp: number, hits: number[]): void {
-  const b = bloomIndex(key);
+  const b = bloomIndex(key, f.bloomShift);
   if (((f.bloom[b >>> 3] as number) & (1 << (b & 7))) === 0) return;
   lookup(key, f, seen, stamp, hits);
 }
