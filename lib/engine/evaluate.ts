@@ -81,6 +81,21 @@ function shellContext(ctx: EvalContext, event: HookEvent): ShellContext {
   return shell;
 }
 
+/**
+ * The last shell context made, for the next event of the same context, cwd and dialect: a session's events
+ * share them, and nothing writes to a context once made (a context is read, never changed, by the matchers).
+ */
+let lastShell: { ctx: EvalContext; cwd: string; powershell: boolean; shell: ShellContext } | undefined;
+
+function sharedShellContext(ctx: EvalContext, event: HookEvent): ShellContext {
+  const powershell = event.tool !== undefined && isPowerShellTool(event.tool.name);
+  const last = lastShell;
+  if (last && last.ctx === ctx && last.cwd === event.session.cwd && last.powershell === powershell) return last.shell;
+  const shell = shellContext(ctx, event);
+  lastShell = { ctx, cwd: event.session.cwd, powershell, shell };
+  return shell;
+}
+
 const EDIT_TOOLS = new Set(["edit", "write"]);
 
 /** Counts the current event into the session before any rule sees it (the 3rd error fires `gte: 3`). */
@@ -180,10 +195,11 @@ interface Outcome {
   notify: string[];
   steer: string[];
   fired: Fired[];
-  /** Rules in shadow mode that matched, with what they would have done (`fired` entries with `shadow`). */
-  shadow: Fired[];
+  /** Rules in shadow mode that matched, with what they would have done (`fired` entries with `shadow`); made on the first. */
+  shadow?: Fired[];
   rewritten: boolean;
-  tookEffect: Rule[];
+  /** Made on the first rule that takes effect: most events have none. */
+  tookEffect?: Rule[];
   state: SessionState;
   projectRoot: string;
   /** The redacted tool output (without the notice) and what was replaced, once a `redact` rule found secrets. */
@@ -225,7 +241,7 @@ export function evaluate(ctx: EvalContext, event: HookEvent): Decision | Promise
     const hit = budgetHit(ctx.budgets, state, event, now);
     if (hit) return { action: "block", reason: hit.reason, notify: [], steer: [], fired: [{ rule: `budgets.${hit.budget}`, source: "settings", action: "block" }] };
   }
-  const shell = shellContext(ctx, event);
+  const shell = sharedShellContext(ctx, event);
   const list = candidates(ctx.rules, event.hook, view.tool);
 
   // A snapshot's lists were narrowed by the same index already: selecting again would only repeat it.
@@ -258,8 +274,11 @@ export function evaluate(ctx: EvalContext, event: HookEvent): Decision | Promise
   return finish(ctx, view, state, list, shell, out);
 }
 
+const NO_RULES: readonly Rule[] = Object.freeze([]);
+const NO_FIRED: readonly Fired[] = Object.freeze([]);
+
 function newOutcome(state: SessionState, ctx: EvalContext): Outcome {
-  return { notify: [], steer: [], fired: [], shadow: [], rewritten: false, tookEffect: [], state, projectRoot: ctx.projectRoot, approvals: ctx.approvals };
+  return { notify: [], steer: [], fired: [], rewritten: false, state, projectRoot: ctx.projectRoot, approvals: ctx.approvals };
 }
 
 
@@ -311,7 +330,7 @@ function pluginArgs(view: EventView, rule: Rule, state: SessionState): PluginCal
 
 function took(out: Outcome, rule: Rule): void {
   out.fired.push(fired(rule));
-  out.tookEffect.push(rule);
+  (out.tookEffect ??= []).push(rule);
 }
 
 function applyAction(cr: CompiledRule, view: EventView, out: Outcome): void {
@@ -366,7 +385,7 @@ function remembered(rule: Rule, scope: RememberScope, view: EventView, out: Outc
   const id = out.approvals?.({ rule: rule.name, scope, tool: key.tool, inputHash: key.inputHash, session: ev.session });
   if (id !== undefined) {
     out.fired.push({ ...fired(rule, "allow"), approval: id });
-    out.tookEffect.push(rule);
+    (out.tookEffect ??= []).push(rule);
     return true;
   }
   out.remember ??= [];
@@ -398,8 +417,8 @@ function wouldHave(cr: CompiledRule, view: EventView, out: Outcome): void {
 }
 
 function recordShadow(out: Outcome, rule: Rule, action: string | undefined): void {
-  if (action === undefined || out.shadow.some((f) => f.rule === rule.name)) return;
-  out.shadow.push({ ...fired(rule, action), shadow: true });
+  if (action === undefined || out.shadow?.some((f) => f.rule === rule.name)) return;
+  (out.shadow ??= []).push({ ...fired(rule, action), shadow: true });
 }
 
 /** The strongest thing a plugin action's answer would have done, or undefined for nothing. */
@@ -440,7 +459,7 @@ function finish(ctx: EvalContext, view: EventView, state: SessionState, list: Co
   if (out.rewritten && !out.block) {
     for (const cr of list) {
       if (cr.rule.action !== "block" && cr.rule.action !== "ask" && cr.rule.action !== "guard-secrets") continue;
-      if (out.tookEffect.includes(cr.rule)) continue;
+      if (out.tookEffect?.includes(cr.rule)) continue;
       if (!matches(cr, view, shell, state, ctx.maxWarnings, out)) continue;
       if (cr.rule.shadow) {
         wouldHave(cr, view, out);
@@ -451,7 +470,7 @@ function finish(ctx: EvalContext, view: EventView, state: SessionState, list: Co
     }
   }
 
-  const effective = out.block ? [out.block.rule] : out.tookEffect;
+  const effective = out.block ? [out.block.rule] : (out.tookEffect ?? NO_RULES);
   for (const rule of effective) {
     if (rule.state && rule.state.reset !== false) state.baselines[rule.name] = counterValue(rule, state, view);
     if (rule.action === "notify") state.warnings[rule.name] = (state.warnings[rule.name] ?? 0) + 1;
@@ -468,7 +487,7 @@ function finish(ctx: EvalContext, view: EventView, state: SessionState, list: Co
   if (out.block) {
     const blocker = out.block.rule;
     const others = ctx.listAll ? out.fired.filter((f) => f.rule !== blocker.name) : [];
-    const blocked: Decision = { action: "block", reason: out.block.reason, notify: [], steer: [], fired: [fired(blocker), ...others, ...out.shadow] };
+    const blocked: Decision = { action: "block", reason: out.block.reason, notify: [], steer: [], fired: [fired(blocker), ...others, ...(out.shadow ?? NO_FIRED)] };
     if (blocker.terminate === true) blocked.terminate = true;
     return blocked;
   }
@@ -476,7 +495,7 @@ function finish(ctx: EvalContext, view: EventView, state: SessionState, list: Co
     action: out.ask ? "ask" : out.rewritten ? "rewrite" : "allow",
     notify: out.notify,
     steer,
-    fired: out.shadow.length > 0 ? [...out.fired, ...out.shadow] : out.fired,
+    fired: out.shadow ? [...out.fired, ...out.shadow] : out.fired,
   };
   if (out.ask) decision.reason = out.ask.reason;
   if (out.ask && out.remember) decision.remember = out.remember;

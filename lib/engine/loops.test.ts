@@ -36,6 +36,20 @@ describe("callKey", () => {
     const big = (tail: string): HookEvent => ({ hook: "tool_call", session: { id: "s", cwd: "/" }, tool: { name: "Write", input: { file_path: "/a", content: `${"x".repeat(2_000_000)}${tail}` } } });
     expect(callKey(new EventView(big("1")))).not.toBe(callKey(new EventView(big("2"))));
   });
+
+  it("should tell long inputs apart by every character it reads, and name the same one the same", () => {
+    const write = (content: string): HookEvent => ({ hook: "tool_call", session: { id: "s", cwd: "/" }, tool: { name: "Write", input: { file_path: "/a", content } } });
+    const k = (content: string) => callKey(new EventView(write(content)));
+    const base = "line of a file\n".repeat(100);
+    expect(k(base)).toBe(k(`${"line of a file\n".repeat(50)}${"line of a file\n".repeat(50)}`));
+    expect(k(base)).not.toBe(k(`${base.slice(0, 700)}X${base.slice(701)}`));
+    expect(k(base)).not.toBe(k(`${base} `));
+    // Past twice the edge, only the head and the tail are read: a change between them is the same call, as before.
+    const huge = "y".repeat(20_000);
+    expect(k(huge)).toBe(k(`${huge.slice(0, 10_000)}Z${huge.slice(10_001)}`));
+    expect(k(huge)).not.toBe(k(`Z${huge.slice(1)}`));
+    expect(k(huge)).not.toBe(k(`${huge.slice(1)}Z`));
+  });
 });
 
 describe("loop state", () => {

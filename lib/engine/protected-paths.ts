@@ -69,6 +69,9 @@ export class ProtectedPaths implements PathGuard {
   readonly containers: ReadonlySet<string>;
   readonly #rulesFile: RegExp;
   readonly #fold: boolean;
+  /** `trees` each with its trailing slash, and `prefixed` as one prefix: made once, not per path asked about. */
+  readonly #treeHeads: readonly string[];
+  readonly #prefixHeads: readonly (readonly [string, string])[];
 
   /** With `fold`, every path given is already lower-cased, and so is each path asked about. */
   constructor(files: Set<string>, trees: string[], prefixed: [string, string][], containers: Set<string>, rulesFile: RegExp, fold = false) {
@@ -78,6 +81,8 @@ export class ProtectedPaths implements PathGuard {
     this.containers = containers;
     this.#rulesFile = rulesFile;
     this.#fold = fold;
+    this.#treeHeads = trees.map((t) => `${t}/`);
+    this.#prefixHeads = prefixed.map(([dir, prefix]) => [dir, `${dir}/${prefix}`] as const);
   }
 
   covers(path: string, deep: boolean): boolean {
@@ -89,9 +94,15 @@ export class ProtectedPaths implements PathGuard {
       const looked = PROGRAM_LOOKUP.exec(p.slice(p.lastIndexOf("/", sub) + 1));
       if (looked && SHEPHERD_PROGRAM.test(looked[1] ?? "")) return true;
     }
-    for (const t of this.trees) if (isInside(p, t)) return true;
-    for (const [dir, prefix] of this.prefixed) {
-      if (p.length > dir.length + 1 && p.startsWith(`${dir}/${prefix}`)) return true;
+    // isInside, with each tree's head made once.
+    const trees = this.trees;
+    const heads = this.#treeHeads;
+    for (let i = 0; i < trees.length; i++) {
+      const t = trees[i] as string;
+      if (t === "/" || p === t || p.startsWith(heads[i] as string)) return true;
+    }
+    for (const [dir, head] of this.#prefixHeads) {
+      if (p.length > dir.length + 1 && p.startsWith(head)) return true;
     }
     const segs = p.split("/");
     const n = segs.length;

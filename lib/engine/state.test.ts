@@ -16,6 +16,28 @@ describe("SessionStore", () => {
     expect(store.get("a").calls).toBe(1);
   });
 
+  it("should keep the order of use through repeated gets, sets and deletes of the last session", () => {
+    const store = new SessionStore(3);
+    store.get("a");
+    store.get("b");
+    store.get("b");
+    store.get("a");
+    store.get("a");
+    // b is now the oldest: a new id evicts it.
+    store.get("c");
+    store.get("d");
+    expect(store.ids()).toEqual(["a", "c", "d"]);
+    // Replacing the last one's state keeps its place; a set of a new id goes last.
+    store.set("d", { ...store.get("d"), calls: 7 });
+    expect(store.get("d").calls).toBe(7);
+    store.delete("d");
+    store.set("e", store.get("a"));
+    store.get("a");
+    expect(store.ids()).toEqual(["c", "e", "a"]);
+    store.get("f");
+    expect(store.ids()).toEqual(["e", "a", "f"]);
+  });
+
   it("should stay at its bound with a stream of new ids", () => {
     const store = new SessionStore(100);
     for (let i = 0; i < 100_000; i++) store.get(`s${i}`);

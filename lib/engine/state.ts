@@ -176,6 +176,8 @@ export function isExactSessionState(x: unknown): x is SessionState {
 export class SessionStore {
   readonly #sessions = new Map<string, SessionState>();
   readonly #max: number;
+  /** The id `get` put last in the Map's order, or undefined when that is not known: asking for it again moves nothing. */
+  #last: string | undefined;
 
   constructor(max = 10_000) {
     this.#max = max;
@@ -183,6 +185,8 @@ export class SessionStore {
 
   get(id: string): SessionState {
     let s = this.#sessions.get(id);
+    // One session's events in a row (the common case): it is already the most recently used.
+    if (s && id === this.#last) return s;
     if (!s) {
       s = emptyState(Date.now());
       if (this.#sessions.size >= this.#max) this.#evictOldest();
@@ -192,6 +196,7 @@ export class SessionStore {
       this.#sessions.delete(id);
     }
     this.#sessions.set(id, s);
+    this.#last = id;
     return s;
   }
 
@@ -200,10 +205,13 @@ export class SessionStore {
   }
 
   set(id: string, state: SessionState): void {
+    // A new id goes last in the order, an existing one stays where it is.
+    if (!this.#sessions.has(id)) this.#last = undefined;
     this.#sessions.set(id, state);
   }
 
   delete(id: string): void {
+    if (id === this.#last) this.#last = undefined;
     this.#sessions.delete(id);
   }
 

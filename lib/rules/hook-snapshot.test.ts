@@ -139,13 +139,14 @@ describe("hook snapshots", () => {
     projectRules([
       { name: "no-shred", action: "block", command: { program: "shred" }, reason: "no shred" },
       { name: "no-dd-of", action: "block", command: { program: ["dd", "ddrescue"], args: "\\bof=" }, reason: "no dd" },
-      { name: "no-py-rm", action: "block", command: { program: "python*", args: "rmtree" }, reason: "globs are kept" },
+      { name: "no-py-rm", action: "block", command: { program: "python*", args: "rmtree" }, reason: "globs are tested too" },
     ]);
     const cases: [string, string[]][] = [
-      ["ls -la", ["no-py-rm"]],
-      ["cd /tmp && shred -u a", ["no-shred", "no-py-rm"]],
-      ["echo shred", ["no-py-rm"]],
-      ["sudo ddrescue if=/dev/sda of=x", ["no-dd-of", "no-py-rm"]],
+      ["ls -la", []],
+      ["cd /tmp && shred -u a", ["no-shred"]],
+      ["echo shred python3", []],
+      ["sudo ddrescue if=/dev/sda of=x", ["no-dd-of"]],
+      ["env python3.12 -c 'import shutil; shutil.rmtree(\"/x\")'", ["no-py-rm"]],
     ];
     const fromFiles = await Promise.all(cases.map(([c]) => bash(c, false)));
     await bash("true", true);

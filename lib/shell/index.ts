@@ -192,7 +192,7 @@ export function lineFacts(command: string, ctx: ShellContext): LineFacts {
 }
 
 /** `*` matches any run of characters, as in programMatcher, without building a RegExp. */
-function wildcardHit(pattern: string, name: string): boolean {
+export function wildcardHit(pattern: string, name: string): boolean {
   const parts = pattern.split("*");
   const first = parts[0] as string;
   const last = parts[parts.length - 1] as string;

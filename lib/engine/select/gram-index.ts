@@ -1,7 +1,7 @@
 /**
- * @module the one n-gram index of a candidate list: each rule filed under the rarest n-gram of each literal
- * of one of its keys (prepared.ts), or under the programs its `command` condition requires, or else under
- * the effect kinds that condition requires, or always. Built
+ * @module the one n-gram index of a candidate list: each rule filed under the programs its `command` condition
+ * requires (when it requires no effect kind), or under the rarest n-gram of each literal of one of its keys
+ * (prepared.ts), or else under the effect kinds that condition requires, or always. Built
  * once, kept in typed arrays (the sidecar), and serialized as plain arrays (the hook snapshot); both read it
  * through scan.ts, so what the hook picks is what the sidecar picks.
  */
@@ -10,8 +10,12 @@ import type { RuleKey } from "../prepared.ts";
 /** The index works on n-grams of at most this many characters of a literal. */
 export const GRAM = 3;
 
-/** Bits of the Bloom-style bitmap that lets most positions of a scan skip the table lookup. */
+/** Most bits of the Bloom-style bitmap that lets most positions of a scan skip the table lookup. */
 export const BLOOM_BITS = 16;
+/** Fewest bits of the bitmap: one cache line. */
+const MIN_BLOOM_BITS = 9;
+/** Bitmap bits per key, up to BLOOM_BITS: ~3% of the positions of a scan look the table up. */
+const BLOOM_BITS_PER_KEY = 32;
 
 /** Short n-grams turn up in most text: a set holding one is worth far less as a filter. */
 const SHORT_GRAM_PENALTY = 64;
@@ -33,12 +37,19 @@ function shapeWeight(gram: number): number {
   return w;
 }
 
+/**
+ * Filed among the effect kinds, for a `command` condition with `writes` and no `effect`: picked when some
+ * command of the line changes a path (lib/shell LineFacts `writes`), exactly when the matchers' pre-check
+ * lets it through. No effect kind starts with NUL.
+ */
+export const WRITES_KEY = "\0writes";
+
 /** What the index needs of one rule of the list. */
 export interface IndexEntry {
   keys: readonly RuleKey[];
-  /** Program names one of which must run (a `command` condition), or undefined. */
+  /** Program names one of which must run (a `command` condition), globs (`python3.*`) among them, or undefined. */
   programs: readonly string[] | undefined;
-  /** Effect kinds one of which the command line must have (a `command` condition's `effect`), or undefined. */
+  /** Effect kinds one of which the command line must have (a `command` condition's `effect`, or WRITES_KEY), or undefined. */
   effects: readonly string[] | undefined;
 }
 
@@ -60,7 +71,9 @@ export interface FieldTable {
   lengths: number;
   /** Shape keys: the text is read shape-folded, and keys carry SHAPE_BIT. */
   shape: boolean;
+  /** Its size in bits is a power of two, 2^MIN_BLOOM_BITS to 2^BLOOM_BITS: `bloomShift` is 32 - log2 of it. */
   bloom: Uint8Array;
+  bloomShift: number;
 }
 
 export interface GramIndex {
@@ -71,6 +84,8 @@ export interface GramIndex {
   fields: FieldTable[];
   /** Program name -> positions of rules whose `command` condition names it. */
   programs: Map<string, Int32Array>;
+  /** Program glob (`python3.*`, `*` any run of characters) -> positions of rules whose condition names it. */
+  globs: Map<string, Int32Array>;
   /** Effect kind -> positions of rules with no literal key or program whose `command` condition requires it. */
   effects: Map<string, Int32Array>;
 }
@@ -82,8 +97,26 @@ export function gramKey(s: string, start: number, len: number): number {
   return (len << 21) | key;
 }
 
-export function bloomIndex(key: number): number {
-  return Math.imul(key, 0x9e3779b1) >>> (32 - BLOOM_BITS);
+/** The bit of `key` in a bitmap of 2^(32 - shift) bits. */
+export function bloomIndex(key: number, shift: number): number {
+  return Math.imul(key, 0x9e3779b1) >>> shift;
+}
+
+/**
+ * A bitmap sized to the table: a scan tests one bit per position of its text, so on a cold cache (a sidecar
+ * sharing its CPU with the agent) each test of a large bitmap is a cache miss; a table with a few keys
+ * (shapes, a condition field) gets a bitmap of a cache line or a few, the largest tables 8 KiB as before.
+ */
+function bloomShiftFor(keyCount: number): number {
+  let bits = MIN_BLOOM_BITS;
+  while (bits < BLOOM_BITS && 1 << bits < keyCount * BLOOM_BITS_PER_KEY) bits++;
+  return 32 - bits;
+}
+
+/** The shift of a bitmap of `bytes` bytes, or undefined when that is not a size this module makes. */
+function bloomShiftOf(bytes: number): number | undefined {
+  for (let bits = MIN_BLOOM_BITS; bits <= BLOOM_BITS; bits++) if (1 << (bits - 3) === bytes) return 32 - bits;
+  return undefined;
 }
 
 export function slotHash(key: number): number {
@@ -97,11 +130,11 @@ function gramsOf(lit: string, shape: boolean | undefined): number[] {
   return out;
 }
 
-function bloomOf(keys: Int32Array): Uint8Array {
-  const bloom = new Uint8Array(1 << (BLOOM_BITS - 3));
+function bloomOf(keys: Int32Array, shift: number): Uint8Array {
+  const bloom = new Uint8Array(1 << (32 - shift - 3));
   for (const key of keys) {
     if (key === 0) continue;
-    const b = bloomIndex(key);
+    const b = bloomIndex(key, shift);
     bloom[b >>> 3] = (bloom[b >>> 3] as number) | (1 << (b & 7));
   }
   return bloom;
@@ -127,7 +160,17 @@ function packGrams(field: string, shape: boolean, grams: Map<number, number[]>, 
     at += list.length;
     runs[2 * slot + 1] = at;
   }
-  return { field, keys, runs, positions, shift, lengths, shape, bloom: bloomOf(keys) };
+  const bloomShift = bloomShiftFor(grams.size);
+  return { field, keys, runs, positions, shift, lengths, shape, bloom: bloomOf(keys, bloomShift), bloomShift };
+}
+
+/**
+ * A rule requiring programs is filed under them, unless it requires effect kinds too: `git` runs in many
+ * lines, `discard-work` is in few, and either alone is a check the matchers make (lib/shell ruledOutBy).
+ * The plain selector tests in the same order (selector.ts).
+ */
+export function filedByPrograms(e: Pick<IndexEntry, "programs" | "effects">): boolean {
+  return e.programs !== undefined && e.effects === undefined;
 }
 
 /**
@@ -138,7 +181,7 @@ function packGrams(field: string, shape: boolean, grams: Map<number, number[]>, 
 export function buildGramIndex(entries: readonly IndexEntry[]): GramIndex {
   const freq = new Map<number, number>();
   for (const e of entries) {
-    if (e.programs) continue;
+    if (filedByPrograms(e)) continue;
     const mine = new Set<number>();
     for (const k of e.keys) for (const lit of k.literals) for (const g of gramsOf(lit, k.shape)) mine.add(g);
     for (const g of mine) freq.set(g, (freq.get(g) ?? 0) + 1);
@@ -146,6 +189,7 @@ export function buildGramIndex(entries: readonly IndexEntry[]): GramIndex {
   const always: number[] = [];
   const byField = new Map<string, { field: string; shape: boolean; grams: Map<number, number[]>; lengths: number }>();
   const programs = new Map<string, number[]>();
+  const globs = new Map<string, number[]>();
   const effects = new Map<string, number[]>();
   const file = (table: Map<string, number[]>, names: readonly string[], pos: number) => {
     for (const name of names) {
@@ -155,8 +199,10 @@ export function buildGramIndex(entries: readonly IndexEntry[]): GramIndex {
     }
   };
   entries.forEach((e, pos) => {
-    if (e.programs) {
-      file(programs, e.programs, pos);
+    if (filedByPrograms(e)) {
+      const names = e.programs as readonly string[];
+      file(programs, names.filter((n) => !n.includes("*")), pos);
+      file(globs, names.filter((n) => n.includes("*")), pos);
       return;
     }
     let best: { field: string; shape: boolean; grams: number[]; cost: number } | undefined;
@@ -195,6 +241,7 @@ export function buildGramIndex(entries: readonly IndexEntry[]): GramIndex {
     always: Int32Array.from(always),
     fields: [...byField.values()].map((f) => packGrams(f.field, f.shape, f.grams, f.lengths)),
     programs: packNames(programs),
+    globs: packNames(globs),
     effects: packNames(effects),
   };
 }
@@ -215,6 +262,7 @@ export interface SerializedGramIndex {
   always: string;
   fields: { field: string; shape: boolean; keys: string; runs: string; positions: string; bloom: string; shift: number; lengths: number }[];
   programs: SerializedNames;
+  globs: SerializedNames;
   effects: SerializedNames;
 }
 
@@ -286,6 +334,7 @@ export function serializeGramIndex(index: GramIndex): SerializedGramIndex {
       lengths: f.lengths,
     })),
     programs: serializeNames(index.programs),
+    globs: serializeNames(index.globs),
     effects: serializeNames(index.effects),
   };
 }
@@ -324,13 +373,15 @@ export function deserializeGramIndex(x: unknown): GramIndex | undefined {
     const slots = keys.length;
     // An empty slot ends every probe: a full table would make one loop for good.
     if (!keys.includes(0) || slots === 0 || (slots & (slots - 1)) !== 0 || runs.length !== 2 * slots || f.shift !== 32 - Math.log2(slots) || (f.lengths & ~0b1110) !== 0) return undefined;
-    if (bloom.length !== 1 << (BLOOM_BITS - 3)) return undefined;
-    fields.push({ field: f.field, keys, runs, positions, shift: f.shift, lengths: f.lengths, shape: f.shape, bloom });
+    const bloomShift = bloomShiftOf(bloom.length);
+    if (bloomShift === undefined) return undefined;
+    fields.push({ field: f.field, keys, runs, positions, shift: f.shift, lengths: f.lengths, shape: f.shape, bloom, bloomShift });
   }
   const programs = namesOf(x.programs);
+  const globs = namesOf(x.globs);
   const effects = namesOf(x.effects);
-  if (!programs || !effects) return undefined;
-  return { size, always, fields, programs, effects };
+  if (!programs || !globs || !effects) return undefined;
+  return { size, always, fields, programs, globs, effects };
 }
 
 /** A name -> positions table read back, or undefined when it is not one `serializeGramIndex` wrote. */

@@ -1,11 +1,11 @@
 /**
  * @module reading an event against a gram index: each keyed field's text is folded and slid over once, the
- * command line's programs and effect kinds looked up, and the positions of the rules that may match come
+ * command line's programs and effect kinds (and whether it writes) looked up, and the positions of the rules that may match come
  * out in order.
  */
-import { type LineFacts, lineFacts, parseShell, type ShellContext } from "../../shell/index.ts";
+import { type LineFacts, lineFacts, parseShell, type ShellContext, wildcardHit } from "../../shell/index.ts";
 import type { EventView } from "../match.ts";
-import { bloomIndex, type FieldTable, type GramIndex, SHAPE_BIT, slotHash } from "./gram-index.ts";
+import { bloomIndex, type FieldTable, type GramIndex, SHAPE_BIT, slotHash, WRITES_KEY } from "./gram-index.ts";
 
 /** Lower-cased code of one character for matching against literals; -1 for anything no literal holds. */
 function fold(code: number): number {
@@ -87,8 +87,8 @@ export function fieldText(view: EventView, field: string): string | undefined {
 /**
  * Positions (ascending) of the rules of `index` that may match this event: a superset of those that do. A
  * keyed rule is picked when one of its filed n-grams occurs in its field; a field the event lacks picks none
- * (a non-negated condition on a missing field fails); a rule filed under programs or effect kinds, when the
- * command line runs one of those programs or has one of those effects.
+ * (a non-negated condition on a missing field fails); a rule filed under programs (or program globs) or
+ * effect kinds, when the command line runs one of those programs or has one of those effects.
  */
 export function scanIndex(index: GramIndex, marks: Marks, view: EventView, shell: ScanShell): number[] {
   const seen = marks.next();
@@ -98,7 +98,7 @@ export function scanIndex(index: GramIndex, marks: Marks, view: EventView, shell
     const value = fieldText(view, f.field);
     if (value !== undefined) scanText(value, f, seen, stamp, hits);
   }
-  if (index.programs.size > 0 || index.effects.size > 0) {
+  if (index.programs.size > 0 || index.globs.size > 0 || index.effects.size > 0) {
     const command = view.command;
     // The same parse the matchers make (cached), so the programs are the ones they compare.
     if (command !== undefined && index.programs.size > 0) {
@@ -107,11 +107,25 @@ export function scanIndex(index: GramIndex, marks: Marks, view: EventView, shell
         if (list !== undefined) collect(list, 0, list.length, seen, stamp, hits);
       }
     }
+    // A glob is tested by the matchers' own wildcard (lib/shell), against each program the line runs.
+    if (command !== undefined && index.globs.size > 0) {
+      const running = lineFactsOf(command, shell).programs;
+      for (const [glob, list] of index.globs) {
+        for (const name of running) {
+          if (!headFits(glob, name) || !wildcardHit(glob, name)) continue;
+          collect(list, 0, list.length, seen, stamp, hits);
+          break;
+        }
+      }
+    }
     if (command !== undefined && index.effects.size > 0) {
-      for (const kind of lineFactsOf(command, shell).kinds) {
+      const facts = lineFactsOf(command, shell);
+      for (const kind of facts.kinds) {
         const list = index.effects.get(kind);
         if (list !== undefined) collect(list, 0, list.length, seen, stamp, hits);
       }
+      const writers = facts.writes ? index.effects.get(WRITES_KEY) : undefined;
+      if (writers !== undefined) collect(writers, 0, writers.length, seen, stamp, hits);
     }
   }
   const always = index.always;
@@ -125,6 +139,16 @@ export function scanIndex(index: GramIndex, marks: Marks, view: EventView, shell
     out.push(h >= hits.length || (a < always.length && (always[a] as number) < (hits[h] as number)) ? (always[a++] as number) : (hits[h++] as number));
   }
   return out;
+}
+
+/** Whether `name` starts with what `glob` holds before its first `*` (compared in place: no substring made). */
+function headFits(glob: string, name: string): boolean {
+  for (let i = 0; i < glob.length; i++) {
+    const c = glob.charCodeAt(i);
+    if (c === 42) return true;
+    if (name.charCodeAt(i) !== c) return false;
+  }
+  return glob.length === name.length;
 }
 
 /** Thrown by a scan of an index whose runs or positions lie outside its arrays (a damaged snapshot). */
@@ -169,7 +193,10 @@ function scanText(text: string, f: FieldTable, seen: Uint32Array, stamp: number,
   }
   const lengths = f.lengths;
   // Most literals are 3+ characters: then one probe per position, and no loop over lengths.
-  const only3 = lengths === 1 << 3;
+  if (lengths === 1 << 3) {
+    scanTrigrams(text, f, seen, stamp, hits);
+    return;
+  }
   let window = 0;
   let valid = 0;
   for (let i = 0; i < text.length; i++) {
@@ -185,21 +212,49 @@ function scanText(text: string, f: FieldTable, seen: Uint32Array, stamp: number,
     }
     window = ((window << 7) | c) & 0x1fffff;
     if (valid < 3) valid++;
-    if (only3) {
-      if (valid === 3) probe((3 << 21) | window, f, seen, stamp, hits);
-      continue;
-    }
     for (let len = 1; len <= valid; len++) {
       if ((lengths & (1 << len)) !== 0) probe((len << 21) | (window & ((1 << (7 * len)) - 1)), f, seen, stamp, hits);
     }
   }
 }
 
-/** Slides a 3-gram window over the shape-folded text (shapes are three characters or more). */
-function scanShapes(text: string, f: FieldTable, seen: Uint32Array, stamp: number, hits: number[]): void {
+/**
+ * The 3-gram-only scan (nearly every table): the bitmap read from a local and tested in the loop, the table
+ * looked up only past it. This loop runs once per character of every keyed field of every event.
+ */
+function scanTrigrams(text: string, f: FieldTable, seen: Uint32Array, stamp: number, hits: number[]): void {
+  const bloom = f.bloom;
+  const shift = f.bloomShift;
+  const n = text.length;
   let window = 0;
   let valid = 0;
-  for (let i = 0; i < text.length; i++) {
+  for (let i = 0; i < n; i++) {
+    let c = text.charCodeAt(i);
+    if (c >= 65 && c <= 90) c += 32;
+    else if (c >= 127) {
+      c = fold(c);
+      if (c < 0) {
+        valid = 0;
+        window = 0;
+        continue;
+      }
+    }
+    window = ((window << 7) | c) & 0x1fffff;
+    if (++valid < 3) continue;
+    const key = (3 << 21) | window;
+    const b = bloomIndex(key, shift);
+    if (((bloom[b >>> 3] as number) & (1 << (b & 7))) !== 0) lookup(key, f, seen, stamp, hits);
+  }
+}
+
+/** Slides a 3-gram window over the shape-folded text (shapes are three characters or more). */
+function scanShapes(text: string, f: FieldTable, seen: Uint32Array, stamp: number, hits: number[]): void {
+  const bloom = f.bloom;
+  const shift = f.bloomShift;
+  const n = text.length;
+  let window = 0;
+  let valid = 0;
+  for (let i = 0; i < n; i++) {
     const c = shapeCode(text.charCodeAt(i));
     if (c < 0) {
       valid = 0;
@@ -207,14 +262,21 @@ function scanShapes(text: string, f: FieldTable, seen: Uint32Array, stamp: numbe
       continue;
     }
     window = ((window << 7) | c) & 0x1fffff;
-    if (valid < 3) valid++;
-    if (valid === 3) probe(SHAPE_BIT | (3 << 21) | window, f, seen, stamp, hits);
+    if (++valid < 3) continue;
+    const key = SHAPE_BIT | (3 << 21) | window;
+    const b = bloomIndex(key, shift);
+    if (((bloom[b >>> 3] as number) & (1 << (b & 7))) !== 0) lookup(key, f, seen, stamp, hits);
   }
 }
 
 function probe(key: number, f: FieldTable, seen: Uint32Array, stamp: number, hits: number[]): void {
-  const b = bloomIndex(key);
+  const b = bloomIndex(key, f.bloomShift);
   if (((f.bloom[b >>> 3] as number) & (1 << (b & 7))) === 0) return;
+  lookup(key, f, seen, stamp, hits);
+}
+
+/** The positions filed under `key`, once the bitmap let it through. */
+function lookup(key: number, f: FieldTable, seen: Uint32Array, stamp: number, hits: number[]): void {
   const keys = f.keys;
   const mask = keys.length - 1;
   for (let slot = slotHash(key) >>> f.shift; ; slot = (slot + 1) & mask) {

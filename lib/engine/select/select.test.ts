@@ -74,6 +74,9 @@ describe("select cases", () => {
       { ...data, fields: [{ ...field, keys: enc([...keys].map((k) => k || 1)) }] },
       { ...data, fields: [{ ...field, runs: enc([1, 2, 3]) }] },
       { ...data, fields: [{ ...field, bloom: enc([1]) }] },
+      // A bitmap between two sizes this module makes.
+      { ...data, fields: [{ ...field, bloom: Buffer.from(new Uint8Array(100)).toString("base64") }] },
+      { ...data, fields: [{ ...field, bloom: Buffer.from(new Uint8Array(16_384)).toString("base64") }] },
       { ...data, fields: [{ ...field, positions: [1, 2] }] },
       { ...data, programs: [["shred", 7]] },
       { ...data, effects: [["delete", 7]] },
@@ -83,6 +86,22 @@ describe("select cases", () => {
       "not an index",
     ];
     for (const d of damaged) expect(deserializeGramIndex(d)).toBeUndefined();
+  });
+
+  it("should size each table's bitmap to its keys, from one cache line to 8 KiB, and find every key through it", () => {
+    const entry = (lit: string) => ({ keys: [{ field: "subject", literals: [lit] }], programs: undefined, effects: undefined });
+    for (const [count, bytes] of [[2, 64], [100, 512], [5_000, 8_192]] as const) {
+      const words = Array.from({ length: count }, (_, i) => `w${i.toString(36)}q`);
+      const index = buildGramIndex(words.map(entry));
+      const table = index.fields[0];
+      expect(table?.bloom.length).toBe(bytes);
+      const back = deserializeGramIndex(JSON.parse(JSON.stringify(serializeGramIndex(index))));
+      for (const [i, w] of words.entries()) {
+        if (i % 97 !== 0 && i !== count - 1) continue;
+        const view = new EventView({ hook: "tool_call", session: { id: "s", cwd: "/p" }, tool: { name: "bash", input: { command: `echo ${w}` } } });
+        for (const ix of [index, back]) expect(scanIndex(ix as NonNullable<typeof back>, new Marks(count), view, { cwd: "/p", home: "/h" })).toContain(i);
+      }
+    }
   });
 
   it("should make a scan of an index with a run or a position outside its arrays throw, never read past them", () => {

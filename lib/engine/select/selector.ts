@@ -5,12 +5,12 @@
  * `includes` (a list used once or twice, a one-shot hook), and one over the gram index (gram-index.ts),
  * built in memory by the sidecar or read back from the hook snapshot: the same index, the same scan.
  */
-import { parseShell, type ShellContext } from "../../shell/index.ts";
+import { type LineFacts, type ShellContext, wildcardHit } from "../../shell/index.ts";
 import type { CompiledRule, EventView } from "../match.ts";
 import { gateOf, prepared, type RuleKey } from "../prepared.ts";
 import type { Rule } from "../schema.ts";
 import { isBuiltinAction } from "../schema-core.ts";
-import { buildGramIndex, type GramIndex, type IndexEntry } from "./gram-index.ts";
+import { buildGramIndex, filedByPrograms, type GramIndex, type IndexEntry, WRITES_KEY } from "./gram-index.ts";
 import { fieldText, lineFactsOf, Marks, scanIndex, shapeText } from "./scan.ts";
 
 export interface Selector {
@@ -26,22 +26,24 @@ export interface Selector {
 
 /**
  * The program names a rule's `command` condition requires, one of which must run in the event's command
- * line, or undefined when no name can be required (no condition, or a glob).
+ * line (globs such as `python3.*` among them, tested as lib/shell ruledOutBy tests them), or undefined when
+ * no name can be required (no condition, or a lone `*`).
  */
 export function requiredPrograms(rule: Rule): string[] | undefined {
   const program = rule.command?.program;
   if (program === undefined) return undefined;
   const names = Array.isArray(program) ? program : [program];
-  return names.some((n) => n.includes("*")) ? undefined : names;
+  return names.includes("*") ? undefined : names;
 }
 
 /**
  * The effect kinds a rule's `command` condition requires, one of which the line must have (the matchers'
- * pre-check, lib/shell ruledOutBy, rules the rest out), or undefined when it names none.
+ * pre-check, lib/shell ruledOutBy, rules the rest out); for a condition with `writes` and no `effect`, the
+ * one WRITES_KEY (some command of the line changes a path); else undefined.
  */
 export function requiredEffects(rule: Rule): string[] | undefined {
   const effect = rule.command?.effect;
-  if (effect === undefined) return undefined;
+  if (effect === undefined) return rule.command?.writes !== undefined ? [WRITES_KEY] : undefined;
   return Array.isArray(effect) ? effect : [effect];
 }
 
@@ -84,13 +86,19 @@ export function wholeSelector(all: CompiledRule[]): Selector {
   return { all, needsHost: needsHostOf(all), select };
 }
 
+/** Whether a program the line runs fits a glob, by the matchers' own wildcard (lib/shell). */
+function anyRunning(running: ReadonlySet<string>, glob: string): boolean {
+  for (const name of running) if (wildcardHit(glob, name)) return true;
+  return false;
+}
+
 /** Lower-cased text as the literals are, with the non-ASCII letter that case-folds to ASCII "s". */
 function foldText(text: string): string {
   const lower = text.toLowerCase();
   return lower.includes("\u017f") ? lower.replace(/\u017f/g, "s") : lower;
 }
 
-/** What the plain selector tests a rule by: its programs, else its gate, else its effect kinds. */
+/** What the plain selector tests a rule by: its programs (when it requires no effect kind), else its gate, else its effect kinds. */
 interface PlainEntry {
   programs: string[] | undefined;
   gate: RuleKey | undefined;
@@ -103,26 +111,28 @@ function plainEntry(rule: Rule): PlainEntry {
 
 /**
  * Each rule's gate tested with `includes` on its field's folded text (read once per field per event), a rule
- * requiring programs kept only when one of them runs, and one requiring effect kinds only when the line has
- * one (the matchers' own parse and line facts, cached). What each rule is tested by is read once per list:
- * a listed rule's text does not change.
+ * requiring programs (and no effect kind) kept only when one of them runs, and one requiring effect kinds
+ * only when the line has one, or for WRITES_KEY changes a path (the matchers' own parse and line facts,
+ * cached). What each rule is tested by is read once per list: a listed rule's text does not change.
  */
 export function plainSelector(all: CompiledRule[]): Selector {
   const entries = all.map((cr) => plainEntry(cr.rule));
   const select = (view: EventView, shell: ShellContext, after?: CompiledRule): CompiledRule[] => {
     const from = after ? all.indexOf(after) + 1 : 0;
     const folded = new Map<string, string | undefined>();
-    let running: Set<string> | undefined;
-    let kinds: ReadonlySet<string> | undefined;
+    let running: ReadonlySet<string> | undefined;
+    let facts: LineFacts | undefined;
     const out: CompiledRule[] = [];
     for (let i = from; i < all.length; i++) {
       const cr = all[i] as CompiledRule;
-      const { programs, gate, effects } = entries[i] as PlainEntry;
-      if (programs) {
+      const entry = entries[i] as PlainEntry;
+      const { programs, gate, effects } = entry;
+      if (filedByPrograms(entry)) {
         const command = view.command;
         if (command === undefined) continue;
-        running ??= new Set(parseShell(command, shell).commands.map((c) => c.program));
-        if (!programs.some((p) => (running as Set<string>).has(p))) continue;
+        running ??= lineFactsOf(command, shell).programs;
+        const line = running;
+        if (!(programs as string[]).some((p) => (p.includes("*") ? anyRunning(line, p) : line.has(p)))) continue;
         out.push(cr);
         continue;
       }
@@ -138,8 +148,9 @@ export function plainSelector(all: CompiledRule[]): Selector {
       } else if (effects) {
         const command = view.command;
         if (command === undefined) continue;
-        kinds ??= lineFactsOf(command, shell).kinds;
-        if (!effects.some((k) => (kinds as ReadonlySet<string>).has(k))) continue;
+        facts ??= lineFactsOf(command, shell);
+        const line = facts;
+        if (!effects.some((k) => (k === WRITES_KEY ? line.writes : line.kinds.has(k)))) continue;
       }
       out.push(cr);
     }
