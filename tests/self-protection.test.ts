@@ -312,6 +312,8 @@ describe("writes through a symbolic link to a protected file", () => {
     symlinkSync(join(w.agent, "shepherd-rules.json"), join(w.proj, "docs", "notes.json"));
     symlinkSync(join(w.home, ".claude"), join(w.proj, "docs", "cc"));
     symlinkSync(join(w.proj, "README.md"), join(w.proj, "docs", "readme-link.md"));
+    // Dangling until written: the write through it creates Claude Code's settings (hooks) file.
+    symlinkSync(join(w.home, ".claude", "settings.json"), join(w.proj, "docs", "cc-settings.json"));
     writeFileSync(join(w.proj, "README.md"), "# x\n");
   });
 
@@ -319,7 +321,7 @@ describe("writes through a symbolic link to a protected file", () => {
     const { w, sidecar } = world;
     const shell = SHELL_ROUTES.filter(([r]) => [">", "tee", "sed -i", "cp over", "truncate", "python"].includes(r));
     const tools = TOOL_ROUTES.filter(([n]) => n === "write" || n === "Edit");
-    expect(await notDecided(sidecar, w, "block", ["docs/notes.json", join(w.proj, "docs", "notes.json"), "docs/cc/settings.json"], shell, tools)).toEqual([]);
+    expect(await notDecided(sidecar, w, "block", ["docs/notes.json", join(w.proj, "docs", "notes.json"), "docs/cc/settings.json", "docs/cc-settings.json"], shell, tools)).toEqual([]);
   });
 
   it("should let writes through a link to an ordinary file, and reads through the protected one, run", async () => {
@@ -334,6 +336,7 @@ describe("writes through a symbolic link to a protected file", () => {
     const { w } = world;
     expect(denied(hook(w, "Write", { file_path: join(w.proj, "docs", "notes.json"), content: "[]" }))).toBe(true);
     expect(denied(hook(w, "Bash", { command: "echo '[]' > docs/notes.json" }))).toBe(true);
+    expect(denied(hook(w, "Write", { file_path: join(w.proj, "docs", "cc-settings.json"), content: "{}" }))).toBe(true);
   });
 });
 

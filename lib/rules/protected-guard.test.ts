@@ -33,6 +33,10 @@ describe("protectedPathsFor", () => {
     ["a path under a regular file", () => (writeFileSync(join(elsewhere, "file"), "x"), join(elsewhere, "file", "below.md")), false],
     ["a dangling link, judged by its folder", () => (symlinkSync(join(elsewhere, "nowhere"), join(elsewhere, "dangling")), join(elsewhere, "dangling")), false],
     ["a relative path (judged by its text alone)", () => "notes.md", false],
+    ["a dangling link to a protected file not there yet (a write creates it)", () => (rmSync(rules()), symlinkSync(rules(), join(elsewhere, "notes.json")), join(elsewhere, "notes.json")), true],
+    ["a chain of links ending at a protected file not there yet", () => (rmSync(rules()), symlinkSync(rules(), join(elsewhere, "b")), symlinkSync("b", join(elsewhere, "a")), join(elsewhere, "a")), true],
+    ["a relative dangling link into the agent folder", () => (rmSync(rules()), symlinkSync(join("..", "home", ".pi", "agent", "shepherd-rules.json"), join(elsewhere, "rel.json")), join(elsewhere, "rel.json")), true],
+    ["a loop of links (a write through it fails)", () => (symlinkSync(join(elsewhere, "y"), join(elsewhere, "x")), symlinkSync(join(elsewhere, "x"), join(elsewhere, "y")), join(elsewhere, "x")), false],
   ];
   it.each(cases)("should answer %s", (_name, make, covered) => {
     expect(guard().covers(make(), false)).toBe(covered);

@@ -3,8 +3,8 @@
  * resolved here at load, and a path that is (or sits in) a symbolic link is asked about again by its target
  * when the event is judged (the engine itself never touches the disk).
  */
-import { lstatSync, realpathSync } from "node:fs";
-import { basename, dirname, join } from "node:path";
+import { lstatSync, readlinkSync, realpathSync, type Stats } from "node:fs";
+import { basename, dirname, join, resolve } from "node:path";
 import { type ProtectedPaths, protectedPaths } from "../engine/protected-paths.ts";
 import type { Settings } from "../engine/schema-core.ts";
 import type { PathGuard } from "../shell/paths.ts";
@@ -21,19 +21,54 @@ function realOr(p: string): string {
 /** Longest path followed through links: past it the path is judged by its text alone. */
 const MAX_FOLLOWED_PATH = 4096;
 
+/** Links followed by hand before a path is judged by its text alone (the kernel's own limit is 40). */
+const MAX_HOPS = 40;
+
 /**
- * Where a write to `p` lands: its real path, or, for a file not there yet, its folder's real path and its name.
- * Undefined when that is `p` itself or cannot be known.
+ * Where a write to `p` lands: its real path; for a file not there yet, its folder's real path and its name;
+ * for a dangling link (`notes.md -> ~/.pi/agent/shepherd-rules.json` before that file exists), where the
+ * link points, followed link by link, since a write through it creates the target. Undefined when that is
+ * `p` itself or cannot be known.
  */
 function landsAt(p: string): string | undefined {
   if (!p.startsWith("/") || p.length > MAX_FOLLOWED_PATH) return undefined;
-  let real = realIfThere(p);
-  if (real === undefined) {
-    const folder = realIfThere(dirname(p));
-    if (folder === undefined) return undefined;
-    real = join(folder, basename(p));
+  let cur = p;
+  for (let hop = 0; hop <= MAX_HOPS; hop++) {
+    const entry = lstatIfThere(cur);
+    let real: string | undefined;
+    if (entry === undefined) {
+      const folder = realIfThere(dirname(cur));
+      real = folder === undefined ? cur : join(folder, basename(cur));
+    } else {
+      real = realIfThere(cur);
+      if (real === undefined && entry.isSymbolicLink()) {
+        const target = readlinkIfThere(cur);
+        if (target === undefined) return undefined;
+        cur = resolve(dirname(cur), target);
+        if (cur.length > MAX_FOLLOWED_PATH) return undefined;
+        continue;
+      }
+    }
+    return real === undefined || real === p ? undefined : real;
   }
-  return real === p ? undefined : real;
+  // A loop of links: a write through it fails (ELOOP), so the text alone is judged.
+  return undefined;
+}
+
+function lstatIfThere(p: string): Stats | undefined {
+  try {
+    return lstatSync(p, { throwIfNoEntry: false });
+  } catch {
+    return undefined;
+  }
+}
+
+function readlinkIfThere(p: string): string | undefined {
+  try {
+    return readlinkSync(p);
+  } catch {
+    return undefined;
+  }
 }
 
 /**
