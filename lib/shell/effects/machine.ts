@@ -228,6 +228,7 @@ function windowsChange(cmd: SimpleCommand, prev: string | undefined): { kind: "s
     if (low.includes("os") && low.includes("call") && low.some((w) => /^(?:shutdown|reboot|win32shutdown)$/.test(w))) return { kind: "power-off", detail: "wmic os call shuts the machine down or restarts it" };
     if (low.includes("shadowcopy") && low.includes("delete")) return { kind: "system-write", detail: "wmic deletes the volume shadow copies (the system's backups)" };
     if (low.includes("process") && low.includes("delete")) return { kind: "service-stop", detail: "wmic kills the processes its filter names" };
+    if (low.includes("service") && low.includes("call") && low.some((w) => /^(?:stopservice|delete|changestartmode|pauseservice)$/.test(w))) return { kind: "service-stop", detail: "wmic stops, disables or deletes a service" };
     return undefined;
   }
   if ((p === "invoke-cimmethod" || p === "invoke-wmimethod") && /win32_operatingsystem/i.test(a.join(" ")) && /^(?:shutdown|reboot|win32shutdown(?:tracker)?)$/i.test(psValue(a, "methodname") ?? psValue(a, "name") ?? "")) return { kind: "power-off", detail: `${p} shuts the machine down or restarts it` };
@@ -263,7 +264,62 @@ function windowsChange(cmd: SimpleCommand, prev: string | undefined): { kind: "s
   }
   if ((p === "grant-smbshareaccess" || p === "new-smbshare") && (/^(?:[a-z]\$|admin\$)$/i.test(psValue(a, "name") ?? "") || /everyone/i.test(a.join(" ")) || /^\/$|^\/Windows|^\/home\/[^/]+\/?$/i.test(psValue(a, "path") ?? ""))) return { kind: "system-write", detail: `${p} opens a drive or the home to the network` };
   if (p === "bootsect" && low.some((w) => /^\/nt(?:52|60)$/.test(w))) return { kind: "system-write", detail: "bootsect rewrites a volume's boot code" };
+  if (p === "logoff") return { kind: "service-stop", detail: "logoff ends the session and every program in it" };
+  if (SOFTWARE_REMOVE.has(p)) return { kind: "system-write", detail: `${p} takes installed software or a Windows feature off the machine` };
+  if (p === "set-service" && /^(?:disabled|stopped)$/i.test(psValue(a, "startuptype") ?? psValue(a, "status") ?? "")) return { kind: "service-stop", detail: "Set-Service disables or stops a service" };
+  if (p === "disable-computerrestore") return { kind: "system-write", detail: "Disable-ComputerRestore turns the restore points off" };
+  if (p === "fsutil" && low[1] === "usn" && low[2] === "deletejournal") return { kind: "system-write", detail: "fsutil deletes the volume's change journal" };
+  if (p === "route" && (low.includes("-f") || (/^(?:del|delete)$/.test(low[1] ?? "") && low.some((w) => w === "default" || w === "0.0.0.0")))) return { kind: "service-stop", detail: "route deletes the default route or flushes the table" };
   return undefined;
+}
+
+/** Windows cmdlets that take software or features off the machine (like `apt purge`: asked). */
+const SOFTWARE_REMOVE: ReadonlySet<string> = new Set(["uninstall-windowsfeature", "remove-windowsfeature", "disable-windowsoptionalfeature", "remove-windowscapability", "uninstall-package", "remove-appxpackage", "remove-appxprovisionedpackage"]);
+
+/** Credential stores of the machine read out: `reg save HKLM\SAM`, a minidump of lsass (`comsvcs.dll MiniDump`, `procdump lsass`). */
+function credentialDump(cmd: SimpleCommand): string | undefined {
+  const p = cmd.program;
+  const a = cmd.argv;
+  if ((p === "reg" || p === "reg.exe") && /^(?:save|export)$/i.test(a[1] ?? "") && /^(?:HKLM|HKEY_LOCAL_MACHINE)[\\/:]+(?:SAM|SECURITY|SYSTEM)[\\/]*$/i.test(a[2] ?? "")) return `reg ${a[1]} copies out ${a[2]}, the machine's password hashes and their key`;
+  if (p === "rundll32" && /comsvcs/i.test(a.join(" ")) && /minidump/i.test(a.join(" "))) return "rundll32 comsvcs.dll MiniDump dumps a process's memory (lsass: every logged-on credential)";
+  if ((p === "procdump" || p === "procdump64") && a.some((w) => /^lsass(?:\.exe)?$/i.test(w))) return "procdump dumps lsass, every logged-on credential";
+  return undefined;
+}
+
+/** Security switches and boot or backup state of Linux and macOS: SELinux, audit, EFI boot entries, SIP, Gatekeeper, NVRAM, snapshots. */
+function securityOrBoot(cmd: SimpleCommand): { kind: "system-write" | "device-write" | "service-stop" | "power-off"; detail: string } | undefined {
+  const p = cmd.program;
+  const a = cmd.argv;
+  switch (p) {
+    case "setenforce":
+      return /^(?:0|permissive)$/i.test(a[1] ?? "") ? { kind: "system-write", detail: "setenforce 0 turns SELinux enforcement off" } : undefined;
+    case "auditctl":
+      return a.some((w, k) => w === "-D" || (w === "-e" && a[k + 1] === "0")) ? { kind: "system-write", detail: "auditctl deletes the audit rules or turns auditing off" } : undefined;
+    case "efibootmgr":
+      return a.some((w) => /^(?:-B|--delete-bootnum|-O|--delete-bootorder|-A|--inactive)$/.test(w)) ? { kind: "system-write", detail: "efibootmgr deletes or disables a boot entry" } : undefined;
+    case "csrutil":
+      return /^(?:disable|clear)$/.test(a[1] ?? "") ? { kind: "system-write", detail: "csrutil turns System Integrity Protection off" } : undefined;
+    case "spctl":
+      return a.some((w) => /^--(?:master|global)-disable$/.test(w)) ? { kind: "system-write", detail: "spctl turns Gatekeeper off" } : undefined;
+    case "nvram":
+      return a.some((w) => w === "-c" || w === "-d") ? { kind: "system-write", detail: "nvram clears or deletes firmware variables" } : undefined;
+    case "tmutil":
+      return /^(?:delete|deletelocalsnapshots|disable|thinlocalsnapshots)$/.test(a[1] ?? "") ? { kind: "device-write", detail: `tmutil ${a[1]} deletes or stops the machine's backups` } : undefined;
+    case "timeshift":
+      return a.some((w) => w === "--delete" || w === "--delete-all") ? { kind: "device-write", detail: "timeshift deletes the machine's snapshots" } : undefined;
+    case "snapper":
+      return a.slice(1).some((w) => w === "delete" || w === "rm" || w === "remove") ? { kind: "device-write", detail: "snapper deletes the machine's snapshots" } : undefined;
+    case "loginctl":
+      return /^(?:terminate-user|kill-user|terminate-session|kill-session|terminate-seat)$/.test(a[1] ?? "") ? { kind: "service-stop", detail: `loginctl ${a[1]} ends every program of the session or user` } : undefined;
+    case "launchctl":
+      return /^(?:reboot|halt)$/.test(a[1] ?? "") ? { kind: "power-off", detail: `launchctl ${a[1]} restarts or halts the machine` } : undefined;
+    case "systemctl":
+      return a.includes("set-default") && a.some((w) => /^(?:rescue|emergency|poweroff|halt|reboot)\.target$/.test(w)) ? { kind: "system-write", detail: "systemctl set-default boots the machine into rescue mode or straight into a shutdown" } : undefined;
+    case "ip":
+      return /^(?:l|li|lin|link)$/.test(a[1] ?? "") && /^(?:del|delete)$/.test(a[2] ?? "") ? { kind: "service-stop", detail: "ip link delete removes a network interface" } : undefined;
+    default:
+      return undefined;
+  }
 }
 
 const PROGRAMS: ReadonlySet<string> = new Set([
@@ -272,6 +328,7 @@ const PROGRAMS: ReadonlySet<string> = new Set([
   "set-mppreference", "add-mppreference", "net", "remove-localuser", "disable-localuser", "remove-localgroupmember", "rename-localuser", "set-localuser", "add-localgroupmember", "wmic", "invoke-cimmethod", "invoke-wmimethod", "setx", "netsh",
   "set-netfirewallprofile", "remove-netfirewallrule", "disable-netfirewallrule", "disable-netadapter", "remove-netipaddress", "remove-netroute", "ipconfig", "schtasks", "unregister-scheduledtask", "clear-eventlog", "remove-eventlog", "stop-process",
   "spps", "taskkill", "grant-smbshareaccess", "new-smbshare", "bootsect", "init", "telinit", "sv", "chkconfig", "systemctl", "dbus-send", "gdbus", "osascript",
+  "logoff", ...SOFTWARE_REMOVE, "set-service", "disable-computerrestore", "fsutil", "route", "rundll32", "procdump", "procdump64", "setenforce", "auditctl", "efibootmgr", "csrutil", "spctl", "nvram", "tmutil", "timeshift", "snapper", "loginctl", "launchctl",
 ]);
 
 /** Writes into the kernel's parameter and device trees (`echo 0 > /proc/sys/kernel/randomize_va_space`, `tee /sys/block/sda/device/delete`). */
@@ -305,8 +362,10 @@ export function machineEffects(cmd: SimpleCommand): Effect[] {
   if (p === "systemctl" && cmd.argv.some((w) => /^(?:start|isolate)$/.test(w)) && cmd.argv.some((w) => /^(?:reboot|poweroff|halt|kexec|shutdown)\.target$/.test(w))) out.push(effect("power-off", "systemctl starts the shutdown target"));
   if ((p === "dbus-send" || p === "gdbus") && cmd.argv.some((w) => /login1\.Manager\.(?:PowerOff|Reboot|Halt)\b/.test(w))) out.push(effect("power-off", "asks logind to power off or restart the machine"));
   if (p === "osascript" && cmd.argv.some((w) => /\bto\s+(?:shut\s*down|restart)\b|\b(?:shut\s*down|restart)\s*(?:$|["'])/i.test(w) && /System Events|Finder|loginwindow/i.test(w))) out.push(effect("power-off", "tells macOS to shut down or restart"));
-  const win = windowsChange(cmd, undefined);
+  const win = windowsChange(cmd, undefined) ?? securityOrBoot(cmd);
   if (win !== undefined) out.push(effect(win.kind, win.detail));
+  const dump = credentialDump(cmd);
+  if (dump !== undefined) out.push(effect("secret-read", dump));
   return out.length > 0 ? out : NONE;
 }
 
