@@ -1429,4 +1429,21 @@ describe("effectsOf on the fresh9 classes (each must-stop shape beside a look-al
     ["route -f", ["service-stop"]],
     ["route print", []],
   ], psKinds, " (PowerShell)");
+  derives("fresh12: the home's own user taking ~/.ssh back, storage mounted below a data tree, a read-write remount, a VPN down", [
+    ["sudo chown -R $USER:$USER ~/.ssh", ["permissions -r /home/user/.ssh"]],
+    ["chown -R user:user /home/user/.ssh", ["permissions -r /home/user/.ssh"]],
+    ["chown -R root ~/.ssh", ["permissions -r secret /home/user/.ssh"]],
+    ["chown www-data ~/.ssh/id_rsa", ["permissions secret /home/user/.ssh/id_rsa"]],
+    ["sudo mount -t nfs srv:/export /home/user/nfs", []],
+    ["mount /dev/sdb1 /srv/data", []],
+    ["umount /home", ["system-write"]],
+    ["mount -o remount,rw /", []],
+    ["nmcli con down vpn-work", []],
+  ]);
+  derives("fresh12: net user shown for a domain, a PATH extended rather than replaced", [
+    ["net user user /domain", []],
+    ["net user bob \"\"", ["system-write"]],
+    ["setx PATH \"$env:PATH;C:\\tools\"", []],
+    ["setx PATH \"C:\\tools\"", ["system-write"]],
+  ], psKinds, " (PowerShell)");
 });

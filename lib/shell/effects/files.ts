@@ -34,6 +34,17 @@ function locksOut(mode: string, dir: boolean): boolean {
     return dir && (m[2] === "-" || m[2] === "=") && (who === "" || /[ua]/.test(who)) && (m[2] === "=" ? !/r/.test(perms) || !/w/.test(perms) || !/x/i.test(perms) : /[rwx]/.test(perms));
   });
 }
+/**
+ * `chown -R $USER ~/.ssh`, `chown user:user /home/user`: the home's own user taking it back (sshd's fix); another
+ * owner or group (`nobody`, `root`, `www-data`) and sshd refuses the keys.
+ */
+function ownOwner(spec: string, target: string, p: string): boolean {
+  const me = /^\/(?:home|Users)\/([^/]+)/.exec(target)?.[1] ?? (target.startsWith("/root") ? "root" : undefined);
+  const self = (w: string) => w === "" || /^(?:\$USER|\$\{USER\}|\$\(whoami\)|`whoami`|\$\(id -un?\)|\$\(id -gn?\)|\$\(id -u\):\$\(id -g\))$/.test(w) || (me !== undefined && w === me);
+  if (p === "chgrp") return self(spec);
+  const [owner, group] = spec.split(/[:.]/, 2);
+  return self(owner ?? "") && (group === undefined || self(group) || /^(?:staff|users)$/.test(group));
+}
 /** The home itself, ~/.ssh or a file in it, as the words are written or expanded. */
 const HOME_DIR = /^(?:~|\$HOME|\$\{HOME\}|\/home\/[^/]+|\/Users\/[^/]+|\/root)\/?$/;
 const SSH_DIR = /^(?:~|\$HOME|\$\{HOME\}|\/home\/[^/]+|\/Users\/[^/]+|\/root)\/\.ssh\/?$/;
@@ -278,9 +289,9 @@ export function fileEffects(cmd: SimpleCommand, an: Analysis): Effect[] {
       const targets = operands.map((t) => (t.endsWith("/{}") ? t.slice(0, -3) || "/" : t));
       if (targets.length === 0) break;
       const recursive = an.flags.has("-R") || walked;
-      const secret = (targets.some(isSecretPath) && (p !== "chmod" || READABLE_MODE.test(mode) || ref)) || (p === "chmod" && recursive && READABLE_MODE.test(mode) && targets.some((t) => HOME_SECRET_DIR.test(t)));
+      const secret = (targets.some((t) => isSecretPath(t) && (p === "chmod" ? READABLE_MODE.test(mode) || ref : !ownOwner(pos[0] ?? "", t, p)))) || (p === "chmod" && recursive && READABLE_MODE.test(mode) && targets.some((t) => HOME_SECRET_DIR.test(t)));
       // The home or ~/.ssh made group-writable or unreadable to its owner, or handed to another owner: ssh logins stop.
-      const lockout = p === "chmod" ? targets.some((t) => ((HOME_DIR.test(t) || SSH_DIR.test(t)) && locksOut(mode, true)) || (SSH_FILE.test(t) && locksOut(mode, false))) : targets.some((t) => HOME_DIR.test(t) || SSH_DIR.test(t) || SSH_FILE.test(t));
+      const lockout = p === "chmod" ? targets.some((t) => ((HOME_DIR.test(t) || SSH_DIR.test(t)) && locksOut(mode, true)) || (SSH_FILE.test(t) && locksOut(mode, false))) : targets.some((t) => (HOME_DIR.test(t) || SSH_DIR.test(t) || SSH_FILE.test(t)) && !ownOwner(pos[0] ?? "", t, p));
       const unsafe = lockout || (p === "chmod" ? UNSAFE_MODE.test(mode) || ref || (TAKES_AWAY.test(mode) && targets.some((t) => SYSTEM_FILE.test(t) || SYSTEM_FILE.test(`${t}/`))) : targets.some((t) => SYSTEM_FILE.test(t) || t === "/"));
       const data = secret ? "secret" : unsafe ? "unsafe-mode" : undefined;
       out.push(effect("permissions", `changes ${p === "chmod" ? `permissions (${mode || "as a reference file"})` : "ownership"} of ${targets.join(" ")}`, targets, { dynamic: ref || dashMode !== undefined ? dyn : dyn.slice(1), recursive, ...(data ? { data } : {}) }));

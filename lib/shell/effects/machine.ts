@@ -113,7 +113,6 @@ function networkDown(cmd: SimpleCommand): string | undefined {
   if (p === "nmcli") {
     const joined = ops.join(" ");
     if (/^(?:n|ne|net|netw|network|networking) off$/.test(joined) || /^(?:r|radio) (?:wifi|all|wwan) off$/.test(joined)) return `nmcli ${joined} turns networking off`;
-    if (/^(?:d|dev|device) (?:disconnect|down)\b/.test(joined) || /^(?:c|con|connection) down\b/.test(joined)) return `nmcli ${joined} takes a connection down`;
     return undefined;
   }
   if (p === "rfkill") return ops[0] === "block" ? "rfkill blocks the radios" : undefined;
@@ -147,8 +146,12 @@ function accountChange(cmd: SimpleCommand): string | undefined {
   }
 }
 
-/** System trees a mount or unmount changes for everything running (not /mnt, /media, /tmp or a project folder). */
-const SYSTEM_TREE = /^\/(?:$|(?:etc|usr|bin|sbin|lib|lib32|lib64|boot|var|home|root|opt|srv|proc|sys|dev|run)(?:\/|$))/;
+/**
+ * System trees a mount or unmount changes for everything running: anywhere below the programs, libraries,
+ * configuration, boot and kernel trees; the data trees and homes themselves (`/var`, `/home`, `/home/me`), not a
+ * folder below them where storage is usually attached (`/srv/data`, `/home/me/nfs`), nor /mnt, /media, /tmp.
+ */
+const SYSTEM_TREE = /^\/(?:$|(?:etc|usr|bin|sbin|lib|lib32|lib64|boot|proc|sys|dev|run)(?:\/|$)|(?:var|opt|srv|root|home)$|(?:home|Users)\/[^/]+$)/;
 
 /** `umount /`, `umount -a`, `mount -o remount,ro /`, `mount --bind x /etc`, `sysctl -w k=v`, `modprobe -r e1000e`. */
 function kernelChange(cmd: SimpleCommand): string | undefined {
@@ -164,7 +167,7 @@ function kernelChange(cmd: SimpleCommand): string | undefined {
       const opts = a.flatMap((w, k) => (w === "-o" || w === "--options" ? [a[k + 1] ?? ""] : w.startsWith("--options=") ? [w.slice(10)] : []));
       const target = ops[ops.length - 1] ?? "";
       const system = SYSTEM_TREE.test(target.replace(/\/+$/, "") || "/");
-      if (opts.some((o) => /(?:^|,)remount(?:,|$)/.test(o)) && system) return `mount remounts ${target}, a tree the running system uses`;
+      if (opts.some((o) => /(?:^|,)remount(?:,|$)/.test(o) && /(?:^|,)(?:ro|noexec)(?:,|$)/.test(o)) && system) return `mount remounts ${target} read-only or without programs, under the running system`;
       if (system && (ops.length >= 2 || a.some((w) => /^--(?:r?bind|move)$|^-[a-zA-Z]*[BRM]$/.test(w)))) return `mount puts a file system over ${target}, hiding what the running system reads there`;
       return undefined;
     }
@@ -216,7 +219,8 @@ function windowsChange(cmd: SimpleCommand, prev: string | undefined): { kind: "s
   }
   if (p === "net") {
     const verb = low[1] ?? "";
-    if (verb === "user" && a.length > 3) return { kind: "system-write", detail: `net user changes the account ${a[2]}` };
+    // `net user bob /delete`, `/active:no`, a new password (`net user bob ""`); `net user bob /domain` only shows it.
+    if (verb === "user" && a.slice(3).some((w) => !/^\/(?:domain|y|n)$/i.test(w))) return { kind: "system-write", detail: `net user changes the account ${a[2]}` };
     if (verb === "localgroup" && low.some((w) => w === "/add" || w === "/delete" || w === "/del")) return { kind: "system-write", detail: `net localgroup changes the members of ${a[2]}` };
     return undefined;
   }
@@ -236,7 +240,8 @@ function windowsChange(cmd: SimpleCommand, prev: string | undefined): { kind: "s
   // `[Environment]::SetEnvironmentVariable('Path', '', 'Machine')`: the search path of every program emptied or replaced.
   const setenv = /^\[(?:system\.)?environment\]::setenvironmentvariable\(\s*['"]path['"]\s*,\s*(''|""|\$null|'[^'%$]*'|"[^"%$]*")\s*,\s*['"]?(machine|user)/.exec(p);
   if (setenv !== null) return { kind: "system-write", detail: `replaces the ${setenv[2]} PATH` };
-  if (p === "setx" && /^path$/i.test(ops[0] ?? "") && !/%path%/i.test(ops[1] ?? "")) return { kind: "system-write", detail: "setx replaces the PATH" };
+  // `setx PATH "%PATH%;C:\tools"` keeps what was there; `setx PATH ""` or a literal without it replaces the search path.
+  if (p === "setx" && /^path$/i.test(ops[0] ?? "") && !/%path%|\$\{?env:path\b|\$path\b/i.test(ops[1] ?? "") && cmd.dynamic[a.indexOf(ops[1] ?? "")] !== true) return { kind: "system-write", detail: "setx replaces the PATH" };
   if (p === "netsh") {
     const j = low.slice(1).join(" ");
     if (/\badvfirewall\b.*\bstate\s+off\b|\badvfirewall\s+reset\b|\bfirewall\s+set\s+opmode\s+(?:mode=)?disable/.test(j)) return { kind: "service-stop", detail: "netsh turns the Windows firewall off or resets its rules" };
