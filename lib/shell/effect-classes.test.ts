@@ -1446,4 +1446,13 @@ describe("effectsOf on the fresh9 classes (each must-stop shape beside a look-al
     ["setx PATH \"$env:PATH;C:\\tools\"", []],
     ["setx PATH \"C:\\tools\"", ["system-write"]],
   ], psKinds, " (PowerShell)");
+  derives("fresh12: the page cache dropped and a CPU governor set change nothing lasting; hardware switched off does; nft's joined words", [
+    ["echo 3 > /proc/sys/vm/drop_caches", []],
+    ["sysctl -w vm.drop_caches=3", []],
+    ["echo performance | sudo tee /sys/devices/system/cpu/cpu0/cpufreq/scaling_governor", []],
+    ["echo 0 > /sys/devices/system/cpu/cpu1/online", ["system-write /sys/devices/system/cpu/cpu1/online"]],
+    ["echo mem > /sys/power/state", ["system-write /sys/power/state"]],
+    ["nft 'flush ruleset'", ["service-stop"]],
+    ["nft 'list ruleset'", []],
+  ]);
 });

@@ -93,7 +93,11 @@ function networkDown(cmd: SimpleCommand): string | undefined {
   const ops = a.slice(1).filter((w) => !w.startsWith("-"));
   if (IPTABLES.test(p)) return firewallDown(a);
   if (/^ip6?tables-restore$/.test(p) && (cmd.redirects.some((r) => r.op === "<" && r.target === "/dev/null") || cmd.stdinArgs)) return "replaces the firewall's rules with none";
-  if (p === "nft") return /^(?:flush|delete|destroy)$/.test(ops[0] ?? "") && /^(?:ruleset|table|chain)$/.test(ops[1] ?? "") ? `nft ${ops[0]} ${ops[1]} removes firewall rules` : undefined;
+  if (p === "nft") {
+    // `nft 'flush ruleset'`: nft joins its words into one command line.
+    const w = ops.join(" ").split(/\s+/);
+    return /^(?:flush|delete|destroy)$/.test(w[0] ?? "") && /^(?:ruleset|table|chain)$/.test(w[1] ?? "") ? `nft ${w[0]} ${w[1]} removes firewall rules` : undefined;
+  }
   if (p === "ufw") {
     if (ops[0] === "disable" || ops[0] === "reset") return `ufw ${ops[0]} turns the firewall off or wipes its rules`;
     if (ops[0] === "default" && /^(?:deny|reject)$/.test(ops[1] ?? "") && ops[2] === "outgoing") return "ufw blocks every outgoing connection";
@@ -173,6 +177,8 @@ function kernelChange(cmd: SimpleCommand): string | undefined {
     }
     case "sysctl":
       if (a.some((w) => w === "-a" || w === "--all" || w === "-N" || w === "--names")) return undefined;
+      // `sysctl -w vm.drop_caches=3` only empties the page cache.
+      if (ops.length > 0 && ops.every((w) => /^vm[./](?:drop_caches|compact_memory)=/.test(w))) return undefined;
       if (a.some((w) => w === "-w" || w === "--write" || w === "-p" || w === "--load" || w.startsWith("--load=")) || ops.some((w) => w.includes("="))) return "sysctl changes a kernel parameter of the running machine";
       return undefined;
     case "modprobe":
@@ -336,8 +342,12 @@ const PROGRAMS: ReadonlySet<string> = new Set([
   "logoff", ...SOFTWARE_REMOVE, "set-service", "disable-computerrestore", "fsutil", "route", "rundll32", "procdump", "procdump64", "setenforce", "auditctl", "efibootmgr", "csrutil", "spctl", "nvram", "tmutil", "timeshift", "snapper", "loginctl", "launchctl",
 ]);
 
-/** Writes into the kernel's parameter and device trees (`echo 0 > /proc/sys/kernel/randomize_va_space`, `tee /sys/block/sda/device/delete`). */
-const KERNEL_FILE = /^\/(?:proc\/sys|sys)\//;
+/**
+ * Writes into the kernel's parameters (`echo 0 > /proc/sys/kernel/randomize_va_space`) and the device tree's switches
+ * that take hardware away (`/sys/block/sda/device/delete`, a CPU offline, `/sys/power/state`); dropping the page cache
+ * and a CPU governor or LED setting change nothing lasting.
+ */
+const KERNEL_FILE = /^\/proc\/sys\/(?!vm\/(?:drop_caches|compact_memory)$)|^\/sys\/(?:.*\/(?:delete|remove|state|online|unbind|offline)$|power\/|firmware\/efi\/efivars\/)/;
 
 /** The machine-state effects of one simple command, read on its own. */
 export function machineEffects(cmd: SimpleCommand): Effect[] {
