@@ -1455,4 +1455,10 @@ describe("effectsOf on the fresh9 classes (each must-stop shape beside a look-al
     ["nft 'flush ruleset'", ["service-stop"]],
     ["nft 'list ruleset'", []],
   ]);
+  derives("fresh12: a machine registry key whose backslashes bash ate (cmd /c from the bash tool) is still that key", [
+    ["cmd /c reg delete HKLM\\SOFTWARE\\Policies /f", ["system-write HKLMSOFTWAREPolicies"]],
+    ["cmd /c reg add HKLM\\SYSTEM\\X /v Y /d 0 /f", ["system-write"]],
+    ["cmd /c reg query HKLM\\SOFTWARE\\Microsoft", []],
+    ["cmd /c reg delete HKCU\\Software\\MyTool\\Cache /f", []],
+  ]);
 });

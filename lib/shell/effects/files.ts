@@ -9,7 +9,9 @@ import { isAgentCodePath, isStartupFile } from "../startup-files.ts";
 /** System locations whose files an agent has no business writing (a sudoers line, a binary in /usr/bin). */
 const SYSTEM_FILE = /^\/(?:etc|usr|bin|sbin|boot|lib|lib32|lib64|System|Library|opt)\/|^\/(?:vmlinuz|initrd\.img|bootmgr|BOOTNXT)(?:\.old)?$/i;
 /** The machine-wide registry hives, as reg.exe and PowerShell's registry drives spell them. */
-const MACHINE_HIVE = /^(?:Registry::)?(?:HKLM|HKCR|HKU|HKEY_LOCAL_MACHINE|HKEY_CLASSES_ROOT|HKEY_USERS)(?::|\\|\/|$)/i;
+// `HKLMSOFTWAREPolicies`: the key once bash ate its backslashes (`cmd /c reg delete HKLM\SOFTWARE\x` from the bash tool),
+// read as meant, as `C:Usersme` is read as a path under the drive root.
+const MACHINE_HIVE = /^(?:Registry::)?(?:HKLM|HKCR|HKU|HKEY_LOCAL_MACHINE|HKEY_CLASSES_ROOT|HKEY_USERS)(?::|\\|\/|$)|^(?:HKLM|HKEY_LOCAL_MACHINE)(?:SOFTWARE|SYSTEM|HARDWARE|SAM|SECURITY)/i;
 /** The user's whole hive or its Software/Classes branch: every program's settings at once. */
 const USER_HIVE_ROOT = /^(?:Registry::)?(?:HKCU|HKEY_CURRENT_USER):?(?:[\\/]+(?:Software(?:[\\/]+(?:Classes|Microsoft(?:[\\/]+Windows)?|Policies))?)?)?[\\/]*$/i;
 /** A backup or scratch copy (`/etc/hosts.bak`, `x.orig`, `x~`), not the file it copies. */

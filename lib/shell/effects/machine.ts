@@ -193,7 +193,7 @@ function kernelChange(cmd: SimpleCommand): string | undefined {
 }
 
 /** The registry of the machine (HKLM, HKCR, HKU) and the user's environment key, as reg.exe and the registry drives spell them. */
-const MACHINE_KEY = /^(?:Registry::)?(?:HKLM|HKCR|HKU|HKEY_LOCAL_MACHINE|HKEY_CLASSES_ROOT|HKEY_USERS)(?::|\\|\/|$)/i;
+const MACHINE_KEY = /^(?:Registry::)?(?:HKLM|HKCR|HKU|HKEY_LOCAL_MACHINE|HKEY_CLASSES_ROOT|HKEY_USERS)(?::|\\|\/|$)|^(?:HKLM|HKEY_LOCAL_MACHINE)(?:SOFTWARE|SYSTEM|HARDWARE|SAM|SECURITY)/i;
 const USER_ENV_KEY = /^(?:Registry::)?(?:HKCU|HKEY_CURRENT_USER):?[\\/]+Environment[\\/]*$/i;
 const REGISTRY_WRITERS = new Set(["set-itemproperty", "sp", "new-itemproperty", "remove-itemproperty", "rp", "clear-item", "cli", "clear-itemproperty", "clp", "rename-itemproperty", "rnp", "set-item", "si", "new-item", "ni"]);
 /** The value a `-Name Value` pair of a PowerShell command binds (case-insensitive, any unambiguous prefix). */
