@@ -1461,4 +1461,10 @@ describe("effectsOf on the fresh9 classes (each must-stop shape beside a look-al
     ["cmd /c reg query HKLM\\SOFTWARE\\Microsoft", []],
     ["cmd /c reg delete HKCU\\Software\\MyTool\\Cache /f", []],
   ]);
+  derives("fresh12: a limit a developer's tool asks to raise is no kernel change to stop", [
+    ["sudo sysctl -w fs.inotify.max_user_watches=524288", []],
+    ["sysctl -w vm.max_map_count=262144", []],
+    ["sysctl -w fs.file-max=64", ["system-write"]],
+    ["sysctl -w kernel.panic=1 vm.max_map_count=262144", ["system-write"]],
+  ]);
 });

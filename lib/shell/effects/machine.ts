@@ -150,6 +150,9 @@ function accountChange(cmd: SimpleCommand): string | undefined {
   }
 }
 
+/** Kernel parameters a developer's tools ask to raise, and the page cache dropped: nothing taken away. */
+const RAISED_LIMIT = /^(?:vm[./](?:drop_caches|compact_memory)|fs[./]inotify[./]max_\w+|vm[./]max_map_count|net[./]core[./]somaxconn|kernel[./]perf_event_paranoid)=\d+$/;
+
 /**
  * System trees a mount or unmount changes for everything running: anywhere below the programs, libraries,
  * configuration, boot and kernel trees; the data trees and homes themselves (`/var`, `/home`, `/home/me`), not a
@@ -177,8 +180,9 @@ function kernelChange(cmd: SimpleCommand): string | undefined {
     }
     case "sysctl":
       if (a.some((w) => w === "-a" || w === "--all" || w === "-N" || w === "--names")) return undefined;
-      // `sysctl -w vm.drop_caches=3` only empties the page cache.
-      if (ops.length > 0 && ops.every((w) => /^vm[./](?:drop_caches|compact_memory)=/.test(w))) return undefined;
+      // `sysctl -w vm.drop_caches=3` only empties the page cache; `fs.inotify.max_user_watches=524288` (file watchers),
+      // `vm.max_map_count=262144` (Elasticsearch) raise a limit a developer's tool asks for.
+      if (ops.length > 0 && ops.every((w) => RAISED_LIMIT.test(w))) return undefined;
       if (a.some((w) => w === "-w" || w === "--write" || w === "-p" || w === "--load" || w.startsWith("--load=")) || ops.some((w) => w.includes("="))) return "sysctl changes a kernel parameter of the running machine";
       return undefined;
     case "modprobe":
