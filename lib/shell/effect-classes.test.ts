@@ -1467,4 +1467,15 @@ describe("effectsOf on the fresh9 classes (each must-stop shape beside a look-al
     ["sysctl -w fs.file-max=64", ["system-write"]],
     ["sysctl -w kernel.panic=1 vm.max_map_count=262144", ["system-write"]],
   ]);
+  derives("fresh12: a device or removable medium unmounted by name is no system tree", [
+    ["umount /dev/sdb1", []],
+    ["umount /run/media/user/USB", []],
+    ["umount /run", ["system-write"]],
+  ]);
+  derives("fresh12: a broad grant that writes opens a tree; read and execute do not (a key: any grant)", [
+    ["icacls C:\\tools /grant Users:RX /T", ["permissions -r /tools"]],
+    ["icacls C:\\tools /grant Users:F /T", ["permissions -r unsafe-mode /tools"]],
+    ["icacls C:\\tools /grant \"Everyone:(OI)(CI)M\" /T", ["permissions -r unsafe-mode /tools"]],
+    ["icacls $env:USERPROFILE\\.ssh\\id_rsa /grant Users:R", ["permissions secret /home/user/.ssh/id_rsa"]],
+  ], psKinds, " (PowerShell)");
 });

@@ -396,8 +396,10 @@ export function fileEffects(cmd: SimpleCommand, an: Analysis): Effect[] {
       const changes = p === "takeown" || cmd.argv.some((w) => /^\/(?:grant|deny|remove|reset|setowner|inheritance|setintegritylevel)/i.test(w));
       const targets = p === "takeown" ? cmd.argv.filter((w, k) => /^\/f$/i.test(cmd.argv[k - 1] ?? "")) : cmd.argv.slice(1, 2);
       // `/grant Everyone:R` on ~/.ssh, `/grant Users:F` anywhere: everyone on the machine may read or change it.
-      const broad = p === "icacls" && cmd.argv.some((w, k) => /^\/grant/i.test(cmd.argv[k - 1] ?? "") && /^(?:\*?S-1-1-0|\*?S-1-5-11|everyone|users|authenticated users|guests?|anonymous logon)(?::|$)/i.test(w));
-      const data = broad ? (targets.some((t) => isSecretPath(t) || SSH_DIR.test(t) || SSH_FILE.test(t)) ? "secret" : "unsafe-mode") : undefined;
+      const grants = cmd.argv.filter((w, k) => /^\/grant/i.test(cmd.argv[k - 1] ?? "") && /^(?:\*?S-1-1-0|\*?S-1-5-11|everyone|users|authenticated users|guests?|anonymous logon)(?::|$)/i.test(w));
+      // Any access to a key is too much; elsewhere only a right that writes (`F`, `M`, `W`) opens the tree up.
+      const keyTarget = targets.some((t) => isSecretPath(t) || SSH_DIR.test(t) || SSH_FILE.test(t));
+      const data = grants.length > 0 && keyTarget ? "secret" : grants.some((g) => /:(?:\([A-Z]+\))*\(?(?:F|M|W|[A-Z,]*\bW[A-Z]*)\)?$/i.test(g)) ? "unsafe-mode" : undefined;
       if (changes && targets.some((t) => WINDOWS_SYSTEM.test(t) || WINDOWS_SYSTEM.test(`${t}/`))) out.push(effect("system-write", `takes over ${targets.join(" ")}, a system directory`, targets));
       else if (changes && targets.length > 0) out.push(effect("permissions", `changes ${p === "takeown" ? "the owner" : "the access rights"} of ${targets.join(" ")}${recursive ? " and everything below" : ""}`, targets, { ...(recursive ? { recursive: true } : {}), ...(data ? { data } : {}) }));
       break;

@@ -156,9 +156,10 @@ const RAISED_LIMIT = /^(?:vm[./](?:drop_caches|compact_memory)|fs[./]inotify[./]
 /**
  * System trees a mount or unmount changes for everything running: anywhere below the programs, libraries,
  * configuration, boot and kernel trees; the data trees and homes themselves (`/var`, `/home`, `/home/me`), not a
- * folder below them where storage is usually attached (`/srv/data`, `/home/me/nfs`), nor /mnt, /media, /tmp.
+ * folder below them where storage is usually attached (`/srv/data`, `/home/me/nfs`, `/run/media/me/USB`), nor a
+ * device named to unmount it (`umount /dev/sdb1`), nor /mnt, /media, /tmp.
  */
-const SYSTEM_TREE = /^\/(?:$|(?:etc|usr|bin|sbin|lib|lib32|lib64|boot|proc|sys|dev|run)(?:\/|$)|(?:var|opt|srv|root|home)$|(?:home|Users)\/[^/]+$)/;
+const SYSTEM_TREE = /^\/(?:$|(?:etc|usr|bin|sbin|lib|lib32|lib64|boot|proc|sys)(?:\/|$)|(?:var|opt|srv|root|home|dev|run)$|(?:home|Users)\/[^/]+$)/;
 
 /** `umount /`, `umount -a`, `mount -o remount,ro /`, `mount --bind x /etc`, `sysctl -w k=v`, `modprobe -r e1000e`. */
 function kernelChange(cmd: SimpleCommand): string | undefined {
