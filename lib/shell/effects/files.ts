@@ -7,7 +7,7 @@ import { resolvePath } from "../paths.ts";
 import { isAgentCodePath, isStartupFile } from "../startup-files.ts";
 
 /** System locations whose files an agent has no business writing (a sudoers line, a binary in /usr/bin). */
-const SYSTEM_FILE = /^\/(?:etc|usr|bin|sbin|boot|lib|lib32|lib64|System|Library|opt)\/|^\/(?:vmlinuz|initrd\.img|bootmgr|BOOTNXT)(?:\.old)?$/i;
+const SYSTEM_FILE = /^\/(?:etc|usr|bin|sbin|boot|lib|lib32|lib64|System|Library|opt)\/|^\/(?:vmlinuz|initrd\.img|bootmgr|BOOTMGR|BOOTNXT)(?:\.old)?$/;
 /** The machine-wide registry hives, as reg.exe and PowerShell's registry drives spell them. */
 // `HKLMSOFTWAREPolicies`: the key once bash ate its backslashes (`cmd /c reg delete HKLM\SOFTWARE\x` from the bash tool),
 // read as meant, as `C:Usersme` is read as a path under the drive root.

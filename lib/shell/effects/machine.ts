@@ -356,11 +356,13 @@ const KERNEL_FILE = /^\/proc\/sys\/(?!vm\/(?:drop_caches|compact_memory)$)|^\/sy
 
 /** The machine-state effects of one simple command, read on its own. */
 export function machineEffects(cmd: SimpleCommand): Effect[] {
+  const p = cmd.program;
+  // Most commands are none of these and write no kernel file: one set lookup and no allocation for them.
+  if (cmd.redirects.length === 0 && p !== "tee" && !PROGRAMS.has(p) && p.charCodeAt(0) !== 91 && !p.includes("win32shutdown")) return NONE;
   const out: Effect[] = [];
   for (const r of cmd.redirects) if ((r.op === ">" || r.op === ">>" || r.op === ">|") && KERNEL_FILE.test(r.target)) out.push(effect("system-write", `writes ${r.target}, a kernel parameter or device of the running machine`, [r.target]));
-  if (cmd.program === "tee") for (const w of cmd.argv.slice(1)) if (KERNEL_FILE.test(w)) out.push(effect("system-write", `writes ${w}, a kernel parameter or device of the running machine`, [w]));
-  const p = cmd.program;
-  if (!PROGRAMS.has(p) && !/^\[|win32shutdown/.test(p)) return out.length > 0 ? out : NONE;
+  if (p === "tee") for (const w of cmd.argv.slice(1)) if (KERNEL_FILE.test(w)) out.push(effect("system-write", `writes ${w}, a kernel parameter or device of the running machine`, [w]));
+  if (!PROGRAMS.has(p) && p.charCodeAt(0) !== 91 && !p.includes("win32shutdown")) return out.length > 0 ? out : NONE;
   if (p === "kill") {
     const k = killsEverything(cmd.argv, cmd.dynamic);
     if (k !== undefined) out.push(effect("service-stop", k));
