@@ -10,6 +10,7 @@ import { ghEffects, gitEffects } from "./effects/git.ts";
 import { infraEffects } from "./effects/infra.ts";
 import { serviceEffects } from "./effects/services.ts";
 import { controlEffects, controlLineEffects, killLineEffects } from "./effects/control.ts";
+import { machineEffects, pipedMachineEffects } from "./effects/machine.ts";
 import { networkEffects } from "./effects/network.ts";
 import { codeEffects, powerEffects, printsSecretVar, publishEffects, spawnEffects } from "./effects/process.ts";
 import { isSecretPath, secretReads } from "./effects/secrets.ts";
@@ -34,6 +35,8 @@ export function onlyPrintsHelp(cmd: SimpleCommand): boolean {
 function printsHelp(cmd: SimpleCommand): boolean {
   const a = cmd.argv;
   if (a.length === 2 && (a[1] === "-h" || a[1] === "-?" || a[1] === "/?")) return true;
+  // Windows tools print their help for a `/?` anywhere (`net stop svc /?`); in bash `/?` could be a glob, so only these.
+  if (WINDOWS_TOOL.test(cmd.program) && a.includes("/?")) return true;
   // git's `-h` is help for every subcommand: `git branch -D -h`.
   if (cmd.program === "git" && a.includes("-h")) return true;
   for (let i = 1; i < a.length; i++) {
@@ -45,6 +48,8 @@ function printsHelp(cmd: SimpleCommand): boolean {
   }
   return false;
 }
+
+const WINDOWS_TOOL = /^(?:net|sc|sc\.exe|schtasks|reg|reg\.exe|netsh|icacls|takeown|shutdown|shutdown\.exe|format|diskpart|bcdedit|vssadmin|wmic|cipher|taskkill|tasklist|robocopy|xcopy|attrib|wevtutil|setx|mountvol|bootsect|chkdsk|fsutil|ipconfig|manage-bde|wbadmin|sdelete|sdelete64|cmd|cmd\.exe)$/i;
 
 const lineCache = new WeakMap<readonly SimpleCommand[], Map<SimpleCommand, Effect[]>>();
 
@@ -131,7 +136,13 @@ export function lineEffects(commands: readonly SimpleCommand[]): Map<SimpleComma
   /** A secret file was sourced into the shell (`source .env`, `set -a; . ./.env.local`): any variable after it may be one of its secrets. */
   let secretsSourced = false;
   let prev: SimpleCommand | undefined;
+  /** The last command piped into xargs or parallel: what the commands they run are given. */
+  let feeder: SimpleCommand | undefined;
   for (const c of commands) {
+    // `ps -e | xargs kill -9`, `Get-Process | Stop-Process`: what the producer lists is what the consumer acts on.
+    const producer = c.stdinArgs ? feeder : prev !== undefined && prev.pipeTo[0] === c.program ? prev : undefined;
+    if (producer !== undefined) for (const e of pipedMachineEffects(producer, c)) add(c, e);
+    if (c.pipeTo[0] === "xargs" || c.pipeTo[0] === "parallel") feeder = c;
     // `docker compose config | grep -i password`: a dump of resolved configuration (the .env's values put in), searched for its secrets.
     if (prev !== undefined && prev.pipeTo[0] === c.program && (c.program === "grep" || c.program === "egrep" || c.program === "rg") && configDump(prev) && c.argv.slice(1).some((w) => !w.startsWith("-") && SECRET_WORD.test(w))) {
       add(c, effect("secret-read", `${c.program} picks secrets out of ${prev.program}'s resolved configuration`));
@@ -261,6 +272,7 @@ export function effectsOf(cmd: SimpleCommand): Effect[] {
       ...infraEffects(cmd),
       ...serviceEffects(cmd),
       ...controlEffects(cmd),
+      ...machineEffects(cmd),
       ...printsSecretVar(cmd),
       ...secretReads(cmd, an),
     ];

@@ -414,6 +414,8 @@ export function readPowerShell(src: string, cwd: string, via: string[], host: Wi
   const vars = new Map<string, string>();
   // `Get-WmiObject Win32_ShadowCopy | % { $_.Delete() }`: the shadow copies (the system's backups) deleted.
   if (/Win32_ShadowCopy/i.test(src) && /\.Delete\(|Remove-(?:Wmi|Cim)(?:Object|Instance)/i.test(src)) host.run(simple(["vssadmin", "delete", "shadows"], [false, false, false], cwd, via, true));
+  // `[IO.File]::WriteAllBytes('\\.\PhysicalDrive0', ..)`, `[IO.File]::OpenWrite('\\.\C:')`: .NET writing a raw drive.
+  for (const m of src.matchAll(/(?:\[(?:System\.)?IO\.File\]::(?:WriteAll\w*|OpenWrite|Open|Create|AppendAll\w*)|IO\.FileStream)\s*\(?\s*\(?\s*['"]\\\\[.?]\\(PhysicalDrive\d+|[A-Za-z]:)['"]/gi)) host.run(simple(["dd", `of=/unc/./${m[1] ?? ""}`], [false, false], cwd, via, true));
   const tokens = psTokens(src);
   let stage: PsWord[] = [];
   let pipeline: SimpleCommand[][] = [];
@@ -566,7 +568,7 @@ function psStatement(wordsIn: PsWord[], vars: Map<string, string>, cwd: string, 
     return out;
   }
   const aliased = vars.get(`alias:${first.text.toLowerCase()}`);
-  const name = aliased ?? first.text.toLowerCase().replace(/\.exe$/, "");
+  const name = aliased ?? first.text.toLowerCase().replace(/\.(?:exe|com)$/, "");
   const rest = words.slice(1);
   if (name === "set-alias" || name === "new-alias" || name === "sal" || name === "nal") {
     // `Set-Alias x Remove-Item; x ~ -Recurse`: the alias stands for that command for the rest of the line.
@@ -918,7 +920,7 @@ export function readCmd(src: string, cwd: string, via: string[], host: WindowsHo
       vars.set(w.slice(0, w.indexOf("=")).toLowerCase(), w.slice(w.indexOf("=") + 1).trim());
     }
     if (words.length > 0) {
-      const name = (words[0] ?? "").toLowerCase().replace(/\.exe$/, "");
+      const name = (words[0] ?? "").toLowerCase().replace(/\.(?:exe|com)$/, "");
       if (name === "certutil" && words.some((w) => /^[-/]decode(?:hex)?$/i.test(w))) {
         const outFile = words.filter((w) => !/^[-/]/.test(w))[2];
         if (outFile !== undefined) decoded.add(outFile.replace(/^.*[\\/]/, "").toLowerCase());

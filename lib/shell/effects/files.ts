@@ -7,9 +7,11 @@ import { resolvePath } from "../paths.ts";
 import { isAgentCodePath, isStartupFile } from "../startup-files.ts";
 
 /** System locations whose files an agent has no business writing (a sudoers line, a binary in /usr/bin). */
-const SYSTEM_FILE = /^\/(?:etc|usr|bin|sbin|boot|lib|lib32|lib64|System|Library|opt)\//;
+const SYSTEM_FILE = /^\/(?:etc|usr|bin|sbin|boot|lib|lib32|lib64|System|Library|opt)\/|^\/(?:vmlinuz|initrd\.img|bootmgr|BOOTMGR|BOOTNXT)(?:\.old)?$/;
 /** The machine-wide registry hives, as reg.exe and PowerShell's registry drives spell them. */
-const MACHINE_HIVE = /^(?:Registry::)?(?:HKLM|HKCR|HKU|HKEY_LOCAL_MACHINE|HKEY_CLASSES_ROOT|HKEY_USERS)(?::|\\|\/|$)/i;
+// `HKLMSOFTWAREPolicies`: the key once bash ate its backslashes (`cmd /c reg delete HKLM\SOFTWARE\x` from the bash tool),
+// read as meant, as `C:Usersme` is read as a path under the drive root.
+const MACHINE_HIVE = /^(?:Registry::)?(?:HKLM|HKCR|HKU|HKEY_LOCAL_MACHINE|HKEY_CLASSES_ROOT|HKEY_USERS)(?::|\\|\/|$)|^(?:HKLM|HKEY_LOCAL_MACHINE)(?:SOFTWARE|SYSTEM|HARDWARE|SAM|SECURITY)/i;
 /** The user's whole hive or its Software/Classes branch: every program's settings at once. */
 const USER_HIVE_ROOT = /^(?:Registry::)?(?:HKCU|HKEY_CURRENT_USER):?(?:[\\/]+(?:Software(?:[\\/]+(?:Classes|Microsoft(?:[\\/]+Windows)?|Policies))?)?)?[\\/]*$/i;
 /** A backup or scratch copy (`/etc/hosts.bak`, `x.orig`, `x~`), not the file it copies. */
@@ -17,7 +19,42 @@ const BACKUP_NAME = /(?:\.(?:bak|backup|old|orig|tmp|swp|save|rej|dpkg-old|dpkg-
 /** Windows system locations, as the PowerShell and cmd readers spell them. */
 const WINDOWS_SYSTEM = /^\/(?:Windows|Program Files(?: \(x86\))?|ProgramData)\//i;
 /** A mode that opens a file to everyone, sets an id bit, or locks everyone out. */
-const UNSAFE_MODE = /^(?:0?[0-7]?[0-7][0-7]?[2367]|[4-7][0-7]{3}|0?0{3}|.*[ao]\+[rwx]*w|.*[ug]\+[rwx]*s|.*\+s|a=rwx|ugo=rwx|.*o=rwx?)$/;
+const UNSAFE_MODE = /^(?:0?[0-7]?[0-7][0-7]?[2367]|[4-7][0-7]{3}|0?0{3}|.*[ao]\+[rwx]*w|.*[ug]\+[rwx]*s|.*\+s|a=rwx|ugo=rwx|.*o=rwx?|[ugoa]*=)$/;
+/**
+ * A mode that locks the user out of the home or of ssh: group or others given write (sshd's StrictModes refuses the
+ * keys), or the owner's own access to the directory taken away (`chmod -R 600 ~/.ssh` strips its search bit).
+ */
+function locksOut(mode: string, dir: boolean): boolean {
+  const n = /^0?([0-7])([0-7])([0-7])$/.exec(mode);
+  if (n) return (Number(n[2]) & 2) !== 0 || (Number(n[3]) & 2) !== 0 || (dir && n[1] !== "7");
+  return mode.split(",").some((c) => {
+    const m = /^([ugoa]*)([-+=])([rwxXst]*)$/.exec(c);
+    if (!m) return false;
+    const who = m[1] ?? "";
+    const perms = m[3] ?? "";
+    if (m[2] === "+" && perms.includes("w") && (who === "" || /[goa]/.test(who))) return true;
+    return dir && (m[2] === "-" || m[2] === "=") && (who === "" || /[ua]/.test(who)) && (m[2] === "=" ? !/r/.test(perms) || !/w/.test(perms) || !/x/i.test(perms) : /[rwx]/.test(perms));
+  });
+}
+/**
+ * `chown -R $USER ~/.ssh`, `chown user:user /home/user`: the home's own user taking it back (sshd's fix); another
+ * owner or group (`nobody`, `root`, `www-data`) and sshd refuses the keys.
+ */
+function ownOwner(spec: string, target: string, p: string): boolean {
+  const me = /^\/(?:home|Users)\/([^/]+)/.exec(target)?.[1] ?? (target.startsWith("/root") ? "root" : undefined);
+  const self = (w: string) => w === "" || /^(?:\$USER|\$\{USER\}|\$\(whoami\)|`whoami`|\$\(id -un?\)|\$\(id -gn?\)|\$\(id -u\):\$\(id -g\))$/.test(w) || (me !== undefined && w === me);
+  if (p === "chgrp") return self(spec);
+  const [owner, group] = spec.split(/[:.]/, 2);
+  return self(owner ?? "") && (group === undefined || self(group) || /^(?:staff|users)$/.test(group));
+}
+/** The home itself, ~/.ssh or a file in it, as the words are written or expanded. */
+const HOME_DIR = /^(?:~|\$HOME|\$\{HOME\}|\/home\/[^/]+|\/Users\/[^/]+|\/root)\/?$/;
+const SSH_DIR = /^(?:~|\$HOME|\$\{HOME\}|\/home\/[^/]+|\/Users\/[^/]+|\/root)\/\.ssh\/?$/;
+const SSH_FILE = /^(?:~|\$HOME|\$\{HOME\}|\/home\/[^/]+|\/Users\/[^/]+|\/root)\/\.ssh\/./;
+/** Home directories that hold credentials: a recursive change that lets group or others read them exposes every key there. */
+const HOME_SECRET_DIR = /^(?:~|\$HOME|\$\{HOME\}|\/home\/[^/]+|\/Users\/[^/]+|\/root)\/\.(?:ssh|gnupg|aws|config|kube|docker|password-store|azure|gcloud)\/?$/;
+/** A symbolic mode that takes read or execute away (`-x`, `a-rx`): on system programs and libraries, nothing runs. */
+const TAKES_AWAY = /^[ugoa]*-[rwxXst]*[rx]/;
 /** A mode that lets group or others read (for keys). */
 const READABLE_MODE = /^(?:0?[0-7][4-7][0-7]|0?[0-7][0-7][4-7]|.*[goa]\+[rwx]*r|.*[go]=r)/;
 
@@ -50,7 +87,7 @@ function downloadTargets(a: string[], p: string): string[] {
 }
 
 /** Disk and partition devices (not /dev/null, /dev/tty, /dev/fd/N). */
-export const DISK_DEVICE = /^\/unc\/\.\/(?:[Pp]hysical[Dd]rive\d|[A-Za-z]:$)|^\/dev\/(?:sd[a-z]|hd[a-z]|vd[a-z]|xvd[a-z]|nvme\d|mmcblk\d|disk\d|rdisk\d|md\d|dm-\d|mapper\/|loop\d|sr\d|root$|raw|block\/)/;
+export const DISK_DEVICE = /^\/unc\/\.\/(?:[Pp]hysical[Dd]rive\d|[A-Za-z]:$)|^\/dev\/(?:sd[a-z]|hd[a-z]|vd[a-z]|xvd[a-z]|nvme\d|mmcblk\d|disk\d|rdisk\d|md\d|dm-\d|mapper\/|loop\d|sr\d|root$|raw|block\/|mem$|kmem$|port$)/;
 const HARMLESS_DEVICE = /^\/dev\/(?:null|zero|stdout|stderr|stdin|tty|fd\/|full$|random$|urandom$|shm\/)/;
 
 function positionalWithDynamic(an: Analysis): [string[], boolean[]] {
@@ -59,6 +96,20 @@ function positionalWithDynamic(an: Analysis): [string[], boolean[]] {
 
 const MKFS = /^(?:mkfs(?:\..+)?|mke2fs|mkswap|newfs(?:_.+)?|mkdosfs|mkntfs|mkexfatfs|mkudffs|mkfs_\w+)$/;
 const PARTITION = new Set(["fdisk", "sfdisk", "cfdisk", "gdisk", "sgdisk", "parted"]);
+/** Per partition editor, the options that only list, dump, verify or pretend (`sgdisk -s` sorts and writes; `sfdisk -s` shows sizes). */
+const PARTITION_READS: Record<string, RegExp> = {
+  sfdisk: /^(?:-d|--dump|-J|--json|-V|--verify|-s|--show-size|-g|--show-geometry|-T|--list-types|-n|--no-act)$/,
+  sgdisk: /^(?:-p|--print|-v|--verify|-P|--pretend|-i|--info|-O|--print-mbr|-L|--list-types)$|^--info=/,
+  gdisk: /^-l$/,
+  fdisk: /^(?:-l|--list|-x|--list-details)$/,
+  parted: /^(?:-l|--list)$/,
+};
+
+const COMMON_PROGRAM = /^(?:git|ls|sudo|su|ssh|scp|sftp|python[0-9.]*|pip[0-9.]*|node|npm|npx|pnpm|yarn|bun|deno|bash|sh|zsh|fish|cat|curl|wget|rm|cp|mv|make|go|cargo|rustc|docker|kubectl|gpg|openssl|env|which|code|vim|vi|nano|less|grep|sed|awk|find|tar|ps|top|kill|passwd|login|ruby|perl|java|gh|aws|terraform)$/;
+function base(p: string): string {
+  const s = p.replace(/\/+$/, "");
+  return s.slice(s.lastIndexOf("/") + 1);
+}
 
 /** Source operands of cp/mv-like commands: every operand but the destination, unless -t names it. */
 function sources(an: Analysis): number {
@@ -231,17 +282,60 @@ export function fileEffects(cmd: SimpleCommand, an: Analysis): Effect[] {
     case "chown":
     case "chgrp": {
       const ref = cmd.argv.some((w) => w.startsWith("--reference"));
-      const mode = ref ? "" : (pos[0] ?? "");
+      // `chmod -rwx ~`, `chmod -x /bin/*`: a mode that starts with a dash reads like an option, but it is the mode.
+      const dashMode = p === "chmod" && !ref ? cmd.argv.slice(1).find((w) => /^-[rwxXst]+(?:,[ugoa]*[-+=][rwxXst]*)*$/.test(w)) : undefined;
+      const mode = ref ? "" : (dashMode ?? pos[0] ?? "");
+      const operands = ref || dashMode !== undefined ? pos : pos.slice(1);
       // find DIR -exec chmod ... {}: every file below DIR, a recursive change of DIR.
-      const walked = (ref ? pos : pos.slice(1)).some((t) => t.endsWith("/{}"));
-      const targets = (ref ? pos : pos.slice(1)).map((t) => (t.endsWith("/{}") ? t.slice(0, -3) || "/" : t));
+      const walked = operands.some((t) => t.endsWith("/{}"));
+      const targets = operands.map((t) => (t.endsWith("/{}") ? t.slice(0, -3) || "/" : t));
       if (targets.length === 0) break;
-      const secret = targets.some(isSecretPath) && (p !== "chmod" || READABLE_MODE.test(mode) || ref);
-      const unsafe = p === "chmod" ? UNSAFE_MODE.test(mode) || ref : targets.some((t) => SYSTEM_FILE.test(t) || t === "/");
+      const recursive = an.flags.has("-R") || walked;
+      const secret = (targets.some((t) => isSecretPath(t) && (p === "chmod" ? READABLE_MODE.test(mode) || ref : !ownOwner(pos[0] ?? "", t, p)))) || (p === "chmod" && recursive && READABLE_MODE.test(mode) && targets.some((t) => HOME_SECRET_DIR.test(t)));
+      // The home or ~/.ssh made group-writable or unreadable to its owner, or handed to another owner: ssh logins stop.
+      const lockout = p === "chmod" ? targets.some((t) => ((HOME_DIR.test(t) || SSH_DIR.test(t)) && locksOut(mode, true)) || (SSH_FILE.test(t) && locksOut(mode, false))) : targets.some((t) => (HOME_DIR.test(t) || SSH_DIR.test(t) || SSH_FILE.test(t)) && !ownOwner(pos[0] ?? "", t, p));
+      const unsafe = lockout || (p === "chmod" ? UNSAFE_MODE.test(mode) || ref || (TAKES_AWAY.test(mode) && targets.some((t) => SYSTEM_FILE.test(t) || SYSTEM_FILE.test(`${t}/`))) : targets.some((t) => SYSTEM_FILE.test(t) || t === "/"));
       const data = secret ? "secret" : unsafe ? "unsafe-mode" : undefined;
-      out.push(effect("permissions", `changes ${p === "chmod" ? `permissions (${mode || "as a reference file"})` : "ownership"} of ${targets.join(" ")}`, targets, { dynamic: ref ? dyn : dyn.slice(1), recursive: an.flags.has("-R") || walked, ...(data ? { data } : {}) }));
+      out.push(effect("permissions", `changes ${p === "chmod" ? `permissions (${mode || "as a reference file"})` : "ownership"} of ${targets.join(" ")}`, targets, { dynamic: ref || dashMode !== undefined ? dyn : dyn.slice(1), recursive, ...(data ? { data } : {}) }));
       break;
     }
+    case "chattr": {
+      // `chattr +i /etc/passwd`, `chattr -R +a /usr`: an immutable or append-only system file stops updates, logins and
+      // package upgrades; whether the target is outside the project is the rules' call.
+      const attrs = pos.filter((w) => /^[-+=][aAcCdDeEFijmPsStTux]+$/.test(w));
+      const targets = pos.filter((w) => !attrs.includes(w));
+      if (attrs.some((w) => /^[+=].*[ia]/.test(w)) && targets.length > 0) out.push(effect("permissions", `makes ${targets.join(" ")} immutable or append-only`, targets, { recursive: an.flags.has("-R"), data: "unsafe-mode" }));
+      break;
+    }
+    case "sdelete":
+    case "sdelete64": {
+      // Sysinternals sdelete: -c/-z clean a drive's free space (like `cipher /w`); otherwise it overwrites then deletes its
+      // operands, the whole tree with -s.
+      const ops: string[] = [];
+      const odyn: boolean[] = [];
+      for (let i = 1; i < cmd.argv.length; i++) {
+        const w = cmd.argv[i] ?? "";
+        if (/^[-/]p$/i.test(w)) i++;
+        else if (!/^[-/]/.test(w) || w.startsWith("/home") || w.startsWith("/Users") || w === "/") {
+          ops.push(w);
+          odyn.push(cmd.dynamic[i] ?? false);
+        }
+      }
+      if (cmd.argv.some((w) => /^[-/][cz]$/i.test(w))) out.push(effect("device-write", "overwrites the free space of a drive"));
+      else if (ops.length > 0) {
+        const recursive = cmd.argv.some((w) => /^[-/][sr]$/i.test(w));
+        out.push(effect("truncate", `overwrites ${ops.join(" ")} beyond recovery`, ops, { dynamic: odyn }), effect("delete", `${recursive ? "recursively deletes" : "deletes"} ${ops.join(" ")}`, ops, { dynamic: odyn, recursive }));
+      }
+      break;
+    }
+    case "hdparm":
+      // ATA secure erase, TRIM of sector ranges, raw sector writes: the drive's data is gone.
+      if (cmd.argv.some((w) => /^--(?:security-erase(?:-enhanced)?|trim-sector-ranges(?:-stdin)?|write-sector|make-bad-sector|please-destroy-my-drive|dco-restore|fwdownload\S*)$/.test(w))) out.push(effect("device-write", `erases or writes raw sectors of ${pos.filter((w) => w.startsWith("/dev/")).join(" ") || "a drive"}`, pos.filter((w) => w.startsWith("/dev/"))));
+      break;
+    case "sg_format":
+    case "sg_sanitize":
+      if (cmd.argv.some((w) => /^--(?:format|crypto|block|overwrite|fail)$|^-[FBCO]$/.test(w)) || p === "sg_sanitize") out.push(effect("device-write", `formats or sanitizes ${pos.join(" ")}`, pos));
+      break;
     case "tee": {
       const devices = pos.filter((w) => DISK_DEVICE.test(w));
       if (devices.length > 0) out.push(effect("device-write", `writes over the device ${devices.join(" ")}`, devices));
@@ -255,10 +349,14 @@ export function fileEffects(cmd: SimpleCommand, an: Analysis): Effect[] {
       }
       break;
     }
+    case "dc3dd":
+      // `dc3dd wipe=/dev/sdb`, `hwipe=`: the tool's own wipe modes.
+      for (const w of cmd.argv) if (/^h?wipe=|^h?of=\/dev\//.test(w) && !HARMLESS_DEVICE.test(w.slice(w.indexOf("=") + 1))) out.push(effect("device-write", `wipes or writes ${w.slice(w.indexOf("=") + 1)}`, [w.slice(w.indexOf("=") + 1)]));
+      break;
     case "dcfldd":
     case "dd": {
       const of = cmd.argv.find((w) => w.startsWith("of="))?.slice(3);
-      if (of !== undefined && of.startsWith("/dev/") && !HARMLESS_DEVICE.test(of)) out.push(effect("device-write", `writes raw data to ${of}`, [of]));
+      if (of !== undefined && ((of.startsWith("/dev/") && !HARMLESS_DEVICE.test(of)) || /PhysicalDrive\d|^\\\\?\.\\?[A-Za-z]:$/i.test(of))) out.push(effect("device-write", `writes raw data to ${of}`, [of]));
       // `dd if=/dev/zero of=~/.bashrc`: without conv=notrunc dd truncates a regular file first.
       else if (of !== undefined && of !== "" && !of.startsWith("/dev/") && !cmd.argv.some((w) => /^conv=.*notrunc/.test(w))) out.push(effect("truncate", `overwrites ${of}`, [of]));
       break;
@@ -297,8 +395,20 @@ export function fileEffects(cmd: SimpleCommand, an: Analysis): Effect[] {
       const recursive = cmd.argv.some((w) => /^\/[rt]$/i.test(w));
       const changes = p === "takeown" || cmd.argv.some((w) => /^\/(?:grant|deny|remove|reset|setowner|inheritance|setintegritylevel)/i.test(w));
       const targets = p === "takeown" ? cmd.argv.filter((w, k) => /^\/f$/i.test(cmd.argv[k - 1] ?? "")) : cmd.argv.slice(1, 2);
+      // `/grant Everyone:R` on ~/.ssh, `/grant Users:F` anywhere: everyone on the machine may read or change it.
+      const grants = cmd.argv.filter((w, k) => /^\/grant/i.test(cmd.argv[k - 1] ?? "") && /^(?:\*?S-1-1-0|\*?S-1-5-11|everyone|users|authenticated users|guests?|anonymous logon)(?::|$)/i.test(w));
+      // Any access to a key is too much; elsewhere only a right that writes (`F`, `M`, `W`) opens the tree up.
+      const keyTarget = targets.some((t) => isSecretPath(t) || SSH_DIR.test(t) || SSH_FILE.test(t));
+      const data = grants.length > 0 && keyTarget ? "secret" : grants.some((g) => /:(?:\([A-Z]+\))*\(?(?:F|M|W|[A-Z,]*\bW[A-Z]*)\)?$/i.test(g)) ? "unsafe-mode" : undefined;
       if (changes && targets.some((t) => WINDOWS_SYSTEM.test(t) || WINDOWS_SYSTEM.test(`${t}/`))) out.push(effect("system-write", `takes over ${targets.join(" ")}, a system directory`, targets));
-      else if (changes && targets.length > 0) out.push(effect("permissions", `changes ${p === "takeown" ? "the owner" : "the access rights"} of ${targets.join(" ")}${recursive ? " and everything below" : ""}`, targets, recursive ? { recursive: true } : {}));
+      else if (changes && targets.length > 0) out.push(effect("permissions", `changes ${p === "takeown" ? "the owner" : "the access rights"} of ${targets.join(" ")}${recursive ? " and everything below" : ""}`, targets, { ...(recursive ? { recursive: true } : {}), ...(data ? { data } : {}) }));
+      break;
+    }
+    case "set-acl": {
+      // `Set-Acl C:\ $acl`, `Set-Acl -Path ~\.ssh -AclObject ..`: the whole access list of the target replaced.
+      const k = cmd.argv.findIndex((w) => /^-(?:path|literalpath|p|lp)$/i.test(w));
+      const target = k > 0 ? cmd.argv[k + 1] : cmd.argv.slice(1).find((w, i) => !w.startsWith("-") && !/^-/.test(cmd.argv[i] ?? ""));
+      if (target !== undefined && !target.startsWith("$")) out.push(effect("permissions", `replaces the access list of ${target}`, [target], { data: isSecretPath(target) || SSH_DIR.test(target) ? "secret" : "unsafe-mode" }));
       break;
     }
     case "wsl":
@@ -320,10 +430,13 @@ export function fileEffects(cmd: SimpleCommand, an: Analysis): Effect[] {
       if (MKFS.test(p)) {
         // mke2fs -n only says what it would do.
         if (an.flags.has("-n") && /^(?:mkfs\.ext[234]|mke2fs|mkfs)$/.test(p)) break;
+        // mkfs.xfs -N prints the geometry it would use.
+        if (p === "mkfs.xfs" && (cmd.argv.includes("-N") || cmd.argv.includes("--dry-run"))) break;
         const devices = pos.filter((w) => w.startsWith("/dev/"));
         if (devices.length > 0 || (pos.length > 0 && pos.every((_, k) => dyn[k]))) out.push(effect("device-write", `makes a file system on ${pos.join(" ")}, erasing it`, pos));
       } else if (PARTITION.has(p)) {
-        const listing = an.flags.has("-l") || an.flags.has("--list") || pos.includes("print") || cmd.argv.includes("-l") || cmd.argv.includes("-d") || cmd.argv.includes("--dump") || cmd.argv.includes("-p");
+        // Listing, dumping, verifying and pretending (`sfdisk -J`, `sgdisk -v`, `sgdisk --pretend`, `sfdisk --no-act`) write nothing.
+        const listing = an.flags.has("-l") || an.flags.has("--list") || pos.includes("print") || cmd.argv.includes("-l") || cmd.argv.some((w) => (PARTITION_READS[p] ?? /^$/).test(w));
         const onDevice = pos.length === 0 || pos.some((w, k) => w.startsWith("/dev/") || dyn[k]);
         if (!listing && onDevice) out.push(effect("device-write", `edits the partition table of ${pos.join(" ") || "a disk"}`, pos));
       } else if (p === "pvcreate" || p === "vgremove" || p === "lvremove" || p === "pvremove" || p === "cryptsetup" || p === "zpool" || p === "diskutil") {
@@ -347,7 +460,11 @@ export function fileEffects(cmd: SimpleCommand, an: Analysis): Effect[] {
   if ((p === "cp" || p === "mv" || p === "install" || p === "ln" || p === "rsync") && pos.length >= 2 && !an.flags.has("-t")) {
     const dest = pos[pos.length - 1] ?? "";
     const abs = resolvePath(dest, cmd.cwd, "/nonexistent-home");
-    const onPath = /^\/(?:home|Users)\/[^/]+\/(?:\.local\/bin|bin)\/[^/]+$/.test(abs);
+    // `install -m 755 ./bin/tool ~/.local/bin/tool`: the project's own program under its own name is an install; a
+    // payload put in as `git`, `ls` or `sudo` (or under another name) shadows a program the user runs.
+    const srcs = pos.slice(0, -1).filter((w) => !/^0?[0-7]{3,4}$/.test(w));
+    const ownName = srcs.length === 1 && base(srcs[0] ?? "") === base(dest) && !COMMON_PROGRAM.test(base(dest));
+    const onPath = /^\/(?:home|Users)\/[^/]+\/(?:\.local\/bin|bin)\/[^/]+$/.test(abs) && !ownName;
     // `cp evil.ts ~/.pi/agent/extensions/`: into a folder an agent loads code from, whatever the file's name.
     if (!(dyn[pos.length - 1] ?? false) && isAgentCodePath(abs)) out.push(effect("system-write", `puts code where an agent loads it at its next start (${dest})`, [dest]));
     else if (!(dyn[pos.length - 1] ?? false) && !dest.endsWith("/") && !BACKUP_NAME.test(abs)) {
@@ -381,7 +498,12 @@ export function fileEffects(cmd: SimpleCommand, an: Analysis): Effect[] {
     const keys: string[] = [];
     const dots: string[] = [];
     e.paths.forEach((w, k) => {
-      if (e.dynamic[k]) return;
+      // `rm -f /boot/initrd.img-$(uname -r)`: the unknown part is a name inside a system directory the word shows.
+      if (e.dynamic[k]) {
+        const head = w.slice(0, w.search(/[$`]/));
+        if (head.lastIndexOf("/") > 0 && SYSTEM_FILE.test(head.slice(0, head.lastIndexOf("/") + 1))) sys.push(w);
+        return;
+      }
       const abs = resolvePath(w, cmd.cwd, "/nonexistent-home");
       // A backup or scratch copy (`/etc/hosts.bak`, `x.orig`, `x~`) is not the system file itself.
       if ((SYSTEM_FILE.test(abs) || WINDOWS_SYSTEM.test(abs)) && !BACKUP_NAME.test(abs)) sys.push(w);

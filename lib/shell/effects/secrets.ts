@@ -114,7 +114,7 @@ export function isSecretPath(word: string): boolean {
 const NON_READERS = new Set([
   "", "test", "[", "ls", "get-childitem", "gci", "dir", "tree", "stat", "touch", "mkdir", "rm", "rmdir", "unlink", "chmod", "chown", "chgrp", "file", "realpath", "readlink", "basename", "dirname",
   "echo", "printf", "which", "type", "command", "du", "find", "fd", "locate", "git", "mv", "cd", "pushd", "open", "touch", "exa", "eza", "tree",
-  "test-path", "get-item", "gi", "get-itemproperty", "new-item", "ni", "set-location", "cd", "split-path", "resolve-path", "get-acl", "measure-object", "write-host", "write-output",
+  "test-path", "get-item", "gi", "get-itemproperty", "icacls", "cacls", "takeown", "sudo", "doas", "attrib", "set-acl", "setfacl", "getfacl", "chattr", "lsattr", "new-item", "ni", "set-location", "cd", "split-path", "resolve-path", "get-acl", "measure-object", "write-host", "write-output",
   // Sizes, counts and digests tell nothing of the content.
   "wc", "md5sum", "sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum", "shasum", "b2sum", "cksum", "sum",
   // Runners whose command is read on its own (`npx dotenv -e .env.test -- jest`: what dotenv does is judged as dotenv).
