@@ -40,6 +40,10 @@ export class ShellSyntaxError extends Error {
 const META = new Set([" ", "\t", "\n", ";", "&", "|", "(", ")", "<", ">"]);
 /** Characters a word's plain run stops at, for the cases of readWord to look at. */
 const WORD_SPECIAL = new Set(["\\", "'", '"', "$", "`", "@", "!", "+", "*", "?", "="]);
+/** By character code below 128: 1 for a META character, 2 for a WORD_SPECIAL one (the plain run of readWord stops at either). */
+const STOPS = new Uint8Array(128);
+for (const c of META) STOPS[c.charCodeAt(0)] = 1;
+for (const c of WORD_SPECIAL) STOPS[c.charCodeAt(0)] = 2;
 const NAME_START = /[A-Za-z_]/;
 const NAME_CHAR = /[A-Za-z0-9_]/;
 const SPECIAL_PARAMS = new Set(["@", "*", "#", "?", "$", "!", "-", "0", "1", "2", "3", "4", "5", "6", "7", "8", "9"]);
@@ -324,7 +328,8 @@ export function lex(src: string, budget: LexBudget = { words: SHELL_LIMITS.maxWo
     }
     while (i < n) {
       const c = src[i] ?? "";
-      if (META.has(c)) {
+      const code = src.charCodeAt(i);
+      if (code < 128 && STOPS[code] === 1) {
         // Process substitution in the middle of a word (rare) or extglob handled below; else the word ends.
         break;
       }
@@ -414,7 +419,10 @@ export function lex(src: string, budget: LexBudget = { words: SHELL_LIMITS.maxWo
       }
       // A run of plain characters in one slice: one string per run, not one per character.
       let j = i + 1;
-      while (j < n && !META.has(src[j] ?? "") && !WORD_SPECIAL.has(src[j] ?? "")) j++;
+      for (; j < n; j++) {
+        const code = src.charCodeAt(j);
+        if (code < 128 && STOPS[code] !== 0) break;
+      }
       lit += j === i + 1 ? c : src.slice(i, j);
       i = j;
     }
@@ -435,8 +443,10 @@ export function lex(src: string, budget: LexBudget = { words: SHELL_LIMITS.maxWo
     skipBlanks();
     if (i >= n) break;
     const c = src[i] ?? "";
-    const c2 = src.slice(i, i + 2);
-    const c3 = src.slice(i, i + 3);
+    // Operators start with one of these; a word's first character is looked at no further here.
+    const opStart = c === ";" || c === "&" || c === "|" || c === "(" || c === "<" || c === ">";
+    const c2 = opStart ? src.slice(i, i + 2) : "";
+    const c3 = c === ";" ? src.slice(i, i + 3) : "";
     if (c === "\n") {
       push({ t: "op", v: "\n" });
       i++;
@@ -472,14 +482,16 @@ export function lex(src: string, budget: LexBudget = { words: SHELL_LIMITS.maxWo
       continue;
     }
     let fd = "";
-    if (/[0-9]/.test(c)) {
+    const code = c.charCodeAt(0);
+    if (code >= 48 && code <= 57) {
       const m = /^[0-9]+(?=[<>])/.exec(src.slice(i, i + 6));
       if (m) {
         fd = m[0];
         i += fd.length;
       }
     }
-    const r = /^(?:&>>|&>|<<<|<<-|<<|>>|>&|<&|>\||<>|>|<)/.exec(src.slice(i, i + 3));
+    // Only `&`, `<` and `>` (after an fd or not) can begin a redirection operator.
+    const r = fd !== "" || c === "&" || c === "<" || c === ">" ? /^(?:&>>|&>|<<<|<<-|<<|>>|>&|<&|>\||<>|>|<)/.exec(src.slice(i, i + 3)) : null;
     if (r && (fd !== "" || r[0].startsWith("&") || c === "<" || c === ">")) {
       const op = r[0];
       i += op.length;

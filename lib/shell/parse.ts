@@ -382,6 +382,11 @@ class Parser implements Unwrapper {
 
   /** Expands a word into fields: quotes removed, variables and literal substitutions filled in, unquoted results split. */
   expand(w: Word, scope: Scope, split = true): { fields: Field[]; subs: string[] } {
+    // Most words are one literal with nothing in it to expand, split or escape: the word itself, read as below.
+    const p0 = w.parts.length === 1 ? w.parts[0] : undefined;
+    if (p0?.k === "lit" && !p0.v.startsWith("~") && (p0.quoted ? !p0.v.includes("*") && !p0.v.includes("?") : !p0.v.includes("[") && !(split && w.raw.includes(",") && w.raw.includes("{")))) {
+      return { fields: [{ text: p0.v, dynamic: false }], subs: [] };
+    }
     // `{rm,-rf,$HOME/.ssh}`: a variable known on the line inside a brace group is its value there.
     if (split && w.raw.includes(",") && w.raw.includes("{") && w.parts.some((p) => p.k === "var") && w.parts.every((p) => (p.k === "lit" && !p.quoted) || p.k === "tilde" || (p.k === "var" && !p.quoted))) {
       const texts = w.parts.map((p) => (p.k === "lit" ? p.v : p.k === "tilde" ? `~${p.user}` : p.k === "var" ? (p.name === "HOME" ? (scope.vars.get("HOME") ?? this.st.home) : scope.vars.get(p.name)) : undefined));
