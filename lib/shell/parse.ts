@@ -1091,7 +1091,9 @@ class Parser implements Unwrapper {
       this.hereVars = savedHere;
     }
     {
-      const printed = literalOutput({ ...cmd, redirects: [] }) ?? (cmd.program === "cat" && cmd.argv.length === 1 ? redirects.find((r) => r.body !== undefined)?.body : undefined);
+      // Only echo, printf and cat print literally: no copy of the command is made for any other.
+      const prints = cmd.program === "echo" || cmd.program === "printf" || cmd.program === "cat";
+      const printed = (prints ? literalOutput({ ...cmd, redirects: [] }) : undefined) ?? (cmd.program === "cat" && cmd.argv.length === 1 ? redirects.find((r) => r.body !== undefined)?.body : undefined);
       const out = redirects.find((r) => (r.op === ">" || r.op === ">|" || r.op === ">>") && r.fd !== "2" && r.target.startsWith("/"));
       if (printed !== undefined && out && this.written.size < 64 && WRITTEN_WORTH.test(printed)) {
         this.written.set(out.target, printed);
