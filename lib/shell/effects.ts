@@ -57,7 +57,8 @@ function downloads(cmd: SimpleCommand): string[] {
   const a = cmd.argv;
   const out: string[] = [];
   // `wget x.io/a.sh` has no scheme: a host name with a path is a URL to these programs too.
-  const url = a.find((w) => /^https?:\/\//.test(w)) ?? (FETCH_PROGRAMS.has(cmd.program) ? a.slice(1).find((w) => /^[\w-]+(?:\.[\w-]+)*\.[a-z]{2,}(?::\d+)?\/[^\s]*[^/]$/i.test(w)) : undefined);
+  // Only the fetchers' own branches below read the URL: no other command's words are scanned for one.
+  const url = FETCH_PROGRAMS.has(cmd.program) ? (a.find((w) => /^https?:\/\//.test(w)) ?? a.slice(1).find((w) => /^[\w-]+(?:\.[\w-]+)*\.[a-z]{2,}(?::\d+)?\/[^\s]*[^/]$/i.test(w))) : undefined;
   if (cmd.program === "curl") {
     for (let i = 1; i < a.length; i++) {
       const w = a[i] ?? "";

@@ -25,7 +25,10 @@ const DATA_EXT = /\.(?:json|ya?ml|toml|env|ini|xml|txt|conf|cfg|properties)$/;
 const NOT_REAL = /(?:^|[-_.])(?:example|sample|template|tmpl|dist|schema|mock|fake|dummy|placeholder)(?:[-_.]|$)/;
 
 function namedCredentialFile(base: string): boolean {
-  if (base.length > 255 || NOT_REAL.test(base)) return false;
+  if (base.length > 255) return false;
+  // Both ways to a true below need one of these: most names are out after two cheap tests.
+  if (!base.includes("kubeconfig") && !DATA_EXT.test(base)) return false;
+  if (NOT_REAL.test(base)) return false;
   // kubeconfig has no extension as often as it has one (`./kubeconfig`, `prod.kubeconfig`).
   if (/^(?:[\w.-]+[-_.])?kubeconfig(?:[-_.][\w-]+)?(?:\.ya?ml)?$/.test(base)) return true;
   return DATA_EXT.test(base) && CREDENTIAL_WORD.test(base.replace(/\.[^.]+$/, ""));
@@ -38,17 +41,16 @@ function namedCredentialFile(base: string): boolean {
  */
 function isSecretName(word: string): boolean {
   // `@.env`, `HEAD:.env`, `if=.env`, `f=@k.yaml`: the name starts after the last separator.
-  let cut = -1;
-  for (const ch of ["/", "@", "=", ":"]) cut = Math.max(cut, word.lastIndexOf(ch));
+  const cut = Math.max(word.lastIndexOf("/"), word.lastIndexOf("@"), word.lastIndexOf("="), word.lastIndexOf(":"));
   const base = word.slice(cut + 1).toLowerCase();
   const slash = word.lastIndexOf("/");
   const parent = slash > 0 ? word.slice(word.lastIndexOf("/", slash - 1) + 1, slash).toLowerCase() : "";
   const grand = slash > 0 ? word.slice(0, slash) : "";
-  if (word.toLowerCase() === "env:") return true;
+  if (word.length === 4 && word.toLowerCase() === "env:") return true;
   // `~/.ssh/config.example`, `credentials.sample`: a template holds no secret.
   if (/\.(?:example|sample|template|tmpl|dist)$/.test(base)) return false;
   // The system's password hashes.
-  if (/^\/etc\/g?shadow-?$|^\/etc\/master\.passwd$/.test(word)) return true;
+  if (word.startsWith("/etc/") && /^\/etc\/g?shadow-?$|^\/etc\/master\.passwd$/.test(word)) return true;
   if (parent === ".ssh") return !base.endsWith(".pub") && !SSH_PUBLIC.has(base);
   if (SECRET_DIRS.has(parent)) return true;
   // The stores themselves, named as directories (`rsync -a ~/.config/gh/ x`, `cp -r ~/.kube x`).
@@ -96,7 +98,7 @@ function globToRegex(glob: string): RegExp {
 
 /** Whether a path word (or a glob) names a secret file or a directory of secrets (~/.ssh). */
 export function isSecretPath(word: string): boolean {
-  const w = word.replace(/\/+$/, "");
+  const w = word.endsWith("/") ? word.replace(/\/+$/, "") : word;
   if (isSecretName(w)) return true;
   if (!/[*?[]/.test(w)) return false;
   const slash = w.lastIndexOf("/");
