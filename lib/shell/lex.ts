@@ -45,7 +45,10 @@ const STOPS = new Uint8Array(128);
 for (const c of META) STOPS[c.charCodeAt(0)] = 1;
 for (const c of WORD_SPECIAL) STOPS[c.charCodeAt(0)] = 2;
 const NAME_START = /[A-Za-z_]/;
-const NAME_CHAR = /[A-Za-z0-9_]/;
+/** [A-Za-z0-9_] by character code. */
+function isNameChar(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95;
+}
 const SPECIAL_PARAMS = new Set(["@", "*", "#", "?", "$", "!", "-", "0", "1", "2", "3", "4", "5", "6", "7", "8", "9"]);
 
 /** Words a line (and the scripts nested in it) may still lex; shared by every `lex` of one analysis. */
@@ -261,62 +264,67 @@ export function lex(src: string, budget: LexBudget = { words: SHELL_LIMITS.maxWo
     pending.length = 0;
   };
 
+  // The word being read: its parts and the literal text not yet made a part. One pair for the lex, not a
+  // scope and two closures per word (readWord never reads a word inside another).
+  let parts: Part[] = [];
+  let lit = "";
+  const flush = (quoted: boolean) => {
+    if (lit !== "") parts.push({ k: "lit", v: lit, quoted });
+    lit = "";
+  };
+  const readDollar = (quoted: boolean): boolean => {
+    // i at '$'
+    const c1 = src[i + 1] ?? "";
+    // `$((` is arithmetic only when it closes with `))`; `$( (a) | b )` is a substitution of a subshell.
+    const arithEnd = c1 === "(" && src[i + 2] === "(" ? scanBalanced(src, i + 3, "(", ")") : -1;
+    if (arithEnd >= 0 && src[arithEnd] === ")") {
+      const end = arithEnd;
+      flush(quoted);
+      parts.push({ k: "var", name: "((arith))", quoted });
+      // Arithmetic runs the command substitutions inside it: `$(( $(rm -rf ~) + 1 ))`.
+      for (const inner of arithSubs(src.slice(i + 3, end - 1))) parts.push({ k: "sub", src: inner, quoted: true, proc: false });
+      i = src[end] === ")" ? end + 1 : end;
+      return true;
+    }
+    if (c1 === "(") {
+      const end = scanBalanced(src, i + 2, "(", ")");
+      flush(quoted);
+      parts.push({ k: "sub", src: src.slice(i + 2, end - 1), quoted, proc: false });
+      i = end;
+      return true;
+    }
+    if (c1 === "{") {
+      const end = scanBalanced(src, i + 2, "{", "}");
+      const inner = src.slice(i + 2, end - 1);
+      flush(quoted);
+      // ${X:-d} / ${X=d} give a default; ${X:?msg} is X or an error, so it is X here.
+      const m = /^([A-Za-z_][A-Za-z0-9_]*|[@*#?$!0-9-])(?::?([-=?])(.*))?$/s.exec(inner);
+      if (m?.[1] !== undefined) parts.push({ k: "var", name: m[1], ...(m[3] !== undefined && m[2] !== "?" ? { def: m[3] } : {}), ...(m[2] === "=" ? { assign: true } : {}), quoted });
+      else parts.push({ k: "var", name: `{${inner}}`, quoted });
+      i = end;
+      return true;
+    }
+    if (NAME_START.test(c1)) {
+      let j = i + 1;
+      while (j < n && isNameChar(src.charCodeAt(j))) j++;
+      flush(quoted);
+      parts.push({ k: "var", name: src.slice(i + 1, j), quoted });
+      i = j;
+      return true;
+    }
+    if (SPECIAL_PARAMS.has(c1)) {
+      flush(quoted);
+      parts.push({ k: "var", name: c1, quoted });
+      i += 2;
+      return true;
+    }
+    return false;
+  };
+
   const readWord = (): Word => {
     const start = i;
-    const parts: Part[] = [];
-    let lit = "";
-    const flush = (quoted: boolean) => {
-      if (lit !== "") parts.push({ k: "lit", v: lit, quoted });
-      lit = "";
-    };
-    const readDollar = (quoted: boolean): boolean => {
-      // i at '$'
-      const c1 = src[i + 1] ?? "";
-      // `$((` is arithmetic only when it closes with `))`; `$( (a) | b )` is a substitution of a subshell.
-      const arithEnd = c1 === "(" && src[i + 2] === "(" ? scanBalanced(src, i + 3, "(", ")") : -1;
-      if (arithEnd >= 0 && src[arithEnd] === ")") {
-        const end = arithEnd;
-        flush(quoted);
-        parts.push({ k: "var", name: "((arith))", quoted });
-        // Arithmetic runs the command substitutions inside it: `$(( $(rm -rf ~) + 1 ))`.
-        for (const inner of arithSubs(src.slice(i + 3, end - 1))) parts.push({ k: "sub", src: inner, quoted: true, proc: false });
-        i = src[end] === ")" ? end + 1 : end;
-        return true;
-      }
-      if (c1 === "(") {
-        const end = scanBalanced(src, i + 2, "(", ")");
-        flush(quoted);
-        parts.push({ k: "sub", src: src.slice(i + 2, end - 1), quoted, proc: false });
-        i = end;
-        return true;
-      }
-      if (c1 === "{") {
-        const end = scanBalanced(src, i + 2, "{", "}");
-        const inner = src.slice(i + 2, end - 1);
-        flush(quoted);
-        // ${X:-d} / ${X=d} give a default; ${X:?msg} is X or an error, so it is X here.
-        const m = /^([A-Za-z_][A-Za-z0-9_]*|[@*#?$!0-9-])(?::?([-=?])(.*))?$/s.exec(inner);
-        if (m?.[1] !== undefined) parts.push({ k: "var", name: m[1], ...(m[3] !== undefined && m[2] !== "?" ? { def: m[3] } : {}), ...(m[2] === "=" ? { assign: true } : {}), quoted });
-        else parts.push({ k: "var", name: `{${inner}}`, quoted });
-        i = end;
-        return true;
-      }
-      if (NAME_START.test(c1)) {
-        let j = i + 1;
-        while (j < n && NAME_CHAR.test(src[j] ?? "")) j++;
-        flush(quoted);
-        parts.push({ k: "var", name: src.slice(i + 1, j), quoted });
-        i = j;
-        return true;
-      }
-      if (SPECIAL_PARAMS.has(c1)) {
-        flush(quoted);
-        parts.push({ k: "var", name: c1, quoted });
-        i += 2;
-        return true;
-      }
-      return false;
-    };
+    parts = [];
+    lit = "";
 
     if (src[i] === "~") {
       let j = i + 1;
