@@ -101,6 +101,28 @@ interface FunctionDef {
   unbound: boolean;
 }
 
+/**
+ * The text of a word made only of literal parts when expanding it (below) would give exactly that text as one
+ * field: no leading `~` to keep a file of, no `[x]` bracket, no brace expansion, no quoted glob to escape.
+ * Undefined for any other word, which takes the general walk.
+ */
+function plainLiteral(w: Word, split: boolean): string | undefined {
+  const parts = w.parts;
+  if (parts.length === 0) return undefined;
+  let text = "";
+  let quoted = 0;
+  for (const p of parts) {
+    if (p.k !== "lit") return undefined;
+    if (text === "" && p.v.startsWith("~")) return undefined;
+    if (p.quoted) quoted++;
+    else if (split && p.v.includes("[")) return undefined;
+    text += p.v;
+  }
+  if (!split) return text;
+  if (quoted === parts.length) return text.includes("*") || text.includes("?") ? undefined : text;
+  return quoted === 0 && w.raw.includes(",") && w.raw.includes("{") ? undefined : text;
+}
+
 export function basename(p: string): string {
   const i = p.lastIndexOf("/");
   return i < 0 ? p : p.slice(i + 1);
@@ -382,11 +404,9 @@ class Parser implements Unwrapper {
 
   /** Expands a word into fields: quotes removed, variables and literal substitutions filled in, unquoted results split. */
   expand(w: Word, scope: Scope, split = true): { fields: Field[]; subs: string[] } {
-    // Most words are one literal with nothing in it to expand, split or escape: the word itself, read as below.
-    const p0 = w.parts.length === 1 ? w.parts[0] : undefined;
-    if (p0?.k === "lit" && !p0.v.startsWith("~") && (p0.quoted ? !p0.v.includes("*") && !p0.v.includes("?") : !p0.v.includes("[") && !(split && w.raw.includes(",") && w.raw.includes("{")))) {
-      return { fields: [{ text: p0.v, dynamic: false }], subs: [] };
-    }
+    // Most words are literals (`-rf`, 'a b', "x") with nothing in them to expand, split or escape: one field.
+    const plain = plainLiteral(w, split);
+    if (plain !== undefined) return { fields: [{ text: plain, dynamic: false }], subs: [] };
     // `{rm,-rf,$HOME/.ssh}`: a variable known on the line inside a brace group is its value there.
     if (split && w.raw.includes(",") && w.raw.includes("{") && w.parts.some((p) => p.k === "var") && w.parts.every((p) => (p.k === "lit" && !p.quoted) || p.k === "tilde" || (p.k === "var" && !p.quoted))) {
       const texts = w.parts.map((p) => (p.k === "lit" ? p.v : p.k === "tilde" ? `~${p.user}` : p.k === "var" ? (p.name === "HOME" ? (scope.vars.get("HOME") ?? this.st.home) : scope.vars.get(p.name)) : undefined));
