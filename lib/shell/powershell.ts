@@ -58,6 +58,10 @@ function balanced(src: string, start: number): number {
   return src.length;
 }
 
+/** Characters (by code) at which an unquoted run of a PowerShell word stops for the cases of psTokens. */
+const PS_STOPS = new Uint8Array(128);
+for (const c of " \t\r\n;|&'\"`({$@") PS_STOPS[c.charCodeAt(0)] = 1;
+
 /** PowerShell tokens: words and separators. Linear: each character is looked at a bounded number of times. */
 export function psTokens(src: string): (PsWord | string)[] {
   const out: (PsWord | string)[] = [];
@@ -143,8 +147,11 @@ export function psTokens(src: string): (PsWord | string)[] {
             j = k;
             continue;
           }
-          text += src[j];
-          j++;
+          // A run of plain characters in one slice, not a string per character.
+          let k = j + 1;
+          while (k < src.length && src[k] !== '"' && src[k] !== "`" && src[k] !== "$") k++;
+          text += src.slice(j, k);
+          j = k;
         }
         i = j + 1;
         continue;
@@ -161,8 +168,14 @@ export function psTokens(src: string): (PsWord | string)[] {
         i = k;
         continue;
       }
-      text += d;
-      i++;
+      // A run of plain characters in one slice (each character below is looked at by the cases above).
+      let j = i + 1;
+      for (; j < src.length; j++) {
+        const code = src.charCodeAt(j);
+        if (code < 128 && PS_STOPS[code] === 1) break;
+      }
+      text += src.slice(i, j);
+      i = j;
     }
     if (i === start) {
       i++;
@@ -494,31 +507,34 @@ function psStatement(wordsIn: PsWord[], vars: Map<string, string>, cwd: string, 
   // Quoted strings are data; script blocks are read on their own (above).
   // A double-quoted string's `$(...)` runs before the string is used: `iex "& { $(irm URL) }"` runs the download.
   const line = words.filter((w) => !/^['"{]/.test(w.raw) || (w.raw.startsWith('"') && w.raw.includes("$("))).map((w) => w.raw).join(" ");
-  for (const m of line.matchAll(/\[(?:System\.)?IO\.File\]::(?:ReadAll(?:Text|Lines|Bytes)|OpenRead|Copy)\(\s*['"]([^'"]+)['"]/gi)) out.push(simple(["cat", windowsPath(m[1] ?? "", home)], [false, false], cwd, via, true));
+  // Each scan below needs a literal the line may lack (`]::`, `).`, a download call): tested once, cheaply, first.
+  const statics = line.includes("]::");
+  const downloads = DOWNLOAD.test(line);
+  if (statics) for (const m of line.matchAll(/\[(?:System\.)?IO\.File\]::(?:ReadAll(?:Text|Lines|Bytes)|OpenRead|Copy)\(\s*['"]([^'"]+)['"]/gi)) out.push(simple(["cat", windowsPath(m[1] ?? "", home)], [false, false], cwd, via, true));
   // `[Environment]::GetEnvironmentVariable('GITHUB_TOKEN')` prints the variable.
-  for (const m of line.matchAll(/\[(?:System\.)?Environment\]::GetEnvironmentVariables?\(\s*(?:['"](\w+)['"])?/gi)) out.push(m[1] ? simple(["echo", `$env:${m[1]}`], [false, true], cwd, via, true) : simple(["env"], [false], cwd, via, true));
+  if (statics) for (const m of line.matchAll(/\[(?:System\.)?Environment\]::GetEnvironmentVariables?\(\s*(?:['"](\w+)['"])?/gi)) out.push(m[1] ? simple(["echo", `$env:${m[1]}`], [false, true], cwd, via, true) : simple(["env"], [false], cwd, via, true));
   // .NET calls: [IO.Directory]::Delete($HOME, $true), [IO.File]::Delete(...).
-  for (const m of line.matchAll(/\[(?:System\.)?IO\.(Directory|File)\]::Delete\(\s*([^,)]+)(,\s*\$true)?/gi)) {
+  if (statics) for (const m of line.matchAll(/\[(?:System\.)?IO\.(Directory|File)\]::Delete\(\s*([^,)]+)(,\s*\$true)?/gi)) {
     const target = psExpand({ text: (m[2] ?? "").replace(/^['"]|['"]$/g, ""), raw: m[2] ?? "", quoted: false }, vars, home, cwd);
     out.push(simple(["rm", ...(m[3] ? ["-r"] : []), target.text], [false, ...(m[3] ? [false] : []), target.dynamic], cwd, via, true));
   }
   // `(Get-Item $HOME).Delete($true)`: the .NET object's own delete, recursive with $true.
-  for (const m of line.matchAll(/\(\s*(?:Get-Item|gi|Get-ChildItem|gci)\s+([^)]+?)\s*\)\.Delete\(\s*(\$true)?/gi)) {
+  if (line.includes(").")) for (const m of line.matchAll(/\(\s*(?:Get-Item|gi|Get-ChildItem|gci)\s+([^)]+?)\s*\)\.Delete\(\s*(\$true)?/gi)) {
     const target = psExpand({ text: (m[1] ?? "").replace(/^['"]|['"]$/g, ""), raw: m[1] ?? "", quoted: false }, vars, home, cwd);
     out.push(simple(["rm", ...(m[2] ? ["-r"] : []), target.text], [false, ...(m[2] ? [false] : []), target.dynamic], cwd, via, true));
   }
   // `[scriptblock]::Create('Remove-Item ~ -Recurse').Invoke()`: the text becomes code that runs.
-  for (const m of line.matchAll(/\[scriptblock\]::Create\(/gi)) {
+  if (statics) for (const m of line.matchAll(/\[scriptblock\]::Create\(/gi)) {
     const open = (m.index ?? 0) + m[0].length - 1;
     const text = psStringExpr(line.slice(open, balanced(line, open)), vars, home, cwd);
     if (text !== undefined) host.powershell(text, cwd, "[scriptblock]::Create");
   }
   // `(New-Object Net.WebClient).DownloadString(URL) | iex`: the text fetched is what the next stage gets.
-  for (const m of line.matchAll(/\.Download(?:String|Data)\(\s*['"]([^'"]+)['"]/gi)) out.push(simple(["invoke-webrequest", m[1] ?? ""], [false, false], cwd, via, true));
+  if (downloads) for (const m of line.matchAll(/\.Download(?:String|Data)\(\s*['"]([^'"]+)['"]/gi)) out.push(simple(["invoke-webrequest", m[1] ?? ""], [false, false], cwd, via, true));
   // `(New-Object Net.WebClient).DownloadFile(URL, 'a.exe')`: a file downloaded, to be run later on the line.
-  for (const m of line.matchAll(/\.DownloadFile\(\s*['"]([^'"]+)['"]\s*,\s*['"]([^'"]+)['"]/gi)) out.push(simple(["invoke-webrequest", m[1] ?? "", "-o", windowsPath(m[2] ?? "", home)], [false, false, false, false], cwd, via, true));
+  if (downloads) for (const m of line.matchAll(/\.DownloadFile\(\s*['"]([^'"]+)['"]\s*,\s*['"]([^'"]+)['"]/gi)) out.push(simple(["invoke-webrequest", m[1] ?? "", "-o", windowsPath(m[2] ?? "", home)], [false, false, false, false], cwd, via, true));
   const tainted = words.some((w) => /^\$\w+$/.test(w.raw) && vars.get(w.raw.slice(1).toLowerCase()) === DOWNLOADED);
-  if ((DOWNLOAD.test(line) && RUNS_TEXT.test(line)) || (tainted && IEX.has(first.text.toLowerCase()))) {
+  if ((downloads && RUNS_TEXT.test(line)) || (tainted && IEX.has(first.text.toLowerCase()))) {
     const fetch = simple(["invoke-webrequest"], [false], cwd, via, true);
     fetch.pipeTo = ["iex"];
     out.push(fetch);
