@@ -182,6 +182,9 @@ function listedPaths(cmd: SimpleCommand): string | undefined {
   return (starts.length > 0 ? starts : ["."]).map((p) => (filtered ? `${p.replace(/\/+$/, "")}/{}` : p)).join(" ");
 }
 
+/** The `>(...)` ranges of a command that has none (shared, never written). */
+const NO_WRITES: readonly [number, number][] = [];
+
 /** Variables holding a command that git or a shell runs: `GIT_PAGER='rm -rf ~' git log`. */
 const COMMAND_VARS = new Set(["GIT_PAGER", "GIT_EDITOR", "GIT_SSH_COMMAND", "GIT_SSH", "GIT_ASKPASS", "GIT_EXTERNAL_DIFF", "GIT_SEQUENCE_EDITOR", "PAGER", "EDITOR", "VISUAL", "PS4", "PROMPT_COMMAND", "BASH_ENV", "ENV", "LESSOPEN", "MANPAGER"]);
 
@@ -1092,7 +1095,7 @@ class Parser implements Unwrapper {
     const cmd: SimpleCommand = { argv, dynamic, program: program.replace(/\.exe$/i, ""), cwd: scope.cwd, redirects, pipeTo: [], via: this.st.via, synthetic: false, stdinArgs: false };
     if (prev?.some((c) => (c.program === "env" || c.program === "printenv" || c.program === "set") && c.argv.length === 1)) cmd.pipeFrom = "env";
     const subEnd = this.st.out.length;
-    const writes = this.procWrites.splice(pw0);
+    const writes = this.procWrites.length > pw0 ? this.procWrites.splice(pw0) : NO_WRITES;
     // `bash x.sh` after `echo 'rm -rf ~' > x.sh` on the line: the script written is what runs.
     if ((this.written.size > 0 || this.decodedFiles.size > 0) && argv.length > 0) {
       const file = SHELLS.has(program) || program === "source" || program === "." || /^(?:python[0-9.]*|node|perl|ruby|php|bun|deno)$/.test(program) ? argv.slice(1).find((w) => !w.startsWith("-")) : argv[0]?.includes("/") ? argv[0] : undefined;
