@@ -65,13 +65,17 @@ const VALUE_OPT_LISTS: Record<string, readonly string[]> = {
   kubectl: ["-n", "--namespace", "--context", "--kubeconfig"],
 };
 
-const valueOptSets = new Map<string, ReadonlySet<string> | undefined>();
+const valueOptSets = new Map<string, ReadonlySet<string>>();
 
 function valueOpts(key: string): ReadonlySet<string> | undefined {
-  if (valueOptSets.has(key)) return valueOptSets.get(key);
+  // Only the listed keys are cached: one entry per program name seen would grow without bound in a sidecar.
   const list = Object.hasOwn(VALUE_OPT_LISTS, key) ? VALUE_OPT_LISTS[key] : undefined;
-  const set = list ? new Set(list) : undefined;
-  valueOptSets.set(key, set);
+  if (list === undefined) return undefined;
+  let set = valueOptSets.get(key);
+  if (set === undefined) {
+    set = new Set(list);
+    valueOptSets.set(key, set);
+  }
   return set;
 }
 
