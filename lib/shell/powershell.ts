@@ -237,14 +237,15 @@ const ENV_PATHS: Record<string, (home: string, cwd: string) => string> = {
 /** Expands PowerShell variables it can know; the rest stay as `$name` and mark the word dynamic. */
 function psExpand(w: PsWord, vars: Map<string, string>, home: string, cwd: string): { text: string; dynamic: boolean } {
   // `New-PSDrive -Name B -Root .\build; Remove-Item B:\*`: a drive made on the line is its root.
-  const drive = /^([A-Za-z]):[\\/]?/.exec(w.text);
+  const drive = w.text.charCodeAt(1) === 58 ? /^([A-Za-z]):[\\/]?/.exec(w.text) : null;
   const root = drive?.[1] !== undefined ? vars.get(`drive:${drive[1].toLowerCase()}`) : undefined;
   if (root !== undefined && drive) return { text: `${root.replace(/[\\/]+$/, "")}/${w.text.slice(drive[0].length).replaceAll("\\", "/")}`.replace(/\/+$/, "") || "/", dynamic: false };
   if (w.raw.startsWith("'")) return { text: windowsPath(w.text, home, cwd), dynamic: false };
   let dynamic = false;
   // `"$([Environment]::GetFolderPath('MyDocuments'))"`: a subexpression the line can evaluate.
   const sub = w.raw.startsWith('"') && w.text.includes("$(") ? w.text.replace(/\$\(([^()]*(?:\([^()]*\)[^()]*)*)\)/g, (m, e: string) => psStringExpr(`(${e})`, vars, home, cwd) ?? m) : w.text;
-  const text = sub.replace(/\$\{?(env:)?([A-Za-z_][\w]*)\}?/g, (m, env: string | undefined, name: string) => {
+  // A word with no `$` has no variable to fill in.
+  const text = !sub.includes("$") ? sub : sub.replace(/\$\{?(env:)?([A-Za-z_][\w]*)\}?/g, (m, env: string | undefined, name: string) => {
     const lower = name.toLowerCase();
     if (env === undefined && lower === "home") return home;
     if (env === undefined && lower === "pwd") return cwd;
@@ -465,6 +466,12 @@ export function readPowerShell(src: string, cwd: string, via: string[], host: Wi
 }
 
 /** One pipeline stage: the command(s) it stands for. */
+/** /^['"{]/ by character code. */
+function startsQuotedOrBlock(raw: string): boolean {
+  const c = raw.charCodeAt(0);
+  return c === 39 || c === 34 || c === 123;
+}
+
 function psStatement(wordsIn: PsWord[], vars: Map<string, string>, cwd: string, via: string[], host: WindowsHost, prev: SimpleCommand | undefined): SimpleCommand[] {
   const home = host.home;
   const words = wordsIn.some((w) => w.raw.startsWith("@") && !w.raw.startsWith("@(") && !w.raw.startsWith("@{")) ? wordsIn.flatMap((w) => splatWords(w, vars)) : wordsIn;
@@ -499,14 +506,16 @@ function psStatement(wordsIn: PsWord[], vars: Map<string, string>, cwd: string, 
   // Subexpressions and script blocks run their contents.
   for (const w of each ? words.slice(1).map((x) => (/^\{/.test(x.raw) ? { ...x, raw: x.raw.replace(/\$(?:_|PSItem)(?:\.(?:FullName|Name|PSPath))?\b/g, `'${(listedDir ?? ".").replace(/\/+$/, "")}/*'`) } : x)) : words) {
     // `[void](Remove-Item ~ -Recurse -Force)`: a type cast before a parenthesised pipeline runs it all the same.
-    const m = /^(?:\[[\w.]+(?:\[\])?\]\s*)*[$@]?\((.*)\)$/s.exec(w.raw) ?? /^\{(.*)\}$/s.exec(w.raw);
+    // (Either form ends with its bracket: a word ending otherwise is not tried against them.)
+    const last = w.raw.charCodeAt(w.raw.length - 1);
+    const m = last === 41 ? /^(?:\[[\w.]+(?:\[\])?\]\s*)*[$@]?\((.*)\)$/s.exec(w.raw) : last === 125 ? /^\{(.*)\}$/s.exec(w.raw) : null;
     if (m?.[1] !== undefined && !/^\(\s*(?:Join|Split)-Path\b/i.test(w.raw)) host.powershell(m[1], cwd, "powershell (...)");
   }
   // -WhatIf: PowerShell only says what it would do.
   if (words.some((w) => !w.quoted && /^-whatif(?::\$true)?$/i.test(w.text))) return out;
   // Quoted strings are data; script blocks are read on their own (above).
   // A double-quoted string's `$(...)` runs before the string is used: `iex "& { $(irm URL) }"` runs the download.
-  const line = words.filter((w) => !/^['"{]/.test(w.raw) || (w.raw.startsWith('"') && w.raw.includes("$("))).map((w) => w.raw).join(" ");
+  const line = words.filter((w) => !startsQuotedOrBlock(w.raw) || (w.raw.startsWith('"') && w.raw.includes("$("))).map((w) => w.raw).join(" ");
   // Each scan below needs a literal the line may lack (`]::`, `).`, a download call): tested once, cheaply, first.
   const statics = line.includes("]::");
   const downloads = DOWNLOAD.test(line);
