@@ -140,13 +140,21 @@ export interface Analysis {
   values: string[];
 }
 
+/**
+ * A table's own entry: a program or subcommand named like an Object.prototype member (`constructor`, `toString`)
+ * is not in any table, where a plain index returned the inherited function and the analysis threw.
+ */
+function own<T>(table: Record<string, T>, key: string | undefined): T | undefined {
+  return key !== undefined && Object.hasOwn(table, key) ? table[key] : undefined;
+}
+
 export function aliasKey(program: string, sub: string | undefined): string {
-  return sub !== undefined && ALIASES[`${program} ${sub}`] !== undefined ? `${program} ${sub}` : program;
+  return sub !== undefined && own(ALIASES, `${program} ${sub}`) !== undefined ? `${program} ${sub}` : program;
 }
 
 /** Canonical form(s) of one flag word, for a program (and subcommand). */
 export function canonicalFlags(word: string, program: string, sub: string | undefined): string[] {
-  const table = ALIASES[aliasKey(program, sub)] ?? {};
+  const table = own(ALIASES, aliasKey(program, sub)) ?? {};
   const out: string[] = [];
   const add = (f: string) => {
     for (const c of table[f] ?? [f]) out.push(c);
@@ -227,9 +235,9 @@ export function analyze(cmd: SimpleCommand): Analysis {
   const key = sub !== undefined ? `${program} ${sub}` : program;
   const optsWithValue = valueOpts(key) ?? (sub === undefined ? globalValues : undefined);
   // The alias table and long-option list of this program (and subcommand), looked up once, not per flag word.
-  const table = ALIASES[aliasKey(program, sub)] ?? {};
+  const table = own(ALIASES, aliasKey(program, sub)) ?? {};
   const cluster = !NO_CLUSTER.has(program);
-  const longs = program === "git" ? (sub !== undefined ? GIT_LONG[sub] : undefined) : LONG[program];
+  const longs = program === "git" ? own(GIT_LONG, sub) : own(LONG, program);
   const flags = new Set<string>();
   const positional: string[] = [];
   const positionalDynamic: boolean[] = [];

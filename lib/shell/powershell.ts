@@ -253,7 +253,7 @@ function psExpand(w: PsWord, vars: Map<string, string>, home: string, cwd: strin
     // `$env:X = '.\tmp'; Remove-Item $env:X`: an environment variable set on the line.
     const set = env !== undefined ? vars.get(`env:${lower}`) : undefined;
     if (set !== undefined && set !== DOWNLOADED) return set;
-    if (env !== undefined && ENV_PATHS[lower]) return (ENV_PATHS[lower] as (h: string, c: string) => string)(home, cwd);
+    if (env !== undefined && Object.hasOwn(ENV_PATHS, lower)) return (ENV_PATHS[lower] as (h: string, c: string) => string)(home, cwd);
     const known = env === undefined ? vars.get(lower) : undefined;
     if (known !== undefined) return known;
     dynamic = true;
@@ -342,7 +342,7 @@ export function psStringExpr(raw: string, vars: Map<string, string>, home: strin
     return resolvePath(windowsPath(joined, home), cwd, home);
   }
   const folder = /^\[(?:System\.)?Environment\]::GetFolderPath\(\s*['"]?(?:\[Environment\+SpecialFolder\]::)?(\w+)['"]?\s*\)$/i.exec(e);
-  if (folder?.[1] !== undefined) return SPECIAL_FOLDERS[folder[1].toLowerCase()]?.(home);
+  if (folder?.[1] !== undefined) return Object.hasOwn(SPECIAL_FOLDERS, folder[1].toLowerCase()) ? SPECIAL_FOLDERS[folder[1].toLowerCase()]?.(home) : undefined;
   const resolve = /^(?:Resolve-Path|rvpa|Convert-Path|cvpa|Get-Item|gi)\s+(?:-(?:Path|LiteralPath)\s+)?(\S+)$/i.exec(e);
   if (resolve?.[1] !== undefined) {
     const t = psTokens(resolve[1]).find((x): x is PsWord => typeof x !== "string");
@@ -860,7 +860,7 @@ function cmdExpand(word: string, home: string, cwd: string, vars?: Map<string, s
     const set = vars?.get(name.toLowerCase());
     if (set !== undefined) return set;
     if (bang !== undefined) return m;
-    const f = ENV_PATHS[name.toLowerCase()];
+    const f = Object.hasOwn(ENV_PATHS, name.toLowerCase()) ? ENV_PATHS[name.toLowerCase()] : undefined;
     // `%TEMP%\x` through bash loses its backslash (`%TEMP%x`): a path variable is always followed by a separator.
     const next = word[at + m.length];
     if (f) return f(home, cwd) + (next !== undefined && next !== "\\" && next !== "/" ? "/" : "");

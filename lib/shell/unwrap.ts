@@ -537,7 +537,7 @@ const CODE_FLAGS: Record<string, RegExp> = {
 const INTERPRETERS = new Set(["node", "nodejs", "bun", "perl", "ruby", "php", "deno", "Rscript", "julia"]);
 
 function isInterpreter(p: string): boolean {
-  return (p.startsWith("py") && PYTHON.test(p)) || INTERPRETERS.has(p) || p in CODE_FLAGS;
+  return (p.startsWith("py") && PYTHON.test(p)) || INTERPRETERS.has(p) || Object.hasOwn(CODE_FLAGS, p);
 }
 
 /** Interpreters that run every `-e` given, as one program (`osascript -e 'x' -e 'do shell script ..'`). */
@@ -576,7 +576,7 @@ function interpreterCode(argv: string[], program: string): string | "stdin" | un
     codeFlag = /^-e$/;
   } else if (program === "deno") {
     return argv[1] === "eval" ? argv[argv.length - 1] : undefined;
-  } else if (program in CODE_FLAGS) {
+  } else if (Object.hasOwn(CODE_FLAGS, program)) {
     codeFlag = CODE_FLAGS[program] ?? /^-e$/;
     // osascript -l JavaScript -e ...; Rscript --vanilla -e ...
     valueShort = program === "osascript" ? "l" : "";
