@@ -927,7 +927,8 @@ class Parser implements Unwrapper {
       const w = words[k];
       const first = w?.parts[0];
       if (!w || first?.k !== "lit" || first.quoted) break;
-      const m = ASSIGN.exec(first.v);
+      // (An assignment holds a `=`: the first word of most commands is not tried against the pattern.)
+      const m = first.v.includes("=") ? ASSIGN.exec(first.v) : null;
       if (!m?.[1]) break;
       const valueWord: Word = { parts: [{ ...first, v: first.v.slice(m[0].length) }, ...w.parts.slice(1)], raw: w.raw };
       const fields = this.expand(valueWord, scope, false).fields;
