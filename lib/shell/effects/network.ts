@@ -122,7 +122,7 @@ export function networkEffects(cmd: SimpleCommand, an: Analysis): Effect[] {
   if ((cmd.argv[0] ?? "").startsWith("http") && /^https?:\/\//.test(cmd.argv[0] ?? "")) out.push(effect("remote-code", `runs ${cmd.argv[0]} from the network`));
   // `bunx github:x/tool`, `npx --package=git+https://..`, `pnpm dlx https://..tgz`: a package runner fetching code
   // from a repository or a URL rather than the registry; `deno run https://..`: a module run from a URL.
-  else if (REMOTE_SPEC.test(cmd.argv[0] ?? "") || (PACKAGE_RUNNER.test(p) && cmd.argv.some((w, k) => REMOTE_SPEC.test(w.replace(/^--package=/, "")) && (k === 0 || /^--package=/.test(w) || /^(?:-p|--package|dlx|exec|x|run|--|--spec|--from|--with)$/.test(cmd.argv[k - 1] ?? ""))))) {
+  else if (((cmd.argv[0] ?? "").includes(":") && REMOTE_SPEC.test(cmd.argv[0] ?? "")) || (PACKAGE_RUNNER.test(p) && cmd.argv.some((w, k) => REMOTE_SPEC.test(w.replace(/^--package=/, "")) && (k === 0 || /^--package=/.test(w) || /^(?:-p|--package|dlx|exec|x|run|--|--spec|--from|--with)$/.test(cmd.argv[k - 1] ?? ""))))) {
     out.push(effect("remote-code", `runs a package fetched from ${cmd.argv.find((w) => REMOTE_SPEC.test(w.replace(/^--package=/, ""))) ?? cmd.argv[0]}`));
   } else if (p === "deno" && (cmd.argv[1] === "run" || cmd.argv[1] === "x")) {
     const mod = cmd.argv.slice(2).find((w) => !w.startsWith("-"));
