@@ -63,7 +63,8 @@ function downloads(cmd: SimpleCommand): string[] {
   const a = cmd.argv;
   const out: string[] = [];
   // `wget x.io/a.sh` has no scheme: a host name with a path is a URL to these programs too.
-  const url = a.find((w) => /^https?:\/\//.test(w)) ?? (FETCH_PROGRAMS.has(cmd.program) ? a.slice(1).find((w) => /^[\w-]+(?:\.[\w-]+)*\.[a-z]{2,}(?::\d+)?\/[^\s]*[^/]$/i.test(w)) : undefined);
+  // Only the fetchers' own branches below read the URL: no other command's words are scanned for one.
+  const url = FETCH_PROGRAMS.has(cmd.program) ? (a.find((w) => /^https?:\/\//.test(w)) ?? a.slice(1).find((w) => /^[\w-]+(?:\.[\w-]+)*\.[a-z]{2,}(?::\d+)?\/[^\s]*[^/]$/i.test(w))) : undefined;
   if (cmd.program === "curl") {
     for (let i = 1; i < a.length; i++) {
       const w = a[i] ?? "";
@@ -82,10 +83,10 @@ function downloads(cmd: SimpleCommand): string[] {
     if (k > 0) out.push(a[k + 1] ?? "");
   }
   // `php -r 'copy("https://x/installer", "setup.php");'`, `python -c "urlretrieve('https://x/i.py', 'i.py')"`: code that saves a download.
-  if (/^(?:php|python[0-9.]*|ruby|node|perl)$/.test(cmd.program)) for (const m of a.slice(1).join("\n").slice(0, 1 << 16).matchAll(/\b(?:copy|urlretrieve|download_file|downloadFile)\s*\(\s*['"]https?:\/\/[^'"]{1,500}['"]\s*,\s*['"]([^'"]{1,300})['"]/g)) out.push(m[1] ?? "");
+  if (a.length > 1 && /^(?:php|python[0-9.]*|ruby|node|perl)$/.test(cmd.program)) for (const m of a.slice(1).join("\n").slice(0, 1 << 16).matchAll(/\b(?:copy|urlretrieve|download_file|downloadFile)\s*\(\s*['"]https?:\/\/[^'"]{1,500}['"]\s*,\s*['"]([^'"]{1,300})['"]/g)) out.push(m[1] ?? "");
   // `curl URL > i.sh`, `wget -qO- URL > x`: the download lands where stdout is redirected.
   if (FETCH_PROGRAMS.has(cmd.program) && url) for (const r of cmd.redirects) if ((r.op === ">" || r.op === ">>" || r.op === ">|") && r.fd !== "2") out.push(r.target);
-  return out.filter((f) => f !== "" && f !== "-");
+  return out.length === 0 ? out : out.filter((f) => f !== "" && f !== "-");
 }
 
 const FETCH_PROGRAMS = new Set(["curl", "wget", "http", "xh", "fetch"]);

@@ -65,13 +65,17 @@ const VALUE_OPT_LISTS: Record<string, readonly string[]> = {
   kubectl: ["-n", "--namespace", "--context", "--kubeconfig"],
 };
 
-const valueOptSets = new Map<string, ReadonlySet<string> | undefined>();
+const valueOptSets = new Map<string, ReadonlySet<string>>();
 
 function valueOpts(key: string): ReadonlySet<string> | undefined {
-  if (valueOptSets.has(key)) return valueOptSets.get(key);
+  // Only the listed keys are cached: one entry per program name seen would grow without bound in a sidecar.
   const list = Object.hasOwn(VALUE_OPT_LISTS, key) ? VALUE_OPT_LISTS[key] : undefined;
-  const set = list ? new Set(list) : undefined;
-  valueOptSets.set(key, set);
+  if (list === undefined) return undefined;
+  let set = valueOptSets.get(key);
+  if (set === undefined) {
+    set = new Set(list);
+    valueOptSets.set(key, set);
+  }
   return set;
 }
 
@@ -136,13 +140,21 @@ export interface Analysis {
   values: string[];
 }
 
+/**
+ * A table's own entry: a program or subcommand named like an Object.prototype member (`constructor`, `toString`)
+ * is not in any table, where a plain index returned the inherited function and the analysis threw.
+ */
+function own<T>(table: Record<string, T>, key: string | undefined): T | undefined {
+  return key !== undefined && Object.hasOwn(table, key) ? table[key] : undefined;
+}
+
 export function aliasKey(program: string, sub: string | undefined): string {
-  return sub !== undefined && ALIASES[`${program} ${sub}`] !== undefined ? `${program} ${sub}` : program;
+  return sub !== undefined && own(ALIASES, `${program} ${sub}`) !== undefined ? `${program} ${sub}` : program;
 }
 
 /** Canonical form(s) of one flag word, for a program (and subcommand). */
 export function canonicalFlags(word: string, program: string, sub: string | undefined): string[] {
-  const table = ALIASES[aliasKey(program, sub)] ?? {};
+  const table = own(ALIASES, aliasKey(program, sub)) ?? {};
   const out: string[] = [];
   const add = (f: string) => {
     for (const c of table[f] ?? [f]) out.push(c);
@@ -154,6 +166,46 @@ export function canonicalFlags(word: string, program: string, sub: string | unde
     for (const ch of word.slice(1)) add(`-${ch}`);
   }
   return out;
+}
+
+/** One flag word's canonical forms into `flags`, as canonicalFlags gives them, with no array made per word (analyze runs on every command). */
+function addCanonical(flags: Set<string>, word: string, table: Record<string, string[]>, cluster: boolean): void {
+  if (cluster && !word.startsWith("--") && word !== "-" && isShortCluster(word)) {
+    for (let k = 1; k < word.length; k++) addMapped(flags, `-${word[k]}`, table);
+    return;
+  }
+  const eq = word.indexOf("=");
+  addMapped(flags, eq > 0 && word.startsWith("--") ? word.slice(0, eq) : word, table);
+}
+
+function addMapped(flags: Set<string>, f: string, table: Record<string, string[]>): void {
+  const mapped = table[f];
+  if (mapped === undefined) flags.add(f);
+  else for (const c of mapped) flags.add(c);
+}
+
+/** /^-[A-Za-z0-9]+$/ by character codes. */
+function isShortCluster(w: string): boolean {
+  if (w.length < 2 || w.charCodeAt(0) !== 45) return false;
+  for (let k = 1; k < w.length; k++) {
+    const c = w.charCodeAt(k);
+    if (!((c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122))) return false;
+  }
+  return true;
+}
+
+function isAlnum(c: number): boolean {
+  return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+}
+
+/** /^-\d+$/ by character codes. */
+function isNegativeNumber(w: string): boolean {
+  if (w.length < 2 || w.charCodeAt(0) !== 45) return false;
+  for (let k = 1; k < w.length; k++) {
+    const c = w.charCodeAt(k);
+    if (c < 48 || c > 57) return false;
+  }
+  return true;
 }
 
 const cache = new WeakMap<SimpleCommand, Analysis>();
@@ -183,36 +235,41 @@ export function analyze(cmd: SimpleCommand): Analysis {
   }
   const key = sub !== undefined ? `${program} ${sub}` : program;
   const optsWithValue = valueOpts(key) ?? (sub === undefined ? globalValues : undefined);
+  // The alias table and long-option list of this program (and subcommand), looked up once, not per flag word.
+  const table = own(ALIASES, aliasKey(program, sub)) ?? {};
+  const cluster = !NO_CLUSTER.has(program);
+  const longs = program === "git" ? own(GIT_LONG, sub) : own(LONG, program);
   const flags = new Set<string>();
   const positional: string[] = [];
   const positionalDynamic: boolean[] = [];
   let endOfOptions = false;
   for (; i < a.length; i++) {
     const raw = a[i] ?? "";
-    const w = raw.startsWith("--") ? longOption(raw, program === "git" ? (sub !== undefined ? GIT_LONG[sub] : undefined) : LONG[program]) : raw;
+    const w = raw.startsWith("--") ? longOption(raw, longs) : raw;
     if (!endOfOptions && w === "--") {
       endOfOptions = true;
       flags.add("--");
       continue;
     }
-    if (!endOfOptions && w.startsWith("-") && w !== "-" && !/^-\d+$/.test(w)) {
+    if (!endOfOptions && w.startsWith("-") && w !== "-" && !isNegativeNumber(w)) {
       const eq = w.indexOf("=");
       if (w.startsWith("--") && eq > 0) values.push(w.slice(eq + 1));
       if (optsWithValue?.has(w) && eq < 0) {
-        for (const f of canonicalFlags(w, program, sub)) flags.add(f);
+        addCanonical(flags, w, table, cluster);
         values.push(a[++i] ?? "");
-      } else if (optsWithValue && !w.startsWith("--") && w.length > 2 && !NO_CLUSTER.has(program) && /^-[A-Za-z0-9]/.test(w)) {
+      } else if (optsWithValue && !w.startsWith("--") && w.length > 2 && cluster && isAlnum(w.charCodeAt(1))) {
         // A cluster ends at a value-taking short option, whose value is the rest (`-fbname`: -f, -b name).
         let k = 1;
         for (; k < w.length; k++) {
-          for (const f of canonicalFlags(`-${w[k]}`, program, sub)) flags.add(f);
-          if (optsWithValue.has(`-${w[k]}`)) {
+          const f = `-${w[k]}`;
+          addMapped(flags, f, table);
+          if (optsWithValue.has(f)) {
             const rest = w.slice(k + 1);
             values.push(rest !== "" ? rest : (a[++i] ?? ""));
             break;
           }
         }
-      } else for (const f of canonicalFlags(w, program, sub)) flags.add(f);
+      } else addCanonical(flags, w, table, cluster);
       continue;
     }
     positional.push(w);

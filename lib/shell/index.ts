@@ -176,16 +176,25 @@ export function lineFacts(command: string, ctx: ShellContext): LineFacts {
     const programs = new Set<string>();
     const subs = new Set<string | undefined>();
     const kinds = new Set<string>();
-    let writes = false;
     const extra = lineEffects(parsed.commands);
     for (const cmd of parsed.commands) {
       programs.add(cmd.program);
       subs.add(analyze(cmd).sub);
       for (const e of effectsOf(cmd)) kinds.add(e.kind);
       for (const e of extra.get(cmd) ?? []) kinds.add(e.kind);
-      writes ||= writeTargets(cmd).length > 0;
     }
-    facts = { programs, subs, kinds, writes };
+    // Only a rule with a `writes` condition asks: the write targets are worked out then, once per line.
+    let writes: boolean | undefined;
+    const commands = parsed.commands;
+    facts = {
+      programs,
+      subs,
+      kinds,
+      get writes() {
+        writes ??= commands.some((cmd) => writeTargets(cmd).length > 0);
+        return writes;
+      },
+    };
     factsOfLine.set(parsed, facts);
   }
   return facts;

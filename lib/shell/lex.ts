@@ -40,8 +40,15 @@ export class ShellSyntaxError extends Error {
 const META = new Set([" ", "\t", "\n", ";", "&", "|", "(", ")", "<", ">"]);
 /** Characters a word's plain run stops at, for the cases of readWord to look at. */
 const WORD_SPECIAL = new Set(["\\", "'", '"', "$", "`", "@", "!", "+", "*", "?", "="]);
+/** By character code below 128: 1 for a META character, 2 for a WORD_SPECIAL one (the plain run of readWord stops at either). */
+const STOPS = new Uint8Array(128);
+for (const c of META) STOPS[c.charCodeAt(0)] = 1;
+for (const c of WORD_SPECIAL) STOPS[c.charCodeAt(0)] = 2;
 const NAME_START = /[A-Za-z_]/;
-const NAME_CHAR = /[A-Za-z0-9_]/;
+/** [A-Za-z0-9_] by character code. */
+function isNameChar(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95;
+}
 const SPECIAL_PARAMS = new Set(["@", "*", "#", "?", "$", "!", "-", "0", "1", "2", "3", "4", "5", "6", "7", "8", "9"]);
 
 /** Words a line (and the scripts nested in it) may still lex; shared by every `lex` of one analysis. */
@@ -257,62 +264,67 @@ export function lex(src: string, budget: LexBudget = { words: SHELL_LIMITS.maxWo
     pending.length = 0;
   };
 
+  // The word being read: its parts and the literal text not yet made a part. One pair for the lex, not a
+  // scope and two closures per word (readWord never reads a word inside another).
+  let parts: Part[] = [];
+  let lit = "";
+  const flush = (quoted: boolean) => {
+    if (lit !== "") parts.push({ k: "lit", v: lit, quoted });
+    lit = "";
+  };
+  const readDollar = (quoted: boolean): boolean => {
+    // i at '$'
+    const c1 = src[i + 1] ?? "";
+    // `$((` is arithmetic only when it closes with `))`; `$( (a) | b )` is a substitution of a subshell.
+    const arithEnd = c1 === "(" && src[i + 2] === "(" ? scanBalanced(src, i + 3, "(", ")") : -1;
+    if (arithEnd >= 0 && src[arithEnd] === ")") {
+      const end = arithEnd;
+      flush(quoted);
+      parts.push({ k: "var", name: "((arith))", quoted });
+      // Arithmetic runs the command substitutions inside it: `$(( $(rm -rf ~) + 1 ))`.
+      for (const inner of arithSubs(src.slice(i + 3, end - 1))) parts.push({ k: "sub", src: inner, quoted: true, proc: false });
+      i = src[end] === ")" ? end + 1 : end;
+      return true;
+    }
+    if (c1 === "(") {
+      const end = scanBalanced(src, i + 2, "(", ")");
+      flush(quoted);
+      parts.push({ k: "sub", src: src.slice(i + 2, end - 1), quoted, proc: false });
+      i = end;
+      return true;
+    }
+    if (c1 === "{") {
+      const end = scanBalanced(src, i + 2, "{", "}");
+      const inner = src.slice(i + 2, end - 1);
+      flush(quoted);
+      // ${X:-d} / ${X=d} give a default; ${X:?msg} is X or an error, so it is X here.
+      const m = /^([A-Za-z_][A-Za-z0-9_]*|[@*#?$!0-9-])(?::?([-=?])(.*))?$/s.exec(inner);
+      if (m?.[1] !== undefined) parts.push({ k: "var", name: m[1], ...(m[3] !== undefined && m[2] !== "?" ? { def: m[3] } : {}), ...(m[2] === "=" ? { assign: true } : {}), quoted });
+      else parts.push({ k: "var", name: `{${inner}}`, quoted });
+      i = end;
+      return true;
+    }
+    if (NAME_START.test(c1)) {
+      let j = i + 1;
+      while (j < n && isNameChar(src.charCodeAt(j))) j++;
+      flush(quoted);
+      parts.push({ k: "var", name: src.slice(i + 1, j), quoted });
+      i = j;
+      return true;
+    }
+    if (SPECIAL_PARAMS.has(c1)) {
+      flush(quoted);
+      parts.push({ k: "var", name: c1, quoted });
+      i += 2;
+      return true;
+    }
+    return false;
+  };
+
   const readWord = (): Word => {
     const start = i;
-    const parts: Part[] = [];
-    let lit = "";
-    const flush = (quoted: boolean) => {
-      if (lit !== "") parts.push({ k: "lit", v: lit, quoted });
-      lit = "";
-    };
-    const readDollar = (quoted: boolean): boolean => {
-      // i at '$'
-      const c1 = src[i + 1] ?? "";
-      // `$((` is arithmetic only when it closes with `))`; `$( (a) | b )` is a substitution of a subshell.
-      const arithEnd = c1 === "(" && src[i + 2] === "(" ? scanBalanced(src, i + 3, "(", ")") : -1;
-      if (arithEnd >= 0 && src[arithEnd] === ")") {
-        const end = arithEnd;
-        flush(quoted);
-        parts.push({ k: "var", name: "((arith))", quoted });
-        // Arithmetic runs the command substitutions inside it: `$(( $(rm -rf ~) + 1 ))`.
-        for (const inner of arithSubs(src.slice(i + 3, end - 1))) parts.push({ k: "sub", src: inner, quoted: true, proc: false });
-        i = src[end] === ")" ? end + 1 : end;
-        return true;
-      }
-      if (c1 === "(") {
-        const end = scanBalanced(src, i + 2, "(", ")");
-        flush(quoted);
-        parts.push({ k: "sub", src: src.slice(i + 2, end - 1), quoted, proc: false });
-        i = end;
-        return true;
-      }
-      if (c1 === "{") {
-        const end = scanBalanced(src, i + 2, "{", "}");
-        const inner = src.slice(i + 2, end - 1);
-        flush(quoted);
-        // ${X:-d} / ${X=d} give a default; ${X:?msg} is X or an error, so it is X here.
-        const m = /^([A-Za-z_][A-Za-z0-9_]*|[@*#?$!0-9-])(?::?([-=?])(.*))?$/s.exec(inner);
-        if (m?.[1] !== undefined) parts.push({ k: "var", name: m[1], ...(m[3] !== undefined && m[2] !== "?" ? { def: m[3] } : {}), ...(m[2] === "=" ? { assign: true } : {}), quoted });
-        else parts.push({ k: "var", name: `{${inner}}`, quoted });
-        i = end;
-        return true;
-      }
-      if (NAME_START.test(c1)) {
-        let j = i + 1;
-        while (j < n && NAME_CHAR.test(src[j] ?? "")) j++;
-        flush(quoted);
-        parts.push({ k: "var", name: src.slice(i + 1, j), quoted });
-        i = j;
-        return true;
-      }
-      if (SPECIAL_PARAMS.has(c1)) {
-        flush(quoted);
-        parts.push({ k: "var", name: c1, quoted });
-        i += 2;
-        return true;
-      }
-      return false;
-    };
+    parts = [];
+    lit = "";
 
     if (src[i] === "~") {
       let j = i + 1;
@@ -324,7 +336,8 @@ export function lex(src: string, budget: LexBudget = { words: SHELL_LIMITS.maxWo
     }
     while (i < n) {
       const c = src[i] ?? "";
-      if (META.has(c)) {
+      const code = src.charCodeAt(i);
+      if (code < 128 && STOPS[code] === 1) {
         // Process substitution in the middle of a word (rare) or extglob handled below; else the word ends.
         break;
       }
@@ -414,7 +427,10 @@ export function lex(src: string, budget: LexBudget = { words: SHELL_LIMITS.maxWo
       }
       // A run of plain characters in one slice: one string per run, not one per character.
       let j = i + 1;
-      while (j < n && !META.has(src[j] ?? "") && !WORD_SPECIAL.has(src[j] ?? "")) j++;
+      for (; j < n; j++) {
+        const code = src.charCodeAt(j);
+        if (code < 128 && STOPS[code] !== 0) break;
+      }
       lit += j === i + 1 ? c : src.slice(i, j);
       i = j;
     }
@@ -435,8 +451,10 @@ export function lex(src: string, budget: LexBudget = { words: SHELL_LIMITS.maxWo
     skipBlanks();
     if (i >= n) break;
     const c = src[i] ?? "";
-    const c2 = src.slice(i, i + 2);
-    const c3 = src.slice(i, i + 3);
+    // Operators start with one of these; a word's first character is looked at no further here.
+    const opStart = c === ";" || c === "&" || c === "|" || c === "(" || c === "<" || c === ">";
+    const c2 = opStart ? src.slice(i, i + 2) : "";
+    const c3 = c === ";" ? src.slice(i, i + 3) : "";
     if (c === "\n") {
       push({ t: "op", v: "\n" });
       i++;
@@ -472,14 +490,16 @@ export function lex(src: string, budget: LexBudget = { words: SHELL_LIMITS.maxWo
       continue;
     }
     let fd = "";
-    if (/[0-9]/.test(c)) {
+    const code = c.charCodeAt(0);
+    if (code >= 48 && code <= 57) {
       const m = /^[0-9]+(?=[<>])/.exec(src.slice(i, i + 6));
       if (m) {
         fd = m[0];
         i += fd.length;
       }
     }
-    const r = /^(?:&>>|&>|<<<|<<-|<<|>>|>&|<&|>\||<>|>|<)/.exec(src.slice(i, i + 3));
+    // Only `&`, `<` and `>` (after an fd or not) can begin a redirection operator.
+    const r = fd !== "" || c === "&" || c === "<" || c === ">" ? /^(?:&>>|&>|<<<|<<-|<<|>>|>&|<&|>\||<>|>|<)/.exec(src.slice(i, i + 3)) : null;
     if (r && (fd !== "" || r[0].startsWith("&") || c === "<" || c === ">")) {
       const op = r[0];
       i += op.length;

@@ -1,5 +1,7 @@
 /** @module tests of the shell parser: splitting, unwrapping, variables, cd, substitutions, heredocs, fallback. */
 import { describe, expect, it } from "bun:test";
+import { effectsOf } from "./effects.ts";
+import { analyze } from "./flags.ts";
 import { parseShellLine } from "./parse.ts";
 
 const opts = { cwd: "/home/u/proj", home: "/home/u" };
@@ -85,4 +87,26 @@ describe("parseShellLine", () => {
     // The line itself and 8 nested levels are read; the 9th level's script is not.
     expect(r.commands.filter((c) => c.program === "sh")).toHaveLength(9);
   });
+});
+
+describe("names of Object.prototype members", () => {
+  // Tables keyed by program, subcommand or variable name are plain objects: an inherited member is no entry.
+  const names = Object.getOwnPropertyNames(Object.prototype);
+  const shapes: [string, (n: string) => string, "powershell" | undefined][] = [
+    ["a program", (n) => `${n} -e x; rm -rf ~`, undefined],
+    ["a wrapped program", (n) => `sudo env ${n} x; rm -rf ~`, undefined],
+    ["a git subcommand with a long option", (n) => `git ${n} --forc x; rm -rf ~`, undefined],
+    ["a PowerShell command and environment variable", (n) => `${n} -x y; Remove-Item $env:${n} -Recurse; Remove-Item ~ -Recurse`, "powershell"],
+  ];
+  for (const [what, line, dialect] of shapes) {
+    it(`should read ${what} named like one as any other name, and still see the delete after it`, () => {
+      for (const n of names) {
+        const r = parseShellLine(line(n), { ...opts, ...(dialect ? { dialect } : {}) });
+        expect(r.fallback).toBe(false);
+        const last = r.commands[r.commands.length - 1];
+        expect(last && (last.program === "rm" || last.program === "remove-item") ? last.argv.includes("/home/u") : false).toBe(true);
+        for (const c of r.commands) expect(() => [analyze(c), effectsOf(c)]).not.toThrow();
+      }
+    });
+  }
 });

@@ -116,6 +116,28 @@ interface FunctionDef {
   unbound: boolean;
 }
 
+/**
+ * The text of a word made only of literal parts when expanding it (below) would give exactly that text as one
+ * field: no leading `~` to keep a file of, no `[x]` bracket, no brace expansion, no quoted glob to escape.
+ * Undefined for any other word, which takes the general walk.
+ */
+function plainLiteral(w: Word, split: boolean): string | undefined {
+  const parts = w.parts;
+  if (parts.length === 0) return undefined;
+  let text = "";
+  let quoted = 0;
+  for (const p of parts) {
+    if (p.k !== "lit") return undefined;
+    if (text === "" && p.v.startsWith("~")) return undefined;
+    if (p.quoted) quoted++;
+    else if (split && p.v.includes("[")) return undefined;
+    text += p.v;
+  }
+  if (!split) return text;
+  if (quoted === parts.length) return text.includes("*") || text.includes("?") ? undefined : text;
+  return quoted === 0 && w.raw.includes(",") && w.raw.includes("{") ? undefined : text;
+}
+
 export function basename(p: string): string {
   const i = p.lastIndexOf("/");
   return i < 0 ? p : p.slice(i + 1);
@@ -174,6 +196,9 @@ function listedPaths(cmd: SimpleCommand): string | undefined {
   const filtered = k >= 0 && cmd.argv.slice(k).some((w) => w.startsWith("-") && !["-maxdepth", "-mindepth", "-print", "-print0", "-depth"].includes(w));
   return (starts.length > 0 ? starts : ["."]).map((p) => (filtered ? `${p.replace(/\/+$/, "")}/{}` : p)).join(" ");
 }
+
+/** The `>(...)` ranges of a command that has none (shared, never written). */
+const NO_WRITES: readonly [number, number][] = [];
 
 /** Variables holding a command that git or a shell runs: `GIT_PAGER='rm -rf ~' git log`. */
 const COMMAND_VARS = new Set(["GIT_PAGER", "GIT_EDITOR", "GIT_SSH_COMMAND", "GIT_SSH", "GIT_ASKPASS", "GIT_EXTERNAL_DIFF", "GIT_SEQUENCE_EDITOR", "PAGER", "EDITOR", "VISUAL", "PS4", "PROMPT_COMMAND", "BASH_ENV", "ENV", "LESSOPEN", "MANPAGER"]);
@@ -400,6 +425,9 @@ class Parser implements Unwrapper {
 
   /** Expands a word into fields: quotes removed, variables and literal substitutions filled in, unquoted results split. */
   expand(w: Word, scope: Scope, split = true): { fields: Field[]; subs: string[] } {
+    // Most words are literals (`-rf`, 'a b', "x") with nothing in them to expand, split or escape: one field.
+    const plain = plainLiteral(w, split);
+    if (plain !== undefined) return { fields: [{ text: plain, dynamic: false }], subs: [] };
     // `{rm,-rf,$HOME/.ssh}`: a variable known on the line inside a brace group is its value there.
     if (split && w.raw.includes(",") && w.raw.includes("{") && w.parts.some((p) => p.k === "var") && w.parts.every((p) => (p.k === "lit" && !p.quoted) || p.k === "tilde" || (p.k === "var" && !p.quoted))) {
       const texts = w.parts.map((p) => (p.k === "lit" ? p.v : p.k === "tilde" ? `~${p.user}` : p.k === "var" ? (p.name === "HOME" ? (scope.vars.get("HOME") ?? this.st.home) : scope.vars.get(p.name)) : undefined));
@@ -917,7 +945,8 @@ class Parser implements Unwrapper {
       const w = words[k];
       const first = w?.parts[0];
       if (!w || first?.k !== "lit" || first.quoted) break;
-      const m = ASSIGN.exec(first.v);
+      // (An assignment holds a `=`: the first word of most commands is not tried against the pattern.)
+      const m = first.v.includes("=") ? ASSIGN.exec(first.v) : null;
       if (!m?.[1]) break;
       const valueWord: Word = { parts: [{ ...first, v: first.v.slice(m[0].length) }, ...w.parts.slice(1)], raw: w.raw };
       const fields = this.expand(valueWord, scope, false).fields;
@@ -1092,7 +1121,7 @@ class Parser implements Unwrapper {
     if (envNames.length > 0) setEnv(cmd, envNames.slice(0, MAX_ENV_NAMES));
     if (prev?.some((c) => (c.program === "env" || c.program === "printenv" || c.program === "set") && c.argv.length === 1)) cmd.pipeFrom = "env";
     const subEnd = this.st.out.length;
-    const writes = this.procWrites.splice(pw0);
+    const writes = this.procWrites.length > pw0 ? this.procWrites.splice(pw0) : NO_WRITES;
     // `bash x.sh` after `echo 'rm -rf ~' > x.sh` on the line: the script written is what runs.
     if ((this.written.size > 0 || this.decodedFiles.size > 0) && argv.length > 0) {
       const file = SHELLS.has(program) || program === "source" || program === "." || /^(?:python[0-9.]*|node|perl|ruby|php|bun|deno)$/.test(program) ? argv.slice(1).find((w) => !w.startsWith("-")) : argv[0]?.includes("/") ? argv[0] : undefined;
@@ -1117,7 +1146,9 @@ class Parser implements Unwrapper {
       this.outerEnv = savedEnv;
     }
     {
-      const printed = literalOutput({ ...cmd, redirects: [] }) ?? (cmd.program === "cat" && cmd.argv.length === 1 ? redirects.find((r) => r.body !== undefined)?.body : undefined);
+      // Only echo, printf and cat print literally: no copy of the command is made for any other.
+      const prints = cmd.program === "echo" || cmd.program === "printf" || cmd.program === "cat";
+      const printed = (prints ? literalOutput({ ...cmd, redirects: [] }) : undefined) ?? (cmd.program === "cat" && cmd.argv.length === 1 ? redirects.find((r) => r.body !== undefined)?.body : undefined);
       const out = redirects.find((r) => (r.op === ">" || r.op === ">|" || r.op === ">>") && r.fd !== "2" && r.target.startsWith("/"));
       if (printed !== undefined && out && this.written.size < 64 && WRITTEN_WORTH.test(printed)) {
         this.written.set(out.target, printed);

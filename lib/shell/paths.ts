@@ -3,6 +3,8 @@ import { isStartupFile } from "./startup-files.ts";
 
 /** Normalizes `.`/`..`/`//` of an absolute path without touching the file system (no symlinks: hot path). */
 export function normalizeAbsolute(p: string): string {
+  // Most paths are normalized already: one scan says so, with no split and join.
+  if (p.charCodeAt(0) === 47 && isNormalized(p)) return p;
   const out: string[] = [];
   for (const seg of p.split("/")) {
     if (seg === "" || seg === ".") continue;
@@ -10,6 +12,22 @@ export function normalizeAbsolute(p: string): string {
     else out.push(seg);
   }
   return `/${out.join("/")}`;
+}
+
+/** An absolute path with no empty, `.` or `..` segment and no trailing slash (`/` itself included). */
+function isNormalized(p: string): boolean {
+  const n = p.length;
+  if (n === 1) return true;
+  if (p.charCodeAt(n - 1) === 47) return false;
+  let start = 1;
+  for (let i = 1; i <= n; i++) {
+    if (i < n && p.charCodeAt(i) !== 47) continue;
+    const len = i - start;
+    if (len === 0) return false;
+    if (p.charCodeAt(start) === 46 && (len === 1 || (len === 2 && p.charCodeAt(start + 1) === 46))) return false;
+    start = i + 1;
+  }
+  return true;
 }
 
 /** A relative path with nothing to normalize: no `.`/`..` segment, no empty one. */
@@ -23,7 +41,7 @@ let lastBuilt = "";
 /** Resolves a path argument as the shell and the program would see it. `~user` is left as is (unknowable). */
 export function resolvePath(p: string, cwd: string, home: string): string {
   // `rm -rf "C:\Windows\System32"` from the bash tool (Git Bash), or `C:WindowsSystem32` once bash ate the backslashes.
-  let s = /^[A-Za-z]:(?:$|[\\/]|[^\\/:]+)/.test(p) && !p.includes("://") ? windowsPath(p, home, cwd) : p;
+  let s = p.charCodeAt(1) === 58 && /^[A-Za-z]:(?:$|[\\/]|[^\\/:]+)/.test(p) && !p.includes("://") ? windowsPath(p, home, cwd) : p;
   if (s === "~" || s.startsWith("~/")) s = home + s.slice(1);
   if (s.startsWith("~")) return s;
   if (!s.startsWith("/")) {
@@ -46,7 +64,8 @@ export function resolvePath(p: string, cwd: string, home: string): string {
 
 export function isInside(p: string, root: string): boolean {
   if (root === "/") return true;
-  return p === root || p.startsWith(`${root}/`);
+  // `p.startsWith(root + "/")` without building the string (asked for every path of every effect).
+  return p === root || (p.length > root.length && p.charCodeAt(root.length) === 47 && p.startsWith(root));
 }
 
 /** Directories whose loss is a system-wide disaster, on top of / and the home directory. */

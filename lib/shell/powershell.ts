@@ -58,6 +58,10 @@ function balanced(src: string, start: number): number {
   return src.length;
 }
 
+/** Characters (by code) at which an unquoted run of a PowerShell word stops for the cases of psTokens. */
+const PS_STOPS = new Uint8Array(128);
+for (const c of " \t\r\n;|&'\"`({$@") PS_STOPS[c.charCodeAt(0)] = 1;
+
 /** PowerShell tokens: words and separators. Linear: each character is looked at a bounded number of times. */
 export function psTokens(src: string): (PsWord | string)[] {
   const out: (PsWord | string)[] = [];
@@ -143,8 +147,11 @@ export function psTokens(src: string): (PsWord | string)[] {
             j = k;
             continue;
           }
-          text += src[j];
-          j++;
+          // A run of plain characters in one slice, not a string per character.
+          let k = j + 1;
+          while (k < src.length && src[k] !== '"' && src[k] !== "`" && src[k] !== "$") k++;
+          text += src.slice(j, k);
+          j = k;
         }
         i = j + 1;
         continue;
@@ -161,8 +168,14 @@ export function psTokens(src: string): (PsWord | string)[] {
         i = k;
         continue;
       }
-      text += d;
-      i++;
+      // A run of plain characters in one slice (each character below is looked at by the cases above).
+      let j = i + 1;
+      for (; j < src.length; j++) {
+        const code = src.charCodeAt(j);
+        if (code < 128 && PS_STOPS[code] === 1) break;
+      }
+      text += src.slice(i, j);
+      i = j;
     }
     if (i === start) {
       i++;
@@ -224,14 +237,15 @@ const ENV_PATHS: Record<string, (home: string, cwd: string) => string> = {
 /** Expands PowerShell variables it can know; the rest stay as `$name` and mark the word dynamic. */
 function psExpand(w: PsWord, vars: Map<string, string>, home: string, cwd: string): { text: string; dynamic: boolean } {
   // `New-PSDrive -Name B -Root .\build; Remove-Item B:\*`: a drive made on the line is its root.
-  const drive = /^([A-Za-z]):[\\/]?/.exec(w.text);
+  const drive = w.text.charCodeAt(1) === 58 ? /^([A-Za-z]):[\\/]?/.exec(w.text) : null;
   const root = drive?.[1] !== undefined ? vars.get(`drive:${drive[1].toLowerCase()}`) : undefined;
   if (root !== undefined && drive) return { text: `${root.replace(/[\\/]+$/, "")}/${w.text.slice(drive[0].length).replaceAll("\\", "/")}`.replace(/\/+$/, "") || "/", dynamic: false };
   if (w.raw.startsWith("'")) return { text: windowsPath(w.text, home, cwd), dynamic: false };
   let dynamic = false;
   // `"$([Environment]::GetFolderPath('MyDocuments'))"`: a subexpression the line can evaluate.
   const sub = w.raw.startsWith('"') && w.text.includes("$(") ? w.text.replace(/\$\(([^()]*(?:\([^()]*\)[^()]*)*)\)/g, (m, e: string) => psStringExpr(`(${e})`, vars, home, cwd) ?? m) : w.text;
-  const text = sub.replace(/\$\{?(env:)?([A-Za-z_][\w]*)\}?/g, (m, env: string | undefined, name: string) => {
+  // A word with no `$` has no variable to fill in.
+  const text = !sub.includes("$") ? sub : sub.replace(/\$\{?(env:)?([A-Za-z_][\w]*)\}?/g, (m, env: string | undefined, name: string) => {
     const lower = name.toLowerCase();
     if (env === undefined && lower === "home") return home;
     if (env === undefined && lower === "pwd") return cwd;
@@ -239,7 +253,7 @@ function psExpand(w: PsWord, vars: Map<string, string>, home: string, cwd: strin
     // `$env:X = '.\tmp'; Remove-Item $env:X`: an environment variable set on the line.
     const set = env !== undefined ? vars.get(`env:${lower}`) : undefined;
     if (set !== undefined && set !== DOWNLOADED) return set;
-    if (env !== undefined && ENV_PATHS[lower]) return (ENV_PATHS[lower] as (h: string, c: string) => string)(home, cwd);
+    if (env !== undefined && Object.hasOwn(ENV_PATHS, lower)) return (ENV_PATHS[lower] as (h: string, c: string) => string)(home, cwd);
     const known = env === undefined ? vars.get(lower) : undefined;
     if (known !== undefined) return known;
     dynamic = true;
@@ -328,7 +342,7 @@ export function psStringExpr(raw: string, vars: Map<string, string>, home: strin
     return resolvePath(windowsPath(joined, home), cwd, home);
   }
   const folder = /^\[(?:System\.)?Environment\]::GetFolderPath\(\s*['"]?(?:\[Environment\+SpecialFolder\]::)?(\w+)['"]?\s*\)$/i.exec(e);
-  if (folder?.[1] !== undefined) return SPECIAL_FOLDERS[folder[1].toLowerCase()]?.(home);
+  if (folder?.[1] !== undefined) return Object.hasOwn(SPECIAL_FOLDERS, folder[1].toLowerCase()) ? SPECIAL_FOLDERS[folder[1].toLowerCase()]?.(home) : undefined;
   const resolve = /^(?:Resolve-Path|rvpa|Convert-Path|cvpa|Get-Item|gi)\s+(?:-(?:Path|LiteralPath)\s+)?(\S+)$/i.exec(e);
   if (resolve?.[1] !== undefined) {
     const t = psTokens(resolve[1]).find((x): x is PsWord => typeof x !== "string");
@@ -454,6 +468,12 @@ export function readPowerShell(src: string, cwd: string, via: string[], host: Wi
 }
 
 /** One pipeline stage: the command(s) it stands for. */
+/** /^['"{]/ by character code. */
+function startsQuotedOrBlock(raw: string): boolean {
+  const c = raw.charCodeAt(0);
+  return c === 39 || c === 34 || c === 123;
+}
+
 function psStatement(wordsIn: PsWord[], vars: Map<string, string>, cwd: string, via: string[], host: WindowsHost, prev: SimpleCommand | undefined): SimpleCommand[] {
   const home = host.home;
   const words = wordsIn.some((w) => w.raw.startsWith("@") && !w.raw.startsWith("@(") && !w.raw.startsWith("@{")) ? wordsIn.flatMap((w) => splatWords(w, vars)) : wordsIn;
@@ -488,39 +508,44 @@ function psStatement(wordsIn: PsWord[], vars: Map<string, string>, cwd: string, 
   // Subexpressions and script blocks run their contents.
   for (const w of each ? words.slice(1).map((x) => (/^\{/.test(x.raw) ? { ...x, raw: x.raw.replace(/\$(?:_|PSItem)(?:\.(?:FullName|Name|PSPath))?\b/g, `'${(listedDir ?? ".").replace(/\/+$/, "")}/*'`) } : x)) : words) {
     // `[void](Remove-Item ~ -Recurse -Force)`: a type cast before a parenthesised pipeline runs it all the same.
-    const m = /^(?:\[[\w.]+(?:\[\])?\]\s*)*[$@]?\((.*)\)$/s.exec(w.raw) ?? /^\{(.*)\}$/s.exec(w.raw);
+    // (Either form ends with its bracket: a word ending otherwise is not tried against them.)
+    const last = w.raw.charCodeAt(w.raw.length - 1);
+    const m = last === 41 ? /^(?:\[[\w.]+(?:\[\])?\]\s*)*[$@]?\((.*)\)$/s.exec(w.raw) : last === 125 ? /^\{(.*)\}$/s.exec(w.raw) : null;
     if (m?.[1] !== undefined && !/^\(\s*(?:Join|Split)-Path\b/i.test(w.raw)) host.powershell(m[1], cwd, "powershell (...)");
   }
   // -WhatIf: PowerShell only says what it would do.
   if (words.some((w) => !w.quoted && /^-whatif(?::\$true)?$/i.test(w.text))) return out;
   // Quoted strings are data; script blocks are read on their own (above).
   // A double-quoted string's `$(...)` runs before the string is used: `iex "& { $(irm URL) }"` runs the download.
-  const line = words.filter((w) => !/^['"{]/.test(w.raw) || (w.raw.startsWith('"') && w.raw.includes("$("))).map((w) => w.raw).join(" ");
-  for (const m of line.matchAll(/\[(?:System\.)?IO\.File\]::(?:ReadAll(?:Text|Lines|Bytes)|OpenRead|Copy)\(\s*['"]([^'"]+)['"]/gi)) out.push(simple(["cat", windowsPath(m[1] ?? "", home)], [false, false], cwd, via, true));
+  const line = words.filter((w) => !startsQuotedOrBlock(w.raw) || (w.raw.startsWith('"') && w.raw.includes("$("))).map((w) => w.raw).join(" ");
+  // Each scan below needs a literal the line may lack (`]::`, `).`, a download call): tested once, cheaply, first.
+  const statics = line.includes("]::");
+  const downloads = DOWNLOAD.test(line);
+  if (statics) for (const m of line.matchAll(/\[(?:System\.)?IO\.File\]::(?:ReadAll(?:Text|Lines|Bytes)|OpenRead|Copy)\(\s*['"]([^'"]+)['"]/gi)) out.push(simple(["cat", windowsPath(m[1] ?? "", home)], [false, false], cwd, via, true));
   // `[Environment]::GetEnvironmentVariable('GITHUB_TOKEN')` prints the variable.
-  for (const m of line.matchAll(/\[(?:System\.)?Environment\]::GetEnvironmentVariables?\(\s*(?:['"](\w+)['"])?/gi)) out.push(m[1] ? simple(["echo", `$env:${m[1]}`], [false, true], cwd, via, true) : simple(["env"], [false], cwd, via, true));
+  if (statics) for (const m of line.matchAll(/\[(?:System\.)?Environment\]::GetEnvironmentVariables?\(\s*(?:['"](\w+)['"])?/gi)) out.push(m[1] ? simple(["echo", `$env:${m[1]}`], [false, true], cwd, via, true) : simple(["env"], [false], cwd, via, true));
   // .NET calls: [IO.Directory]::Delete($HOME, $true), [IO.File]::Delete(...).
-  for (const m of line.matchAll(/\[(?:System\.)?IO\.(Directory|File)\]::Delete\(\s*([^,)]+)(,\s*\$true)?/gi)) {
+  if (statics) for (const m of line.matchAll(/\[(?:System\.)?IO\.(Directory|File)\]::Delete\(\s*([^,)]+)(,\s*\$true)?/gi)) {
     const target = psExpand({ text: (m[2] ?? "").replace(/^['"]|['"]$/g, ""), raw: m[2] ?? "", quoted: false }, vars, home, cwd);
     out.push(simple(["rm", ...(m[3] ? ["-r"] : []), target.text], [false, ...(m[3] ? [false] : []), target.dynamic], cwd, via, true));
   }
   // `(Get-Item $HOME).Delete($true)`: the .NET object's own delete, recursive with $true.
-  for (const m of line.matchAll(/\(\s*(?:Get-Item|gi|Get-ChildItem|gci)\s+([^)]+?)\s*\)\.Delete\(\s*(\$true)?/gi)) {
+  if (line.includes(").")) for (const m of line.matchAll(/\(\s*(?:Get-Item|gi|Get-ChildItem|gci)\s+([^)]+?)\s*\)\.Delete\(\s*(\$true)?/gi)) {
     const target = psExpand({ text: (m[1] ?? "").replace(/^['"]|['"]$/g, ""), raw: m[1] ?? "", quoted: false }, vars, home, cwd);
     out.push(simple(["rm", ...(m[2] ? ["-r"] : []), target.text], [false, ...(m[2] ? [false] : []), target.dynamic], cwd, via, true));
   }
   // `[scriptblock]::Create('Remove-Item ~ -Recurse').Invoke()`: the text becomes code that runs.
-  for (const m of line.matchAll(/\[scriptblock\]::Create\(/gi)) {
+  if (statics) for (const m of line.matchAll(/\[scriptblock\]::Create\(/gi)) {
     const open = (m.index ?? 0) + m[0].length - 1;
     const text = psStringExpr(line.slice(open, balanced(line, open)), vars, home, cwd);
     if (text !== undefined) host.powershell(text, cwd, "[scriptblock]::Create");
   }
   // `(New-Object Net.WebClient).DownloadString(URL) | iex`: the text fetched is what the next stage gets.
-  for (const m of line.matchAll(/\.Download(?:String|Data)\(\s*['"]([^'"]+)['"]/gi)) out.push(simple(["invoke-webrequest", m[1] ?? ""], [false, false], cwd, via, true));
+  if (downloads) for (const m of line.matchAll(/\.Download(?:String|Data)\(\s*['"]([^'"]+)['"]/gi)) out.push(simple(["invoke-webrequest", m[1] ?? ""], [false, false], cwd, via, true));
   // `(New-Object Net.WebClient).DownloadFile(URL, 'a.exe')`: a file downloaded, to be run later on the line.
-  for (const m of line.matchAll(/\.DownloadFile\(\s*['"]([^'"]+)['"]\s*,\s*['"]([^'"]+)['"]/gi)) out.push(simple(["invoke-webrequest", m[1] ?? "", "-o", windowsPath(m[2] ?? "", home)], [false, false, false, false], cwd, via, true));
+  if (downloads) for (const m of line.matchAll(/\.DownloadFile\(\s*['"]([^'"]+)['"]\s*,\s*['"]([^'"]+)['"]/gi)) out.push(simple(["invoke-webrequest", m[1] ?? "", "-o", windowsPath(m[2] ?? "", home)], [false, false, false, false], cwd, via, true));
   const tainted = words.some((w) => /^\$\w+$/.test(w.raw) && vars.get(w.raw.slice(1).toLowerCase()) === DOWNLOADED);
-  if ((DOWNLOAD.test(line) && RUNS_TEXT.test(line)) || (tainted && IEX.has(first.text.toLowerCase()))) {
+  if ((downloads && RUNS_TEXT.test(line)) || (tainted && IEX.has(first.text.toLowerCase()))) {
     const fetch = simple(["invoke-webrequest"], [false], cwd, via, true);
     fetch.pipeTo = ["iex"];
     out.push(fetch);
@@ -840,7 +865,7 @@ function cmdExpand(word: string, home: string, cwd: string, vars?: Map<string, s
     const set = vars?.get(name.toLowerCase());
     if (set !== undefined) return set;
     if (bang !== undefined) return m;
-    const f = ENV_PATHS[name.toLowerCase()];
+    const f = Object.hasOwn(ENV_PATHS, name.toLowerCase()) ? ENV_PATHS[name.toLowerCase()] : undefined;
     // `%TEMP%\x` through bash loses its backslash (`%TEMP%x`): a path variable is always followed by a separator.
     const next = word[at + m.length];
     if (f) return f(home, cwd) + (next !== undefined && next !== "\\" && next !== "/" ? "/" : "");

@@ -539,8 +539,10 @@ const CODE_FLAGS: Record<string, RegExp> = {
   qjs: /^(?:-e|--eval)$/, "tsx": /^(?:-e|--eval|-p)$/, "ts-node": /^(?:-e|--eval|-p|--print)$/,
 };
 
+const INTERPRETERS = new Set(["node", "nodejs", "bun", "perl", "ruby", "php", "deno", "Rscript", "julia"]);
+
 function isInterpreter(p: string): boolean {
-  return PYTHON.test(p) || ["node", "nodejs", "bun", "perl", "ruby", "php", "deno", "Rscript", "julia"].includes(p) || p in CODE_FLAGS;
+  return (p.startsWith("py") && PYTHON.test(p)) || INTERPRETERS.has(p) || Object.hasOwn(CODE_FLAGS, p);
 }
 
 /** Interpreters that run every `-e` given, as one program (`osascript -e 'x' -e 'do shell script ..'`). */
@@ -579,7 +581,7 @@ function interpreterCode(argv: string[], program: string): string | "stdin" | un
     codeFlag = /^-e$/;
   } else if (program === "deno") {
     return argv[1] === "eval" ? argv[argv.length - 1] : undefined;
-  } else if (program in CODE_FLAGS) {
+  } else if (Object.hasOwn(CODE_FLAGS, program)) {
     codeFlag = CODE_FLAGS[program] ?? /^-e$/;
     // osascript -l JavaScript -e ...; Rscript --vanilla -e ...
     valueShort = program === "osascript" ? "l" : "";
@@ -1286,10 +1288,12 @@ function runsOther(cmd: SimpleCommand, api: Unwrapper, piped: string | undefined
     const text = k > 0 ? api.writtenText(resolvePath(cmd.argv[k + 1] ?? "", cmd.cwd, api.home)) : undefined;
     if (text !== undefined) for (const r of makeRecipes(text)) api.script(r, cmd.cwd, "make recipe");
   }
-  const code = interpreterCode(cmd.argv, p);
+  // interpreterCode knows only interpreters: any other program (most commands) is not asked.
+  const interpreter = isInterpreter(p);
+  const code = interpreter ? interpreterCode(cmd.argv, p) : undefined;
   // Code from the command line (`node -e '...'`) reads stdin as data, not as code.
-  if ((code === undefined || code !== "stdin") && isInterpreter(p)) cmd.ignoresStdinCode = true;
-  if (code === undefined && isInterpreter(p) && cmd.cwd !== "") {
+  if ((code === undefined || code !== "stdin") && interpreter) cmd.ignoresStdinCode = true;
+  if (code === undefined && interpreter && cmd.cwd !== "") {
     // `cat > /tmp/x.py <<'P' ... P; python3 /tmp/x.py`: a script printed on the line is the code that runs.
     const file = cmd.argv.slice(1).find((w) => !w.startsWith("-"));
     const text = file !== undefined ? api.writtenText(resolvePath(file, cmd.cwd, api.home)) : undefined;

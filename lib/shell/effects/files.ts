@@ -526,7 +526,7 @@ export function fileEffects(cmd: SimpleCommand, an: Analysis): Effect[] {
   }
   // `echo select disk 0 & echo clean | diskpart`: a script fed to diskpart.
   // A literal script that only lists (`"list disk" | diskpart`) changes nothing.
-  const listsOnly = (p === "echo" || p === "printf") && !cmd.dynamic.some(Boolean) && !/\b(?:clean|format|delete|convert|create|assign|remove|extend|shrink|active|inactive|online|offline|attributes|gpt|uniqueid|set)\b/i.test(cmd.argv.slice(1).join(" "));
+  const listsOnly = (p === "echo" || p === "printf") && cmd.pipeTo.includes("diskpart") && !cmd.dynamic.some(Boolean) && !/\b(?:clean|format|delete|convert|create|assign|remove|extend|shrink|active|inactive|online|offline|attributes|gpt|uniqueid|set)\b/i.test(cmd.argv.slice(1).join(" "));
   if (cmd.pipeTo.includes("diskpart") && !listsOnly && (p === "echo" || p === "type" || p === "cat" || p === "printf" || p === "get-content")) out.push(effect("device-write", "feeds a script to diskpart (it can clean, format or delete partitions)"));
   // `cd - && rm -rf *`: everything in a directory the guard cannot know is an unknown target.
   if (cmd.cwd === "") for (const e of out) if (e.kind === "delete" && e.recursive) e.dynamic = e.paths.map((w, k) => (e.dynamic[k] ?? false) || /^(?:\.\/?|\*|\.\/\*|\.\.(?:\/.*)?)$/.test(w));

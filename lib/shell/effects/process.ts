@@ -52,7 +52,7 @@ export function publishEffects(cmd: SimpleCommand, an: Analysis): Effect[] {
     // Only `dotnet nuget push`/`delete` reach a feed; `locals --clear`, `list source`, `add source` stay on this machine.
     const verb = cmd.argv.slice(2).find((w) => !w.startsWith("-")) ?? "";
     if ((verb === "push" || verb === "delete") && !DRY(cmd)) what = `dotnet nuget ${verb}`;
-  } else if (PUBLISH_VERB[p]?.test(cmd.argv.slice(1).find((w) => !w.startsWith("-")) ?? "")) {
+  } else if ((Object.hasOwn(PUBLISH_VERB, p) ? PUBLISH_VERB[p] : undefined)?.test(cmd.argv.slice(1).find((w) => !w.startsWith("-")) ?? "")) {
     if (!DRY(cmd)) what = `${p} ${cmd.argv.slice(1).find((w) => !w.startsWith("-"))}`;
   } else if ((p === "npm" || p === "pnpm") && /^(?:pub|publish|unpublish|deprecate|dist-tag)$/.test(npmSub(cmd.argv) ?? "") && !DRY(cmd)) {
     what = `${p} ${npmSub(cmd.argv)}`;

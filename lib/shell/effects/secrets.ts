@@ -25,7 +25,10 @@ const DATA_EXT = /\.(?:json|ya?ml|toml|env|ini|xml|txt|conf|cfg|properties)$/;
 const NOT_REAL = /(?:^|[-_.])(?:example|sample|template|tmpl|dist|schema|mock|fake|dummy|placeholder)(?:[-_.]|$)/;
 
 function namedCredentialFile(base: string): boolean {
-  if (base.length > 255 || NOT_REAL.test(base)) return false;
+  if (base.length > 255) return false;
+  // Both ways to a true below need one of these: most names are out after two cheap tests.
+  if (!base.includes("kubeconfig") && !DATA_EXT.test(base)) return false;
+  if (NOT_REAL.test(base)) return false;
   // kubeconfig has no extension as often as it has one (`./kubeconfig`, `prod.kubeconfig`).
   if (/^(?:[\w.-]+[-_.])?kubeconfig(?:[-_.][\w-]+)?(?:\.ya?ml)?$/.test(base)) return true;
   return DATA_EXT.test(base) && CREDENTIAL_WORD.test(base.replace(/\.[^.]+$/, ""));
@@ -38,17 +41,16 @@ function namedCredentialFile(base: string): boolean {
  */
 function isSecretName(word: string): boolean {
   // `@.env`, `HEAD:.env`, `if=.env`, `f=@k.yaml`: the name starts after the last separator.
-  let cut = -1;
-  for (const ch of ["/", "@", "=", ":"]) cut = Math.max(cut, word.lastIndexOf(ch));
+  const cut = Math.max(word.lastIndexOf("/"), word.lastIndexOf("@"), word.lastIndexOf("="), word.lastIndexOf(":"));
   const base = word.slice(cut + 1).toLowerCase();
   const slash = word.lastIndexOf("/");
   const parent = slash > 0 ? word.slice(word.lastIndexOf("/", slash - 1) + 1, slash).toLowerCase() : "";
   const grand = slash > 0 ? word.slice(0, slash) : "";
-  if (word.toLowerCase() === "env:") return true;
+  if (word.length === 4 && word.toLowerCase() === "env:") return true;
   // `~/.ssh/config.example`, `credentials.sample`: a template holds no secret.
   if (/\.(?:example|sample|template|tmpl|dist)$/.test(base)) return false;
   // The system's password hashes.
-  if (/^\/etc\/g?shadow-?$|^\/etc\/master\.passwd$/.test(word)) return true;
+  if (word.startsWith("/etc/") && /^\/etc\/g?shadow-?$|^\/etc\/master\.passwd$/.test(word)) return true;
   if (parent === ".ssh") return !base.endsWith(".pub") && !SSH_PUBLIC.has(base);
   if (SECRET_DIRS.has(parent)) return true;
   // The stores themselves, named as directories (`rsync -a ~/.config/gh/ x`, `cp -r ~/.kube x`).
@@ -96,7 +98,7 @@ function globToRegex(glob: string): RegExp {
 
 /** Whether a path word (or a glob) names a secret file or a directory of secrets (~/.ssh). */
 export function isSecretPath(word: string): boolean {
-  const w = word.replace(/\/+$/, "");
+  const w = word.endsWith("/") ? word.replace(/\/+$/, "") : word;
   if (isSecretName(w)) return true;
   if (!/[*?[]/.test(w)) return false;
   const slash = w.lastIndexOf("/");
@@ -133,13 +135,17 @@ const PATTERN_FIRST = new Set(["grep", "egrep", "fgrep", "rg", "ag", "ack", "git
 
 const GIT_READERS = new Set(["show", "cat-file", "log", "diff", "archive", "blame", "grep", "stash", "format-patch", "whatchanged"]);
 
+/** The decryptors below, whose output is judged only when it is not sent to a file. */
+const DECRYPTORS = new Set(["gpg", "gpg2", "sops", "age", "rage", "ansible-vault"]);
+
 /** Commands whose whole purpose is to print a credential: `gh auth token`, `vault kv get`, `pass show`, `env | grep TOKEN`. */
 function secretCommand(cmd: SimpleCommand, an: Analysis): string | undefined {
   const p = cmd.program;
   const a = cmd.argv;
-  const words = a.slice(1).filter((w) => !w.startsWith("-"));
-  const sub = an.sub ?? words[0];
-  const pos = an.sub !== undefined ? an.positional : words.slice(1);
+  // With a subcommand the analysis has both; the operands are gathered only for a program it gave none.
+  const words = an.sub !== undefined ? undefined : a.slice(1).filter((w) => !w.startsWith("-"));
+  const sub = an.sub ?? words?.[0];
+  const pos = an.sub !== undefined ? an.positional : (words ?? []).slice(1);
   if (p === "vault" && (sub === "read" || (sub === "kv" && pos[0] === "get"))) return "prints a Vault secret";
   if (p === "op" && (sub === "read" || (sub === "item" && pos[0] === "get"))) return "prints a 1Password secret";
   if (p === "gh" && an.sub === "auth" && pos[0] === "token") return "prints the GitHub token";
@@ -168,10 +174,11 @@ function secretCommand(cmd: SimpleCommand, an: Analysis): string | undefined {
   if (p === "sqlite3" && a.slice(1).some((w) => /cookies\.sqlite|logins\.json|key4\.db|Login Data|Cookies$/.test(w))) return "dumps a browser's saved logins or cookies";
   if ((p === "gpg" || p === "gpg2") && a.some((w) => /^--export-secret-(?:sub)?keys$/.test(w))) return "exports private keys";
   // Decryptors print the plaintext unless told to write it somewhere: `sops -d f`, `gpg -d f`, `age -d f`, `ansible-vault view f`.
-  const toFile = cmd.redirects.some((r) => (r.op === ">" || r.op === ">>" || r.op === ">|") && r.fd !== "2" && r.target !== "/dev/null");
+  // (The output checks are made for the decryptors only: a new one goes in DECRYPTORS too.)
+  const toFile = DECRYPTORS.has(p) && cmd.redirects.some((r) => (r.op === ">" || r.op === ">>" || r.op === ">|") && r.fd !== "2" && r.target !== "/dev/null");
   // (`-i` is sops's in-place; to age it names the identity.)
-  const outOpt = a.some((w) => w === "-o" || w === "--output" || (w.startsWith("--output=") && w !== "--output=-") || (p === "sops" && (w === "-i" || w === "--in-place")));
-  if (!toFile && !outOpt) {
+  const outOpt = DECRYPTORS.has(p) && a.some((w) => w === "-o" || w === "--output" || (w.startsWith("--output=") && w !== "--output=-") || (p === "sops" && (w === "-i" || w === "--in-place")));
+  if (DECRYPTORS.has(p) && !toFile && !outOpt) {
     if ((p === "gpg" || p === "gpg2") && a.some((w) => w === "-d" || w === "--decrypt")) return "prints decrypted data";
     if (p === "sops" && a.some((w) => w === "-d" || w === "--decrypt" || w === "decrypt")) return "prints a decrypted secrets file";
     if ((p === "age" || p === "rage") && a.some((w) => w === "-d" || w === "--decrypt")) return "prints decrypted data";
