@@ -2,7 +2,7 @@
 import { describe, expect, it } from "bun:test";
 import * as v from "valibot";
 import { type CommandCondition, CommandConditionSchema } from "./command-condition-schema.ts";
-import { compileCommandCondition, lastParseError, MISMATCH, parseShell } from "./index.ts";
+import { compileCommandCondition, FLAG_CACHE_MAX, lastParseError, MISMATCH, parseShell } from "./index.ts";
 
 const ctx = { cwd: "/home/u/proj", projectRoot: "/home/u/proj", home: "/home/u" };
 
@@ -43,6 +43,14 @@ describe("compileCommandCondition", () => {
     expect(why === undefined).toBe(holds);
     // Unexplained (the evaluation's way): the same verdict, and no message on a failure.
     expect(matcher(command, ctx, false)).toBe(holds ? undefined : MISMATCH);
+  });
+
+  it("should judge flags the same after more distinct programs than its flag cache keeps", () => {
+    const matcher = compileCommandCondition({ program: "*", flags: ["--recursive"] });
+    expect(matcher("rm -r x", ctx, false)).toBeUndefined();
+    for (let i = 0; i < FLAG_CACHE_MAX + 10; i++) expect(matcher(`tool${i} -x`, ctx, false)).toBe(MISMATCH);
+    expect(matcher("rm -r x", ctx, false)).toBeUndefined();
+    expect(matcher("rm -f x", ctx, false)).toBe(MISMATCH);
   });
 
   it("should explain why a condition did not hold", () => {

@@ -56,6 +56,8 @@ let lastResult: ParseResult | undefined;
  * (a sidecar held 3 GB after 22 distinct 2 MB lines). The last line alone is always kept: it is one
  * line, and the analysis caps bound its result.
  */
+/** Program and subcommand pairs one condition keeps its canonical flags for. */
+export const FLAG_CACHE_MAX = 256;
 export const PARSE_CACHE = { maxEntries: 64, maxBytes: 8 << 20, maxLine: 16 << 10 } as const;
 interface Recent {
   cwd: string;
@@ -302,6 +304,8 @@ export function compileCommandCondition(cond: CommandCondition, compile: (patter
     if (!f) {
       const canon = (l: string[] | undefined) => (l ?? []).map((w) => canonicalFlags(w, program, sub));
       f = { all: canon(cond.flags), any: canon(cond.anyFlags), not: canon(cond.notFlags) };
+      // A rule for any program meets every name a long-lived sidecar is sent: bounded, started over when full.
+      if (flagCache.size >= FLAG_CACHE_MAX) flagCache.clear();
       flagCache.set(key, f);
     }
     return f;
