@@ -97,6 +97,8 @@ const FRESH7 = "tests/fixtures/corpus/fresh7.json";
 const FRESH8 = "tests/fixtures/corpus/fresh8.json";
 /** git and filesystem deletes in every option spelling, wrapper and path form, beside look-alikes; written before any rule change made for it. */
 const FRESH9 = "tests/fixtures/corpus/fresh9.json";
+/** Code that runs later or elsewhere on the line (scripts written then run, heredoc scripts, task runners written on the line, fork bombs by structure), written before any rule change made for it. */
+const FRESH11 = "tests/fixtures/corpus/fresh11.json";
 const keyOf = (c: { tool?: string; command: string }) => `${c.tool ?? "bash"}\u0000${c.command}`;
 
 describe.each([
@@ -109,6 +111,7 @@ describe.each([
   [FRESH7, [FRESH, FRESH2, FRESH3, FRESH4, FRESH5, FRESH6]],
   [FRESH8, [FRESH, FRESH2, FRESH3, FRESH4, FRESH5, FRESH6, FRESH7]],
   [FRESH9, [FRESH, FRESH2, FRESH3, FRESH4, FRESH5, FRESH6, FRESH7, FRESH8]],
+  [FRESH11, [FRESH, FRESH2, FRESH3, FRESH4, FRESH5, FRESH6, FRESH7, FRESH8, FRESH9]],
 ] as const)("fresh corpus %s", (file, earlier) => {
   const fresh = loadCorpus(file);
 
