@@ -190,8 +190,8 @@ export function lineEffects(commands: readonly SimpleCommand[]): Map<SimpleComma
       const first = c.argv.slice(1).find((w) => !w.startsWith("-"));
       if (first !== undefined && fetchedDirs.some((d) => first.startsWith(`${d}/`))) add(c, effect("remote-code", `runs ${first}, cloned from the network earlier on the line`));
     }
-    if (c.program === "tee" && c.pipeTo.length === 0) {
-      // `curl ... | tee f` writes the download to f.
+    if (c.program === "tee" && c.pipeTo.length === 0 && !c.redirects.some((r) => r.body !== undefined || r.op === "<<<")) {
+      // `curl ... | tee f` writes the download to f (`tee f <<< 'text'` writes the text, read where the file runs).
       for (const w of c.argv.slice(1)) if (!w.startsWith("-")) fetched.add(base(w));
     }
     // `. .env; printenv`, `source .env && echo $DATABASE_URL`: the secrets, loaded, then printed.
@@ -221,7 +221,8 @@ export function lineEffects(commands: readonly SimpleCommand[]): Map<SimpleComma
 /** A producer that never stops writing: `yes`, `seq inf`, `cat /dev/zero`. */
 function endless(c: SimpleCommand): boolean {
   if (c.program === "yes") return true;
-  if (c.program === "seq" || c.program === "jot") return c.argv.slice(1).some((w) => /^[+]?inf(?:inity)?$/i.test(w)) || (c.program === "jot" && c.argv[1] === "0");
+  // `seq 1 1000000000`: a count no run of spawned processes gets through is as good as endless.
+  if (c.program === "seq" || c.program === "jot") return c.argv.slice(1).some((w) => /^[+]?inf(?:inity)?$/i.test(w) || (/^\d+$/.test(w) && w.length >= 7)) || (c.program === "jot" && c.argv[1] === "0");
   return (c.program === "cat" || c.program === "head" && c.argv.length === 2) && c.argv.slice(1).some((w) => /^\/dev\/(?:zero|u?random)$/.test(w));
 }
 
