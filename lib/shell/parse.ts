@@ -330,7 +330,16 @@ class Parser implements Unwrapper {
     this.st.via = [...saved, via];
     this.st.depth++;
     try {
-      read(src, cwd, this.st.via, { home: this.st.home, run: (c) => unwrap(c, this, undefined), powershell: (s2, c2, v2) => this.powershell(s2, c2, v2) });
+      read(src, cwd, this.st.via, {
+        home: this.st.home,
+        run: (c) => unwrap(c, this, undefined),
+        powershell: (s2, c2, v2) => this.powershell(s2, c2, v2),
+        cmdLine: (s2, c2, v2) => this.cmdLine(s2, c2, v2),
+        written: (path) => this.written.get(path),
+        write: (path, text) => {
+          if (this.written.size < 64) this.written.set(path, text);
+        },
+      });
     } finally {
       this.st.depth--;
       this.st.via = saved;

@@ -2,8 +2,8 @@
 import type { SimpleCommand } from "./types.ts";
 import { fallbackCommands, foldCode, scanCode } from "./interp.ts";
 import { limitNote, SHELL_LIMITS, ShellLimitError } from "./limits.ts";
-import { resolvePath } from "./paths.ts";
-import { cmdScript, powershellScript } from "./powershell.ts";
+import { resolvePath, windowsPath } from "./paths.ts";
+import { BATCH_SELF, cmdScript, powershellScript } from "./powershell.ts";
 
 /** What unwrapping needs from the parser: nested script parsing, a place to record commands, and to note a cap. */
 export interface Unwrapper {
@@ -1122,7 +1122,7 @@ function writtenScript(cmd: SimpleCommand, api: Unwrapper): void {
  * `call %0 & %0`) is a fork bomb.
  */
 function batchFile(cmd: SimpleCommand, file: string, text: string, api: Unwrapper): void {
-  if (/%~?[dpnxf]*0\s*(?:\||&)\s*%~?[dpnxf]*0|\bstart\b[^\n]*%~?[dpnxf]*0/i.test(text)) cmd.selfSpawn = true;
+  if (BATCH_SELF.test(text)) cmd.selfSpawn = true;
   for (const line of text.split(/\r?\n/).slice(0, 64)) if (line.trim() !== "" && !/%~?[dpnxf]*0/.test(line)) api.cmdLine(line, cmd.cwd, `${file} (written on this line)`);
 }
 
@@ -1232,6 +1232,10 @@ function runsOther(cmd: SimpleCommand, api: Unwrapper, piped: string | undefined
   }
   if (p === "powershell" || p === "pwsh" || p === "powershell.exe" || p === "pwsh.exe") {
     const script = powershellScript(cmd.argv);
+    // `pwsh -File t.ps1` after `Set-Content t.ps1 '..'` on the line: the script written is what runs.
+    const fileAt = cmd.argv.findIndex((w, k) => k > 0 && /^[-/]f(?:i|il|ile)?$/i.test(w));
+    const written = fileAt > 0 && cmd.cwd !== "" && api.hasWritten() ? api.writtenText(resolvePath(windowsPath(cmd.argv[fileAt + 1] ?? "", api.home), cmd.cwd, api.home)) : undefined;
+    if (written !== undefined) api.powershell(written, cmd.cwd, `${p} -File (written on this line)`);
     if (script !== undefined && script !== "-") api.powershell(script, cmd.cwd, `${p} -Command`);
     else if (script === "-" || cmd.argv.slice(1).includes("-")) {
       // `echo 'Remove-Item ~ -Recurse' | powershell -`, `pwsh -Command - <<< '..'`: the commands come on stdin.
