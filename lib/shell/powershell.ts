@@ -496,6 +496,9 @@ export function readPowerShell(src: string, cwd: string, via: string[], host: Wi
   end(undefined);
 }
 
+/** Function calls per line whose body is read again with the call's arguments. */
+const MAX_CALLS = 64;
+
 /** A script block's text held in a variable (`$sb = { param($x) ... }`), or a function's body (`fn:NAME`). */
 const BLOCK = "\u0000block:";
 
@@ -511,16 +514,21 @@ const ENDLESS_DO = /\bdo\s*\{/gi;
 /** Whether a PowerShell line spawns without bound: an endless loop or a self-calling function whose body starts processes. */
 function spawnsUnbounded(src: string): boolean {
   if (!/start|process|job|&/i.test(src)) return false;
+  // A bounded number of loops and functions, each scanned once to its closing brace: linear in the line.
+  let seen = 0;
   for (const m of src.matchAll(ENDLESS_LOOP)) {
+    if (++seen > 16) break;
     const open = (m.index ?? 0) + m[0].length - 1;
     if (SPAWNS.test(src.slice(open + 1, balanced(src, open) - 1))) return true;
   }
   for (const m of src.matchAll(ENDLESS_DO)) {
+    if (++seen > 32) break;
     const open = (m.index ?? 0) + m[0].length - 1;
     const end = balanced(src, open);
     if (SPAWNS.test(src.slice(open + 1, end - 1)) && /^\s*(?:while\s*\(\s*(?:\$true|1)\s*\)|until\s*\(\s*(?:\$false|0)\s*\))/i.test(src.slice(end, end + 40))) return true;
   }
   for (const m of src.matchAll(/\bfunction\s+([\w-]+)\s*\{/gi)) {
+    if (++seen > 48) break;
     const open = (m.index ?? 0) + m[0].length - 1;
     const body = src.slice(open + 1, balanced(src, open) - 1);
     if (m[1] !== undefined && SPAWNS.test(body) && new RegExp(`(?:^|[\\s;|&{(])${m[1].replace(/[-]/g, "\\-")}(?![\\w-])`, "i").test(body)) return true;
@@ -535,7 +543,7 @@ function spawnsUnbounded(src: string): boolean {
  */
 function bindBlock(block: string, args: PsWord[]): string {
   const pm = /^\s*param\s*\(([^)]*)\)/i.exec(block);
-  const params = pm?.[1] !== undefined ? [...pm[1].matchAll(/\$(\w+)/g)].map((m) => (m[1] ?? "").toLowerCase()) : [];
+  const params = pm?.[1] !== undefined ? [...pm[1].matchAll(/\$(\w+)/g)].slice(0, 16).map((m) => (m[1] ?? "").toLowerCase()) : [];
   let body = pm ? block.slice(pm[0].length) : block;
   const named = new Map<string, string>();
   const positional: string[] = [];
@@ -603,7 +611,8 @@ function runWritten(target: PsWord, vars: Map<string, string>, cwd: string, via:
     return [];
   }
   if (BATCH_SELF.test(text)) {
-    const bomb = simple(["cmd", "/c", target.text], [false, false, false], cwd, via, true);
+    // Named by the file alone: a `cmd /c` record would be read again, and again.
+    const bomb = simple([target.text], [false], cwd, via, true);
     bomb.selfSpawn = true;
     return [bomb];
   }
@@ -631,7 +640,16 @@ function psStatement(wordsIn: PsWord[], vars: Map<string, string>, cwd: string, 
     return [];
   }
   const fnBody = vars.get(`fn:${w0}`);
+  // Each call reads the body again with its arguments, up to a bound per line; past it the body is read as written.
+  const fnCalls = Number(vars.get("calls:") ?? "0");
+  if (fnBody !== undefined && fnCalls >= MAX_CALLS) {
+    // Once, as written (its parameters unknown): the later calls add nothing the analysis can bound.
+    if (!vars.has(`asread:${w0}`)) host.powershell(fnBody.slice(BLOCK.length), cwd, `${words[0]?.text ?? ""} (function, as written)`);
+    vars.set(`asread:${w0}`, "");
+    return [];
+  }
   if (fnBody !== undefined) {
+    vars.set("calls:", String(fnCalls + 1));
     host.powershell(bindBlock(fnBody.slice(BLOCK.length), words.slice(1)), cwd, `${words[0]?.text ?? ""} (function)`);
     return [];
   }
@@ -1145,7 +1163,7 @@ export function readCmd(src: string, cwd: string, via: string[], host: WindowsHo
     const batch = lead !== undefined ? host.written(resolvePath(cmdExpand(lead, home, cwd, vars).text, cwd, home)) : undefined;
     if (batch !== undefined && depth < 4) {
       if (BATCH_SELF.test(batch)) {
-        const bomb = simple(["cmd", "/c", lead ?? ""], [false, false, false], cwd, via, true);
+        const bomb = simple([lead ?? ""], [false], cwd, via, true);
         bomb.selfSpawn = true;
         pipeline.push(bomb);
       } else for (const line of batch.split(/\r?\n/).slice(0, 64)) if (line.trim() !== "") readCmd(line, cwd, via, host, depth + 1);

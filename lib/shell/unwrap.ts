@@ -1132,8 +1132,9 @@ function batchFile(cmd: SimpleCommand, file: string, text: string, api: Unwrappe
  * environment sent) holds for it too.
  */
 function codeChild(cmd: SimpleCommand, code: string, api: Unwrapper, label: string): void {
-  const argv = [cmd.argv[0] ?? cmd.program, code];
-  api.emit(child(cmd, argv, [false, false], label, { synthetic: true, redirects: [] }));
+  const flag = PYTHON.test(cmd.program) ? "-c" : cmd.program === "php" ? "-r" : "-e";
+  const argv = [cmd.argv[0] ?? cmd.program, flag, code];
+  api.emit(child(cmd, argv, [false, false, false], label, { synthetic: true, redirects: [] }));
 }
 
 function runsOther(cmd: SimpleCommand, api: Unwrapper, piped: string | undefined, level: number): boolean {
