@@ -24,7 +24,9 @@ const CALLS: [RegExp, "rmtree" | "remove" | "shell" | "spawn" | "rmsync"][] = [
   [/\b(?:system|exec)\s+(?=qw\s*[({[/])/g, "shell"],
   [/\bdo\s+shell\s+script\s+/gi, "shell"],
   // perl/ruby without parentheses: `system 'rm', '-rf', '/'`, `exec "git reset --hard"`.
-  [/(?<![.>$\w])(?:system|exec)\s+(?=['"])/g, "shell"],
+  [/(?<![.>$\w])(?:system|exec|eval)\s+(?=['"])/g, "shell"],
+  // `eval("...")`, perl `eval '...'`: a string run as code (read again as code, and as a command line).
+  [/(?<![.>$\w])eval\s*\(\s*(?=['"])/g, "shell"],
   [/\b(?:File\.rm_rf!?|FileUtils\.deleteDirectory|FileUtils\.forceDelete|deleteRecursively|removeItem\s*\(\s*atPath:|removeItem\s*\(\s*at:)\s*\(?\s*/g, "rmtree"],
   [/\b(?:File\.rm!?|Files\.delete(?:IfExists)?)\s*\(\s*/g, "remove"],
 ];
@@ -52,6 +54,13 @@ function readString(code: string, i: number): [string, number] | undefined {
     const c = code[j] ?? "";
     if (c === "\\") {
       const e = code[j + 1] ?? "";
+      // `"\x72\x6d -rf ~"`, `"\u0072m"`, `"\162m"`: escapes of the characters they stand for.
+      const esc = /^(?:x([0-9a-fA-F]{2})|u([0-9a-fA-F]{4})|([0-7]{1,3}))/.exec(code.slice(j + 1, j + 6));
+      if (esc && (esc[1] !== undefined || esc[2] !== undefined || esc[3] !== undefined)) {
+        out += String.fromCharCode(parseInt(esc[1] ?? esc[2] ?? esc[3] ?? "0", esc[3] !== undefined ? 8 : 16));
+        j += 1 + esc[0].length;
+        continue;
+      }
       out += e === "n" ? "\n" : e === "t" ? "\t" : e;
       j += 2;
       continue;
@@ -371,7 +380,7 @@ function lit(text: string): string {
 }
 
 /** Words that may build a string from character codes or by reversing or slicing a literal. */
-const CHAR_BUILT = /chr|pack|sprintf|fromCharCode|bytes\s*\(|reverse|strrev|\[\s*-?\d*\s*:/;
+const CHAR_BUILT = /chr|pack|sprintf|fromCharCode|bytes\s*\(|Buffer\.from\(\s*\[|reverse|strrev|\[\s*-?\d*\s*:/;
 const NUMS = String.raw`(\d{1,3}(?:\s*,\s*\d{1,3}){0,511})`;
 const STR = String.raw`(['"])((?:(?!\1)[^\\\n]){0,512})\1`;
 const EMPTY = String.raw`(?:''|"")`;
@@ -387,7 +396,12 @@ const reversed = (s: string) => lit([...s].reverse().join(""));
  */
 function foldBuiltStrings(source: string): string {
   const MAPCHR = String.raw`map\s*(?:\{\s*chr(?:\s*\(?\s*\$_\s*\)?)?\s*\}|chr\s*,)\s*`;
-  return source
+  let code = source;
+  // perl `my @a = (114,109,..); ... map { chr } @a`: the array's numbers where the map reads them.
+  for (const m of code.matchAll(new RegExp(String.raw`\bmy\s+@(\w+)\s*=\s*\(\s*${NUMS}\s*\)`, "g"))) {
+    if (m[1] !== undefined && m[2] !== undefined) code = code.replace(new RegExp(String.raw`(${MAPCHR})@${m[1]}\b`, "g"), `$1(${m[2]})`);
+  }
+  return code
     .replace(new RegExp(String.raw`join\s*\(\s*${EMPTY}\s*,\s*${MAPCHR}\(?${NUMS}\)?\s*\)`, "g"), (_m, n: string) => fromCodes(n))
     .replace(new RegExp(String.raw`join\s+${EMPTY}\s*,\s*${MAPCHR}\(\s*${NUMS}\s*\)`, "g"), (_m, n: string) => fromCodes(n))
     .replace(new RegExp(String.raw`join\s+${EMPTY}\s*,\s*${MAPCHR}${NUMS}`, "g"), (_m, n: string) => fromCodes(n))
@@ -396,6 +410,8 @@ function foldBuiltStrings(source: string): string {
     .replace(new RegExp(String.raw`${EMPTY}\s*\.join\(\s*(?:chr\(\s*\w+\s*\)\s+for\s+\w+\s+in\s+[[(]${NUMS}[\])]|map\(\s*chr\s*,\s*[[(]${NUMS}[\])]\s*\))\s*\)`, "g"), (_m, a: string | undefined, b: string | undefined) => fromCodes(a ?? b ?? ""))
     .replace(new RegExp(String.raw`bytes\(\s*\[${NUMS}\]\s*\)\.decode\(\s*(?:['"][\w-]+['"])?\s*\)`, "g"), (_m, n: string) => fromCodes(n))
     .replace(new RegExp(String.raw`String\.fromCharCode\(\s*(?:\.\.\.\s*\[)?${NUMS}\]?\s*\)`, "g"), (_m, n: string) => fromCodes(n))
+    .replace(new RegExp(String.raw`Buffer\.from\(\s*\[${NUMS}\]\s*\)\.toString\(\s*(?:['"][\w-]+['"])?\s*\)`, "g"), (_m, n: string) => fromCodes(n))
+    .replace(/\bchr\(\s*(\d{1,3})\s*\)/g, (_m, n: string) => fromCodes(n))
     .replace(new RegExp(String.raw`\[${NUMS}\]\.pack\(\s*['"][cCU]\*['"]\s*\)`, "g"), (_m, n: string) => fromCodes(n))
     .replace(new RegExp(String.raw`implode\(\s*(?:${EMPTY}\s*,\s*)?array_map\(\s*['"]chr['"]\s*,\s*\[${NUMS}\]\s*\)\s*\)`, "g"), (_m, n: string) => fromCodes(n))
     .replace(new RegExp(String.raw`${STR}\[::-1\]`, "g"), (_m, _q, s: string) => reversed(s))

@@ -243,6 +243,21 @@ class Parser implements Unwrapper {
       return;
     }
     if (scope.cwd === "") return;
+    // `deno task x` after a deno.json printed on the line: the task's command runs.
+    if (argv[0] === "deno") {
+      const text = this.written.get(resolvePath("deno.json", scope.cwd, this.st.home)) ?? this.written.get(resolvePath("deno.jsonc", scope.cwd, this.st.home));
+      const name = argv.slice(2).find((w) => !w.startsWith("-"));
+      if (text === undefined || name === undefined || argv[1] !== "task") return;
+      try {
+        const tasks: unknown = (JSON.parse(text) as { tasks?: unknown }).tasks;
+        const task: unknown = tasks !== null && typeof tasks === "object" ? (tasks as Record<string, unknown>)[name] : undefined;
+        const line = typeof task === "string" ? task : task !== null && typeof task === "object" ? (task as { command?: unknown }).command : undefined;
+        if (typeof line === "string" && line !== "") this.script(line, scope.cwd, `deno task ${name}`, scope.vars);
+      } catch {
+        // Not JSON: nothing known to run.
+      }
+      return;
+    }
     // A package.json printed on the line is the manifest the package manager reads.
     const manifest = this.written.get(resolvePath("package.json", scope.cwd, this.st.home));
     let written: Record<string, unknown> = {};
@@ -281,11 +296,27 @@ class Parser implements Unwrapper {
     return this.written.get(path);
   }
 
-  /** What `tee FILE.. <<< text` (or a heredoc) puts in each file, appended with `-a`. */
-  private teeWritten(cmd: SimpleCommand, cwd: string): void {
+  /** What a group of literal prints writes into the file its redirection names. */
+  private groupWritten(group: SimpleCommand[], redirs: Token[], scope: Scope): void {
+    if (scope.cwd === "" || group.length === 0 || group.length > 64) return;
+    const texts: string[] = [];
+    for (const c of group) {
+      const t = literalOutput(c);
+      if (t === undefined) return;
+      texts.push(c.program === "echo" && !t.endsWith("\n") ? `${t}\n` : t);
+    }
+    for (const t of redirs) {
+      if (t.t !== "redir" || !(t.r.op === ">" || t.r.op === ">>" || t.r.op === ">|") || t.r.fd === "2" || !t.r.target || this.written.size >= 64) continue;
+      const target = resolveTarget(this.expand(t.r.target, scope, false).fields.map((f) => f.text).join(""), scope.cwd, this.st.home);
+      this.written.set(target, (t.r.op === ">>" ? (this.written.get(target) ?? "") : "") + texts.join(""));
+    }
+  }
+
+  /** What `tee FILE.. <<< text` (or a heredoc, or a literal piped in) puts in each file, appended with `-a`. */
+  private teeWritten(cmd: SimpleCommand, cwd: string, piped: string | undefined): void {
     const r = cmd.redirects.find((x) => x.body !== undefined || x.op === "<<<");
-    if (r === undefined) return;
-    const text = r.body ?? `${r.target}\n`;
+    if (r === undefined && piped === undefined) return;
+    const text = r === undefined ? `${piped ?? ""}\n` : (r.body ?? `${r.target}\n`);
     const append = cmd.argv.slice(1).some((w) => w === "--append" || /^-[a-z]*a/.test(w));
     for (const w of cmd.argv.slice(1)) {
       if (w.startsWith("-") || this.written.size >= 64) continue;
@@ -623,6 +654,8 @@ class Parser implements Unwrapper {
         lastGroup = undefined;
         return;
       }
+      // `{ echo '#!/bin/sh'; echo 'rm -rf ~'; } > x.sh`, `(echo a; echo b) > f`: what the group prints goes to the file.
+      if (words.length === 0 && redirs.length > 0 && lastGroup !== undefined) this.groupWritten(lastGroup, redirs, scope);
       lastGroup = undefined;
       if (words.length === 0 && redirs.length === 0) {
         // `while :; do (:) & done`: a subshell put in the background, forever.
@@ -635,7 +668,9 @@ class Parser implements Unwrapper {
       if (first) {
         if (pendingCond) {
           const p = first.program;
-          if (loops.length > 0) loops[loops.length - 1] = p === "true" || p === ":" || (p === "[" && first.argv.length === 3) || p === "false";
+          // `until [ 0 = 1 ]`: a comparison of two different literals never changes.
+          const fixed = p === "[" && first.argv.length === 5 && !first.dynamic.some(Boolean) && /^(?:=|==|-eq)$/.test(first.argv[2] ?? "") && first.argv[1] !== first.argv[3];
+          if (loops.length > 0) loops[loops.length - 1] = p === "true" || p === ":" || (p === "[" && first.argv.length === 3) || p === "false" || fixed;
           pendingCond = false;
         }
         const spawns = nextOp === "&" || nextOp === "|" || nextOp === "|&" || pipeline.length > 0;
@@ -1081,7 +1116,7 @@ class Parser implements Unwrapper {
       }
     }
     // `npm pkg set scripts.x='rm -rf ~' && npm run x`, a package.json printed on the line then `npm install`: the scripts run.
-    if ((program === "npm" || program === "pnpm" || program === "yarn" || program === "bun") && argv.length > 1) this.packageScripts(argv, scope);
+    if ((program === "npm" || program === "pnpm" || program === "yarn" || program === "bun" || (program === "deno" && this.written.size > 0)) && argv.length > 1) this.packageScripts(argv, scope);
     // `echo 'rm -rf ~' > /tmp/h/pre-commit && git -c core.hooksPath=/tmp/h commit`: a hook written on the line runs.
     if (program === "git" && scope.cwd !== "" && argv.includes("config") && this.hooksDirs.size < 8) {
       const key = argv.findIndex((w) => /^core\.hookspath$/i.test(w));
@@ -1137,7 +1172,7 @@ class Parser implements Unwrapper {
       const printed = literalOutput({ ...cmd, redirects: [] }) ?? (cmd.program === "cat" && cmd.argv.length === 1 ? redirects.find((r) => r.body !== undefined)?.body : undefined);
       const out = redirects.find((r) => (r.op === ">" || r.op === ">|" || r.op === ">>") && r.fd !== "2" && r.target.startsWith("/"));
       // `tee run.sh <<< 'rm -rf ~'`, `tee -a x.sh <<'EOF' .. EOF`: tee writes the literal it reads to each file it names.
-      if (cmd.program === "tee" && scope.cwd !== "") this.teeWritten(cmd, scope.cwd);
+      if (cmd.program === "tee" && scope.cwd !== "") this.teeWritten(cmd, scope.cwd, prevOut);
       if (printed !== undefined && out && this.written.size < 64) {
         // `echo '#!/bin/sh' > x; echo 'rm -rf ~' >> x`: each echo ends its line.
         const prior = out.op === ">>" ? (this.written.get(out.target) ?? "") : "";

@@ -335,6 +335,12 @@ export function psStringExpr(raw: string, vars: Map<string, string>, home: strin
   // `[string]::new(('..').ToCharArray()[-1..-16])`, `[string]::Join('', ..)`: characters joined.
   const made = /^\[string\]::new\((.*)\)$/is.exec(e);
   if (made?.[1] !== undefined) return listItems(made[1], vars, home, cwd, depth)?.join("");
+  const joined = /^\[string\]::Join\(\s*('(?:[^']|'')*'|"[^"`$]*")\s*,\s*(.+)\)$/is.exec(e);
+  if (joined?.[1] !== undefined && joined[2] !== undefined) {
+    const by = psStringExpr(joined[1], vars, home, cwd, depth + 1);
+    const items = listItems(joined[2], vars, home, cwd, depth);
+    return by !== undefined && items !== undefined ? items.join(by) : undefined;
+  }
   const ch = /^(?:\[string\]\s*)?\[char\]\s*(\d{1,5})$/i.exec(e);
   if (ch?.[1] !== undefined) return String.fromCharCode(Number(ch[1]));
   if (/^'(?:[^']|'')*'$/s.test(e)) return e.slice(1, -1).replaceAll("''", "'");
@@ -367,6 +373,9 @@ export function psStringExpr(raw: string, vars: Map<string, string>, home: strin
 function listItems(src: string, vars: Map<string, string>, home: string, cwd: string, depth: number): string[] | undefined {
   let e = src.trim();
   if (/^@?\(.*\)$/s.test(e) && balanced(e, e.indexOf("(")) === e.length) e = e.slice(e.indexOf("(") + 1, -1).trim();
+  // `[char[]](82,101,109)`: the characters of those codes.
+  const codes = /^\[char\[\]\]\s*\(\s*(\d{1,5}(?:\s*,\s*\d{1,5}){0,255})\s*\)$/i.exec(e);
+  if (codes?.[1] !== undefined) return codes[1].split(",").map((n) => String.fromCharCode(Number(n.trim())));
   // `'metI-evomeR'[-1..-11]`, `('..').ToCharArray()[-1..-16]`: characters of a literal picked by a range (reversed when it runs down).
   const range = /^\(?\s*('(?:[^']|'')*')\s*\)?(?:\.ToCharArray\(\))?\[\s*(-?\d{1,4})\s*\.\.\s*(-?\d{1,4})\s*\]$/i.exec(e);
   if (range?.[1] !== undefined) {
@@ -513,7 +522,7 @@ const ENDLESS_DO = /\bdo\s*\{/gi;
 
 /** Whether a PowerShell line spawns without bound: an endless loop or a self-calling function whose body starts processes. */
 function spawnsUnbounded(src: string): boolean {
-  if (!/start|process|job|&/i.test(src)) return false;
+  if (!/start|saps|sajb|process|job|&/i.test(src)) return false;
   // A bounded number of loops and functions, each scanned once to its closing brace: linear in the line.
   let seen = 0;
   for (const m of src.matchAll(ENDLESS_LOOP)) {
@@ -542,7 +551,7 @@ function spawnsUnbounded(src: string): boolean {
  * show stay as they are (unknown).
  */
 function bindBlock(block: string, args: PsWord[]): string {
-  const pm = /^\s*param\s*\(([^)]*)\)/i.exec(block);
+  const pm = /^\s*(?:\[[^\]]*\]\s*)*param\s*\(([^)]*)\)/i.exec(block);
   const params = pm?.[1] !== undefined ? [...pm[1].matchAll(/\$(\w+)/g)].slice(0, 16).map((m) => (m[1] ?? "").toLowerCase()) : [];
   let body = pm ? block.slice(pm[0].length) : block;
   const named = new Map<string, string>();
@@ -636,7 +645,10 @@ function psStatement(wordsIn: PsWord[], vars: Map<string, string>, cwd: string, 
   const w0 = (words[0]?.text ?? "").toLowerCase();
   // `function Clean { param($Path) ... }`: defined, not run; a call runs the body with its arguments bound.
   if ((w0 === "function" || w0 === "filter") && words[1] !== undefined && /^\{[\s\S]*\}$/.test(words[2]?.raw ?? "") && vars.size < 64) {
-    vars.set(`fn:${words[1].text.toLowerCase()}`, BLOCK + (words[2]?.raw ?? "{}").slice(1, -1));
+    // `function f($p) { .. }` declares its parameters in the name's parentheses.
+    const inline = /^([\w-]+)\((.*)\)$/s.exec(words[1].raw);
+    const body = (words[2]?.raw ?? "{}").slice(1, -1);
+    vars.set(`fn:${(inline?.[1] ?? words[1].text).toLowerCase()}`, BLOCK + (inline?.[2] !== undefined ? `param(${inline[2]}) ${body}` : body));
     return [];
   }
   const fnBody = vars.get(`fn:${w0}`);
@@ -650,7 +662,10 @@ function psStatement(wordsIn: PsWord[], vars: Map<string, string>, cwd: string, 
   }
   if (fnBody !== undefined) {
     vars.set("calls:", String(fnCalls + 1));
-    host.powershell(bindBlock(fnBody.slice(BLOCK.length), words.slice(1)), cwd, `${words[0]?.text ?? ""} (function)`);
+    // `$HOME | Nuke`: a filter (or a function reading `$_`) gets what is piped in as `$_`.
+    const piped = prev?.synthetic && prev.program === "echo" ? prev.argv[1] : undefined;
+    const bound = bindBlock(fnBody.slice(BLOCK.length), words.slice(1));
+    host.powershell(piped !== undefined ? bound.replace(/\$(?:_|PSItem)(?![\w.])/gi, () => piped) : bound, cwd, `${words[0]?.text ?? ""} (function)`);
     return [];
   }
   // `& { param($d) ... } $HOME`, `& $sb C:\`: a script block called with arguments.
@@ -689,6 +704,9 @@ function psStatement(wordsIn: PsWord[], vars: Map<string, string>, cwd: string, 
     const name = commandNamed(callee) ?? psStringExpr(callee, vars, home, cwd);
     if (name !== undefined && /^[\w.-]+$/.test(name)) return psStatement([{ text: name, raw: name, quoted: false }, ...words.slice(at + 1)], vars, cwd, via, host, prev);
   }
+  // `& "$([char]82)emove-Item" ~`: a double-quoted name whose subexpressions the line can evaluate.
+  const quotedName = words[at]?.raw.startsWith('"') && words[at]?.text.includes("$(") ? psStringExpr(words[at]?.raw ?? "", vars, home, cwd) : undefined;
+  if (quotedName !== undefined && /^[\w.-]+$/.test(quotedName) && words.length > at + 1) return psStatement([{ text: quotedName, raw: quotedName, quoted: false }, ...words.slice(at + 1)], vars, cwd, via, host, prev);
   if ((words[0]?.raw === "&" || words[0]?.raw === ".") && words.length > 1 && !/^[{(]/.test(words[1]?.raw ?? "")) {
     const target = words[1] as PsWord;
     if (!target.raw.startsWith("$")) return psStatement(words.slice(1), vars, cwd, via, host, prev);

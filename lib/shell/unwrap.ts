@@ -592,7 +592,7 @@ function interpreterCode(argv: string[], program: string): string | "stdin" | un
       i++;
       continue;
     }
-    if (a === "-") return "stdin";
+    if (a === "-" || /^\/(?:dev\/stdin|dev\/fd\/0|proc\/self\/fd\/0)$/.test(a)) return "stdin";
     if (!a.startsWith("-")) return undefined;
   }
   return "stdin";
@@ -1050,6 +1050,34 @@ function launcherScript(a: string[], p: string): string | undefined {
 
 const EDITORS = new Set(["vim", "vi", "nvim", "ex", "view", "gvim", "vimdiff", "nvi", "elvis"]);
 
+/** The files each task runner reads when none is named, in the order it looks for them. */
+const TASK_FILES: Record<string, string[]> = {
+  make: ["GNUmakefile", "makefile", "Makefile"],
+  just: ["justfile", "Justfile", ".justfile"],
+  rake: ["Rakefile", "rakefile", "Rakefile.rb", "rakefile.rb"],
+  task: ["Taskfile.yml", "taskfile.yml", "Taskfile.yaml", "taskfile.yaml"],
+};
+
+/** A Rakefile's shell commands: `sh "..."`, `sh '...'`, `system("...")` and backquotes. */
+function rakeCommands(text: string): string[] {
+  return [...text.matchAll(/\b(?:sh|system)\s*\(?\s*(["'])((?:(?!\1)[^\\\n]|\\.)*)\1|`([^`\n]+)`/g)].map((m) => m[2] ?? m[3] ?? "").filter((x) => x !== "");
+}
+
+/** A Taskfile's commands: the items under `cmds:` (`- rm -rf x`, `- cmd: rm -rf x`). */
+function taskfileCommands(text: string): string[] {
+  const out: string[] = [];
+  let inCmds = false;
+  for (const line of text.split("\n")) {
+    if (/^\s*cmds\s*:\s*$/.test(line)) inCmds = true;
+    else if (inCmds) {
+      const m = /^\s*-\s+(?:cmd\s*:\s*)?(.+)$/.exec(line);
+      if (m?.[1] !== undefined) out.push(m[1].trim().replace(/^(["'])(.*)\1$/, "$2"));
+      else if (/^\s*\w[\w-]*\s*:/.test(line)) inCmds = false;
+    }
+  }
+  return out;
+}
+
 /** The recipe lines of justfile text: its indented lines, without the `@`/`-` prefixes. */
 function justRecipes(text: string): string[] {
   const out: string[] = [];
@@ -1339,20 +1367,25 @@ function runsOther(cmd: SimpleCommand, api: Unwrapper, piped: string | undefined
     if (i < cmd.argv.length) api.script(cmd.argv.slice(i).join(" "), cmd.cwd, "watch");
     return false;
   }
-  if ((p === "make" || p === "gmake" || p === "just") && cmd.cwd !== "") {
-    // `printf 'x:\n\trm -rf ~' > /tmp/Mk && make -f /tmp/Mk`, `cat > Makefile <<EOF .. EOF; make x`, `printf .. > justfile && just x`:
-    // a makefile or justfile printed on the line (given with -f, or the one the tool looks for in its directory), its recipes run.
+  if ((p === "make" || p === "gmake" || p === "just" || p === "rake" || p === "task" || p === "go-task") && cmd.cwd !== "" && api.hasWritten()) {
+    // `printf 'x:\n\trm -rf ~' > /tmp/Mk && make -f /tmp/Mk`, `cat > Makefile <<EOF .. EOF; make x`, `printf .. > justfile && just x`,
+    // a Rakefile's `sh "..."`, a Taskfile's `cmds:`: a task file printed on the line (given with -f, or the one the tool looks
+    // for in its directory), its commands run.
     const a = cmd.argv;
-    const k = a.findIndex((w) => w === "-f" || w === "--file" || w === "--makefile" || w === "--justfile");
-    const dirAt = a.findIndex((w) => w === "-C" || w === "--directory" || w === "--working-directory" || w === "-d");
+    const k = a.findIndex((w) => w === "-f" || w === "--file" || w === "--makefile" || w === "--justfile" || w === "--rakefile" || w === "--taskfile" || (p === "task" && w === "-t"));
+    const attached = a.find((w) => /^--(?:file|makefile|justfile|rakefile|taskfile)=./.test(w) || (/^-f./.test(w) && p !== "task"));
+    const dirAt = a.findIndex((w) => w === "-C" || w === "--directory" || w === "--working-directory" || w === "-d" || w === "--dir");
     const dir = dirAt > 0 ? resolvePath(a[dirAt + 1] ?? ".", cmd.cwd, api.home) : cmd.cwd;
-    const names = p === "just" ? ["justfile", "Justfile", ".justfile"] : ["GNUmakefile", "makefile", "Makefile"];
-    const files = k > 0 ? [resolvePath(a[k + 1] ?? "", cmd.cwd, api.home)] : names.map((n) => resolvePath(n, dir, api.home));
+    const names = TASK_FILES[p === "gmake" ? "make" : p === "go-task" ? "task" : p] ?? [];
+    const given = k > 0 ? a[k + 1] : attached?.replace(/^--\w+=|^-f/, "");
+    const files = given !== undefined ? [resolvePath(given, cmd.cwd, api.home)] : names.map((n) => resolvePath(n, dir, api.home));
     const text = files.map((f) => api.writtenText(f)).find((t) => t !== undefined);
-    const dry = p !== "just" && a.slice(1).some((w) => /^-[a-zA-Z]*n[a-zA-Z]*$/.test(w) && !w.startsWith("--") || w === "--dry-run" || w === "--just-print" || w === "--recon");
+    const dry = (p === "make" || p === "gmake") && a.slice(1).some((w) => (/^-[a-zA-Z]*n[a-zA-Z]*$/.test(w) && !w.startsWith("--")) || w === "--dry-run" || w === "--just-print" || w === "--recon");
     if (text !== undefined) cmd.recipesRead = true;
-    if (text !== undefined && !dry) for (const r of p === "just" ? justRecipes(text) : makeRecipes(text)) api.script(r, cmd.cwd, `${p} recipe`);
+    const lines = text === undefined || dry ? [] : p === "just" ? justRecipes(text) : p === "rake" ? rakeCommands(text) : p === "task" || p === "go-task" ? taskfileCommands(text) : makeRecipes(text);
+    for (const r of lines.slice(0, 64)) api.script(r, cmd.cwd, `${p} recipe`);
   }
+
   const code = interpreterCode(cmd.argv, p);
   // Code from the command line (`node -e '...'`) reads stdin as data, not as code.
   if ((code === undefined || code !== "stdin") && isInterpreter(p)) cmd.ignoresStdinCode = true;
