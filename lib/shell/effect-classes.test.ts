@@ -1331,4 +1331,10 @@ describe("effectsOf on the fresh9 classes (each must-stop shape beside a look-al
     ["filter Show { Write-Output $_ }; $HOME | Show", []],
     ["for(;;){ saps cmd }", ["spawn-unbounded"]],
   ], psKinds, " (PowerShell)");
+  derives("fresh11: a tee fed by a program writes what cannot be known (as a download); a read of an endless producer never ends its loop", [
+    ["python3 gen.py | tee x.sh && sh x.sh", ["remote-code"]],
+    ["echo 'npm test' | tee x.sh && sh x.sh", []],
+    ["yes | while read -r l; do sleep 99 & done", ["spawn-unbounded"]],
+    ["cat urls.txt | while read -r u; do curl -s \"$u\" & done; wait", []],
+  ]);
 });

@@ -130,10 +130,13 @@ export function lineEffects(commands: readonly SimpleCommand[]): Map<SimpleComma
   /** A secret file was sourced into the shell (`source .env`, `set -a; . ./.env.local`): any variable after it may be one of its secrets. */
   let secretsSourced = false;
   let prev: SimpleCommand | undefined;
-  /** The command piping into this one fetches (`curl URL | tee f`): what a tee writes then is the download. */
-  let fedByFetch = false;
+  /**
+   * A program's output is piped into this one (`curl URL | tee f`, `gen | tee f`): what a tee writes then is as good as a
+   * download. A literal print piped in (`echo 'npm test' | tee f`) is known text, read where the file runs.
+   */
+  let fedByPipe = false;
   for (const c of commands) {
-    fedByFetch = prev !== undefined && prev.pipeTo[0] === c.program && (FETCH_PROGRAMS.has(prev.program) || prev.program === "invoke-webrequest" || prev.program === "aria2c");
+    fedByPipe = prev !== undefined && prev.pipeTo.includes(c.program) && !(prev.program === "echo" || prev.program === "printf" || (prev.program === "cat" && prev.argv.length === 1));
     // `docker compose config | grep -i password`: a dump of resolved configuration (the .env's values put in), searched for its secrets.
     if (prev !== undefined && prev.pipeTo[0] === c.program && (c.program === "grep" || c.program === "egrep" || c.program === "rg") && configDump(prev) && c.argv.slice(1).some((w) => !w.startsWith("-") && SECRET_WORD.test(w))) {
       add(c, effect("secret-read", `${c.program} picks secrets out of ${prev.program}'s resolved configuration`));
@@ -193,7 +196,7 @@ export function lineEffects(commands: readonly SimpleCommand[]): Map<SimpleComma
       const first = c.argv.slice(1).find((w) => !w.startsWith("-"));
       if (first !== undefined && fetchedDirs.some((d) => first.startsWith(`${d}/`))) add(c, effect("remote-code", `runs ${first}, cloned from the network earlier on the line`));
     }
-    if (c.program === "tee" && c.pipeTo.length === 0 && fedByFetch && !c.redirects.some((r) => r.body !== undefined || r.op === "<<<")) {
+    if (c.program === "tee" && c.pipeTo.length === 0 && fedByPipe && !c.redirects.some((r) => r.body !== undefined || r.op === "<<<")) {
       // `curl ... | tee f` writes the download to f (`tee f <<< 'text'` writes the text, read where the file runs).
       for (const w of c.argv.slice(1)) if (!w.startsWith("-")) fetched.add(base(w));
     }

@@ -670,7 +670,9 @@ class Parser implements Unwrapper {
           const p = first.program;
           // `until [ 0 = 1 ]`: a comparison of two different literals never changes.
           const fixed = p === "[" && first.argv.length === 5 && !first.dynamic.some(Boolean) && /^(?:=|==|-eq)$/.test(first.argv[2] ?? "") && first.argv[1] !== first.argv[3];
-          if (loops.length > 0) loops[loops.length - 1] = p === "true" || p === ":" || (p === "[" && first.argv.length === 3) || p === "false" || fixed;
+          // `yes | while read -r l; do ... & done`: a read of an endless producer never ends the loop.
+          const fedForever = p === "read" && pipeline.some((st) => st.some((c) => c.program === "yes" || (c.program === "seq" && c.argv.some((w) => /^[+]?inf/i.test(w))) || (c.program === "cat" && /^\/dev\/(?:zero|u?random)$/.test(c.argv[1] ?? ""))));
+          if (loops.length > 0) loops[loops.length - 1] = p === "true" || p === ":" || (p === "[" && first.argv.length === 3) || p === "false" || fixed || fedForever;
           pendingCond = false;
         }
         const spawns = nextOp === "&" || nextOp === "|" || nextOp === "|&" || pipeline.length > 0;
