@@ -1337,4 +1337,10 @@ describe("effectsOf on the fresh9 classes (each must-stop shape beside a look-al
     ["yes | while read -r l; do sleep 99 & done", ["spawn-unbounded"]],
     ["cat urls.txt | while read -r u; do curl -s \"$u\" & done; wait", []],
   ]);
+  derives("fresh11: a PowerShell function never called is judged as written, as a shell function is; a call through an alias binds it", [
+    ["function x { Remove-Item ~ -Recurse -Force }", ["delete -r /home/user"]],
+    ["function x { Get-ChildItem . }", []],
+    ["function Clean { Remove-Item -Recurse -Force $args[0] }; Set-Alias c Clean; c .\\build", ["delete -r ./build"]],
+    ["function Clean { Remove-Item -Recurse -Force $args[0] }; Set-Alias c Clean; c $HOME", ["delete -r /home/user"]],
+  ], psKinds, " (PowerShell)");
 });

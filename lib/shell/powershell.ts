@@ -503,6 +503,8 @@ export function readPowerShell(src: string, cwd: string, via: string[], host: Wi
     stage.push(t);
   }
   end(undefined);
+  // A function defined and never called on the line is judged as written (its parameters unknown), as a shell function is.
+  for (const [key, body] of vars) if (key.startsWith("fn:") && !vars.has(`called:${key.slice(3)}`)) host.powershell(body.slice(BLOCK.length), cwd, `function ${key.slice(3)} (as written)`);
 }
 
 /** Function calls per line whose body is read again with the call's arguments. */
@@ -651,13 +653,15 @@ function psStatement(wordsIn: PsWord[], vars: Map<string, string>, cwd: string, 
     vars.set(`fn:${(inline?.[1] ?? words[1].text).toLowerCase()}`, BLOCK + (inline?.[2] !== undefined ? `param(${inline[2]}) ${body}` : body));
     return [];
   }
-  const fnBody = vars.get(`fn:${w0}`);
+  const fnName = vars.get(`alias:${w0}`) ?? w0;
+  const fnBody = vars.get(`fn:${fnName}`);
+  if (fnBody !== undefined) vars.set(`called:${fnName}`, "");
   // Each call reads the body again with its arguments, up to a bound per line; past it the body is read as written.
   const fnCalls = Number(vars.get("calls:") ?? "0");
   if (fnBody !== undefined && fnCalls >= MAX_CALLS) {
     // Once, as written (its parameters unknown): the later calls add nothing the analysis can bound.
-    if (!vars.has(`asread:${w0}`)) host.powershell(fnBody.slice(BLOCK.length), cwd, `${words[0]?.text ?? ""} (function, as written)`);
-    vars.set(`asread:${w0}`, "");
+    if (!vars.has(`asread:${fnName}`)) host.powershell(fnBody.slice(BLOCK.length), cwd, `${words[0]?.text ?? ""} (function, as written)`);
+    vars.set(`asread:${fnName}`, "");
     return [];
   }
   if (fnBody !== undefined) {
