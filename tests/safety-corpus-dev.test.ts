@@ -99,6 +99,8 @@ const FRESH8 = "tests/fixtures/corpus/fresh8.json";
 const FRESH9 = "tests/fixtures/corpus/fresh9.json";
 /** The machine itself (devices, permissions, system state) on bash, PowerShell and cmd, beside look-alikes; written before any rule change made for it. */
 const FRESH12 = "tests/fixtures/corpus/fresh12.json";
+/** Code that runs later or elsewhere on the line (scripts written then run, heredoc scripts, task runners written on the line, fork bombs by structure), written before any rule change made for it. */
+const FRESH11 = "tests/fixtures/corpus/fresh11.json";
 const keyOf = (c: { tool?: string; command: string }) => `${c.tool ?? "bash"}\u0000${c.command}`;
 
 describe.each([
@@ -112,6 +114,7 @@ describe.each([
   [FRESH8, [FRESH, FRESH2, FRESH3, FRESH4, FRESH5, FRESH6, FRESH7]],
   [FRESH9, [FRESH, FRESH2, FRESH3, FRESH4, FRESH5, FRESH6, FRESH7, FRESH8]],
   [FRESH12, [FRESH, FRESH2, FRESH3, FRESH4, FRESH5, FRESH6, FRESH7, FRESH8, FRESH9]],
+  [FRESH11, [FRESH, FRESH2, FRESH3, FRESH4, FRESH5, FRESH6, FRESH7, FRESH8, FRESH9]],
 ] as const)("fresh corpus %s", (file, earlier) => {
   const fresh = loadCorpus(file);
 

@@ -139,11 +139,17 @@ export function lineEffects(commands: readonly SimpleCommand[]): Map<SimpleComma
   let prev: SimpleCommand | undefined;
   /** The last command piped into xargs or parallel: what the commands they run are given. */
   let feeder: SimpleCommand | undefined;
+  /**
+   * A program's output is piped into this one (`curl URL | tee f`, `gen | tee f`): what a tee writes then is as good as a
+   * download. A literal print piped in (`echo 'npm test' | tee f`) is known text, read where the file runs.
+   */
+  let fedByPipe = false;
   for (const c of commands) {
     // `ps -e | xargs kill -9`, `Get-Process | Stop-Process`: what the producer lists is what the consumer acts on.
     const producer = c.stdinArgs ? feeder : prev !== undefined && prev.pipeTo[0] === c.program ? prev : undefined;
     if (producer !== undefined) for (const e of pipedMachineEffects(producer, c)) add(c, e);
     if (c.pipeTo[0] === "xargs" || c.pipeTo[0] === "parallel") feeder = c;
+    fedByPipe = prev !== undefined && prev.pipeTo.includes(c.program) && !(prev.program === "echo" || prev.program === "printf" || (prev.program === "cat" && prev.argv.length === 1));
     // `docker compose config | grep -i password`: a dump of resolved configuration (the .env's values put in), searched for its secrets.
     if (prev !== undefined && prev.pipeTo[0] === c.program && (c.program === "grep" || c.program === "egrep" || c.program === "rg") && configDump(prev) && c.argv.slice(1).some((w) => !w.startsWith("-") && SECRET_WORD.test(w))) {
       add(c, effect("secret-read", `${c.program} picks secrets out of ${prev.program}'s resolved configuration`));
@@ -203,8 +209,8 @@ export function lineEffects(commands: readonly SimpleCommand[]): Map<SimpleComma
       const first = c.argv.slice(1).find((w) => !w.startsWith("-"));
       if (first !== undefined && fetchedDirs.some((d) => first.startsWith(`${d}/`))) add(c, effect("remote-code", `runs ${first}, cloned from the network earlier on the line`));
     }
-    if (c.program === "tee" && c.pipeTo.length === 0) {
-      // `curl ... | tee f` writes the download to f.
+    if (c.program === "tee" && c.pipeTo.length === 0 && fedByPipe && !c.redirects.some((r) => r.body !== undefined || r.op === "<<<")) {
+      // `curl ... | tee f` writes the download to f (`tee f <<< 'text'` writes the text, read where the file runs).
       for (const w of c.argv.slice(1)) if (!w.startsWith("-")) fetched.add(base(w));
     }
     // `. .env; printenv`, `source .env && echo $DATABASE_URL`: the secrets, loaded, then printed.
@@ -236,7 +242,8 @@ export function lineEffects(commands: readonly SimpleCommand[]): Map<SimpleComma
 /** A producer that never stops writing: `yes`, `seq inf`, `cat /dev/zero`. */
 function endless(c: SimpleCommand): boolean {
   if (c.program === "yes") return true;
-  if (c.program === "seq" || c.program === "jot") return c.argv.slice(1).some((w) => /^[+]?inf(?:inity)?$/i.test(w)) || (c.program === "jot" && c.argv[1] === "0");
+  // `seq 1 1000000000`: a count no run of spawned processes gets through is as good as endless.
+  if (c.program === "seq" || c.program === "jot") return c.argv.slice(1).some((w) => /^[+]?inf(?:inity)?$/i.test(w) || (/^\d+$/.test(w) && w.length >= 7)) || (c.program === "jot" && c.argv[1] === "0");
   return (c.program === "cat" || c.program === "head" && c.argv.length === 2) && c.argv.slice(1).some((w) => /^\/dev\/(?:zero|u?random)$/.test(w));
 }
 

@@ -24,7 +24,9 @@ const CALLS: [RegExp, "rmtree" | "remove" | "shell" | "spawn" | "rmsync"][] = [
   [/\b(?:system|exec)\s+(?=qw\s*[({[/])/g, "shell"],
   [/\bdo\s+shell\s+script\s+/gi, "shell"],
   // perl/ruby without parentheses: `system 'rm', '-rf', '/'`, `exec "git reset --hard"`.
-  [/(?<![.>$\w])(?:system|exec)\s+(?=['"])/g, "shell"],
+  [/(?<![.>$\w])(?:system|exec|eval)\s+(?=['"])/g, "shell"],
+  // `eval("...")`, perl `eval '...'`: a string run as code (read again as code, and as a command line).
+  [/(?<![.>$\w])eval\s*\(\s*(?=['"])/g, "shell"],
   [/\b(?:File\.rm_rf!?|FileUtils\.deleteDirectory|FileUtils\.forceDelete|deleteRecursively|removeItem\s*\(\s*atPath:|removeItem\s*\(\s*at:)\s*\(?\s*/g, "rmtree"],
   [/\b(?:File\.rm!?|Files\.delete(?:IfExists)?)\s*\(\s*/g, "remove"],
 ];
@@ -52,6 +54,13 @@ function readString(code: string, i: number): [string, number] | undefined {
     const c = code[j] ?? "";
     if (c === "\\") {
       const e = code[j + 1] ?? "";
+      // `"\x72\x6d -rf ~"`, `"\u0072m"`, `"\162m"`: escapes of the characters they stand for.
+      const esc = /^(?:x([0-9a-fA-F]{2})|u([0-9a-fA-F]{4})|([0-7]{1,3}))/.exec(code.slice(j + 1, j + 6));
+      if (esc && (esc[1] !== undefined || esc[2] !== undefined || esc[3] !== undefined)) {
+        out += String.fromCharCode(parseInt(esc[1] ?? esc[2] ?? esc[3] ?? "0", esc[3] !== undefined ? 8 : 16));
+        j += 1 + esc[0].length;
+        continue;
+      }
       out += e === "n" ? "\n" : e === "t" ? "\t" : e;
       j += 2;
       continue;
@@ -370,6 +379,48 @@ function lit(text: string): string {
   return text.includes("'") ? `"${text.replace(/["\\]/g, "\\$&")}"` : `'${text}'`;
 }
 
+/** Words that may build a string from character codes or by reversing or slicing a literal. */
+const CHAR_BUILT = /chr|pack|sprintf|fromCharCode|bytes\s*\(|Buffer\.from\(\s*\[|reverse|strrev|\[\s*-?\d*\s*:/;
+const NUMS = String.raw`(\d{1,3}(?:\s*,\s*\d{1,3}){0,511})`;
+const STR = String.raw`(['"])((?:(?!\1)[^\\\n]){0,512})\1`;
+const EMPTY = String.raw`(?:''|"")`;
+const fromCodes = (list: string) => lit(String.fromCharCode(...list.split(",").map((n) => Number(n.trim()) & 0xff)));
+const reversed = (s: string) => lit([...s].reverse().join(""));
+
+/**
+ * Strings built from a literal the line shows, folded into that literal: character codes (perl `map { chr } 114,109`,
+ * `pack("C*", ..)`, `sprintf("%c%c", ..)`, python `''.join(chr(c) for c in [..])`, `bytes([..]).decode()`, node
+ * `String.fromCharCode(..)`, ruby `[..].pack("c*")`, php `implode(array_map("chr", [..]))`), reversals (`'..'[::-1]`,
+ * ruby `.reverse`, perl `scalar reverse`, php `strrev`, js `.split("").reverse().join("")`) and python slices (`'x..'[1:]`).
+ * What the code does with the string is then read as if the string were written out.
+ */
+function foldBuiltStrings(source: string): string {
+  const MAPCHR = String.raw`map\s*(?:\{\s*chr(?:\s*\(?\s*\$_\s*\)?)?\s*\}|chr\s*,)\s*`;
+  let code = source;
+  // perl `my @a = (114,109,..); ... map { chr } @a`: the array's numbers where the map reads them.
+  for (const m of code.matchAll(new RegExp(String.raw`\bmy\s+@(\w+)\s*=\s*\(\s*${NUMS}\s*\)`, "g"))) {
+    if (m[1] !== undefined && m[2] !== undefined) code = code.replace(new RegExp(String.raw`(${MAPCHR})@${m[1]}\b`, "g"), `$1(${m[2]})`);
+  }
+  return code
+    .replace(new RegExp(String.raw`join\s*\(\s*${EMPTY}\s*,\s*${MAPCHR}\(?${NUMS}\)?\s*\)`, "g"), (_m, n: string) => fromCodes(n))
+    .replace(new RegExp(String.raw`join\s+${EMPTY}\s*,\s*${MAPCHR}\(\s*${NUMS}\s*\)`, "g"), (_m, n: string) => fromCodes(n))
+    .replace(new RegExp(String.raw`join\s+${EMPTY}\s*,\s*${MAPCHR}${NUMS}`, "g"), (_m, n: string) => fromCodes(n))
+    .replace(new RegExp(String.raw`pack\s*\(\s*['"][cCU]\*['"]\s*,\s*${NUMS}\s*\)`, "g"), (_m, n: string) => fromCodes(n))
+    .replace(new RegExp(String.raw`sprintf\s*\(\s*['"](?:%c)+['"]\s*,\s*${NUMS}\s*\)`, "g"), (_m, n: string) => fromCodes(n))
+    .replace(new RegExp(String.raw`${EMPTY}\s*\.join\(\s*(?:chr\(\s*\w+\s*\)\s+for\s+\w+\s+in\s+[[(]${NUMS}[\])]|map\(\s*chr\s*,\s*[[(]${NUMS}[\])]\s*\))\s*\)`, "g"), (_m, a: string | undefined, b: string | undefined) => fromCodes(a ?? b ?? ""))
+    .replace(new RegExp(String.raw`bytes\(\s*\[${NUMS}\]\s*\)\.decode\(\s*(?:['"][\w-]+['"])?\s*\)`, "g"), (_m, n: string) => fromCodes(n))
+    .replace(new RegExp(String.raw`String\.fromCharCode\(\s*(?:\.\.\.\s*\[)?${NUMS}\]?\s*\)`, "g"), (_m, n: string) => fromCodes(n))
+    .replace(new RegExp(String.raw`Buffer\.from\(\s*\[${NUMS}\]\s*\)\.toString\(\s*(?:['"][\w-]+['"])?\s*\)`, "g"), (_m, n: string) => fromCodes(n))
+    .replace(/\bchr\(\s*(\d{1,3})\s*\)/g, (_m, n: string) => fromCodes(n))
+    .replace(new RegExp(String.raw`\[${NUMS}\]\.pack\(\s*['"][cCU]\*['"]\s*\)`, "g"), (_m, n: string) => fromCodes(n))
+    .replace(new RegExp(String.raw`implode\(\s*(?:${EMPTY}\s*,\s*)?array_map\(\s*['"]chr['"]\s*,\s*\[${NUMS}\]\s*\)\s*\)`, "g"), (_m, n: string) => fromCodes(n))
+    .replace(new RegExp(String.raw`${STR}\[::-1\]`, "g"), (_m, _q, s: string) => reversed(s))
+    .replace(new RegExp(String.raw`${STR}\[(-?\d{0,3}):(-?\d{0,3})\]`, "g"), (_m, _q, s: string, a: string, b: string) => lit(s.slice(a === "" ? 0 : Number(a), b === "" ? undefined : Number(b))))
+    .replace(new RegExp(String.raw`${STR}\.split\(\s*${EMPTY}\s*\)\.reverse\(\)\.join\(\s*${EMPTY}\s*\)`, "g"), (_m, _q, s: string) => reversed(s))
+    .replace(new RegExp(String.raw`${STR}\.reverse\b(?!\s*\()`, "g"), (_m, _q, s: string) => reversed(s))
+    .replace(new RegExp(String.raw`(?:scalar\s+reverse|strrev)\s*\(?\s*${STR}\s*\)?`, "g"), (_m, _q, s: string) => reversed(s));
+}
+
 /**
  * Code with the strings it builds from literals folded into one literal, so the call tables see them:
  * `'r' + 'm -rf ~'`, `"r"."m"`, `#{'~'}` and `${'~'}` interpolations, a name given a literal then passed
@@ -378,7 +429,7 @@ function lit(text: string): string {
  * Bounded passes over code already capped in length.
  */
 export function foldCode(source: string): string {
-  let code = source;
+  let code = CHAR_BUILT.test(source) ? foldBuiltStrings(source) : source;
   // Hex and base64 literals decoded in place (`Buffer.from('726d..','hex')`, `hex2bin("..")`, `bytes.fromhex('..')`).
   // Only where the decoded text is handed straight to something that runs it: printed, it stays data.
   const RUNS = String.raw`(\b(?:execSync|exec|execFile\w*|system|spawn\w*|popen|shell_exec|passthru|proc_open|eval|Function|run|call|check_output|Popen|getoutput)\s*\(\s*)`;
@@ -416,7 +467,7 @@ export function foldCode(source: string): string {
   for (const [name, value] of names) {
     const id = name.replace(/\$/g, "\\$");
     code = code.replace(new RegExp(`([(,]\\s*)${id}(?=\\s*[,)])`, "g"), `$1${lit(value)}`);
-    if (name.startsWith("$")) code = code.replace(new RegExp(`(")([^"\\n]*?)${id}\\b([^"\\n]*")`, "g"), (_m, q: string, pre: string, post: string) => `${q}${pre}${value}${post}`);
+    if (name.startsWith("$")) code = code.replace(new RegExp(`(["\`])([^"\`\\n]*?)${id}\\b([^"\`\\n]*\\1)`, "g"), (_m, q: string, pre: string, post: string) => `${q}${pre}${value}${post}`);
   }
   return code;
 }

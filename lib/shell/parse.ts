@@ -92,11 +92,19 @@ interface Field {
 const RESERVED_SKIP = new Set(["if", "then", "else", "elif", "fi", "do", "done", "while", "until", "!", "{", "}", "esac", "in"]);
 const ASSIGN = /^([A-Za-z_][A-Za-z0-9_]*)\+?=/;
 /** A printed file worth remembering for a later run on the line: it names something that deletes, runs, sends or reads secrets. */
-const WRITTEN_WORTH = /\b(?:rm|dd|mkfs|git|curl|wget|shred|chmod|mv|find|del|rd|iex)\b|rmtree|rmSync|rm_rf|unlink|remove|system|exec|spawn|popen|environ|fork|\.env\b|id_rsa|\.ssh|Remove-Item/i;
 const RUNNERS = new Set([...SHELLS, "eval", "source", ".", "node", "perl", "ruby", "php", "make", "gmake"]);
 const DECLARE = new Set(["export", "declare", "local", "readonly", "typeset"]);
 /** Variable names that hold credentials (as network.ts's SECRET_VAR, without the `$`). */
 const SECRET_NAME = /^[A-Za-z_]*(?:SECRET|TOKEN|PASSWORD|PASSWD|API_?KEY|PRIVATE_KEY|ACCESS_KEY|CREDENTIAL)[A-Za-z0-9_]*$/i;
+/**
+ * A command that starts the running script or shell again: `$0`, `./$0`, `"$0"`, `sh $0`. Put in the background or a
+ * pipe, each copy starts more (`$0 & $0 &`, `./$0 | ./$0 &`).
+ */
+function runsItself(c: SimpleCommand): boolean {
+  const self = (w: string | undefined) => w !== undefined && /^(?:\.\/)?\$\{?0\}?$/.test(w);
+  return self(c.argv[0]) || (SHELLS.has(c.program) && self(c.argv.slice(1).find((w) => !w.startsWith("-"))));
+}
+
 /** Calls per line whose function body is read again with their arguments; past it the bodies are judged as written. */
 const MAX_BOUND_CALLS = 16;
 /** A body that reads its positional parameters ($1, "$@", ${2:-x}, $#). */
@@ -224,6 +232,8 @@ class Parser implements Unwrapper {
   private readonly copies = new Map<string, string>();
   /** Scripts written by a literal print on this line (`echo 'rm -rf ~' > x.sh`), by resolved path. */
   readonly written = new Map<string, string>();
+  /** Descriptors `exec` opened on known text (`exec 3<<< 'rm -rf ~'`), by number. */
+  private readonly fds = new Map<string, string>();
   /** Files a decoder wrote on this line (`base64 -d p.b64 > run.sh`), by resolved path: running one runs decoded data. */
   private readonly decodedFiles = new Map<string, SimpleCommand>();
   constructor(st: State) {
@@ -276,6 +286,21 @@ class Parser implements Unwrapper {
       return;
     }
     if (scope.cwd === "") return;
+    // `deno task x` after a deno.json printed on the line: the task's command runs.
+    if (argv[0] === "deno") {
+      const text = this.written.get(resolvePath("deno.json", scope.cwd, this.st.home)) ?? this.written.get(resolvePath("deno.jsonc", scope.cwd, this.st.home));
+      const name = argv.slice(2).find((w) => !w.startsWith("-"));
+      if (text === undefined || name === undefined || argv[1] !== "task") return;
+      try {
+        const tasks: unknown = (JSON.parse(text) as { tasks?: unknown }).tasks;
+        const task: unknown = tasks !== null && typeof tasks === "object" ? (tasks as Record<string, unknown>)[name] : undefined;
+        const line = typeof task === "string" ? task : task !== null && typeof task === "object" ? (task as { command?: unknown }).command : undefined;
+        if (typeof line === "string" && line !== "") this.script(line, scope.cwd, `deno task ${name}`, scope.vars);
+      } catch {
+        // Not JSON: nothing known to run.
+      }
+      return;
+    }
     // A package.json printed on the line is the manifest the package manager reads.
     const manifest = this.written.get(resolvePath("package.json", scope.cwd, this.st.home));
     let written: Record<string, unknown> = {};
@@ -314,6 +339,39 @@ class Parser implements Unwrapper {
     return this.written.get(path);
   }
 
+  /** What a group of literal prints writes into the file its redirection names. */
+  private groupWritten(group: SimpleCommand[], redirs: Token[], scope: Scope): void {
+    if (scope.cwd === "" || group.length === 0 || group.length > 64) return;
+    const texts: string[] = [];
+    for (const c of group) {
+      const t = literalOutput(c);
+      if (t === undefined) return;
+      texts.push(c.program === "echo" && !t.endsWith("\n") ? `${t}\n` : t);
+    }
+    for (const t of redirs) {
+      if (t.t !== "redir" || !(t.r.op === ">" || t.r.op === ">>" || t.r.op === ">|") || t.r.fd === "2" || !t.r.target || this.written.size >= 64) continue;
+      const target = resolveTarget(this.expand(t.r.target, scope, false).fields.map((f) => f.text).join(""), scope.cwd, this.st.home);
+      this.written.set(target, (t.r.op === ">>" ? (this.written.get(target) ?? "") : "") + texts.join(""));
+    }
+  }
+
+  /** What `tee FILE.. <<< text` (or a heredoc, or a literal piped in) puts in each file, appended with `-a`. */
+  private teeWritten(cmd: SimpleCommand, cwd: string, piped: string | undefined): void {
+    const r = cmd.redirects.find((x) => x.body !== undefined || x.op === "<<<");
+    if (r === undefined && piped === undefined) return;
+    const text = r === undefined ? `${piped ?? ""}\n` : (r.body ?? `${r.target}\n`);
+    const append = cmd.argv.slice(1).some((w) => w === "--append" || /^-[a-z]*a/.test(w));
+    for (const w of cmd.argv.slice(1)) {
+      if (w.startsWith("-") || this.written.size >= 64) continue;
+      const path = resolvePath(w, cwd, this.st.home);
+      this.written.set(path, append ? (this.written.get(path) ?? "") + text : text);
+    }
+  }
+
+  hasWritten(): boolean {
+    return this.written.size > 0;
+  }
+
   scriptWithArgs(src: string, cwd: string, via: string, args: string[]): void {
     const vars = new Vars();
     const rest = args.slice(1);
@@ -346,7 +404,16 @@ class Parser implements Unwrapper {
     this.st.via = [...saved, via];
     this.st.depth++;
     try {
-      read(src, cwd, this.st.via, { home: this.st.home, run: (c) => unwrap(c, this, undefined), powershell: (s2, c2, v2) => this.powershell(s2, c2, v2) });
+      read(src, cwd, this.st.via, {
+        home: this.st.home,
+        run: (c) => unwrap(c, this, undefined),
+        powershell: (s2, c2, v2) => this.powershell(s2, c2, v2),
+        cmdLine: (s2, c2, v2) => this.cmdLine(s2, c2, v2),
+        written: (path) => this.written.get(path),
+        write: (path, text) => {
+          if (this.written.size < 64) this.written.set(path, text);
+        },
+      });
     } finally {
       this.st.depth--;
       this.st.via = saved;
@@ -633,6 +700,8 @@ class Parser implements Unwrapper {
         lastGroup = undefined;
         return;
       }
+      // `{ echo '#!/bin/sh'; echo 'rm -rf ~'; } > x.sh`, `(echo a; echo b) > f`: what the group prints goes to the file.
+      if (words.length === 0 && redirs.length > 0 && lastGroup !== undefined) this.groupWritten(lastGroup, redirs, scope);
       lastGroup = undefined;
       if (words.length === 0 && redirs.length === 0) {
         // `while :; do (:) & done`: a subshell put in the background, forever.
@@ -645,11 +714,15 @@ class Parser implements Unwrapper {
       if (first) {
         if (pendingCond) {
           const p = first.program;
-          if (loops.length > 0) loops[loops.length - 1] = p === "true" || p === ":" || (p === "[" && first.argv.length === 3) || p === "false";
+          // `until [ 0 = 1 ]`: a comparison of two different literals never changes.
+          const fixed = p === "[" && first.argv.length === 5 && !first.dynamic.some(Boolean) && /^(?:=|==|-eq)$/.test(first.argv[2] ?? "") && first.argv[1] !== first.argv[3];
+          // `yes | while read -r l; do ... & done`: a read of an endless producer never ends the loop.
+          const fedForever = p === "read" && pipeline.some((st) => st.some((c) => c.program === "yes" || (c.program === "seq" && c.argv.some((w) => /^[+]?inf/i.test(w))) || (c.program === "cat" && /^\/dev\/(?:zero|u?random)$/.test(c.argv[1] ?? ""))));
+          if (loops.length > 0) loops[loops.length - 1] = p === "true" || p === ":" || (p === "[" && first.argv.length === 3) || p === "false" || fixed || fedForever;
           pendingCond = false;
         }
         const spawns = nextOp === "&" || nextOp === "|" || nextOp === "|&" || pipeline.length > 0;
-        if ((spawns && openFns.some((f) => f.name === first.program)) || (nextOp === "&" && loops.includes(true))) first.selfSpawn = true;
+        if ((spawns && (openFns.some((f) => f.name === first.program) || runsItself(first))) || (nextOp === "&" && loops.includes(true))) first.selfSpawn = true;
         const def = defs.get(first.argv[0] ?? "");
         // A call inside another function's definition is bound when that function is called.
         if (def?.usesArgs && first.via === this.st.via && openFns.length === 0) this.callFunction(first, def, scope);
@@ -699,6 +772,8 @@ class Parser implements Unwrapper {
       if (tok.t === "arith") {
         // `for ((;;))`: a C-style loop with no condition never ends.
         if (forState === "name" && /^\s*[^;]*;\s*;/.test(tok.src) && loops.length > 0) loops[loops.length - 1] = true;
+        // `for (( ; ; )) do`: the loop header ends with the arithmetic, no `;` needed before `do`.
+        if (forState === "name") forState = "list";
         // `(( $(rm -rf ~) ))`: the arithmetic runs its command substitutions.
         for (const inner of arithSubs(tok.src)) this.script(inner, scope.cwd, "((...))", scope.vars);
         continue;
@@ -984,6 +1059,11 @@ class Parser implements Unwrapper {
       if (t.r.body !== undefined) info.body = t.r.body;
       // `git commit -F - <<EOF ... $(rm -rf ~) ... EOF`: an unquoted heredoc runs its substitutions.
       for (const src of t.r.subs ?? []) this.substitute(src, scope, false);
+      // `sh < x.sh` after x.sh was printed on the line; `exec 3<<< 'rm -rf ~'; sh <&3`: the text read is known.
+      if (info.body === undefined && t.r.op === "<" && !fromProc && this.written.size > 0) {
+        const text = this.written.get(info.target);
+        if (text !== undefined) info.body = text;
+      } else if (info.body === undefined && t.r.op === "<&" && this.fds.has(info.target)) info.body = this.fds.get(info.target);
       redirects.push(info);
       if (fromProc && this.st.out.length > r0) {
         procIn.push([r0, this.st.out.length]);
@@ -991,6 +1071,13 @@ class Parser implements Unwrapper {
         const printed = this.st.out.slice(r0).filter((c) => c.via.length === this.st.via.length + 1);
         const text = printed.length === 1 && printed[0] ? literalOutput(printed[0]) : undefined;
         if (text !== undefined) info.body = text;
+      }
+    }
+    // `exec 3<<< 'rm -rf ~'`, `exec 4<<'EOF'`, `exec 5< <(echo ..)`: a descriptor opened on known text, read later with `<&3`.
+    if (argv.length === 1 && argv[0] === "exec") {
+      for (const r of redirects) {
+        const text = r.body ?? (r.op === "<<<" ? `${r.target}\n` : undefined);
+        if (/^[1-9]\d?$/.test(r.fd) && text !== undefined && this.fds.size < 16) this.fds.set(r.fd, text);
       }
     }
     // `export GITHUB_TOKEN=$(gh auth token)`, `NPM_TOKEN=$(op read ...)`: a credential captured into a variable named
@@ -1082,7 +1169,7 @@ class Parser implements Unwrapper {
       }
     }
     // `npm pkg set scripts.x='rm -rf ~' && npm run x`, a package.json printed on the line then `npm install`: the scripts run.
-    if ((program === "npm" || program === "pnpm" || program === "yarn" || program === "bun") && argv.length > 1) this.packageScripts(argv, scope);
+    if ((program === "npm" || program === "pnpm" || program === "yarn" || program === "bun" || (program === "deno" && this.written.size > 0)) && argv.length > 1) this.packageScripts(argv, scope);
     // `echo 'rm -rf ~' > /tmp/h/pre-commit && git -c core.hooksPath=/tmp/h commit`: a hook written on the line runs.
     if (program === "git" && scope.cwd !== "" && argv.includes("config") && this.hooksDirs.size < 8) {
       const key = argv.findIndex((w) => /^core\.hookspath$/i.test(w));
@@ -1122,12 +1209,10 @@ class Parser implements Unwrapper {
     if (prev?.some((c) => (c.program === "env" || c.program === "printenv" || c.program === "set") && c.argv.length === 1)) cmd.pipeFrom = "env";
     const subEnd = this.st.out.length;
     const writes = this.procWrites.length > pw0 ? this.procWrites.splice(pw0) : NO_WRITES;
-    // `bash x.sh` after `echo 'rm -rf ~' > x.sh` on the line: the script written is what runs.
-    if ((this.written.size > 0 || this.decodedFiles.size > 0) && argv.length > 0) {
+    // `bash x.sh` after `echo 'rm -rf ~' > x.sh` on the line is read where the command is unwrapped (under any wrapper).
+    if (this.decodedFiles.size > 0 && argv.length > 0) {
       const file = SHELLS.has(program) || program === "source" || program === "." || /^(?:python[0-9.]*|node|perl|ruby|php|bun|deno)$/.test(program) ? argv.slice(1).find((w) => !w.startsWith("-")) : argv[0]?.includes("/") ? argv[0] : undefined;
       const path = file !== undefined && scope.cwd !== "" ? resolvePath(file, scope.cwd, this.st.home) : undefined;
-      const text = path !== undefined && (SHELLS.has(program) || program === "source" || program === "." || file === argv[0]) ? this.written.get(path) : undefined;
-      if (text !== undefined) this.script(text, scope.cwd, `${file} (written on this line)`, scope.vars);
       // `base64 -d p.b64 > /tmp/run.sh && bash /tmp/run.sh`: the decoder's output is run as code.
       const decoder = path !== undefined ? this.decodedFiles.get(path) : undefined;
       if (decoder !== undefined) decoder.pipeTo = union(decoder.pipeTo, [program || "exec"]);
@@ -1150,8 +1235,12 @@ class Parser implements Unwrapper {
       const prints = cmd.program === "echo" || cmd.program === "printf" || cmd.program === "cat";
       const printed = (prints ? literalOutput({ ...cmd, redirects: [] }) : undefined) ?? (cmd.program === "cat" && cmd.argv.length === 1 ? redirects.find((r) => r.body !== undefined)?.body : undefined);
       const out = redirects.find((r) => (r.op === ">" || r.op === ">|" || r.op === ">>") && r.fd !== "2" && r.target.startsWith("/"));
-      if (printed !== undefined && out && this.written.size < 64 && WRITTEN_WORTH.test(printed)) {
-        this.written.set(out.target, printed);
+      // `tee run.sh <<< 'rm -rf ~'`, `tee -a x.sh <<'EOF' .. EOF`: tee writes the literal it reads to each file it names.
+      if (cmd.program === "tee" && scope.cwd !== "") this.teeWritten(cmd, scope.cwd, prevOut);
+      if (printed !== undefined && out && this.written.size < 64) {
+        // `echo '#!/bin/sh' > x; echo 'rm -rf ~' >> x`: each echo ends its line.
+        const prior = out.op === ">>" ? (this.written.get(out.target) ?? "") : "";
+        this.written.set(out.target, prior + (prior === "" || prior.endsWith("\n") || cmd.program !== "echo" ? "" : "\n") + printed);
         // A git hook put in place runs at the next commit, checkout or push, whatever runs git then.
         if (!this.inHook && scope.cwd !== "" && (/\/\.git\/hooks\/[\w.-]+$/.test(out.target) || [...this.hooksDirs].some((d) => out.target.startsWith(`${d}/`)))) {
           this.inHook = true;
@@ -1252,6 +1341,15 @@ function paramValue(name: string, lookup: (n: string) => string | undefined): st
   if (ind?.[1] !== undefined) {
     const target = lookup(ind[1]);
     return target !== undefined && /^[A-Za-z_]\w*$/.test(target) ? lookup(target) : undefined;
+  }
+  // `x=mr; ${x:1:1}${x:0:1}`, `${w:1}`, `${s: -2}`: a substring of a known value.
+  const sub = /^\{([A-Za-z_]\w*):\s*(-?\d{1,5})(?::\s*(-?\d{1,5}))?\}$/.exec(name);
+  if (sub?.[1] !== undefined) {
+    const value = lookup(sub[1]);
+    if (value === undefined) return undefined;
+    const from = Number(sub[2]) < 0 ? Math.max(0, value.length + Number(sub[2])) : Number(sub[2]);
+    const len = sub[3] === undefined ? undefined : Number(sub[3]);
+    return value.slice(from, len === undefined ? undefined : len < 0 ? value.length + len : from + len);
   }
   const op = /^\{([A-Za-z_]\w*)(%%?|##?)(.*)\}$/s.exec(name);
   if (op?.[1] === undefined || op[2] === undefined || op[3] === undefined) return lookup(name);

@@ -15,6 +15,12 @@ export interface WindowsHost {
   /** Records a command and what it runs (unwrapping applies: `powershell -c`, `cmd /c`, `git -c alias`...). */
   run(cmd: SimpleCommand): void;
   powershell(src: string, cwd: string, via: string): void;
+  /** A nested cmd.exe line (a batch file written on the line, then run). */
+  cmdLine(src: string, cwd: string, via: string): void;
+  /** What a file written on this line holds, by resolved path (`Set-Content run.ps1 '...'`, `echo x > b.bat`). */
+  written(path: string): string | undefined;
+  /** Records what a literal write put in a file, for a later run of it on the line. */
+  write(path: string, text: string): void;
 }
 
 interface PsWord {
@@ -101,6 +107,16 @@ export function psTokens(src: string): (PsWord | string)[] {
     if (c === "&") {
       out.push("&");
       i++;
+      continue;
+    }
+    // `@'` .. `'@` and `@"` .. `"@` here-strings: the lines between are one string.
+    if (c === "@" && (src[i + 1] === "'" || src[i + 1] === '"') && /^[ \t]*\r?\n/.test(src.slice(i + 2, i + 64))) {
+      const q = src[i + 1] ?? "'";
+      const body = src.indexOf("\n", i);
+      const close = src.indexOf(`\n${q}@`, body);
+      const end = close < 0 ? src.length : close + 3;
+      out.push({ text: src.slice(body + 1, close < 0 ? src.length : close).replace(/\r$/, ""), raw: `${q}${src.slice(body + 1, close < 0 ? src.length : close)}${q}`, quoted: true });
+      i = end;
       continue;
     }
     let text = "";
@@ -323,6 +339,22 @@ export function psStringExpr(raw: string, vars: Map<string, string>, home: strin
     const parts = terms.map((t) => psStringExpr(t, vars, home, cwd, depth + 1));
     return parts.every((x) => x !== undefined) ? parts.join("") : undefined;
   }
+  // `'xRemove-Itemx'.Substring(1, 11)`: a piece of a literal.
+  const piece = /^('(?:[^']|'')*'|"[^"`$]*")\.Substring\(\s*(\d{1,4})\s*(?:,\s*(\d{1,4})\s*)?\)$/i.exec(e);
+  if (piece?.[1] !== undefined) {
+    const str = psStringExpr(piece[1], vars, home, cwd, depth + 1);
+    const from = Number(piece[2]);
+    return str?.slice(from, piece[3] === undefined ? undefined : from + Number(piece[3]));
+  }
+  // `[string]::new(('..').ToCharArray()[-1..-16])`, `[string]::Join('', ..)`: characters joined.
+  const made = /^\[string\]::new\((.*)\)$/is.exec(e);
+  if (made?.[1] !== undefined) return listItems(made[1], vars, home, cwd, depth)?.join("");
+  const joined = /^\[string\]::Join\(\s*('(?:[^']|'')*'|"[^"`$]*")\s*,\s*(.+)\)$/is.exec(e);
+  if (joined?.[1] !== undefined && joined[2] !== undefined) {
+    const by = psStringExpr(joined[1], vars, home, cwd, depth + 1);
+    const items = listItems(joined[2], vars, home, cwd, depth);
+    return by !== undefined && items !== undefined ? items.join(by) : undefined;
+  }
   const ch = /^(?:\[string\]\s*)?\[char\]\s*(\d{1,5})$/i.exec(e);
   if (ch?.[1] !== undefined) return String.fromCharCode(Number(ch[1]));
   if (/^'(?:[^']|'')*'$/s.test(e)) return e.slice(1, -1).replaceAll("''", "'");
@@ -354,7 +386,24 @@ export function psStringExpr(raw: string, vars: Map<string, string>, home: strin
 
 function listItems(src: string, vars: Map<string, string>, home: string, cwd: string, depth: number): string[] | undefined {
   let e = src.trim();
-  if (/^@?\(.*\)$/s.test(e)) e = e.slice(e.indexOf("(") + 1, -1);
+  if (/^@?\(.*\)$/s.test(e) && balanced(e, e.indexOf("(")) === e.length) e = e.slice(e.indexOf("(") + 1, -1).trim();
+  // `[char[]](82,101,109)`: the characters of those codes.
+  const codes = /^\[char\[\]\]\s*\(\s*(\d{1,5}(?:\s*,\s*\d{1,5}){0,255})\s*\)$/i.exec(e);
+  if (codes?.[1] !== undefined) return codes[1].split(",").map((n) => String.fromCharCode(Number(n.trim())));
+  // `'metI-evomeR'[-1..-11]`, `('..').ToCharArray()[-1..-16]`: characters of a literal picked by a range (reversed when it runs down).
+  const range = /^\(?\s*('(?:[^']|'')*')\s*\)?(?:\.ToCharArray\(\))?\[\s*(-?\d{1,4})\s*\.\.\s*(-?\d{1,4})\s*\]$/i.exec(e);
+  if (range?.[1] !== undefined) {
+    const str = [...(psStringExpr(range[1], vars, home, cwd, depth + 1) ?? "")];
+    const a = Number(range[2]);
+    const b = Number(range[3]);
+    if (Math.abs(b - a) > 4096) return undefined;
+    const out: string[] = [];
+    for (let k = a; a <= b ? k <= b : k >= b; k += a <= b ? 1 : -1) {
+      const c = str[k < 0 ? str.length + k : k];
+      if (c !== undefined) out.push(c);
+    }
+    return out;
+  }
   const items = topSplit(e, ",").map((t) => psStringExpr(t, vars, home, cwd, depth + 1));
   return items.length <= 256 && items.every((x) => x !== undefined) ? (items as string[]) : undefined;
 }
@@ -430,6 +479,11 @@ export function readPowerShell(src: string, cwd: string, via: string[], host: Wi
   if (/Win32_ShadowCopy/i.test(src) && /\.Delete\(|Remove-(?:Wmi|Cim)(?:Object|Instance)/i.test(src)) host.run(simple(["vssadmin", "delete", "shadows"], [false, false, false], cwd, via, true));
   // `[IO.File]::WriteAllBytes('\\.\PhysicalDrive0', ..)`, `[IO.File]::OpenWrite('\\.\C:')`: .NET writing a raw drive.
   for (const m of src.matchAll(/(?:\[(?:System\.)?IO\.File\]::(?:WriteAll\w*|OpenWrite|Open|Create|AppendAll\w*)|IO\.FileStream)\s*\(?\s*\(?\s*['"]\\\\[.?]\\(PhysicalDrive\d+|[A-Za-z]:)['"]/gi)) host.run(simple(["dd", `of=/unc/./${m[1] ?? ""}`], [false, false], cwd, via, true));
+  if (spawnsUnbounded(src)) {
+    const bomb = simple(["start-process"], [false], cwd, via, true);
+    bomb.selfSpawn = true;
+    host.run(bomb);
+  }
   const tokens = psTokens(src);
   let stage: PsWord[] = [];
   let pipeline: SimpleCommand[][] = [];
@@ -465,6 +519,132 @@ export function readPowerShell(src: string, cwd: string, via: string[], host: Wi
     stage.push(t);
   }
   end(undefined);
+  // A function defined and never called on the line is judged as written (its parameters unknown), as a shell function is.
+  for (const [key, body] of vars) if (key.startsWith("fn:") && !vars.has(`called:${key.slice(3)}`)) host.powershell(body.slice(BLOCK.length), cwd, `function ${key.slice(3)} (as written)`);
+}
+
+/** Function calls per line whose body is read again with the call's arguments. */
+const MAX_CALLS = 64;
+
+/** A script block's text held in a variable (`$sb = { param($x) ... }`), or a function's body (`fn:NAME`). */
+const BLOCK = "\u0000block:";
+
+/** A batch file that starts itself again: `%0|%0`, `%0 & %0`, `start %0` (each copy starts more). */
+export const BATCH_SELF = /%~?[dpnxfs]*0\s*(?:\||&)\s*%~?[dpnxfs]*0|\bstart\b[^\n]{0,64}%~?[dpnxfs]*0/i;
+
+/** Cmdlets that start another process or job; in an endless loop or a function calling itself, without bound. */
+const SPAWNS = /\b(?:Start-Process|saps|Start-Job|sajb|Start-ThreadJob)\b|\bstart\s+[\w"'$]|\[(?:System\.)?Diagnostics\.Process\]::Start\s*\(|&\s*$/im;
+/** `while ($true) {`, `while(1){`, `for(;;){`: loops that never end on their own, and `do { .. } while ($true)`. */
+const ENDLESS_LOOP = /\b(?:while\s*\(\s*(?:\$true|1|\(\s*1\s*\))\s*\)|for\s*\(\s*;\s*;\s*\))\s*\{/gi;
+const ENDLESS_DO = /\bdo\s*\{/gi;
+
+/** Whether a PowerShell line spawns without bound: an endless loop or a self-calling function whose body starts processes. */
+function spawnsUnbounded(src: string): boolean {
+  if (!/start|saps|sajb|process|job|&/i.test(src)) return false;
+  // A bounded number of loops and functions, each scanned once to its closing brace: linear in the line.
+  let seen = 0;
+  for (const m of src.matchAll(ENDLESS_LOOP)) {
+    if (++seen > 16) break;
+    const open = (m.index ?? 0) + m[0].length - 1;
+    if (SPAWNS.test(src.slice(open + 1, balanced(src, open) - 1))) return true;
+  }
+  for (const m of src.matchAll(ENDLESS_DO)) {
+    if (++seen > 32) break;
+    const open = (m.index ?? 0) + m[0].length - 1;
+    const end = balanced(src, open);
+    if (SPAWNS.test(src.slice(open + 1, end - 1)) && /^\s*(?:while\s*\(\s*(?:\$true|1)\s*\)|until\s*\(\s*(?:\$false|0)\s*\))/i.test(src.slice(end, end + 40))) return true;
+  }
+  for (const m of src.matchAll(/\bfunction\s+([\w-]+)\s*\{/gi)) {
+    if (++seen > 48) break;
+    const open = (m.index ?? 0) + m[0].length - 1;
+    const body = src.slice(open + 1, balanced(src, open) - 1);
+    if (m[1] !== undefined && SPAWNS.test(body) && new RegExp(`(?:^|[\\s;|&{(])${m[1].replace(/[-]/g, "\\-")}(?![\\w-])`, "i").test(body)) return true;
+  }
+  return false;
+}
+
+/**
+ * A script block's body with its parameters bound (`{ param($p) Remove-Item $p }` given `$HOME`): each `param(...)`
+ * name and `$args[N]` becomes the word passed for it, by position or by `-Name value`. Arguments the line does not
+ * show stay as they are (unknown).
+ */
+function bindBlock(block: string, args: PsWord[]): string {
+  const pm = /^\s*(?:\[[^\]]*\]\s*)*param\s*\(([^)]*)\)/i.exec(block);
+  const params = pm?.[1] !== undefined ? [...pm[1].matchAll(/\$(\w+)/g)].slice(0, 16).map((m) => (m[1] ?? "").toLowerCase()) : [];
+  let body = pm ? block.slice(pm[0].length) : block;
+  const named = new Map<string, string>();
+  const positional: string[] = [];
+  for (let k = 0; k < args.length; k++) {
+    const w = args[k] as PsWord;
+    const p = paramName(w);
+    const param = p === undefined ? undefined : params.find((x) => x.startsWith(p));
+    if (param !== undefined && args[k + 1] !== undefined) {
+      named.set(param, args[k + 1]?.raw ?? "");
+      k++;
+    } else positional.push(...topSplit(w.raw, ",").map((x) => x.trim()).filter((x) => x !== ""));
+  }
+  for (const p of params) {
+    const v = named.get(p) ?? positional.shift();
+    if (v !== undefined) body = body.replace(new RegExp(`\\$${p}(?![\\w:])`, "gi"), () => v);
+  }
+  return body.replace(/\$args\[(\d)\]/gi, (m, n: string) => positional[Number(n)] ?? m);
+}
+
+/** The words that follow `-ArgumentList` (or `-Args`), up to the next parameter. */
+function argumentList(words: PsWord[]): PsWord[] {
+  const k = words.findIndex((w) => /^-(?:argumentlist|args?|argu\w*)$/i.test(w.text) && !w.quoted);
+  if (k < 0) return [];
+  const out: PsWord[] = [];
+  for (const w of words.slice(k + 1)) {
+    if (paramName(w) !== undefined) break;
+    out.push(w);
+  }
+  return out;
+}
+
+/** What a literal write puts in a file: `Set-Content run.ps1 '..'`, `'..' | Out-File x.ps1`, `Add-Content b.bat '..'`. */
+function recordWrite(name: string, rest: PsWord[], prev: SimpleCommand | undefined, vars: Map<string, string>, cwd: string, host: WindowsHost): void {
+  let pathW: PsWord | undefined;
+  let valueW: PsWord | undefined;
+  const pos: PsWord[] = [];
+  for (let k = 0; k < rest.length; k++) {
+    const w = rest[k] as PsWord;
+    const p = paramName(w);
+    if (p === undefined) {
+      pos.push(w);
+      continue;
+    }
+    if (isParam(p, "path") || isParam(p, "filepath") || isParam(p, "literalpath", 2)) pathW = rest[++k];
+    else if (isParam(p, "value", 2) || isParam(p, "inputobject")) valueW = rest[++k];
+    else if (VALUE_PARAMS.some((v) => isParam(p, v, 2) && (p.length >= 3 || v === p))) k++;
+  }
+  pathW ??= pos.shift();
+  if (name !== "out-file") valueW ??= pos.shift();
+  const text = valueW?.quoted ? valueW.text : prev?.synthetic && prev.program === "echo" && !(prev.dynamic[1] ?? false) ? prev.argv.slice(1).join(" ") : undefined;
+  if (pathW === undefined || text === undefined) return;
+  const path = resolvePath(psExpand(pathW, vars, host.home, cwd).text, cwd, host.home);
+  host.write(path, name === "add-content" || name === "ac" ? `${host.written(path) ?? ""}${text}\n` : text);
+}
+
+/** A script written on the line, run by its path (`.\run.ps1`, `Start-Process b.cmd`): PowerShell code, or batch lines. */
+function runWritten(target: PsWord, vars: Map<string, string>, cwd: string, via: string[], host: WindowsHost): SimpleCommand[] | undefined {
+  if (!/\.(?:ps1|bat|cmd)$/i.test(target.text)) return undefined;
+  const path = resolvePath(psExpand(target, vars, host.home, cwd).text, cwd, host.home);
+  const text = host.written(path);
+  if (text === undefined) return undefined;
+  const label = `${target.text} (written on this line)`;
+  if (/\.ps1$/i.test(target.text)) {
+    host.powershell(text, cwd, label);
+    return [];
+  }
+  if (BATCH_SELF.test(text)) {
+    // Named by the file alone: a `cmd /c` record would be read again, and again.
+    const bomb = simple([target.text], [false], cwd, via, true);
+    bomb.selfSpawn = true;
+    return [bomb];
+  }
+  for (const line of text.split(/\r?\n/).slice(0, 64)) if (line.trim() !== "") host.cmdLine(line, cwd, label);
+  return [];
 }
 
 /** One pipeline stage: the command(s) it stands for. */
@@ -477,6 +657,67 @@ function startsQuotedOrBlock(raw: string): boolean {
 function psStatement(wordsIn: PsWord[], vars: Map<string, string>, cwd: string, via: string[], host: WindowsHost, prev: SimpleCommand | undefined): SimpleCommand[] {
   const home = host.home;
   const words = wordsIn.some((w) => w.raw.startsWith("@") && !w.raw.startsWith("@(") && !w.raw.startsWith("@{")) ? wordsIn.flatMap((w) => splatWords(w, vars)) : wordsIn;
+  // `'..' > run.ps1`, `"x" >> b.bat`: a redirection writes what the statement prints to the file.
+  const redir = words.findIndex((w) => !w.quoted && /^1?>>?$/.test(w.raw));
+  const into = redir > 0 ? words[redir + 1] : undefined;
+  if (into !== undefined && !/^\$null$/i.test(into.raw)) {
+    const path = resolvePath(psExpand(into, vars, home, cwd).text, cwd, home);
+    const head = words.slice(0, redir);
+    if (head.length === 1 && head[0]?.quoted && /^['"]/.test(head[0].raw)) host.write(path, words[redir]?.raw === ">>" ? `${host.written(path) ?? ""}${head[0].text}\n` : head[0].text);
+    return [...psStatement(head, vars, cwd, via, host, prev), simple(["tee", ...(words[redir]?.raw === ">>" ? ["-a"] : []), path], [false, false, false].slice(0, words[redir]?.raw === ">>" ? 3 : 2), cwd, via, true)];
+  }
+  const w0 = (words[0]?.text ?? "").toLowerCase();
+  // `function Clean { param($Path) ... }`: defined, not run; a call runs the body with its arguments bound.
+  if ((w0 === "function" || w0 === "filter") && words[1] !== undefined && /^\{[\s\S]*\}$/.test(words[2]?.raw ?? "") && vars.size < 64) {
+    // `function f($p) { .. }` declares its parameters in the name's parentheses.
+    const inline = /^([\w-]+)\((.*)\)$/s.exec(words[1].raw);
+    const body = (words[2]?.raw ?? "{}").slice(1, -1);
+    vars.set(`fn:${(inline?.[1] ?? words[1].text).toLowerCase()}`, BLOCK + (inline?.[2] !== undefined ? `param(${inline[2]}) ${body}` : body));
+    return [];
+  }
+  const fnName = vars.get(`alias:${w0}`) ?? w0;
+  const fnBody = vars.get(`fn:${fnName}`);
+  if (fnBody !== undefined) vars.set(`called:${fnName}`, "");
+  // Each call reads the body again with its arguments, up to a bound per line; past it the body is read as written.
+  const fnCalls = Number(vars.get("calls:") ?? "0");
+  if (fnBody !== undefined && fnCalls >= MAX_CALLS) {
+    // Once, as written (its parameters unknown): the later calls add nothing the analysis can bound.
+    if (!vars.has(`asread:${fnName}`)) host.powershell(fnBody.slice(BLOCK.length), cwd, `${words[0]?.text ?? ""} (function, as written)`);
+    vars.set(`asread:${fnName}`, "");
+    return [];
+  }
+  if (fnBody !== undefined) {
+    vars.set("calls:", String(fnCalls + 1));
+    // `$HOME | Nuke`: a filter (or a function reading `$_`) gets what is piped in as `$_`.
+    const piped = prev?.synthetic && prev.program === "echo" ? prev.argv[1] : undefined;
+    const bound = bindBlock(fnBody.slice(BLOCK.length), words.slice(1));
+    host.powershell(piped !== undefined ? bound.replace(/\$(?:_|PSItem)(?![\w.])/gi, () => piped) : bound, cwd, `${words[0]?.text ?? ""} (function)`);
+    return [];
+  }
+  // `& { param($d) ... } $HOME`, `& $sb C:\`: a script block called with arguments.
+  const called = words[0]?.raw === "&" || words[0]?.raw === "." ? words[1] : words[0];
+  const blockOf = (w: PsWord | undefined): string | undefined => {
+    if (w === undefined) return undefined;
+    if (/^\{[\s\S]*\}$/.test(w.raw)) return w.raw.slice(1, -1);
+    const held = /^\$\w+$/.test(w.raw) ? vars.get(w.raw.slice(1).toLowerCase()) : undefined;
+    return held?.startsWith(BLOCK) ? held.slice(BLOCK.length) : undefined;
+  };
+  // (The tokenizer drops a leading `&`: `& { .. } $HOME` reaches here as `{ .. } $HOME`.)
+  const argsFrom = called === words[0] ? 1 : 2;
+  if (called !== undefined && blockOf(called) !== undefined && words.length > argsFrom && !(argsFrom === 1 && called.raw.startsWith("$") && words[1]?.text === "=")) {
+    host.powershell(bindBlock(blockOf(called) ?? "", words.slice(argsFrom)), cwd, "& { } (arguments bound)");
+    return [];
+  }
+  // `Invoke-Command -ScriptBlock { param($p) ... } -ArgumentList $HOME`, `Start-Job { .. } -ArgumentList ..`: the block runs with them.
+  if (/^(?:invoke-command|icm|start-job|sajb|start-threadjob)$/i.test(w0)) {
+    const sbAt = words.findIndex((w) => /^-s(?:criptblock|c\w*)?$/i.test(w.text) && !w.quoted);
+    const block = blockOf(sbAt > 0 ? words[sbAt + 1] : words.slice(1).find((w) => /^\{/.test(w.raw)));
+    const args = argumentList(words);
+    if (block !== undefined && args.length > 0) {
+      host.powershell(bindBlock(block, args), cwd, `${w0} (arguments bound)`);
+      return [];
+    }
+  }
   // `"select disk 0`nclean" | diskpart`: a string on its own is written to the output, like echo.
   if (words.length === 1 && words[0]?.quoted && /^['"]/.test(words[0].raw)) return [simple(["echo", words[0].text.replace(/`n/g, "\n")], [false, false], cwd, via, true)];
   // `& $env:TEMP\a.exe`, `. .\x.ps1`: the call and dot-source operators run what follows.
@@ -489,6 +730,9 @@ function psStatement(wordsIn: PsWord[], vars: Map<string, string>, cwd: string, 
     const name = commandNamed(callee) ?? psStringExpr(callee, vars, home, cwd);
     if (name !== undefined && /^[\w.-]+$/.test(name)) return psStatement([{ text: name, raw: name, quoted: false }, ...words.slice(at + 1)], vars, cwd, via, host, prev);
   }
+  // `& "$([char]82)emove-Item" ~`: a double-quoted name whose subexpressions the line can evaluate.
+  const quotedName = words[at]?.raw.startsWith('"') && words[at]?.text.includes("$(") ? psStringExpr(words[at]?.raw ?? "", vars, home, cwd) : undefined;
+  if (quotedName !== undefined && /^[\w.-]+$/.test(quotedName) && words.length > at + 1) return psStatement([{ text: quotedName, raw: quotedName, quoted: false }, ...words.slice(at + 1)], vars, cwd, via, host, prev);
   if ((words[0]?.raw === "&" || words[0]?.raw === ".") && words.length > 1 && !/^[{(]/.test(words[1]?.raw ?? "")) {
     const target = words[1] as PsWord;
     if (!target.raw.startsWith("$")) return psStatement(words.slice(1), vars, cwd, via, host, prev);
@@ -501,6 +745,8 @@ function psStatement(wordsIn: PsWord[], vars: Map<string, string>, cwd: string, 
     return [simple([e, ...rest], [false, ...rest.map(() => false)], cwd, via)];
   }
   const first = words[0] as PsWord;
+  const ran = /^(?:start-process|saps|start|invoke-item|ii)$/i.test(first.text) ? runWritten(words.slice(1).find((w) => paramName(w) === undefined) ?? first, vars, cwd, via, host) : runWritten(first, vars, cwd, via, host);
+  if (ran !== undefined) return ran;
   const out: SimpleCommand[] = [];
   // `gci .\obj -Recurse | % { ri $_.FullName -Recurse }`: the block runs on each listed item ($_), below the listing.
   const each = /^(?:%|foreach-object|foreach)$/i.test(words[0]?.text ?? "") && prev !== undefined && LIST.has(prev.program);
@@ -566,7 +812,22 @@ function psStatement(wordsIn: PsWord[], vars: Map<string, string>, cwd: string, 
       const value = words.slice(2).map((x) => x.raw).join(" ");
       // `$s = irm https://x.io/i; iex $s`: the variable holds downloaded code.
       const key = first.raw.slice(1).toLowerCase();
-      if (DOWNLOAD.test(value) || FETCH.has(v.text.toLowerCase())) vars.set(key, DOWNLOADED);
+      const encoded = /ToBase64String\(\s*\[(?:System\.)?Text\.Encoding\]::(Unicode|UTF8|ASCII)\.GetBytes\(\s*(?:'((?:[^']|'')*)'|\$(\w+))\s*\)\s*\)/i.exec(value);
+      // A literal's own text, as `[Text.Encoding]::Unicode.GetBytes($s)` reads it.
+      if (words.length === 3 && v.quoted && /^['"]/.test(v.raw) && vars.size < 64) vars.set(`text:${key}`, v.text);
+      if (encoded?.[1] !== undefined) {
+        // `$c = [Convert]::ToBase64String([Text.Encoding]::Unicode.GetBytes('..'))`: the encoding of a text the line shows.
+        const plain = encoded[2] !== undefined ? encoded[2].replaceAll("''", "'") : vars.get(`text:${(encoded[3] ?? "").toLowerCase()}`);
+        if (plain !== undefined) vars.set(key, Buffer.from(plain, /^unicode$/i.test(encoded[1]) ? "utf16le" : "utf8").toString("base64"));
+        else vars.delete(key);
+      } else if (DOWNLOAD.test(value) || FETCH.has(v.text.toLowerCase())) vars.set(key, DOWNLOADED);
+      else if (words.length === 3 && /^\{[\s\S]*\}$/.test(v.raw)) vars.set(key, BLOCK + v.raw.slice(1, -1));
+      else if (words.length > 3 || (v.quoted && !/^(?:'(?:[^']|'')*'|"[^"]*")$/.test(v.raw))) {
+        // `$c = -join ('metI-evomeR'[-1..-11])`, `$n = 'xRemove-Itemx'.Substring(1, 11)`: a string built from literals.
+        const built = psStringExpr(words.slice(2).map((x) => x.raw).join(" "), vars, home, cwd);
+        if (built !== undefined) vars.set(key, built);
+        else vars.delete(key);
+      }
       else if (words.length === 3 && v.raw.startsWith("@{") && v.raw.endsWith("}")) vars.set(key, SPLAT + v.raw.slice(2, -1));
       else if (/FromBase64String\(\s*['"][A-Za-z0-9+/=]{4,65536}['"]\s*\)/i.test(value) && /GetString\(/i.test(value)) {
         // `$c = [Text.Encoding]::UTF8.GetString([Convert]::FromBase64String('..'))`: the decoded text.
@@ -595,6 +856,7 @@ function psStatement(wordsIn: PsWord[], vars: Map<string, string>, cwd: string, 
   const aliased = vars.get(`alias:${first.text.toLowerCase()}`);
   const name = aliased ?? first.text.toLowerCase().replace(/\.(?:exe|com)$/, "");
   const rest = words.slice(1);
+  if (/^(?:set-content|sc|add-content|ac|out-file)$/.test(name) && vars.size < 64) recordWrite(name, rest, prev, vars, cwd, host);
   if (name === "set-alias" || name === "new-alias" || name === "sal" || name === "nal") {
     // `Set-Alias x Remove-Item; x ~ -Recurse`: the alias stands for that command for the rest of the line.
     const ops = rest.filter((w, k) => paramName(w) === undefined && !(k > 0 && /^(?:scope|option|description)$/i.test(paramName(rest[k - 1] as PsWord) ?? "")));
@@ -914,6 +1176,11 @@ export function readCmd(src: string, cwd: string, via: string[], host: WindowsHo
   let inQuote = false;
   for (let i = 0; i <= src.length; i++) {
     const c = src[i];
+    // `echo %0^|%0 > b.bat`: a caret makes the next character plain text.
+    if (c === "^" && !inQuote) {
+      i++;
+      continue;
+    }
     if (c === '"') inQuote = !inQuote;
     if (i === src.length || (!inQuote && (c === "&" || c === "|"))) {
       const pipe = c === "|" && src[i + 1] !== "|";
@@ -929,6 +1196,32 @@ export function readCmd(src: string, cwd: string, via: string[], host: WindowsHo
     pipeline = [];
   };
   for (const st of stages) {
+    // `echo rm -rf ~ > x.bat`, `echo %0^|%0 > b.bat`: a literal echoed into a file, for a later run of it on the line.
+    const echoed = /^\s*echo\s+(.*?)\s*(>>?)\s*"?([^\s"]+)"?\s*$/is.exec(st.text);
+    if (echoed?.[1] !== undefined && echoed[3] !== undefined) {
+      const path = resolvePath(cmdExpand(echoed[3], home, cwd, vars).text, cwd, home);
+      const text = cmdExpand(echoed[1].replace(/\^(.)/g, "$1"), home, cwd, vars).text;
+      host.write(path, echoed[2] === ">>" ? `${host.written(path) ?? ""}${text}\n` : `${text}\n`);
+    }
+    // `for /l %i in (0,0,1) do start cmd`: a counted loop whose step is 0 never ends; starting a process in it has no bound.
+    if (/^\s*for\s+\/l\s+%%?\w\s+in\s*\(\s*-?\d+\s*,\s*0\s*,/i.test(st.text) && /\bdo\s+\(?\s*start\b/i.test(st.text)) {
+      const bomb = simple(["start", "cmd"], [false, false], cwd, via, true);
+      bomb.selfSpawn = true;
+      host.run(bomb);
+      continue;
+    }
+    // `x.bat`, `call x.cmd`, `start b.cmd`: a batch file written on the line, run.
+    const lead = /^\s*(?:call\s+|start\s+(?:"[^"]*"\s+)?)?"?([^\s"&|]+\.(?:bat|cmd))"?\s*$/i.exec(st.text)?.[1];
+    const batch = lead !== undefined ? host.written(resolvePath(cmdExpand(lead, home, cwd, vars).text, cwd, home)) : undefined;
+    if (batch !== undefined && depth < 4) {
+      if (BATCH_SELF.test(batch)) {
+        const bomb = simple([lead ?? ""], [false], cwd, via, true);
+        bomb.selfSpawn = true;
+        pipeline.push(bomb);
+      } else for (const line of batch.split(/\r?\n/).slice(0, 64)) if (line.trim() !== "") readCmd(line, cwd, via, host, depth + 1);
+      if (!st.pipe) flush();
+      continue;
+    }
     // `for /d %d in (C:\Users\me\*) do rd /s /q %d`: the body runs once per item of the set.
     const loop = /^\s*for\s+(?:\/[dlrf]\s+(?:"[^"]*"\s+|[^%\s]+\s+)?)*(%%?[A-Za-z])\s+in\s*\(([^)]*)\)\s*do\s+(.+)$/is.exec(st.text);
     if (loop?.[1] !== undefined && loop[2] !== undefined && loop[3] !== undefined && depth < 4) {

@@ -36,6 +36,8 @@ export interface SimpleCommand {
   captured?: boolean;
   /** Set on a call that spawns copies of itself without bound: a function calling itself in a pipe or the background, `while true; do x & done`. */
   selfSpawn?: boolean;
+  /** A make or just whose recipes were read from a file written on the line: what it does is what they do, not what its target is named. */
+  recipesRead?: boolean;
 }
 
 export interface ParseOptions {

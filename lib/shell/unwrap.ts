@@ -3,8 +3,8 @@ import { envOf, setEnv } from "./env-names.ts";
 import type { SimpleCommand } from "./types.ts";
 import { fallbackCommands, foldCode, scanCode } from "./interp.ts";
 import { limitNote, SHELL_LIMITS, ShellLimitError } from "./limits.ts";
-import { resolvePath } from "./paths.ts";
-import { cmdScript, powershellScript } from "./powershell.ts";
+import { resolvePath, windowsPath } from "./paths.ts";
+import { BATCH_SELF, cmdScript, powershellScript } from "./powershell.ts";
 
 /** What unwrapping needs from the parser: nested script parsing, a place to record commands, and to note a cap. */
 export interface Unwrapper {
@@ -20,6 +20,8 @@ export interface Unwrapper {
   cmdLine(src: string, cwd: string, via: string): void;
   /** What a file written on this line by a literal print holds (`> x.sh`, `<(echo ..)`), by resolved path. */
   writtenText(path: string): string | undefined;
+  /** Whether anything was written on this line by a literal print (so the per-command lookups can be skipped). */
+  hasWritten(): boolean;
   /** Aliases set earlier on the line (`git config alias.undo 'reset --hard' && git undo`), lower-cased names. */
   readonly gitAliases: ReadonlyMap<string, string>;
   emit(cmd: SimpleCommand): void;
@@ -144,6 +146,9 @@ function wrapped(a: string[], s: number, cwdIn: string, home: string, aliases: R
       return { from: skipOptions(a, s + 1, { short: "n", long: ["--adjustment"] }), label: p };
     case "ionice":
       return { from: skipOptions(a, s + 1, { short: "cnpPu", long: ["--class", "--classdata", "--pid", "--pgid", "--uid"] }), label: p };
+    case "ssh-agent":
+      // `ssh-agent bash <<'EOF' .. EOF`: the agent runs the command it is given (options -a -E -O -P -t take a value).
+      return { from: skipOptions(a, s + 1, { short: "aEOPt", long: [] }), label: p };
     case "nohup":
     case "builtin":
     case "unbuffer":
@@ -594,7 +599,7 @@ function interpreterCode(argv: string[], program: string): string | "stdin" | un
       i++;
       continue;
     }
-    if (a === "-") return "stdin";
+    if (a === "-" || /^\/(?:dev\/stdin|dev\/fd\/0|proc\/self\/fd\/0)$/.test(a)) return "stdin";
     if (!a.startsWith("-")) return undefined;
   }
   return "stdin";
@@ -1068,11 +1073,51 @@ function launcherScript(a: string[], p: string): string | undefined {
 
 const EDITORS = new Set(["vim", "vi", "nvim", "ex", "view", "gvim", "vimdiff", "nvi", "elvis"]);
 
+/** The files each task runner reads when none is named, in the order it looks for them. */
+const TASK_FILES: Record<string, string[]> = {
+  make: ["GNUmakefile", "makefile", "Makefile"],
+  just: ["justfile", "Justfile", ".justfile"],
+  rake: ["Rakefile", "rakefile", "Rakefile.rb", "rakefile.rb"],
+  task: ["Taskfile.yml", "taskfile.yml", "Taskfile.yaml", "taskfile.yaml"],
+};
+
+/** A Rakefile's shell commands: `sh "..."`, `sh '...'`, `system("...")` and backquotes. */
+function rakeCommands(text: string): string[] {
+  return [...text.matchAll(/\b(?:sh|system)\s*\(?\s*(["'])((?:(?!\1)[^\\\n]|\\.)*)\1|`([^`\n]+)`/g)].map((m) => m[2] ?? m[3] ?? "").filter((x) => x !== "");
+}
+
+/** A Taskfile's commands: the items under `cmds:` (`- rm -rf x`, `- cmd: rm -rf x`). */
+function taskfileCommands(text: string): string[] {
+  const out: string[] = [];
+  let inCmds = false;
+  for (const line of text.split("\n")) {
+    if (/^\s*cmds\s*:\s*$/.test(line)) inCmds = true;
+    else if (inCmds) {
+      const m = /^\s*-\s+(?:cmd\s*:\s*)?(.+)$/.exec(line);
+      if (m?.[1] !== undefined) out.push(m[1].trim().replace(/^(["'])(.*)\1$/, "$2"));
+      else if (/^\s*\w[\w-]*\s*:/.test(line)) inCmds = false;
+    }
+  }
+  return out;
+}
+
+/** The recipe lines of justfile text: its indented lines, without the `@`/`-` prefixes. */
+function justRecipes(text: string): string[] {
+  const out: string[] = [];
+  for (const line of text.split("\n")) if (/^[ \t]+\S/.test(line) && out.length < 64) out.push(line.trim().replace(/^[@-]+\s*/, ""));
+  return out;
+}
+
+/** make's own expansion in a recipe, as the shell's: `$(HOME)`/`${HOME}` is the variable (empty when unset), `$$` a dollar. */
+function makeVars(line: string): string {
+  return line.replace(/\$\$|\$[({]([A-Za-z_][A-Za-z0-9_]*)[)}]/g, (m, name: string | undefined) => (m === "$$" ? "$" : `\${${name ?? ""}}`));
+}
+
 /** The recipe lines of makefile text: tab-indented lines, and what follows `;` on a rule line (`x: ; rm -rf ~`). */
 function makeRecipes(text: string): string[] {
   const out: string[] = [];
   for (const line of text.split("\n")) {
-    if (/^\t/.test(line)) out.push(line.replace(/^\t[@+-]*/, ""));
+    if (/^\t/.test(line)) out.push(makeVars(line.replace(/^\t[@+-]*/, "")));
     else {
       const m = /^[^:=#\t]+::?[^;=]*;(.*)$/.exec(line);
       if (m?.[1] !== undefined && m[1].trim() !== "") out.push(m[1].trim().replace(/^[@+-]+/, ""));
@@ -1085,8 +1130,67 @@ function makeRecipes(text: string): string[] {
  * What the command runs that is not a wrapped command line: find -exec, eval, shells, watch, interpreter
  * code. False when that is all it runs (a shell's script is not a wrapped command).
  */
+/** Interpreters a script file's extension or `#!` line names, for a script written on the line and run by path. */
+const SCRIPT_LANG: [RegExp, string][] = [
+  [/\.py$|^#!.*\bpython[0-9.]*\b/, "python3"],
+  [/\.(?:[cm]?js|ts)$|^#!.*\b(?:node|bun|deno)\b/, "node"],
+  [/\.rb$|^#!.*\bruby\b/, "ruby"],
+  [/\.pl$|^#!.*\bperl\b/, "perl"],
+  [/\.php$|^#!.*\bphp\b/, "php"],
+];
+
+/**
+ * A script written on this line by a literal print (`echo 'rm -rf ~' > x.sh`, `cat > x.sh <<EOF`, `tee x.sh <<<`),
+ * when this command runs it: a shell given it as its file (`sh x.sh`, `sudo bash x.sh`, `nohup sh x.sh &`), `. x.sh`,
+ * `source x.sh`, or the file run by its path (`./x.sh`, `/tmp/x`). What it holds is what runs, read in the language
+ * its extension or `#!` line names.
+ */
+function writtenScript(cmd: SimpleCommand, api: Unwrapper): void {
+  const p = cmd.program;
+  const a = cmd.argv;
+  const shell = SHELLS.has(p) || p === "source" || p === ".";
+  // `bash -c '...' x.sh` runs the string; `bash -n x.sh` only checks it; `sh -s` reads stdin (the words are its arguments).
+  if (shell && a.slice(1).some((w) => /^-[A-Za-z]*[cns][A-Za-z]*$/.test(w) || w === "--noexec")) return;
+  // `uv run fix.py`, `poetry run x.py`: a runner hands a script to its interpreter by its bare name.
+  const file = shell ? a.slice(1).find((w) => !w.startsWith("-") && !w.startsWith("+")) : a[0]?.includes("/") || /\.(?:py|[cm]?js|ts|rb|pl|php|sh|bat|cmd|ps1)$/i.test(a[0] ?? "") ? a[0] : undefined;
+  if (file === undefined) return;
+  const text = api.writtenText(resolvePath(file, cmd.cwd, api.home));
+  if (text === undefined) return;
+  const label = `${file} (written on this line)`;
+  const firstLine = text.slice(0, text.indexOf("\n") >>> 0);
+  const lang = shell ? undefined : SCRIPT_LANG.find(([re]) => re.test(file) || re.test(firstLine))?.[1];
+  if (lang !== undefined) {
+    const runner = child(cmd, [lang, file], [false, false], label);
+    runCode(runner, text, api, label);
+    codeChild(runner, text, api, label);
+  } else if (/\.(?:bat|cmd)$/i.test(file)) batchFile(cmd, file, text, api);
+  else if (/\.ps1$/i.test(file)) api.powershell(text, cmd.cwd, label);
+  else api.scriptHere(text, cmd.cwd, label);
+}
+
+/**
+ * A batch file written on the line, run: its lines are cmd lines. One that starts itself again (`%0|%0`, `start %0`,
+ * `call %0 & %0`) is a fork bomb.
+ */
+function batchFile(cmd: SimpleCommand, file: string, text: string, api: Unwrapper): void {
+  if (BATCH_SELF.test(text)) cmd.selfSpawn = true;
+  for (const line of text.split(/\r?\n/).slice(0, 64)) if (line.trim() !== "" && !/%~?[dpnxf]*0/.test(line)) api.cmdLine(line, cmd.cwd, `${file} (written on this line)`);
+}
+
+/**
+ * Code read from a heredoc or a file written on the line, recorded as the same interpreter given it on its command
+ * line (`python3 -c CODE`): what code on the command line is judged for (endless forking, secrets read, the
+ * environment sent) holds for it too.
+ */
+function codeChild(cmd: SimpleCommand, code: string, api: Unwrapper, label: string): void {
+  const flag = PYTHON.test(cmd.program) ? "-c" : cmd.program === "php" ? "-r" : "-e";
+  const argv = [cmd.argv[0] ?? cmd.program, flag, code];
+  api.emit(child(cmd, argv, [false, false, false], label, { synthetic: true, redirects: [] }));
+}
+
 function runsOther(cmd: SimpleCommand, api: Unwrapper, piped: string | undefined, level: number): boolean {
   const p = cmd.program;
+  if (cmd.cwd !== "" && api.hasWritten()) writtenScript(cmd, api);
   if (p === "find") {
     unwrapFind(cmd, api, level);
     return false;
@@ -1180,6 +1284,10 @@ function runsOther(cmd: SimpleCommand, api: Unwrapper, piped: string | undefined
   }
   if (p === "powershell" || p === "pwsh" || p === "powershell.exe" || p === "pwsh.exe") {
     const script = powershellScript(cmd.argv);
+    // `pwsh -File t.ps1` after `Set-Content t.ps1 '..'` on the line: the script written is what runs.
+    const fileAt = cmd.argv.findIndex((w, k) => k > 0 && /^[-/]f(?:i|il|ile)?$/i.test(w));
+    const written = fileAt > 0 && cmd.cwd !== "" && api.hasWritten() ? api.writtenText(resolvePath(windowsPath(cmd.argv[fileAt + 1] ?? "", api.home), cmd.cwd, api.home)) : undefined;
+    if (written !== undefined) api.powershell(written, cmd.cwd, `${p} -File (written on this line)`);
     if (script !== undefined && script !== "-") api.powershell(script, cmd.cwd, `${p} -Command`);
     else if (script === "-" || cmd.argv.slice(1).includes("-")) {
       // `echo 'Remove-Item ~ -Recurse' | powershell -`, `pwsh -Command - <<< '..'`: the commands come on stdin.
@@ -1282,11 +1390,23 @@ function runsOther(cmd: SimpleCommand, api: Unwrapper, piped: string | undefined
     if (i < cmd.argv.length) api.script(cmd.argv.slice(i).join(" "), cmd.cwd, "watch");
     return false;
   }
-  if ((p === "make" || p === "gmake") && cmd.cwd !== "") {
-    // `printf 'x:\n\trm -rf ~' > /tmp/Mk && make -f /tmp/Mk`: a makefile printed on the line, its recipes run.
-    const k = cmd.argv.findIndex((w) => w === "-f" || w === "--file" || w === "--makefile");
-    const text = k > 0 ? api.writtenText(resolvePath(cmd.argv[k + 1] ?? "", cmd.cwd, api.home)) : undefined;
-    if (text !== undefined) for (const r of makeRecipes(text)) api.script(r, cmd.cwd, "make recipe");
+  if ((p === "make" || p === "gmake" || p === "just" || p === "rake" || p === "task" || p === "go-task") && cmd.cwd !== "" && api.hasWritten()) {
+    // `printf 'x:\n\trm -rf ~' > /tmp/Mk && make -f /tmp/Mk`, `cat > Makefile <<EOF .. EOF; make x`, `printf .. > justfile && just x`,
+    // a Rakefile's `sh "..."`, a Taskfile's `cmds:`: a task file printed on the line (given with -f, or the one the tool looks
+    // for in its directory), its commands run.
+    const a = cmd.argv;
+    const k = a.findIndex((w) => w === "-f" || w === "--file" || w === "--makefile" || w === "--justfile" || w === "--rakefile" || w === "--taskfile" || (p === "task" && w === "-t"));
+    const attached = a.find((w) => /^--(?:file|makefile|justfile|rakefile|taskfile)=./.test(w) || (/^-f./.test(w) && p !== "task"));
+    const dirAt = a.findIndex((w) => w === "-C" || w === "--directory" || w === "--working-directory" || w === "-d" || w === "--dir");
+    const dir = dirAt > 0 ? resolvePath(a[dirAt + 1] ?? ".", cmd.cwd, api.home) : cmd.cwd;
+    const names = TASK_FILES[p === "gmake" ? "make" : p === "go-task" ? "task" : p] ?? [];
+    const given = k > 0 ? a[k + 1] : attached?.replace(/^--\w+=|^-f/, "");
+    const files = given !== undefined ? [resolvePath(given, cmd.cwd, api.home)] : names.map((n) => resolvePath(n, dir, api.home));
+    const text = files.map((f) => api.writtenText(f)).find((t) => t !== undefined);
+    const dry = (p === "make" || p === "gmake") && a.slice(1).some((w) => (/^-[a-zA-Z]*n[a-zA-Z]*$/.test(w) && !w.startsWith("--")) || w === "--dry-run" || w === "--just-print" || w === "--recon");
+    if (text !== undefined) cmd.recipesRead = true;
+    const lines = text === undefined || dry ? [] : p === "just" ? justRecipes(text) : p === "rake" ? rakeCommands(text) : p === "task" || p === "go-task" ? taskfileCommands(text) : makeRecipes(text);
+    for (const r of lines.slice(0, 64)) api.script(r, cmd.cwd, `${p} recipe`);
   }
   // interpreterCode knows only interpreters: any other program (most commands) is not asked.
   const interpreter = isInterpreter(p);
@@ -1294,14 +1414,18 @@ function runsOther(cmd: SimpleCommand, api: Unwrapper, piped: string | undefined
   // Code from the command line (`node -e '...'`) reads stdin as data, not as code.
   if ((code === undefined || code !== "stdin") && interpreter) cmd.ignoresStdinCode = true;
   if (code === undefined && interpreter && cmd.cwd !== "") {
-    // `cat > /tmp/x.py <<'P' ... P; python3 /tmp/x.py`: a script printed on the line is the code that runs.
-    const file = cmd.argv.slice(1).find((w) => !w.startsWith("-"));
+    // `cat > /tmp/x.py <<'P' ... P; python3 /tmp/x.py`, `bun run x.js`: a script printed on the line is the code that runs.
+    const file = cmd.argv.slice(1).find((w, k) => !w.startsWith("-") && !(k === 0 && w === "run" && (p === "bun" || p === "deno")));
     const text = file !== undefined ? api.writtenText(resolvePath(file, cmd.cwd, api.home)) : undefined;
-    if (text !== undefined) runCode(cmd, text, api, `${p} ${file ?? ""} (written on this line)`);
+    if (text !== undefined) {
+      runCode(cmd, text, api, `${p} ${file ?? ""} (written on this line)`);
+      codeChild(cmd, text, api, `${p} ${file ?? ""} (written on this line)`);
+    }
   }
   if (code !== undefined) {
     const text = code === "stdin" ? stdinText(cmd, piped) : code;
     if (text !== undefined) runCode(cmd, text, api, `${p} code`);
+    if (text !== undefined && code === "stdin") codeChild(cmd, text, api, `${p} code (stdin)`);
   }
   return true;
 }

@@ -44,7 +44,7 @@ export function publishEffects(cmd: SimpleCommand, an: Analysis): Effect[] {
     if (cmd.argv.includes("--execute") || cmd.argv.includes("-x")) what = "cargo release --execute";
   } else if (p === "goreleaser" && (cmd.argv[1] === "release" || cmd.argv.length === 1 || cmd.argv[1]?.startsWith("-"))) {
     if (!DRY(cmd)) what = "goreleaser release";
-  } else if ((p === "make" || p === "rake" || p === "just" || p === "task" || p === "mage") && cmd.argv.slice(1).some((w) => /^(?:release|publish|deploy|upload)(?::\w+)?$/.test(w)) && !DRY(cmd) && !cmd.argv.includes("--recon")) {
+  } else if ((p === "make" || p === "rake" || p === "just" || p === "task" || p === "mage") && !cmd.recipesRead && cmd.argv.slice(1).some((w) => /^(?:release|publish|deploy|upload)(?::\w+)?$/.test(w)) && !DRY(cmd) && !cmd.argv.includes("--recon")) {
     what = `${p} ${cmd.argv.slice(1).join(" ")}`;
   } else if (p === "sbt" && cmd.argv.slice(1).some((w) => /^\+?(?:publish(?!Local)\w*|release|sonatypeBundleRelease)$/.test(w))) {
     what = "sbt publish";
@@ -80,7 +80,7 @@ export function publishEffects(cmd: SimpleCommand, an: Analysis): Effect[] {
 
 const INTERPRETER = /^(?:python[0-9.]*|pypy[0-9.]*|node|nodejs|bun|deno|perl|ruby|php|Rscript|R|awk|gawk|mawk|nawk|lua|luajit|julia|tclsh|wish|jshell|groovy|scala|elixir|erl|swift|osascript|raku|qjs)$/;
 const LOOP = /\b(?:while|loop|until|repeat|setInterval)\b|\bfor\s*\(\s*;\s*;|iter\(\s*int|itertools\.count|\bfor\s*\{/;
-const FORK = /(?:\b|_)fork\s*(?:\(|\b)|\bspawn\s*\(|\bPopen\s*\(|\bexec[lv]p?e?\s*\(|ForkExec|\b(?:os\.execute|system|os\.system|io\.popen|exec)\s*\(?\s*['"][^'"]*&\s*['"]/;
+const FORK = /(?:\b|_)fork\s*(?:\(|\b)|child_process['"]\s*\)\s*\.\s*(?:exec\w*|spawn\w*)\s*\(|\bProcess\s*\((?:[^()]|\([^()]{0,100}\)){0,200}\)\s*\.\s*start\s*\(|\bspawn\s*\(|\bPopen\s*\(|\bexec[lv]p?e?\s*\(|ForkExec|\b(?:os\.execute|system|os\.system|io\.popen|exec)\s*\(?\s*['"][^'"]*&\s*['"]/;
 const DECODE = /b64decode|Base64\.decode|decode64|Buffer\.from\([^)]{0,200}['"]base64['"]|\batob\s*\(|base64_decode|MIME::Base64|unpack\(['"]m/;
 const RUN = /\bexec\s*\(|\beval\s*\(|\bsystem\s*\(|os\.system|subprocess|execSync|child_process|\bspawn|`|%x|\bshell_exec|\bpassthru|\beval\b/;
 const FETCH_CODE = /urlopen|requests\.get|\bget\s*\(\s*['"]https?:|LWP::Simple|fetch\s*\(|http\.get|Net::HTTP|open-uri|URI\.open|file_get_contents\s*\(\s*['"]https?:|curl_exec/;

@@ -52,6 +52,8 @@ function isSecretName(word: string): boolean {
   // The system's password hashes.
   if (word.startsWith("/etc/") && /^\/etc\/g?shadow-?$|^\/etc\/master\.passwd$/.test(word)) return true;
   if (parent === ".ssh") return !base.endsWith(".pub") && !SSH_PUBLIC.has(base);
+  // `~/.aws/config` holds profiles and regions; the keys are in `credentials` (and the SSO and CLI caches).
+  if (parent === ".aws") return base !== "config";
   if (SECRET_DIRS.has(parent)) return true;
   // The stores themselves, named as directories (`rsync -a ~/.config/gh/ x`, `cp -r ~/.kube x`).
   if (parent === ".config" && (base === "gh" || base === "gcloud" || base === "op" || base === "hub")) return true;
