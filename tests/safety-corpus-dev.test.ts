@@ -97,6 +97,8 @@ const FRESH7 = "tests/fixtures/corpus/fresh7.json";
 const FRESH8 = "tests/fixtures/corpus/fresh8.json";
 /** git and filesystem deletes in every option spelling, wrapper and path form, beside look-alikes; written before any rule change made for it. */
 const FRESH9 = "tests/fixtures/corpus/fresh9.json";
+/** Secrets read by any reader, data leaving by any sender, fetch-and-run in every spelling, beside look-alikes; written before any rule change made for it. */
+const FRESH10 = "tests/fixtures/corpus/fresh10.json";
 const keyOf = (c: { tool?: string; command: string }) => `${c.tool ?? "bash"}\u0000${c.command}`;
 
 describe.each([
@@ -109,6 +111,7 @@ describe.each([
   [FRESH7, [FRESH, FRESH2, FRESH3, FRESH4, FRESH5, FRESH6]],
   [FRESH8, [FRESH, FRESH2, FRESH3, FRESH4, FRESH5, FRESH6, FRESH7]],
   [FRESH9, [FRESH, FRESH2, FRESH3, FRESH4, FRESH5, FRESH6, FRESH7, FRESH8]],
+  [FRESH10, [FRESH, FRESH2, FRESH3, FRESH4, FRESH5, FRESH6, FRESH7, FRESH8, FRESH9]],
 ] as const)("fresh corpus %s", (file, earlier) => {
   const fresh = loadCorpus(file);
 
@@ -140,7 +143,7 @@ describe("current safety pack on the development corpus", () => {
   const lines: string[] = [];
   const answered: { cases: number; decisions: number }[] = [];
   beforeAll(async () => {
-    for (const p of [...parts, { file: FRESH, corpus: loadCorpus(FRESH) }, { file: FRESH2, corpus: loadCorpus(FRESH2) }, { file: FRESH3, corpus: loadCorpus(FRESH3) }, { file: FRESH4, corpus: loadCorpus(FRESH4) }, { file: FRESH5, corpus: loadCorpus(FRESH5) }, { file: FRESH6, corpus: loadCorpus(FRESH6) }, { file: FRESH7, corpus: loadCorpus(FRESH7) }, { file: FRESH8, corpus: loadCorpus(FRESH8) }, { file: FRESH9, corpus: loadCorpus(FRESH9) }]) {
+    for (const p of [...parts, { file: FRESH, corpus: loadCorpus(FRESH) }, { file: FRESH2, corpus: loadCorpus(FRESH2) }, { file: FRESH3, corpus: loadCorpus(FRESH3) }, { file: FRESH4, corpus: loadCorpus(FRESH4) }, { file: FRESH5, corpus: loadCorpus(FRESH5) }, { file: FRESH6, corpus: loadCorpus(FRESH6) }, { file: FRESH7, corpus: loadCorpus(FRESH7) }, { file: FRESH8, corpus: loadCorpus(FRESH8) }, { file: FRESH9, corpus: loadCorpus(FRESH9) }, { file: FRESH10, corpus: loadCorpus(FRESH10) }]) {
       const rates = await runCorpus(p.corpus, set);
       answered.push({ cases: p.corpus.cases.length, decisions: rates.results.filter((r) => (DecisionActions as readonly string[]).includes(r.decision.action)).length });
       const t = tallyByFamily(rates.results).total;
@@ -152,7 +155,7 @@ describe("current safety pack on the development corpus", () => {
   }, 60_000);
 
   it("should give every case of every part a decision", () => {
-    expect(answered.length).toBe(11);
+    expect(answered.length).toBe(12);
     for (const a of answered) expect(a.decisions).toBe(a.cases);
   });
 });
