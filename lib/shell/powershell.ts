@@ -388,6 +388,8 @@ function splatWords(w: PsWord, vars: Map<string, string>): PsWord[] {
   return out;
 }
 
+const CONDITIONAL = /^(?:if|elseif|while|until|switch)$/i;
+const CONDITION_VALUE = /^\(\s*(?:!|-not\s+)?\$[\w:{}]+(?:\s+-(?:eq|ne|gt|lt|ge|le|like|notlike|match|notmatch)\s+(?:'[^']*'|"[^"$]*"|\$null|\d+))?\s*\)$/i;
 /** `(Join-Path $HOME '.ssh/id_rsa')` -> its path, `(Split-Path $PWD)` -> the parent; other subexpressions stay unknown. */
 function joinPath(raw: string, vars: Map<string, string>, home: string, cwd: string): string | undefined {
   const split = /^\(\s*Split-Path\s+(?:-Path\s+)?(\S+)\s*\)$/i.exec(raw);
@@ -487,6 +489,8 @@ function psStatement(wordsIn: PsWord[], vars: Map<string, string>, cwd: string, 
   for (const w of each ? words.slice(1).map((x) => (/^\{/.test(x.raw) ? { ...x, raw: x.raw.replace(/\$(?:_|PSItem)(?:\.(?:FullName|Name|PSPath))?\b/g, `'${(listedDir ?? ".").replace(/\/+$/, "")}/*'`) } : x)) : words) {
     // `[void](Remove-Item ~ -Recurse -Force)`: a type cast before a parenthesised pipeline runs it all the same.
     const m = /^(?:\[[\w.]+(?:\[\])?\]\s*)*[$@]?\((.*)\)$/s.exec(w.raw) ?? /^\{(.*)\}$/s.exec(w.raw);
+    // `if ($env:GITHUB_TOKEN) {..}`, `while (!$x)`: a condition that is only a variable (or its test) is consumed, not printed.
+    if (w === words[1] && CONDITIONAL.test(first.text) && CONDITION_VALUE.test(w.raw)) continue;
     if (m?.[1] !== undefined && !/^\(\s*(?:Join|Split)-Path\b/i.test(w.raw)) host.powershell(m[1], cwd, "powershell (...)");
   }
   // -WhatIf: PowerShell only says what it would do.
@@ -733,7 +737,9 @@ function psStatement(wordsIn: PsWord[], vars: Map<string, string>, cwd: string, 
       dump.pipeTo = ["invoke-webrequest"];
       out.push(dump);
     }
-    out.push(simple(["invoke-webrequest", ...paths, ...sent, ...o], [false, ...pathDyn, ...sent.map(() => false), ...o.map(() => false)], cwd, via));
+    // `-Body $env:GITHUB_TOKEN`: what is sent, as curl's `-d` says it.
+    const bodyArgs = sent.flatMap((v) => ["-d", v]);
+    out.push(simple(["invoke-webrequest", ...paths, ...bodyArgs, ...o], [false, ...pathDyn, ...bodyArgs.map(() => false), ...o.map(() => false)], cwd, via));
     return out;
   }
   if (IEX.has(name)) {
@@ -885,6 +891,11 @@ export function readCmd(src: string, cwd: string, via: string[], host: WindowsHo
   for (let i = 0; i <= src.length; i++) {
     const c = src[i];
     if (c === '"') inQuote = !inQuote;
+    // `^|`, `^&`: cmd's escape makes the operator a character of the command's own arguments.
+    if (c === "^" && !inQuote) {
+      i++;
+      continue;
+    }
     if (i === src.length || (!inQuote && (c === "&" || c === "|"))) {
       const pipe = c === "|" && src[i + 1] !== "|";
       stages.push({ text: src.slice(start, i), pipe });

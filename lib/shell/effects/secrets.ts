@@ -3,6 +3,9 @@ import type { SimpleCommand } from "../types.ts";
 import type { Analysis } from "../flags.ts";
 import { effect, type Effect } from "./types.ts";
 
+/** Variable names that hold credentials (as network.ts's SECRET_VAR, without the `$`). */
+const SECRET_NAME = /^[A-Za-z_]*(?:SECRET|TOKEN|PASSWORD|PASSWD|API_?KEY|PRIVATE_KEY|ACCESS_KEY|CREDENTIAL)[A-Za-z0-9_]*$/i;
+
 /** Base names of files that hold secrets (templates such as .env.example are not secrets). */
 const SECRET_NAMES = new Set([
   ".envrc", ".dev.vars", ".netrc", ".pgpass", ".npmrc", ".pypirc", ".git-credentials", ".vault-token", "accesstokens.json", "logins.json", "cookies.sqlite", "key4.db",
@@ -77,7 +80,7 @@ function isSecretName(word: string): boolean {
 }
 
 /** Names a glob could expand to that would be secrets: `cat .env*`, `cat ~/.ssh/id_*`. */
-const SECRET_SAMPLES = [".env", ".env.local", ".env.production", "id_rsa", "id_ed25519", "credentials", "server.key", "secrets.json", "private-key.pem"];
+const SECRET_SAMPLES = [".env", ".env.local", ".env.production", "id_rsa", "id_ed25519", "credentials", "server.key", "secrets.json", "private-key.pem", "hosts.yml", "config.json", "config", ".netrc", ".npmrc", ".pgpass", ".git-credentials"];
 
 /** A glob as a regex, only on short names (a file name is at most 255 bytes), so the test stays cheap. */
 function globToRegex(glob: string): RegExp {
@@ -103,7 +106,8 @@ export function isSecretPath(word: string): boolean {
   const dir = slash < 0 ? "" : w.slice(0, slash + 1);
   const base = w.slice(slash + 1);
   if (base.length > 255) return false;
-  if (base === "*" || base === ".*") return /(?:^|\/)\.ssh\/$/.test(dir);
+  // `~/.kube/*`, `~/.docker/*`, `~/.config/gh/*`: everything in a credential store (elsewhere `*` is just "everything").
+  if (base === "*" || base === ".*") return /(?:^|\/)\.(?:ssh|aws|gnupg|kube|docker|password-store)\/$|(?:^|\/)\.config\/gh\/$/.test(dir) && SECRET_SAMPLES.some((x) => isSecretName(dir + x));
   // `dist/**`, `*a`: a glob with under two literal characters names no secret (outside ~/.ssh it is just "everything").
   if (base.replace(/\[[^\]]*\]|[*?]/g, "").length < 2 && !/(?:^|\/)\.ssh\/$/.test(dir)) return false;
   const re = globToRegex(base);
@@ -116,7 +120,7 @@ const NON_READERS = new Set([
   "echo", "printf", "which", "type", "command", "du", "find", "fd", "locate", "git", "mv", "cd", "pushd", "open", "touch", "exa", "eza", "tree",
   "test-path", "get-item", "gi", "get-itemproperty", "new-item", "ni", "set-location", "cd", "split-path", "resolve-path", "get-acl", "measure-object", "write-host", "write-output",
   // Sizes, counts and digests tell nothing of the content.
-  "wc", "md5sum", "sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum", "shasum", "b2sum", "cksum", "sum",
+  "wc", "get-filehash", "md5sum", "sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum", "shasum", "b2sum", "cksum", "sum",
   // Runners whose command is read on its own (`npx dotenv -e .env.test -- jest`: what dotenv does is judged as dotenv).
   "npx", "bunx", "pnpx", "shx",
   "shred", "wipe", "srm", "truncate", "ssh-keygen", "ssh-add", "gpg-agent", "export", "set", "unset", "source", ".", "direnv", "dotenv", "docker", "docker-compose", "kill", "sleep", "true", "false",
@@ -143,6 +147,9 @@ function secretCommand(cmd: SimpleCommand, an: Analysis): string | undefined {
   if (p === "vault" && (sub === "read" || (sub === "kv" && pos[0] === "get"))) return "prints a Vault secret";
   if (p === "op" && (sub === "read" || (sub === "item" && pos[0] === "get"))) return "prints a 1Password secret";
   if (p === "gh" && an.sub === "auth" && pos[0] === "token") return "prints the GitHub token";
+  if (p === "gh" && an.sub === "auth" && pos[0] === "status" && a.some((w) => w === "-t" || w === "--show-token")) return "prints the GitHub token";
+  // `aws configure export-credentials [--format env|process|...]`: the resolved keys, in every format.
+  if (p === "aws" && an.sub === "configure" && pos[0] === "export-credentials") return "prints AWS credentials";
   // `git credential fill` asks the helper for the stored password and prints it.
   if (p === "git" && ((a.includes("credential") && a.includes("fill")) || (a.some((w) => /^credential-\w+$/.test(w)) && a.includes("get")))) return "prints a stored git credential";
   // `npm config get //registry.npmjs.org/:_authToken`: a registry credential read back from the user's .npmrc.
@@ -152,7 +159,9 @@ function secretCommand(cmd: SimpleCommand, an: Analysis): string | undefined {
   if (p === "vault" && (an.sub === "read" || (an.sub === "kv" && pos[0] === "get"))) return "prints a Vault secret";
   if (p === "pass" && (an.sub === undefined ? pos.length > 0 && !["ls", "list", "find", "search", "init", "git", "generate", "insert", "edit", "rm", "mv", "cp"].includes(pos[0] ?? "") : an.sub === "show")) return "prints a password-store entry";
   if (p === "op" && (an.sub === "read" || (an.sub === "item" && pos[0] === "get"))) return "prints a 1Password secret";
-  if (p === "security" && /find-(?:generic|internet)-password/.test(a[1] ?? "") && a.includes("-w")) return "prints a keychain password";
+  // `-w` prints the password alone, `-g` with the item's attributes; `dump-keychain -d` decrypts every item.
+  if (p === "security" && /find-(?:generic|internet)-password/.test(a[1] ?? "") && a.some((w) => /^-[a-zA-Z]*[wg]/.test(w) && !w.startsWith("--"))) return "prints a keychain password";
+  if (p === "security" && a[1] === "dump-keychain" && a.some((w) => /^-[a-zA-Z]*d/.test(w))) return "prints every keychain item decrypted";
   if (p === "gcloud" && an.sub === "auth" && /print-(?:access|identity)-token/.test(pos[0] ?? "")) return "prints a Google Cloud token";
   if (p === "az" && an.sub === "account" && pos[0] === "get-access-token") return "prints an Azure token";
   if (p === "heroku" && an.sub === "auth:token") return "prints the Heroku token";
@@ -195,7 +204,9 @@ function secretCommand(cmd: SimpleCommand, an: Analysis): string | undefined {
     if (hit !== undefined) return `mounts ${hit} into a container`;
   }
   // `env | grep -i token`: the environment, filtered down to its secrets.
-  if ((p === "grep" || p === "egrep" || p === "rg") && cmd.pipeFrom === "env" && an.positional.some((w) => /secret|token|passw|api_?key|private|credential|aws_/i.test(w))) return "prints secret environment variables";
+  if ((p === "grep" || p === "egrep" || p === "rg") && cmd.pipeFrom === "env" && !printsNothingOf(cmd) && an.positional.some((w) => /secret|token|passw|api_?key|private|credential|aws_/i.test(w))) return "prints secret environment variables";
+  // `declare -p NPM_TOKEN`, `typeset -p GITHUB_TOKEN`: one named secret variable, printed with its value.
+  if ((p === "declare" || p === "typeset" || p === "local") && a.some((w) => /^-[a-zA-Z]*p/.test(w)) && a.slice(1).some((w) => !w.startsWith("-") && SECRET_NAME.test(w))) return "prints a secret variable";
   return undefined;
 }
 
@@ -235,6 +246,29 @@ function printsNothingOf(cmd: SimpleCommand): boolean {
   return false;
 }
 
+/** A program (or `-a` option) whose output is a list of file names: what a reader given `$(find . -name '*.pem')` reads. */
+const LISTERS = /^\$\(\s*(?:find|fd|fdfind|ls|locate|git\s+ls-files|rg\s+--files|echo|printf\s+'?%s[^']*'?)\s([^()]{0,400})\)$/;
+
+/** The names or globs a `$(find .. -name X)` / `$(ls GLOB)` operand lists (find's start directories are joined to its -name). */
+function listedBy(word: string): string[] {
+  const m = LISTERS.exec(word);
+  if (m === null) return [];
+  const toks = (m[1] ?? "").split(/\s+/).map((t) => t.replace(/^['"]|['"]$/g, "")).filter((t) => t !== "");
+  const out: string[] = [];
+  const dirs: string[] = [];
+  for (let i = 0; i < toks.length; i++) {
+    const t = toks[i] ?? "";
+    if (/^-(?:i?name|i?path|i?wholename|g|glob)$/.test(t)) {
+      const pat = toks[++i] ?? "";
+      out.push(pat, ...dirs.map((d) => `${d.replace(/\/+$/, "")}/${pat}`));
+    } else if (!t.startsWith("-")) {
+      dirs.push(t);
+      out.push(t);
+    }
+  }
+  return out.slice(0, 32);
+}
+
 /** Secrets the command reads, by any reader: operands, option values (`dd if=.env`, `-a .env`) and input redirections. */
 export function secretReads(cmd: SimpleCommand, an: Analysis): Effect[] {
   const out: string[] = [];
@@ -248,8 +282,10 @@ export function secretReads(cmd: SimpleCommand, an: Analysis): Effect[] {
     // `git log -- .env` lists the commits that touched it; only a patch (`-p`, `-U3`, `--patch`) prints what it held.
     const listsOnly = (an.sub === "log" || an.sub === "whatchanged") && !cmd.argv.some((w) => /^-(?:[a-zA-Z]*p|u|U\d*)$|^--(?:patch|patch-with-stat|unified(?:=\d+)?|full-diff|word-diff)|^-L/.test(w));
     if (GIT_READERS.has(an.sub ?? "") && !listsOnly) for (const w of an.positional) if (isSecretPath(w)) out.push(w);
-  } else if (!NON_READERS.has(p) && !printsNothingOf(cmd)) {
-    let words = an.positional;
+  } else if (!NON_READERS.has(p) && !printsNothingOf(cmd) && !(p === "rsync" && (an.flags.has("-n") || an.flags.has("--dry-run")))) {
+    // `--exclude .env`, `--ignore=*.key`: a pattern of names to leave out, not a file read.
+    const patterns = new Set(cmd.argv.flatMap((w, k) => (/^--(?:exclude|include|ignore|filter|skip)(?:-[a-z]+)?$/.test(w) ? [cmd.argv[k + 1] ?? ""] : /^--(?:exclude|include|ignore|filter|skip)(?:-[a-z]+)?=/.test(w) ? [w.slice(w.indexOf("=") + 1)] : [])));
+    let words = patterns.size > 0 ? an.positional.filter((w) => !patterns.has(w)) : an.positional;
     // `python3 -c "open('~/.ssh/known_hosts').read()"`: inline code is no file name (its quoted paths are read in codeEffects).
     // `sh -c 'ssh -i ~/.ssh/key'`: a shell's script is read as its own commands, not as a file name.
     if (CODE_RUNNERS.test(p) || /^(?:sh|bash|zsh|dash|ksh|ash|mksh)$/.test(p)) {
@@ -271,6 +307,7 @@ export function secretReads(cmd: SimpleCommand, an: Analysis): Effect[] {
     for (const w of [...words, ...values]) {
       const v = w.startsWith("if=") ? w.slice(3) : w;
       if (isSecretPath(v)) out.push(v);
+      else for (const listed of listedBy(v)) if (isSecretPath(listed)) out.push(listed);
     }
   }
   return out.length === 0 ? [] : [effect("secret-read", `reads secrets: ${out.join(" ")}`, out)];
