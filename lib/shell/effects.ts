@@ -86,6 +86,16 @@ function downloads(cmd: SimpleCommand): string[] {
 
 const FETCH_PROGRAMS = new Set(["curl", "wget", "http", "xh", "fetch"]);
 
+/** `bash -n i.sh`, `sh -n`: the shell reads the script for syntax errors and runs none of it. */
+function syntaxOnly(c: SimpleCommand): boolean {
+  if (!/^(?:sh|bash|zsh|dash|ksh)$/.test(c.program)) return false;
+  for (const w of c.argv.slice(1)) {
+    if (!w.startsWith("-")) return false;
+    if (w === "--noexec" || /^-[a-zA-Z]*n[a-zA-Z]*$/.test(w)) return true;
+  }
+  return false;
+}
+
 const RUNS_FILE = /^(?:sh|bash|zsh|dash|ksh|fish|source|\.|python[0-9.]*|perl|ruby|node|php|pwsh|powershell)$/;
 
 /**
@@ -136,6 +146,8 @@ export function lineEffects(commands: readonly SimpleCommand[]): Map<SimpleComma
   let prev: SimpleCommand | undefined;
   /** Variables a `read` filled from a pipe of the environment or of a secret file. */
   const fedVars = new Map<string, "env" | "secret">();
+  /** Variables a `read` filled with variable names (`compgen -v`). */
+  const namesFed = new Set<string>();
   for (const c of commands) {
     // `docker compose config | grep -i password`: a dump of resolved configuration (the .env's values put in), searched for its secrets.
     if (prev !== undefined && prev.pipeTo[0] === c.program && (c.program === "grep" || c.program === "egrep" || c.program === "rg") && configDump(prev) && c.argv.slice(1).some((w) => !w.startsWith("-") && SECRET_WORD.test(w))) {
@@ -145,7 +157,11 @@ export function lineEffects(commands: readonly SimpleCommand[]): Map<SimpleComma
     if (c.program === "read" && prev !== undefined && prev.pipeTo[0] === "read") {
       const from = prev.pipeFrom === "env" || (/^(?:env|printenv|set)$/.test(prev.program) && prev.argv.length === 1) ? "env" : effectsOf(prev).some((e) => e.kind === "secret-read") ? "secret" : undefined;
       if (from !== undefined) for (const w of c.argv.slice(1)) if (/^[A-Za-z_]\w*$/.test(w) && fedVars.size < 16) fedVars.set(w, from);
+      // `compgen -v | while read v; do echo "$v=${!v}"; done`: the loop is handed every variable's name.
+      if ((prev.program === "compgen" && prev.argv.some((w) => w === "-v" || w === "-e"))) for (const w of c.argv.slice(1)) if (/^[A-Za-z_]\w*$/.test(w) && namesFed.size < 16) namesFed.add(w);
     }
+    // `echo "${!v}"` over every name: the whole environment's values, printed.
+    if (namesFed.size > 0 && (c.program === "echo" || c.program === "printf") && c.argv.some((w) => [...w.matchAll(/\$\{!(\w+)\}/g)].some((m) => namesFed.has(m[1] ?? "")))) add(c, effect("secret-read", "prints the value of every variable (indirect expansion over compgen's names)"));
     const fed = fedVars.size > 0 && (NETWORK.has(c.program) || LOOKUPS.has(c.program)) ? c.argv.flatMap((w, k) => (k > 0 && c.dynamic[k] === true ? [...w.matchAll(/\$\{?(\w+)/g)].map((m) => fedVars.get(m[1] ?? "")) : [])).find((x) => x !== undefined) : undefined;
     if (fed !== undefined) add(c, effect("network-send", `${c.program} sends what a loop read from ${fed === "env" ? "the environment" : "a secret file"}`, [], { data: fed }));
     prev = c;
@@ -172,7 +188,7 @@ export function lineEffects(commands: readonly SimpleCommand[]): Map<SimpleComma
       const first = c.argv.slice(1).find((w) => !w.startsWith("-"));
       if (fetched.has(prog) && c.argv[0] !== prog) add(c, effect("remote-code", `runs ${c.argv[0]}, downloaded earlier on the line`));
       else if (fetched.has(prog) && !["chmod", "cat", "ls", "rm", "mv", "cp", "file", "sha256sum", "shasum", "md5sum", "less", "head", "tail", "wc", "stat"].includes(prog)) add(c, effect("remote-code", `runs ${prog}, downloaded earlier on the line`));
-      else if (RUNS_FILE.test(c.program) && first !== undefined && fetched.has(base(first))) add(c, effect("remote-code", `runs ${first}, downloaded earlier on the line`));
+      else if (RUNS_FILE.test(c.program) && first !== undefined && fetched.has(base(first)) && !syntaxOnly(c)) add(c, effect("remote-code", `runs ${first}, downloaded earlier on the line`));
       // `curl x.io/Makefile -o /tmp/M && make -f /tmp/M`: a makefile's recipes are shell commands.
       else if (/^g?make$/.test(c.program)) {
         const mf = c.argv.flatMap((w, k) => (w === "-f" || w === "--file" || w === "--makefile" ? [c.argv[k + 1] ?? ""] : /^(?:-f|--file=|--makefile=)./.test(w) ? [w.replace(/^-f|^--(?:make)?file=/, "")] : []));

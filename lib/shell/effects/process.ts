@@ -3,7 +3,7 @@ import type { SimpleCommand } from "../types.ts";
 import type { Analysis } from "../flags.ts";
 import { isSecretPath } from "./secrets.ts";
 import { ORM_WIPE, SQL_DESTROY } from "./infra.ts";
-import { SECRET_VAR } from "./network.ts";
+import { CMD_SECRET_VAR, ENV_SECRET, SECRET_VAR } from "../secret-names.ts";
 import { effect, type Effect } from "./types.ts";
 
 const GRADLE_PUBLISH = /(?:^|:)(?:publish(?!ToMavenLocal$)\w*|uploadArchives|closeAndReleaseRepository|closeAndReleaseStagingRepositor(?:y|ies)|releaseRepository|publishPlugins)$/;
@@ -87,8 +87,8 @@ const FETCH_CODE = /urlopen|requests\.get|\bget\s*\(\s*['"]https?:|LWP::Simple|f
 const REVERSE = /socket|create_connection|TCPSocket|IO::Socket|net\.connect|fsockopen/;
 const PTY = /pty\.spawn|dup2|\/bin\/(?:ba)?sh|exec\s*\(\s*['"](?:ba)?sh|spawn\(['"](?:\/bin\/)?(?:ba)?sh/;
 const DEVICE_CODE = /['"]\/dev\/(?:sd[a-z]|nvme\d|hd[a-z]|vd[a-z]|xvd[a-z]|mmcblk\d|disk\d)[^'"]{0,64}['"]\s*,\s*['"][rwab+]{0,3}w/;
-const ENV_WHOLE = /Deno\.env\.toObject|\bos\.environ\b(?!\s*(?:\[|\.get\b))|\bprocess\.env\b(?!\s*(?:\.|\[))|%ENV\b|\bENV\.(?:to_h|to_a|each|inspect)\b|\$_ENV\b(?!\s*\[)|\bgetenv\(\s*\)/;
-const ENV_SECRET = /(?:environ|ENV|env|getenv)\W{1,3}[A-Za-z_]*(?:SECRET|TOKEN|PASSWORD|PASSWD|API_?KEY|PRIVATE_KEY|ACCESS_KEY|CREDENTIAL)/i;
+const ENV_WHOLE = /\bENVIRON\s*\[\s*[A-Za-z_]\w*\s*\]|\$ENV\{\s*\$\w+\s*\}|\bos\.environ\[\s*[A-Za-z_]\w*\s*\]|\bprocess\.env\[\s*[A-Za-z_]\w*\s*\]|Deno\.env\.toObject|\bos\.environ\b(?!\s*(?:\[|\.get\b))|\bprocess\.env\b(?!\s*(?:\.|\[))|%ENV\b|\bENV\.(?:to_h|to_a|each|inspect)\b|\$_ENV\b(?!\s*\[)|\bgetenv\(\s*\)/;
+
 const SENDS = /\burlopen\b|\brequests\.\w+\(|\bfetch\s*\(|\bhttps?\.request\b|\bhttp\.client\b|\bsocket\b|Net::HTTP|LWP|IO::Socket|\bcurl_exec\b|\bfile_get_contents\s*\(\s*['"]https?:|\baxios\b|XMLHttpRequest|\.post\s*\(/;
 const ENV_NAMES_ONLY = /\bObject\.(?:keys|getOwnPropertyNames)\(\s*process\.env\s*\)|\blen\(\s*os\.environ\s*\)|\bos\.environ\.keys\(\s*\)|\bkeys\s+%ENV\b|\bENV\.(?:keys|size|length)\b/g;
 /** A call that hands a string to a database driver: `query(`, `execute(`, `exec(`, `run(`, `raw(`. */
@@ -144,7 +144,6 @@ export function codeEffects(cmd: SimpleCommand): Effect[] {
  * cmd's `%GITHUB_TOKEN%` is the same variable as `$GITHUB_TOKEN`.
  */
 const NOT_THE_VALUE = /\$\{#\w+\}|\$\{\w+:?\+[^}]*\}/g;
-const CMD_SECRET_VAR = /%[A-Za-z_]*(?:SECRET|TOKEN|PASSWORD|PASSWD|API_?KEY|PRIVATE_KEY|ACCESS_KEY|CREDENTIAL)[A-Za-z0-9_]*%/i;
 const secretValue = (w: string): boolean => {
   const v = w.replace(NOT_THE_VALUE, "");
   return SECRET_VAR.test(v) || CMD_SECRET_VAR.test(v);

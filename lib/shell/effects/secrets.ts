@@ -3,8 +3,7 @@ import type { SimpleCommand } from "../types.ts";
 import type { Analysis } from "../flags.ts";
 import { effect, type Effect } from "./types.ts";
 
-/** Variable names that hold credentials (as network.ts's SECRET_VAR, without the `$`). */
-const SECRET_NAME = /^[A-Za-z_]*(?:SECRET|TOKEN|PASSWORD|PASSWD|API_?KEY|PRIVATE_KEY|ACCESS_KEY|CREDENTIAL)[A-Za-z0-9_]*$/i;
+import { SECRET_NAME, SECRET_PATTERN } from "../secret-names.ts";
 
 /** Base names of files that hold secrets (templates such as .env.example are not secrets). */
 const SECRET_NAMES = new Set([
@@ -12,7 +11,22 @@ const SECRET_NAMES = new Set([
   ".htpasswd", "credentials", "credentials.json", "credentials.toml", "credentials.yml", "credentials.yaml", "credentials.db", "credentials.xml", "credentials.csv",
   "application_default_credentials.json", "credentials.tfrc.json", "secret.yml", "secret.yaml", "secret.json", "secret.toml", "secret.env", "secrets.yml", "secrets.yaml",
   "secrets.json", "secrets.toml", "secrets.env", "id_rsa", "id_dsa", "id_ecdsa", "id_ed25519", "id_ecdsa_sk", "id_ed25519_sk", ".ssh", ".gnupg", ".aws", ".password-store",
+  ".boto", ".s3cfg", ".vault-token", "rclone.conf", "msal_token_cache.json", "msal_token_cache.bin", "accesstokens.json", "service_principal_entries.json",
 ]);
+/** Files that hold a tool's login only inside its own folder: `~/.m2/settings.xml`, `~/.fly/config.yml` (the same name elsewhere is ordinary). */
+const STORE_FILES: Record<string, readonly string[]> = {
+  ".m2": ["settings.xml", "settings-security.xml"],
+  ".gradle": ["gradle.properties"],
+  "github-copilot": ["hosts.json", "apps.json"],
+  doctl: ["config.yaml"],
+  ".netlify": ["config.json"],
+  ".fly": ["config.yml"],
+  ".cargo": ["credentials", "credentials.toml"],
+  ".gem": ["credentials"],
+  ".terraform.d": ["credentials.tfrc.json"],
+  ".azure": ["msal_token_cache.json", "accesstokens.json", "service_principal_entries.json"],
+};
+const SECRET_STORE_SUFFIXES = [".keychain", ".keychain-db", ".keyring", ".kdbx"];
 const ENV_TEMPLATES = new Set(["example", "sample", "template", "dist", "defaults"]);
 const SECRET_SUFFIXES = [".key", ".tfvars", ".p12", ".pfx", ".keystore", ".jks"];
 /** Directories every file of which is a secret, as the parent's base name. */
@@ -48,6 +62,8 @@ function isSecretName(word: string): boolean {
   const parent = slash > 0 ? word.slice(word.lastIndexOf("/", slash - 1) + 1, slash).toLowerCase() : "";
   const grand = slash > 0 ? word.slice(0, slash) : "";
   if (word.toLowerCase() === "env:") return true;
+  // PowerShell's env: drive: `Get-Content env:GITHUB_TOKEN`.
+  if (/^env:\/?\w+$/i.test(word)) return SECRET_NAME.test(word.replace(/^env:\/?/i, ""));
   // `~/.ssh/config.example`, `credentials.sample`: a template holds no secret.
   if (/\.(?:example|sample|template|tmpl|dist)$/.test(base)) return false;
   // The system's password hashes.
@@ -60,6 +76,10 @@ function isSecretName(word: string): boolean {
   if (base === ".env") return true;
   if (base.startsWith(".env.")) return !ENV_TEMPLATES.has(base.slice(5)) && base.length > 5;
   if (SECRET_NAMES.has(base)) return true;
+  if (STORE_FILES[parent]?.includes(base) === true) return true;
+  // Wrangler's login: `~/.wrangler/config/default.toml`.
+  if (parent === "config" && base === "default.toml" && grand.endsWith("/.wrangler/config")) return true;
+  if (SECRET_STORE_SUFFIXES.some((x) => base.endsWith(x) && base.length > x.length)) return true;
   if (base.endsWith(".pem")) return base.includes("private") || base.includes("privkey") || base.includes("_key") || base.includes("-key");
   if (SECRET_SUFFIXES.some((x) => base.endsWith(x) && base.length > x.length)) return true;
   if (base.startsWith("service") && base.endsWith(".json") && base.includes("account")) return true;
@@ -204,7 +224,9 @@ function secretCommand(cmd: SimpleCommand, an: Analysis): string | undefined {
     if (hit !== undefined) return `mounts ${hit} into a container`;
   }
   // `env | grep -i token`: the environment, filtered down to its secrets.
-  if ((p === "grep" || p === "egrep" || p === "rg") && cmd.pipeFrom === "env" && !printsNothingOf(cmd) && an.positional.some((w) => /secret|token|passw|api_?key|private|credential|aws_/i.test(w))) return "prints secret environment variables";
+  if ((p === "grep" || p === "egrep" || p === "rg") && cmd.pipeFrom === "env" && !printsNothingOf(cmd) && an.positional.some((w) => SECRET_PATTERN.test(w))) return "prints secret environment variables";
+  // `printenv DATABASE_URL`: one named credential.
+  if (p === "printenv" && an.positional.some((w) => SECRET_NAME.test(w))) return "prints a secret variable";
   // `declare -p NPM_TOKEN`, `typeset -p GITHUB_TOKEN`: one named secret variable, printed with its value.
   if ((p === "declare" || p === "typeset" || p === "local") && a.some((w) => /^-[a-zA-Z]*p/.test(w)) && a.slice(1).some((w) => !w.startsWith("-") && SECRET_NAME.test(w))) return "prints a secret variable";
   return undefined;
