@@ -97,7 +97,7 @@ const SQL_CALL = /\b(?:query|execute|executescript|executemany|exec|run|raw|sql|
  * Whether a variable is set, never its value: `!!process.env.X`, `'X' in os.environ`, `os.getenv('X') is None`,
  * `bool(os.environ.get('X'))`, `defined $ENV{X}`, `ENV.key?('X')`, `isset($_ENV['X'])`, `process.env.X ? a : b`.
  */
-const PRESENCE_TEST = /!!\s*process\.env(?:\.\w+|\[[^\]]{1,80}\])|Boolean\(\s*process\.env(?:\.\w+|\[[^\]]{1,80}\])\s*\)|['"]\w{1,80}['"]\s+(?:not\s+)?in\s+(?:os\.environ|process\.env|ENV)\b|os\.(?:getenv|environ\.get)\([^()]{1,80}\)\s+is\s+(?:not\s+)?None|bool\(\s*os\.(?:getenv|environ\.get)\([^()]{1,80}\)\s*\)|(?:defined|exists)\s*\(?\s*\$ENV\{[^}]{1,80}\}|ENV\.(?:key|has_key|include)\?\s*\(?[^()]{1,80}\)?|isset\(\s*\$_ENV\[[^\]]{1,80}\]\s*\)|process\.env\.\w+\s*\?(?!\?|\.)|\w+\s+in\s+process\.env/g;
+const PRESENCE_TEST = /!!\s*process\.env(?:\.\w+|\[[^\]]{1,80}\])|Boolean\(\s*process\.env(?:\.\w+|\[[^\]]{1,80}\])\s*\)|['"]\w{1,80}['"]\s+(?:not\s+)?in\s+(?:os\.environ|process\.env|ENV)\b|os\.(?:getenv|environ\.get)\([^()]{1,80}\)\s+is\s+(?:not\s+)?None|bool\(\s*os\.(?:getenv|environ\.get)\([^()]{1,80}\)\s*\)|(?:defined|exists)\s*\(?\s*\$ENV\{[^}]{1,80}\}|ENV\.(?:key|has_key|include)\?\s*\(?[^()]{1,80}\)?|isset\(\s*\$_ENV\[[^\]]{1,80}\]\s*\)|process\.env\.\w+\s*\?(?!\?|\.)|\b\w{1,80}\s+in\s+process\.env/g;
 /** A call that prints its argument: the text just before a string literal. */
 const PRINTS_LITERAL = /(?:console\.(?:log|error|info|warn)|\bprint|\bputs|\becho|\bsay|\bprintf|\bprintln|\bp)\s*\(?\s*$/;
 const STRING = /(['"])(?:(?!\1)[^\\]|\\.)*\1/g;
