@@ -11,7 +11,7 @@ import { infraEffects } from "./effects/infra.ts";
 import { serviceEffects } from "./effects/services.ts";
 import { networkEffects } from "./effects/network.ts";
 import { codeEffects, powerEffects, printsSecretVar, publishEffects, spawnEffects } from "./effects/process.ts";
-import { isSecretPath, secretReads } from "./effects/secrets.ts";
+import { isSecretPath, readsContent, secretReads } from "./effects/secrets.ts";
 import { NETWORK } from "./effects/network.ts";
 import { effect, type Effect } from "./effects/types.ts";
 
@@ -134,6 +134,8 @@ export function lineEffects(commands: readonly SimpleCommand[]): Map<SimpleComma
   /** Directories a download was unpacked into (`tar xz -C /tmp/tool`). */
   const unpackedInto: string[] = [];
   const links = new Map<string, string>();
+  /** Names a secret was moved or copied to on the line (`mv .env notes.txt`), and the secret. */
+  const renamed = new Map<string, string>();
   const add = (c: SimpleCommand, e: Effect) => out.set(c, [...(out.get(c) ?? []), e]);
   /** The last command was an endless producer piped straight into xargs (`yes |`, `seq inf |`). */
   let endlessFeed = false;
@@ -232,6 +234,16 @@ export function lineEffects(commands: readonly SimpleCommand[]): Map<SimpleComma
       const words = c.argv.slice(1).map((w) => w.replace(/^[\w-]*=?@/, ""));
       const read = words.find((w) => links.has(base(w)) || [...links.keys()].some((l) => w.startsWith(`${l}/`) || w.includes(`/${l}/`)));
       if (read !== undefined) add(c, effect("secret-read", `reads ${read}, a link made earlier on the line to ${links.get(base(read)) ?? "a secret"}`, [read]));
+    }
+    // `mv .env notes.txt && cat notes.txt`: the secret under a new name, read.
+    if (renamed.size > 0 && readsContent(c.program)) {
+      const read = c.argv.slice(1).find((w) => renamed.has(w) || renamed.has(base(w)));
+      if (read !== undefined) add(c, effect("secret-read", `reads ${read}, where ${renamed.get(read) ?? renamed.get(base(read)) ?? "a secret"} was put earlier on the line`, [read]));
+    }
+    if ((c.program === "mv" || c.program === "cp" || c.program === "install" || c.program === "ditto") && renamed.size < 64) {
+      const ops = c.argv.slice(1).filter((w, k) => !w.startsWith("-") && !(c.program === "install" && /^-[mog]$/.test(c.argv[k] ?? "")));
+      const [src, dst] = ops;
+      if (ops.length === 2 && src !== undefined && dst !== undefined && isSecretPath(src) && !isSecretPath(dst)) renamed.set(dst.replace(/\/+$/, ""), src).set(base(dst), src);
     }
     if (c.program === "ln") {
       const ops = c.argv.slice(1).filter((w) => !w.startsWith("-"));

@@ -489,7 +489,9 @@ function psStatement(wordsIn: PsWord[], vars: Map<string, string>, cwd: string, 
   // Subexpressions and script blocks run their contents.
   for (const w of each ? words.slice(1).map((x) => (/^\{/.test(x.raw) ? { ...x, raw: x.raw.replace(/\$(?:_|PSItem)(?:\.(?:FullName|Name|PSPath))?\b/g, `'${(listedDir ?? ".").replace(/\/+$/, "")}/*'`) } : x)) : words) {
     // `[void](Remove-Item ~ -Recurse -Force)`: a type cast before a parenthesised pipeline runs it all the same.
-    const m = /^(?:\[[\w.]+(?:\[\])?\]\s*)*[$@]?\((.*)\)$/s.exec(w.raw) ?? /^\{(.*)\}$/s.exec(w.raw);
+    // `(Get-Content .env)[0]`, `(gc package.json | ConvertFrom-Json).version`: an index or a property of what the pipeline gives
+    // (`.Count` and `.Length` give a number, nothing of the content).
+    const m = /^(?:\[[\w.]+(?:\[\])?\]\s*)*[$@]?\((.*)\)(?:\[[\w$-]{1,32}\]|\.(?!(?:Count|Length)\b)\w{1,64}(?:\(\s*\))?)*$/is.exec(w.raw) ?? /^\{(.*)\}$/s.exec(w.raw);
     // `if ($env:GITHUB_TOKEN) {..}`, `while (!$x)`: a condition that is only a variable (or its test) is consumed, not printed.
     if (w === words[1] && CONDITIONAL.test(first.text) && CONDITION_VALUE.test(w.raw)) continue;
     if (m?.[1] !== undefined && !/^\(\s*(?:Join|Split)-Path\b/i.test(w.raw)) host.powershell(m[1], cwd, "powershell (...)");

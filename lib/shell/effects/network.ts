@@ -5,7 +5,7 @@ import { effect, type Effect } from "./types.ts";
 import { isSecretPath } from "./secrets.ts";
 
 export const NETWORK = new Set(["curl", "wget", "nc", "ncat", "netcat", "socat", "telnet", "http", "https", "xh", "ftp", "sftp", "scp", "ssh", "aria2c", "fetch", "invoke-webrequest", "invoke-restmethod", "iwr", "irm"]);
-const FETCHERS = new Set(["curl", "wget", "fetch", "http", "https", "xh", "aria2c", "invoke-webrequest", "invoke-restmethod", "iwr", "irm"]);
+const FETCHERS = new Set(["lynx", "links", "elinks", "w3m", "curl", "wget", "fetch", "http", "https", "xh", "aria2c", "invoke-webrequest", "invoke-restmethod", "iwr", "irm"]);
 /** A package spec that is a repository or a URL, not a registry name. */
 const REMOTE_SPEC = /^(?:git\+[a-z]+:\/\/|git:\/\/|github:|gitlab:|bitbucket:|gist:|https?:\/\/)/i;
 const PACKAGE_RUNNER = /^(?:npx|bunx|pnpx|npm|pnpm|yarn|bun|pipx|uvx|uv)$/;

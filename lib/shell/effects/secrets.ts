@@ -37,7 +37,7 @@ const SSH_PUBLIC = new Set(["known_hosts", "known_hosts.old", "config", "authori
 
 /** Data files (not code) whose name says they hold credentials: `gcp-credentials.json`, `oauth_creds.json`, `db-secret.yaml`, `firebase-service-account.json`, `kubeconfig`. */
 const CREDENTIAL_WORD = /(?:^|[-_.])(?:credentials?|creds|secrets?|service[-_]?account(?:[-_]?key)?|serviceaccountkey|kubeconfig)(?:[-_.]|$)/;
-const DATA_EXT = /\.(?:json|ya?ml|toml|env|ini|xml|txt|conf|cfg|properties)$/;
+const DATA_EXT = /\.(?:json|ya?ml|toml|env|ini|xml|txt|conf|cfg|properties|csv|tsv)$/;
 /** A template, a schema or a fake names the shape of a secret, not one. */
 const NOT_REAL = /(?:^|[-_.])(?:example|sample|template|tmpl|dist|schema|mock|fake|dummy|placeholder)(?:[-_.]|$)/;
 
@@ -145,6 +145,11 @@ const NON_READERS = new Set([
   "npx", "bunx", "pnpx", "shx",
   "shred", "wipe", "srm", "truncate", "ssh-keygen", "ssh-add", "gpg-agent", "export", "set", "unset", "source", ".", "direnv", "dotenv", "docker", "docker-compose", "kill", "sleep", "true", "false",
 ]);
+
+/** Whether a program may print or send the content of the files it is given (the ones that never do are listed above). */
+export function readsContent(program: string): boolean {
+  return !NON_READERS.has(program);
+}
 
 const VALUE_READERS = new Set(["curl", "wget", "http", "https", "xh", "dd", "dcfldd", "xargs", "openssl", "base64", "base32", "gpg", "jq", "yq", "nc", "ncat", "socat", "invoke-webrequest", "cat", "head", "tail", "sed", "awk", "grep", "rg", "cp"]);
 const COPIERS = new Set(["cp", "install", "rsync", "scp", "ln", "copy", "copy-item"]);
@@ -315,7 +320,13 @@ export function secretReads(cmd: SimpleCommand, an: Analysis): Effect[] {
       if (code.size > 0) words = words.filter((w) => !code.has(w));
     }
     // cp/mv/install/rsync/scp read their sources; the destination is written (`cp .env.example .env`).
-    if (COPIERS.has(p) && !an.flags.has("-t")) words = words.slice(0, -1);
+    if (COPIERS.has(p) && !an.flags.has("-t")) {
+      // `cp .env .env.bak`: a secret copied beside itself, under a name that is as much a secret, is kept, not exposed.
+      const dst = words[words.length - 1] ?? "";
+      const dir = (w: string) => (w.includes("/") ? w.slice(0, w.lastIndexOf("/")) : ".");
+      words = words.slice(0, -1);
+      if ((p === "cp" || p === "install") && words.length === 1 && isSecretPath(dst) && dir(words[0] ?? "") === dir(dst)) words = [];
+    }
     // `vercel env pull .env.local`: the service's variables written into a file, not printed.
     if ((p === "vercel" || p === "netlify") && (words.includes("pull") || words.includes("env:pull"))) words = words.filter((w) => !isSecretPath(w));
     if (PATTERN_FIRST.has(p) && !(p === "perl" && words.length < an.positional.length)) {
