@@ -296,6 +296,20 @@ function listedBy(word: string): string[] {
   return out.slice(0, 32);
 }
 
+const PATTERN_OPTION = /^--(?:exclude|include|ignore|filter|skip)(?:-[a-z]+)?(=|$)/;
+
+/** Values of `--exclude .env`, `--ignore=*.key`: names to leave out (undefined when there are none, the common case). */
+function patternValues(argv: readonly string[]): Set<string> | undefined {
+  let out: Set<string> | undefined;
+  for (let k = 1; k < argv.length; k++) {
+    const w = argv[k] ?? "";
+    if (!w.startsWith("--")) continue;
+    const m = PATTERN_OPTION.exec(w);
+    if (m !== null) (out ??= new Set()).add(m[1] === "=" ? w.slice(w.indexOf("=") + 1) : (argv[k + 1] ?? ""));
+  }
+  return out;
+}
+
 /** Secrets the command reads, by any reader: operands, option values (`dd if=.env`, `-a .env`) and input redirections. */
 export function secretReads(cmd: SimpleCommand, an: Analysis): Effect[] {
   const out: string[] = [];
@@ -311,8 +325,9 @@ export function secretReads(cmd: SimpleCommand, an: Analysis): Effect[] {
     if (GIT_READERS.has(an.sub ?? "") && !listsOnly) for (const w of an.positional) if (isSecretPath(w)) out.push(w);
   } else if (!NON_READERS.has(p) && !printsNothingOf(cmd) && !(p === "rsync" && (an.flags.has("-n") || an.flags.has("--dry-run")))) {
     // `--exclude .env`, `--ignore=*.key`: a pattern of names to leave out, not a file read.
-    const patterns = new Set(cmd.argv.flatMap((w, k) => (/^--(?:exclude|include|ignore|filter|skip)(?:-[a-z]+)?$/.test(w) ? [cmd.argv[k + 1] ?? ""] : /^--(?:exclude|include|ignore|filter|skip)(?:-[a-z]+)?=/.test(w) ? [w.slice(w.indexOf("=") + 1)] : [])));
-    let words = patterns.size > 0 ? an.positional.filter((w) => !patterns.has(w)) : an.positional;
+    let words = an.positional;
+    const patterns = patternValues(cmd.argv);
+    if (patterns !== undefined) words = words.filter((w) => !patterns.has(w));
     // `python3 -c "open('~/.ssh/known_hosts').read()"`: inline code is no file name (its quoted paths are read in codeEffects).
     // `sh -c 'ssh -i ~/.ssh/key'`: a shell's script is read as its own commands, not as a file name.
     if (CODE_RUNNERS.test(p) || /^(?:sh|bash|zsh|dash|ksh|ash|mksh)$/.test(p)) {
@@ -340,7 +355,7 @@ export function secretReads(cmd: SimpleCommand, an: Analysis): Effect[] {
     for (const w of [...words, ...values]) {
       const v = w.startsWith("if=") ? w.slice(3) : w;
       if (isSecretPath(v)) out.push(v);
-      else for (const listed of listedBy(v)) if (isSecretPath(listed)) out.push(listed);
+      else if (v.startsWith("$(")) for (const listed of listedBy(v)) if (isSecretPath(listed)) out.push(listed);
     }
   }
   return out.length === 0 ? [] : [effect("secret-read", `reads secrets: ${out.join(" ")}`, out)];
