@@ -1368,4 +1368,17 @@ describe("effectsOf on the fresh9 classes (each must-stop shape beside a look-al
       ["(Get-Content package.json | ConvertFrom-Json).version", []],
       ["Import-Csv secrets.csv", ["secret-read secrets.csv"]],
   ], psKinds);
+  derives("fresh10: filters keep a pipe of the environment the environment; a provider's name picks its keys out", [
+      ["env | sort | grep -i secret", ["secret-read"]],
+      ["printenv | grep -i aws", ["secret-read"]],
+      ["env | tr a-z A-Z | grep GITHUB", ["secret-read"]],
+      ["env | sort | grep NODE_", []],
+      ["env | wc -l | grep 3", []],
+      ["env | grep -i ^node | sort", []],
+      ["env | grep -i ^npm_ | sort", []],
+  ]);
+  derives("fresh10: gh's Windows login file", [
+      ["gc \"$env:APPDATA\\GitHub CLI\\hosts.yml\"", ["secret-read /home/user/AppData/Roaming/GitHub CLI/hosts.yml"]],
+      ["gc \"$env:APPDATA\\GitHub CLI\\config.yml\"", []],
+  ], psKinds);
 });

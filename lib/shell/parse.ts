@@ -85,6 +85,8 @@ const DECLARE = new Set(["export", "declare", "local", "readonly", "typeset"]);
  * Commands that print every variable with its value: `env`, `printenv`, `set`, `export -p`, `declare -x`,
  * `cat /proc/self/environ`, `tr '\0' '\n' < /proc/1/environ`.
  */
+const PASSES_INPUT = /^(?:sort|uniq|tr|cat|tac|xxd|od|base64|base32|basenc|head|tail|sed|awk|gawk|cut|tee|gzip|grep|egrep|rg|column|fold|nl|rev|paste|iconv|strings|stdbuf|expand)$/;
+
 function dumpsEnvironment(c: SimpleCommand): boolean {
   const p = c.program;
   if ((p === "env" || p === "printenv" || p === "set") && c.argv.length === 1) return true;
@@ -1088,7 +1090,8 @@ class Parser implements Unwrapper {
     }
     // `kubectl.exe`, `terraform.exe` (Git Bash, WSL calling Windows binaries): the same program.
     const cmd: SimpleCommand = { argv, dynamic, program: program.replace(/\.exe$/i, ""), cwd: scope.cwd, redirects, pipeTo: [], via: this.st.via, synthetic: false, stdinArgs: false };
-    if (prev?.some(dumpsEnvironment)) cmd.pipeFrom = "env";
+    // `env | sort | grep -i secret`: filters that pass their input on keep it the environment.
+    if (prev?.some((c) => dumpsEnvironment(c) || (c.pipeFrom === "env" && PASSES_INPUT.test(c.program)))) cmd.pipeFrom = "env";
     const subEnd = this.st.out.length;
     const writes = this.procWrites.splice(pw0);
     // `bash x.sh` after `echo 'rm -rf ~' > x.sh` on the line: the script written is what runs.

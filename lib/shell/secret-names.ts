@@ -19,5 +19,5 @@ export const CMD_SECRET_VAR = new RegExp(String.raw`%[A-Za-z_]*${SECRET_NAME_COR
 /** Interpreter code reading one: `os.environ['GITHUB_TOKEN']`, `process.env.NPM_TOKEN`, `getenv("DB_PASS")`, `ENV["X_SECRET"]`. */
 export const ENV_SECRET = new RegExp(String.raw`(?:environ|ENV|env|getenv)\W{1,3}[A-Za-z_]*${SECRET_NAME_CORE}`, "i");
 
-/** A search pattern aimed at credentials in a listing of variables: `env | grep -i token`, `set | grep -E 'pass|pwd'`. */
-export const SECRET_PATTERN = /secret|token|passw|pass\b|pass\||pwd|api_?key|\bkey|_key|private|credential|aws_|database|_ur[li]\b|dsn|connection|webhook|_pat\b/i;
+/** A search pattern aimed at credentials in a listing of variables: `env | grep -i token`, `set | grep -E 'pass|pwd'`, a provider whose variables are keys (`printenv | grep -i aws`; not `npm_`, whose variables are npm's own settings). */
+export const SECRET_PATTERN = /secret|token|passw|pass\b|pass\||pwd|api_?key|\bkey|_key|private|credential|database|_ur[li]\b|dsn|connection|webhook|_pat\b|\baws|azure|openai|anthropic|stripe|\bhf_|hugging/i;

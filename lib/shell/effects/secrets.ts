@@ -94,6 +94,8 @@ function isSecretName(word: string): boolean {
   // A Chromium-family browser's saved logins and cookies (`~/.config/google-chrome/Default/Login Data`).
   if ((base === "cookies" || base === "login data" || base === "web data") && /(?:chrom|brave|edge|vivaldi|opera)/i.test(grand)) return true;
   if (parent === "gh" && base === "hosts.yml" && grand.endsWith("/.config/gh")) return true;
+  // gh on Windows: `%APPDATA%\GitHub CLI\hosts.yml`.
+  if (parent === "github cli" && base === "hosts.yml") return true;
   if (parent === "op" && base === "config" && grand.endsWith("/.config/op")) return true;
   if (grand.includes("/gcloud") && (base === "credentials.db" || base.endsWith(".json"))) return true;
   return grand.includes("/.gnupg/") || grand.includes("/.password-store/");
