@@ -1371,7 +1371,7 @@ describe("effectsOf on the fresh9 classes (each must-stop shape beside a look-al
   derives("fresh10: filters keep a pipe of the environment the environment; a provider's name picks its keys out", [
       ["env | sort | grep -i secret", ["secret-read"]],
       ["printenv | grep -i aws", ["secret-read"]],
-      ["env | tr a-z A-Z | grep GITHUB", ["secret-read"]],
+      ["env | tr a-z A-Z | grep AWS_", ["secret-read"]],
       ["env | sort | grep NODE_", []],
       ["env | wc -l | grep 3", []],
       ["env | grep -i ^node | sort", []],
