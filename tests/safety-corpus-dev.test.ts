@@ -97,25 +97,18 @@ const FRESH7 = "tests/fixtures/corpus/fresh7.json";
 const FRESH8 = "tests/fixtures/corpus/fresh8.json";
 /** git and filesystem deletes in every option spelling, wrapper and path form, beside look-alikes; written before any rule change made for it. */
 const FRESH9 = "tests/fixtures/corpus/fresh9.json";
-/** The machine itself (devices, permissions, system state) on bash, PowerShell and cmd, beside look-alikes; written before any rule change made for it. */
-const FRESH12 = "tests/fixtures/corpus/fresh12.json";
+/** Secrets read by any reader, data leaving by any sender, fetch-and-run in every spelling, beside look-alikes; written before any rule change made for it. */
+const FRESH10 = "tests/fixtures/corpus/fresh10.json";
 /** Code that runs later or elsewhere on the line (scripts written then run, heredoc scripts, task runners written on the line, fork bombs by structure), written before any rule change made for it. */
 const FRESH11 = "tests/fixtures/corpus/fresh11.json";
+/** The machine itself (devices, permissions, system state) on bash, PowerShell and cmd, beside look-alikes; written before any rule change made for it. */
+const FRESH12 = "tests/fixtures/corpus/fresh12.json";
 const keyOf = (c: { tool?: string; command: string }) => `${c.tool ?? "bash"}\u0000${c.command}`;
 
-describe.each([
-  [FRESH, [] as string[]],
-  [FRESH2, [FRESH]],
-  [FRESH3, [FRESH, FRESH2]],
-  [FRESH4, [FRESH, FRESH2, FRESH3]],
-  [FRESH5, [FRESH, FRESH2, FRESH3, FRESH4]],
-  [FRESH6, [FRESH, FRESH2, FRESH3, FRESH4, FRESH5]],
-  [FRESH7, [FRESH, FRESH2, FRESH3, FRESH4, FRESH5, FRESH6]],
-  [FRESH8, [FRESH, FRESH2, FRESH3, FRESH4, FRESH5, FRESH6, FRESH7]],
-  [FRESH9, [FRESH, FRESH2, FRESH3, FRESH4, FRESH5, FRESH6, FRESH7, FRESH8]],
-  [FRESH12, [FRESH, FRESH2, FRESH3, FRESH4, FRESH5, FRESH6, FRESH7, FRESH8, FRESH9]],
-  [FRESH11, [FRESH, FRESH2, FRESH3, FRESH4, FRESH5, FRESH6, FRESH7, FRESH8, FRESH9]],
-] as const)("fresh corpus %s", (file, earlier) => {
+/** The fresh corpora in the order they were written: each must share no command with those before it. */
+const FRESH_FILES = [FRESH, FRESH2, FRESH3, FRESH4, FRESH5, FRESH6, FRESH7, FRESH8, FRESH9, FRESH10, FRESH11, FRESH12] as const;
+
+describe.each(FRESH_FILES.map((f, i) => [f, FRESH_FILES.slice(0, i)] as const))("fresh corpus %s", (file, earlier) => {
   const fresh = loadCorpus(file);
 
   it("should hold at least 300 cases with both labels, in the project's environment", () => {
@@ -146,19 +139,21 @@ describe("current safety pack on the development corpus", () => {
   const lines: string[] = [];
   const answered: { cases: number; decisions: number }[] = [];
   beforeAll(async () => {
-    for (const p of [...parts, { file: FRESH, corpus: loadCorpus(FRESH) }, { file: FRESH2, corpus: loadCorpus(FRESH2) }, { file: FRESH3, corpus: loadCorpus(FRESH3) }, { file: FRESH4, corpus: loadCorpus(FRESH4) }, { file: FRESH5, corpus: loadCorpus(FRESH5) }, { file: FRESH6, corpus: loadCorpus(FRESH6) }, { file: FRESH7, corpus: loadCorpus(FRESH7) }, { file: FRESH8, corpus: loadCorpus(FRESH8) }, { file: FRESH9, corpus: loadCorpus(FRESH9) }, { file: FRESH12, corpus: loadCorpus(FRESH12) }]) {
+    for (const p of [...parts, ...FRESH_FILES.map((file) => ({ file, side: "dev" as const, corpus: loadCorpus(file) }))]) {
       const rates = await runCorpus(p.corpus, set);
       answered.push({ cases: p.corpus.cases.length, decisions: rates.results.filter((r) => (DecisionActions as readonly string[]).includes(r.decision.action)).length });
       const t = tallyByFamily(rates.results).total;
       const pct = (a: number, b: number) => `${((a / b) * 100).toFixed(1)}%`;
+      // The held-out part's figures are measured at the end of a change only (bench/safety-bench.ts), never printed by a test run.
+      if (p.side === "heldout") continue;
       lines.push(`${p.file}: stopped ${t.caught}/${t.mustStop} (${pct(t.caught, t.mustStop)}), false alarms ${t.falseAlarms}/${t.mustAllow} (${pct(t.falseAlarms, t.mustAllow)})`);
     }
     console.log(lines.join("\n"));
-    // Seven corpora through the whole pack on a shared 2-CPU machine: a generous bound, not a speed claim.
-  }, 60_000);
+    // Fourteen corpora through the whole pack on a shared 2-CPU machine: a generous bound, not a speed claim.
+  }, 180_000);
 
   it("should give every case of every part a decision", () => {
-    expect(answered.length).toBe(12);
+    expect(answered.length).toBe(parts.length + FRESH_FILES.length);
     for (const a of answered) expect(a.decisions).toBe(a.cases);
   });
 });

@@ -311,7 +311,8 @@ describe("createSafeRegexCompiler", () => {
   });
 
   it("should answer the built-in secrets pattern on a hostile 64 KB argument at once", () => {
-    const secrets = builtinPatterns().find((p) => p.rule.name === "safety-secrets-upload");
+    // The read tool's path pattern (the upload rule now matches the effect, not a pattern).
+    const secrets = builtinPatterns().find((p) => p.rule.name === "safety-secrets-read-tool");
     expect(secrets).toBeDefined();
     const { rule: r, pattern } = secrets as { rule: Rule; pattern: string };
     const re = createSafeRegexCompiler({ trusted: true })(pattern, undefined, r);

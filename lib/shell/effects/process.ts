@@ -3,7 +3,7 @@ import type { SimpleCommand } from "../types.ts";
 import type { Analysis } from "../flags.ts";
 import { isSecretPath } from "./secrets.ts";
 import { ORM_WIPE, SQL_DESTROY } from "./infra.ts";
-import { SECRET_VAR } from "./network.ts";
+import { CMD_SECRET_VAR, ENV_SECRET, SECRET_VAR } from "../secret-names.ts";
 import { effect, type Effect } from "./types.ts";
 
 const GRADLE_PUBLISH = /(?:^|:)(?:publish(?!ToMavenLocal$)\w*|uploadArchives|closeAndReleaseRepository|closeAndReleaseStagingRepositor(?:y|ies)|releaseRepository|publishPlugins)$/;
@@ -87,12 +87,19 @@ const FETCH_CODE = /urlopen|requests\.get|\bget\s*\(\s*['"]https?:|LWP::Simple|f
 const REVERSE = /socket|create_connection|TCPSocket|IO::Socket|net\.connect|fsockopen/;
 const PTY = /pty\.spawn|dup2|\/bin\/(?:ba)?sh|exec\s*\(\s*['"](?:ba)?sh|spawn\(['"](?:\/bin\/)?(?:ba)?sh/;
 const DEVICE_CODE = /['"]\/dev\/(?:sd[a-z]|nvme\d|hd[a-z]|vd[a-z]|xvd[a-z]|mmcblk\d|disk\d)[^'"]{0,64}['"]\s*,\s*['"][rwab+]{0,3}w/;
-const ENV_WHOLE = /Deno\.env\.toObject|\bos\.environ\b(?!\s*(?:\[|\.get\b))|\bprocess\.env\b(?!\s*(?:\.|\[))|%ENV\b|\bENV\.(?:to_h|to_a|each|inspect)\b|\$_ENV\b(?!\s*\[)|\bgetenv\(\s*\)/;
-const ENV_SECRET = /(?:environ|ENV|env|getenv)\W{1,3}[A-Za-z_]*(?:SECRET|TOKEN|PASSWORD|PASSWD|API_?KEY|PRIVATE_KEY|ACCESS_KEY|CREDENTIAL)/i;
+const ENV_WHOLE = /\bENVIRON\s*\[\s*[A-Za-z_]\w*\s*\]|\$ENV\{\s*\$\w+\s*\}|\bos\.environ\[\s*[A-Za-z_]\w*\s*\]|\bprocess\.env\[\s*[A-Za-z_]\w*\s*\]|Deno\.env\.toObject|\bos\.environ\b(?!\s*(?:\[|\.get\b))|\bprocess\.env\b(?!\s*(?:\.|\[))|%ENV\b|\bENV\.(?:to_h|to_a|each|inspect)\b|\$_ENV\b(?!\s*\[)|\bgetenv\(\s*\)/;
+
 const SENDS = /\burlopen\b|\brequests\.\w+\(|\bfetch\s*\(|\bhttps?\.request\b|\bhttp\.client\b|\bsocket\b|Net::HTTP|LWP|IO::Socket|\bcurl_exec\b|\bfile_get_contents\s*\(\s*['"]https?:|\baxios\b|XMLHttpRequest|\.post\s*\(/;
 const ENV_NAMES_ONLY = /\bObject\.(?:keys|getOwnPropertyNames)\(\s*process\.env\s*\)|\blen\(\s*os\.environ\s*\)|\bos\.environ\.keys\(\s*\)|\bkeys\s+%ENV\b|\bENV\.(?:keys|size|length)\b/g;
 /** A call that hands a string to a database driver: `query(`, `execute(`, `exec(`, `run(`, `raw(`. */
 const SQL_CALL = /\b(?:query|execute|executescript|executemany|exec|run|raw|sql|prepare|\$executeRawUnsafe|\$queryRawUnsafe)\s*\(/;
+/**
+ * Whether a variable is set, never its value: `!!process.env.X`, `'X' in os.environ`, `os.getenv('X') is None`,
+ * `bool(os.environ.get('X'))`, `defined $ENV{X}`, `ENV.key?('X')`, `isset($_ENV['X'])`, `process.env.X ? a : b`.
+ */
+const PRESENCE_TEST = /!!\s*process\.env(?:\.\w+|\[[^\]]{1,80}\])|Boolean\(\s*process\.env(?:\.\w+|\[[^\]]{1,80}\])\s*\)|['"]\w{1,80}['"]\s+(?:not\s+)?in\s+(?:os\.environ|process\.env|ENV)\b|os\.(?:getenv|environ\.get)\([^()]{1,80}\)\s+is\s+(?:not\s+)?None|bool\(\s*os\.(?:getenv|environ\.get)\([^()]{1,80}\)\s*\)|(?:defined|exists)\s*\(?\s*\$ENV\{[^}]{1,80}\}|ENV\.(?:key|has_key|include)\?\s*\(?[^()]{1,80}\)?|isset\(\s*\$_ENV\[[^\]]{1,80}\]\s*\)|process\.env\.\w+\s*\?(?!\?|\.)|\b\w{1,80}\s+in\s+process\.env/g;
+/** A call that prints its argument: the text just before a string literal. */
+const PRINTS_LITERAL = /(?:console\.(?:log|error|info|warn)|\bprint|\bputs|\becho|\bsay|\bprintf|\bprintln|\bp)\s*\(?\s*$/;
 const STRING = /(['"])(?:(?!\1)[^\\]|\\.)*\1/g;
 const QUOTED = /(['"])((?:(?!\1)[^\\\n]|\\.){1,300})\1/g;
 
@@ -114,12 +121,14 @@ export function codeEffects(cmd: SimpleCommand): Effect[] {
   for (const m of code.matchAll(/\bchmod\s*\(\s*['"](\/[^'"]{1,200})['"]\s*,\s*0o?(?:[0-7]?777|[0-7]?666|[4-7][0-7]{3})\b/g)) out.push(effect("permissions", `sets an unsafe mode on ${m[1]}`, [m[1] ?? "/"], { data: "unsafe-mode" }));
   const secrets: string[] = [];
   for (const m of code.matchAll(QUOTED)) {
-    const s = (m[2] ?? "").replace(/^~\//, "~/");
-    if (isSecretPath(s)) secrets.push(s);
+    // perl's and ruby's two-argument open: `open F, "<.env"`, `"+<key.pem"`, `"< ~/.netrc"`.
+    const s = (m[2] ?? "").replace(/^\+?<\s*/, "");
+    // `console.log('~/.ssh/id_rsa')`, `print("see .env")`: a name handed straight to a print call is text, not a file opened.
+    if (isSecretPath(s) && !PRINTS_LITERAL.test(code.slice(Math.max(0, (m.index ?? 0) - 24), m.index))) secrets.push(s);
   }
-  if (ENV_SECRET.test(code)) secrets.push("a secret environment variable");
+  if (ENV_SECRET.test(code.replace(PRESENCE_TEST, ""))) secrets.push("a secret environment variable");
   // `Object.keys(process.env)`, `len(os.environ)`, `keys %ENV`: the names or their count, not the values.
-  const envCode = code.replace(ENV_NAMES_ONLY, "");
+  const envCode = code.replace(ENV_NAMES_ONLY, "").replace(PRESENCE_TEST, "");
   // `node -e "db.query('DELETE FROM clinics')"`: a statement run through a database driver, not printed.
   const sql = SQL_CALL.test(code) ? SQL_DESTROY.exec([...code.matchAll(QUOTED)].map((m) => m[2] ?? "").join("\n")) : null;
   if (sql !== null) out.push(effect("remote-delete", `deletes remote data or infrastructure (runs ${sql[0].trim()} through a database driver)`));
@@ -130,10 +139,22 @@ export function codeEffects(cmd: SimpleCommand): Effect[] {
   return out;
 }
 
-/** `echo $AWS_SECRET_ACCESS_KEY`: a credential printed into the conversation. */
+/**
+ * `${#TOKEN}` (its length), `${TOKEN:+set}` / `${TOKEN+x}` (a word in its place when set): the value never shows.
+ * cmd's `%GITHUB_TOKEN%` is the same variable as `$GITHUB_TOKEN`.
+ */
+const NOT_THE_VALUE = /\$\{#\w+\}|\$\{\w+:?\+[^}]*\}/g;
+const secretValue = (w: string): boolean => {
+  const v = w.replace(NOT_THE_VALUE, "");
+  return SECRET_VAR.test(v) || CMD_SECRET_VAR.test(v);
+};
+/** Programs that print what their standard input holds (`cat <<< "$TOKEN"`); `[`, `read`, `test` and counters do not. */
+const ECHOES_STDIN = /^(?:cat|tee|tac|rev|head|tail|base64|base32|xxd|od|hexdump|sed|awk|gawk|tr|cut|sort|uniq|nl|fold|less|more|strings|jq|yq|column|paste|grep|rg|python[0-9.]*|node|perl|ruby|pbcopy|xclip|xsel|clip|clip\.exe)$/;
+
+/** `echo $AWS_SECRET_ACCESS_KEY`, `cat <<< "$GITHUB_TOKEN"`: a credential printed into the conversation. */
 export function printsSecretVar(cmd: SimpleCommand): Effect[] {
-  if (cmd.program !== "echo" && cmd.program !== "printf") return [];
-  const hit = cmd.argv.slice(1).filter((w, k) => cmd.dynamic[k + 1] && SECRET_VAR.test(w));
+  const hit = cmd.program === "echo" || cmd.program === "printf" ? cmd.argv.slice(1).filter((w, k) => cmd.dynamic[k + 1] && secretValue(w)) : [];
+  if (ECHOES_STDIN.test(cmd.program)) for (const r of cmd.redirects) if (r.op === "<<<" && secretValue(r.target)) hit.push(r.target);
   return hit.length > 0 ? [effect("secret-read", `prints ${hit.join(" ")}`)] : [];
 }
 

@@ -3,13 +3,30 @@ import type { SimpleCommand } from "../types.ts";
 import type { Analysis } from "../flags.ts";
 import { effect, type Effect } from "./types.ts";
 
+import { SECRET_NAME, SECRET_PATTERN } from "../secret-names.ts";
+
 /** Base names of files that hold secrets (templates such as .env.example are not secrets). */
 const SECRET_NAMES = new Set([
   ".envrc", ".dev.vars", ".netrc", ".pgpass", ".npmrc", ".pypirc", ".git-credentials", ".vault-token", "accesstokens.json", "logins.json", "cookies.sqlite", "key4.db",
   ".htpasswd", "credentials", "credentials.json", "credentials.toml", "credentials.yml", "credentials.yaml", "credentials.db", "credentials.xml", "credentials.csv",
   "application_default_credentials.json", "credentials.tfrc.json", "secret.yml", "secret.yaml", "secret.json", "secret.toml", "secret.env", "secrets.yml", "secrets.yaml",
   "secrets.json", "secrets.toml", "secrets.env", "id_rsa", "id_dsa", "id_ecdsa", "id_ed25519", "id_ecdsa_sk", "id_ed25519_sk", ".ssh", ".gnupg", ".aws", ".password-store",
+  ".boto", ".s3cfg", ".vault-token", "rclone.conf", "msal_token_cache.json", "msal_token_cache.bin", "accesstokens.json", "service_principal_entries.json",
 ]);
+/** Files that hold a tool's login only inside its own folder: `~/.m2/settings.xml`, `~/.fly/config.yml` (the same name elsewhere is ordinary). */
+const STORE_FILES: Record<string, readonly string[]> = {
+  ".m2": ["settings.xml", "settings-security.xml"],
+  ".gradle": ["gradle.properties"],
+  "github-copilot": ["hosts.json", "apps.json"],
+  doctl: ["config.yaml"],
+  ".netlify": ["config.json"],
+  ".fly": ["config.yml"],
+  ".cargo": ["credentials", "credentials.toml"],
+  ".gem": ["credentials"],
+  ".terraform.d": ["credentials.tfrc.json"],
+  ".azure": ["msal_token_cache.json", "accesstokens.json", "service_principal_entries.json"],
+};
+const SECRET_STORE_SUFFIXES = [".keychain", ".keychain-db", ".keyring", ".kdbx"];
 const ENV_TEMPLATES = new Set(["example", "sample", "template", "dist", "defaults"]);
 const SECRET_SUFFIXES = [".key", ".tfvars", ".p12", ".pfx", ".keystore", ".jks"];
 /** Directories every file of which is a secret, as the parent's base name. */
@@ -20,7 +37,7 @@ const SSH_PUBLIC = new Set(["known_hosts", "known_hosts.old", "config", "authori
 
 /** Data files (not code) whose name says they hold credentials: `gcp-credentials.json`, `oauth_creds.json`, `db-secret.yaml`, `firebase-service-account.json`, `kubeconfig`. */
 const CREDENTIAL_WORD = /(?:^|[-_.])(?:credentials?|creds|secrets?|service[-_]?account(?:[-_]?key)?|serviceaccountkey|kubeconfig)(?:[-_.]|$)/;
-const DATA_EXT = /\.(?:json|ya?ml|toml|env|ini|xml|txt|conf|cfg|properties)$/;
+const DATA_EXT = /\.(?:json|ya?ml|toml|env|ini|xml|txt|conf|cfg|properties|csv|tsv)$/;
 /** A template, a schema or a fake names the shape of a secret, not one. */
 const NOT_REAL = /(?:^|[-_.])(?:example|sample|template|tmpl|dist|schema|mock|fake|dummy|placeholder)(?:[-_.]|$)/;
 
@@ -47,6 +64,8 @@ function isSecretName(word: string): boolean {
   const parent = slash > 0 ? word.slice(word.lastIndexOf("/", slash - 1) + 1, slash).toLowerCase() : "";
   const grand = slash > 0 ? word.slice(0, slash) : "";
   if (word.length === 4 && word.toLowerCase() === "env:") return true;
+  // PowerShell's env: drive: `Get-Content env:GITHUB_TOKEN`.
+  if (/^env:\/?\w+$/i.test(word)) return SECRET_NAME.test(word.replace(/^env:\/?/i, ""));
   // `~/.ssh/config.example`, `credentials.sample`: a template holds no secret.
   if (/\.(?:example|sample|template|tmpl|dist)$/.test(base)) return false;
   // The system's password hashes.
@@ -61,6 +80,10 @@ function isSecretName(word: string): boolean {
   if (base === ".env") return true;
   if (base.startsWith(".env.")) return !ENV_TEMPLATES.has(base.slice(5)) && base.length > 5;
   if (SECRET_NAMES.has(base)) return true;
+  if (STORE_FILES[parent]?.includes(base) === true) return true;
+  // Wrangler's login: `~/.wrangler/config/default.toml`.
+  if (parent === "config" && base === "default.toml" && grand.endsWith("/.wrangler/config")) return true;
+  if (SECRET_STORE_SUFFIXES.some((x) => base.endsWith(x) && base.length > x.length)) return true;
   if (base.endsWith(".pem")) return base.includes("private") || base.includes("privkey") || base.includes("_key") || base.includes("-key");
   if (SECRET_SUFFIXES.some((x) => base.endsWith(x) && base.length > x.length)) return true;
   if (base.startsWith("service") && base.endsWith(".json") && base.includes("account")) return true;
@@ -75,13 +98,15 @@ function isSecretName(word: string): boolean {
   // A Chromium-family browser's saved logins and cookies (`~/.config/google-chrome/Default/Login Data`).
   if ((base === "cookies" || base === "login data" || base === "web data") && /(?:chrom|brave|edge|vivaldi|opera)/i.test(grand)) return true;
   if (parent === "gh" && base === "hosts.yml" && grand.endsWith("/.config/gh")) return true;
+  // gh on Windows: `%APPDATA%\GitHub CLI\hosts.yml`.
+  if (parent === "github cli" && base === "hosts.yml") return true;
   if (parent === "op" && base === "config" && grand.endsWith("/.config/op")) return true;
   if (grand.includes("/gcloud") && (base === "credentials.db" || base.endsWith(".json"))) return true;
   return grand.includes("/.gnupg/") || grand.includes("/.password-store/");
 }
 
 /** Names a glob could expand to that would be secrets: `cat .env*`, `cat ~/.ssh/id_*`. */
-const SECRET_SAMPLES = [".env", ".env.local", ".env.production", "id_rsa", "id_ed25519", "credentials", "server.key", "secrets.json", "private-key.pem"];
+const SECRET_SAMPLES = [".env", ".env.local", ".env.production", "id_rsa", "id_ed25519", "credentials", "server.key", "secrets.json", "private-key.pem", "hosts.yml", "config.json", "config", ".netrc", ".npmrc", ".pgpass", ".git-credentials"];
 
 /** A glob as a regex, only on short names (a file name is at most 255 bytes), so the test stays cheap. */
 function globToRegex(glob: string): RegExp {
@@ -107,7 +132,8 @@ export function isSecretPath(word: string): boolean {
   const dir = slash < 0 ? "" : w.slice(0, slash + 1);
   const base = w.slice(slash + 1);
   if (base.length > 255) return false;
-  if (base === "*" || base === ".*") return /(?:^|\/)\.ssh\/$/.test(dir);
+  // `~/.kube/*`, `~/.docker/*`, `~/.config/gh/*`: everything in a credential store (elsewhere `*` is just "everything").
+  if (base === "*" || base === ".*") return /(?:^|\/)\.(?:ssh|aws|gnupg|kube|docker|password-store)\/$|(?:^|\/)\.config\/gh\/$/.test(dir) && SECRET_SAMPLES.some((x) => isSecretName(dir + x));
   // `dist/**`, `*a`: a glob with under two literal characters names no secret (outside ~/.ssh it is just "everything").
   if (base.replace(/\[[^\]]*\]|[*?]/g, "").length < 2 && !/(?:^|\/)\.ssh\/$/.test(dir)) return false;
   const re = globToRegex(base);
@@ -120,11 +146,16 @@ const NON_READERS = new Set([
   "echo", "printf", "which", "type", "command", "du", "find", "fd", "locate", "git", "mv", "cd", "pushd", "open", "touch", "exa", "eza", "tree",
   "test-path", "get-item", "gi", "get-itemproperty", "icacls", "cacls", "takeown", "sudo", "doas", "attrib", "set-acl", "setfacl", "getfacl", "chattr", "lsattr", "new-item", "ni", "set-location", "cd", "split-path", "resolve-path", "get-acl", "measure-object", "write-host", "write-output",
   // Sizes, counts and digests tell nothing of the content.
-  "wc", "md5sum", "sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum", "shasum", "b2sum", "cksum", "sum",
+  "wc", "get-filehash", "md5sum", "sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum", "shasum", "b2sum", "cksum", "sum",
   // Runners whose command is read on its own (`npx dotenv -e .env.test -- jest`: what dotenv does is judged as dotenv).
   "npx", "bunx", "pnpx", "shx",
   "shred", "wipe", "srm", "truncate", "ssh-keygen", "ssh-add", "gpg-agent", "export", "set", "unset", "source", ".", "direnv", "dotenv", "docker", "docker-compose", "kill", "sleep", "true", "false",
 ]);
+
+/** Whether a program may print or send the content of the files it is given (the ones that never do are listed above). */
+export function readsContent(program: string): boolean {
+  return !NON_READERS.has(program);
+}
 
 const VALUE_READERS = new Set(["curl", "wget", "http", "https", "xh", "dd", "dcfldd", "xargs", "openssl", "base64", "base32", "gpg", "jq", "yq", "nc", "ncat", "socat", "invoke-webrequest", "cat", "head", "tail", "sed", "awk", "grep", "rg", "cp"]);
 const COPIERS = new Set(["cp", "install", "rsync", "scp", "ln", "copy", "copy-item"]);
@@ -151,6 +182,9 @@ function secretCommand(cmd: SimpleCommand, an: Analysis): string | undefined {
   if (p === "vault" && (sub === "read" || (sub === "kv" && pos[0] === "get"))) return "prints a Vault secret";
   if (p === "op" && (sub === "read" || (sub === "item" && pos[0] === "get"))) return "prints a 1Password secret";
   if (p === "gh" && an.sub === "auth" && pos[0] === "token") return "prints the GitHub token";
+  if (p === "gh" && an.sub === "auth" && pos[0] === "status" && a.some((w) => w === "-t" || w === "--show-token")) return "prints the GitHub token";
+  // `aws configure export-credentials [--format env|process|...]`: the resolved keys, in every format.
+  if (p === "aws" && an.sub === "configure" && pos[0] === "export-credentials") return "prints AWS credentials";
   // `git credential fill` asks the helper for the stored password and prints it.
   if (p === "git" && ((a.includes("credential") && a.includes("fill")) || (a.some((w) => /^credential-\w+$/.test(w)) && a.includes("get")))) return "prints a stored git credential";
   // `npm config get //registry.npmjs.org/:_authToken`: a registry credential read back from the user's .npmrc.
@@ -160,7 +194,9 @@ function secretCommand(cmd: SimpleCommand, an: Analysis): string | undefined {
   if (p === "vault" && (an.sub === "read" || (an.sub === "kv" && pos[0] === "get"))) return "prints a Vault secret";
   if (p === "pass" && (an.sub === undefined ? pos.length > 0 && !["ls", "list", "find", "search", "init", "git", "generate", "insert", "edit", "rm", "mv", "cp"].includes(pos[0] ?? "") : an.sub === "show")) return "prints a password-store entry";
   if (p === "op" && (an.sub === "read" || (an.sub === "item" && pos[0] === "get"))) return "prints a 1Password secret";
-  if (p === "security" && /find-(?:generic|internet)-password/.test(a[1] ?? "") && a.includes("-w")) return "prints a keychain password";
+  // `-w` prints the password alone, `-g` with the item's attributes; `dump-keychain -d` decrypts every item.
+  if (p === "security" && /find-(?:generic|internet)-password/.test(a[1] ?? "") && a.some((w) => /^-[a-zA-Z]*[wg]/.test(w) && !w.startsWith("--"))) return "prints a keychain password";
+  if (p === "security" && a[1] === "dump-keychain" && a.some((w) => /^-[a-zA-Z]*d/.test(w))) return "prints every keychain item decrypted";
   if (p === "gcloud" && an.sub === "auth" && /print-(?:access|identity)-token/.test(pos[0] ?? "")) return "prints a Google Cloud token";
   if (p === "az" && an.sub === "account" && pos[0] === "get-access-token") return "prints an Azure token";
   if (p === "heroku" && an.sub === "auth:token") return "prints the Heroku token";
@@ -204,7 +240,11 @@ function secretCommand(cmd: SimpleCommand, an: Analysis): string | undefined {
     if (hit !== undefined) return `mounts ${hit} into a container`;
   }
   // `env | grep -i token`: the environment, filtered down to its secrets.
-  if ((p === "grep" || p === "egrep" || p === "rg") && cmd.pipeFrom === "env" && an.positional.some((w) => /secret|token|passw|api_?key|private|credential|aws_/i.test(w))) return "prints secret environment variables";
+  if ((p === "grep" || p === "egrep" || p === "rg") && cmd.pipeFrom === "env" && !printsNothingOf(cmd) && an.positional.some((w) => SECRET_PATTERN.test(w))) return "prints secret environment variables";
+  // `printenv DATABASE_URL`: one named credential.
+  if (p === "printenv" && an.positional.some((w) => SECRET_NAME.test(w))) return "prints a secret variable";
+  // `declare -p NPM_TOKEN`, `typeset -p GITHUB_TOKEN`: one named secret variable, printed with its value.
+  if ((p === "declare" || p === "typeset" || p === "local") && a.some((w) => /^-[a-zA-Z]*p/.test(w)) && a.slice(1).some((w) => !w.startsWith("-") && SECRET_NAME.test(w))) return "prints a secret variable";
   return undefined;
 }
 
@@ -244,6 +284,43 @@ function printsNothingOf(cmd: SimpleCommand): boolean {
   return false;
 }
 
+/** A program (or `-a` option) whose output is a list of file names: what a reader given `$(find . -name '*.pem')` reads. */
+const LISTERS = /^\$\(\s*(?:find|fd|fdfind|ls|locate|git\s+ls-files|rg\s+--files|echo|printf\s+'?%s[^']*'?)\s([^()]{0,400})\)$/;
+
+/** The names or globs a `$(find .. -name X)` / `$(ls GLOB)` operand lists (find's start directories are joined to its -name). */
+function listedBy(word: string): string[] {
+  const m = LISTERS.exec(word);
+  if (m === null) return [];
+  const toks = (m[1] ?? "").split(/\s+/).map((t) => t.replace(/^['"]|['"]$/g, "")).filter((t) => t !== "");
+  const out: string[] = [];
+  const dirs: string[] = [];
+  for (let i = 0; i < toks.length; i++) {
+    const t = toks[i] ?? "";
+    if (/^-(?:i?name|i?path|i?wholename|g|glob)$/.test(t)) {
+      const pat = toks[++i] ?? "";
+      out.push(pat, ...dirs.map((d) => `${d.replace(/\/+$/, "")}/${pat}`));
+    } else if (!t.startsWith("-")) {
+      dirs.push(t);
+      out.push(t);
+    }
+  }
+  return out.slice(0, 32);
+}
+
+const PATTERN_OPTION = /^--(?:exclude|include|ignore|filter|skip)(?:-[a-z]+)?(=|$)/;
+
+/** Values of `--exclude .env`, `--ignore=*.key`: names to leave out (undefined when there are none, the common case). */
+function patternValues(argv: readonly string[]): Set<string> | undefined {
+  let out: Set<string> | undefined;
+  for (let k = 1; k < argv.length; k++) {
+    const w = argv[k] ?? "";
+    if (!w.startsWith("--")) continue;
+    const m = PATTERN_OPTION.exec(w);
+    if (m !== null) (out ??= new Set()).add(m[1] === "=" ? w.slice(w.indexOf("=") + 1) : (argv[k + 1] ?? ""));
+  }
+  return out;
+}
+
 /** Secrets the command reads, by any reader: operands, option values (`dd if=.env`, `-a .env`) and input redirections. */
 export function secretReads(cmd: SimpleCommand, an: Analysis): Effect[] {
   const out: string[] = [];
@@ -257,8 +334,11 @@ export function secretReads(cmd: SimpleCommand, an: Analysis): Effect[] {
     // `git log -- .env` lists the commits that touched it; only a patch (`-p`, `-U3`, `--patch`) prints what it held.
     const listsOnly = (an.sub === "log" || an.sub === "whatchanged") && !cmd.argv.some((w) => /^-(?:[a-zA-Z]*p|u|U\d*)$|^--(?:patch|patch-with-stat|unified(?:=\d+)?|full-diff|word-diff)|^-L/.test(w));
     if (GIT_READERS.has(an.sub ?? "") && !listsOnly) for (const w of an.positional) if (isSecretPath(w)) out.push(w);
-  } else if (!NON_READERS.has(p) && !printsNothingOf(cmd)) {
+  } else if (!NON_READERS.has(p) && !printsNothingOf(cmd) && !(p === "rsync" && (an.flags.has("-n") || an.flags.has("--dry-run")))) {
+    // `--exclude .env`, `--ignore=*.key`: a pattern of names to leave out, not a file read.
     let words = an.positional;
+    const patterns = patternValues(cmd.argv);
+    if (patterns !== undefined) words = words.filter((w) => !patterns.has(w));
     // `python3 -c "open('~/.ssh/known_hosts').read()"`: inline code is no file name (its quoted paths are read in codeEffects).
     // `sh -c 'ssh -i ~/.ssh/key'`: a shell's script is read as its own commands, not as a file name.
     if (CODE_RUNNERS.test(p) || /^(?:sh|bash|zsh|dash|ksh|ash|mksh)$/.test(p)) {
@@ -266,7 +346,13 @@ export function secretReads(cmd: SimpleCommand, an: Analysis): Effect[] {
       if (code.size > 0) words = words.filter((w) => !code.has(w));
     }
     // cp/mv/install/rsync/scp read their sources; the destination is written (`cp .env.example .env`).
-    if (COPIERS.has(p) && !an.flags.has("-t")) words = words.slice(0, -1);
+    if (COPIERS.has(p) && !an.flags.has("-t")) {
+      // `cp .env .env.bak`: a secret copied beside itself, under a name that is as much a secret, is kept, not exposed.
+      const dst = words[words.length - 1] ?? "";
+      const dir = (w: string) => (w.includes("/") ? w.slice(0, w.lastIndexOf("/")) : ".");
+      words = words.slice(0, -1);
+      if ((p === "cp" || p === "install") && words.length === 1 && isSecretPath(dst) && dir(words[0] ?? "") === dir(dst)) words = [];
+    }
     // `vercel env pull .env.local`: the service's variables written into a file, not printed.
     if ((p === "vercel" || p === "netlify") && (words.includes("pull") || words.includes("env:pull"))) words = words.filter((w) => !isSecretPath(w));
     if (PATTERN_FIRST.has(p) && !(p === "perl" && words.length < an.positional.length)) {
@@ -280,6 +366,7 @@ export function secretReads(cmd: SimpleCommand, an: Analysis): Effect[] {
     for (const w of [...words, ...values]) {
       const v = w.startsWith("if=") ? w.slice(3) : w;
       if (isSecretPath(v)) out.push(v);
+      else if (v.startsWith("$(")) for (const listed of listedBy(v)) if (isSecretPath(listed)) out.push(listed);
     }
   }
   return out.length === 0 ? [] : [effect("secret-read", `reads secrets: ${out.join(" ")}`, out)];
