@@ -52,12 +52,13 @@ describe("runServe", () => {
     const out: string[] = [];
     const server = await runServe({ cwd, env, version: "test", log: quiet, input, write: (l) => out.push(l), yieldCompiler: false, ...(plugins ? { plugins } : {}) });
     const warmed = await server.warmed.then((n) => ((done = true), n));
-    // Whole rounds, the first one always, then as many as the time budget lets a loaded host run.
+    // Whole rounds, the first one always, then as many as the time budget lets a loaded host run, and one
+    // more after the compiler settled (the binary's code pages handed back come in again before the client).
     const perRound = warmEvents(cwd).length;
     const rounds = Math.round(WARM_EVALUATIONS / perRound);
     expect(warmed % perRound).toBe(0);
-    expect(warmed).toBeGreaterThanOrEqual(perRound);
-    expect(warmed).toBeLessThanOrEqual(rounds * perRound);
+    expect(warmed).toBeGreaterThanOrEqual(2 * perRound);
+    expect(warmed).toBeLessThanOrEqual((rounds + 1) * perRound);
     expect(await server.done).toBe(0);
     expect(order[0]).toBe("read after warm-up");
     expect(out).toEqual(['{"jsonrpc":"2.0","id":1,"result":{}}\n']);

@@ -3,7 +3,7 @@
  * the same call failing again. The session keeps a hash of each call's normalized input, never the input,
  * and at most MAX_FAILED_CALLS of them, so a long session stays small.
  */
-import { HashLanes } from "../hash.ts";
+import { HashLanes, type NativeHashes, nativeHashes } from "../hash.ts";
 import type { EventView } from "./match.ts";
 import type { SessionState } from "./state.ts";
 
@@ -21,11 +21,7 @@ let lastKey = "";
  * (a shell command's spacing does not make it another call). A text longer than twice HASHED_EDGE is hashed
  * by its first and last HASHED_EDGE characters and its length: bounded work for a Write of megabytes.
  */
-type NativeHashes = { crc32(data: string): number; xxHash32(data: string, seed?: number): number };
 
-/** Bun's native hashes (a write of a file costs them ~0.1 µs, the lanes ~2 µs), or undefined elsewhere. */
-const native = (globalThis as { Bun?: { hash?: Partial<NativeHashes> } }).Bun?.hash;
-const nativeHashes: NativeHashes | undefined = typeof native?.crc32 === "function" && typeof native.xxHash32 === "function" ? (native as NativeHashes) : undefined;
 
 /**
  * An input value longer than this (a file's content) goes into the lanes as two native 32-bit hashes of
