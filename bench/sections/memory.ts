@@ -7,6 +7,7 @@ import { SHEPHERD } from "../lib/paths.ts";
 import { createProject } from "../lib/project.ts";
 import { fmtMb, median } from "../lib/stats.ts";
 import { eventMix } from "../lib/synthetic-rules.ts";
+import { takeNumber } from "../lib/args.ts";
 
 export interface MemoryResult {
   rules: number;
@@ -64,13 +65,7 @@ if (import.meta.main) {
   // Side by side: `bun bench/sections/memory.ts [--starts N] [--rules N] [--evaluations N] BIN...`, fresh
   // starts of each binary in turn (a, b, a, b, ...), so each sees the same minutes of the host.
   const args = process.argv.slice(2);
-  const flag = (name: string, fallback: number) => {
-    const i = args.indexOf(name);
-    if (i === -1) return fallback;
-    const v = Number(args[i + 1]);
-    args.splice(i, 2);
-    return v;
-  };
+  const flag = (name: string, fallback: number) => takeNumber(args, name, fallback);
   const starts = flag("--starts", 5);
   const rules = flag("--rules", 10_000);
   const evaluations = flag("--evaluations", 100_000);

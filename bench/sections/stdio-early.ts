@@ -13,6 +13,7 @@ import { type BenchProject, createProject } from "../lib/project.ts";
 import { fmtMs, fmtRatio, interleavedRun, median, type RoundTrip } from "../lib/stats.ts";
 import { eventMix } from "../lib/synthetic-rules.ts";
 import { canPin, cpusFor, pinSelf, type Placement } from "./stdio.ts";
+import { takeNumber } from "../lib/args.ts";
 
 export interface EarlyStdioResult {
   rules: number;
@@ -100,13 +101,7 @@ export async function benchStdioEarly(ruleCount: number, opts: { starts: number;
 
 if (import.meta.main) {
   const args = process.argv.slice(2);
-  const flag = (name: string, fallback: number) => {
-    const i = args.indexOf(name);
-    if (i === -1) return fallback;
-    const v = Number(args[i + 1]);
-    args.splice(i, 2);
-    return v;
-  };
+  const flag = (name: string, fallback: number) => takeNumber(args, name, fallback);
   const starts = flag("--starts", 5);
   const requests = flag("--requests", 5_000);
   const rules = flag("--rules", 1_000);
