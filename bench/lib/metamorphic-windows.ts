@@ -1,0 +1,193 @@
+/** @module semantics-preserving rewrites of PowerShell and cmd commands (metamorphic testing of the Windows model): each transform maps one case to variants that do the same thing, or to none where it does not apply. */
+import type { CorpusCase } from "../../tests/safety-corpus-eval.ts";
+
+export interface Variant {
+  command: string;
+  tool: "bash" | "powershell";
+  family?: string;
+}
+export interface Transform {
+  name: string;
+  apply: (c: Variant) => Variant[];
+}
+
+const ALIASES: Record<string, string[]> = {
+  "remove-item": ["ri", "rm", "del", "erase", "rd", "rmdir"],
+  "get-content": ["gc", "cat", "type"],
+  "invoke-webrequest": ["iwr", "curl", "wget"],
+  "invoke-restmethod": ["irm"],
+  "invoke-expression": ["iex"],
+  "start-process": ["saps", "start"],
+};
+const MODULE: Record<string, string> = {
+  "remove-item": "Microsoft.PowerShell.Management",
+  "get-content": "Microsoft.PowerShell.Management",
+  "start-process": "Microsoft.PowerShell.Management",
+  "invoke-webrequest": "Microsoft.PowerShell.Utility",
+  "invoke-restmethod": "Microsoft.PowerShell.Utility",
+  "invoke-expression": "Microsoft.PowerShell.Utility",
+};
+const CMDLET = /(^|[;|{(\n]\s*)(Remove-Item|Get-Content|Invoke-WebRequest|Invoke-RestMethod|Invoke-Expression|Start-Process)(?=\s|$)/gi;
+
+/** A PowerShell command whose text is one simple command (no separator, pipe or block): safe to append parameters to. */
+const isSimple = (s: string) => !/[;|{}\n]/.test(s) && !/^\s*(\$|\(|&|\.)/.test(s);
+const psq = (s: string) => `'${s.replaceAll("'", "''")}'`;
+const shq = (s: string) => `'${s.replaceAll("'", "'\\''")}'`;
+const utf16b64 = (s: string) => Buffer.from(s, "utf16le").toString("base64");
+
+function onCmdlets(c: Variant, rewrite: (name: string) => string[]): Variant[] {
+  if (c.tool !== "powershell") return [];
+  const hits = [...c.command.matchAll(CMDLET)];
+  const first = hits[0];
+  if (first === undefined || first.index === undefined) return [];
+  const at = first.index + (first[1] ?? "").length;
+  const name = first[2] ?? "";
+  return rewrite(name).map((n) => ({ tool: c.tool, command: c.command.slice(0, at) + n + c.command.slice(at + name.length) }));
+}
+
+/** A cmd line on the bash tool or PowerShell (`cmd /c X`): its inner script. */
+function cmdInner(c: Variant): string | undefined {
+  const m = /^\s*cmd(?:\.exe)?\s+\/[cC]\s+(.+)$/i.exec(c.command);
+  return m?.[1];
+}
+const unquote = (s: string) => (/^"[^"]*"$/.test(s) ? s.slice(1, -1) : s);
+
+const HOME_FORMS = ["$env:USERPROFILE", "${env:USERPROFILE}", "$HOME", "~", "C:\\Users\\user", "C:/Users/user"];
+/** Only a home spelled alone as a path (end of text, or followed by a separator and a path): swapping it keeps the meaning. */
+const HOME_RE = /(?<=(?:^|[^+=,(\s])\s+|^|['"])(\$env:USERPROFILE|\$\{env:USERPROFILE\}|\$HOME|~|C:\\Users\\user|C:\/Users\/user)(?=$|[\\/\s'")])/i;
+
+export const TRANSFORMS: Transform[] = [
+  { name: "cmdlet-lower", apply: (c) => onCmdlets(c, (n) => [n.toLowerCase()]).filter((v) => v.command !== c.command) },
+  { name: "cmdlet-upper", apply: (c) => onCmdlets(c, (n) => [n.toUpperCase()]) },
+  { name: "alias", apply: (c) => onCmdlets(c, (n) => ALIASES[n.toLowerCase()] ?? []) },
+  { name: "module-qualified", apply: (c) => onCmdlets(c, (n) => [`${MODULE[n.toLowerCase()] ?? ""}\\${n}`]) },
+  {
+    name: "param-spelling",
+    apply: (c) => {
+      if (c.tool !== "powershell") return [];
+      const out: string[] = [];
+      const s = c.command;
+      if (/\s-Recurse\b/i.test(s)) out.push(s.replace(/\s-Recurse\b/i, " -Rec"), s.replace(/\s-Recurse\b/i, " -r"));
+      if (/\s-Force\b(?!:)/i.test(s)) out.push(s.replace(/\s-Force\b/i, " -Fo"), s.replace(/\s-Force\b/i, " -fo"), s.replace(/\s-Force\b/i, " -Force:$true"));
+      if (/\s-Path\s+(?!-)/i.test(s) && !/\bfunction\b/i.test(s)) out.push(s.replace(/\s-Path\s+/i, " -LiteralPath "), s.replace(/\s-Path\s+(\S+)/i, " -Path:$1"));
+      return out.map((command) => ({ tool: c.tool, command }));
+    },
+  },
+  {
+    name: "call-operator",
+    apply: (c) =>
+      onCmdlets(c, (n) => [`& ${psq(n)}`, `& (gcm ${n})`, `. ${psq(n)}`, `& (Get-Command ${n})`]).filter(() => /^\s*(Remove-Item|Get-Content|Invoke-WebRequest|Invoke-RestMethod|Start-Process)/i.test(c.command)),
+  },
+  { name: "invoke-expression", apply: (c) => (c.tool === "powershell" ? [{ tool: c.tool, command: `Invoke-Expression ${psq(c.command)}` }, { tool: c.tool, command: `iex ${psq(c.command)}` }] : []) },
+  { name: "scriptblock", apply: (c) => (c.tool === "powershell" ? [{ tool: c.tool, command: `[scriptblock]::Create(${psq(c.command)}).Invoke()` }, { tool: c.tool, command: `& ([scriptblock]::Create(${psq(c.command)}))` }] : []) },
+  {
+    name: "powershell-command",
+    apply: (c) =>
+      c.tool === "powershell"
+        ? [
+            { tool: "bash", command: `powershell -NoProfile -Command ${shq(c.command)}` },
+            { tool: "bash", command: `pwsh -nop -c ${shq(c.command)}` },
+            { tool: "powershell", command: `powershell -NoProfile -Command { ${c.command} }` },
+            { tool: "powershell", command: `pwsh -nop -c ${psq(c.command)}` },
+          ]
+        : [],
+  },
+  {
+    name: "encoded-command",
+    apply: (c) =>
+      c.tool === "powershell"
+        ? [
+            { tool: "bash", command: `powershell -NoProfile -EncodedCommand ${utf16b64(c.command)}` },
+            { tool: "powershell", command: `pwsh -nop -enc ${utf16b64(c.command)}` },
+            { tool: "powershell", command: `powershell.exe -e ${utf16b64(c.command)}` },
+          ]
+        : [],
+  },
+  {
+    name: "cmd-wrap",
+    apply: (c) => {
+      const inner = cmdInner(c);
+      // `\"` is an escaped quote to bash: such a line does not parse the same once rewrapped.
+      if (inner === undefined || inner.includes('\\"')) return [];
+      // The inner text is kept as written (each host shell unquotes it the same way as before); /s wants one quoted whole.
+      const out: Variant[] = [
+        { tool: c.tool, command: `cmd /k ${inner}` },
+        { tool: c.tool, command: `CMD /C ${inner}` },
+        { tool: c.tool, command: `cmd /d /c ${inner}` },
+      ];
+      if (/^"[^"]*"$/.test(inner)) out.push({ tool: c.tool, command: `cmd.exe /s /c ${inner}` });
+      // Only plain words mean the same to bash and to PowerShell.
+      const bare = unquote(inner);
+      if (/^[\w ./:=-]+$/.test(bare)) out.push({ tool: c.tool === "bash" ? "powershell" : "bash", command: `cmd /c ${bare}` });
+      return out;
+    },
+  },
+  {
+    name: "home-path",
+    apply: (c) => {
+      if (c.tool !== "powershell") return [];
+      const m = HOME_RE.exec(c.command);
+      if (m === null || m.index === undefined) return [];
+      const found = m[1] ?? "";
+      // `~` and `$HOME` inside double quotes differ (`~` stays literal): only swap outside quotes.
+      const before = c.command.slice(0, m.index);
+      if ((before.match(/["']/g) ?? []).length % 2 === 1) return [];
+      return HOME_FORMS.filter((f) => f.toLowerCase() !== found.toLowerCase()).map((f) => ({ tool: c.tool, command: c.command.slice(0, m.index) + f + c.command.slice(m.index + found.length) }));
+    },
+  },
+  {
+    name: "pipeline",
+    apply: (c) => {
+      if (c.tool !== "powershell") return [];
+      const m = /^\s*(Remove-Item|ri|rm|del|rd)\s+((?:-(?:Path|LiteralPath)\s+)?)([^\s-][^\s]*)\s+((?:-\w+(?::\S+)?\s*)+)$/i.exec(c.command);
+      if (m === null) return [];
+      return [{ tool: c.tool, command: `Get-Item ${m[3]} | ${m[1]} ${(m[4] ?? "").trim()}` }, { tool: c.tool, command: `Get-ChildItem ${m[3]} | ${m[1]} ${(m[4] ?? "").trim()}` }];
+    },
+  },
+  {
+    name: "separator",
+    apply: (c) =>
+      c.tool === "powershell"
+        ? [
+            { tool: c.tool, command: `Write-Output start; ${c.command}` },
+            { tool: c.tool, command: `Set-Location C:\\Users\\user\\project\n${c.command}` },
+          ]
+        : [],
+  },
+  {
+    name: "block",
+    apply: (c) =>
+      c.tool === "powershell"
+        ? [
+            { tool: c.tool, command: `try { ${c.command} } catch {}` },
+            { tool: c.tool, command: `if ($true) { ${c.command} }` },
+            { tool: c.tool, command: `1 | ForEach-Object { ${c.command} }` },
+          ]
+        : [],
+  },
+  {
+    name: "output-discard",
+    apply: (c) => {
+      // Discarding the output of a read is not the same command: a secret printed is a secret leaked, one discarded is not.
+      if (c.tool !== "powershell" || /secrets/.test(c.family ?? "")) return [];
+      const out: Variant[] = [];
+      if (isSimple(c.command) && /^\s*[A-Z][a-z]+-[A-Za-z]+\s/.test(c.command)) out.push({ tool: c.tool, command: `${c.command} -ErrorAction SilentlyContinue` });
+      if (!/[;\n]/.test(c.command) && !/^\s*(if|try|foreach|for|while|function|\$\w+\s*=)/i.test(c.command)) {
+        out.push({ tool: c.tool, command: `${c.command} | Out-Null` }, { tool: c.tool, command: `$null = ${c.command}` });
+      }
+      return out;
+    },
+  },
+];
+
+/** The cases a metamorphic run starts from: PowerShell-tool cases and cmd lines of the bash tool. */
+export function isWindowsCase(c: CorpusCase): boolean {
+  return c.tool === "powershell" || /^\s*cmd(?:\.exe)?\s+\/[cC]\s/i.test(c.command);
+}
+
+/** Deterministic sample of n items (stable by index stride), so a test run always sees the same variants. */
+export function stride<T>(xs: T[], n: number): T[] {
+  if (xs.length <= n) return xs;
+  const step = xs.length / n;
+  return Array.from({ length: n }, (_, i) => xs[Math.floor(i * step)] as T);
+}
