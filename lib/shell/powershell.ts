@@ -453,6 +453,8 @@ function splatWords(w: PsWord, vars: Map<string, string>): PsWord[] {
 }
 
 const CONDITIONAL = /^(?:if|elseif|while|until|switch)$/i;
+/** Statements a keyword starts: only their blocks and parenthesised parts run. */
+const KEYWORDS = /^(?:if|elseif|else|while|until|do|for|foreach|switch|try|catch|finally|trap)$/i;
 const CONDITION_VALUE = /^\(\s*(?:!|-not\s+)?\$[\w:{}]+(?:\s+-(?:eq|ne|gt|lt|ge|le|like|notlike|match|notmatch)\s+(?:'[^']*'|"[^"$]*"|\$null|\d+))?\s*\)$/i;
 /** `(Join-Path $HOME '.ssh/id_rsa')` -> its path, `(Split-Path $PWD)` -> the parent; other subexpressions stay unknown. */
 function joinPath(raw: string, vars: Map<string, string>, home: string, cwd: string): string | undefined {
@@ -652,6 +654,18 @@ function runWritten(target: PsWord, vars: Map<string, string>, cwd: string, via:
 
 /** One pipeline stage: the command(s) it stands for. */
 /** /^['"{]/ by character code. */
+/** `Microsoft.PowerShell.Management\\Remove-Item`: a command named with its module is the command (after `&`/`.` too). */
+const QUALIFIED = /^(?:[A-Za-z]\w*(?:\.\w+)+|[A-Za-z]\w*(?=[\\/][A-Za-z]+-[A-Za-z]+$))[\\/]([A-Za-z][\w-]*)$/;
+function unqualified(words: PsWord[]): PsWord[] {
+  const at = words[0]?.raw === "&" || words[0]?.raw === "." ? 1 : 0;
+  const w = words[at];
+  // The name may also be quoted after a call operator (which the tokenizer may have dropped): `& 'Microsoft.PowerShell.Management\\Remove-Item' ~`.
+  const m = w !== undefined && (!w.quoted || (/^['"]/.test(w.raw) && words.length > at + 1)) ? QUALIFIED.exec(w.text) : null;
+  if (m?.[1] === undefined) return words;
+  const name = m[1];
+  return [...words.slice(0, at), { text: name, raw: name, quoted: false }, ...words.slice(at + 1)];
+}
+
 function startsQuotedOrBlock(raw: string): boolean {
   const c = raw.charCodeAt(0);
   return c === 39 || c === 34 || c === 123;
@@ -659,7 +673,8 @@ function startsQuotedOrBlock(raw: string): boolean {
 
 function psStatement(wordsIn: PsWord[], vars: Map<string, string>, cwd: string, via: string[], host: WindowsHost, prev: SimpleCommand | undefined): SimpleCommand[] {
   const home = host.home;
-  const words = wordsIn.some((w) => w.raw.startsWith("@") && !w.raw.startsWith("@(") && !w.raw.startsWith("@{")) ? wordsIn.flatMap((w) => splatWords(w, vars)) : wordsIn;
+  const splatted = wordsIn.some((w) => w.raw.startsWith("@") && !w.raw.startsWith("@(") && !w.raw.startsWith("@{")) ? wordsIn.flatMap((w) => splatWords(w, vars)) : wordsIn;
+  const words = unqualified(splatted);
   // `'..' > run.ps1`, `"x" >> b.bat`: a redirection writes what the statement prints to the file.
   const redir = words.findIndex((w) => !w.quoted && /^1?>>?$/.test(w.raw));
   const into = redir > 0 ? words[redir + 1] : undefined;
@@ -766,6 +781,9 @@ function psStatement(wordsIn: PsWord[], vars: Map<string, string>, cwd: string, 
     if (w === words[1] && CONDITIONAL.test(first.text) && CONDITION_VALUE.test(w.raw)) continue;
     if (m?.[1] !== undefined && !/^\(\s*(?:Join|Split)-Path\b/i.test(w.raw)) host.powershell(m[1], cwd, "powershell (...)");
   }
+  // `try { .. } catch { .. }`, `if (..) { .. } else { .. }`: a keyword's blocks and conditions were read above; the
+  // keyword itself runs nothing, and its block text is code, not a program's arguments.
+  if (!first.quoted && KEYWORDS.test(first.text)) return out;
   // -WhatIf: PowerShell only says what it would do.
   if (words.some((w) => !w.quoted && /^-whatif(?::\$true)?$/i.test(w.text))) return out;
   // Quoted strings are data; script blocks are read on their own (above).
@@ -788,10 +806,14 @@ function psStatement(wordsIn: PsWord[], vars: Map<string, string>, cwd: string, 
     out.push(simple(["rm", ...(m[2] ? ["-r"] : []), target.text], [false, ...(m[2] ? [false] : []), target.dynamic], cwd, via, true));
   }
   // `[scriptblock]::Create('Remove-Item ~ -Recurse').Invoke()`: the text becomes code that runs.
+  // A text the line shows is read as code on its own; only what is left of the line is scanned for a fetch-and-run.
+  let unread = line;
   if (statics) for (const m of line.matchAll(/\[scriptblock\]::Create\(/gi)) {
     const open = (m.index ?? 0) + m[0].length - 1;
-    const text = psStringExpr(line.slice(open, balanced(line, open)), vars, home, cwd);
+    const close = balanced(line, open);
+    const text = psStringExpr(line.slice(open, close), vars, home, cwd);
     if (text !== undefined) host.powershell(text, cwd, "[scriptblock]::Create");
+    if (text !== undefined) unread = unread.replace(line.slice(m.index ?? 0, close), "[scriptblock]::Create('')");
   }
   // `(New-Object Net.WebClient).DownloadString(URL) | iex`: the text fetched is what the next stage gets.
   if (downloads) for (const m of line.matchAll(/\.Download(?:String|Data)\(\s*['"]([^'"]+)['"]/gi)) out.push(simple(["invoke-webrequest", m[1] ?? ""], [false, false], cwd, via, true));
@@ -805,7 +827,7 @@ function psStatement(wordsIn: PsWord[], vars: Map<string, string>, cwd: string, 
   // `(New-Object Net.WebClient).DownloadFile(URL, 'a.exe')`: a file downloaded, to be run later on the line.
   if (downloads) for (const m of line.matchAll(/\.DownloadFile\(\s*['"]([^'"]+)['"]\s*,\s*['"]([^'"]+)['"]/gi)) out.push(simple(["invoke-webrequest", m[1] ?? "", "-o", windowsPath(m[2] ?? "", home)], [false, false, false, false], cwd, via, true));
   const tainted = words.some((w) => /^\$\w+$/.test(w.raw) && vars.get(w.raw.slice(1).toLowerCase()) === DOWNLOADED);
-  if ((downloads && RUNS_TEXT.test(line)) || (tainted && IEX.has(first.text.toLowerCase()))) {
+  if ((downloads && DOWNLOAD.test(unread) && RUNS_TEXT.test(unread)) || (tainted && IEX.has(first.text.toLowerCase()))) {
     const fetch = simple(["invoke-webrequest"], [false], cwd, via, true);
     fetch.pipeTo = ["iex"];
     out.push(fetch);
@@ -1099,8 +1121,10 @@ function psStatement(wordsIn: PsWord[], vars: Map<string, string>, cwd: string, 
     return out;
   }
   // Anything else runs as written: git, npm, powershell -c, cmd /c, certutil...
-  const argv = [first.text, ...rest.map((w) => (paramName(w) !== undefined ? w.text : psExpand(w, vars, home, cwd).text))];
-  out.push(simple(argv, [false, ...rest.map((w) => paramName(w) === undefined && psExpand(w, vars, home, cwd).dynamic)], cwd, via));
+  // A script block argument (`% { .. }`, `pwsh -Command { .. }`) was read as code above: its text is no argument's.
+  const block = (w: PsWord) => !w.quoted && w.raw.charCodeAt(0) === 123 && w.raw.endsWith("}");
+  const argv = [first.text, ...rest.map((w) => (block(w) ? "{}" : paramName(w) !== undefined ? w.text : psExpand(w, vars, home, cwd).text))];
+  out.push(simple(argv, [false, ...rest.map((w) => !block(w) && paramName(w) === undefined && psExpand(w, vars, home, cwd).dynamic)], cwd, via));
   return out;
 }
 
