@@ -471,6 +471,17 @@ function joinPath(raw: string, vars: Map<string, string>, home: string, cwd: str
   return parts.map((p) => psExpand(p, vars, home, cwd).text.replace(/\/+$/, "")).join("/");
 }
 
+/**
+ * A path argument's value, however it is bound (positional, `-Path X`, `-Path:X`): a `Join-Path` or an expression
+ * the line can evaluate, else the expanded word; an expression it cannot (`(Get-Item x).FullName`) is of unknown value.
+ */
+function pathValue(w: PsWord, vars: Map<string, string>, home: string, cwd: string): { text: string; dynamic: boolean } {
+  const joined = joinPath(w.raw, vars, home, cwd) ?? (/^\(|^\$PWD\./i.test(w.raw) ? psStringExpr(w.raw, vars, home, cwd) : undefined);
+  if (joined !== undefined) return { text: joined, dynamic: false };
+  const e = psExpand(w, vars, home, cwd);
+  return { text: e.text, dynamic: e.dynamic || (!w.quoted && /^[$@]?\(/.test(w.raw)) };
+}
+
 function simple(argv: string[], dynamic: boolean[], cwd: string, via: string[], synthetic = false): SimpleCommand {
   const first = (argv[0] ?? "").replaceAll("\\", "/");
   const program = first.slice(first.lastIndexOf("/") + 1).toLowerCase().replace(/\.(?:exe|cmd|bat|com|ps1)$/, "");
@@ -877,8 +888,12 @@ function psStatement(wordsIn: PsWord[], vars: Map<string, string>, cwd: string, 
         if (built !== undefined) vars.set(key, built);
         else vars.delete(key);
       }
-      // `$k = Get-Content ~\.ssh\id_rsa -Raw`: the command on the right runs.
-      if (!v.quoted && /^[A-Za-z]/.test(v.raw) && !/^\d/.test(v.raw)) out.push(...psStatement(words.slice(2), vars, cwd, via, host, prev));
+      // `$k = Get-Content ~\.ssh\id_rsa -Raw`, `$r = . (gcm ri) ~ -Recurse`: the command on the right runs. Into
+      // `$null` the output is discarded, so whatever the right side is (`[Environment]::SetEnvironmentVariable(..)`) it runs.
+      const discard = key === "null" && !(words.length === 3 && (/^\$[\w:]+$/.test(v.raw) || v.quoted));
+      if (discard || (!v.quoted && (/^[A-Za-z]/.test(v.raw) || v.raw === "." || v.raw === "&") && !/^\d/.test(v.raw))) out.push(...psStatement(words.slice(2), vars, cwd, via, host, prev));
+      // `$null = 'C:\x' | Remove-Item`: a string literal on the right is what the next stage is given.
+      else if (words.length === 3 && v.quoted && /^['"]/.test(v.raw)) out.push(...psStatement([v], vars, cwd, via, host, prev));
     } else if (words.length === 1) {
       const file = /^\$\{[A-Za-z]:(.+)\}$/.exec(first.raw);
       if (file?.[1]) out.push(simple(["cat", windowsPath(file[1], home)], [false, false], cwd, via, true));
@@ -936,8 +951,7 @@ function psStatement(wordsIn: PsWord[], vars: Map<string, string>, cwd: string, 
         if (isParam(p, "path") || isParam(p, "literalpath", 2)) {
           // `-Path:C:\Users\me`: the value bound by the colon is the path, as a word of its own would be.
           const raw = w.raw.slice(w.raw.indexOf(":") + 1);
-          const v: PsWord = { text: attached[1], raw, quoted: /^['"]/.test(raw) };
-          const e = psExpand(v, vars, home, cwd);
+          const e = pathValue({ text: attached[1], raw, quoted: /^['"]/.test(raw) }, vars, home, cwd);
           paths.push(e.text);
           explicit.push(e.text);
           pathDyn.push(e.dynamic);
@@ -948,11 +962,12 @@ function psStatement(wordsIn: PsWord[], vars: Map<string, string>, cwd: string, 
       if (isParam(p, "path") || isParam(p, "literalpath", 2) || VALUE_PARAMS.some((v) => isParam(p, v, 2) && (p.length >= 3 || v === p))) {
         const v = rest[k + 1];
         if (v) {
-          const e = joinPath(v.raw, vars, home, cwd) ?? (/^\(|^\$PWD\./i.test(v.raw) ? psStringExpr(v.raw, vars, home, cwd) : undefined) ?? psExpand(v, vars, home, cwd).text;
+          const pv = pathValue(v, vars, home, cwd);
+          const e = pv.text;
           if (isParam(p, "path") || isParam(p, "literalpath", 2)) {
             paths.push(e);
             explicit.push(e);
-            pathDyn.push(psExpand(v, vars, home, cwd).dynamic);
+            pathDyn.push(pv.dynamic);
           } else valueOf.set(p, e);
           k++;
         }
@@ -961,10 +976,9 @@ function psStatement(wordsIn: PsWord[], vars: Map<string, string>, cwd: string, 
       flags.add(p);
       continue;
     }
-    const joined = joinPath(w.raw, vars, home, cwd) ?? (/^\(|^\$PWD\./i.test(w.raw) ? psStringExpr(w.raw, vars, home, cwd) : undefined);
-    const e = joined !== undefined ? { text: joined, dynamic: false } : psExpand(w, vars, home, cwd);
+    const e = pathValue(w, vars, home, cwd);
     paths.push(e.text);
-    pathDyn.push(e.dynamic || (/^[$@]?\(/.test(w.raw) && joined === undefined));
+    pathDyn.push(e.dynamic);
   }
   const recurse = [...flags].some((f) => isParam(f, "recurse", 1));
   if (REMOVE.has(name)) {
@@ -974,7 +988,8 @@ function psStatement(wordsIn: PsWord[], vars: Map<string, string>, cwd: string, 
     if (targets.length === 0 && prev && LIST.has(prev.program)) {
       // `Get-ChildItem -Recurse -Filter *.log | Remove-Item`: only what matches the filter, somewhere below.
       const below = prev.argv.includes("-filter") ? "{}" : "*";
-      targets = (prev.argv.slice(1).filter((w) => !w.startsWith("-")) as string[]).map((p) => `${p.replace(/\/+$/, "")}/${below}`);
+      // (`Get-ChildItem *`: a glob lists the matches and what the matching folders hold; the matches themselves go.)
+      targets = (prev.argv.slice(1).filter((w) => !w.startsWith("-")) as string[]).map((p) => (below === "*" && /[*?]$/.test(p) ? p : `${p.replace(/\/+$/, "")}/${below}`));
       if (targets.length === 0) targets = [`./${below}`];
       dyn = targets.map(() => false);
     }
@@ -1123,8 +1138,18 @@ function psStatement(wordsIn: PsWord[], vars: Map<string, string>, cwd: string, 
   // Anything else runs as written: git, npm, powershell -c, cmd /c, certutil...
   // A script block argument (`% { .. }`, `pwsh -Command { .. }`) was read as code above: its text is no argument's.
   const block = (w: PsWord) => !w.quoted && w.raw.charCodeAt(0) === 123 && w.raw.endsWith("}");
-  const argv = [first.text, ...rest.map((w) => (block(w) ? "{}" : paramName(w) !== undefined ? w.text : psExpand(w, vars, home, cwd).text))];
-  out.push(simple(argv, [false, ...rest.map((w) => !block(w) && paramName(w) === undefined && psExpand(w, vars, home, cwd).dynamic)], cwd, via));
+  // `Set-Acl -Path:$HOME\.ssh`: a colon-bound value is the parameter's value, as a word of its own would be.
+  const bound = rest.flatMap((w): PsWord[] => {
+    const at = paramName(w) !== undefined ? w.raw.indexOf(":") : -1;
+    if (at < 0 || /^\$(?:true|false)$/i.test(w.raw.slice(at + 1))) return [w];
+    const raw = w.raw.slice(at + 1);
+    return [{ text: w.raw.slice(0, at), raw: w.raw.slice(0, at), quoted: false }, { text: w.text.slice(w.text.indexOf(":") + 1), raw, quoted: /^['"]/.test(raw) }];
+  });
+  // `Get-Item (Get-Location).Path | Remove-Item`: what an item cmdlet names is what the next stage gets.
+  const item = name === "get-item" || name === "gi";
+  const value = (w: PsWord) => (item ? pathValue(w, vars, home, cwd) : psExpand(w, vars, home, cwd));
+  const argv = [first.text, ...bound.map((w) => (block(w) ? "{}" : paramName(w) !== undefined ? w.text : value(w).text))];
+  out.push(simple(argv, [false, ...bound.map((w) => !block(w) && paramName(w) === undefined && value(w).dynamic)], cwd, via));
   return out;
 }
 
