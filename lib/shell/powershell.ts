@@ -549,7 +549,7 @@ const BLOCK = "\u0000block:";
 export const BATCH_SELF = /%~?[dpnxfs]*0\s*(?:\||&)\s*%~?[dpnxfs]*0|\bstart\b[^\n]{0,64}%~?[dpnxfs]*0/i;
 
 /** Cmdlets that start another process or job; in an endless loop or a function calling itself, without bound. */
-const SPAWNS = /\b(?:Start-Process|saps|Start-Job|sajb|Start-ThreadJob)\b|\bstart\s+[\w"'$]|\[(?:System\.)?Diagnostics\.Process\]::Start\s*\(|&\s*$/im;
+const SPAWNS = /\b(?:Start-Process|saps|Start-Job|sajb|Start-ThreadJob)\b|\bstart\s+[-\w"'$]|\[(?:System\.)?Diagnostics\.Process\]::Start\s*\(|&\s*$/im;
 /** `while ($true) {`, `while(1){`, `for(;;){`: loops that never end on their own, and `do { .. } while ($true)`. */
 const ENDLESS_LOOP = /\b(?:while\s*\(\s*(?:\$true|1|\(\s*1\s*\))\s*\)|for\s*\(\s*;\s*;\s*\))\s*\{/gi;
 const ENDLESS_DO = /\bdo\s*\{/gi;
@@ -749,6 +749,9 @@ function psStatement(wordsIn: PsWord[], vars: Map<string, string>, cwd: string, 
   }
   // `"select disk 0`nclean" | diskpart`: a string on its own is written to the output, like echo.
   if (words.length === 1 && words[0]?.quoted && /^['"]/.test(words[0].raw)) return [simple(["echo", words[0].text.replace(/`n/g, "\n")], [false, false], cwd, via, true)];
+  // `[Text.Encoding]::UTF8.GetString([Convert]::FromBase64String('..'))` alone gives the decoded text, as a string would.
+  const decodes = words.length === 1 && /GetString\(/i.test(words[0]?.raw ?? "") ? /^\[(?:System\.)?Text\.Encoding\]::(\w+)\.GetString\(\s*\[(?:System\.)?Convert\]::FromBase64String\(\s*'([A-Za-z0-9+/=]{4,65536})'\s*\)\s*\)$/i.exec(words[0]?.raw ?? "") : null;
+  if (decodes?.[2] !== undefined) return [simple(["echo", Buffer.from(decodes[2], "base64").toString(/^unicode$/i.test(decodes[1] ?? "") ? "utf16le" : "utf8")], [false, false], cwd, via, true)];
   // `& $env:TEMP\a.exe`, `. .\x.ps1`: the call and dot-source operators run what follows.
   // `& ('Remove'+'-Item') -Recurse ~`: a command name joined from string literals is that name.
   // The tokenizer drops the call operator, so a leading parenthesised concatenation is read as a call too (fails closed).
@@ -1093,9 +1096,12 @@ function psStatement(wordsIn: PsWord[], vars: Map<string, string>, cwd: string, 
   }
   if (IEX.has(name)) {
     const text = rest.filter((w) => paramName(w) === undefined);
+    // `'Remove-Item ~ -Recurse' | iex`: the text piped in is the code run.
+    if (text.length === 0 && prev?.synthetic && prev.program === "echo" && prev.argv[1] !== undefined && !(prev.dynamic[1] ?? false)) host.powershell(prev.argv[1], cwd, "| iex");
     // `iex ([Text.Encoding]::UTF8.GetString([Convert]::FromBase64String('...')))`: decoded data run as code.
     for (const w of text) {
-      if (!/FromBase64String/i.test(w.raw)) continue;
+      // A single-quoted text is code read on its own below: a decode in it only gives a string (`iex '[Text.Encoding]::..GetString(..)'` prints it).
+      if (!/FromBase64String/i.test(w.raw) || w.raw.startsWith("'")) continue;
       const lit = /FromBase64String\(\s*['"]([A-Za-z0-9+/=\s]+)['"]/i.exec(w.raw)?.[1];
       const decoded = lit !== undefined && lit.length <= 1 << 16 ? Buffer.from(lit.replace(/\s+/g, ""), "base64").toString(/Unicode/i.test(w.raw) ? "utf16le" : "utf8") : undefined;
       if (decoded !== undefined && decoded !== "") host.powershell(decoded, cwd, "iex FromBase64String");
@@ -1147,7 +1153,9 @@ function psStatement(wordsIn: PsWord[], vars: Map<string, string>, cwd: string, 
   });
   // `Get-Item (Get-Location).Path | Remove-Item`: what an item cmdlet names is what the next stage gets.
   const item = name === "get-item" || name === "gi";
-  const value = (w: PsWord) => (item ? pathValue(w, vars, home, cwd) : psExpand(w, vars, home, cwd));
+  // `pwsh -c 'Invoke-Item \\\\host\\x.bat'`, `cmd /c '..'`: a shell's single-quoted script is its text as written, no path to normalize.
+  const shell = /^(?:pwsh|powershell|cmd)$/.test(name);
+  const value = (w: PsWord) => (item ? pathValue(w, vars, home, cwd) : shell && w.raw.startsWith("'") ? { text: w.text, dynamic: false } : psExpand(w, vars, home, cwd));
   const argv = [first.text, ...bound.map((w) => (block(w) ? "{}" : paramName(w) !== undefined ? w.text : value(w).text))];
   out.push(simple(argv, [false, ...bound.map((w) => !block(w) && paramName(w) === undefined && value(w).dynamic)], cwd, via));
   return out;
