@@ -991,8 +991,9 @@ function psStatement(wordsIn: PsWord[], vars: Map<string, string>, cwd: string, 
     if (targets.length === 0 && prev && LIST.has(prev.program)) {
       // `Get-ChildItem -Recurse -Filter *.log | Remove-Item`: only what matches the filter, somewhere below.
       const below = prev.argv.includes("-filter") ? "{}" : "*";
-      // (`Get-ChildItem *`: a glob lists the matches and what the matching folders hold; the matches themselves go.)
-      targets = (prev.argv.slice(1).filter((w) => !w.startsWith("-")) as string[]).map((p) => (below === "*" && /[*?]$/.test(p) ? p : `${p.replace(/\/+$/, "")}/${below}`));
+      // (`Get-ChildItem *`: a glob lists the matches and what the matching folders hold; the matches themselves go.
+      // `Get-ChildItem HKCU:\Software | Remove-Item -Recurse`: every subkey of a registry key is the key emptied.)
+      targets = (prev.argv.slice(1).filter((w) => !w.startsWith("-")) as string[]).map((p) => (below === "*" && (/[*?]$/.test(p) || /^(?:HK\w{1,4}|Registry):/i.test(p)) ? p : `${p.replace(/\/+$/, "")}/${below}`));
       if (targets.length === 0) targets = [`./${below}`];
       dyn = targets.map(() => false);
     }
