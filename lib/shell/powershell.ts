@@ -1144,7 +1144,9 @@ function psStatement(wordsIn: PsWord[], vars: Map<string, string>, cwd: string, 
   }
   // Anything else runs as written: git, npm, powershell -c, cmd /c, certutil...
   // A script block argument (`% { .. }`, `pwsh -Command { .. }`) was read as code above: its text is no argument's.
-  const block = (w: PsWord) => !w.quoted && w.raw.charCodeAt(0) === 123 && w.raw.endsWith("}");
+  // (A filter's block is its predicate, which the process-kill model reads: `Where-Object {$_.Name -like 'shep*'}`.)
+  const filter = name === "where-object" || name === "where" || name === "?";
+  const block = (w: PsWord) => !filter && !w.quoted && w.raw.charCodeAt(0) === 123 && w.raw.endsWith("}");
   // `Set-Acl -Path:$HOME\.ssh`: a colon-bound value is the parameter's value, as a word of its own would be.
   const bound = rest.flatMap((w): PsWord[] => {
     const at = paramName(w) !== undefined ? w.raw.indexOf(":") : -1;
