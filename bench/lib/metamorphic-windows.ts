@@ -180,6 +180,73 @@ export const TRANSFORMS: Transform[] = [
   },
 ];
 
+/** Round 2: more spellings PowerShell and cmd treat alike. */
+TRANSFORMS.push(
+  {
+    name: "param-case-order",
+    apply: (c) => {
+      if (c.tool !== "powershell" || !isSimple(c.command)) return [];
+      const m = /^(\S+)\s+(.*)$/.exec(c.command);
+      if (m === null) return [];
+      const words = (m[2] ?? "").split(/\s+/);
+      // Only lines of plain words and switches (no values after a parameter that takes one) can be reordered.
+      if (!words.every((w) => /^-(?:Recurse|Force|Confirm:\$false|r|fo|Rec|Recu)$/i.test(w) || !w.startsWith("-")) || words.filter((w) => !w.startsWith("-")).length !== 1) return [];
+      const switches = words.filter((w) => w.startsWith("-"));
+      const target = words.filter((w) => !w.startsWith("-"));
+      if (switches.length === 0) return [];
+      return [
+        { tool: c.tool, command: `${m[1]} ${[...switches, ...target].join(" ")}` },
+        { tool: c.tool, command: `${m[1]} ${[...target, ...switches.map((w) => w.toUpperCase())].join(" ")}` },
+        { tool: c.tool, command: `${m[1]} ${target.join(" ")} \`\n  ${switches.join(" ")}` },
+        { tool: c.tool, command: `${m[1]} -Path ${target.join(" ")} ${switches.join(" ")}` },
+        { tool: c.tool, command: `${m[1]} ${target.join(" ")} ${switches.map((w) => (/^-(?:Recurse|Force)$/i.test(w) ? `${w}:$true` : w)).join(" ")}` },
+      ];
+    },
+  },
+  {
+    name: "script-block-call",
+    apply: (c) =>
+      c.tool === "powershell" && !/\bfunction\b|\bparam\b/i.test(c.command)
+        ? [
+            { tool: c.tool, command: `& { ${c.command} }` },
+            { tool: c.tool, command: `. { ${c.command} }` },
+            { tool: c.tool, command: `Invoke-Command -ScriptBlock { ${c.command} }` },
+            { tool: c.tool, command: `icm { ${c.command} }` },
+          ]
+        : [],
+  },
+  {
+    name: "cmd-spelling",
+    apply: (c) => {
+      const inner = cmdInner(c);
+      if (inner === undefined || inner.includes('\\"')) return [];
+      const bare = unquote(inner);
+      const m = /^(\w+)(\s.*)$/.exec(bare);
+      if (m === null || /^(?:echo|set|cd|for|if)$/i.test(m[1] ?? "")) return [];
+      const q = inner.startsWith('"') ? '"' : "";
+      // `@` silences cmd's echo of the line; unquoted at PowerShell it would be a splat, so there only inside quotes.
+      const out: Variant[] = [
+        ...(q !== "" || c.tool === "bash" ? [{ tool: c.tool, command: `cmd /c ${q}@${bare}${q}` }] : []),
+        { tool: c.tool, command: `cmd /c ${q}${(m[1] ?? "").toUpperCase()}${m[2]}${q}` },
+      ];
+      // `r^d`: cmd drops a caret before an ordinary character (inside double quotes it is kept, so only unquoted).
+      if (q === "" && (m[1] ?? "").length > 1 && c.tool === "powershell") out.push({ tool: c.tool, command: `cmd /c ${(m[1] ?? "").slice(0, 1)}^${(m[1] ?? "").slice(1)}${m[2]}` });
+      if (/%USERPROFILE%/i.test(bare)) out.push({ tool: c.tool, command: `cmd /c ${q}${bare.replace(/%USERPROFILE%/i, "%HOMEDRIVE%%HOMEPATH%")}${q}` });
+      return out;
+    },
+  },
+  {
+    name: "cmdlet-alias-more",
+    apply: (c) => {
+      if (c.tool !== "powershell") return [];
+      const m = /^(Get-ChildItem|Copy-Item|Move-Item|Set-Content|Invoke-Item|Clear-Content|New-Item)(?=\s)/i.exec(c.command);
+      const more: Record<string, string[]> = { "get-childitem": ["gci", "ls", "dir"], "copy-item": ["cp", "copy", "cpi"], "move-item": ["mv", "move", "mi"], "invoke-item": ["ii"], "clear-content": ["clc"], "new-item": ["ni"] };
+      if (m === null) return [];
+      return (more[(m[1] ?? "").toLowerCase()] ?? []).map((a) => ({ tool: c.tool, command: a + c.command.slice((m[1] ?? "").length) }));
+    },
+  },
+);
+
 /** The cases a metamorphic run starts from: PowerShell-tool cases and cmd lines of the bash tool. */
 export function isWindowsCase(c: CorpusCase): boolean {
   return c.tool === "powershell" || /^\s*cmd(?:\.exe)?\s+\/[cC]\s/i.test(c.command);
