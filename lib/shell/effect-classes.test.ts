@@ -1838,6 +1838,13 @@ describe("effectsOf on the fresh14 metamorphic classes (each transform of a must
       ["Get-ChildItem * | Remove-Item -Recurse -Force", ["delete -r *"]],
       ["Get-ChildItem *.log | Remove-Item -Force", ["delete */{}"]],
   ], psKinds, " (PowerShell tool)");
+  derives("fresh14 round 2: cmd's `@` prefix runs the command, `%HOMEDRIVE%%HOMEPATH%` is the home", [
+      ["cmd /c \"@rd /s /q C:\\Users\\user\"", ["delete -r /home/user"]],
+      ["cmd /c \"@git clean -fdx\"", ["discard-work ."]],
+      ["cmd /c \"@echo off & dir\"", []],
+      ["cmd /c rd /s /q %HOMEDRIVE%%HOMEPATH%", ["delete -r /home/user"]],
+      ["cmd /c rd /s /q %HOMEDRIVE%%HOMEPATH%\\project\\build", ["delete -r /home/user/project/build"]],
+  ], psKinds, " (PowerShell tool)");
   derives("fresh14: Windows programs in any case on the bash tool", [
       ["CMD /C git reset --hard", ["discard-work ."]],
       ["CMD /C rd /s /q %USERPROFILE%", ["delete -r /home/user"]],

@@ -1213,6 +1213,8 @@ function cmdExpand(word: string, home: string, cwd: string, vars?: Map<string, s
     const set = vars?.get(name.toLowerCase());
     if (set !== undefined) return set;
     if (bang !== undefined) return m;
+    // `%HOMEDRIVE%%HOMEPATH%`, `%SystemDrive%\Windows`: the drive is a drive letter, read with what follows it.
+    if (/^(?:homedrive|systemdrive)$/i.test(name)) return "C:";
     const f = Object.hasOwn(ENV_PATHS, name.toLowerCase()) ? ENV_PATHS[name.toLowerCase()] : undefined;
     // `%TEMP%\x` through bash loses its backslash (`%TEMP%x`): a path variable is always followed by a separator.
     const next = word[at + m.length];
@@ -1321,7 +1323,8 @@ export function readCmd(src: string, cwd: string, via: string[], host: WindowsHo
       if (!st.pipe) flush();
       continue;
     }
-    const raw = cmdWords(st.text.trim());
+    // `@rd /s /q ..`: a leading `@` only stops cmd echoing the command; the command runs.
+    const raw = cmdWords(st.text.trim().replace(/^@+\s*/, ""));
     // `call %x% ..` expands the line again; `set NAME=VALUE` is remembered for the rest of the line.
     const words = (raw[0] ?? "").toLowerCase() === "call" ? raw.slice(1).map((w) => cmdExpand(w, home, cwd, vars).text) : raw.map((w, k) => (k === 0 ? cmdExpand(w, home, cwd, vars).text : w));
     if ((words[0] ?? "").toLowerCase() === "set" && /^[A-Za-z_]\w*=/.test(words[1] ?? "") && vars.size < 32) {
