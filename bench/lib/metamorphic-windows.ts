@@ -247,6 +247,44 @@ TRANSFORMS.push(
   },
 );
 
+/** Round 3: the command started by another process, named parameters of iex, home as an expression, comments, pwsh 7 chains. */
+TRANSFORMS.push(
+  {
+    name: "start-process-wrap",
+    apply: (c) =>
+      c.tool === "powershell" && !/['"\n]/.test(c.command)
+        ? [
+            { tool: c.tool, command: `Start-Process -FilePath pwsh -ArgumentList @('-NoProfile', '-Command', '${c.command}') -Wait` },
+            { tool: c.tool, command: `Start-Process powershell -ArgumentList '-enc', '${utf16b64(c.command)}'` },
+            { tool: c.tool, command: `Start-Process cmd -ArgumentList '/c', 'powershell -enc ${utf16b64(c.command)}'` },
+          ]
+        : [],
+  },
+  { name: "iex-named", apply: (c) => (c.tool === "powershell" ? [{ tool: c.tool, command: `Invoke-Expression -Command ${psq(c.command)}` }] : []) },
+  {
+    name: "home-expression",
+    apply: (c) => {
+      if (c.tool !== "powershell") return [];
+      const m = /(?<=\s)(~|\$HOME|\$env:USERPROFILE)(?=$|\s)/i.exec(c.command);
+      if (m === null || m.index === undefined) return [];
+      const before = c.command.slice(0, m.index);
+      if ((before.match(/["']/g) ?? []).length % 2 === 1 || /[+=,(]\s*$/.test(before)) return [];
+      return ["$env:HOMEDRIVE$env:HOMEPATH", "([Environment]::GetFolderPath('UserProfile'))", "(Resolve-Path ~).Path", "(Get-Item ~).FullName", "$env:USERPROFILE\\"].map((f) => ({ tool: c.tool, command: before + f + c.command.slice(m.index + (m[1] ?? "").length) }));
+    },
+  },
+  {
+    name: "comment",
+    apply: (c) =>
+      c.tool === "powershell"
+        ? [
+            { tool: c.tool, command: `${c.command} # clean up` },
+            { tool: c.tool, command: `<# step 2 #> ${c.command}` },
+          ]
+        : [],
+  },
+  { name: "pwsh-chain", apply: (c) => (c.tool === "powershell" && !/^\s*(?:function|\$\w+\s*=)/i.test(c.command) ? [{ tool: c.tool, command: `Write-Output go && ${c.command}` }] : []) },
+);
+
 /** The cases a metamorphic run starts from: PowerShell-tool cases and cmd lines of the bash tool. */
 export function isWindowsCase(c: CorpusCase): boolean {
   return c.tool === "powershell" || /^\s*cmd(?:\.exe)?\s+\/[cC]\s/i.test(c.command);
