@@ -1845,6 +1845,19 @@ describe("effectsOf on the fresh14 metamorphic classes (each transform of a must
       ["cmd /c rd /s /q %HOMEDRIVE%%HOMEPATH%", ["delete -r /home/user"]],
       ["cmd /c rd /s /q %HOMEDRIVE%%HOMEPATH%\\project\\build", ["delete -r /home/user/project/build"]],
   ], psKinds, " (PowerShell tool)");
+  derives("fresh14 round 3: Start-Process's argument list over words and arrays, item paths as expressions, the drive variables", [
+      ["Start-Process powershell -ArgumentList '-enc', 'UgBlAG0AbwB2AGUALQBJAHQAZQBtACAAfgAgAC0AUgBlAGMAdQByAHMAZQA='", ["delete -r /home/user"]],
+      ["Start-Process -FilePath pwsh -ArgumentList @('-NoProfile', '-Command', 'Remove-Item -Recurse -Force ~') -Wait", ["delete -r /home/user"]],
+      ["Start-Process -FilePath pwsh -ArgumentList @('-NoProfile', '-Command', 'Copy-Item .\\.env.example .\\.env') -Wait", ["truncate ./.env"]],
+      ["Start-Process cmd -ArgumentList '/c', 'rd /s /q C:\\Users\\user'", ["delete -r /home/user"]],
+      ["Start-Process cmd -ArgumentList '/c', 'rd /s /q build'", ["delete -r build"]],
+      ["Remove-Item -Recurse -Force (Resolve-Path ~).Path", ["delete -r /home/user"]],
+      ["Remove-Item -Recurse -Force (Get-Item .\\dist).FullName", ["delete -r ./dist"]],
+      ["Remove-Item (Join-Path ([Environment]::GetFolderPath('UserProfile')) 'Documents') -Recurse -Force", ["delete -r /home/user/Documents"]],
+      ["Remove-Item -Recurse -Force $env:HOMEDRIVE$env:HOMEPATH", ["delete -r /home/user"]],
+      ["icacls (Resolve-Path ~).Path /grant Everyone:F /T", ["permissions -r unsafe-mode /home/user"]],
+      ["icacls (Resolve-Path .\\build).Path /grant Everyone:F /T", ["permissions -r unsafe-mode ./build"]],
+  ], psKinds, " (PowerShell tool)");
   derives("fresh14: Windows programs in any case on the bash tool", [
       ["CMD /C git reset --hard", ["discard-work ."]],
       ["CMD /C rd /s /q %USERPROFILE%", ["delete -r /home/user"]],

@@ -244,7 +244,9 @@ const ENV_PATHS: Record<string, (home: string, cwd: string) => string> = {
   tmp: () => "/tmp",
   systemroot: () => "/Windows",
   windir: () => "/Windows",
-  systemdrive: () => "/",
+  // The drive letter, read with what follows it (`$env:HOMEDRIVE$env:HOMEPATH`, `$env:SystemDrive\Windows`).
+  systemdrive: () => "C:",
+  homedrive: () => "C:",
   programfiles: () => "/Program Files",
   appdata: (h) => `${h}/AppData/Roaming`,
   localappdata: (h) => `${h}/AppData/Local`,
@@ -316,6 +318,9 @@ export function psStringExpr(raw: string, vars: Map<string, string>, home: strin
   if (depth > 8 || e.length > 4096) return undefined;
   // `(Get-Location).Path`, `$PWD.Path`: where the command runs.
   if (/^(?:\(\s*(?:Get-Location|gl|pwd)\s*\)|\$PWD)(?:\.(?:Path|ProviderPath))?$/i.test(e)) return cwd;
+  // `(Resolve-Path ~).Path`, `(Get-Item ~).FullName`: the path property of an item the line names is that path.
+  const prop = /^(\(.*\))\.(?:Path|ProviderPath|FullName)$/is.exec(e);
+  if (prop?.[1] !== undefined && balanced(prop[1], 0) === prop[1].length && /^\(\s*(?:Resolve-Path|rvpa|Convert-Path|cvpa|Get-Item|gi)\s/i.test(prop[1])) return psStringExpr(prop[1], vars, home, cwd, depth + 1);
   while (/^\$?\(.*\)$/s.test(e) && balanced(e, e.indexOf("(")) === e.length) e = e.slice(e.indexOf("(") + 1, -1).trim();
   const join = /^-join\s*(.+)$/is.exec(e);
   if (join?.[1] !== undefined) {
@@ -453,6 +458,8 @@ function splatWords(w: PsWord, vars: Map<string, string>): PsWord[] {
 }
 
 const CONDITIONAL = /^(?:if|elseif|while|until|switch)$/i;
+/** A comma list of plain string literals (no expansion in them). */
+const LITERAL_LIST = /^\s*(?:'(?:[^']|'')*'|"[^"$`]*")(?:\s*,\s*(?:'(?:[^']|'')*'|"[^"$`]*"))*\s*$/;
 /** Statements a keyword starts: only their blocks and parenthesised parts run. */
 const KEYWORDS = /^(?:if|elseif|else|while|until|do|for|foreach|switch|try|catch|finally|trap)$/i;
 const CONDITION_VALUE = /^\(\s*(?:!|-not\s+)?\$[\w:{}]+(?:\s+-(?:eq|ne|gt|lt|ge|le|like|notlike|match|notmatch)\s+(?:'[^']*'|"[^"$]*"|\$null|\d+))?\s*\)$/i;
@@ -468,7 +475,9 @@ function joinPath(raw: string, vars: Map<string, string>, home: string, cwd: str
   if (!m?.[1]) return undefined;
   const parts = psTokens(m[1]).filter((t): t is PsWord => typeof t !== "string" && paramName(t) === undefined);
   if (parts.length < 2) return undefined;
-  return parts.map((p) => psExpand(p, vars, home, cwd).text.replace(/\/+$/, "")).join("/");
+  // `Join-Path ([Environment]::GetFolderPath('UserProfile')) 'Documents'`: a part may be an expression the line can evaluate.
+  const part = (p: PsWord) => (/^\(/.test(p.raw) ? (psStringExpr(p.raw, vars, home, cwd) ?? psExpand(p, vars, home, cwd).text) : psExpand(p, vars, home, cwd).text);
+  return parts.map((p) => part(p).replace(/\/+$/, "")).join("/");
 }
 
 /**
@@ -793,7 +802,8 @@ function psStatement(wordsIn: PsWord[], vars: Map<string, string>, cwd: string, 
     const m = c0 === 40 || c0 === 91 || c0 === 36 || c0 === 64 ? /^(?:\[[\w.]+(?:\[\])?\]\s*)*[$@]?\((.*)\)(?:\[[\w$-]{1,32}\]|\.(?!(?:Count|Length)\b)\w{1,64}(?:\(\s*\))?)*$/is.exec(w.raw) : c0 === 123 ? /^\{(.*)\}$/s.exec(w.raw) : null;
     // `if ($env:GITHUB_TOKEN) {..}`, `while (!$x)`: a condition that is only a variable (or its test) is consumed, not printed.
     if (w === words[1] && CONDITIONAL.test(first.text) && CONDITION_VALUE.test(w.raw)) continue;
-    if (m?.[1] !== undefined && !/^\(\s*(?:Join|Split)-Path\b/i.test(w.raw)) host.powershell(m[1], cwd, "powershell (...)");
+    // (`@('-NoProfile', '-Command', '..')`: an array of string literals is data, not code.)
+    if (m?.[1] !== undefined && !/^\(\s*(?:Join|Split)-Path\b/i.test(w.raw) && !LITERAL_LIST.test(m[1])) host.powershell(m[1], cwd, "powershell (...)");
   }
   // `try { .. } catch { .. }`, `if (..) { .. } else { .. }`: a keyword's blocks and conditions were read above; the
   // keyword itself runs nothing, and its block text is code, not a program's arguments.
@@ -1125,13 +1135,24 @@ function psStatement(wordsIn: PsWord[], vars: Map<string, string>, cwd: string, 
     return out;
   }
   if (START.has(name)) {
-    const file = valueOf.get("filepath") ?? paths[0];
     const argList = valueOf.get("argumentlist") ?? "";
+    // `-ArgumentList '-enc', 'B64'`, `-ArgumentList @('-c', '..')`: the list runs on over words joined by commas.
+    const alAt = rest.findIndex((w) => isParam(paramName(w) ?? "", "argumentlist", 2) && !w.raw.includes(":"));
+    const listed: PsWord[] = [];
+    for (let k = alAt + 1; alAt >= 0 && k < rest.length; k++) {
+      const w = rest[k] as PsWord;
+      listed.push(w);
+      if (!w.raw.endsWith(",") && !(rest[k + 1]?.raw.startsWith(",") ?? false)) break;
+    }
+    const listedText = new Set(listed.slice(1).map((w) => pathValue(w, vars, home, cwd).text));
+    const positional = paths.filter((p) => !listedText.has(p));
+    const file = valueOf.get("filepath") ?? positional[0];
     if (file !== undefined) {
-      const raw = rest.find((w, k) => k > 0 && paramName(rest[k - 1] as PsWord) !== undefined && isParam(paramName(rest[k - 1] as PsWord) ?? "", "argumentlist", 2))?.raw ?? argList;
+      const joined = listed.length > 0 ? listed.map((w) => w.raw).join(" ") : argList;
+      const raw = /^@\(([\s\S]*)\)$/.exec(joined.trim())?.[1] ?? joined;
       // One quoted string is the whole command line (`-ArgumentList '/c rd /s /q C:\'`): Windows joins the list with spaces anyway.
       const args = [...raw.matchAll(/'((?:[^']|'')*)'|"([^"]*)"|([^,\s]+)/g)].flatMap((m) => (m[1]?.replaceAll("''", "'") ?? m[2] ?? m[3] ?? "").split(/\s+/)).filter((x) => x !== "");
-      const extra = valueOf.has("filepath") ? paths : paths.slice(1);
+      const extra = valueOf.has("filepath") ? positional : positional.slice(1);
       out.push(simple([file, ...extra, ...args], [false, ...extra.map(() => false), ...args.map(() => false)], cwd, via));
     }
     return out;
@@ -1158,7 +1179,14 @@ function psStatement(wordsIn: PsWord[], vars: Map<string, string>, cwd: string, 
   const item = name === "get-item" || name === "gi";
   // `pwsh -c 'Invoke-Item \\\\host\\x.bat'`, `cmd /c '..'`: a shell's single-quoted script is its text as written, no path to normalize.
   const shell = /^(?:pwsh|powershell|cmd)$/.test(name);
-  const value = (w: PsWord) => (item ? pathValue(w, vars, home, cwd) : shell && w.raw.startsWith("'") ? { text: w.text, dynamic: false } : psExpand(w, vars, home, cwd));
+  // `icacls (Resolve-Path ~).Path /T`, `wsl rm -rf ([Environment]::GetFolderPath('UserProfile'))`: an expression the line can evaluate is its value.
+  const evaluated = (w: PsWord) => (!w.quoted && w.raw.charCodeAt(0) === 40 ? psStringExpr(w.raw, vars, home, cwd) : undefined);
+  const value = (w: PsWord): { text: string; dynamic: boolean } => {
+    if (item) return pathValue(w, vars, home, cwd);
+    if (shell && w.raw.startsWith("'")) return { text: w.text, dynamic: false };
+    const known = evaluated(w);
+    return known !== undefined ? { text: windowsPath(known, home, cwd), dynamic: false } : psExpand(w, vars, home, cwd);
+  };
   const argv = [first.text, ...bound.map((w) => (block(w) ? "{}" : paramName(w) !== undefined ? w.text : value(w).text))];
   out.push(simple(argv, [false, ...bound.map((w) => !block(w) && paramName(w) === undefined && value(w).dynamic)], cwd, via));
   return out;
