@@ -285,6 +285,45 @@ TRANSFORMS.push(
   { name: "pwsh-chain", apply: (c) => (c.tool === "powershell" && !/^\s*(?:function|\$\w+\s*=)/i.test(c.command) ? [{ tool: c.tool, command: `Write-Output go && ${c.command}` }] : []) },
 );
 
+/** Round 4: the target through a variable, common parameters that change nothing, cmd reached from PowerShell. */
+TRANSFORMS.push(
+  {
+    name: "path-variable",
+    apply: (c) => {
+      if (c.tool !== "powershell") return [];
+      const m = /^(Remove-Item|ri|rm|del|rd|rmdir|Get-Content|gc|cat|type)\s+((?:-(?:Path|LiteralPath)\s+)?)([^\s$('"-][^\s]*)(\s+(?:-\w+\s*)*)$/i.exec(c.command);
+      if (m === null) return [];
+      const [, cmd, named, target, rest] = m;
+      return [
+        { tool: c.tool, command: `$p = '${target}'; ${cmd} ${named}$p${rest}` },
+        { tool: c.tool, command: `$p = "${target}"; ${cmd} ${named}\${p}${rest}` },
+        { tool: c.tool, command: `Set-Variable -Name t -Value '${target}'; ${cmd} ${named}$t${rest}` },
+      ];
+    },
+  },
+  {
+    name: "common-params",
+    apply: (c) =>
+      c.tool === "powershell" && isSimple(c.command) && /^\s*(?:Remove-Item|ri|rm|del|rd|rmdir|erase)\s/i.test(c.command)
+        ? ["-ea 0", "-ErrorAction:Ignore", "-Confirm:$false", "-WhatIf:$false", "-Verbose"].map((x) => ({ tool: c.tool, command: `${c.command} ${x}` }))
+        : [],
+  },
+  {
+    name: "cmd-from-powershell",
+    apply: (c) => {
+      if (c.tool !== "powershell") return [];
+      const m = /^\s*cmd(?:\.exe)?\s+\/c\s+(.+)$/i.exec(c.command);
+      if (m === null) return [];
+      return [
+        { tool: c.tool, command: `cmd.exe /c ${m[1]}` },
+        { tool: c.tool, command: `& cmd /c ${m[1]}` },
+        { tool: c.tool, command: `& cmd.exe /c ${m[1]}` },
+        { tool: c.tool, command: `C:\\Windows\\System32\\cmd.exe /c ${m[1]}` },
+      ];
+    },
+  },
+);
+
 /** The cases a metamorphic run starts from: PowerShell-tool cases and cmd lines of the bash tool. */
 export function isWindowsCase(c: CorpusCase): boolean {
   return c.tool === "powershell" || /^\s*cmd(?:\.exe)?\s+\/[cC]\s/i.test(c.command);
