@@ -1858,6 +1858,11 @@ describe("effectsOf on the fresh14 metamorphic classes (each transform of a must
       ["icacls (Resolve-Path ~).Path /grant Everyone:F /T", ["permissions -r unsafe-mode /home/user"]],
       ["icacls (Resolve-Path .\\build).Path /grant Everyone:F /T", ["permissions -r unsafe-mode ./build"]],
   ], psKinds, " (PowerShell tool)");
+  derives("fresh14 round 4: Set-Variable sets a variable as an assignment does", [
+      ["Set-Variable -Name t -Value 'C:\\Users\\user'; Remove-Item $t -Recurse -Force", ["delete -r /home/user"]],
+      ["sv t '.\\dist'; Remove-Item $t -Recurse -Force", ["delete -r ./dist"]],
+      ["Set-Variable -Name t -Value '.\\coverage'; Remove-Item -Path $t -Recurse", ["delete -r ./coverage"]],
+  ], psKinds, " (PowerShell tool)");
   derives("fresh14: Windows programs in any case on the bash tool", [
       ["CMD /C git reset --hard", ["discard-work ."]],
       ["CMD /C rd /s /q %USERPROFILE%", ["delete -r /home/user"]],

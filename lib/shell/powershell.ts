@@ -931,6 +931,19 @@ function psStatement(wordsIn: PsWord[], vars: Map<string, string>, cwd: string, 
     if (alias !== undefined && target !== undefined && vars.size < 64) vars.set(`alias:${alias.toLowerCase()}`, target.toLowerCase());
     return out;
   }
+  if ((name === "set-variable" || name === "sv" || name === "new-variable" || name === "nv") && vars.size < 64) {
+    // `Set-Variable -Name t -Value 'C:\x'; Remove-Item $t`: the same as `$t = 'C:\x'`.
+    const ops = rest.filter((w, k) => paramName(w) === undefined && !(k > 0 && /^(?:scope|option|description|visibility)$/i.test(paramName(rest[k - 1] as PsWord) ?? "")));
+    const named = rest.findIndex((w) => /^-n(?:a|am|ame)?$/i.test(w.text) && !w.quoted);
+    const valued = rest.findIndex((w) => /^-v(?:a|al|alu|alue)?$/i.test(w.text) && !w.quoted);
+    const key = (named >= 0 ? rest[named + 1]?.text : ops[0]?.text)?.toLowerCase();
+    const value = valued >= 0 ? rest[valued + 1] : ops[named >= 0 ? 0 : 1];
+    if (key !== undefined && /^\w+$/.test(key)) {
+      if (value !== undefined && value.quoted && /^(?:'(?:[^']|'')*'|"[^"]*")$/.test(value.raw)) vars.set(key, psExpand(value, vars, home, cwd).text);
+      else vars.delete(key);
+    }
+    return out;
+  }
   if (name === "new-psdrive" || name === "ndr") {
     const n = rest.findIndex((w) => /^-n(?:ame)?$/i.test(w.text));
     const r = rest.findIndex((w) => /^-r(?:oot)?$/i.test(w.text));
