@@ -170,9 +170,9 @@ export function windowsPath(word: string, home: string, cwd = ""): string {
     s = s.slice(2) || "/";
     const users = /^\/Users(?=\/|$)/i.exec(s);
     if (users) s = parentDir(home) + s.slice(users[0].length);
-    // NTFS names are case-insensitive: `C:\Users\User\PROJECT` is the project (claude-code issue #60442).
-    s = foldCase(s, cwd) ?? foldCase(s, home) ?? s;
   }
+  // NTFS names are case-insensitive: `C:\Users\User\PROJECT`, `~\Project`, `$HOME\PROJECT` are the project (claude-code issue #60442).
+  if (s.charCodeAt(0) === 47) s = foldCase(s, cwd) ?? foldCase(s, home) ?? s;
   if (/^\/\/[^/]/.test(s)) return `/unc${s.slice(1)}`;
   return s;
 }

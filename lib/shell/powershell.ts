@@ -244,7 +244,9 @@ const ENV_PATHS: Record<string, (home: string, cwd: string) => string> = {
   tmp: () => "/tmp",
   systemroot: () => "/Windows",
   windir: () => "/Windows",
-  systemdrive: () => "/",
+  // The drive letter, read with what follows it (`$env:HOMEDRIVE$env:HOMEPATH`, `$env:SystemDrive\Windows`).
+  systemdrive: () => "C:",
+  homedrive: () => "C:",
   programfiles: () => "/Program Files",
   appdata: (h) => `${h}/AppData/Roaming`,
   localappdata: (h) => `${h}/AppData/Local`,
@@ -316,6 +318,9 @@ export function psStringExpr(raw: string, vars: Map<string, string>, home: strin
   if (depth > 8 || e.length > 4096) return undefined;
   // `(Get-Location).Path`, `$PWD.Path`: where the command runs.
   if (/^(?:\(\s*(?:Get-Location|gl|pwd)\s*\)|\$PWD)(?:\.(?:Path|ProviderPath))?$/i.test(e)) return cwd;
+  // `(Resolve-Path ~).Path`, `(Get-Item ~).FullName`: the path property of an item the line names is that path.
+  const prop = /^(\(.*\))\.(?:Path|ProviderPath|FullName)$/is.exec(e);
+  if (prop?.[1] !== undefined && balanced(prop[1], 0) === prop[1].length && /^\(\s*(?:Resolve-Path|rvpa|Convert-Path|cvpa|Get-Item|gi)\s/i.test(prop[1])) return psStringExpr(prop[1], vars, home, cwd, depth + 1);
   while (/^\$?\(.*\)$/s.test(e) && balanced(e, e.indexOf("(")) === e.length) e = e.slice(e.indexOf("(") + 1, -1).trim();
   const join = /^-join\s*(.+)$/is.exec(e);
   if (join?.[1] !== undefined) {
@@ -453,6 +458,10 @@ function splatWords(w: PsWord, vars: Map<string, string>): PsWord[] {
 }
 
 const CONDITIONAL = /^(?:if|elseif|while|until|switch)$/i;
+/** A comma list of plain string literals (no expansion in them). */
+const LITERAL_LIST = /^\s*(?:'(?:[^']|'')*'|"[^"$`]*")(?:\s*,\s*(?:'(?:[^']|'')*'|"[^"$`]*"))*\s*$/;
+/** Statements a keyword starts: only their blocks and parenthesised parts run. */
+const KEYWORDS = /^(?:if|elseif|else|while|until|do|for|foreach|switch|try|catch|finally|trap)$/i;
 const CONDITION_VALUE = /^\(\s*(?:!|-not\s+)?\$[\w:{}]+(?:\s+-(?:eq|ne|gt|lt|ge|le|like|notlike|match|notmatch)\s+(?:'[^']*'|"[^"$]*"|\$null|\d+))?\s*\)$/i;
 /** `(Join-Path $HOME '.ssh/id_rsa')` -> its path, `(Split-Path $PWD)` -> the parent; other subexpressions stay unknown. */
 function joinPath(raw: string, vars: Map<string, string>, home: string, cwd: string): string | undefined {
@@ -466,7 +475,20 @@ function joinPath(raw: string, vars: Map<string, string>, home: string, cwd: str
   if (!m?.[1]) return undefined;
   const parts = psTokens(m[1]).filter((t): t is PsWord => typeof t !== "string" && paramName(t) === undefined);
   if (parts.length < 2) return undefined;
-  return parts.map((p) => psExpand(p, vars, home, cwd).text.replace(/\/+$/, "")).join("/");
+  // `Join-Path ([Environment]::GetFolderPath('UserProfile')) 'Documents'`: a part may be an expression the line can evaluate.
+  const part = (p: PsWord) => (/^\(/.test(p.raw) ? (psStringExpr(p.raw, vars, home, cwd) ?? psExpand(p, vars, home, cwd).text) : psExpand(p, vars, home, cwd).text);
+  return parts.map((p) => part(p).replace(/\/+$/, "")).join("/");
+}
+
+/**
+ * A path argument's value, however it is bound (positional, `-Path X`, `-Path:X`): a `Join-Path` or an expression
+ * the line can evaluate, else the expanded word; an expression it cannot (`(Get-Item x).FullName`) is of unknown value.
+ */
+function pathValue(w: PsWord, vars: Map<string, string>, home: string, cwd: string): { text: string; dynamic: boolean } {
+  const joined = joinPath(w.raw, vars, home, cwd) ?? (/^\(|^\$PWD\./i.test(w.raw) ? psStringExpr(w.raw, vars, home, cwd) : undefined);
+  if (joined !== undefined) return { text: joined, dynamic: false };
+  const e = psExpand(w, vars, home, cwd);
+  return { text: e.text, dynamic: e.dynamic || (!w.quoted && /^[$@]?\(/.test(w.raw)) };
 }
 
 function simple(argv: string[], dynamic: boolean[], cwd: string, via: string[], synthetic = false): SimpleCommand {
@@ -536,7 +558,7 @@ const BLOCK = "\u0000block:";
 export const BATCH_SELF = /%~?[dpnxfs]*0\s*(?:\||&)\s*%~?[dpnxfs]*0|\bstart\b[^\n]{0,64}%~?[dpnxfs]*0/i;
 
 /** Cmdlets that start another process or job; in an endless loop or a function calling itself, without bound. */
-const SPAWNS = /\b(?:Start-Process|saps|Start-Job|sajb|Start-ThreadJob)\b|\bstart\s+[\w"'$]|\[(?:System\.)?Diagnostics\.Process\]::Start\s*\(|&\s*$/im;
+const SPAWNS = /\b(?:Start-Process|saps|Start-Job|sajb|Start-ThreadJob)\b|\bstart\s+[-\w"'$]|\[(?:System\.)?Diagnostics\.Process\]::Start\s*\(|&\s*$/im;
 /** `while ($true) {`, `while(1){`, `for(;;){`: loops that never end on their own, and `do { .. } while ($true)`. */
 const ENDLESS_LOOP = /\b(?:while\s*\(\s*(?:\$true|1|\(\s*1\s*\))\s*\)|for\s*\(\s*;\s*;\s*\))\s*\{/gi;
 const ENDLESS_DO = /\bdo\s*\{/gi;
@@ -652,6 +674,18 @@ function runWritten(target: PsWord, vars: Map<string, string>, cwd: string, via:
 
 /** One pipeline stage: the command(s) it stands for. */
 /** /^['"{]/ by character code. */
+/** `Microsoft.PowerShell.Management\\Remove-Item`: a command named with its module is the command (after `&`/`.` too). */
+const QUALIFIED = /^(?:[A-Za-z]\w*(?:\.\w+)+|[A-Za-z]\w*(?=[\\/][A-Za-z]+-[A-Za-z]+$))[\\/]([A-Za-z][\w-]*)$/;
+function unqualified(words: PsWord[]): PsWord[] {
+  const at = words[0]?.raw === "&" || words[0]?.raw === "." ? 1 : 0;
+  const w = words[at];
+  // The name may also be quoted after a call operator (which the tokenizer may have dropped): `& 'Microsoft.PowerShell.Management\\Remove-Item' ~`.
+  const m = w !== undefined && (!w.quoted || (/^['"]/.test(w.raw) && words.length > at + 1)) ? QUALIFIED.exec(w.text) : null;
+  if (m?.[1] === undefined) return words;
+  const name = m[1];
+  return [...words.slice(0, at), { text: name, raw: name, quoted: false }, ...words.slice(at + 1)];
+}
+
 function startsQuotedOrBlock(raw: string): boolean {
   const c = raw.charCodeAt(0);
   return c === 39 || c === 34 || c === 123;
@@ -659,7 +693,8 @@ function startsQuotedOrBlock(raw: string): boolean {
 
 function psStatement(wordsIn: PsWord[], vars: Map<string, string>, cwd: string, via: string[], host: WindowsHost, prev: SimpleCommand | undefined): SimpleCommand[] {
   const home = host.home;
-  const words = wordsIn.some((w) => w.raw.startsWith("@") && !w.raw.startsWith("@(") && !w.raw.startsWith("@{")) ? wordsIn.flatMap((w) => splatWords(w, vars)) : wordsIn;
+  const splatted = wordsIn.some((w) => w.raw.startsWith("@") && !w.raw.startsWith("@(") && !w.raw.startsWith("@{")) ? wordsIn.flatMap((w) => splatWords(w, vars)) : wordsIn;
+  const words = unqualified(splatted);
   // `'..' > run.ps1`, `"x" >> b.bat`: a redirection writes what the statement prints to the file.
   const redir = words.findIndex((w) => !w.quoted && /^1?>>?$/.test(w.raw));
   const into = redir > 0 ? words[redir + 1] : undefined;
@@ -723,6 +758,9 @@ function psStatement(wordsIn: PsWord[], vars: Map<string, string>, cwd: string, 
   }
   // `"select disk 0`nclean" | diskpart`: a string on its own is written to the output, like echo.
   if (words.length === 1 && words[0]?.quoted && /^['"]/.test(words[0].raw)) return [simple(["echo", words[0].text.replace(/`n/g, "\n")], [false, false], cwd, via, true)];
+  // `[Text.Encoding]::UTF8.GetString([Convert]::FromBase64String('..'))` alone gives the decoded text, as a string would.
+  const decodes = words.length === 1 && /GetString\(/i.test(words[0]?.raw ?? "") ? /^\[(?:System\.)?Text\.Encoding\]::(\w+)\.GetString\(\s*\[(?:System\.)?Convert\]::FromBase64String\(\s*'([A-Za-z0-9+/=]{4,65536})'\s*\)\s*\)$/i.exec(words[0]?.raw ?? "") : null;
+  if (decodes?.[2] !== undefined) return [simple(["echo", Buffer.from(decodes[2], "base64").toString(/^unicode$/i.test(decodes[1] ?? "") ? "utf16le" : "utf8")], [false, false], cwd, via, true)];
   // `& $env:TEMP\a.exe`, `. .\x.ps1`: the call and dot-source operators run what follows.
   // `& ('Remove'+'-Item') -Recurse ~`: a command name joined from string literals is that name.
   // The tokenizer drops the call operator, so a leading parenthesised concatenation is read as a call too (fails closed).
@@ -764,8 +802,12 @@ function psStatement(wordsIn: PsWord[], vars: Map<string, string>, cwd: string, 
     const m = c0 === 40 || c0 === 91 || c0 === 36 || c0 === 64 ? /^(?:\[[\w.]+(?:\[\])?\]\s*)*[$@]?\((.*)\)(?:\[[\w$-]{1,32}\]|\.(?!(?:Count|Length)\b)\w{1,64}(?:\(\s*\))?)*$/is.exec(w.raw) : c0 === 123 ? /^\{(.*)\}$/s.exec(w.raw) : null;
     // `if ($env:GITHUB_TOKEN) {..}`, `while (!$x)`: a condition that is only a variable (or its test) is consumed, not printed.
     if (w === words[1] && CONDITIONAL.test(first.text) && CONDITION_VALUE.test(w.raw)) continue;
-    if (m?.[1] !== undefined && !/^\(\s*(?:Join|Split)-Path\b/i.test(w.raw)) host.powershell(m[1], cwd, "powershell (...)");
+    // (`@('-NoProfile', '-Command', '..')`: an array of string literals is data, not code.)
+    if (m?.[1] !== undefined && !/^\(\s*(?:Join|Split)-Path\b/i.test(w.raw) && !LITERAL_LIST.test(m[1])) host.powershell(m[1], cwd, "powershell (...)");
   }
+  // `try { .. } catch { .. }`, `if (..) { .. } else { .. }`: a keyword's blocks and conditions were read above; the
+  // keyword itself runs nothing, and its block text is code, not a program's arguments.
+  if (!first.quoted && KEYWORDS.test(first.text)) return out;
   // -WhatIf: PowerShell only says what it would do.
   if (words.some((w) => !w.quoted && /^-whatif(?::\$true)?$/i.test(w.text))) return out;
   // Quoted strings are data; script blocks are read on their own (above).
@@ -788,10 +830,14 @@ function psStatement(wordsIn: PsWord[], vars: Map<string, string>, cwd: string, 
     out.push(simple(["rm", ...(m[2] ? ["-r"] : []), target.text], [false, ...(m[2] ? [false] : []), target.dynamic], cwd, via, true));
   }
   // `[scriptblock]::Create('Remove-Item ~ -Recurse').Invoke()`: the text becomes code that runs.
+  // A text the line shows is read as code on its own; only what is left of the line is scanned for a fetch-and-run.
+  let unread = line;
   if (statics) for (const m of line.matchAll(/\[scriptblock\]::Create\(/gi)) {
     const open = (m.index ?? 0) + m[0].length - 1;
-    const text = psStringExpr(line.slice(open, balanced(line, open)), vars, home, cwd);
+    const close = balanced(line, open);
+    const text = psStringExpr(line.slice(open, close), vars, home, cwd);
     if (text !== undefined) host.powershell(text, cwd, "[scriptblock]::Create");
+    if (text !== undefined) unread = unread.replace(line.slice(m.index ?? 0, close), "[scriptblock]::Create('')");
   }
   // `(New-Object Net.WebClient).DownloadString(URL) | iex`: the text fetched is what the next stage gets.
   if (downloads) for (const m of line.matchAll(/\.Download(?:String|Data)\(\s*['"]([^'"]+)['"]/gi)) out.push(simple(["invoke-webrequest", m[1] ?? ""], [false, false], cwd, via, true));
@@ -805,7 +851,7 @@ function psStatement(wordsIn: PsWord[], vars: Map<string, string>, cwd: string, 
   // `(New-Object Net.WebClient).DownloadFile(URL, 'a.exe')`: a file downloaded, to be run later on the line.
   if (downloads) for (const m of line.matchAll(/\.DownloadFile\(\s*['"]([^'"]+)['"]\s*,\s*['"]([^'"]+)['"]/gi)) out.push(simple(["invoke-webrequest", m[1] ?? "", "-o", windowsPath(m[2] ?? "", home)], [false, false, false, false], cwd, via, true));
   const tainted = words.some((w) => /^\$\w+$/.test(w.raw) && vars.get(w.raw.slice(1).toLowerCase()) === DOWNLOADED);
-  if ((downloads && RUNS_TEXT.test(line)) || (tainted && IEX.has(first.text.toLowerCase()))) {
+  if ((downloads && DOWNLOAD.test(unread) && RUNS_TEXT.test(unread)) || (tainted && IEX.has(first.text.toLowerCase()))) {
     const fetch = simple(["invoke-webrequest"], [false], cwd, via, true);
     fetch.pipeTo = ["iex"];
     out.push(fetch);
@@ -855,8 +901,12 @@ function psStatement(wordsIn: PsWord[], vars: Map<string, string>, cwd: string, 
         if (built !== undefined) vars.set(key, built);
         else vars.delete(key);
       }
-      // `$k = Get-Content ~\.ssh\id_rsa -Raw`: the command on the right runs.
-      if (!v.quoted && /^[A-Za-z]/.test(v.raw) && !/^\d/.test(v.raw)) out.push(...psStatement(words.slice(2), vars, cwd, via, host, prev));
+      // `$k = Get-Content ~\.ssh\id_rsa -Raw`, `$r = . (gcm ri) ~ -Recurse`: the command on the right runs. Into
+      // `$null` the output is discarded, so whatever the right side is (`[Environment]::SetEnvironmentVariable(..)`) it runs.
+      const discard = key === "null" && !(words.length === 3 && (/^\$[\w:]+$/.test(v.raw) || v.quoted));
+      if (discard || (!v.quoted && (/^[A-Za-z]/.test(v.raw) || v.raw === "." || v.raw === "&") && !/^\d/.test(v.raw))) out.push(...psStatement(words.slice(2), vars, cwd, via, host, prev));
+      // `$null = 'C:\x' | Remove-Item`: a string literal on the right is what the next stage is given.
+      else if (words.length === 3 && v.quoted && /^['"]/.test(v.raw)) out.push(...psStatement([v], vars, cwd, via, host, prev));
     } else if (words.length === 1) {
       const file = /^\$\{[A-Za-z]:(.+)\}$/.exec(first.raw);
       if (file?.[1]) out.push(simple(["cat", windowsPath(file[1], home)], [false, false], cwd, via, true));
@@ -879,6 +929,19 @@ function psStatement(wordsIn: PsWord[], vars: Map<string, string>, cwd: string, 
     const alias = named >= 0 ? rest[named + 1]?.text : ops[0]?.text;
     const target = valued >= 0 ? rest[valued + 1]?.text : ops[named >= 0 || valued >= 0 ? ops.length - 1 : 1]?.text;
     if (alias !== undefined && target !== undefined && vars.size < 64) vars.set(`alias:${alias.toLowerCase()}`, target.toLowerCase());
+    return out;
+  }
+  if ((name === "set-variable" || name === "sv" || name === "new-variable" || name === "nv") && vars.size < 64) {
+    // `Set-Variable -Name t -Value 'C:\x'; Remove-Item $t`: the same as `$t = 'C:\x'`.
+    const ops = rest.filter((w, k) => paramName(w) === undefined && !(k > 0 && /^(?:scope|option|description|visibility)$/i.test(paramName(rest[k - 1] as PsWord) ?? "")));
+    const named = rest.findIndex((w) => /^-n(?:a|am|ame)?$/i.test(w.text) && !w.quoted);
+    const valued = rest.findIndex((w) => /^-v(?:a|al|alu|alue)?$/i.test(w.text) && !w.quoted);
+    const key = (named >= 0 ? rest[named + 1]?.text : ops[0]?.text)?.toLowerCase();
+    const value = valued >= 0 ? rest[valued + 1] : ops[named >= 0 ? 0 : 1];
+    if (key !== undefined && /^\w+$/.test(key)) {
+      if (value !== undefined && value.quoted && /^(?:'(?:[^']|'')*'|"[^"]*")$/.test(value.raw)) vars.set(key, psExpand(value, vars, home, cwd).text);
+      else vars.delete(key);
+    }
     return out;
   }
   if (name === "new-psdrive" || name === "ndr") {
@@ -914,8 +977,7 @@ function psStatement(wordsIn: PsWord[], vars: Map<string, string>, cwd: string, 
         if (isParam(p, "path") || isParam(p, "literalpath", 2)) {
           // `-Path:C:\Users\me`: the value bound by the colon is the path, as a word of its own would be.
           const raw = w.raw.slice(w.raw.indexOf(":") + 1);
-          const v: PsWord = { text: attached[1], raw, quoted: /^['"]/.test(raw) };
-          const e = psExpand(v, vars, home, cwd);
+          const e = pathValue({ text: attached[1], raw, quoted: /^['"]/.test(raw) }, vars, home, cwd);
           paths.push(e.text);
           explicit.push(e.text);
           pathDyn.push(e.dynamic);
@@ -926,11 +988,12 @@ function psStatement(wordsIn: PsWord[], vars: Map<string, string>, cwd: string, 
       if (isParam(p, "path") || isParam(p, "literalpath", 2) || VALUE_PARAMS.some((v) => isParam(p, v, 2) && (p.length >= 3 || v === p))) {
         const v = rest[k + 1];
         if (v) {
-          const e = joinPath(v.raw, vars, home, cwd) ?? (/^\(|^\$PWD\./i.test(v.raw) ? psStringExpr(v.raw, vars, home, cwd) : undefined) ?? psExpand(v, vars, home, cwd).text;
+          const pv = pathValue(v, vars, home, cwd);
+          const e = pv.text;
           if (isParam(p, "path") || isParam(p, "literalpath", 2)) {
             paths.push(e);
             explicit.push(e);
-            pathDyn.push(psExpand(v, vars, home, cwd).dynamic);
+            pathDyn.push(pv.dynamic);
           } else valueOf.set(p, e);
           k++;
         }
@@ -939,10 +1002,9 @@ function psStatement(wordsIn: PsWord[], vars: Map<string, string>, cwd: string, 
       flags.add(p);
       continue;
     }
-    const joined = joinPath(w.raw, vars, home, cwd) ?? (/^\(|^\$PWD\./i.test(w.raw) ? psStringExpr(w.raw, vars, home, cwd) : undefined);
-    const e = joined !== undefined ? { text: joined, dynamic: false } : psExpand(w, vars, home, cwd);
+    const e = pathValue(w, vars, home, cwd);
     paths.push(e.text);
-    pathDyn.push(e.dynamic || (/^[$@]?\(/.test(w.raw) && joined === undefined));
+    pathDyn.push(e.dynamic);
   }
   const recurse = [...flags].some((f) => isParam(f, "recurse", 1));
   if (REMOVE.has(name)) {
@@ -952,7 +1014,9 @@ function psStatement(wordsIn: PsWord[], vars: Map<string, string>, cwd: string, 
     if (targets.length === 0 && prev && LIST.has(prev.program)) {
       // `Get-ChildItem -Recurse -Filter *.log | Remove-Item`: only what matches the filter, somewhere below.
       const below = prev.argv.includes("-filter") ? "{}" : "*";
-      targets = (prev.argv.slice(1).filter((w) => !w.startsWith("-")) as string[]).map((p) => `${p.replace(/\/+$/, "")}/${below}`);
+      // (`Get-ChildItem *`: a glob lists the matches and what the matching folders hold; the matches themselves go.
+      // `Get-ChildItem HKCU:\Software | Remove-Item -Recurse`: every subkey of a registry key is the key emptied.)
+      targets = (prev.argv.slice(1).filter((w) => !w.startsWith("-")) as string[]).map((p) => (below === "*" && (/[*?]$/.test(p) || /^(?:HK\w{1,4}|Registry):/i.test(p)) ? p : `${p.replace(/\/+$/, "")}/${below}`));
       if (targets.length === 0) targets = [`./${below}`];
       dyn = targets.map(() => false);
     }
@@ -1056,9 +1120,12 @@ function psStatement(wordsIn: PsWord[], vars: Map<string, string>, cwd: string, 
   }
   if (IEX.has(name)) {
     const text = rest.filter((w) => paramName(w) === undefined);
+    // `'Remove-Item ~ -Recurse' | iex`: the text piped in is the code run.
+    if (text.length === 0 && prev?.synthetic && prev.program === "echo" && prev.argv[1] !== undefined && !(prev.dynamic[1] ?? false)) host.powershell(prev.argv[1], cwd, "| iex");
     // `iex ([Text.Encoding]::UTF8.GetString([Convert]::FromBase64String('...')))`: decoded data run as code.
     for (const w of text) {
-      if (!/FromBase64String/i.test(w.raw)) continue;
+      // A single-quoted text is code read on its own below: a decode in it only gives a string (`iex '[Text.Encoding]::..GetString(..)'` prints it).
+      if (!/FromBase64String/i.test(w.raw) || w.raw.startsWith("'")) continue;
       const lit = /FromBase64String\(\s*['"]([A-Za-z0-9+/=\s]+)['"]/i.exec(w.raw)?.[1];
       const decoded = lit !== undefined && lit.length <= 1 << 16 ? Buffer.from(lit.replace(/\s+/g, ""), "base64").toString(/Unicode/i.test(w.raw) ? "utf16le" : "utf8") : undefined;
       if (decoded !== undefined && decoded !== "") host.powershell(decoded, cwd, "iex FromBase64String");
@@ -1081,13 +1148,24 @@ function psStatement(wordsIn: PsWord[], vars: Map<string, string>, cwd: string, 
     return out;
   }
   if (START.has(name)) {
-    const file = valueOf.get("filepath") ?? paths[0];
     const argList = valueOf.get("argumentlist") ?? "";
+    // `-ArgumentList '-enc', 'B64'`, `-ArgumentList @('-c', '..')`: the list runs on over words joined by commas.
+    const alAt = rest.findIndex((w) => isParam(paramName(w) ?? "", "argumentlist", 2) && !w.raw.includes(":"));
+    const listed: PsWord[] = [];
+    for (let k = alAt + 1; alAt >= 0 && k < rest.length; k++) {
+      const w = rest[k] as PsWord;
+      listed.push(w);
+      if (!w.raw.endsWith(",") && !(rest[k + 1]?.raw.startsWith(",") ?? false)) break;
+    }
+    const listedText = new Set(listed.slice(1).map((w) => pathValue(w, vars, home, cwd).text));
+    const positional = paths.filter((p) => !listedText.has(p));
+    const file = valueOf.get("filepath") ?? positional[0];
     if (file !== undefined) {
-      const raw = rest.find((w, k) => k > 0 && paramName(rest[k - 1] as PsWord) !== undefined && isParam(paramName(rest[k - 1] as PsWord) ?? "", "argumentlist", 2))?.raw ?? argList;
+      const joined = listed.length > 0 ? listed.map((w) => w.raw).join(" ") : argList;
+      const raw = /^@\(([\s\S]*)\)$/.exec(joined.trim())?.[1] ?? joined;
       // One quoted string is the whole command line (`-ArgumentList '/c rd /s /q C:\'`): Windows joins the list with spaces anyway.
       const args = [...raw.matchAll(/'((?:[^']|'')*)'|"([^"]*)"|([^,\s]+)/g)].flatMap((m) => (m[1]?.replaceAll("''", "'") ?? m[2] ?? m[3] ?? "").split(/\s+/)).filter((x) => x !== "");
-      const extra = valueOf.has("filepath") ? paths : paths.slice(1);
+      const extra = valueOf.has("filepath") ? positional : positional.slice(1);
       out.push(simple([file, ...extra, ...args], [false, ...extra.map(() => false), ...args.map(() => false)], cwd, via));
     }
     return out;
@@ -1099,8 +1177,31 @@ function psStatement(wordsIn: PsWord[], vars: Map<string, string>, cwd: string, 
     return out;
   }
   // Anything else runs as written: git, npm, powershell -c, cmd /c, certutil...
-  const argv = [first.text, ...rest.map((w) => (paramName(w) !== undefined ? w.text : psExpand(w, vars, home, cwd).text))];
-  out.push(simple(argv, [false, ...rest.map((w) => paramName(w) === undefined && psExpand(w, vars, home, cwd).dynamic)], cwd, via));
+  // A script block argument (`% { .. }`, `pwsh -Command { .. }`) was read as code above: its text is no argument's.
+  // (A filter's block is its predicate, which the process-kill model reads: `Where-Object {$_.Name -like 'shep*'}`.)
+  const filter = name === "where-object" || name === "where" || name === "?";
+  const block = (w: PsWord) => !filter && !w.quoted && w.raw.charCodeAt(0) === 123 && w.raw.endsWith("}");
+  // `Set-Acl -Path:$HOME\.ssh`: a colon-bound value is the parameter's value, as a word of its own would be.
+  const bound = rest.flatMap((w): PsWord[] => {
+    const at = paramName(w) !== undefined ? w.raw.indexOf(":") : -1;
+    if (at < 0 || /^\$(?:true|false)$/i.test(w.raw.slice(at + 1))) return [w];
+    const raw = w.raw.slice(at + 1);
+    return [{ text: w.raw.slice(0, at), raw: w.raw.slice(0, at), quoted: false }, { text: w.text.slice(w.text.indexOf(":") + 1), raw, quoted: /^['"]/.test(raw) }];
+  });
+  // `Get-Item (Get-Location).Path | Remove-Item`: what an item cmdlet names is what the next stage gets.
+  const item = name === "get-item" || name === "gi";
+  // `pwsh -c 'Invoke-Item \\\\host\\x.bat'`, `cmd /c '..'`: a shell's single-quoted script is its text as written, no path to normalize.
+  const shell = /^(?:pwsh|powershell|cmd)$/.test(name);
+  // `icacls (Resolve-Path ~).Path /T`, `wsl rm -rf ([Environment]::GetFolderPath('UserProfile'))`: an expression the line can evaluate is its value.
+  const evaluated = (w: PsWord) => (!w.quoted && w.raw.charCodeAt(0) === 40 ? psStringExpr(w.raw, vars, home, cwd) : undefined);
+  const value = (w: PsWord): { text: string; dynamic: boolean } => {
+    if (item) return pathValue(w, vars, home, cwd);
+    if (shell && w.raw.startsWith("'")) return { text: w.text, dynamic: false };
+    const known = evaluated(w);
+    return known !== undefined ? { text: windowsPath(known, home, cwd), dynamic: false } : psExpand(w, vars, home, cwd);
+  };
+  const argv = [first.text, ...bound.map((w) => (block(w) ? "{}" : paramName(w) !== undefined ? w.text : value(w).text))];
+  out.push(simple(argv, [false, ...bound.map((w) => !block(w) && paramName(w) === undefined && value(w).dynamic)], cwd, via));
   return out;
 }
 
@@ -1153,6 +1254,8 @@ function cmdExpand(word: string, home: string, cwd: string, vars?: Map<string, s
     const set = vars?.get(name.toLowerCase());
     if (set !== undefined) return set;
     if (bang !== undefined) return m;
+    // `%HOMEDRIVE%%HOMEPATH%`, `%SystemDrive%\Windows`: the drive is a drive letter, read with what follows it.
+    if (/^(?:homedrive|systemdrive)$/i.test(name)) return "C:";
     const f = Object.hasOwn(ENV_PATHS, name.toLowerCase()) ? ENV_PATHS[name.toLowerCase()] : undefined;
     // `%TEMP%\x` through bash loses its backslash (`%TEMP%x`): a path variable is always followed by a separator.
     const next = word[at + m.length];
@@ -1261,7 +1364,8 @@ export function readCmd(src: string, cwd: string, via: string[], host: WindowsHo
       if (!st.pipe) flush();
       continue;
     }
-    const raw = cmdWords(st.text.trim());
+    // `@rd /s /q ..`: a leading `@` only stops cmd echoing the command; the command runs.
+    const raw = cmdWords(st.text.trim().replace(/^@+\s*/, ""));
     // `call %x% ..` expands the line again; `set NAME=VALUE` is remembered for the rest of the line.
     const words = (raw[0] ?? "").toLowerCase() === "call" ? raw.slice(1).map((w) => cmdExpand(w, home, cwd, vars).text) : raw.map((w, k) => (k === 0 ? cmdExpand(w, home, cwd, vars).text : w));
     if ((words[0] ?? "").toLowerCase() === "set" && /^[A-Za-z_]\w*=/.test(words[1] ?? "") && vars.size < 32) {

@@ -1282,7 +1282,9 @@ function runsOther(cmd: SimpleCommand, api: Unwrapper, piped: string | undefined
     }
     return false;
   }
-  if (p === "powershell" || p === "pwsh" || p === "powershell.exe" || p === "pwsh.exe") {
+  // Windows finds programs whatever their case: `CMD /C`, `PowerShell.exe -c` are these programs too.
+  const win = /^(?:cmd|powershell|pwsh)(?:\.exe)?$/i.test(p) ? p.toLowerCase() : p;
+  if (win === "powershell" || win === "pwsh" || win === "powershell.exe" || win === "pwsh.exe") {
     const script = powershellScript(cmd.argv);
     // `pwsh -File t.ps1` after `Set-Content t.ps1 '..'` on the line: the script written is what runs.
     const fileAt = cmd.argv.findIndex((w, k) => k > 0 && /^[-/]f(?:i|il|ile)?$/i.test(w));
@@ -1314,7 +1316,7 @@ function runsOther(cmd: SimpleCommand, api: Unwrapper, piped: string | undefined
     }
     return false;
   }
-  if (p === "cmd" || p === "cmd.exe") {
+  if (win === "cmd" || win === "cmd.exe") {
     const script = cmdScript(cmd.argv);
     if (script !== undefined) api.cmdLine(script, cmd.cwd, "cmd /c");
     return false;

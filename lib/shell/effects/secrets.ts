@@ -345,6 +345,14 @@ export function secretReads(cmd: SimpleCommand, an: Analysis): Effect[] {
       const code = new Set(cmd.argv.filter((_, k) => k > 1 && /^-(?:[A-Za-z]*[ceE]|r|p|-eval|-print|-exec)$/.test(cmd.argv[k - 1] ?? "")));
       if (code.size > 0) words = words.filter((w) => !code.has(w));
     }
+    // `pwsh -c 'Get-ChildItem ~\.ssh'`, `cmd /c type x`: a Windows shell's script is read as its own commands too.
+    if (/^(?:pwsh|powershell|cmd)(?:\.exe)?$/i.test(p)) {
+      const at = cmd.argv.findIndex((w, k) => k > 0 && /^[-/](?:c(?:o(?:m(?:m(?:a(?:n(?:d)?)?)?)?)?)?|k|e(?:c|n(?:c(?:o(?:d(?:e(?:d(?:c(?:o(?:m(?:m(?:a(?:n(?:d)?)?)?)?)?)?)?)?)?)?)?)?)?)$/i.test(w));
+      if (at > 0) {
+        const code = new Set(cmd.argv.slice(at + 1));
+        words = words.filter((w) => !code.has(w));
+      }
+    }
     // cp/mv/install/rsync/scp read their sources; the destination is written (`cp .env.example .env`).
     if (COPIERS.has(p) && !an.flags.has("-t")) {
       // `cp .env .env.bak`: a secret copied beside itself, under a name that is as much a secret, is kept, not exposed.
