@@ -48,16 +48,19 @@ const wrap = (name: string, prefix: string, needsRoot = false): Transform => ({
   },
 });
 
+/** `cmd /c "..\"`: the top-level line is re-quoted for cmd's rules (cmd-requote.ts); a POSIX shell inside would read other words. */
+const CMD_LINE = /^cmd(?:\.exe)?\s/i;
+
 /** Inside single quotes: the command must hold none. */
 const singleQuoted = (name: string, build: (inner: string) => string): Transform => ({
   name,
-  apply: (cmd) => (embeddable(cmd) && !cmd.includes("'") ? build(cmd.trim()) : undefined),
+  apply: (cmd) => (embeddable(cmd) && !cmd.includes("'") && !CMD_LINE.test(cmd) ? build(cmd.trim()) : undefined),
 });
 
 /** Inside double quotes: nothing the outer shell would expand or unescape. */
 const doubleQuoted = (name: string, build: (inner: string) => string): Transform => ({
   name,
-  apply: (cmd) => (embeddable(cmd) && !/["$`\\!]/.test(cmd) ? build(cmd.trim()) : undefined),
+  apply: (cmd) => (embeddable(cmd) && !/["$`\\!]/.test(cmd) && !CMD_LINE.test(cmd) ? build(cmd.trim()) : undefined),
 });
 
 const renamed = (name: string, spell: (prog: string) => string): Transform => ({

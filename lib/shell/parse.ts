@@ -516,9 +516,14 @@ class Parser implements Unwrapper {
     const plain = plainLiteral(w, split);
     if (plain !== undefined) return { fields: [{ text: plain, dynamic: false }], subs: [] };
     // `{rm,-rf,$HOME/.ssh}`: a variable known on the line inside a brace group is its value there.
-    if (split && w.raw.includes(",") && w.raw.includes("{") && w.parts.some((p) => p.k === "var") && w.parts.every((p) => (p.k === "lit" && !p.quoted) || p.k === "tilde" || (p.k === "var" && !p.quoted))) {
-      const texts = w.parts.map((p) => (p.k === "lit" ? p.v : p.k === "tilde" ? `~${p.user}` : p.k === "var" ? (p.name === "HOME" ? (scope.vars.get("HOME") ?? this.st.home) : scope.vars.get(p.name)) : undefined));
-      if (texts.every((t, j) => t !== undefined && (w.parts[j]?.k !== "var" || !/[{},\s]/.test(t)))) {
+    // `"$HOME"/.{netrc,npmrc}`: a quoted variable is one piece of the word, braces outside the quotes still expand.
+    if (split && w.raw.includes(",") && w.raw.includes("{") && w.parts.some((p) => p.k === "var") && w.parts.every((p) => (p.k === "lit" && (!p.quoted || p.v === "")) || p.k === "tilde" || p.k === "var")) {
+      const texts = w.parts.map((p) => (p.k === "lit" ? p.v : p.k === "tilde" ? `~${p.user}` : p.k === "var" ? (/^\{?HOME\}?$/.test(p.name) ? (scope.vars.get("HOME") ?? this.st.home) : scope.vars.get(p.name)) : undefined));
+      const plainValue = (t: string, j: number) => {
+        const q = w.parts[j];
+        return q?.k !== "var" || !(q.quoted ? /[{},\s*?[\]]/ : /[{},\s]/).test(t);
+      };
+      if (texts.every((t, j) => t !== undefined && plainValue(t, j))) {
         const raw = texts.join("");
         if (raw.length <= BRACE_MAX_WORD) w = { parts: [{ k: "lit", v: raw, quoted: false }], raw };
       }
@@ -651,6 +656,9 @@ class Parser implements Unwrapper {
     }
     // `rm -rf '*'`: a quoted glob is a file of that name, not every file.
     if (started && split && w.parts.length > 0 && w.parts.every((x) => x.k === "lit" && x.quoted) && /^[.*?]*[*?][.*?]*$/.test(cur)) cur = cur.replace(/[*?]/g, "\\$&");
+    // `~/.`, `$HOME//.ssh`, `"${HOME}"/./.bashrc`: a path that starts at the home is the same path with its `.` and empty steps dropped.
+    const head = w.parts.find((x) => !(x.k === "lit" && x.quoted && x.v === ""));
+    if (started && fields.length === 0 && head !== undefined && ((head.k === "tilde" && head.user === "") || (head.k === "var" && /^\{?HOME\}?$/.test(head.name)))) cur = tidyPath(cur);
     if (started) fields.push({ text: cur, dynamic: dyn });
     return { fields, subs };
   }
@@ -711,7 +719,9 @@ class Parser implements Unwrapper {
       if (forState !== undefined) {
         if (forName !== undefined && forWords !== undefined) {
           const values: string[] = [];
-          for (const w of forWords) for (const f of this.expand(w, scope).fields) values.push(f.text);
+          // `for f in $(find $HOME ..)`: an unresolved listing of the home is the same listing whatever the spelling of the home.
+          const homeSet = scope.vars.get("HOME") !== undefined;
+          for (const w of forWords) for (const f of this.expand(w, scope).fields) values.push(f.dynamic && !homeSet ? f.text.replace(/(^|[\s(])"?\$\{?HOME\}?"?(?=[/\s)]|$)/g, "$1~") : f.text);
           scope.vars.set(forName, values.join(" "));
           this.st.lists.add(forName);
         }
@@ -1593,4 +1603,10 @@ function expandGroups(word: string, max: number): string[] {
     } else if (c === "," && depth === 1) comma = true;
   }
   return [word];
+}
+
+/** `/home/user/./x`, `/home/user//x`, `/home/user/.`: the same path without `.` and empty steps. */
+function tidyPath(p: string): string {
+  const t = p.replace(/\/(?:\.?\/)+/g, "/").replace(/(.)\/\.$/, "$1");
+  return t === "" ? "/" : t;
 }
