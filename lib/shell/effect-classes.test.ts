@@ -1830,4 +1830,9 @@ describe("effectsOf, metamorphic classes (fresh13)", () => {
     ["for f in $(find $HOME -maxdepth 1); do rm -rf $f; done", ["delete -r $(find,~,1)"]],
     ["for f in $(find ${HOME}/project/tmp -name x); do rm -rf $f; done", ["delete -r $(find,~/project/tmp,x)"]],
   ]);
+  derives("a function whose body is a subshell ends at its `)`", [
+    ["cleanup() ( rm -rf ./dist ); cleanup &", ["delete -r ./dist"]],
+    ["f() ( f | f & ); f", ["spawn-unbounded", "spawn-unbounded"]],
+    ['b() ( rm -rf "$1" ); b ~', ["delete -r /home/user"]],
+  ]);
 });

@@ -682,7 +682,14 @@ class Parser implements Unwrapper {
     const loops: boolean[] = [];
     let pendingCond = false;
     /** Functions whose body is being read, with the brace depth it opened at: a call of one inside its own body recurses. */
-    const openFns: { name: string; depth: number; tokStart: number; outStart: number; cwd: string }[] = [];
+    /** `paren`: a body written as a subshell (`f() ( ... )`) ends at its `)`, at this subshell depth. */
+    const openFns: { name: string; depth: number; tokStart: number; outStart: number; cwd: string; paren?: number }[] = [];
+    const closeFn = (idx: number) => {
+      const fn = openFns.pop();
+      if (fn === undefined || fn.name === "" || defs.size >= MAX_BOUND_CALLS) return;
+      const body = tokens.slice(fn.tokStart, idx + 1);
+      defs.set(fn.name, { body, outStart: fn.outStart, outEnd: this.st.out.length, usesArgs: body.some((t) => t.t === "w" && USES_ARGS.test(t.w.raw)), cwdBefore: fn.cwd, cwdAfter: scope.cwd, calls: 0, unbound: false });
+    };
     const defs = this.defs;
     let braces = 0;
     /** Where each open `( ... )` / `{ ...; }` began in st.out, and the commands of the one just closed (`{ curl x; } | sh`). */
@@ -792,12 +799,15 @@ class Parser implements Unwrapper {
         finish(v);
         if (v === "(") {
           if (stack.length >= SHELL_LIMITS.maxNesting) throw new ShellLimitError(limitNote(`subshells nested more than ${SHELL_LIMITS.maxNesting} deep`));
+          const fnTop = openFns[openFns.length - 1];
+          if (fnTop !== undefined && fnTop.tokStart === idx && fnTop.paren === undefined) fnTop.paren = stack.length;
           stack.push(scope);
           scope = { vars: scope.vars.child(), cwd: scope.cwd, ...(scope.oldCwd !== undefined ? { oldCwd: scope.oldCwd } : {}) };
           openGroup();
         } else if (v === ")") {
           scope = stack.pop() ?? scope;
           closeGroup();
+          if (openFns[openFns.length - 1]?.paren === stack.length) closeFn(idx);
         } else if (v === ";;") {
           casePattern = caseDepth > 0;
         }
@@ -862,12 +872,7 @@ class Parser implements Unwrapper {
         } else if (raw === "}") {
           braces--;
           closeGroup();
-          while (openFns.length > 0 && (openFns[openFns.length - 1]?.depth ?? -1) >= braces) {
-            const fn = openFns.pop();
-            if (fn === undefined || fn.name === "" || defs.size >= MAX_BOUND_CALLS) continue;
-            const body = tokens.slice(fn.tokStart, idx + 1);
-            defs.set(fn.name, { body, outStart: fn.outStart, outEnd: this.st.out.length, usesArgs: body.some((t) => t.t === "w" && USES_ARGS.test(t.w.raw)), cwdBefore: fn.cwd, cwdAfter: scope.cwd, calls: 0, unbound: false });
-          }
+          while (openFns.length > 0 && openFns[openFns.length - 1]?.paren === undefined && (openFns[openFns.length - 1]?.depth ?? -1) >= braces) closeFn(idx);
         }
         if (RESERVED_SKIP.has(raw)) continue;
         if (raw === "[[") {
