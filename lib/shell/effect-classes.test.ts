@@ -1834,5 +1834,11 @@ describe("effectsOf, metamorphic classes (fresh13)", () => {
     ["cleanup() ( rm -rf ./dist ); cleanup &", ["delete -r ./dist"]],
     ["f() ( f | f & ); f", ["spawn-unbounded", "spawn-unbounded"]],
     ['b() ( rm -rf "$1" ); b ~', ["delete -r /home/user"]],
+    ["function c() ( rm -rf ./dist ); c &", ["delete -r ./dist"]],
+    ["function z() { z|z & }; z", ["spawn-unbounded", "spawn-unbounded"]],
+  ]);
+  derives("a nested cmd line bash cannot lex is read as cmd reads it", [
+    [`sh -c 'cmd.exe /C "rmdir /S /Q D:\\"'`, ["delete -r /"]],
+    [`sh -c 'cmd.exe /C "dir D:\\"'`, []],
   ]);
 });

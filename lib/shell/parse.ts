@@ -278,7 +278,16 @@ class Parser implements Unwrapper {
     this.st.via = [...saved, via];
     this.st.depth++;
     try {
-      this.run(lex(src, this.st.budget), { vars: vars ? vars.child() : new Vars(), cwd });
+      let tokens: Token[];
+      try {
+        tokens = lex(src, this.st.budget);
+      } catch (err) {
+        // `sh -c 'cmd /c "rmdir /S /Q D:\"'`: a nested cmd line bash cannot lex is read as cmd reads it, as on the top line.
+        const requoted = err instanceof ShellLimitError ? undefined : requoteCmd(src);
+        if (requoted === undefined) throw err;
+        tokens = lex(requoted, this.st.budget);
+      }
+      this.run(tokens, { vars: vars ? vars.child() : new Vars(), cwd });
     } finally {
       this.st.depth--;
       this.st.via = saved;
@@ -800,7 +809,11 @@ class Parser implements Unwrapper {
         if (v === "(") {
           if (stack.length >= SHELL_LIMITS.maxNesting) throw new ShellLimitError(limitNote(`subshells nested more than ${SHELL_LIMITS.maxNesting} deep`));
           const fnTop = openFns[openFns.length - 1];
-          if (fnTop !== undefined && fnTop.tokStart === idx && fnTop.paren === undefined) fnTop.paren = stack.length;
+          // Not the `()` of `function z() {`: an empty pair is the name's, not a body.
+          const after = tokens[idx + 1];
+          const isOp = (t: Token | undefined, v: string) => t?.t === "op" && t.v === v;
+          const bodyAt = fnTop === undefined ? -1 : isOp(tokens[fnTop.tokStart], "(") && isOp(tokens[fnTop.tokStart + 1], ")") ? fnTop.tokStart + 2 : fnTop.tokStart;
+          if (fnTop !== undefined && bodyAt === idx && fnTop.paren === undefined && !isOp(after, ")")) fnTop.paren = stack.length;
           stack.push(scope);
           scope = { vars: scope.vars.child(), cwd: scope.cwd, ...(scope.oldCwd !== undefined ? { oldCwd: scope.oldCwd } : {}) };
           openGroup();
