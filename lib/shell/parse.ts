@@ -530,7 +530,7 @@ class Parser implements Unwrapper {
       const texts = w.parts.map((p) => (p.k === "lit" ? p.v : p.k === "tilde" ? `~${p.user}` : p.k === "var" ? (/^\{?HOME\}?$/.test(p.name) ? (scope.vars.get("HOME") ?? this.st.home) : scope.vars.get(p.name)) : undefined));
       const plainValue = (t: string, j: number) => {
         const q = w.parts[j];
-        return q?.k !== "var" || !(q.quoted ? /[{},\s*?[\]]/ : /[{},\s]/).test(t);
+        return q?.k !== "var" || !(q.quoted ? /[{},\s*?[\]~]/ : /[{},\s]/).test(t);
       };
       if (texts.every((t, j) => t !== undefined && plainValue(t, j))) {
         const raw = texts.join("");
