@@ -103,12 +103,14 @@ const FRESH10 = "tests/fixtures/corpus/fresh10.json";
 const FRESH11 = "tests/fixtures/corpus/fresh11.json";
 /** The machine itself (devices, permissions, system state) on bash, PowerShell and cmd, beside look-alikes; written before any rule change made for it. */
 const FRESH12 = "tests/fixtures/corpus/fresh12.json";
+/** Metamorphic variants (wrappers, name and option spellings, line structure, paths) of earlier cases, from bench/metamorphic.ts, written before any fix made for it. */
+const FRESH13 = "tests/fixtures/corpus/fresh13.json";
 /** Metamorphic variants (bench/metamorphic-windows.ts) of the Windows cases: each rewrite does what its seed does; written before any rule change made for it. */
 const FRESH14 = "tests/fixtures/corpus/fresh14.json";
 const keyOf = (c: { tool?: string; command: string }) => `${c.tool ?? "bash"}\u0000${c.command}`;
 
 /** The fresh corpora in the order they were written: each must share no command with those before it. */
-const FRESH_FILES = [FRESH, FRESH2, FRESH3, FRESH4, FRESH5, FRESH6, FRESH7, FRESH8, FRESH9, FRESH10, FRESH11, FRESH12, FRESH14] as const;
+const FRESH_FILES = [FRESH, FRESH2, FRESH3, FRESH4, FRESH5, FRESH6, FRESH7, FRESH8, FRESH9, FRESH10, FRESH11, FRESH12, FRESH13, FRESH14] as const;
 
 describe.each(FRESH_FILES.map((f, i) => [f, FRESH_FILES.slice(0, i)] as const))("fresh corpus %s", (file, earlier) => {
   const fresh = loadCorpus(file);

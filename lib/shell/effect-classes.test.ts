@@ -1871,3 +1871,52 @@ describe("effectsOf on the fresh14 metamorphic classes (each transform of a must
       ["pwsh -c 'Get-ChildItem ~/.ssh'", []],
   ]);
 });
+
+describe("effectsOf, metamorphic classes (fresh13)", () => {
+  derives("a wrapper's words are the command it runs, not files it reads itself", [
+    ["env touch .env.local", []],
+    ["nice -n 5 ls -la ~/.ssh", []],
+    ["timeout 60 cat .env", ["secret-read .env"]],
+    ['eval "ls -la ~/.ssh/id_*"', []],
+    ['eval "cat ~/.ssh/id_rsa"', ["secret-read /home/user/.ssh/id_rsa"]],
+    ["script -qc 'ls -la ~/.ssh' /dev/null", []],
+    ["script -qc 'cat .env' /dev/null", ["secret-read .env"]],
+    ["xargs -a .env echo", ["secret-read .env"]],
+  ]);
+  derives("flock's -c is its own only before or right after the lock file", [
+    ["flock /tmp/l git -c alias.x='!rm -rf ~' x", ["delete -r /home/user"]],
+    ["flock /tmp/l -c 'rm -rf ~'", ["delete -r /home/user"]],
+    ["flock /tmp/l git -c color.ui=never status", []],
+  ]);
+  derives("a command git will run, set through a wrapper", [
+    ["sudo git config core.fsmonitor 'rm -rf ~'", ["delete -r /home/user"]],
+    ["command git config --global alias.st '!rm -rf ~'", ["delete -r /home/user"]],
+    ["env git config core.sshCommand 'ssh -i ~/.ssh/k'", []],
+    ["command git config alias.st status", []],
+  ]);
+  derives("a path from the home loses its `.` and empty steps", [
+    ["chmod g+w ~/.", ["permissions unsafe-mode /home/user"]],
+    ["chmod -R 600 ~//.ssh", ["permissions -r unsafe-mode /home/user/.ssh"]],
+    ["tee ~/./.bashrc < x", ["system-write /home/user/.bashrc", "truncate /home/user/.bashrc"]],
+    ["rm -rf ~/./project/build", ["delete -r /home/user/project/build"]],
+  ]);
+  derives("braces outside a quoted home still expand", [
+    ['cat "$HOME"/.{netrc,npmrc}', ["secret-read /home/user/.netrc,/home/user/.npmrc"]],
+    ['cat "$HOME"/.{env.example,npmrc.sample}', []],
+  ]);
+  derives("a loop over an unresolved listing of the home, whatever the home's spelling", [
+    ["for f in $(find $HOME -maxdepth 1); do rm -rf $f; done", ["delete -r $(find,~,1)"]],
+    ["for f in $(find ${HOME}/project/tmp -name x); do rm -rf $f; done", ["delete -r $(find,~/project/tmp,x)"]],
+  ]);
+  derives("a function whose body is a subshell ends at its `)`", [
+    ["cleanup() ( rm -rf ./dist ); cleanup &", ["delete -r ./dist"]],
+    ["f() ( f | f & ); f", ["spawn-unbounded", "spawn-unbounded"]],
+    ['b() ( rm -rf "$1" ); b ~', ["delete -r /home/user"]],
+    ["function c() ( rm -rf ./dist ); c &", ["delete -r ./dist"]],
+    ["function z() { z|z & }; z", ["spawn-unbounded", "spawn-unbounded"]],
+  ]);
+  derives("a nested cmd line bash cannot lex is read as cmd reads it", [
+    [`sh -c 'cmd.exe /C "rmdir /S /Q D:\\"'`, ["delete -r /"]],
+    [`sh -c 'cmd.exe /C "dir D:\\"'`, []],
+  ]);
+});

@@ -278,7 +278,16 @@ class Parser implements Unwrapper {
     this.st.via = [...saved, via];
     this.st.depth++;
     try {
-      this.run(lex(src, this.st.budget), { vars: vars ? vars.child() : new Vars(), cwd });
+      let tokens: Token[];
+      try {
+        tokens = lex(src, this.st.budget);
+      } catch (err) {
+        // `sh -c 'cmd /c "rmdir /S /Q D:\"'`: a nested cmd line bash cannot lex is read as cmd reads it, as on the top line.
+        const requoted = err instanceof ShellLimitError ? undefined : requoteCmd(src);
+        if (requoted === undefined) throw err;
+        tokens = lex(requoted, this.st.budget);
+      }
+      this.run(tokens, { vars: vars ? vars.child() : new Vars(), cwd });
     } finally {
       this.st.depth--;
       this.st.via = saved;
@@ -516,9 +525,14 @@ class Parser implements Unwrapper {
     const plain = plainLiteral(w, split);
     if (plain !== undefined) return { fields: [{ text: plain, dynamic: false }], subs: [] };
     // `{rm,-rf,$HOME/.ssh}`: a variable known on the line inside a brace group is its value there.
-    if (split && w.raw.includes(",") && w.raw.includes("{") && w.parts.some((p) => p.k === "var") && w.parts.every((p) => (p.k === "lit" && !p.quoted) || p.k === "tilde" || (p.k === "var" && !p.quoted))) {
-      const texts = w.parts.map((p) => (p.k === "lit" ? p.v : p.k === "tilde" ? `~${p.user}` : p.k === "var" ? (p.name === "HOME" ? (scope.vars.get("HOME") ?? this.st.home) : scope.vars.get(p.name)) : undefined));
-      if (texts.every((t, j) => t !== undefined && (w.parts[j]?.k !== "var" || !/[{},\s]/.test(t)))) {
+    // `"$HOME"/.{netrc,npmrc}`: a quoted variable is one piece of the word, braces outside the quotes still expand.
+    if (split && w.raw.includes(",") && w.raw.includes("{") && w.parts.some((p) => p.k === "var") && w.parts.every((p) => (p.k === "lit" && (!p.quoted || p.v === "")) || p.k === "tilde" || p.k === "var")) {
+      const texts = w.parts.map((p) => (p.k === "lit" ? p.v : p.k === "tilde" ? `~${p.user}` : p.k === "var" ? (/^\{?HOME\}?$/.test(p.name) ? (scope.vars.get("HOME") ?? this.st.home) : scope.vars.get(p.name)) : undefined));
+      const plainValue = (t: string, j: number) => {
+        const q = w.parts[j];
+        return q?.k !== "var" || !(q.quoted ? /[{},\s*?[\]~]/ : /[{},\s]/).test(t);
+      };
+      if (texts.every((t, j) => t !== undefined && plainValue(t, j))) {
         const raw = texts.join("");
         if (raw.length <= BRACE_MAX_WORD) w = { parts: [{ k: "lit", v: raw, quoted: false }], raw };
       }
@@ -651,6 +665,9 @@ class Parser implements Unwrapper {
     }
     // `rm -rf '*'`: a quoted glob is a file of that name, not every file.
     if (started && split && w.parts.length > 0 && w.parts.every((x) => x.k === "lit" && x.quoted) && /^[.*?]*[*?][.*?]*$/.test(cur)) cur = cur.replace(/[*?]/g, "\\$&");
+    // `~/.`, `$HOME//.ssh`, `"${HOME}"/./.bashrc`: a path that starts at the home is the same path with its `.` and empty steps dropped.
+    const head = w.parts.find((x) => !(x.k === "lit" && x.quoted && x.v === ""));
+    if (started && fields.length === 0 && head !== undefined && ((head.k === "tilde" && head.user === "") || (head.k === "var" && /^\{?HOME\}?$/.test(head.name)))) cur = tidyPath(cur);
     if (started) fields.push({ text: cur, dynamic: dyn });
     return { fields, subs };
   }
@@ -674,7 +691,14 @@ class Parser implements Unwrapper {
     const loops: boolean[] = [];
     let pendingCond = false;
     /** Functions whose body is being read, with the brace depth it opened at: a call of one inside its own body recurses. */
-    const openFns: { name: string; depth: number; tokStart: number; outStart: number; cwd: string }[] = [];
+    /** `paren`: a body written as a subshell (`f() ( ... )`) ends at its `)`, at this subshell depth. */
+    const openFns: { name: string; depth: number; tokStart: number; outStart: number; cwd: string; paren?: number }[] = [];
+    const closeFn = (idx: number) => {
+      const fn = openFns.pop();
+      if (fn === undefined || fn.name === "" || defs.size >= MAX_BOUND_CALLS) return;
+      const body = tokens.slice(fn.tokStart, idx + 1);
+      defs.set(fn.name, { body, outStart: fn.outStart, outEnd: this.st.out.length, usesArgs: body.some((t) => t.t === "w" && USES_ARGS.test(t.w.raw)), cwdBefore: fn.cwd, cwdAfter: scope.cwd, calls: 0, unbound: false });
+    };
     const defs = this.defs;
     let braces = 0;
     /** Where each open `( ... )` / `{ ...; }` began in st.out, and the commands of the one just closed (`{ curl x; } | sh`). */
@@ -711,7 +735,9 @@ class Parser implements Unwrapper {
       if (forState !== undefined) {
         if (forName !== undefined && forWords !== undefined) {
           const values: string[] = [];
-          for (const w of forWords) for (const f of this.expand(w, scope).fields) values.push(f.text);
+          // `for f in $(find $HOME ..)`: an unresolved listing of the home is the same listing whatever the spelling of the home.
+          const homeSet = scope.vars.get("HOME") !== undefined;
+          for (const w of forWords) for (const f of this.expand(w, scope).fields) values.push(f.dynamic && !homeSet ? f.text.replace(/(^|[\s(])"?\$\{?HOME\}?"?(?=[/\s)]|$)/g, "$1~") : f.text);
           scope.vars.set(forName, values.join(" "));
           this.st.lists.add(forName);
         }
@@ -782,12 +808,19 @@ class Parser implements Unwrapper {
         finish(v);
         if (v === "(") {
           if (stack.length >= SHELL_LIMITS.maxNesting) throw new ShellLimitError(limitNote(`subshells nested more than ${SHELL_LIMITS.maxNesting} deep`));
+          const fnTop = openFns[openFns.length - 1];
+          // Not the `()` of `function z() {`: an empty pair is the name's, not a body.
+          const after = tokens[idx + 1];
+          const isOp = (t: Token | undefined, v: string) => t?.t === "op" && t.v === v;
+          const bodyAt = fnTop === undefined ? -1 : isOp(tokens[fnTop.tokStart], "(") && isOp(tokens[fnTop.tokStart + 1], ")") ? fnTop.tokStart + 2 : fnTop.tokStart;
+          if (fnTop !== undefined && bodyAt === idx && fnTop.paren === undefined && !isOp(after, ")")) fnTop.paren = stack.length;
           stack.push(scope);
           scope = { vars: scope.vars.child(), cwd: scope.cwd, ...(scope.oldCwd !== undefined ? { oldCwd: scope.oldCwd } : {}) };
           openGroup();
         } else if (v === ")") {
           scope = stack.pop() ?? scope;
           closeGroup();
+          if (openFns[openFns.length - 1]?.paren === stack.length) closeFn(idx);
         } else if (v === ";;") {
           casePattern = caseDepth > 0;
         }
@@ -852,12 +885,7 @@ class Parser implements Unwrapper {
         } else if (raw === "}") {
           braces--;
           closeGroup();
-          while (openFns.length > 0 && (openFns[openFns.length - 1]?.depth ?? -1) >= braces) {
-            const fn = openFns.pop();
-            if (fn === undefined || fn.name === "" || defs.size >= MAX_BOUND_CALLS) continue;
-            const body = tokens.slice(fn.tokStart, idx + 1);
-            defs.set(fn.name, { body, outStart: fn.outStart, outEnd: this.st.out.length, usesArgs: body.some((t) => t.t === "w" && USES_ARGS.test(t.w.raw)), cwdBefore: fn.cwd, cwdAfter: scope.cwd, calls: 0, unbound: false });
-          }
+          while (openFns.length > 0 && openFns[openFns.length - 1]?.paren === undefined && (openFns[openFns.length - 1]?.depth ?? -1) >= braces) closeFn(idx);
         }
         if (RESERVED_SKIP.has(raw)) continue;
         if (raw === "[[") {
@@ -1593,4 +1621,10 @@ function expandGroups(word: string, max: number): string[] {
     } else if (c === "," && depth === 1) comma = true;
   }
   return [word];
+}
+
+/** `/home/user/./x`, `/home/user//x`, `/home/user/.`: the same path without `.` and empty steps. */
+function tidyPath(p: string): string {
+  const t = p.replace(/\/(?:\.?\/)+/g, "/").replace(/(.)\/\.$/, "$1");
+  return t === "" ? "/" : t;
 }

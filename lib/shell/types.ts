@@ -36,6 +36,11 @@ export interface SimpleCommand {
   captured?: boolean;
   /** Set on a call that spawns copies of itself without bound: a function calling itself in a pipe or the background, `while true; do x & done`. */
   selfSpawn?: boolean;
+  /**
+   * Set on a wrapper (`env`, `nice -n 5`, `timeout 60`, `eval`, `script -qc`): its words from this index on are the
+   * command or code it runs, judged in the command recorded for it, not file names it opens itself.
+   */
+  wrapsFrom?: number;
   /** A make or just whose recipes were read from a file written on the line: what it does is what they do, not what its target is named. */
   recipesRead?: boolean;
 }

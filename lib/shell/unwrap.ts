@@ -1196,16 +1196,32 @@ function runsOther(cmd: SimpleCommand, api: Unwrapper, piped: string | undefined
     return false;
   }
   if (p === "flock") {
-    const k = cmd.argv.findIndex((w, j) => j > 0 && (w === "-c" || w === "--command"));
+    // `-c` is flock's only among its options or right after the lock file: `flock /tmp/l git -c k=v x` runs git.
+    let k = -1;
+    const lock = skipOptions(cmd.argv, 1, { short: "wEc", long: ["--timeout", "--conflict-exit-code", "--command"] }, (o) => {
+      if (k < 0 && (o === "-c" || o === "--command")) k = cmd.argv.indexOf(o);
+    });
+    if (k < 0 && (cmd.argv[lock + 1] === "-c" || cmd.argv[lock + 1] === "--command")) k = lock + 1;
     if (k > 0 && cmd.argv[k + 1] !== undefined) {
+      cmd.wrapsFrom = k + 1;
       api.script(cmd.argv[k + 1] ?? "", cmd.cwd, "flock -c");
       return false;
     }
   }
+  // `sudo git config core.fsmonitor 'rm -rf ~'`: a command git will run, set through a wrapper (the written line's own git is read by the parser).
+  if (p === "git" && cmd.via.length > 0) {
+    const k = cmd.argv.indexOf("config");
+    const key = k > 0 ? cmd.argv.slice(k + 1).find((w) => GIT_COMMAND_KEYS.test(w) || /^alias\./i.test(w)) : undefined;
+    const value = key === undefined ? undefined : cmd.argv[cmd.argv.indexOf(key, k + 1) + 1];
+    if (key !== undefined && value !== undefined && value !== "" && (GIT_COMMAND_KEYS.test(key) || value.startsWith("!"))) api.script(value.replace(/^!/, ""), cmd.cwd, `git config ${key}`);
+  }
   if (p === "script") {
     // script -c CMD (also -qc CMD) runs CMD under a pseudo-terminal.
     const k = cmd.argv.findIndex((w) => /^-[a-zA-Z]*c$/.test(w) || w === "--command");
-    if (k > 0 && cmd.argv[k + 1] !== undefined) api.script(cmd.argv[k + 1] ?? "", cmd.cwd, "script -c");
+    if (k > 0 && cmd.argv[k + 1] !== undefined) {
+      cmd.wrapsFrom = k + 1;
+      api.script(cmd.argv[k + 1] ?? "", cmd.cwd, "script -c");
+    }
     return false;
   }
   // `trap -- 'rm -rf ~' EXIT`: after `--` the first word is still the action.
@@ -1253,6 +1269,7 @@ function runsOther(cmd: SimpleCommand, api: Unwrapper, piped: string | undefined
     return false;
   }
   if (p === "eval") {
+    cmd.wrapsFrom = 1;
     // eval re-reads its words as shell: a quoted '~' (kept as ./~ to mean the file) is a tilde again there.
     api.scriptHere(cmd.argv.slice(1).map((w) => (w.startsWith("./~") ? w.slice(2) : w)).join(" "), cmd.cwd, "eval");
     return false;
@@ -1261,7 +1278,10 @@ function runsOther(cmd: SimpleCommand, api: Unwrapper, piped: string | undefined
     if (p === "su") {
       const k = cmd.argv.findIndex((w) => w === "-c" || w === "--command");
       const s = cmd.argv[k + 1];
-      if (s !== undefined) api.script(s, cmd.cwd, "su -c");
+      if (s !== undefined) {
+        cmd.wrapsFrom = k + 1;
+        api.script(s, cmd.cwd, "su -c");
+      }
       return false;
     }
     const { script, readsStdin, noexec, args } = shellScript(cmd.argv);
@@ -1544,6 +1564,7 @@ export function unwrap(cmd: SimpleCommand, api: Unwrapper, piped: string | undef
     if (!runsOther(cur, api, piped, lvl)) return;
     const inner = wrapped(cur.argv, 0, cur.cwd, api.home, api.gitAliases);
     if (!inner) return;
+    if (inner.from > 0 && inner.from < cur.argv.length && !inner.prefix) cur.wrapsFrom = inner.from;
     let next: SimpleCommand | undefined;
     if (lvl + 1 < SHELL_LIMITS.maxWrappers) next = innerCommand(cur, inner, words, api);
     else if (!skipped) {

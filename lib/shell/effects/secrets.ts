@@ -337,6 +337,11 @@ export function secretReads(cmd: SimpleCommand, an: Analysis): Effect[] {
   } else if (!NON_READERS.has(p) && !printsNothingOf(cmd) && !(p === "rsync" && (an.flags.has("-n") || an.flags.has("--dry-run")))) {
     // `--exclude .env`, `--ignore=*.key`: a pattern of names to leave out, not a file read.
     let words = an.positional;
+    // `env touch .env.local`, `eval "ls ~/.ssh"`: the words of the command a wrapper runs are read (or not) by that command.
+    if (cmd.wrapsFrom !== undefined) {
+      const inner = new Set(cmd.argv.slice(cmd.wrapsFrom));
+      words = words.filter((w) => !inner.has(w));
+    }
     const patterns = patternValues(cmd.argv);
     if (patterns !== undefined) words = words.filter((w) => !patterns.has(w));
     // `python3 -c "open('~/.ssh/known_hosts').read()"`: inline code is no file name (its quoted paths are read in codeEffects).
@@ -370,7 +375,11 @@ export function secretReads(cmd: SimpleCommand, an: Analysis): Effect[] {
     if (p === "cpio" || p === "xargs" || p === "tar" || p === "sftp" || p === "ftp" || p === "nc" || p === "lftp") for (const r of cmd.redirects) if (r.op === "<<<") for (const w of r.target.split(/\s+/)) if (isSecretPath(w)) out.push(w);
     // Option values are files read only for readers whose options name their input (`dd if=`, `curl -d @.env`,
     // `xargs -a`, `openssl -in`); `ssh -i key`, `kubectl --kubeconfig f` use a credential without printing it.
-    const values = VALUE_READERS.has(p) ? an.values : an.values.filter((v) => v.startsWith("if=") || v.startsWith("@"));
+    let values = VALUE_READERS.has(p) ? an.values : an.values.filter((v) => v.startsWith("if=") || v.startsWith("@"));
+    if (cmd.wrapsFrom !== undefined) {
+      const inner = new Set(cmd.argv.slice(cmd.wrapsFrom));
+      values = values.filter((w) => !inner.has(w));
+    }
     for (const w of [...words, ...values]) {
       const v = w.startsWith("if=") ? w.slice(3) : w;
       if (isSecretPath(v)) out.push(v);
