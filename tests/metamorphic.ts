@@ -105,6 +105,22 @@ function plainWords(cmd: string): string[] | undefined {
   return cmd.trim().split(/\s+/);
 }
 
+/** Leading short options spelled long (`-rf` -> `--recursive --force`), each long name through `spell`; undefined when one has no long form. */
+function longOptions(p: string, w: string[], spell: (name: string) => string): string[] | undefined {
+  const longs = LONG[p];
+  const re = BOOLEAN_SHORTS[p] ?? /^-[A-Za-z]$/;
+  if (longs === undefined) return undefined;
+  const { end } = leadingOptions(w);
+  const out: string[] = [w[0] ?? ""];
+  for (const x of w.slice(1, end)) {
+    if (!(re.test(x) || /^-[A-Za-z]$/.test(x))) return undefined;
+    const names = [...x.slice(1)].map((ch) => longs[ch]);
+    if (names.some((n) => n === undefined)) return undefined;
+    out.push(...[...new Set(names as string[])].map(spell));
+  }
+  return [...out, ...w.slice(end)];
+}
+
 function optionRewrite(name: string, rewrite: (prog: string, words: string[]) => string[] | undefined): Transform {
   return {
     name,
@@ -192,34 +208,8 @@ export const TRANSFORMS: Transform[] = [
     if (flags.length < 2 || !flags.every((f) => /^-[A-Za-z]$/.test(f)) || !re.test(`-${flags.map((f) => f.slice(1)).join("")}`)) return undefined;
     return [w[0] ?? "", `-${flags.map((f) => f.slice(1)).join("")}`, ...w.slice(end)];
   }),
-  optionRewrite("long options", (p, w) => {
-    const longs = LONG[p];
-    const re = BOOLEAN_SHORTS[p] ?? /^-[A-Za-z]$/;
-    if (longs === undefined) return undefined;
-    const { end } = leadingOptions(w);
-    const out: string[] = [w[0] ?? ""];
-    for (const x of w.slice(1, end)) {
-      if (!(re.test(x) || /^-[A-Za-z]$/.test(x))) return undefined;
-      const names = [...x.slice(1)].map((ch) => longs[ch]);
-      if (names.some((n) => n === undefined)) return undefined;
-      out.push(...new Set(names as string[]));
-    }
-    return [...out, ...w.slice(end)];
-  }),
-  optionRewrite("long option prefixes", (p, w) => {
-    const longs = LONG[p];
-    const re = BOOLEAN_SHORTS[p] ?? /^-[A-Za-z]$/;
-    if (longs === undefined) return undefined;
-    const { end } = leadingOptions(w);
-    const out: string[] = [w[0] ?? ""];
-    for (const x of w.slice(1, end)) {
-      if (!(re.test(x) || /^-[A-Za-z]$/.test(x))) return undefined;
-      const names = [...x.slice(1)].map((ch) => longs[ch]);
-      if (names.some((n) => n === undefined)) return undefined;
-      out.push(...[...new Set(names as string[])].map((n) => PREFIX[n] ?? n));
-    }
-    return [...out, ...w.slice(end)];
-  }),
+  optionRewrite("long options", (p, w) => longOptions(p, w, (n) => n)),
+  optionRewrite("long option prefixes", (p, w) => longOptions(p, w, (n) => PREFIX[n] ?? n)),
   optionRewrite("options after operands", (p, w) => {
     if (!GNU_PERMUTING.has(p)) return undefined;
     const { end, clean } = leadingOptions(w);
