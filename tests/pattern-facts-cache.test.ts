@@ -2,19 +2,13 @@
  * @module black-box: `shepherd serve` keeps its patterns' facts in the agent folder, and a start that reads
  * them back (or finds another build's file) still moves a catastrophic pattern off the backtracking engine.
  */
-import { afterEach, describe, expect, it } from "bun:test";
+import { describe, expect, it } from "bun:test";
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { BINARY, bashEvent, disposeSidecar, Sidecar, type TempProject, tempProject } from "./helpers/sidecar-client.ts";
+import { BINARY, bashEvent, disposeAfterEach, Sidecar, type TempProject, tempProject } from "./helpers/sidecar-client.ts";
 
-let project: TempProject | undefined;
-let sidecar: Sidecar | undefined;
-afterEach(async () => {
-  await disposeSidecar(sidecar, project);
-  project = undefined;
-  sidecar = undefined;
-});
+const live = disposeAfterEach();
 
 // Bun's backtracking engine needs far longer than any test timeout for (a+)+$ on this input.
 const EVIL = `${"a".repeat(64)}!`;
@@ -28,13 +22,13 @@ function trustedProject(): TempProject {
   mkdirSync(join(p.project, ".pi"), { recursive: true });
   writeFileSync(join(p.project, ".pi", "shepherd-rules.json"), JSON.stringify(RULES));
   writeFileSync(join(p.agentDir, "settings.json"), JSON.stringify({ shepherd: { trustedProjects: [p.project] } }));
-  project = p;
+  live.project = p;
   return p;
 }
 
 async function answersSafely(p: TempProject): Promise<void> {
   const s = new Sidecar(p.project, p.env);
-  sidecar = s;
+  live.sidecar = s;
   const started = Date.now();
   expect((await s.evaluate(bashEvent(EVIL, p.project))).action).toBe("allow");
   expect(Date.now() - started).toBeLessThan(10_000);
@@ -43,9 +37,9 @@ async function answersSafely(p: TempProject): Promise<void> {
 }
 
 async function stop(): Promise<void> {
-  sidecar?.child.kill("SIGTERM");
-  await sidecar?.exited;
-  sidecar = undefined;
+  live.sidecar?.child.kill("SIGTERM");
+  await live.sidecar?.exited;
+  live.sidecar = undefined;
 }
 
 const cacheFile = (p: TempProject) => join(p.agentDir, "shepherd", "cache", "pattern-facts.json");

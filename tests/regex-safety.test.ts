@@ -1,26 +1,20 @@
 /** @module black-box: a catastrophic pattern in project rules cannot stall the sidecar's answers. */
-import { afterEach, describe, expect, it } from "bun:test";
+import { describe, expect, it } from "bun:test";
 import { spawnSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { BINARY, bashEvent, disposeSidecar, Sidecar, type TempProject, tempProject } from "./helpers/sidecar-client.ts";
+import { BINARY, bashEvent, disposeAfterEach, Sidecar, type TempProject, tempProject } from "./helpers/sidecar-client.ts";
 
-let project: TempProject | undefined;
-let sidecar: Sidecar | undefined;
-afterEach(async () => {
-  await disposeSidecar(sidecar, project);
-  project = undefined;
-  sidecar = undefined;
-});
+const live = disposeAfterEach();
 
 function start(rules: unknown[], trusted = false): { p: TempProject; s: Sidecar } {
   const p = tempProject("shepherd-regex-");
   mkdirSync(join(p.project, ".pi"), { recursive: true });
   writeFileSync(join(p.project, ".pi", "shepherd-rules.json"), JSON.stringify(rules));
   if (trusted) writeFileSync(join(p.agentDir, "settings.json"), JSON.stringify({ shepherd: { trustedProjects: [p.project] } }));
-  project = p;
+  live.project = p;
   const s = new Sidecar(p.project, p.env);
-  sidecar = s;
+  live.sidecar = s;
   return { p, s };
 }
 
@@ -91,7 +85,7 @@ describe("shepherd rules explain on catastrophic project patterns", () => {
 
   it("should answer promptly when an untrusted project rule is (a+)+$", () => {
     const p = tempProject("shepherd-regex-");
-    project = p;
+    live.project = p;
     mkdirSync(join(p.project, ".pi"), { recursive: true });
     writeFileSync(join(p.project, ".pi", "shepherd-rules.json"), JSON.stringify(evil));
     const res = explain(p, EVIL);
@@ -120,10 +114,10 @@ describe("risky trusted patterns (global rules)", () => {
 
   it("should block a 1 KB command that (\\w+\\s?){1,3}$ matches, promptly, in the sidecar and the hook", async () => {
     const p = tempProject("shepherd-regex-");
-    project = p;
+    live.project = p;
     globalRules(p, [{ name: "three-words", action: "block", pattern: "(\\w+\\s?){1,3}$", reason: "ends in words" }]);
     const s = new Sidecar(p.project, p.env);
-    sidecar = s;
+    live.sidecar = s;
     const started = Date.now();
     const d = await s.evaluate(bashEvent(COMMAND, p.project));
     const sidecarMs = Date.now() - started;
@@ -144,7 +138,7 @@ describe("risky trusted patterns (global rules)", () => {
 
   it("should fail closed, naming the rule, when a risky pattern the linear engine cannot run meets a long input", async () => {
     const p = tempProject("shepherd-regex-");
-    project = p;
+    live.project = p;
     globalRules(p, [
       { name: "look-words", action: "block", tool: "bash", conditions: [{ field: "command", pattern: "^zz (\\w+\\s?){1,3}(?=$)" }], reason: "look" },
       { name: "look-note", action: "notify", pattern: "^yy (\\w+\\s?){1,3}(?=$)", reason: "note" },
@@ -158,7 +152,7 @@ describe("risky trusted patterns (global rules)", () => {
     expect(res.stdout).toContain('"permissionDecision":"deny"');
     expect(res.stdout).toContain('could not evaluate this call (rule \\"look-words\\"');
     const s = new Sidecar(p.project, p.env);
-    sidecar = s;
+    live.sidecar = s;
     // The sidecar answers an error (the pi extension applies the fail mode to it) and logs which rule.
     const answer = await s.request("shepherd/evaluate", { event: bashEvent(`zz ${COMMAND}`, p.project) });
     expect(answer.error?.message).toBe("internal error in shepherd/evaluate");
@@ -179,7 +173,7 @@ describe("risky trusted patterns (global rules)", () => {
 
   it("should be flagged by rules check with the file and JSON path", () => {
     const p = tempProject("shepherd-regex-");
-    project = p;
+    live.project = p;
     globalRules(p, [
       { name: "ok", action: "block", pattern: "\\brm\\s+-rf\\b" },
       { name: "three-words", action: "block", pattern: "(\\w+\\s?){1,3}$" },
@@ -200,7 +194,7 @@ describe("risky trusted patterns (global rules)", () => {
 
   it("should answer a hostile 128 KB argument to the built-in secrets rules promptly and correctly", () => {
     const p = tempProject("shepherd-regex-");
-    project = p;
+    live.project = p;
     // Natively ~8 s: the built-in pattern's `[\w.-]*(?:-key)[\w.-]*\.pem` retries every "-key" to the end.
     const started = Date.now();
     const res = hook(p, `cat /${"-key".repeat(32_000)}`);
@@ -214,7 +208,7 @@ describe("risky trusted patterns (global rules)", () => {
 
   it("should keep rules check quiet about every built-in rule", () => {
     const p = tempProject("shepherd-regex-");
-    project = p;
+    live.project = p;
     const res = spawnSync(BINARY, ["rules", "check", "--json"], { cwd: p.project, env: p.env, encoding: "utf8", timeout: 20_000 });
     expect(res.status).toBe(0);
     const report = JSON.parse(res.stdout) as { files: { source: string }[]; issues: unknown[] };
@@ -264,7 +258,7 @@ describe("inline tests of an untrusted project", () => {
 
   it("should run them with shepherd rules test, all passing, promptly", () => {
     const p = tempProject("shepherd-regex-");
-    project = p;
+    live.project = p;
     mkdirSync(join(p.project, ".pi"), { recursive: true });
     writeFileSync(join(p.project, ".pi", "shepherd-rules.json"), JSON.stringify(rules));
     const started = Date.now();

@@ -2,18 +2,12 @@
  * @module black-box: `shepherd serve` hands back the binary's clean code pages once warm (lib/rpc/code-pages.ts)
  * and still decides right afterwards: the pages it needs come back from the page cache.
  */
-import { afterEach, describe, expect, it } from "bun:test";
+import { describe, expect, it } from "bun:test";
 import { mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { BINARY, bashEvent, disposeSidecar, Sidecar, type TempProject, tempProject } from "./helpers/sidecar-client.ts";
+import { BINARY, bashEvent, disposeAfterEach, Sidecar, type TempProject, tempProject } from "./helpers/sidecar-client.ts";
 
-let project: TempProject | undefined;
-let sidecar: Sidecar | undefined;
-afterEach(async () => {
-  await disposeSidecar(sidecar, project);
-  project = undefined;
-  sidecar = undefined;
-});
+const live = disposeAfterEach();
 
 /** Resident kB of the executable's mappings that are not writable (its code and read-only data). */
 function residentCodeKb(pid: number, exe: string): number {
@@ -30,12 +24,12 @@ function residentCodeKb(pid: number, exe: string): number {
 describe("shepherd serve's code pages", () => {
   it("should keep fewer than 30 MB of the binary's read-only pages resident once warm, and still decide", async () => {
     const p = tempProject("shepherd-code-pages-");
-    project = p;
+    live.project = p;
     mkdirSync(join(p.project, ".pi"), { recursive: true });
     writeFileSync(join(p.project, ".pi", "shepherd-rules.json"), JSON.stringify([{ name: "rm", action: "block", pattern: "\\brm\\s+-rf\\b", reason: "no rm" }]));
     writeFileSync(join(p.agentDir, "settings.json"), JSON.stringify({ shepherd: { trustedProjects: [p.project] } }));
     const s = new Sidecar(p.project, p.env);
-    sidecar = s;
+    live.sidecar = s;
     // The first line is read after the warm-up, which ends with the drop.
     expect((await s.request("ping")).result).toEqual({});
     const pid = s.child.pid as number;

@@ -1,4 +1,5 @@
 /** @module test helper: spawns `dist/shepherd serve` in a temp project and talks JSON-RPC to it. */
+import { afterEach } from "bun:test";
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -120,8 +121,25 @@ export function bashEvent(command: string, cwd: string, session = "t1") {
 }
 
 /** Ends a test's sidecar at once (SIGKILL, then waits for it) and removes its project; either may be absent. */
-export async function disposeSidecar(sidecar: Sidecar | undefined, project: TempProject | undefined): Promise<void> {
+async function disposeSidecar(sidecar: Sidecar | undefined, project: TempProject | undefined): Promise<void> {
   sidecar?.child.kill("SIGKILL");
   await sidecar?.exited;
   project?.cleanup();
+}
+
+/** What a test started, to be disposed after it: the test fills the slots, the hook empties them. */
+export interface LiveSidecar {
+  project?: TempProject;
+  sidecar?: Sidecar;
+}
+
+/** Registers (in the calling file) an `afterEach` that disposes the slots' sidecar and project, then clears them. */
+export function disposeAfterEach(): LiveSidecar {
+  const live: LiveSidecar = {};
+  afterEach(async () => {
+    await disposeSidecar(live.sidecar, live.project);
+    live.project = undefined;
+    live.sidecar = undefined;
+  });
+  return live;
 }
