@@ -67,6 +67,26 @@ describe("writeFileAtomic", () => {
     expect(readdirSync(dir)).toEqual(["f"]);
   });
 
+  it("should move the replaced file to previous, dropping an older one, and rename over nothing", () => {
+    const file = join(dir, "f.json");
+    const previous = join(dir, ".f.json.prev");
+    expect(writeFileAtomic(file, "one", { previous })).toEqual({ ok: true });
+    expect(readdirSync(dir)).toEqual(["f.json"]);
+    expect(writeFileAtomic(file, "two", { previous })).toEqual({ ok: true });
+    expect(writeFileAtomic(file, "three", { previous })).toEqual({ ok: true });
+    expect([readFileSync(file, "utf8"), readFileSync(previous, "utf8")]).toEqual(["three", "two"]);
+    expect(readdirSync(dir).sort()).toEqual([".f.json.prev", "f.json"]);
+  });
+
+  it("should keep the old file in place when a write with previous is called off", () => {
+    const file = join(dir, "f.json");
+    const previous = join(dir, ".f.json.prev");
+    writeFileSync(file, "old");
+    expect(writeFileAtomic(file, "new", { previous, beforeRename: () => false })).toMatchObject({ ok: false, kind: "conflict" });
+    expect(readdirSync(dir)).toEqual(["f.json"]);
+    expect(readFileSync(file, "utf8")).toBe("old");
+  });
+
   it("should report an error as data, not throw, when the folder cannot be made", () => {
     writeFileSync(join(dir, "plain"), "");
     const r = writeFileAtomic(join(dir, "plain", "f"), "x");
