@@ -107,13 +107,13 @@ function syncDir(dir: string): void {
 
 /** `tmp` becomes `path`, the file it replaces `previous` (an older one there is dropped); none is renamed over. */
 function replaceKeepingPrevious(tmp: string, path: string, previous: string): void {
-  rmSync(previous, { force: true });
-  let moved = true;
+  let moved = false;
   try {
+    rmSync(previous, { force: true });
     renameSync(path, previous);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
-    moved = false;
+    moved = true;
+  } catch {
+    // No file to move aside (a first write), or something not ours holds the aside name: the plain rename.
   }
   try {
     renameSync(tmp, path);
