@@ -5,13 +5,13 @@
  * load; then sends a canary tool call through the agent's real hook command. Every problem comes with its fix.
  */
 import { spawnSync } from "node:child_process";
-import { accessSync, constants, existsSync, realpathSync, rmSync } from "node:fs";
+import { accessSync, constants, existsSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 import { isShepherdCommand } from "../adapters/agent-timeout.ts";
 import { COPILOT_EVENT_ENV } from "../adapters/copilot.ts";
 import { AGENT_HOOKS, agentConfigDir, copilotHookSwitchFiles, hookSettingsFiles, opencodeConfigDir, opencodePluginDir, opencodePluginDirs } from "../adapters/hook-locations.ts";
 import { type AgentName, agentName, AGENTS } from "../adapters/index.ts";
-import { sessionStateDir, stateFileName } from "../hook/session-state.ts";
+import { removeStateFile, sessionStateDir, stateFileName } from "../hook/session-state.ts";
 import { clampDeadline, DEFAULT_HOOK_DEADLINE_MS, formatMs } from "../deadline.ts";
 import type { LoadIssue } from "../engine/schema.ts";
 import { isPlainRecord } from "../engine/guard-kit.ts";
@@ -193,7 +193,7 @@ function canaryCheck(agent: AgentName, handler: Handler, binary: string, cwd: st
   const hookEnv = agent === "copilot" ? { ...env, [COPILOT_EVENT_ENV]: handler.event } : env;
   const out = run(binary, ["hook", agent], canaryInput(agent, cwd, command), { cwd, env: hookEnv, timeoutMs: deadlineMs + 10_000 });
   // The canary's session leaves nothing behind (a one-shot hook keeps a state file per session).
-  rmSync(join(sessionStateDir(env), stateFileName(agent, CANARY_SESSION)), { force: true });
+  removeStateFile(join(sessionStateDir(env), stateFileName(agent, CANARY_SESSION)));
   const { blocked, reason } = blockedBy(out);
   if (blocked && reason.includes("self-protection")) return { name: "canary", ok: true, detail: `\`${command}\` sent through ${handler.file} (${handler.event}) was blocked by the built-in rule` };
   if (blocked) return { name: "canary", ok: false, detail: `the canary was blocked, but not by its rule (${reason.slice(0, 300) || "no reason"}): Shepherd is failing closed`, fix: "run `shepherd rules check` and the hook command by hand to see why" };

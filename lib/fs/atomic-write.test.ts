@@ -1,6 +1,6 @@
 /** @module unit tests: the one atomic writer (every byte or nothing, mode kept, no temp file left). */
 import { afterEach, beforeEach, describe, expect, it } from "bun:test";
-import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { removeStaleTemps, writeFileAtomic } from "./atomic-write.ts";
@@ -65,6 +65,36 @@ describe("writeFileAtomic", () => {
     expect(r).toMatchObject({ ok: false, kind: "conflict" });
     expect(readFileSync(file, "utf8")).toBe("old");
     expect(readdirSync(dir)).toEqual(["f"]);
+  });
+
+  it("should move the replaced file to previous, dropping an older one, and rename over nothing", () => {
+    const file = join(dir, "f.json");
+    const previous = join(dir, ".f.json.prev");
+    expect(writeFileAtomic(file, "one", { previous })).toEqual({ ok: true });
+    expect(readdirSync(dir)).toEqual(["f.json"]);
+    expect(writeFileAtomic(file, "two", { previous })).toEqual({ ok: true });
+    expect(writeFileAtomic(file, "three", { previous })).toEqual({ ok: true });
+    expect([readFileSync(file, "utf8"), readFileSync(previous, "utf8")]).toEqual(["three", "two"]);
+    expect(readdirSync(dir).sort()).toEqual([".f.json.prev", "f.json"]);
+  });
+
+  it("should still replace the file when something that cannot be removed holds the previous name", () => {
+    const file = join(dir, "f.json");
+    const previous = join(dir, ".f.json.prev");
+    writeFileSync(file, "old");
+    mkdirSync(join(previous, "planted"), { recursive: true });
+    expect(writeFileAtomic(file, "new", { previous })).toEqual({ ok: true });
+    expect(readFileSync(file, "utf8")).toBe("new");
+    expect(readdirSync(dir).sort()).toEqual([".f.json.prev", "f.json"]);
+  });
+
+  it("should keep the old file in place when a write with previous is called off", () => {
+    const file = join(dir, "f.json");
+    const previous = join(dir, ".f.json.prev");
+    writeFileSync(file, "old");
+    expect(writeFileAtomic(file, "new", { previous, beforeRename: () => false })).toMatchObject({ ok: false, kind: "conflict" });
+    expect(readdirSync(dir)).toEqual(["f.json"]);
+    expect(readFileSync(file, "utf8")).toBe("old");
   });
 
   it("should report an error as data, not throw, when the folder cannot be made", () => {

@@ -31,6 +31,13 @@ export interface AtomicWriteOptions {
    * by age anyway, on a hook's hot path, may skip it.
    */
   removeStale?: boolean;
+  /**
+   * Moves the file being replaced to this path (in the same folder) instead of renaming over it; its
+   * readers read this path when they find no file (the moment between the two renames, or a crash in it).
+   * On ext4 a rename over an existing file first writes out the new file's data (auto_da_alloc): 0.3 ms at
+   * best, several under write load, on a hook's path. Renames onto names that do not exist do not.
+   */
+  previous?: string;
 }
 
 const TEMP_SUFFIX = ".tmp";
@@ -98,6 +105,31 @@ function syncDir(dir: string): void {
   }
 }
 
+/** `tmp` becomes `path`, the file it replaces `previous` (an older one there is dropped); none is renamed over. */
+function replaceKeepingPrevious(tmp: string, path: string, previous: string): void {
+  let moved = false;
+  try {
+    rmSync(previous, { force: true });
+    renameSync(path, previous);
+    moved = true;
+  } catch {
+    // No file to move aside (a first write), or something not ours holds the aside name: the plain rename.
+  }
+  try {
+    renameSync(tmp, path);
+  } catch (err) {
+    // The old file goes back where it was: a failed write leaves it as it found it.
+    if (moved) {
+      try {
+        renameSync(previous, path);
+      } catch {
+        // Its readers find it at `previous`.
+      }
+    }
+    throw err;
+  }
+}
+
 /** Replaces `path` with `data`. Never throws: a failure is reported, the old file is untouched, the temp file gone. */
 export function writeFileAtomic(path: string, data: string | Uint8Array, opts: AtomicWriteOptions = {}): AtomicWriteResult {
   const dir = dirname(path);
@@ -130,7 +162,8 @@ export function writeFileAtomic(path: string, data: string | Uint8Array, opts: A
       rmSync(tmp, { force: true });
       return { ok: false, kind: "conflict", reason: `${path} changed while the write was prepared` };
     }
-    renameSync(tmp, path);
+    if (opts.previous === undefined) renameSync(tmp, path);
+    else replaceKeepingPrevious(tmp, path, opts.previous);
   } catch (err) {
     if (fd !== undefined) {
       try {

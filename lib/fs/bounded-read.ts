@@ -48,7 +48,8 @@ export function identityKey(id: FileIdentity): string {
 /** The identity of what `file` points at (stat follows symbolic links and never blocks, even on a FIFO); undefined when it cannot be stat'ed. */
 export function statIdentity(file: string): FileIdentity | undefined {
   try {
-    return identityOf(statSync(file));
+    const st = statSync(file, NO_THROW_IF_MISSING);
+    return st === undefined ? undefined : identityOf(st);
   } catch {
     return undefined;
   }
@@ -72,9 +73,17 @@ function errorMessage(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
+/**
+ * Most files a hook looks for are not there (settings, rule and lock files of every layer): a stat that
+ * answers undefined costs no exception, which in a hook's cold code is ~10 µs each, two dozen times.
+ */
+const NO_THROW_IF_MISSING = { throwIfNoEntry: false } as const;
+
+const MISSING = { ok: false, reason: "missing", message: "file not found" } as const;
+
 function failed(err: unknown): { ok: false; reason: RefusalReason; message: string } {
   const code = (err as { code?: unknown }).code;
-  if (code === "ENOENT" || code === "ENOTDIR") return { ok: false, reason: "missing", message: "file not found" };
+  if (code === "ENOENT" || code === "ENOTDIR") return { ...MISSING };
   return { ok: false, reason: "unreadable", message: `cannot read: ${errorMessage(err)}` };
 }
 
@@ -100,12 +109,13 @@ function tooLarge(maxBytes: number, identity: FileIdentity): { ok: false; reason
  * path may have been swapped in between). The caller closes `fd`.
  */
 export function openRegular(file: string): OpenRegular {
-  let st: Stats;
+  let st: Stats | undefined;
   try {
-    st = statSync(file);
+    st = statSync(file, NO_THROW_IF_MISSING);
   } catch (err) {
     return failed(err);
   }
+  if (st === undefined) return { ...MISSING };
   if (!st.isFile()) return notRegular(st);
   let fd: number;
   try {

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from "bun:test";
 import { existsSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { pruneStateFiles, readStateFile, sessionStateDir, stateFileName, withSessionState } from "./session-state.ts";
+import { previousStateFile, pruneStateFiles, readStateFile, sessionStateDir, stateFileName, withSessionState } from "./session-state.ts";
 
 let dir = "";
 beforeEach(() => {
@@ -72,10 +72,22 @@ describe("withSessionState", () => {
     expect(calls).toBe(0);
   });
 
-  it("should delete the state when asked to remove it", async () => {
+  it("should delete the state and its previous version when asked to remove it", async () => {
     await withSessionState(dir, "codex", "s", (s) => void s.calls++);
+    await withSessionState(dir, "codex", "s", (s) => void s.calls++);
+    expect(existsSync(previousStateFile(join(dir, stateFileName("codex", "s"))))).toBe(true);
     await withSessionState(dir, "codex", "s", () => undefined, { remove: true });
     expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it("should read the previous version when the state file is missing (a write cut between its renames)", async () => {
+    const file = join(dir, stateFileName("codex", "s"));
+    for (let i = 0; i < 3; i++) await withSessionState(dir, "codex", "s", (s) => void s.calls++);
+    expect(readStateFile(file).calls).toBe(3);
+    rmSync(file);
+    expect(readStateFile(file).calls).toBe(2);
+    await withSessionState(dir, "codex", "s", (s) => void s.calls++);
+    expect(readStateFile(file).calls).toBe(3);
   });
 });
 

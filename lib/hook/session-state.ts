@@ -4,7 +4,7 @@
  * itself is replaced by rename, so a reader never sees half a file even if a lock is ever broken.
  */
 import { mkdirSync, readdirSync, rmSync, statSync } from "node:fs";
-import { join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { type AtomicWriteResult, writeFileAtomic } from "../fs/atomic-write.ts";
 import { acquireLock } from "../fs/lock.ts";
 import { guardedParse } from "../engine/guard-kit.ts";
@@ -24,6 +24,14 @@ export function stateFileName(agent: string, sessionId: string): string {
   return `${agent}-${safe}.json`;
 }
 
+/**
+ * Where a state file's version before the last write is (see writeStateFile): read when the file itself is
+ * missing, removed with it. Hidden and not `.json`, so it is never taken for a session's state file.
+ */
+export function previousStateFile(file: string): string {
+  return join(dirname(file), `.${basename(file)}.prev`);
+}
+
 export interface StateFileOptions {
   /** A lock older than this is taken over even though its pid lives (the pid was reused); a dead pid's at once. */
   staleLockMs?: number;
@@ -34,7 +42,9 @@ export interface StateFileOptions {
 
 /** Bounded like every file under the home folder: one that is not regular, too large or too deep restarts the counters. */
 export function readStateFile(file: string, now = Date.now()): SessionState {
-  const read = readBounded(file, MAX_STATE_BYTES);
+  let read = readBounded(file, MAX_STATE_BYTES);
+  // Between a write's two renames, or after a crash there, the state is the version before it.
+  if (!read.ok && read.reason === "missing") read = readBounded(previousStateFile(file), MAX_STATE_BYTES);
   if (!read.ok || jsonDepthProblem(read.text, MAX_JSON_DEPTH)) return emptyState(now);
   const text = read.text;
   try {
@@ -48,11 +58,18 @@ export function readStateFile(file: string, now = Date.now()): SessionState {
 
 /**
  * Temp file + rename, every byte checked; not durable: losing a counter in a power cut is harmless, a slow
- * hook is not. A write that fails (full disk) leaves the previous state and is reported.
+ * hook is not. A write that fails (full disk) leaves the previous state and is reported. The file replaced is
+ * moved aside rather than renamed over (on ext4 that rename waits for the new file's data to be written out).
  */
 export function writeStateFile(file: string, state: SessionState): AtomicWriteResult {
   // The sessions folder is pruned by age at each session start (pruneStateFiles), a dead hook's temp file included.
-  return writeFileAtomic(file, JSON.stringify(state), { durable: false, removeStale: false });
+  return writeFileAtomic(file, JSON.stringify(state), { durable: false, removeStale: false, previous: previousStateFile(file) });
+}
+
+/** Deletes a session's state, its previous version first (so a crash in between leaves the latest, as before). */
+export function removeStateFile(file: string): void {
+  rmSync(previousStateFile(file), { force: true });
+  rmSync(file, { force: true });
 }
 
 /**
@@ -76,7 +93,7 @@ export async function withSessionState<T>(
     const state = readStateFile(file, now());
     const result = await fn(state);
     state.lastSeen = now();
-    if (opts.remove) rmSync(file, { force: true });
+    if (opts.remove) removeStateFile(file);
     else {
       const written = writeStateFile(file, state);
       if (!written.ok) process.stderr.write(`shepherd: session state not saved: ${written.reason}\n`);
