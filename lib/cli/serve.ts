@@ -60,7 +60,7 @@ export async function runServe(
       env: opts.env,
       cwd: opts.cwd,
       watch: true,
-      // The audit line and the span are made right after the answer is written (deferred: a microtask), exports later.
+      // The audit line is written right after the answer (a microtask); the span is built on a timer, exports later.
       onDecision: decisionSinks(audit, telemetry),
       ...(opts.plugins ? { plugins: opts.plugins } : {}),
       patternFacts,

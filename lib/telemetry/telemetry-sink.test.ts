@@ -117,26 +117,41 @@ describe("TelemetrySink", () => {
   });
 
   describe("deferred (the sidecar: spans after the answer)", () => {
-    it("should build no span during the task, then the same spans, in order, once it ends", async () => {
+    it("should build no span during the task nor right after it, then the same spans, in order, once the deferral ends", async () => {
       const s = settings("http://127.0.0.1:1");
       const made = async (deferred: boolean) => {
         const fake = fakeExporter();
-        const sink = new TelemetrySink({ env: {}, face: "serve", version: "t", load: fake.load, batchMs: 10_000, deferred });
+        const sink = new TelemetrySink({ env: {}, face: "serve", version: "t", load: fake.load, batchMs: 10_000, deferred, deferMs: 5 });
         for (const id of ["a", "b", "c"]) sink.record(event(id), decision, meta(s));
         const during = sink.stats().queued;
         const pending = sink.pending;
         await Promise.resolve();
+        const nextTask = sink.stats().queued;
+        // A later timer fires after the sink's 5 ms one (timers run in deadline order).
+        await Bun.sleep(30);
         const after = sink.stats().queued;
         await sink.flush(1_000);
         await sink.close(100);
-        return { during, pending, after, spans: fake.batches.flat() };
+        return { during, pending, nextTask, after, spans: fake.batches.flat() };
       };
       const now = await made(false);
       const later = await made(true);
-      expect([later.during, later.pending, later.after]).toEqual([0, true, 3]);
+      expect([later.during, later.pending, later.nextTask, later.after]).toEqual([0, true, 0, 3]);
       expect(now.during).toBe(3);
       expect(later.spans.map((r) => r.attributes["shepherd.session.id"])).toEqual(["a", "b", "c"]);
       expect(later.spans).toEqual(now.spans);
+    });
+
+    it("should turn a flood into spans without waiting for the timer, keeping every decision in order", async () => {
+      const fake = fakeExporter();
+      const sink = new TelemetrySink({ env: {}, face: "serve", version: "t", load: fake.load, batchMs: 10_000, deferred: true, deferMs: 60_000 });
+      const s = settings("http://127.0.0.1:1");
+      const ids = Array.from({ length: 1_100 }, (_, i) => `s${i}`);
+      for (const id of ids) sink.record(event(id), decision, meta(s));
+      // Two full drains (512 each) ran inline; the last 76 still wait.
+      expect(sink.stats().queued).toBe(1_024);
+      await sink.close(1_000);
+      expect(fake.batches.flat().map((r) => r.attributes["shepherd.session.id"])).toEqual(ids);
     });
 
     it("should export what is still deferred when closed at once", async () => {
