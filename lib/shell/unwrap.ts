@@ -1,4 +1,5 @@
 /** @module wrappers (sudo, env, sh -c, xargs, find -exec, interpreters...) -> the commands that really run. */
+import { commandOfVar, runsValue } from "./command-vars.ts";
 import { envOf, setEnv } from "./env-names.ts";
 import type { SimpleCommand } from "./types.ts";
 import { fallbackCommands, foldCode, scanCode } from "./interp.ts";
@@ -328,6 +329,20 @@ function wrapped(a: string[], s: number, cwdIn: string, home: string, aliases: R
     case "watchexec": {
       const dash = a.indexOf("--", s + 1);
       return dash > 0 ? { from: dash + 1, label: p } : undefined;
+    }
+    case "go": {
+      // `go test -exec "rm -rf $HOME" ./...`, `go build -toolexec X`: go runs X with the binary it built (or each tool
+      // of the build) as arguments; `go vet -vettool=X`: X is the analysis tool, given vet's other words.
+      if (!/^(?:test|run|build|vet|install|generate)$/.test(a[s + 1] ?? "")) return undefined;
+      for (let i = s + 2; i < a.length; i++) {
+        const m = /^--?(exec|toolexec|vettool)(?:=([\s\S]*))?$/.exec(a[i] ?? "");
+        if (m === null) continue;
+        const value = m[2] ?? a[i + 1];
+        if (value === undefined || value === "") return undefined;
+        const next = m[2] !== undefined ? i + 1 : i + 2;
+        return { from: m[1] === "vettool" ? next : a.length, label: `go ${a[s + 1]} -${m[1]}`, prefix: splitQuoted(value) };
+      }
+      return undefined;
     }
     case "cross-env":
     case "env-cmd": {
@@ -1059,6 +1074,40 @@ function launcherScript(a: string[], p: string): string | undefined {
   if (p === "deno" && a[1] === "task" && a.includes("--eval")) return a.slice(a.indexOf("--eval") + 1).find((w) => !w.startsWith("-"));
   if (p === "bun" && a[1] === "exec") return a[2];
   if (p === "npm" && (a[1] === "exec" || a[1] === "x")) return valueOf(["-c", "--call"]);
+  // `r2 -c '!rm -rf ~' bin`, `radare2 -c '!!curl x | sh'`: radare2's `!` (and `!!`) run a shell line.
+  if (p === "r2" || p === "radare2" || p === "rizin") {
+    const lines = (valueOf(["-c", "-i"]) ?? "").split(";").map((x) => x.trim()).filter((x) => x.startsWith("!")).map((x) => x.replace(/^!!?/, ""));
+    if (lines.length > 0) return lines.join("; ");
+  }
+  // `less +'!rm -rf ~' f`: a less command given at start, `!` runs a shell line.
+  if (p === "less" || p === "more") {
+    const m = a.slice(1).map((w) => /^\+\+?!(.+)$/.exec(w)?.[1]).find((x) => x !== undefined);
+    if (m !== undefined) return m;
+  }
+  // `gdb -batch -ex 'shell rm -rf ~'`: gdb's `shell` (and `!`) command runs a shell line.
+  if (p === "gdb") {
+    for (let k = 1; k < a.length; k++) {
+      const w = a[k] ?? "";
+      const ex = w === "-ex" || w === "-iex" || w === "--ex" || w === "--eval-command" ? a[k + 1] : /^--?(?:eval-command|ex)=/.test(w) ? w.slice(w.indexOf("=") + 1) : undefined;
+      const m = ex === undefined ? null : /^\s*(?:shell\s+|!)(.+)$/.exec(ex);
+      if (m?.[1] !== undefined) return m[1];
+    }
+  }
+  // `emacs --batch --eval '(shell-command "rm -rf ~")'`: the lisp's shell-command strings are shell lines.
+  if (p === "emacs") {
+    const code = valueOf(["--eval", "-eval"]);
+    const m = code === undefined ? null : /\((?:async-)?shell-command(?:-to-string)?\s+"((?:[^"\\]|\\.)*)"|\(call-process-shell-command\s+"((?:[^"\\]|\\.)*)"/.exec(code);
+    if (m !== null) return (m[1] ?? m[2] ?? "").replace(/\\(.)/g, "$1");
+  }
+  // `rsync -e 'sh -c "rm -rf ~"' src host:`: the remote shell is a program rsync runs here.
+  if (p === "rsync") return valueOf(["-e", "--rsh"]);
+  // `tar --to-command=CMD`, `--checkpoint-action=exec=CMD`, `-I PROG`, `--use-compress-program=PROG`: tar runs them.
+  if (p === "tar" || p === "gtar") {
+    const action = a.find((w) => /^--checkpoint-action=exec=/.test(w))?.slice("--checkpoint-action=exec=".length);
+    return action ?? valueOf(["--to-command", "--use-compress-program", "-I", "--info-script", "-F", "--new-volume-script", "--rsh-command"]);
+  }
+  // `zip -T -TT 'CMD' a.zip`: the archive is tested with that command line.
+  if (p === "zip") return valueOf(["-TT", "--unzip-command"]);
   // `vim -c ':!rm -rf ~/src' -c ':q'`, `nvim +'silent !make'`: an editor's ex command `!` runs a shell line.
   if (EDITORS.has(p)) {
     for (let k = 1; k < a.length; k++) {
@@ -1191,6 +1240,20 @@ function codeChild(cmd: SimpleCommand, code: string, api: Unwrapper, label: stri
 function runsOther(cmd: SimpleCommand, api: Unwrapper, piped: string | undefined, level: number): boolean {
   const p = cmd.program;
   if (cmd.cwd !== "" && api.hasWritten()) writtenScript(cmd, api);
+  // `ls *(e:'rm -rf ~':)`, `echo *(+'cmd')`: zsh's glob qualifiers e and + run their text as code for each file matched.
+  for (const w of cmd.argv.slice(1, 65)) {
+    if (!w.endsWith(")") || !w.includes("(")) continue;
+    const m = /[*?\]]\((?:[^()]*?)(?:e([^\w\s()])(.+?)\1|\+(.+))\)$/.exec(w);
+    const code = m === null ? undefined : (m[2] ?? m[3] ?? "").replace(/^'([^']*)'$|^"([^"]*)"$/, "$1$2");
+    if (code !== undefined && code.trim() !== "") api.script(code, cmd.cwd, "zsh glob qualifier");
+  }
+  // `env LESSOPEN='|rm -rf ~ %s' less f`, `sudo GIT_PAGER=.. git log`: a command variable set by the wrapper runs as the shell's own would.
+  if ((p === "env" || p === "sudo" || p === "doas") && cmd.argv.length > 2) {
+    for (const w of cmd.argv.slice(1, 33)) {
+      const m = /^([A-Za-z_][A-Za-z0-9_]*)=([\s\S]*)$/.exec(w);
+      if (m?.[1] !== undefined && m[2] !== undefined && m[2].trim() !== "" && runsValue(m[1])) api.script(commandOfVar(m[1], m[2]), cmd.cwd, `${p} ${m[1]}=`);
+    }
+  }
   if (p === "find") {
     unwrapFind(cmd, api, level);
     return false;
@@ -1316,6 +1379,12 @@ function runsOther(cmd: SimpleCommand, api: Unwrapper, piped: string | undefined
       const text = stdinText(cmd, piped);
       if (text !== undefined && text !== "") api.powershell(text, cmd.cwd, `${p} -`);
     }
+    return false;
+  }
+  if (p === "runas") {
+    // `runas /user:Administrator "cmd /c rd /s /q C:\\Windows"`: the quoted program line runs as that user.
+    const line = cmd.argv.slice(1).find((w) => !w.startsWith("/"));
+    if (line !== undefined) api.cmdLine(line, cmd.cwd, "runas");
     return false;
   }
   if (p === "wmic" || p === "schtasks" || p === "forfiles") {
@@ -1561,6 +1630,17 @@ export function unwrap(cmd: SimpleCommand, api: Unwrapper, piped: string | undef
   let words = piped;
   for (let lvl = level; ; lvl++) {
     api.emit(cur);
+    if (cur.dynamic[0] === true && cur.argv.length > 1 && lvl + 1 < SHELL_LIMITS.maxWrappers) {
+      // `$SUDO_CMD rm -rf /`, `${RM} -rf /`: a program name of unknown value may be a wrapper of the words after it,
+      // or, before options, a delete of its operands (fail closed). The second reading is a leaf: no recursion builds up.
+      const rest = cur.argv.slice(1);
+      if (!(rest[0] ?? "").startsWith("-")) {
+        cur = child(cur, rest, cur.dynamic.slice(1), "program of unknown value");
+        continue;
+      }
+      api.emit(child(cur, ["rm", ...rest], [false, ...cur.dynamic.slice(1)], "program of unknown value (read as rm)"));
+      return;
+    }
     if (!runsOther(cur, api, piped, lvl)) return;
     const inner = wrapped(cur.argv, 0, cur.cwd, api.home, api.gitAliases);
     if (!inner) return;
