@@ -1986,6 +1986,8 @@ describe("effectsOf (fresh15 round 2: options and variables that name a program,
   derives("a program's option or variable that runs a shell line or program (debuggers, pagers, archivers, rsync -e, cargo's runner)", [
     ["r2 -q -c '!rm -rf ~' ./bin/app", ["delete -r /home/user"]],
     ["r2 -q -c 'aaa; pdf @ main' ./bin/app", []],
+    ["rizin -qc '!rm -rf ~' ./bin/app", ["delete -r /home/user"]],
+    ["rizin -qc 'iI' ./bin/app", []],
     ["less +'!rm -rf ~' README.md", ["delete -r /home/user"]],
     ["less +G README.md", []],
     ["gdb -batch -ex 'shell rm -rf ~' ./a.out", ["delete -r /home/user"]],

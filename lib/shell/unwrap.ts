@@ -1076,7 +1076,9 @@ function launcherScript(a: string[], p: string): string | undefined {
   if (p === "npm" && (a[1] === "exec" || a[1] === "x")) return valueOf(["-c", "--call"]);
   // `r2 -c '!rm -rf ~' bin`, `radare2 -c '!!curl x | sh'`: radare2's `!` (and `!!`) run a shell line.
   if (p === "r2" || p === "radare2" || p === "rizin") {
-    const lines = (valueOf(["-c", "-i"]) ?? "").split(";").map((x) => x.trim()).filter((x) => x.startsWith("!")).map((x) => x.replace(/^!!?/, ""));
+    // (`-qc CMD`: combined flags end with the one that takes the value.)
+    const k = a.findIndex((w, j) => j > 0 && /^-[a-zA-Z]*c$/.test(w));
+    const lines = (valueOf(["-c", "-i"]) ?? (k > 0 ? a[k + 1] : undefined) ?? "").split(";").map((x) => x.trim()).filter((x) => x.startsWith("!")).map((x) => x.replace(/^!!?/, ""));
     if (lines.length > 0) return lines.join("; ");
   }
   // `less +'!rm -rf ~' f`: a less command given at start, `!` runs a shell line.
