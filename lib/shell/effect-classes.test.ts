@@ -1927,6 +1927,7 @@ describe("effectsOf (fresh15: other agents' built-in command policies)", () => {
     ["$SUDO_CMD rm -rf ~", ["delete -r /home/user"]],
     ["$CMD -rf ./build", ["delete -r ./build"]],
     ["$CMD test", []],
+    ['"$JAVA" -cp /usr/share/java/x.jar Main', []],
   ]);
   derives("go runs the program given to -exec, -toolexec and -vettool", [
     ['go test -exec "rm -rf $HOME" ./...', ["delete -r /home/user"]],

@@ -1640,7 +1640,9 @@ export function unwrap(cmd: SimpleCommand, api: Unwrapper, piped: string | undef
         cur = child(cur, rest, cur.dynamic.slice(1), "program of unknown value");
         continue;
       }
-      api.emit(child(cur, ["rm", ...rest], [false, ...cur.dynamic.slice(1)], "program of unknown value (read as rm)"));
+      // Only options rm itself takes make that reading (`$JAVA -cp /usr/share/x.jar Main` is no delete).
+      const opts = rest.filter((w) => w.startsWith("-") && w !== "--");
+      if (opts.every((w) => /^-[rRfdvIi]+$|^--(?:recursive|force|dir|verbose|no-preserve-root|one-file-system|preserve-root)$/.test(w))) api.emit(child(cur, ["rm", ...rest], [false, ...cur.dynamic.slice(1)], "program of unknown value (read as rm)"));
       return;
     }
     if (!runsOther(cur, api, piped, lvl)) return;
