@@ -1946,7 +1946,9 @@ describe("effectsOf (fresh15: other agents' built-in command policies)", () => {
   derives("an archive extracted into a system directory writes over it", [
     ["unzip -o a.zip -d /etc/", ["truncate /etc/"]],
     ["7z x a.7z -o/usr/bin/", ["truncate /usr/bin/"]],
-    ["tar -xzf app.tgz -C /usr/local/lib", ["truncate /usr/local/lib"]],
+    ["tar -xzf app.tgz -C /usr/lib", ["truncate /usr/lib"]],
+    ["tar -C /usr/local -xzf go1.22.linux-amd64.tar.gz", []],
+    ["unzip terraform.zip -d /usr/local/bin", []],
     ["unzip -o a.zip -d build/", []],
     ["7z x a.7z -o./third_party", []],
     ["unzip -l a.zip", []],

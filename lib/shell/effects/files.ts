@@ -74,9 +74,14 @@ function plantsSomething(cmd: SimpleCommand, target: string): boolean {
 /** Directories a file is copied or moved into by name (`cp x /usr/bin`, `mv x /etc`): system and program directories, a home's bins and keys. */
 const INSTALL_DIR = /^\/(?:etc|bin|sbin|boot|usr\/(?:s?bin|lib(?:32|64)?|libexec|local\/s?bin|local\/lib)|etc\/(?:cron\.d|profile\.d|sudoers\.d|systemd\/system|init\.d)|opt\/homebrew\/s?bin)$|^\/(?:home|Users)\/[^/]+\/(?:\.local\/bin|bin|\.ssh)$/;
 
-/** Where an archive extracted writes over the machine or the home: the root, a system directory or below one, a home itself. */
+/**
+ * Where an archive extracted writes over the machine or the home: the root, a system directory or below one, a home
+ * itself. The local administrator's prefixes are where software is installed (`tar -C /usr/local -xzf go.tgz`,
+ * `unzip tool.zip -d /opt/tool`), as `/opt` itself already was.
+ */
 function extractsOver(dir: string): boolean {
   const d = dir.replace(/\/+$/, "") || "/";
+  if (/^\/usr\/local(?:\/|$)|^\/opt\/./.test(d)) return false;
   return d === "/" || d === "/var" || SYSTEM_FILE.test(`${d}/`) || /^\/(?:home|Users)\/[^/]+$|^\/root$/.test(d);
 }
 
