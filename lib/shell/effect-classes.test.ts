@@ -2021,3 +2021,26 @@ describe("effectsOf (fresh15 round 2: options and variables that name a program,
     ["echo hi >&2file", []],
   ]);
 });
+
+describe("effectsOf (fresh15 round 5: a program's own shell escape, a monorepo runner's exec)", () => {
+  derives("sed's e command and s///e, a database client's shell escape, man's pager", [
+    ["sed -n '1e rm -rf ~' README.md", ["delete -r /home/user"]],
+    ["sed 's/.*/rm -rf ~/e' README.md", ["delete -r /home/user"]],
+    ["sed 's/e/E/g' words.txt", []],
+    ["sqlite3 app.db '.shell rm -rf ~'", ["delete -r /home/user"]],
+    ["echo '.shell rm -rf ~' | sqlite3 app.db", ["delete -r /home/user"]],
+    ["sqlite3 app.db '.tables'", []],
+    ["mysql -e 'system rm -rf ~'", ["delete -r /home/user"]],
+    ["psql -c '\\! rm -rf ~'", ["delete -r /home/user"]],
+    ["psql -c 'select now()'", []],
+    ["man -P 'rm -rf ~' ls", ["delete -r /home/user"]],
+    ["man -P cat ls", []],
+  ]);
+  derives("pnpm -r exec, yarn workspaces foreach exec, lerna and nx exec run their command in every package", [
+    ["pnpm -r exec rm -rf ~", ["delete -r /home/user"]],
+    ["pnpm -r exec rm -rf dist", ["delete -r dist"]],
+    ["lerna exec -- rm -rf ~", ["delete -r /home/user"]],
+    ["yarn workspaces foreach -A exec rm -rf /", ["delete -r /"]],
+    ["nx exec -- tsc --noEmit", []],
+  ]);
+});

@@ -200,11 +200,18 @@ function wrapped(a: string[], s: number, cwdIn: string, home: string, aliases: R
     case "pnpx":
       return { from: skipOptions(a, s + 1, { short: "p", long: ["--package", "--call"] }), label: p };
     case "pnpm":
-    case "yarn":
+    case "yarn": {
       // pnpm dlx / yarn dlx run a package's binary.
       if (a[s + 1] === "dlx" || a[s + 1] === "exec") return { from: skipOptions(a, s + 2, { short: "p", long: ["--package"] }), label: `${p} ${a[s + 1]}` };
+      // `pnpm -r exec rm -rf dist`, `pnpm --filter web exec ..`, `yarn workspaces foreach -A exec ..`: the command runs in every package.
+      const sub = p === "pnpm" ? skipOptions(a, s + 1, { short: "FCw", long: ["--filter", "--dir", "--workspace-concurrency", "--filter-prod", "--reporter"] }) : a[s + 1] === "workspaces" && a[s + 2] === "foreach" ? skipOptions(a, s + 3, { short: "j", long: ["--jobs", "--include", "--exclude", "--from", "--since"] }) : -1;
+      if (sub > s + 1 && a[sub] === "exec") {
+        const from = skipOptions(a, sub + 1, { short: "", long: [] });
+        return { from: a[from] === "--" ? from + 1 : from, label: `${p} exec (every package)` };
+      }
       // `pnpm changeset publish`, `yarn semantic-release`: a word that is no command of theirs is a script or a binary of node_modules/.bin.
       return a[s + 1] !== undefined && /^[a-z][\w.-]*$/.test(a[s + 1] ?? "") && !(p === "pnpm" ? PNPM_COMMANDS : YARN_COMMANDS).has(a[s + 1] ?? "") ? { from: s + 1, label: `${p} (bin)` } : undefined;
+    }
     case "busybox":
     case "toybox":
       return { from: s + 1, label: p };
@@ -329,6 +336,12 @@ function wrapped(a: string[], s: number, cwdIn: string, home: string, aliases: R
     case "watchexec": {
       const dash = a.indexOf("--", s + 1);
       return dash > 0 ? { from: dash + 1, label: p } : undefined;
+    }
+    case "lerna":
+    case "nx": {
+      // `lerna exec -- rm -rf ~`, `nx exec -- tsc`: the command after -- runs in every package.
+      const dash = a.indexOf("--", s + 1);
+      return a[s + 1] === "exec" && dash > 0 ? { from: dash + 1, label: `${p} exec (every package)` } : undefined;
     }
     case "go": {
       // `go test -exec "rm -rf $HOME" ./...`, `go build -toolexec X`: go runs X with the binary it built (or each tool
@@ -1050,6 +1063,12 @@ function runCode(cmd: SimpleCommand, source: string, api: Unwrapper, label: stri
   }
 }
 
+/** The shell lines a database client's script runs: sqlite3's `.shell`/`.system`, mysql's `\!`/`system`, psql's `\!`. */
+function dbShellLines(text: string, p: string): string[] {
+  const re = p === "sqlite3" ? /(?:^|\n)\s*\.(?:shell|system)\s+([^\n]+)/g : p === "psql" ? /\\!\s*([^\n]+)/g : /(?:\\!|(?:^|;)\s*system)\s+([^;\n]+)/gi;
+  return [...text.slice(0, 64 * 1024).matchAll(re)].map((m) => m[1] ?? "").filter((x) => x.trim() !== "").slice(0, 16);
+}
+
 /**
  * Programs that take one shell command line as an option or operand: `entr -s CMD`, `runuser -c CMD`,
  * `nix-shell --run CMD`, `deno task --eval CMD`, `bun exec CMD`, `npm exec -c CMD`.
@@ -1107,6 +1126,25 @@ function launcherScript(a: string[], p: string): string | undefined {
   if (p === "tar" || p === "gtar") {
     const action = a.find((w) => /^--checkpoint-action=exec=/.test(w))?.slice("--checkpoint-action=exec=".length);
     return action ?? valueOf(["--to-command", "--use-compress-program", "-I", "--info-script", "-F", "--new-volume-script", "--rsh-command"]);
+  }
+  // `man -P 'CMD' ls`: the page goes through that pager.
+  if (p === "man") return valueOf(["-P", "--pager"]);
+  // `sed -n '1e CMD' f`, `sed 's/.*/CMD/e' f`: GNU sed's e command and the s///e flag run a shell line.
+  if (p === "sed" || p === "gsed") {
+    const scripts = a.flatMap((w, k) => (w === "-e" || w === "--expression" ? [a[k + 1] ?? ""] : w.startsWith("--expression=") ? [w.slice(13)] : []));
+    const first = a.slice(1).find((w, k) => !w.startsWith("-") && !/^(?:-e|--expression|-f|--file|-l|--line-length)$/.test(a[k] ?? ""));
+    for (const text of scripts.length > 0 ? scripts : first !== undefined ? [first] : []) {
+      const cmdE = /(?:^|[;\n{])\s*(?:(?:\d+|\$|\/[^/\n]*\/)(?:\s*,\s*(?:\d+|\$|\/[^/\n]*\/))?)?\s*!?\s*e\s+([^;\n}]+)/.exec(text);
+      if (cmdE?.[1] !== undefined) return cmdE[1];
+      const sub = /(?:^|[;\n{])\s*(?:\d+|\$)?\s*s([^\w\s\\])(?:(?!\1).)*\1((?:(?!\1).)*)\1([a-zA-Z0-9]*)/.exec(text);
+      if (sub?.[3]?.includes("e") === true && (sub[2] ?? "") !== "") return sub[2];
+    }
+  }
+  // `sqlite3 db '.shell CMD'`, `mysql -e '\! CMD'`, `psql -c '\! CMD'`: a database client's own shell escape.
+  if (p === "sqlite3" || p === "mysql" || p === "mariadb" || p === "psql") {
+    const texts = p === "sqlite3" ? a.slice(1).filter((w, k) => !w.startsWith("-") || a[k] === "-cmd") : [valueOf(p === "psql" ? ["-c", "--command"] : ["-e", "--execute"]) ?? ""];
+    const lines = texts.flatMap((t) => dbShellLines(t, p));
+    if (lines.length > 0) return lines.join("; ");
   }
   // `zip -T -TT 'CMD' a.zip`: the archive is tested with that command line.
   if (p === "zip") return valueOf(["-TT", "--unzip-command"]);
@@ -1452,6 +1490,11 @@ function runsOther(cmd: SimpleCommand, api: Unwrapper, piped: string | undefined
     if (base(argv[0] ?? "") === "rm" && !argv.some((w) => /^-[a-zA-Z]*[rR]/.test(w))) argv.splice(1, 0, "-r");
     if (argv.length > 0 && level + 1 < SHELL_LIMITS.maxWrappers) unwrap(child(cmd, argv, argv.map(() => false), `${p} --exec`), api, undefined, level + 1);
     return false;
+  }
+  // `echo '.shell rm -rf ~' | sqlite3 app.db`: the client reads its script on stdin.
+  if (p === "sqlite3" || p === "mysql" || p === "mariadb" || p === "psql") {
+    const text = stdinText(cmd, piped);
+    if (text !== undefined) for (const line of dbShellLines(text, p)) api.script(line, cmd.cwd, `${p} shell escape (stdin)`);
   }
   const shellLine = launcherScript(cmd.argv, p);
   if (shellLine !== undefined) {
