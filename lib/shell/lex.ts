@@ -525,6 +525,8 @@ export function lex(src: string, budget: LexBudget = { words: SHELL_LIMITS.maxWo
       } else {
         if (i >= n || META.has(src[i] ?? "")) throw new ShellSyntaxError(`redirection '${op}' has no target`, i);
         redirect.target = readWord();
+        // `cmd >&file` (a word, not a descriptor) is bash's `&>file`: both streams written to the file.
+        if (op === ">&" && fd === "") redirect.op = "&>";
       }
       push({ t: "redir", r: redirect });
       continue;

@@ -1,4 +1,5 @@
 /** @module shell parser: tokens -> the flat list of simple commands a line runs, with variables and cd followed. */
+import { commandOfVar, runsValue } from "./command-vars.ts";
 import { SECRET_NAME as SECRET_NAME_RE } from "./secret-names.ts";
 import { requoteCmd } from "./cmd-requote.ts";
 import { arithSubs, type LexBudget, lex, type Token, type Word } from "./lex.ts";
@@ -192,11 +193,15 @@ export function literalOutput(cmd: SimpleCommand): string | undefined {
   return undefined;
 }
 
-/** echo -e / printf escapes: \n \t, \xHH, \NNN octal (`printf '\x72\x6d'` is `rm`). */
+/** echo -e / printf escapes: \n \t, \xHH, \NNN octal, \uHHHH and \UHHHHHHHH (`printf '\x72\x6d'` and `echo -e '\u0072\u006d'` are `rm`). */
 function unescapeC(s: string): string {
-  return s.replace(/\\(?:x([0-9a-fA-F]{1,2})|0?([0-7]{1,3})|([nt]))/g, (_m, hex: string | undefined, oct: string | undefined, c: string | undefined) =>
-    hex !== undefined ? String.fromCharCode(Number.parseInt(hex, 16)) : oct !== undefined ? String.fromCharCode(Number.parseInt(oct, 8)) : c === "n" ? "\n" : "\t",
-  );
+  return s.replace(/\\(?:x([0-9a-fA-F]{1,2})|0?([0-7]{1,3})|u([0-9a-fA-F]{1,4})|U([0-9a-fA-F]{1,8})|([nt]))/g, (_m, hex: string | undefined, oct: string | undefined, u: string | undefined, big: string | undefined, c: string | undefined) => {
+    if (hex !== undefined) return String.fromCharCode(Number.parseInt(hex, 16));
+    if (oct !== undefined) return String.fromCharCode(Number.parseInt(oct, 8));
+    const cp = Number.parseInt(u ?? big ?? "", 16);
+    if (!Number.isNaN(cp)) return cp <= 0x10ffff ? String.fromCodePoint(cp) : "";
+    return c === "n" ? "\n" : "\t";
+  });
 }
 
 /** The paths `ls`/`find` would print, as words for `| xargs rm -rf`: what is listed (or below it), never more. */
@@ -228,8 +233,6 @@ function listedPaths(cmd: SimpleCommand): string | undefined {
 /** The `>(...)` ranges of a command that has none (shared, never written). */
 const NO_WRITES: readonly [number, number][] = [];
 
-/** Variables holding a command that git or a shell runs: `GIT_PAGER='rm -rf ~' git log`. */
-const COMMAND_VARS = new Set(["GIT_PAGER", "GIT_EDITOR", "GIT_SSH_COMMAND", "GIT_SSH", "GIT_ASKPASS", "GIT_EXTERNAL_DIFF", "GIT_SEQUENCE_EDITOR", "PAGER", "EDITOR", "VISUAL", "PS4", "PROMPT_COMMAND", "BASH_ENV", "ENV", "LESSOPEN", "MANPAGER"]);
 
 class Parser implements Unwrapper {
   readonly st: State;
@@ -1211,7 +1214,7 @@ class Parser implements Unwrapper {
     const prev = pipeline[pipeline.length - 1];
     const prevTop = prev !== undefined && prev.length === 2 && prev[1]?.program === "cat" && prev[0]?.via.length === this.st.via.length + 1 ? prev[1] : undefined;
     const prevOut = prev?.length === 1 && prev[0] ? (literalOutput(prev[0]) ?? listedPaths(prev[0]) ?? this.catWritten(prev[0])) : prevTop !== undefined ? this.catWritten(prevTop) : undefined;
-    for (const [name, value] of assigns) if (COMMAND_VARS.has(name) && argv.length > 0 && value.trim() !== "") this.script(value, scope.cwd, `${name}=`, scope.vars);
+    for (const [name, value] of assigns) if (runsValue(name) && argv.length > 0 && value.trim() !== "") this.script(commandOfVar(name, value), scope.cwd, `${name}=`, scope.vars);
     // `GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.pager GIT_CONFIG_VALUE_0='rm -rf ~' git log`: config given through the environment.
     if (program === "git" || assigns.some(([n]) => n === "GIT_CONFIG_COUNT")) {
       const env = new Map(assigns);

@@ -213,6 +213,12 @@ const IEX = new Set(["invoke-expression", "iex"]);
 const START = new Set(["start-process", "saps", "start"]);
 const DISK = new Set(["format-volume", "clear-disk", "initialize-disk", "remove-partition", "format-disk", "clear-recyclebin"]);
 const DOWNLOAD = /DownloadString|DownloadData|DownloadFile|Invoke-WebRequest|Invoke-RestMethod|\biwr\b|\birm\b|Net\.WebClient|Start-BitsTransfer|HttpClient/i;
+// Bounded repeats: a hostile line of many parentheses is scanned in linear time.
+const PAREN_FETCH_TO_IEX = /\((?:[^()]|\([^()]{0,256}\)){0,256}?\b(?:iwr|irm|Invoke-WebRequest|Invoke-RestMethod|curl|wget|Start-BitsTransfer)\b(?:[^()]|\([^()]{0,256}\)){0,512}?\)[\w.[\]]{0,64}\s*\|\s*(?:&\s*)?(?:iex|Invoke-Expression)\b/i;
+const PIPE_TO_IEX = /\|\s*(?:&\s*)?(?:iex|Invoke-Expression)\b/i;
+const FETCH_WORD = /\b(?:iwr|irm|Invoke-WebRequest|Invoke-RestMethod|curl|wget|Start-BitsTransfer)\b/i;
+/** sc.exe's verbs: a first word of these makes `sc` the service controller. */
+const SC_VERB = /^(?:query|queryex|qc|qdescription|qfailure|start|stop|pause|continue|interrogate|delete|create|config|description|failure|failureflag|sdshow|sdset|control|enumdepend|triggerinfo|privs|sidtype)$/i;
 const RUNS_TEXT = /\biex\b|Invoke-Expression|\[scriptblock\]::Create|^\s*[.&]\s*\(/i;
 
 /** Parameters (lower-case, without the dash) whose value is the next word, per cmdlet family. */
@@ -504,6 +510,12 @@ export function readPowerShell(src: string, cwd: string, via: string[], host: Wi
   if (/Win32_ShadowCopy/i.test(src) && /\.Delete\(|Remove-(?:Wmi|Cim)(?:Object|Instance)/i.test(src)) host.run(simple(["vssadmin", "delete", "shadows"], [false, false, false], cwd, via, true));
   // `[IO.File]::WriteAllBytes('\\.\PhysicalDrive0', ..)`, `[IO.File]::OpenWrite('\\.\C:')`: .NET writing a raw drive.
   for (const m of src.matchAll(/(?:\[(?:System\.)?IO\.File\]::(?:WriteAll\w*|OpenWrite|Open|Create|AppendAll\w*)|IO\.FileStream)\s*\(?\s*\(?\s*['"]\\\\[.?]\\(PhysicalDrive\d+|[A-Za-z]:)['"]/gi)) host.run(simple(["dd", `of=/unc/./${m[1] ?? ""}`], [false, false], cwd, via, true));
+  // `(iwr URL -UseBasicParsing).Content | Invoke-Expression`: a download's value, taken in parentheses, piped into iex.
+  if (PIPE_TO_IEX.test(src) && FETCH_WORD.test(src) && PAREN_FETCH_TO_IEX.test(src)) {
+    const fetch = simple(["invoke-webrequest"], [false], cwd, via, true);
+    fetch.pipeTo = ["iex"];
+    host.run(fetch);
+  }
   if (spawnsUnbounded(src)) {
     const bomb = simple(["start-process"], [false], cwd, via, true);
     bomb.selfSpawn = true;
@@ -920,7 +932,9 @@ function psStatement(wordsIn: PsWord[], vars: Map<string, string>, cwd: string, 
   const aliased = vars.get(`alias:${first.text.toLowerCase()}`);
   const name = aliased ?? first.text.toLowerCase().replace(/\.(?:exe|com)$/, "");
   const rest = words.slice(1);
-  if (/^(?:set-content|sc|add-content|ac|out-file)$/.test(name) && vars.size < 64) recordWrite(name, rest, prev, vars, cwd, host);
+  // `sc delete wuauserv`, `sc stop WinDefend`: before a service verb, `sc` is sc.exe (PowerShell 7 has no `sc` alias), not Set-Content.
+  const scExe = name === "sc" && SC_VERB.test(rest[0]?.text ?? "");
+  if (/^(?:set-content|sc|add-content|ac|out-file)$/.test(name) && !scExe && vars.size < 64) recordWrite(name, rest, prev, vars, cwd, host);
   if (name === "set-alias" || name === "new-alias" || name === "sal" || name === "nal") {
     // `Set-Alias x Remove-Item; x ~ -Recurse`: the alias stands for that command for the rest of the line.
     const ops = rest.filter((w, k) => paramName(w) === undefined && !(k > 0 && /^(?:scope|option|description)$/i.test(paramName(rest[k - 1] as PsWord) ?? "")));
@@ -1084,7 +1098,7 @@ function psStatement(wordsIn: PsWord[], vars: Map<string, string>, cwd: string, 
     out.push(simple(["echo", ...ws.map((w) => (/^\$env:/i.test(w.raw) || inlined(w) ? w.raw : psExpand(w, vars, home, cwd).text))], [false, ...ws.map((w) => (/^\$/.test(w.raw) && !w.quoted) || inlined(w))], cwd, via));
     return out;
   }
-  if (name === "set-content" || (name === "sc" && !/\.exe$/i.test(first.text)) || name === "out-file" || name === "add-content" || name === "ac") {
+  if (name === "set-content" || (name === "sc" && !/\.exe$/i.test(first.text) && !scExe) || name === "out-file" || name === "add-content" || name === "ac") {
     // Writes (Set-Content, Out-File overwrite; Add-Content appends) into its -Path: judged like tee.
     const targets = explicit.length > 0 ? explicit : paths.slice(0, 1);
     // An overwrite replaces what the file held, like `: > file`.

@@ -1,4 +1,5 @@
 /** @module wrappers (sudo, env, sh -c, xargs, find -exec, interpreters...) -> the commands that really run. */
+import { commandOfVar, runsValue } from "./command-vars.ts";
 import { envOf, setEnv } from "./env-names.ts";
 import type { SimpleCommand } from "./types.ts";
 import { fallbackCommands, foldCode, scanCode } from "./interp.ts";
@@ -199,11 +200,18 @@ function wrapped(a: string[], s: number, cwdIn: string, home: string, aliases: R
     case "pnpx":
       return { from: skipOptions(a, s + 1, { short: "p", long: ["--package", "--call"] }), label: p };
     case "pnpm":
-    case "yarn":
+    case "yarn": {
       // pnpm dlx / yarn dlx run a package's binary.
       if (a[s + 1] === "dlx" || a[s + 1] === "exec") return { from: skipOptions(a, s + 2, { short: "p", long: ["--package"] }), label: `${p} ${a[s + 1]}` };
+      // `pnpm -r exec rm -rf dist`, `pnpm --filter web exec ..`, `yarn workspaces foreach -A exec ..`: the command runs in every package.
+      const sub = p === "pnpm" ? skipOptions(a, s + 1, { short: "FCw", long: ["--filter", "--dir", "--workspace-concurrency", "--filter-prod", "--reporter"] }) : a[s + 1] === "workspaces" && a[s + 2] === "foreach" ? skipOptions(a, s + 3, { short: "j", long: ["--jobs", "--include", "--exclude", "--from", "--since"] }) : -1;
+      if (sub > s + 1 && a[sub] === "exec") {
+        const from = skipOptions(a, sub + 1, { short: "", long: [] });
+        return { from: a[from] === "--" ? from + 1 : from, label: `${p} exec (every package)` };
+      }
       // `pnpm changeset publish`, `yarn semantic-release`: a word that is no command of theirs is a script or a binary of node_modules/.bin.
       return a[s + 1] !== undefined && /^[a-z][\w.-]*$/.test(a[s + 1] ?? "") && !(p === "pnpm" ? PNPM_COMMANDS : YARN_COMMANDS).has(a[s + 1] ?? "") ? { from: s + 1, label: `${p} (bin)` } : undefined;
+    }
     case "busybox":
     case "toybox":
       return { from: s + 1, label: p };
@@ -328,6 +336,26 @@ function wrapped(a: string[], s: number, cwdIn: string, home: string, aliases: R
     case "watchexec": {
       const dash = a.indexOf("--", s + 1);
       return dash > 0 ? { from: dash + 1, label: p } : undefined;
+    }
+    case "lerna":
+    case "nx": {
+      // `lerna exec -- rm -rf ~`, `nx exec -- tsc`: the command after -- runs in every package.
+      const dash = a.indexOf("--", s + 1);
+      return a[s + 1] === "exec" && dash > 0 ? { from: dash + 1, label: `${p} exec (every package)` } : undefined;
+    }
+    case "go": {
+      // `go test -exec "rm -rf $HOME" ./...`, `go build -toolexec X`: go runs X with the binary it built (or each tool
+      // of the build) as arguments; `go vet -vettool=X`: X is the analysis tool, given vet's other words.
+      if (!/^(?:test|run|build|vet|install|generate)$/.test(a[s + 1] ?? "")) return undefined;
+      for (let i = s + 2; i < a.length; i++) {
+        const m = /^--?(exec|toolexec|vettool)(?:=([\s\S]*))?$/.exec(a[i] ?? "");
+        if (m === null) continue;
+        const value = m[2] ?? a[i + 1];
+        if (value === undefined || value === "") return undefined;
+        const next = m[2] !== undefined ? i + 1 : i + 2;
+        return { from: m[1] === "vettool" ? next : a.length, label: `go ${a[s + 1]} -${m[1]}`, prefix: splitQuoted(value) };
+      }
+      return undefined;
     }
     case "cross-env":
     case "env-cmd": {
@@ -1035,6 +1063,12 @@ function runCode(cmd: SimpleCommand, source: string, api: Unwrapper, label: stri
   }
 }
 
+/** The shell lines a database client's script runs: sqlite3's `.shell`/`.system`, mysql's `\!`/`system`, psql's `\!`. */
+function dbShellLines(text: string, p: string): string[] {
+  const re = p === "sqlite3" ? /(?:^|\n)\s*\.(?:shell|system)\s+([^\n]+)/g : p === "psql" ? /\\!\s*([^\n]+)/g : /(?:\\!|(?:^|;)\s*system)\s+([^;\n]+)/gi;
+  return [...text.slice(0, 64 * 1024).matchAll(re)].map((m) => m[1] ?? "").filter((x) => x.trim() !== "").slice(0, 16);
+}
+
 /**
  * Programs that take one shell command line as an option or operand: `entr -s CMD`, `runuser -c CMD`,
  * `nix-shell --run CMD`, `deno task --eval CMD`, `bun exec CMD`, `npm exec -c CMD`.
@@ -1059,6 +1093,61 @@ function launcherScript(a: string[], p: string): string | undefined {
   if (p === "deno" && a[1] === "task" && a.includes("--eval")) return a.slice(a.indexOf("--eval") + 1).find((w) => !w.startsWith("-"));
   if (p === "bun" && a[1] === "exec") return a[2];
   if (p === "npm" && (a[1] === "exec" || a[1] === "x")) return valueOf(["-c", "--call"]);
+  // `r2 -c '!rm -rf ~' bin`, `radare2 -c '!!curl x | sh'`: radare2's `!` (and `!!`) run a shell line.
+  if (p === "r2" || p === "radare2" || p === "rizin") {
+    // (`-qc CMD`: combined flags end with the one that takes the value.)
+    const k = a.findIndex((w, j) => j > 0 && /^-[a-zA-Z]*c$/.test(w));
+    const lines = (valueOf(["-c", "-i"]) ?? (k > 0 ? a[k + 1] : undefined) ?? "").split(";").map((x) => x.trim()).filter((x) => x.startsWith("!")).map((x) => x.replace(/^!!?/, ""));
+    if (lines.length > 0) return lines.join("; ");
+  }
+  // `less +'!rm -rf ~' f`: a less command given at start, `!` runs a shell line.
+  if (p === "less" || p === "more") {
+    const m = a.slice(1).map((w) => /^\+\+?!(.+)$/.exec(w)?.[1]).find((x) => x !== undefined);
+    if (m !== undefined) return m;
+  }
+  // `gdb -batch -ex 'shell rm -rf ~'`: gdb's `shell` (and `!`) command runs a shell line.
+  if (p === "gdb") {
+    for (let k = 1; k < a.length; k++) {
+      const w = a[k] ?? "";
+      const ex = w === "-ex" || w === "-iex" || w === "--ex" || w === "--eval-command" ? a[k + 1] : /^--?(?:eval-command|ex)=/.test(w) ? w.slice(w.indexOf("=") + 1) : undefined;
+      const m = ex === undefined ? null : /^\s*(?:shell\s+|!)(.+)$/.exec(ex);
+      if (m?.[1] !== undefined) return m[1];
+    }
+  }
+  // `emacs --batch --eval '(shell-command "rm -rf ~")'`: the lisp's shell-command strings are shell lines.
+  if (p === "emacs") {
+    const code = valueOf(["--eval", "-eval"]);
+    const m = code === undefined ? null : /\((?:async-)?shell-command(?:-to-string)?\s+"((?:[^"\\]|\\.)*)"|\(call-process-shell-command\s+"((?:[^"\\]|\\.)*)"/.exec(code);
+    if (m !== null) return (m[1] ?? m[2] ?? "").replace(/\\(.)/g, "$1");
+  }
+  // `rsync -e 'sh -c "rm -rf ~"' src host:`: the remote shell is a program rsync runs here.
+  if (p === "rsync") return valueOf(["-e", "--rsh"]);
+  // `tar --to-command=CMD`, `--checkpoint-action=exec=CMD`, `-I PROG`, `--use-compress-program=PROG`: tar runs them.
+  if (p === "tar" || p === "gtar") {
+    const action = a.find((w) => /^--checkpoint-action=exec=/.test(w))?.slice("--checkpoint-action=exec=".length);
+    return action ?? valueOf(["--to-command", "--use-compress-program", "-I", "--info-script", "-F", "--new-volume-script", "--rsh-command"]);
+  }
+  // `man -P 'CMD' ls`: the page goes through that pager.
+  if (p === "man") return valueOf(["-P", "--pager"]);
+  // `sed -n '1e CMD' f`, `sed 's/.*/CMD/e' f`: GNU sed's e command and the s///e flag run a shell line.
+  if (p === "sed" || p === "gsed") {
+    const scripts = a.flatMap((w, k) => (w === "-e" || w === "--expression" ? [a[k + 1] ?? ""] : w.startsWith("--expression=") ? [w.slice(13)] : []));
+    const first = a.slice(1).find((w, k) => !w.startsWith("-") && !/^(?:-e|--expression|-f|--file|-l|--line-length)$/.test(a[k] ?? ""));
+    for (const text of scripts.length > 0 ? scripts : first !== undefined ? [first] : []) {
+      const cmdE = /(?:^|[;\n{])\s*(?:(?:\d+|\$|\/[^/\n]*\/)(?:\s*,\s*(?:\d+|\$|\/[^/\n]*\/))?)?\s*!?\s*e\s+([^;\n}]+)/.exec(text);
+      if (cmdE?.[1] !== undefined) return cmdE[1];
+      const sub = /(?:^|[;\n{])\s*(?:\d+|\$)?\s*s([^\w\s\\])(?:(?!\1).)*\1((?:(?!\1).)*)\1([a-zA-Z0-9]*)/.exec(text);
+      if (sub?.[3]?.includes("e") === true && (sub[2] ?? "") !== "") return sub[2];
+    }
+  }
+  // `sqlite3 db '.shell CMD'`, `mysql -e '\! CMD'`, `psql -c '\! CMD'`: a database client's own shell escape.
+  if (p === "sqlite3" || p === "mysql" || p === "mariadb" || p === "psql") {
+    const texts = p === "sqlite3" ? a.slice(1).filter((w, k) => !w.startsWith("-") || a[k] === "-cmd") : [valueOf(p === "psql" ? ["-c", "--command"] : ["-e", "--execute"]) ?? ""];
+    const lines = texts.flatMap((t) => dbShellLines(t, p));
+    if (lines.length > 0) return lines.join("; ");
+  }
+  // `zip -T -TT 'CMD' a.zip`: the archive is tested with that command line.
+  if (p === "zip") return valueOf(["-TT", "--unzip-command"]);
   // `vim -c ':!rm -rf ~/src' -c ':q'`, `nvim +'silent !make'`: an editor's ex command `!` runs a shell line.
   if (EDITORS.has(p)) {
     for (let k = 1; k < a.length; k++) {
@@ -1191,6 +1280,20 @@ function codeChild(cmd: SimpleCommand, code: string, api: Unwrapper, label: stri
 function runsOther(cmd: SimpleCommand, api: Unwrapper, piped: string | undefined, level: number): boolean {
   const p = cmd.program;
   if (cmd.cwd !== "" && api.hasWritten()) writtenScript(cmd, api);
+  // `ls *(e:'rm -rf ~':)`, `echo *(+'cmd')`: zsh's glob qualifiers e and + run their text as code for each file matched.
+  for (const w of cmd.argv.slice(1, 65)) {
+    if (!w.endsWith(")") || !w.includes("(")) continue;
+    const m = /[*?\]]\((?:[^()]*?)(?:e([^\w\s()])(.+?)\1|\+(.+))\)$/.exec(w);
+    const code = m === null ? undefined : (m[2] ?? m[3] ?? "").replace(/^'([^']*)'$|^"([^"]*)"$/, "$1$2");
+    if (code !== undefined && code.trim() !== "") api.script(code, cmd.cwd, "zsh glob qualifier");
+  }
+  // `env LESSOPEN='|rm -rf ~ %s' less f`, `sudo GIT_PAGER=.. git log`: a command variable set by the wrapper runs as the shell's own would.
+  if ((p === "env" || p === "sudo" || p === "doas") && cmd.argv.length > 2) {
+    for (const w of cmd.argv.slice(1, 33)) {
+      const m = /^([A-Za-z_][A-Za-z0-9_]*)=([\s\S]*)$/.exec(w);
+      if (m?.[1] !== undefined && m[2] !== undefined && m[2].trim() !== "" && runsValue(m[1])) api.script(commandOfVar(m[1], m[2]), cmd.cwd, `${p} ${m[1]}=`);
+    }
+  }
   if (p === "find") {
     unwrapFind(cmd, api, level);
     return false;
@@ -1318,6 +1421,12 @@ function runsOther(cmd: SimpleCommand, api: Unwrapper, piped: string | undefined
     }
     return false;
   }
+  if (p === "runas") {
+    // `runas /user:Administrator "cmd /c rd /s /q C:\\Windows"`: the quoted program line runs as that user.
+    const line = cmd.argv.slice(1).find((w) => !w.startsWith("/"));
+    if (line !== undefined) api.cmdLine(line, cmd.cwd, "runas");
+    return false;
+  }
   if (p === "wmic" || p === "schtasks" || p === "forfiles") {
     // `wmic process call create "CMD"`, `schtasks /create /tr "CMD"`, `forfiles /p DIR /c "cmd /c rd /s /q @path"`: a command line run.
     const a = cmd.argv;
@@ -1381,6 +1490,11 @@ function runsOther(cmd: SimpleCommand, api: Unwrapper, piped: string | undefined
     if (base(argv[0] ?? "") === "rm" && !argv.some((w) => /^-[a-zA-Z]*[rR]/.test(w))) argv.splice(1, 0, "-r");
     if (argv.length > 0 && level + 1 < SHELL_LIMITS.maxWrappers) unwrap(child(cmd, argv, argv.map(() => false), `${p} --exec`), api, undefined, level + 1);
     return false;
+  }
+  // `echo '.shell rm -rf ~' | sqlite3 app.db`: the client reads its script on stdin.
+  if (p === "sqlite3" || p === "mysql" || p === "mariadb" || p === "psql") {
+    const text = stdinText(cmd, piped);
+    if (text !== undefined) for (const line of dbShellLines(text, p)) api.script(line, cmd.cwd, `${p} shell escape (stdin)`);
   }
   const shellLine = launcherScript(cmd.argv, p);
   if (shellLine !== undefined) {
@@ -1561,6 +1675,19 @@ export function unwrap(cmd: SimpleCommand, api: Unwrapper, piped: string | undef
   let words = piped;
   for (let lvl = level; ; lvl++) {
     api.emit(cur);
+    if (cur.dynamic[0] === true && cur.argv.length > 1 && lvl + 1 < SHELL_LIMITS.maxWrappers) {
+      // `$SUDO_CMD rm -rf /`, `${RM} -rf /`: a program name of unknown value may be a wrapper of the words after it,
+      // or, before options, a delete of its operands (fail closed). The second reading is a leaf: no recursion builds up.
+      const rest = cur.argv.slice(1);
+      if (!(rest[0] ?? "").startsWith("-")) {
+        cur = child(cur, rest, cur.dynamic.slice(1), "program of unknown value");
+        continue;
+      }
+      // Only options rm itself takes make that reading (`$JAVA -cp /usr/share/x.jar Main` is no delete).
+      const opts = rest.filter((w) => w.startsWith("-") && w !== "--");
+      if (opts.every((w) => /^-[rRfdvIi]+$|^--(?:recursive|force|dir|verbose|no-preserve-root|one-file-system|preserve-root)$/.test(w))) api.emit(child(cur, ["rm", ...rest], [false, ...cur.dynamic.slice(1)], "program of unknown value (read as rm)"));
+      return;
+    }
     if (!runsOther(cur, api, piped, lvl)) return;
     const inner = wrapped(cur.argv, 0, cur.cwd, api.home, api.gitAliases);
     if (!inner) return;

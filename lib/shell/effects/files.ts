@@ -8,6 +8,8 @@ import { isAgentCodePath, isStartupFile } from "../startup-files.ts";
 
 /** System locations whose files an agent has no business writing (a sudoers line, a binary in /usr/bin). */
 const SYSTEM_FILE = /^\/(?:etc|usr|bin|sbin|boot|lib|lib32|lib64|System|Library|opt)\/|^\/(?:vmlinuz|initrd\.img|bootmgr|BOOTMGR|BOOTNXT)(?:\.old)?$/;
+/** The machine's own login, audit and kernel logs (not an application's log under /var/log). */
+const SYSTEM_LOG = /^\/var\/log\/(?:(?:auth\.log|secure|syslog|messages|kern\.log|wtmp|btmp|lastlog|faillog)$|audit(?:\/|$)|journal(?:\/|$))/;
 /** The machine-wide registry hives, as reg.exe and PowerShell's registry drives spell them. */
 // `HKLMSOFTWAREPolicies`: the key once bash ate its backslashes (`cmd /c reg delete HKLM\SOFTWARE\x` from the bash tool),
 // read as meant, as `C:Usersme` is read as a path under the drive root.
@@ -67,6 +69,20 @@ function plantsSomething(cmd: SimpleCommand, target: string): boolean {
   if (cmd.program !== "echo" && cmd.program !== "printf" && cmd.program !== "cat") return true;
   // A PATH that starts in a world-writable folder lets anyone put a `git` or `ls` there.
   return cmd.argv.slice(1).some((w) => /\bPATH=["']?(?:\/tmp|\/var\/tmp|\/dev\/shm)\b/.test(w) || /\brm\s|\bcurl\b|\bwget\b|\|\s*(?:ba|z)?sh\b|\balias\s|\bnc\s|base64|\beval\b|\bsudo\b|\bchmod\b|\bmkfifo\b|\/dev\/tcp/.test(w));
+}
+
+/** Directories a file is copied or moved into by name (`cp x /usr/bin`, `mv x /etc`): system and program directories, a home's bins and keys. */
+const INSTALL_DIR = /^\/(?:etc|bin|sbin|boot|usr\/(?:s?bin|lib(?:32|64)?|libexec|local\/s?bin|local\/lib)|etc\/(?:cron\.d|profile\.d|sudoers\.d|systemd\/system|init\.d)|opt\/homebrew\/s?bin)$|^\/(?:home|Users)\/[^/]+\/(?:\.local\/bin|bin|\.ssh)$/;
+
+/**
+ * Where an archive extracted writes over the machine or the home: the root, a system directory or below one, a home
+ * itself. The local administrator's prefixes are where software is installed (`tar -C /usr/local -xzf go.tgz`,
+ * `unzip tool.zip -d /opt/tool`), as `/opt` itself already was.
+ */
+function extractsOver(dir: string): boolean {
+  const d = dir.replace(/\/+$/, "") || "/";
+  if (/^\/usr\/local(?:\/|$)|^\/opt\/./.test(d)) return false;
+  return d === "/" || d === "/var" || SYSTEM_FILE.test(`${d}/`) || /^\/(?:home|Users)\/[^/]+$|^\/root$/.test(d);
 }
 
 /** A dotfile directly in a home directory (`/home/user/.gitconfig`, as the words are expanded). */
@@ -248,12 +264,19 @@ export function fileEffects(cmd: SimpleCommand, an: Analysis): Effect[] {
       out.push(effect("delete", `deletes whatever in ${dest} is not in the source`, [dest], { dynamic: [dyn[dyn.length - 1] ?? false], recursive: true }));
       break;
     }
+    case "unzip": {
+      // `unzip x.zip -d /etc/`: extracting into a system directory writes over what the archive names (-l, -v, -t, -Z only list or test).
+      const k = cmd.argv.findIndex((w, j) => j > 0 && (w === "-d" || /^-d\/./.test(w)));
+      const dir = cmd.argv[k] === "-d" ? cmd.argv[k + 1] : cmd.argv[k]?.slice(2);
+      if (k > 0 && dir !== undefined && !cmd.argv.some((a) => /^-[a-zA-Z]*[lvtZ]/.test(a)) && extractsOver(dir)) out.push(effect("truncate", `extracts an archive over ${dir}`, [dir], { dynamic: [cmd.dynamic[k] ?? false] }));
+      break;
+    }
     case "tar":
     case "bsdtar":
     case "gtar": {
       // `tar -xf x.tar -C /`: extracting into the root, a system or a home directory writes over what the archive names there.
       const dir = tarDir(cmd.argv);
-      if (dir !== undefined && /^\/$|^\/(?:etc|usr|bin|sbin|boot|lib|lib64|opt|var)\/?$|^\/(?:home|Users)\/[^/]+\/?$|^\/root\/?$/.test(dir) && tarExtracts(cmd.argv)) out.push(effect("truncate", `extracts an archive over ${dir}`, [dir], { dynamic: [cmd.dynamic[cmd.argv.indexOf(dir)] ?? false] }));
+      if (dir !== undefined && extractsOver(dir) && tarExtracts(cmd.argv)) out.push(effect("truncate", `extracts an archive over ${dir}`, [dir], { dynamic: [cmd.dynamic[cmd.argv.indexOf(dir)] ?? false] }));
       if (!cmd.argv.includes("--remove-files")) break;
       const archive = tarArchive(cmd.argv);
       const files = pos.filter((w) => w !== archive);
@@ -276,6 +299,10 @@ export function fileEffects(cmd: SimpleCommand, an: Analysis): Effect[] {
       const moves = p === "rar" ? pos[0] === "m" || (pos[0] === "a" && cmd.argv.includes("-df")) : pos[0] === "a" && cmd.argv.some((w) => w.toLowerCase() === "-sdel");
       const files = pos.slice(2);
       if (moves && files.length > 0) out.push(effect("delete", `archives then deletes ${files.join(" ")}`, files, { dynamic: an.positionalDynamic.slice(2), recursive: true }));
+      // `7z x x.7z -o/usr/bin/`: extracting into a system directory writes over what the archive names.
+      const o = p === "rar" ? -1 : cmd.argv.findIndex((w, j) => j > 1 && /^-o./.test(w));
+      const dir = cmd.argv[o]?.slice(2);
+      if (o > 1 && dir !== undefined && /^[xe]$/.test(cmd.argv[1] ?? "") && extractsOver(dir)) out.push(effect("truncate", `extracts an archive over ${dir}`, [dir], { dynamic: [cmd.dynamic[o] ?? false] }));
       break;
     }
     case "chmod":
@@ -451,6 +478,8 @@ export function fileEffects(cmd: SimpleCommand, an: Analysis): Effect[] {
     if (isStartupFile(r.target) && (r.op !== ">>" || plantsSomething(cmd, r.target))) out.push(effect("system-write", `writes into ${r.target}, run at every login or trusted for ssh`, [r.target]));
     if (DISK_DEVICE.test(r.target)) out.push(effect("device-write", `writes over the device ${r.target}`, [r.target]));
     else if (SYSTEM_FILE.test(r.target)) out.push(effect("system-write", `writes into the system file ${r.target}`, [r.target]));
+    // `cat /dev/null > /var/log/auth.log`: the machine's login and audit record emptied.
+    else if ((r.op === ">" || r.op === ">|") && SYSTEM_LOG.test(r.target)) out.push(effect("truncate", `empties the system log ${r.target}`, [r.target]));
 
     else if ((r.op === ">" || r.op === ">|") && (isSecretPath(r.target) || /^\/[^/]+\/[^/]+\/\.[^/]+$/.test(r.target)) && !(p === "" || p === ":" || p === "true") && r.fd !== "2") out.push(effect("truncate", `overwrites ${r.target}`, [r.target]));
     else if ((p === "" || p === ":" || p === "true") && (r.op === ">" || r.op === ">|") && !HARMLESS_DEVICE.test(r.target)) out.push(effect("truncate", `empties ${r.target}`, [r.target]));
@@ -458,18 +487,28 @@ export function fileEffects(cmd: SimpleCommand, an: Analysis): Effect[] {
   // `cp x ~/.ssh/authorized_keys`, `mv x ~/.bashrc`, `ln -sf /dev/null ~/.bashrc`, `install x /etc/hosts`,
   // `cp x /usr/local/bin/git`: a file put in place of a startup file, a key, a system file or a program on PATH.
   if ((p === "cp" || p === "mv" || p === "install" || p === "ln" || p === "rsync") && pos.length >= 2 && !an.flags.has("-t")) {
-    const dest = pos[pos.length - 1] ?? "";
-    const abs = resolvePath(dest, cmd.cwd, "/nonexistent-home");
+    const destWord = pos[pos.length - 1] ?? "";
+    const destAbs = resolvePath(destWord, cmd.cwd, "/nonexistent-home");
     // `install -m 755 ./bin/tool ~/.local/bin/tool`: the project's own program under its own name is an install; a
     // payload put in as `git`, `ls` or `sudo` (or under another name) shadows a program the user runs.
     const srcs = pos.slice(0, -1).filter((w) => !/^0?[0-7]{3,4}$/.test(w));
-    const ownName = srcs.length === 1 && base(srcs[0] ?? "") === base(dest) && !COMMON_PROGRAM.test(base(dest));
-    const onPath = /^\/(?:home|Users)\/[^/]+\/(?:\.local\/bin|bin)\/[^/]+$/.test(abs) && !ownName;
-    // `cp evil.ts ~/.pi/agent/extensions/`: into a folder an agent loads code from, whatever the file's name.
-    if (!(dyn[pos.length - 1] ?? false) && isAgentCodePath(abs)) out.push(effect("system-write", `puts code where an agent loads it at its next start (${dest})`, [dest]));
-    else if (!(dyn[pos.length - 1] ?? false) && !dest.endsWith("/") && !BACKUP_NAME.test(abs)) {
-      if (isStartupFile(abs) || SYSTEM_FILE.test(abs) || WINDOWS_SYSTEM.test(abs) || onPath) out.push(effect("system-write", `puts a file in place of ${dest}`, [dest]));
-      else if (isSecretPath(dest) || isHomeDotfile(abs)) out.push(effect("truncate", `replaces ${dest}`, [dest]));
+    // `cp malware /usr/bin/`, `mv file /etc`: into a directory, each file keeps its name there.
+    // (A tree copied, `cp -r x/ /etc/`, is judged as a tree below; rsync's trailing slash copies a directory's content.)
+    const tree = p === "rsync" || [...an.flags].some((f) => /^-[a-zA-Z]*[rRa]/.test(f) || f === "--recursive" || f === "--archive");
+    const intoDir = !tree && p !== "ln" && (destWord.endsWith("/") || INSTALL_DIR.test(destAbs.replace(/\/+$/, "")));
+    const targets = intoDir ? srcs.map((src) => `${destWord.replace(/\/+$/, "")}/${base(src.replace(/\/+$/, ""))}`) : [destWord];
+    for (const dest of targets) {
+      const abs = resolvePath(dest, cmd.cwd, "/nonexistent-home");
+      const ownName = srcs.length === 1 && base(srcs[0] ?? "") === base(dest) && !COMMON_PROGRAM.test(base(dest));
+      const onPath = /^\/(?:home|Users)\/[^/]+\/(?:\.local\/bin|bin)\/[^/]+$/.test(abs) && !ownName;
+      // `cp ./dist/mytool /usr/local/bin/`: the local administrator's bin takes the project's own program as an install too.
+      const localInstall = ownName && /^\/(?:usr\/local|opt\/homebrew)\/s?bin\/[^/]+$/.test(abs);
+      // `cp evil.ts ~/.pi/agent/extensions/`: into a folder an agent loads code from, whatever the file's name.
+      if (!(dyn[pos.length - 1] ?? false) && isAgentCodePath(abs)) out.push(effect("system-write", `puts code where an agent loads it at its next start (${dest})`, [dest]));
+      else if (!(dyn[pos.length - 1] ?? false) && !dest.endsWith("/") && !BACKUP_NAME.test(abs) && !localInstall) {
+        if (isStartupFile(abs) || SYSTEM_FILE.test(abs) || WINDOWS_SYSTEM.test(abs) || onPath) out.push(effect("system-write", `puts a file in place of ${dest}`, [dest]));
+        else if (isSecretPath(dest) || isHomeDotfile(abs)) out.push(effect("truncate", `replaces ${dest}`, [dest]));
+      }
     }
   }
   // `cp -r backup/. /etc`, `rsync -a dotfiles/ ~`: a tree copied over a system directory, or its content over the home,
@@ -506,7 +545,7 @@ export function fileEffects(cmd: SimpleCommand, an: Analysis): Effect[] {
       }
       const abs = resolvePath(w, cmd.cwd, "/nonexistent-home");
       // A backup or scratch copy (`/etc/hosts.bak`, `x.orig`, `x~`) is not the system file itself.
-      if ((SYSTEM_FILE.test(abs) || WINDOWS_SYSTEM.test(abs)) && !BACKUP_NAME.test(abs)) sys.push(w);
+      if ((SYSTEM_FILE.test(abs) || WINDOWS_SYSTEM.test(abs) || SYSTEM_LOG.test(abs)) && !BACKUP_NAME.test(abs)) sys.push(w);
       else if (isSecretPath(w) && e.kind === "delete") keys.push(w);
       else if (isHomeDotfile(abs) && !BACKUP_NAME.test(abs) && !THROWAWAY_DOTFILE.test(abs) && !e.recursive) dots.push(w);
       else if (isHomeDotfile(abs) && !BACKUP_NAME.test(abs) && !THROWAWAY_DOTFILE.test(abs) && e.kind === "move-away") dots.push(w);

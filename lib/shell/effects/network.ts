@@ -3,6 +3,7 @@ import type { SimpleCommand } from "../types.ts";
 import type { Analysis } from "../flags.ts";
 import { effect, type Effect } from "./types.ts";
 import { isSecretPath } from "./secrets.ts";
+import { resolvePath } from "../paths.ts";
 
 export const NETWORK = new Set(["curl", "wget", "nc", "ncat", "netcat", "socat", "telnet", "http", "https", "xh", "ftp", "sftp", "scp", "ssh", "aria2c", "fetch", "invoke-webrequest", "invoke-restmethod", "iwr", "irm"]);
 const FETCHERS = new Set(["lynx", "links", "elinks", "w3m", "curl", "wget", "fetch", "http", "https", "xh", "aria2c", "invoke-webrequest", "invoke-restmethod", "iwr", "irm"]);
@@ -130,6 +131,13 @@ export function sentFiles(cmd: SimpleCommand, an: Analysis): string[] {
   if (p === "invoke-webrequest") for (let i = 1; i < a.length; i++) if (a[i] === "-T") out.push(a[i + 1] ?? "");
   return out.filter((f) => f !== "");
 }
+/** A tree that holds users' key and credential stores: the root, /etc (the password hashes), /home, a home. */
+function holdsSecretStores(word: string, cwd: string): boolean {
+  if (/^[\w.-]+@?[\w.-]*:/.test(word) || /[$`*?]/.test(word)) return false;
+  const abs = (cwd === "" && !word.startsWith("/") ? word : resolvePath(word, cwd === "" ? "/" : cwd, "/nonexistent-home")).replace(/\/\.?$/, "").replace(/\/+$/, "") || "/";
+  return /^\/(?:etc|home|Users|root)?$|^\/(?:home|Users)\/[^/]+$/.test(abs);
+}
+
 /** Options of the cloud copiers that take no value (every other `--name` is followed by its value: `--exclude .env`). */
 const SWITCHES = new Set(["--recursive", "--dryrun", "--dry-run", "--quiet", "--delete", "--no-progress", "--only-show-errors", "--follow-symlinks", "--no-follow-symlinks", "--progress", "--checksum", "--size-only", "--exact-timestamps", "--no-guess-mime-type"]);
 /** Mail senders: what they read on standard input, and what they attach, goes to the recipient. */
@@ -172,7 +180,8 @@ export function networkEffects(cmd: SimpleCommand, an: Analysis): Effect[] {
   const posts = NETWORK.has(p) || MAILERS.has(p) || (p === "gh" && GH_POSTS.test(cmd.argv[1] ?? ""));
   if (posts && !NETWORK.has(p) && cmd.argv.slice(1).some((w) => ENV_DUMP.test(w))) out.push(effect("network-send", `sends the environment through ${p}`, [], { data: "env" }));
   if (posts && sendsStdin(cmd) && cmd.redirects.some((r) => r.op === "<<<" && (ENV_DUMP.test(r.target) || SECRET_VAR.test(r.target)))) out.push(effect("network-send", `sends ${ENV_DUMP.test(cmd.redirects.find((r) => r.op === "<<<")?.target ?? "") ? "the environment" : "a secret variable"} through ${p}`, [], { data: "env" }));
-  const sentSecrets = sentFiles(cmd, an).filter((f) => isSecretPath(f));
+  // `rsync -av /home/ h::backup`, `scp -r ~ h:`: a home (or the root, /etc) sent whole takes its keys and credentials along.
+  const sentSecrets = sentFiles(cmd, an).filter((f) => isSecretPath(f) || holdsSecretStores(f, cmd.cwd));
   // `/proc/self/environ` is the environment itself.
   if (sentSecrets.length > 0) out.push(effect("network-send", `sends ${sentSecrets.join(" ")} to another host`, sentSecrets, { data: sentSecrets.every((f) => f.endsWith("/environ")) ? "env" : "secret" }));
   if ((p === "tee" || p === "cat") && an.positional.some((w) => /^\/dev\/(?:tcp|udp)\//.test(w)) && cmd.pipeFrom === "env") out.push(effect("network-send", "sends the environment over /dev/tcp", [], { data: "env" }));
