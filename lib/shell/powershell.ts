@@ -4,6 +4,7 @@
  * runner). Windows paths become POSIX-like ones: a drive root is `/`, `C:\Users\name` is the home's sibling
  * `name`, so the same path classes apply. One pass over the text; nesting goes through the parser's depth cap.
  */
+import { feedStages } from "./pipe-feed.ts";
 import type { SimpleCommand } from "./types.ts";
 import { resolvePath, windowsPath } from "./paths.ts";
 
@@ -21,6 +22,8 @@ export interface WindowsHost {
   written(path: string): string | undefined;
   /** Records what a literal write put in a file, for a later run of it on the line. */
   write(path: string, text: string): void;
+  /** Notes that the line is over an analysis cap (judged too complex). */
+  note(why: string): void;
 }
 
 interface PsWord {
@@ -513,12 +516,7 @@ export function readPowerShell(src: string, cwd: string, via: string[], host: Wi
   let stage: PsWord[] = [];
   let pipeline: SimpleCommand[][] = [];
   const flushPipeline = () => {
-    let later: string[] = [];
-    for (let k = pipeline.length - 1; k >= 0; k--) {
-      const cmds = pipeline[k] ?? [];
-      if (later.length > 0) for (const c of cmds) c.pipeTo = c.pipeTo.length === 0 ? later : [...c.pipeTo, ...later];
-      later = [...cmds.map((c) => c.program), ...later];
-    }
+    feedStages(pipeline, host.note);
     for (let k = 0; k < pipeline.length; k++)
       for (const c of pipeline[k] ?? []) {
         // `Get-ChildItem Env: | Measure-Object`: counted, never printed; `| Where-Object Name -like 'DOTNET_*'`: only
@@ -1325,7 +1323,7 @@ export function readCmd(src: string, cwd: string, via: string[], host: WindowsHo
   }
   let pipeline: SimpleCommand[] = [];
   const flush = () => {
-    for (let k = 0; k < pipeline.length; k++) (pipeline[k] as SimpleCommand).pipeTo = pipeline.slice(k + 1).map((c) => c.program);
+    feedStages(pipeline.map((c) => [c]), host.note);
     for (const c of pipeline) host.run(c);
     pipeline = [];
   };
