@@ -7,9 +7,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { loadRuleText } from "../lib/engine/load.ts";
 import { BINARY, Sidecar } from "./helpers/sidecar-client.ts";
 
 type Want = "block" | "ask" | "allow";
@@ -585,45 +586,68 @@ interface World {
   env: Record<string, string>;
 }
 
-function makeWorld(): World {
+/** Every built-in rule that is not locked (the safety pack, the defaults), by name: what a user may switch off. */
+function unlockedBuiltins(): string[] {
+  const dir = join(import.meta.dir, "..", "rules");
+  const names: string[] = [];
+  for (const f of readdirSync(dir).filter((n) => n.endsWith(".json"))) {
+    const res = loadRuleText(readFileSync(join(dir, f), "utf8"), { file: `rules/${f}`, source: "builtin" });
+    for (const r of res.rules) if (r.locked !== true) names.push(r.name);
+  }
+  return names;
+}
+
+/**
+ * A temp home and project. `selfOnly` switches every unlocked built-in rule off in the global rule file, as a user
+ * may: what still stops a command there is the locked self-protection rules alone (a safety-pack rule that happens
+ * to block `git checkout x -- .claude/settings.json` first proves nothing about them).
+ */
+function makeWorld(selfOnly = false): World {
   const root = realpathSync(mkdtempSync(join(tmpdir(), "shepherd-disguise-")));
   const home = join(root, "home");
   const proj = join(root, "proj");
   for (const d of [join(home, ".pi", "agent"), join(proj, ".pi")]) mkdirSync(d, { recursive: true });
+  if (selfOnly) writeFileSync(join(home, ".pi", "agent", "shepherd-rules.json"), JSON.stringify({ rules: unlockedBuiltins().map((name) => ({ name, enabled: false })) }));
   return { root, home, proj, env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, SHEPHERD_LOG: "error" } };
 }
 
-function verdict(action: string): string {
-  return action === "allow" ? "allow" : action;
-}
-
 describe("self-protection against disguised commands (shepherd serve)", () => {
-  let w: World;
+  let full: World;
+  let self: World;
   let sidecar: Sidecar;
+  let selfSidecar: Sidecar;
   beforeAll(() => {
-    w = makeWorld();
-    sidecar = new Sidecar(w.proj, w.env);
+    full = makeWorld();
+    self = makeWorld(true);
+    sidecar = new Sidecar(full.proj, full.env);
+    selfSidecar = new Sidecar(self.proj, self.env);
   });
   afterAll(async () => {
     await sidecar.close();
-    rmSync(w.root, { recursive: true, force: true });
+    await selfSidecar.close();
+    rmSync(full.root, { recursive: true, force: true });
+    rmSync(self.root, { recursive: true, force: true });
   });
 
+  /** Attacks are judged by the self-protection rules alone; look-alikes by every built-in rule (none may stop them). */
   async function wrong(want: Want): Promise<string[]> {
     const out: string[] = [];
+    const [w, s] = want === "allow" ? [full, sidecar] : [self, selfSidecar];
     for (const [command, expected, family, tool] of CASES) {
       if (expected !== want) continue;
-      const d = await sidecar.evaluate({ hook: "tool_call", session: { id: "s", cwd: w.proj }, tool: { name: tool ?? "bash", input: { command } } });
-      // A block must come from a locked rule; ask does not count as stopped here, the rules are locked blocks.
+      const d = await s.evaluate({ hook: "tool_call", session: { id: "s", cwd: w.proj }, tool: { name: tool ?? "bash", input: { command } } });
       const action = String(d.action);
-      // A stop must come from a self-protection rule (locked): a safety-pack rule that happens to stop it can be turned off.
-      const fired = Array.isArray(d.fired) ? (d.fired as { rule?: unknown; action?: unknown }[]) : [];
-      const self = fired.some((f) => String(f.rule).startsWith("safety-self-") && f.action === want);
-      const got = want === "allow" ? verdict(action) : action === want && self ? want : `${action} (${fired.map((f) => `${String(f.rule)}:${String(f.action)}`).join(", ") || "no rule"})`;
-      if (got !== want) out.push(`${family}: ${command} -> ${got}${d.reason ? ` (${String(d.reason).slice(0, 80)})` : ""}`);
+      if (action !== want) out.push(`${family}: ${command} -> ${action}${d.reason ? ` (${String(d.reason).slice(0, 80)})` : ""}`);
     }
     return out;
   }
+
+  it("should switch every unlocked built-in off in the self-only world, and keep the locked ones", async () => {
+    const d = await selfSidecar.evaluate({ hook: "tool_call", session: { id: "s", cwd: self.proj }, tool: { name: "bash", input: { command: "rm -rf ~" } } });
+    expect(d.action).toBe("allow");
+    const k = await selfSidecar.evaluate({ hook: "tool_call", session: { id: "s", cwd: self.proj }, tool: { name: "bash", input: { command: "pkill -f shepherd" } } });
+    expect(k.action).toBe("block");
+  });
 
   it("should hold a table of at least 150 cases, both sides in every class", () => {
     expect(CASES.length).toBeGreaterThanOrEqual(150);
