@@ -7,6 +7,7 @@
  */
 import { isInside, normalizeAbsolute, ON_PATH_DIR, type PathGuard } from "../shell/paths.ts";
 import { globToRegExp } from "../glob.ts";
+import { re2 } from "../lazy-deps.ts";
 
 export interface ProtectedPathsInput {
   home: string;
@@ -88,6 +89,8 @@ export class ProtectedPaths implements PathGuard {
   covers(path: string, deep: boolean): boolean {
     const p = this.#fold ? path.toLowerCase() : path;
     if (this.files.has(p)) return true;
+    // `rm .claude/*.json`, `mv ~/.cl*/settings.json x`, git's `'*settings*'`: a glob covers what it may match.
+    if (GLOB_CHAR.test(p) && !/\$\(|`/.test(p)) return this.#globCovers(p, deep);
     // The shell layer keeps a lookup (`rm $(which shepherd)`) as the word itself: it is the binary, wherever PATH has it.
     const sub = p.search(/\$\(|`/);
     if (sub >= 0) {
@@ -117,6 +120,97 @@ export class ProtectedPaths implements PathGuard {
     }
     if (!deep) return false;
     return this.containers.has(p) || Object.hasOwn(PROJECT_FILES, last) || (parent === ".github" && Object.hasOwn(GITHUB_FILES, last));
+  }
+
+  /**
+   * A glob covers a protected path when it may match one: each protected file, tree and folder of the home set, and
+   * the project files and folders under the glob's fixed head (the folder before its first wildcard). Bounded: the
+   * set has a few dozen entries, the project shapes a dozen, each tested once on the linear-time glob matcher.
+   */
+  #globCovers(p: string, deep: boolean): boolean {
+    const re = shellGlob(p.slice(0, 1024));
+    if (re === undefined) return false;
+    const cut = p.search(GLOB_CHAR);
+    const head = p.slice(0, p.lastIndexOf("/", cut) + 1) || "/";
+    const candidates: string[] = [...this.files, ...this.trees, ...this.#prefixHeads.map(([, h]) => h)];
+    if (deep) candidates.push(...this.containers);
+    const headName = head.replace(/\/+$/, "").slice(head.replace(/\/+$/, "").lastIndexOf("/") + 1);
+    for (const [dir, names] of PROJECT_SHAPES) {
+      if (deep) candidates.push(`${head}${dir}`);
+      for (const n of names) candidates.push(`${head}${dir}/${n}`);
+      // The head is itself such a folder: `.claude/*`.
+      if (headName === dir) for (const n of names) candidates.push(`${head}${n}`);
+    }
+    // A deep write of a folder reaches what is under it: `rm -rf ~/.p*` takes `~/.pi/agent/settings.json` away.
+    return candidates.some((c) => re.test(c) || (deep && ancestorsOf(c, head).some((a) => re.test(a))));
+  }
+}
+
+const GLOB_CHAR = /[*?[]/;
+
+/** Project folders that hold protected files, with a name of each file kind (rule files by their default name). */
+const PROJECT_SHAPES: readonly (readonly [string, readonly string[]])[] = [
+  [".pi", ["settings.json", "shepherd-rules.json", "shepherd-rules-local.json", "shepherd-rules.lock", "shepherd"]],
+  [".claude", ["settings.json", "settings.local.json"]],
+  [".gemini", ["settings.json"]],
+  [".codex", ["hooks.json", "config.toml"]],
+  [".github/hooks", ["hooks.json"]],
+  [".github/copilot", ["settings.json", "settings.local.json"]],
+  [".opencode/plugin", ["shepherd.ts", "shepherd"]],
+];
+
+/** The folders between `head` and `path`, `path` excluded. */
+function ancestorsOf(path: string, head: string): string[] {
+  const out: string[] = [];
+  for (let i = path.indexOf("/", head.length); i > 0; i = path.indexOf("/", i + 1)) out.push(path.slice(0, i));
+  return out;
+}
+
+/**
+ * A shell glob as the shell matches it against a path: `*` and `?` within one name, `[...]` a class, and a name
+ * starting with a dot only by a pattern segment that starts with one. With `**` (git's pathspecs, globstar) a
+ * wildcard crosses folders and meets dot names too. Each segment is compiled for re2js: the model writes the glob,
+ * and a linear-time engine cannot be made to backtrack.
+ */
+function shellGlob(glob: string): { test(path: string): boolean } | undefined {
+  const toRe = (g: string, anyDepth: boolean): string => {
+    let out = "";
+    for (let i = 0; i < g.length; i++) {
+      const c = g[i] as string;
+      if (c === "*" && g[i + 1] === "*") {
+        out += ".*";
+        i++;
+      } else if (c === "*") out += anyDepth ? ".*" : "[^/]*";
+      else if (c === "?") out += "[^/]";
+      else if (c === "[") {
+        const end = g.indexOf("]", i + 2);
+        if (end < 0) out += "\\[";
+        else {
+          out += `[${g.slice(i + 1, end).replace(/^!/, "^").replace(/\\/g, "\\\\")}]`;
+          i = end;
+        }
+      } else out += c.replace(/[.+^${}()|\\]/g, "\\$&");
+    }
+    return out;
+  };
+  try {
+    const { RE2JS } = re2();
+    if (glob.includes("**")) {
+      const r = RE2JS.compile(`^(?:${toRe(glob, true)})$`);
+      return { test: (x) => r.matcher(x).matches() };
+    }
+    const segs = glob.split("/").map((g) => ({ dot: g.startsWith("."), re: RE2JS.compile(`^(?:${toRe(g, false)})$`) }));
+    return {
+      test: (x) => {
+        const parts = x.split("/");
+        return parts.length === segs.length && segs.every((s, i) => {
+          const part = parts[i] ?? "";
+          return (s.dot || !part.startsWith(".")) && s.re.matcher(part).matches();
+        });
+      },
+    };
+  } catch {
+    return undefined;
   }
 }
 

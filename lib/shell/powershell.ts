@@ -5,7 +5,7 @@
  * `name`, so the same path classes apply. One pass over the text; nesting goes through the parser's depth cap.
  */
 import { feedStages } from "./pipe-feed.ts";
-import type { SimpleCommand } from "./types.ts";
+import type { RedirectInfo, SimpleCommand } from "./types.ts";
 import { resolvePath, windowsPath } from "./paths.ts";
 
 export { windowsPath } from "./paths.ts";
@@ -431,6 +431,8 @@ const SPECIAL_FOLDERS: Record<string, (home: string) => string> = {
 };
 
 /** Cmdlets a `Get-Command` pattern may name (`gcm Rem*-It*`): the ones whose effect the reader knows. */
+/** Cmdlets whose `-FilePath` names the file they write (Start-Process's names a program to run). */
+const FILE_PATH_CMDLETS = new Set(["out-file", "tee-object", "tee"]);
 const KNOWN_CMDLETS = ["remove-item", "get-childitem", "get-content", "set-content", "add-content", "clear-content", "copy-item", "move-item", "invoke-expression", "invoke-webrequest", "invoke-restmethod", "start-process", "format-volume", "clear-disk", "remove-partition", "out-file", "new-item"];
 
 /** `(gcm Remove-Item)`, `(Get-Command Rem*-It*)`, `(Get-Alias ri)`: the command it names. */
@@ -507,6 +509,15 @@ export function readPowerShell(src: string, cwd: string, via: string[], host: Wi
   if (/Win32_ShadowCopy/i.test(src) && /\.Delete\(|Remove-(?:Wmi|Cim)(?:Object|Instance)/i.test(src)) host.run(simple(["vssadmin", "delete", "shadows"], [false, false, false], cwd, via, true));
   // `[IO.File]::WriteAllBytes('\\.\PhysicalDrive0', ..)`, `[IO.File]::OpenWrite('\\.\C:')`: .NET writing a raw drive.
   for (const m of src.matchAll(/(?:\[(?:System\.)?IO\.File\]::(?:WriteAll\w*|OpenWrite|Open|Create|AppendAll\w*)|IO\.FileStream)\s*\(?\s*\(?\s*['"]\\\\[.?]\\(PhysicalDrive\d+|[A-Za-z]:)['"]/gi)) host.run(simple(["dd", `of=/unc/./${m[1] ?? ""}`], [false, false], cwd, via, true));
+  // `[IO.File]::WriteAllText("$HOME/.claude/settings.json", '{}')`, `[System.IO.File]::Copy($a, 'C:\x', $true)`: .NET writing a
+  // file (the first argument; Copy, Move and Replace write their second), read as `tee` of it; Delete as `rm`.
+  for (const m of src.slice(0, 1 << 16).matchAll(/\[(?:System\.)?IO\.File\]::(\w+)\s*\(\s*((['"])[^'"]*\3|\$[\w:]+)(?:\s*,\s*((['"])[^'"]*\5|\$[\w:]+))?/gi)) {
+    const method = (m[1] ?? "").toLowerCase();
+    const which = /^(?:copy|move|replace)$/.test(method) ? m[4] : /^(?:write|append|create|open|delete|set|encrypt|decrypt)/.test(method) ? m[2] : undefined;
+    if (which === undefined) continue;
+    const target = pathValue({ text: which.replace(/^['"]|['"]$/g, ""), raw: which, quoted: /^['"]/.test(which) }, vars, host.home, cwd);
+    host.run(simple([method === "delete" ? "rm" : "tee", target.text], [false, target.dynamic], cwd, via, true));
+  }
   if (spawnsUnbounded(src)) {
     const bomb = simple(["start-process"], [false], cwd, via, true);
     bomb.selfSpawn = true;
@@ -972,7 +983,7 @@ function psStatement(wordsIn: PsWord[], vars: Map<string, string>, cwd: string, 
     if (p !== undefined) {
       const attached = /^-[\w-]+:(.+)$/.exec(w.text);
       if (attached?.[1]) {
-        if (isParam(p, "path") || isParam(p, "literalpath", 2)) {
+        if (isParam(p, "path") || isParam(p, "literalpath", 2) || (FILE_PATH_CMDLETS.has(name) && isParam(p, "filepath", 2))) {
           // `-Path:C:\Users\me`: the value bound by the colon is the path, as a word of its own would be.
           const raw = w.raw.slice(w.raw.indexOf(":") + 1);
           const e = pathValue({ text: attached[1], raw, quoted: /^['"]/.test(raw) }, vars, home, cwd);
@@ -983,12 +994,13 @@ function psStatement(wordsIn: PsWord[], vars: Map<string, string>, cwd: string, 
         else if (!/^\$false$/i.test(attached[1])) valueOf.set(p, attached[1]);
         continue;
       }
-      if (isParam(p, "path") || isParam(p, "literalpath", 2) || VALUE_PARAMS.some((v) => isParam(p, v, 2) && (p.length >= 3 || v === p))) {
+      const filePath = FILE_PATH_CMDLETS.has(name) && isParam(p, "filepath", 2);
+      if (isParam(p, "path") || isParam(p, "literalpath", 2) || filePath || VALUE_PARAMS.some((v) => isParam(p, v, 2) && (p.length >= 3 || v === p))) {
         const v = rest[k + 1];
         if (v) {
           const pv = pathValue(v, vars, home, cwd);
           const e = pv.text;
-          if (isParam(p, "path") || isParam(p, "literalpath", 2)) {
+          if (isParam(p, "path") || isParam(p, "literalpath", 2) || filePath) {
             paths.push(e);
             explicit.push(e);
             pathDyn.push(pv.dynamic);
@@ -1082,7 +1094,7 @@ function psStatement(wordsIn: PsWord[], vars: Map<string, string>, cwd: string, 
     out.push(simple(["echo", ...ws.map((w) => (/^\$env:/i.test(w.raw) || inlined(w) ? w.raw : psExpand(w, vars, home, cwd).text))], [false, ...ws.map((w) => (/^\$/.test(w.raw) && !w.quoted) || inlined(w))], cwd, via));
     return out;
   }
-  if (name === "set-content" || (name === "sc" && !/\.exe$/i.test(first.text)) || name === "out-file" || name === "add-content" || name === "ac") {
+  if (name === "set-content" || (name === "sc" && !/\.exe$/i.test(first.text)) || name === "out-file" || name === "add-content" || name === "ac" || name === "tee-object" || name === "tee") {
     // Writes (Set-Content, Out-File overwrite; Add-Content appends) into its -Path: judged like tee.
     const targets = explicit.length > 0 ? explicit : paths.slice(0, 1);
     // An overwrite replaces what the file held, like `: > file`.
@@ -1363,7 +1375,19 @@ export function readCmd(src: string, cwd: string, via: string[], host: WindowsHo
       continue;
     }
     // `@rd /s /q ..`: a leading `@` only stops cmd echoing the command; the command runs.
-    const raw = cmdWords(st.text.trim().replace(/^@+\s*/, ""));
+    const said = cmdWords(st.text.trim().replace(/^@+\s*/, ""));
+    // `echo {} > %USERPROFILE%\.claude\settings.json`, `type x >>y`: cmd's redirections, as the shell's are kept.
+    const redirects: RedirectInfo[] = [];
+    const raw: string[] = [];
+    for (let k = 0; k < said.length; k++) {
+      const m = k > 0 ? /^(\d?)(>>?)(.*)$/.exec(said[k] ?? "") : null;
+      if (m === null) {
+        raw.push(said[k] ?? "");
+        continue;
+      }
+      const target = m[3] !== "" ? m[3] : said[++k];
+      if (target !== undefined && !target.startsWith("&") && !/^nul$/i.test(target) && redirects.length < 16) redirects.push({ op: m[2] ?? ">", fd: m[1] || "1", target: cmdExpand(target, home, cwd, vars).text });
+    }
     // `call %x% ..` expands the line again; `set NAME=VALUE` is remembered for the rest of the line.
     const words = (raw[0] ?? "").toLowerCase() === "call" ? raw.slice(1).map((w) => cmdExpand(w, home, cwd, vars).text) : raw.map((w, k) => (k === 0 ? cmdExpand(w, home, cwd, vars).text : w));
     if ((words[0] ?? "").toLowerCase() === "set" && /^[A-Za-z_]\w*=/.test(words[1] ?? "") && vars.size < 32) {
@@ -1407,6 +1431,7 @@ export function readCmd(src: string, cwd: string, via: string[], host: WindowsHo
           cmd = simple(words.map((w, k) => (k === 0 ? w : cmdExpand(w, home, cwd, vars).text)), words.map((w, k) => k > 0 && cmdExpand(w, home, cwd, vars).dynamic), cwd, via);
         }
       }
+      if (redirects.length > 0) cmd.redirects = redirects;
       pipeline.push(cmd);
     }
     if (!st.pipe) flush();
