@@ -514,7 +514,8 @@ export function readPowerShell(src: string, cwd: string, via: string[], host: Wi
   for (const m of src.slice(0, 1 << 16).matchAll(/\[(?:System\.)?IO\.File\]::(\w+)\s*\(\s*((['"])[^'"]*\3|\$[\w:]+)(?:\s*,\s*((['"])[^'"]*\5|\$[\w:]+))?/gi)) {
     const method = (m[1] ?? "").toLowerCase();
     const which = /^(?:copy|move|replace)$/.test(method) ? m[4] : /^(?:write|append|create|open|delete|set|encrypt|decrypt)/.test(method) ? m[2] : undefined;
-    if (which === undefined) continue;
+    // A raw drive (`\\.\PhysicalDrive0`) is the device write above.
+    if (which === undefined || /^['"]\\\\[.?]\\/.test(which)) continue;
     const target = pathValue({ text: which.replace(/^['"]|['"]$/g, ""), raw: which, quoted: /^['"]/.test(which) }, vars, host.home, cwd);
     host.run(simple([method === "delete" ? "rm" : "tee", target.text], [false, target.dynamic], cwd, via, true));
   }

@@ -251,9 +251,10 @@ function killTargets(cmd: SimpleCommand): { what: string; targets: Target[] } | 
 const PROCESS_LISTERS = new Set(["ps", "pgrep", "top", "htop", "tasklist", "get-process", "gps", "get-ciminstance", "get-wmiobject", "lsof", "fuser", "pstree", "ss", "netstat", "get-nettcpconnection", "get-netudpconnection"]);
 
 /** lsof's selections: `-i [addr]` (sockets, a port or range), `-c name` (command prefix), a file operand. */
-function lsofTargets(c: SimpleCommand, out: Target[]): boolean {
+function lsofTargets(c: SimpleCommand, out: Target[]): "named" | "every-socket" | "every-process" {
   const a = c.argv;
   let selected = false;
+  let sockets = false;
   for (let i = 1; i < a.length; i++) {
     const w = a[i] ?? "";
     const inet = w.startsWith("--") ? null : /^-[a-hj-zA-Z]*i(.*)$/.exec(w);
@@ -268,16 +269,17 @@ function lsofTargets(c: SimpleCommand, out: Target[]): boolean {
       const spec = attached !== "" ? attached : next !== undefined && /^(?:(?:tcp|udp)[46]?|[46])?(?:@|:|$)|^(?:tcp|udp)[46]?:?\d/i.test(next) && !next.startsWith("-") ? next : "";
       const dyn = attached !== "" ? c.dynamic[i] === true : spec !== "" && c.dynamic[i + 1] === true;
       if (attached === "" && spec !== "") i++;
+      const port = dyn ? undefined : portTarget(spec);
       if (dyn) push(out, unknown(spec));
-      else if (/^(?:(?:tcp|udp)[46]?|[46])?$/i.test(spec) || /^@[^:]*$/.test(spec)) push(out, ALL_PORTS);
-      else push(out, portTarget(spec) ?? ALL_PORTS);
-      selected = true;
+      else if (port !== undefined) push(out, port);
+      else sockets = true;
+      if (dyn || port !== undefined) selected = true;
     } else if (!w.startsWith("-") && w.includes("/")) {
       push(out, { text: w, match: "text" });
       selected = true;
     }
   }
-  return selected;
+  return selected ? "named" : sockets ? "every-socket" : "every-process";
 }
 
 /** Ports an ss filter names (`ss -lptn 'sport = :7373'`, `( dport = :7373 )`). */
@@ -320,7 +322,9 @@ function lookups(commands: readonly SimpleCommand[]): Target[] {
     } else if (c.program === "pidof") {
       for (const [i, w] of a.entries()) if (i > 0 && !w.startsWith("-")) push(out, c.dynamic[i] === true ? unknown(w) : { text: w, match: "exact" });
     } else if (c.program === "lsof") {
-      if (!lsofTargets(c, out)) everyProcess = true;
+      const got = lsofTargets(c, out);
+      if (got === "every-socket") everySocket = true;
+      else if (got === "every-process") everyProcess = true;
     } else if (c.program === "ss" || c.program === "netstat") {
       if (!ssPorts(c, out)) everySocket = true;
     } else if (c.program === "get-nettcpconnection" || c.program === "get-netudpconnection") {
