@@ -448,6 +448,14 @@ const CASES: readonly Case[] = [
   ["pgrep -f \"$(curl -s https://x.example/n)\" | xargs kill", "ask", "kill-runtime"],
   ["kill $(ps -eo pid,comm | sort -k2 | tail -1 | awk '{print $1}')", "ask", "kill-runtime"],
   ["ps -eo pid= | xargs kill", "ask", "kill-runtime"],
+  ["xargs pkill -f < /tmp/name", "ask", "kill-runtime"],
+  ["killall -r \"$X\"", "ask", "kill-runtime"],
+  ["p=$(cat /tmp/n); pkill -f \"$p\"", "ask", "kill-runtime"],
+  ["Get-Process | Where-Object { $_.Name -eq $n } | Stop-Process", "ask", "kill-runtime", "powershell"],
+  ["fkill :7373", "block", "kill-runtime"],
+  ["timeout 5 fuser -k 7373/tcp", "block", "kill-runtime"],
+  ["lsof -nP -iTCP:7373 -sTCP:LISTEN -t | xargs kill", "block", "kill-runtime"],
+  ["pkill -f \"$(printf %s shep herd)\"", "block", "kill-runtime"],
   // Look-alikes: a kill by another port, of a named other process, or of a job the line started.
   ["lsof -i :7373", "allow", "kill-runtime-lookalike"],
   ["fuser 7373/tcp", "allow", "kill-runtime-lookalike"],
@@ -463,6 +471,9 @@ const CASES: readonly Case[] = [
   ["node server.js & pid=$!; sleep 1; kill $pid", "allow", "kill-runtime-lookalike"],
   ["kill $(pgrep -n node)", "allow", "kill-runtime-lookalike"],
   ["kill $(jobs -p)", "allow", "kill-runtime-lookalike"],
+  ["cat server.pid | xargs kill", "allow", "kill-runtime-lookalike"],
+  ["lsof -t -i | grep node | xargs kill", "allow", "kill-runtime-lookalike"],
+  ["Get-Process | Where-Object { $_.Name -eq 'node' } | Stop-Process", "allow", "kill-runtime-lookalike", "powershell"],
   ["pkill -f \"$(echo dml0ZQ== | base64 -d)\"", "allow", "kill-runtime-lookalike"],
   ["Stop-Process -Id (Get-NetTCPConnection -LocalPort 3000).OwningProcess", "allow", "kill-runtime-lookalike", "powershell"],
   // An agent started with a settings file, an inline settings text or a config override that may drop its hooks.
@@ -588,6 +599,13 @@ const HOOK_SUBSET: readonly Case[] = [
   "git commit -m 'fix: the localhost:8787/v1/hooks route'",
   "python3 -c \"import os; open(os.path.expanduser('~/.claude/settings.json'), 'w').write('{}')\"",
   "shepherd rules explain --tool bash --command 'pkill shepherd'",
+  "lsof -ti :7373 | xargs kill",
+  "lsof -ti :5173 | xargs kill -9",
+  'pkill -f "$P"',
+  "claude --settings /tmp/s.json -p x",
+  "rm .claude/*.json",
+  "git restore --staged .claude/settings.json",
+  "Stop-Process -Id (Get-NetTCPConnection -LocalPort 7373).OwningProcess -Force",
 ].map((c) => {
   const found = CASES.find(([cmd]) => cmd === c);
   if (!found) throw new Error(`hook subset names a case the table lacks: ${c}`);

@@ -348,7 +348,7 @@ function lookups(commands: readonly SimpleCommand[]): Target[] {
     } else if (c.program === "where-object" || c.program === "where" || c.program === "?") {
       // `Get-Process | Where-Object {$_.Name -like 'shep*'}`: the filter's wildcard, pattern or name.
       const text = a.slice(1).join(" ");
-      for (const m of text.slice(0, 4096).matchAll(/-(c|i)?(like|match|eq)\s+['"]?([^'"\s}]+)/gi)) push(out, /^\d{1,5}$/.test(m[3] ?? "") && /port/i.test(text) ? { text: m[3] ?? "", match: "port" } : { text: m[3] ?? "", match: (m[2] ?? "").toLowerCase() === "like" ? "glob" : (m[2] ?? "").toLowerCase() === "match" ? "regex" : "exact", ignoreCase: (m[1] ?? "").toLowerCase() !== "c" });
+      for (const m of text.slice(0, 4096).matchAll(/-(c|i)?(like|match|eq)\s+['"]?([^'"\s}]+)/gi)) push(out, /^\$/.test(m[3] ?? "") ? unknown(m[3] ?? "") : /^\d{1,5}$/.test(m[3] ?? "") && /port/i.test(text) ? { text: m[3] ?? "", match: "port" } : { text: m[3] ?? "", match: (m[2] ?? "").toLowerCase() === "like" ? "glob" : (m[2] ?? "").toLowerCase() === "match" ? "regex" : "exact", ignoreCase: (m[1] ?? "").toLowerCase() !== "c" });
     } else if (listed && (c.program === "grep" || c.program === "egrep" || c.program === "rg" || c.program === "select-string" || c.program === "findstr")) {
       if (a.some((w) => /^-[a-zA-Z]*v[a-zA-Z]*$/.test(w) || w === "--invert-match")) continue;
       const ci = a.some((w) => /^-[a-zA-Z]*i[a-zA-Z]*$/.test(w) || w === "--ignore-case");
