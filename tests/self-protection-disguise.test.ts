@@ -518,6 +518,7 @@ const CASES: readonly Case[] = [
   ["ruby -e 'Process.kill(\"KILL\", `pgrep shepherd`.to_i)'", "block", "interpreter-kill"],
   ["perl -e 'kill 9, `pgrep shepherd`'", "block", "interpreter-kill"],
   ["python3 -c \"import psutil; [c.pid and psutil.Process(c.pid).kill() for c in psutil.net_connections() if c.laddr.port == 7373]\"", "block", "interpreter-kill"],
+  ["python3 -c \"import os; os.kill(int(open('/run/shepherd.pid').read()), 9)\"", "block", "interpreter-kill"],
   ["python3 -c \"import psutil; [p.terminate() for p in psutil.process_iter()]\"", "ask", "interpreter-kill"],
   ["node -e \"require('child_process').execSync('ps -eo pid=').toString().split(/\\s+/).filter(Boolean).forEach(p => process.kill(+p))\"", "ask", "interpreter-kill"],
   ["python3 -c \"import os, signal; os.kill(12345, signal.SIGTERM)\"", "allow", "interpreter-kill-lookalike"],

@@ -414,7 +414,8 @@ export function killLineEffects(commands: readonly SimpleCommand[], add: (c: Sim
     const coded = code !== "" && CODE_KILL.test(code);
     if (!posixKill && !psPiped && !method && !coded) continue;
     found ??= lookups(commands);
-    const targets = method ? [...found, { text, match: "text" as const }] : coded ? [...found, ...codeLookups(code)] : found;
+    // The code's own text counts as a lookup too: `os.kill(int(open('/run/shepherd.pid').read()), 9)`.
+    const targets = method ? [...found, { text, match: "text" as const }] : coded ? [...found, ...codeLookups(code), { text: code, match: "text" as const }] : found;
     if (targets.length > 0) add(c, effect("process-kill", `${c.program} signals processes looked up on the line (${targets.map((t) => t.text).join(", ")})`, [], { targets }));
   }
 }
