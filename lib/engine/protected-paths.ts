@@ -7,7 +7,6 @@
  */
 import { isInside, normalizeAbsolute, ON_PATH_DIR, type PathGuard } from "../shell/paths.ts";
 import { globToRegExp } from "../glob.ts";
-import { re2 } from "../lazy-deps.ts";
 
 export interface ProtectedPathsInput {
   home: string;
@@ -73,6 +72,9 @@ export class ProtectedPaths implements PathGuard {
   /** `trees` each with its trailing slash, and `prefixed` as one prefix: made once, not per path asked about. */
   readonly #treeHeads: readonly string[];
   readonly #prefixHeads: readonly (readonly [string, string])[];
+  /** What a glob may match in the home set: the files, trees and prefixed entries (and, for a deep write, the folders holding them). */
+  readonly #home: readonly string[];
+  readonly #homeDeep: readonly string[];
 
   /** With `fold`, every path given is already lower-cased, and so is each path asked about. */
   constructor(files: Set<string>, trees: string[], prefixed: [string, string][], containers: Set<string>, rulesFile: RegExp, fold = false) {
@@ -84,6 +86,8 @@ export class ProtectedPaths implements PathGuard {
     this.#fold = fold;
     this.#treeHeads = trees.map((t) => `${t}/`);
     this.#prefixHeads = prefixed.map(([dir, prefix]) => [dir, `${dir}/${prefix}`] as const);
+    this.#home = [...files, ...trees, ...this.#prefixHeads.map(([, h]) => h)];
+    this.#homeDeep = [...this.#home, ...containers];
   }
 
   covers(path: string, deep: boolean): boolean {
@@ -127,22 +131,31 @@ export class ProtectedPaths implements PathGuard {
    * the project files and folders under the glob's fixed head (the folder before its first wildcard). Bounded: the
    * set has a few dozen entries, the project shapes a dozen, each tested once on the linear-time glob matcher.
    */
+  /** Globs already judged (`rm -rf dist/*` is asked about by several rules): bounded, cleared when full. */
+  readonly #globSeen = new Map<string, boolean>();
+
   #globCovers(p: string, deep: boolean): boolean {
-    const re = shellGlob(p.slice(0, 1024));
-    if (re === undefined) return false;
+    const key = `${deep ? "d" : "f"}${p}`;
+    const seen = this.#globSeen.get(key);
+    if (seen !== undefined) return seen;
+    const hit = this.#globJudge(p, deep);
+    if (this.#globSeen.size >= 64) this.#globSeen.clear();
+    this.#globSeen.set(key, hit);
+    return hit;
+  }
+
+  #globJudge(p: string, deep: boolean): boolean {
     const cut = p.search(GLOB_CHAR);
-    const head = p.slice(0, p.lastIndexOf("/", cut) + 1) || "/";
-    const candidates: string[] = [...this.files, ...this.trees, ...this.#prefixHeads.map(([, h]) => h)];
-    if (deep) candidates.push(...this.containers);
-    const headName = head.replace(/\/+$/, "").slice(head.replace(/\/+$/, "").lastIndexOf("/") + 1);
-    for (const [dir, names] of PROJECT_SHAPES) {
-      if (deep) candidates.push(`${head}${dir}`);
-      for (const n of names) candidates.push(`${head}${dir}/${n}`);
-      // The head is itself such a folder: `.claude/*`.
-      if (headName === dir) for (const n of names) candidates.push(`${head}${n}`);
-    }
-    // A deep write of a folder reaches what is under it: `rm -rf ~/.p*` takes `~/.pi/agent/settings.json` away.
-    return candidates.some((c) => re.test(c) || (deep && ancestorsOf(c, head).some((a) => re.test(a))));
+    const headEnd = p.lastIndexOf("/", cut) + 1;
+    const head = p.slice(0, headEnd);
+    // Inside a protected tree (`~/.pi/agent/shepherd/*`), whatever the glob matches is protected.
+    if (head !== "" && this.covers(`${head}x`, false)) return true;
+    const fits = globFits(p.slice(headEnd, headEnd + 1024), deep);
+    for (const c of deep ? this.#homeDeep : this.#home) if (c.length > head.length && c.startsWith(head) && fits(c.slice(head.length))) return true;
+    for (const rel of deep ? PROJECT_REL_DEEP : PROJECT_REL) if (fits(rel)) return true;
+    // The head is itself such a folder: `.claude/*`, `.github/hooks/*.json`.
+    for (const [dir, names] of PROJECT_SHAPES) if (head.endsWith(`/${dir}/`) || head === `${dir}/`) for (const n of names) if (fits(n)) return true;
+    return false;
   }
 }
 
@@ -159,59 +172,85 @@ const PROJECT_SHAPES: readonly (readonly [string, readonly string[]])[] = [
   [".opencode/plugin", ["shepherd.ts", "shepherd"]],
 ];
 
-/** The folders between `head` and `path`, `path` excluded. */
-function ancestorsOf(path: string, head: string): string[] {
-  const out: string[] = [];
-  for (let i = path.indexOf("/", head.length); i > 0; i = path.indexOf("/", i + 1)) out.push(path.slice(0, i));
-  return out;
-}
+/** Paths under any folder that a glob may name: each project shape's files, and (deep) its folders and their parents. */
+const PROJECT_REL: readonly string[] = PROJECT_SHAPES.flatMap(([dir, names]) => names.map((n) => `${dir}/${n}`));
+const PROJECT_REL_DEEP: readonly string[] = [...PROJECT_REL, ...new Set(PROJECT_SHAPES.flatMap(([dir]) => [dir, dir.split("/")[0] as string]))];
 
 /**
- * A shell glob as the shell matches it against a path: `*` and `?` within one name, `[...]` a class, and a name
- * starting with a dot only by a pattern segment that starts with one. With `**` (git's pathspecs, globstar) a
- * wildcard crosses folders and meets dot names too. Each segment is compiled for re2js: the model writes the glob,
- * and a linear-time engine cannot be made to backtrack.
+ * A glob (relative to its fixed head) as the shell matches it against a relative path: `*` and `?` within one name,
+ * `[...]` a class, and a name starting with a dot only by a pattern segment that starts with one; with `**` (git's
+ * pathspecs, globstar) a wildcard crosses folders and meets dot names too. A deep write also meets what is under a
+ * path it matches. Matched by the greedy two-pointer walk, never a backtracking regex: the model writes the glob.
  */
-function shellGlob(glob: string): { test(path: string): boolean } | undefined {
-  const toRe = (g: string, anyDepth: boolean): string => {
-    let out = "";
-    for (let i = 0; i < g.length; i++) {
-      const c = g[i] as string;
-      if (c === "*" && g[i + 1] === "*") {
-        out += ".*";
-        i++;
-      } else if (c === "*") out += anyDepth ? ".*" : "[^/]*";
-      else if (c === "?") out += "[^/]";
-      else if (c === "[") {
-        const end = g.indexOf("]", i + 2);
-        if (end < 0) out += "\\[";
-        else {
-          out += `[${g.slice(i + 1, end).replace(/^!/, "^").replace(/\\/g, "\\\\")}]`;
-          i = end;
-        }
-      } else out += c.replace(/[.+^${}()|\\]/g, "\\$&");
-    }
-    return out;
-  };
-  try {
-    const { RE2JS } = re2();
-    if (glob.includes("**")) {
-      const r = RE2JS.compile(`^(?:${toRe(glob, true)})$`);
-      return { test: (x) => r.matcher(x).matches() };
-    }
-    const segs = glob.split("/").map((g) => ({ dot: g.startsWith("."), re: RE2JS.compile(`^(?:${toRe(g, false)})$`) }));
-    return {
-      test: (x) => {
-        const parts = x.split("/");
-        return parts.length === segs.length && segs.every((s, i) => {
-          const part = parts[i] ?? "";
-          return (s.dot || !part.startsWith(".")) && s.re.matcher(part).matches();
-        });
-      },
+function globFits(glob: string, deep: boolean): (rel: string) => boolean {
+  if (glob.includes("**")) {
+    const g = glob.replace(/\*{2,}/g, "*");
+    return (rel) => {
+      if (wildMatch(g, rel, true)) return true;
+      if (!deep) return false;
+      for (let i = rel.indexOf("/"); i > 0; i = rel.indexOf("/", i + 1)) if (wildMatch(g, rel.slice(0, i), true)) return true;
+      return false;
     };
-  } catch {
-    return undefined;
   }
+  const segs = glob.split("/");
+  return (rel) => {
+    const parts = rel.split("/");
+    if (parts.length < segs.length || (parts.length > segs.length && !deep)) return false;
+    for (let i = 0; i < segs.length; i++) {
+      const g = segs[i] as string;
+      const part = parts[i] as string;
+      if (!g.startsWith(".") && part.startsWith(".")) return false;
+      if (!wildMatch(g, part, false)) return false;
+    }
+    return true;
+  };
+}
+
+/** `*`, `?` and `[...]` (`[!...]` negated) over `s`; `*` crosses `/` only when `anyDepth`. O(|g|·|s|) at worst. */
+function wildMatch(g: string, s: string, anyDepth: boolean): boolean {
+  let gi = 0;
+  let si = 0;
+  let star = -1;
+  let mark = 0;
+  while (si < s.length) {
+    const c = g[gi];
+    if (c === "*") {
+      star = gi++;
+      mark = si;
+      continue;
+    }
+    const one = c === undefined ? -1 : c === "?" ? (s[si] !== "/" || anyDepth ? 1 : -1) : c === "[" ? classAt(g, gi, s[si] as string) : c === s[si] ? 1 : -1;
+    if (one >= 0) {
+      gi = c === "[" ? one : gi + 1;
+      si++;
+      continue;
+    }
+    // Back to the last `*`, which takes one more character (never a `/` unless any depth).
+    if (star < 0 || (!anyDepth && s[mark] === "/")) return false;
+    gi = star + 1;
+    si = ++mark;
+  }
+  while (g[gi] === "*") gi++;
+  return gi === g.length;
+}
+
+/** At a `[` of `g`: the index after the class when `ch` is in it, -1 when not (or when the class does not close). */
+function classAt(g: string, at: number, ch: string): number {
+  let i = at + 1;
+  const negate = g[i] === "!" || g[i] === "^";
+  if (negate) i++;
+  let hit = false;
+  let first = true;
+  for (; i < g.length && (g[i] !== "]" || first); i++) {
+    first = false;
+    const lo = g[i] as string;
+    if (g[i + 1] === "-" && g[i + 2] !== undefined && g[i + 2] !== "]") {
+      if (ch >= lo && ch <= (g[i + 2] as string)) hit = true;
+      i += 2;
+    } else if (lo === ch) hit = true;
+  }
+  if (i >= g.length) return ch === "[" ? at + 1 : -1;
+  return hit !== negate && ch !== "/" ? i + 1 : -1;
 }
 
 /** The protected set for one project and environment. */
