@@ -167,6 +167,8 @@ describe("kills whose target is a port or is computed at run time", () => {
     ["lsof -ti tcp:7000-8000 | xargs kill", true],
     ["lsof -ti tcp:3000-3010 | xargs kill", false],
     ["lsof -t -i | xargs kill", true],
+    ["lsof -t -i 4 | xargs kill", true],
+    ["lsof -t -i @127.0.0.1 | xargs kill", true],
     ["lsof -t -i | grep node | xargs kill", false],
     ["ss -lptn 'sport = :7373' | grep -o 'pid=[0-9]*' | cut -d= -f2 | xargs kill", true],
     ["netstat -tlnp | grep :7373 | awk '{print $7}' | cut -d/ -f1 | xargs kill", true],

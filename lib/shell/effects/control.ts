@@ -269,7 +269,8 @@ function lsofTargets(c: SimpleCommand, out: Target[]): "named" | "every-socket" 
       const spec = attached !== "" ? attached : next !== undefined && /^(?:(?:tcp|udp)[46]?|[46])?(?:@|:|$)|^(?:tcp|udp)[46]?:?\d/i.test(next) && !next.startsWith("-") ? next : "";
       const dyn = attached !== "" ? c.dynamic[i] === true : spec !== "" && c.dynamic[i + 1] === true;
       if (attached === "" && spec !== "") i++;
-      const port = dyn ? undefined : portTarget(spec);
+      // `-i 4`, `-i tcp`, `-i @host`: a protocol, IP version or host with no port is every socket of it.
+      const port = dyn || /^(?:tcp|udp)?[46]?(?:@[^:]*)?$/i.test(spec) ? undefined : portTarget(spec);
       if (dyn) push(out, unknown(spec));
       else if (port !== undefined) push(out, port);
       else sockets = true;
