@@ -78,6 +78,34 @@ describe("shepherd hook claude-code on hostile command lines", () => {
   });
 });
 
+/** PowerShell and cmd.exe lines, through the PowerShell tool or `cmd /c`: their pipelines once copied every later stage per stage. */
+const WINDOWS_CASES: [string, string, "bash" | "powershell", "block" | "allow"][] = [
+  ["9,000 PowerShell stages then Remove-Item of the home", `${"Get-ChildItem | ".repeat(9000)}Remove-Item -Recurse -Force ~`, "powershell", "block"],
+  ["9,000 PowerShell `env` stages", `${"env | ".repeat(9000)}Out-Null`, "powershell", "allow"],
+  ["5,000 cmd.exe stages then rd of the home", `cmd /c "${"type x | ".repeat(5000)}more & rd /s /q %USERPROFILE%"`, "bash", "block"],
+];
+
+describe("shepherd serve on hostile PowerShell and cmd.exe pipelines", () => {
+  it("should decide each in bounded time and memory", async () => {
+    const s = new Sidecar(p.project, p.env);
+    try {
+      for (const [name, command, tool, expected] of WINDOWS_CASES) {
+        const t0 = performance.now();
+        const d = await s.evaluate({ hook: "tool_call", session: { id: "w", cwd: p.project }, tool: { name: tool, input: { command } } });
+        const ms = performance.now() - t0;
+        const mem = memoryMiB(s.child.pid);
+        console.log(`serve: ${name}: ${ms.toFixed(0)} ms, VmHWM ${mem.peak.toFixed(0)} MiB`);
+        expect({ name, action: d.action }).toEqual({ name, action: expected });
+        expect(ms).toBeLessThan(WALL_MS);
+      }
+      // Before, 8,000 PowerShell stages took 8 s and 587 MB through the hook.
+      expect(memoryMiB(s.child.pid).peak).toBeLessThan(MEMORY_MIB);
+    } finally {
+      expect(await s.close()).toBe(0);
+    }
+  }, 120_000);
+});
+
 describe("shepherd serve on hostile command lines", () => {
   it("should decide every hostile line in bounded time and memory", async () => {
     sidecar = new Sidecar(p.project, p.env);

@@ -57,6 +57,18 @@ describe("protectedPaths", () => {
     ["home itself is not a holder", HOME, true, false],
     ["the project root is not a holder", "/work/p", true, false],
     ["the root is not a holder", "/", true, false],
+    // Globs, as the shell expands them: a name starting with a dot only for a pattern starting with one.
+    ["a glob of a project's hook settings", "/work/p/.claude/*.json", false, true],
+    ["a class in the file name", "/work/p/.claude/settings.[jl]*", false, true],
+    ["a glob of the folder name", "/work/p/.cl*/settings.json", false, true],
+    ["`*` does not match a dot folder", "/work/p/*/settings.json", false, false],
+    ["`*.*` does not match a dot name", "/work/p/build/*.*", true, false],
+    ["a deep glob of a folder holding global settings", `${HOME}/.p*`, true, true],
+    ["the same glob, not deep", `${HOME}/.p*`, false, false],
+    ["a deep glob inside the agent folder", `${HOME}/.pi/*`, true, true],
+    ["git's `**` crosses folders and dots", "/work/p/**.json", false, true],
+    ["a glob of other files", "/work/p/src/*.ts", false, false],
+    ["a glob of a cache under home", `${HOME}/.cache/*`, true, false],
   ];
   const guard = protectedPaths(base);
   it.each(cases)("should judge %s (%s, deep %p) as %p", (_why, p, deep, expected) => {

@@ -72,6 +72,9 @@ export class ProtectedPaths implements PathGuard {
   /** `trees` each with its trailing slash, and `prefixed` as one prefix: made once, not per path asked about. */
   readonly #treeHeads: readonly string[];
   readonly #prefixHeads: readonly (readonly [string, string])[];
+  /** What a glob may match in the home set: the files, trees and prefixed entries (and, for a deep write, the folders holding them). */
+  readonly #home: readonly string[];
+  readonly #homeDeep: readonly string[];
 
   /** With `fold`, every path given is already lower-cased, and so is each path asked about. */
   constructor(files: Set<string>, trees: string[], prefixed: [string, string][], containers: Set<string>, rulesFile: RegExp, fold = false) {
@@ -83,11 +86,15 @@ export class ProtectedPaths implements PathGuard {
     this.#fold = fold;
     this.#treeHeads = trees.map((t) => `${t}/`);
     this.#prefixHeads = prefixed.map(([dir, prefix]) => [dir, `${dir}/${prefix}`] as const);
+    this.#home = [...files, ...trees, ...this.#prefixHeads.map(([, h]) => h)];
+    this.#homeDeep = [...this.#home, ...containers];
   }
 
   covers(path: string, deep: boolean): boolean {
     const p = this.#fold ? path.toLowerCase() : path;
     if (this.files.has(p)) return true;
+    // `rm .claude/*.json`, `mv ~/.cl*/settings.json x`, git's `'*settings*'`: a glob covers what it may match.
+    if (GLOB_CHAR.test(p) && !/\$\(|`/.test(p)) return this.#globCovers(p, deep);
     // The shell layer keeps a lookup (`rm $(which shepherd)`) as the word itself: it is the binary, wherever PATH has it.
     const sub = p.search(/\$\(|`/);
     if (sub >= 0) {
@@ -118,6 +125,132 @@ export class ProtectedPaths implements PathGuard {
     if (!deep) return false;
     return this.containers.has(p) || Object.hasOwn(PROJECT_FILES, last) || (parent === ".github" && Object.hasOwn(GITHUB_FILES, last));
   }
+
+  /**
+   * A glob covers a protected path when it may match one: each protected file, tree and folder of the home set, and
+   * the project files and folders under the glob's fixed head (the folder before its first wildcard). Bounded: the
+   * set has a few dozen entries, the project shapes a dozen, each tested once on the linear-time glob matcher.
+   */
+  /** Globs already judged (`rm -rf dist/*` is asked about by several rules): bounded, cleared when full. */
+  readonly #globSeen = new Map<string, boolean>();
+
+  #globCovers(p: string, deep: boolean): boolean {
+    const key = `${deep ? "d" : "f"}${p}`;
+    const seen = this.#globSeen.get(key);
+    if (seen !== undefined) return seen;
+    const hit = this.#globJudge(p, deep);
+    if (this.#globSeen.size >= 64) this.#globSeen.clear();
+    this.#globSeen.set(key, hit);
+    return hit;
+  }
+
+  #globJudge(p: string, deep: boolean): boolean {
+    const cut = p.search(GLOB_CHAR);
+    const headEnd = p.lastIndexOf("/", cut) + 1;
+    const head = p.slice(0, headEnd);
+    // Inside a protected tree (`~/.pi/agent/shepherd/*`), whatever the glob matches is protected.
+    if (head !== "" && this.covers(`${head}x`, false)) return true;
+    const fits = globFits(p.slice(headEnd, headEnd + 1024), deep);
+    for (const c of deep ? this.#homeDeep : this.#home) if (c.length > head.length && c.startsWith(head) && fits(c.slice(head.length))) return true;
+    for (const rel of deep ? PROJECT_REL_DEEP : PROJECT_REL) if (fits(rel)) return true;
+    // The head is itself such a folder: `.claude/*`, `.github/hooks/*.json`.
+    for (const [dir, names] of PROJECT_SHAPES) if (head.endsWith(`/${dir}/`) || head === `${dir}/`) for (const n of names) if (fits(n)) return true;
+    return false;
+  }
+}
+
+const GLOB_CHAR = /[*?[]/;
+
+/** Project folders that hold protected files, with a name of each file kind (rule files by their default name). */
+const PROJECT_SHAPES: readonly (readonly [string, readonly string[]])[] = [
+  [".pi", ["settings.json", "shepherd-rules.json", "shepherd-rules-local.json", "shepherd-rules.lock", "shepherd"]],
+  [".claude", ["settings.json", "settings.local.json"]],
+  [".gemini", ["settings.json"]],
+  [".codex", ["hooks.json", "config.toml"]],
+  [".github/hooks", ["hooks.json"]],
+  [".github/copilot", ["settings.json", "settings.local.json"]],
+  [".opencode/plugin", ["shepherd.ts", "shepherd"]],
+];
+
+/** Paths under any folder that a glob may name: each project shape's files, and (deep) its folders and their parents. */
+const PROJECT_REL: readonly string[] = PROJECT_SHAPES.flatMap(([dir, names]) => names.map((n) => `${dir}/${n}`));
+const PROJECT_REL_DEEP: readonly string[] = [...PROJECT_REL, ...new Set(PROJECT_SHAPES.flatMap(([dir]) => [dir, dir.split("/")[0] as string]))];
+
+/**
+ * A glob (relative to its fixed head) as the shell matches it against a relative path: `*` and `?` within one name,
+ * `[...]` a class, and a name starting with a dot only by a pattern segment that starts with one; with `**` (git's
+ * pathspecs, globstar) a wildcard crosses folders and meets dot names too. A deep write also meets what is under a
+ * path it matches. Matched by the greedy two-pointer walk, never a backtracking regex: the model writes the glob.
+ */
+function globFits(glob: string, deep: boolean): (rel: string) => boolean {
+  if (glob.includes("**")) {
+    const g = glob.replace(/\*{2,}/g, "*");
+    return (rel) => {
+      if (wildMatch(g, rel, true)) return true;
+      if (!deep) return false;
+      for (let i = rel.indexOf("/"); i > 0; i = rel.indexOf("/", i + 1)) if (wildMatch(g, rel.slice(0, i), true)) return true;
+      return false;
+    };
+  }
+  const segs = glob.split("/");
+  return (rel) => {
+    const parts = rel.split("/");
+    if (parts.length < segs.length || (parts.length > segs.length && !deep)) return false;
+    for (let i = 0; i < segs.length; i++) {
+      const g = segs[i] as string;
+      const part = parts[i] as string;
+      if (!g.startsWith(".") && part.startsWith(".")) return false;
+      if (!wildMatch(g, part, false)) return false;
+    }
+    return true;
+  };
+}
+
+/** `*`, `?` and `[...]` (`[!...]` negated) over `s`; `*` crosses `/` only when `anyDepth`. O(|g|·|s|) at worst. */
+function wildMatch(g: string, s: string, anyDepth: boolean): boolean {
+  let gi = 0;
+  let si = 0;
+  let star = -1;
+  let mark = 0;
+  while (si < s.length) {
+    const c = g[gi];
+    if (c === "*") {
+      star = gi++;
+      mark = si;
+      continue;
+    }
+    const one = c === undefined ? -1 : c === "?" ? (s[si] !== "/" || anyDepth ? 1 : -1) : c === "[" ? classAt(g, gi, s[si] as string) : c === s[si] ? 1 : -1;
+    if (one >= 0) {
+      gi = c === "[" ? one : gi + 1;
+      si++;
+      continue;
+    }
+    // Back to the last `*`, which takes one more character (never a `/` unless any depth).
+    if (star < 0 || (!anyDepth && s[mark] === "/")) return false;
+    gi = star + 1;
+    si = ++mark;
+  }
+  while (g[gi] === "*") gi++;
+  return gi === g.length;
+}
+
+/** At a `[` of `g`: the index after the class when `ch` is in it, -1 when not (or when the class does not close). */
+function classAt(g: string, at: number, ch: string): number {
+  let i = at + 1;
+  const negate = g[i] === "!" || g[i] === "^";
+  if (negate) i++;
+  let hit = false;
+  let first = true;
+  for (; i < g.length && (g[i] !== "]" || first); i++) {
+    first = false;
+    const lo = g[i] as string;
+    if (g[i + 1] === "-" && g[i + 2] !== undefined && g[i + 2] !== "]") {
+      if (ch >= lo && ch <= (g[i + 2] as string)) hit = true;
+      i += 2;
+    } else if (lo === ch) hit = true;
+  }
+  if (i >= g.length) return ch === "[" ? at + 1 : -1;
+  return hit !== negate && ch !== "/" ? i + 1 : -1;
 }
 
 /** The protected set for one project and environment. */

@@ -39,6 +39,11 @@ export const CommandConditionSchema = v.strictObject({
   target: v.optional(v.pipe(v.array(v.pipe(v.string(), v.minLength(1))), v.minLength(1))),
   /** With `effect`: an effect one of whose targets reaches one of these names does not count (unguarded-agent: `pi -ne -e <this extension>`). */
   exceptTarget: v.optional(v.pipe(v.array(v.pipe(v.string(), v.minLength(1))), v.minLength(1))),
+  /**
+   * With `effect`: true counts only effects whose reach the line does not show (a kill pattern, port or pid list
+   * computed at run time, an agent given a settings file or run as another user); false only those whose reach it shows.
+   */
+  unknownTarget: v.optional(v.boolean()),
   /** With `effect`: the effect reaches whole trees (rm -r, rsync --delete, chmod -R). */
   recursive: v.optional(v.boolean()),
   /** With `effect: "network-send"`: what is sent (the environment, a secret, a file). */

@@ -343,6 +343,7 @@ export function compileCommandCondition(cond: CommandCondition, compile: (patter
     if (cond.recursive !== undefined && e.recursive !== cond.recursive) return false;
     if (cond.target && !(e.targets ?? []).some((t) => reaches(t, cond.target ?? []))) return false;
     if (cond.exceptTarget && (e.targets ?? []).some((t) => reaches(t, cond.exceptTarget ?? []))) return false;
+    if (cond.unknownTarget !== undefined && (e.targets ?? []).some((t) => t.match === "unknown") !== cond.unknownTarget) return false;
     if (dataKinds && (e.data === undefined || !dataKinds.includes(e.data))) return false;
     if (branchRe && !(e.branches ?? []).some((b) => branchRe.test(b))) return false;
     const except = excepts(ctx.home);
@@ -452,5 +453,6 @@ function describeEffectCondition(cond: CommandCondition): string {
   if (cond.exceptPaths) parts.push(`outside ${cond.exceptPaths.join(", ")}`);
   if (cond.target) parts.push(`reaching ${cond.target.join(", ")}`);
   if (cond.exceptTarget) parts.push(`not reaching ${cond.exceptTarget.join(", ")}`);
+  if (cond.unknownTarget !== undefined) parts.push(cond.unknownTarget ? "whose reach the line does not show" : "whose reach the line shows");
   return parts.join(", ") || "what the rule asks";
 }

@@ -221,3 +221,36 @@ describe("parseShellLine on the new constructs at scale", () => {
     expect(r.limit).toMatch(/inline code/);
   });
 });
+
+describe("PowerShell and cmd.exe pipelines at scale", () => {
+  const ps = { ...opts, dialect: "powershell" as const };
+
+  it("should share one pipeTo list across a 5,000-stage PowerShell pipeline of one program", () => {
+    const r = parseShell(`iwr x | ${"Get-ChildItem | ".repeat(5000)}iex`, ps);
+    expect(r.limit).toBeUndefined();
+    expect(r.commands[0]?.pipeTo[0]).toBe("get-childitem");
+    expect(r.commands[0]?.pipeTo).toContain("iex");
+    // Before, each stage copied every later stage's name: 5,000 lists holding 12.5 million names.
+    expect(new Set(r.commands.map((c) => c.pipeTo)).size).toBeLessThanOrEqual(3);
+    expect(r.commands.reduce((n, c) => n + c.pipeTo.length, 0)).toBeLessThan(5 * 5002);
+  });
+
+  it("should do the same for a 5,000-stage cmd.exe pipeline", () => {
+    const r = parseShell(`cmd /c "type x | ${"find y | ".repeat(5000)}more"`, opts);
+    expect(r.limit).toBeUndefined();
+    expect(new Set(r.commands.map((c) => c.pipeTo)).size).toBeLessThanOrEqual(4);
+  });
+
+  it("should cap a PowerShell stage's distinct programs and note it", () => {
+    const r = parseShell(Array.from({ length: 200 }, (_, i) => `p${i}`).join(" | "), ps);
+    expect(r.limit).toContain("feeds more than");
+    expect(Math.max(...r.commands.map((c) => c.pipeTo.length))).toBe(SHELL_LIMITS.maxPipeTo);
+  });
+
+  it("should keep the next stage first when programs alternate", () => {
+    const r = parseShell(`${"Get-ChildItem | Sort-Object | ".repeat(2000)}iex`, ps);
+    expect(r.limit).toBeUndefined();
+    for (const [k, c] of r.commands.slice(0, -1).entries()) expect(c.pipeTo[0]).toBe(r.commands[k + 1]?.program);
+    expect(Math.max(...r.commands.map((c) => c.pipeTo.length))).toBe(3);
+  });
+});

@@ -445,6 +445,7 @@ class Parser implements Unwrapper {
         write: (path, text) => {
           if (this.written.size < 64) this.written.set(path, text);
         },
+        note: (why) => this.note(why),
       });
     } finally {
       this.st.depth--;

@@ -4,7 +4,8 @@
  * runner). Windows paths become POSIX-like ones: a drive root is `/`, `C:\Users\name` is the home's sibling
  * `name`, so the same path classes apply. One pass over the text; nesting goes through the parser's depth cap.
  */
-import type { SimpleCommand } from "./types.ts";
+import { feedStages } from "./pipe-feed.ts";
+import type { RedirectInfo, SimpleCommand } from "./types.ts";
 import { resolvePath, windowsPath } from "./paths.ts";
 
 export { windowsPath } from "./paths.ts";
@@ -21,6 +22,8 @@ export interface WindowsHost {
   written(path: string): string | undefined;
   /** Records what a literal write put in a file, for a later run of it on the line. */
   write(path: string, text: string): void;
+  /** Notes that the line is over an analysis cap (judged too complex). */
+  note(why: string): void;
 }
 
 interface PsWord {
@@ -434,6 +437,8 @@ const SPECIAL_FOLDERS: Record<string, (home: string) => string> = {
 };
 
 /** Cmdlets a `Get-Command` pattern may name (`gcm Rem*-It*`): the ones whose effect the reader knows. */
+/** Cmdlets whose `-FilePath` names the file they write (Start-Process's names a program to run). */
+const FILE_PATH_CMDLETS = new Set(["out-file", "tee-object", "tee"]);
 const KNOWN_CMDLETS = ["remove-item", "get-childitem", "get-content", "set-content", "add-content", "clear-content", "copy-item", "move-item", "invoke-expression", "invoke-webrequest", "invoke-restmethod", "start-process", "format-volume", "clear-disk", "remove-partition", "out-file", "new-item"];
 
 /** `(gcm Remove-Item)`, `(Get-Command Rem*-It*)`, `(Get-Alias ri)`: the command it names. */
@@ -516,6 +521,16 @@ export function readPowerShell(src: string, cwd: string, via: string[], host: Wi
     fetch.pipeTo = ["iex"];
     host.run(fetch);
   }
+  // `[IO.File]::WriteAllText("$HOME/.claude/settings.json", '{}')`, `[System.IO.File]::Copy($a, 'C:\x', $true)`: .NET writing a
+  // file (the first argument; Copy, Move and Replace write their second), read as `tee` of it; Delete as `rm`.
+  for (const m of src.slice(0, 1 << 16).matchAll(/\[(?:System\.)?IO\.File\]::(\w+)\s*\(\s*((['"])[^'"]*\3|\$[\w:]+)(?:\s*,\s*((['"])[^'"]*\5|\$[\w:]+))?/gi)) {
+    const method = (m[1] ?? "").toLowerCase();
+    const which = /^(?:copy|move|replace)$/.test(method) ? m[4] : /^(?:write|append|create|open|delete|set|encrypt|decrypt)/.test(method) ? m[2] : undefined;
+    // A raw drive (`\\.\PhysicalDrive0`) is the device write above.
+    if (which === undefined || /^['"]\\\\[.?]\\/.test(which)) continue;
+    const target = pathValue({ text: which.replace(/^['"]|['"]$/g, ""), raw: which, quoted: /^['"]/.test(which) }, vars, host.home, cwd);
+    host.run(simple([method === "delete" ? "rm" : "tee", target.text], [false, target.dynamic], cwd, via, true));
+  }
   if (spawnsUnbounded(src)) {
     const bomb = simple(["start-process"], [false], cwd, via, true);
     bomb.selfSpawn = true;
@@ -525,12 +540,7 @@ export function readPowerShell(src: string, cwd: string, via: string[], host: Wi
   let stage: PsWord[] = [];
   let pipeline: SimpleCommand[][] = [];
   const flushPipeline = () => {
-    let later: string[] = [];
-    for (let k = pipeline.length - 1; k >= 0; k--) {
-      const cmds = pipeline[k] ?? [];
-      if (later.length > 0) for (const c of cmds) c.pipeTo = c.pipeTo.length === 0 ? later : [...c.pipeTo, ...later];
-      later = [...cmds.map((c) => c.program), ...later];
-    }
+    feedStages(pipeline, host.note);
     for (let k = 0; k < pipeline.length; k++)
       for (const c of pipeline[k] ?? []) {
         // `Get-ChildItem Env: | Measure-Object`: counted, never printed; `| Where-Object Name -like 'DOTNET_*'`: only
@@ -988,7 +998,7 @@ function psStatement(wordsIn: PsWord[], vars: Map<string, string>, cwd: string, 
     if (p !== undefined) {
       const attached = /^-[\w-]+:(.+)$/.exec(w.text);
       if (attached?.[1]) {
-        if (isParam(p, "path") || isParam(p, "literalpath", 2)) {
+        if (isParam(p, "path") || isParam(p, "literalpath", 2) || (FILE_PATH_CMDLETS.has(name) && isParam(p, "filepath", 2))) {
           // `-Path:C:\Users\me`: the value bound by the colon is the path, as a word of its own would be.
           const raw = w.raw.slice(w.raw.indexOf(":") + 1);
           const e = pathValue({ text: attached[1], raw, quoted: /^['"]/.test(raw) }, vars, home, cwd);
@@ -999,12 +1009,13 @@ function psStatement(wordsIn: PsWord[], vars: Map<string, string>, cwd: string, 
         else if (!/^\$false$/i.test(attached[1])) valueOf.set(p, attached[1]);
         continue;
       }
-      if (isParam(p, "path") || isParam(p, "literalpath", 2) || VALUE_PARAMS.some((v) => isParam(p, v, 2) && (p.length >= 3 || v === p))) {
+      const filePath = FILE_PATH_CMDLETS.has(name) && isParam(p, "filepath", 2);
+      if (isParam(p, "path") || isParam(p, "literalpath", 2) || filePath || VALUE_PARAMS.some((v) => isParam(p, v, 2) && (p.length >= 3 || v === p))) {
         const v = rest[k + 1];
         if (v) {
           const pv = pathValue(v, vars, home, cwd);
           const e = pv.text;
-          if (isParam(p, "path") || isParam(p, "literalpath", 2)) {
+          if (isParam(p, "path") || isParam(p, "literalpath", 2) || filePath) {
             paths.push(e);
             explicit.push(e);
             pathDyn.push(pv.dynamic);
@@ -1098,7 +1109,7 @@ function psStatement(wordsIn: PsWord[], vars: Map<string, string>, cwd: string, 
     out.push(simple(["echo", ...ws.map((w) => (/^\$env:/i.test(w.raw) || inlined(w) ? w.raw : psExpand(w, vars, home, cwd).text))], [false, ...ws.map((w) => (/^\$/.test(w.raw) && !w.quoted) || inlined(w))], cwd, via));
     return out;
   }
-  if (name === "set-content" || (name === "sc" && !/\.exe$/i.test(first.text) && !scExe) || name === "out-file" || name === "add-content" || name === "ac") {
+  if (name === "set-content" || (name === "sc" && !/\.exe$/i.test(first.text) && !scExe) || name === "out-file" || name === "add-content" || name === "ac" || name === "tee-object" || name === "tee") {
     // Writes (Set-Content, Out-File overwrite; Add-Content appends) into its -Path: judged like tee.
     const targets = explicit.length > 0 ? explicit : paths.slice(0, 1);
     // An overwrite replaces what the file held, like `: > file`.
@@ -1339,7 +1350,7 @@ export function readCmd(src: string, cwd: string, via: string[], host: WindowsHo
   }
   let pipeline: SimpleCommand[] = [];
   const flush = () => {
-    for (let k = 0; k < pipeline.length; k++) (pipeline[k] as SimpleCommand).pipeTo = pipeline.slice(k + 1).map((c) => c.program);
+    feedStages(pipeline.map((c) => [c]), host.note);
     for (const c of pipeline) host.run(c);
     pipeline = [];
   };
@@ -1379,7 +1390,19 @@ export function readCmd(src: string, cwd: string, via: string[], host: WindowsHo
       continue;
     }
     // `@rd /s /q ..`: a leading `@` only stops cmd echoing the command; the command runs.
-    const raw = cmdWords(st.text.trim().replace(/^@+\s*/, ""));
+    const said = cmdWords(st.text.trim().replace(/^@+\s*/, ""));
+    // `echo {} > %USERPROFILE%\.claude\settings.json`, `type x >>y`: cmd's redirections, as the shell's are kept.
+    const redirects: RedirectInfo[] = [];
+    const raw: string[] = [];
+    for (let k = 0; k < said.length; k++) {
+      const m = k > 0 ? /^(\d?)(>>?)(.*)$/.exec(said[k] ?? "") : null;
+      if (m === null) {
+        raw.push(said[k] ?? "");
+        continue;
+      }
+      const target = m[3] !== "" ? m[3] : said[++k];
+      if (target !== undefined && !target.startsWith("&") && !/^nul$/i.test(target) && redirects.length < 16) redirects.push({ op: m[2] ?? ">", fd: m[1] || "1", target: cmdExpand(target, home, cwd, vars).text });
+    }
     // `call %x% ..` expands the line again; `set NAME=VALUE` is remembered for the rest of the line.
     const words = (raw[0] ?? "").toLowerCase() === "call" ? raw.slice(1).map((w) => cmdExpand(w, home, cwd, vars).text) : raw.map((w, k) => (k === 0 ? cmdExpand(w, home, cwd, vars).text : w));
     if ((words[0] ?? "").toLowerCase() === "set" && /^[A-Za-z_]\w*=/.test(words[1] ?? "") && vars.size < 32) {
@@ -1423,6 +1446,7 @@ export function readCmd(src: string, cwd: string, via: string[], host: WindowsHo
           cmd = simple(words.map((w, k) => (k === 0 ? w : cmdExpand(w, home, cwd, vars).text)), words.map((w, k) => k > 0 && cmdExpand(w, home, cwd, vars).dynamic), cwd, via);
         }
       }
+      if (redirects.length > 0) cmd.redirects = redirects;
       pipeline.push(cmd);
     }
     if (!st.pipe) flush();

@@ -23,7 +23,19 @@ function join(dir: string, name: string): string {
 
 const FILE_WRITERS = new Set(["tee", "sponge", "truncate", "touch", "mkfifo", "mknod", "mkdir", "shred", "unlink", "rmdir", "patch", "vi", "vim", "nvim", "nano", "emacs", "ed", "ex", "pico", "micro"]);
 const META_CHANGERS = new Set(["chmod", "chown", "chgrp", "chattr", "setfacl", "xattr", "chflags"]);
-const GIT_WRITERS = new Set(["checkout", "restore", "rm", "mv"]);
+const GIT_WRITERS = new Set(["checkout", "restore", "rm", "mv", "checkout-index"]);
+/** Compressors that replace a file with its archive (`gzip f` leaves `f.gz`), unless told to keep it or write stdout. */
+const COMPRESSORS = new Set(["gzip", "bzip2", "xz", "lzma", "lzip", "compress", "pigz", "pbzip2", "lz4", "brotli"]);
+/**
+ * A git pathspec as the path it names, under `base` (`git -C dir`, `checkout-index --prefix`): magic prefixes dropped
+ * (`:/x`, `:(top)x`, `:(glob)x`), and a wildcard matching across folders and dot names as git's does (`*.json` is
+ * `**.json`, so it meets `.claude/settings.json`).
+ */
+function pathspecTarget(spec: string, base: string): WriteTarget {
+  const bare = spec.replace(/^:(?:\([^)]*\)|\/)?/, "") || ".";
+  const path = /[*?[]/.test(bare) ? bare.replace(/\*+/g, "**") : bare;
+  return { path: base === "" || path.startsWith("/") ? path : join(base, path), deep: true };
+}
 
 /** Value of `-x V`, `-xV`, `--long V` or `--long=V` anywhere in argv. */
 function optionValues(argv: string[], short: string[], long: string[]): string[] {
@@ -120,7 +132,31 @@ export function writeTargets(cmd: SimpleCommand): WriteTarget[] {
   } else if (p === "unzip") {
     for (const v of optionValues(argv, ["-d"], [])) out.push({ path: v, deep: true });
   } else if (p === "git" && an.sub !== undefined && GIT_WRITERS.has(an.sub)) {
+    // `git restore --staged x` (any unique prefix: `--stag`) and `git rm --cached x` change the index only, not the file.
+    const staged = argv.some((w) => /^--st(?:a(?:g(?:ed?)?)?)?$/.test(w) || /^-[a-zA-Z]*S[a-zA-Z]*$/.test(w));
+    const worktree = argv.some((w) => /^--w(?:o(?:r(?:k(?:t(?:r(?:ee?)?)?)?)?)?)?$/.test(w) || /^-[a-zA-Z]*W[a-zA-Z]*$/.test(w));
+    const indexOnly = (an.sub === "restore" && staged && !worktree) || (an.sub === "rm" && argv.some((w) => /^--c(?:a(?:c(?:h(?:ed?)?)?)?)?$/.test(w)));
+    // Paths are the work tree's: under `git -C dir`, and for checkout-index under its `--prefix`.
+    const c = argv.indexOf("-C");
+    const prefix = optionValues(argv, [], ["--prefix"])[0];
+    const base = an.sub === "checkout-index" && prefix !== undefined ? prefix : c > 0 && c < argv.indexOf(an.sub) ? (argv[c + 1] ?? "") : "";
+    if (!indexOnly) for (const w of pos) out.push(pathspecTarget(w, base));
+    // `git checkout-index -a -f`: every file of the index, under the prefix when one is given.
+    if (an.sub === "checkout-index" && prefix !== undefined && argv.some((w) => w === "-a" || w === "--all" || /^-[a-zA-Z]*a/.test(w))) out.push({ path: prefix, deep: true });
+  } else if (p === "rename-item" || p === "ren" || p === "rni") {
     all(true);
+  } else if (p === "sort" || p === "shuf") {
+    for (const v of optionValues(argv, ["-o"], ["--output"])) out.push({ path: v, deep: false });
+  } else if (COMPRESSORS.has(p) || p === "zstd") {
+    const keeps = argv.some((w) => w === "-k" || w === "--keep" || w === "-c" || w === "--stdout" || w === "--to-stdout" || /^-[a-zA-Z0-9]*[kc]/.test(w) || w === "-l" || w === "--list" || w === "-t" || w === "--test");
+    if (p === "zstd" ? argv.includes("--rm") && !keeps : !keeps) all(true);
+  } else if (p === "yq" || p === "dasel" || p === "json") {
+    // `yq -i EXPR f`, `dasel put -f f`, `json -I -f f`: edited in place.
+    if (argv.some((w) => w === "-i" || w === "--inplace" || w === "-I" || w === "--in-place" || /^-[a-zA-Z]*i$/.test(w))) all(false);
+    for (const v of optionValues(argv, ["-f"], ["--file"])) if (p !== "yq") out.push({ path: v, deep: false });
+  } else if (p === "sd") {
+    // `sd FIND REPLACE FILE...` edits its files in place unless it only previews.
+    if (!argv.some((w) => w === "-p" || w === "--preview")) for (const w of pos.slice(2)) out.push({ path: w, deep: false });
   }
   // `find DIR -name x -delete` / `-exec rm {}` arrive as `rm DIR/{}`: some entries of DIR, unknown which.
   for (const t of out) {

@@ -154,3 +154,96 @@ describe("env on parsed commands", () => {
     expect(claude ? (envOf(claude)?.length ?? 0) : 99).toBeLessThanOrEqual(32);
   });
 });
+
+describe("kills whose target is a port or is computed at run time", () => {
+  const SHEPHERD_PORT = [...SHEPHERD, ":7373"];
+  const unknownOf = (line: string, kind = "process-kill", dialect?: "powershell") => targetsOf(line, kind, dialect).some((t) => t.match === "unknown");
+  it.each([
+    ["fuser -k 7373/tcp", true],
+    ["fuser -k -n tcp 7373", true],
+    ["fuser -k 3000/tcp", false],
+    ["kill $(lsof -t -i:7373)", true],
+    ["lsof -ti :7373 | xargs kill", true],
+    ["lsof -ti tcp:7000-8000 | xargs kill", true],
+    ["lsof -ti tcp:3000-3010 | xargs kill", false],
+    ["lsof -t -i | xargs kill", true],
+    ["lsof -t -i 4 | xargs kill", true],
+    ["lsof -t -i @127.0.0.1 | xargs kill", true],
+    ["lsof -t -i | grep node | xargs kill", false],
+    ["ss -lptn 'sport = :7373' | grep -o 'pid=[0-9]*' | cut -d= -f2 | xargs kill", true],
+    ["netstat -tlnp | grep :7373 | awk '{print $7}' | cut -d/ -f1 | xargs kill", true],
+    ["netstat -tlnp | grep 3000 | awk '{print $7}' | cut -d/ -f1 | xargs kill", false],
+    ["npx kill-port 3000 7373", true],
+    ["npx kill-port 3000", false],
+    ["port=7373; fuser -k $port/tcp", true],
+    ["lsof -i :7373", false],
+  ])("should judge whether `%s` reaches Shepherd's port as %p", (line, want) => {
+    expect(hits(line, "process-kill", SHEPHERD_PORT)).toBe(want);
+  });
+
+  it("should reach a port from PowerShell's socket table", () => {
+    expect(hits("Stop-Process -Id (Get-NetTCPConnection -LocalPort 7373).OwningProcess", "process-kill", SHEPHERD_PORT, "powershell")).toBe(true);
+    expect(hits("Get-NetTCPConnection -LocalPort 7373 | ForEach-Object { Stop-Process -Id $_.OwningProcess }", "process-kill", SHEPHERD_PORT, "powershell")).toBe(true);
+    expect(hits("Stop-Process -Id (Get-NetTCPConnection -LocalPort 3000).OwningProcess", "process-kill", SHEPHERD_PORT, "powershell")).toBe(false);
+  });
+
+  it.each([
+    ["pkill -f \"$(cat /tmp/n)\"", true],
+    ["pkill -f \"$P\"", true],
+    ["killall \"$NAME\"", true],
+    ["fuser -k $PORT/tcp", true],
+    ["kill $(lsof -t -i:$PORT)", true],
+    ["kill $(pgrep -f \"$N\")", true],
+    ["ps -eo pid= | xargs kill", true],
+    ["python3 -c \"import psutil; [p.terminate() for p in psutil.process_iter()]\"", true],
+    ["pkill -f vite", false],
+    ["kill $SERVER_PID", false],
+    ["sleep 9 & kill $!", false],
+    ["node s.js & pid=$!; kill $pid", false],
+    ["kill $(pgrep -n node)", false],
+    ["kill $(cat server.pid)", false],
+    ["python3 -c \"import os; os.kill(12345, 15)\"", false],
+    ["python3 -c \"import psutil; [p.kill() for p in psutil.process_iter() if p.name() == 'node']\"", false],
+  ])("should judge whether the reach of `%s` is unknown as %p", (line, want) => {
+    expect(unknownOf(line)).toBe(want);
+  });
+
+  it("should never let an unknown target reach a name", () => {
+    expect(reaches({ text: "$(cat x)", match: "unknown" }, SHEPHERD_PORT)).toBe(false);
+    expect(reaches({ text: "7000-8000", match: "port" }, [":7373"])).toBe(true);
+    expect(reaches({ text: "7373", match: "port" }, ["shepherd"])).toBe(false);
+  });
+
+  it("should read interpreter code that kills what it looked up", () => {
+    expect(hits("python3 -c 'import os; [os.kill(int(p), 9) for p in os.popen(\"pgrep shepherd\").read().split()]'", "process-kill", SHEPHERD)).toBe(true);
+    expect(hits("node -e \"process.kill(+require('child_process').execSync('pgrep shepherd'))\"", "process-kill", SHEPHERD)).toBe(true);
+    expect(hits("python3 -c \"import psutil; [psutil.Process(c.pid).kill() for c in psutil.net_connections() if c.laddr.port == 7373]\"", "process-kill", SHEPHERD_PORT)).toBe(true);
+  });
+});
+
+describe("agents given settings the line does not show", () => {
+  const unknownAgent = (line: string) => targetsOf(line, "unguarded-agent").some((t) => t.match === "unknown");
+  const known = (line: string) => {
+    const parsed = parseShell(line, OPTS);
+    const extra = lineEffects(parsed.commands);
+    return parsed.commands.some((c) => [...effectsOf(c), ...(extra.get(c) ?? [])].some((e) => e.kind === "unguarded-agent" && !(e.targets ?? []).some((t) => t.match === "unknown")));
+  };
+  it.each([
+    ["claude --settings '{\"disable\\u0041llHooks\":true}' -p x", "known"],
+    ["claude --settings '{\"allowManagedHooksOnly\": 1}' -p x", "known"],
+    ["claude --settings '{\"disableAllHooks\": false}' -p x", "none"],
+    ["claude --settings '{\"model\":\"opus\"}' -p x", "none"],
+    ["claude --settings '{\"hooks\":{}}' -p x", "unknown"],
+    ["claude --settings /tmp/s.json -p x", "unknown"],
+    ["claude --settings=\"$(cat /tmp/s)\" -p x", "unknown"],
+    ["CLAUDE_CODE_SIMPLE=1 claude -p x", "known"],
+    ["GEMINI_CLI_SYSTEM_SETTINGS_PATH=/tmp/s.json gemini -p x", "known"],
+    ["codex -c features.codex_hooks=true exec x", "none"],
+    ["codex -c 'features={codex_hooks=false}' exec x", "known"],
+    ["sudo -u ci claude -p x", "unknown"],
+    ["sudo CLAUDE_CONFIG_DIR=/tmp/c claude -p x", "known"],
+    ["sudo -u postgres psql", "none"],
+  ])("should judge `%s` as %s", (line, want) => {
+    expect(known(line) ? "known" : unknownAgent(line) ? "unknown" : "none").toBe(want);
+  });
+});

@@ -18,6 +18,21 @@ function push(out: Target[], t: Target): void {
 
 const POWERSHELL = (cmd: SimpleCommand) => cmd.via.includes("powershell");
 
+/** What the line does not show: a word computed at run time, or pids from a listing that names nothing. */
+function unknown(text: string): Target {
+  return { text: text.slice(0, 200), match: "unknown" };
+}
+
+/** Every port: a listing of all sockets (`lsof -t -i`, `ss -ltnp`) with nothing on the line to narrow it. */
+const ALL_PORTS: Target = { text: "1-65535", match: "port" };
+
+/** A port or range as lsof, ss, fuser or kill-port write it (`:7373`, `tcp:7373`, `@127.0.0.1:7000-8000`, `7373/tcp`). */
+function portTarget(spec: string): Target | undefined {
+  const m = /^(?:(?:tcp|udp)[46]?)?(?:@[^:]*)?:?(\d{1,5})(?:-(\d{1,5}))?(?:\/(?:tcp|udp))?$/i.exec(spec);
+  if (!m?.[1]) return undefined;
+  return { text: m[2] ? `${m[1]}-${m[2]}` : m[1], match: "port" };
+}
+
 /** pkill/pgrep: options that take the next word (`-u user`, `--signal KILL`, `-F pidfile`). */
 const PGREP_VALUED = new Set(["-d", "--delimiter", "-u", "-U", "-G", "-g", "-P", "-s", "-t", "--ns", "--nslist", "--signal", "--euid", "--uid", "--group", "--pgroup", "--session", "--terminal", "--parent", "-F", "--pidfile", "--runstates", "-r"]);
 
@@ -34,10 +49,11 @@ function pgrepTargets(cmd: SimpleCommand): Target[] {
   let inverse = false;
   let selected = false;
   let pattern: string | undefined;
+  let at = -1;
   for (let i = 1; i < a.length; i++) {
     const w = a[i] ?? "";
     if (w === "--") {
-      pattern ??= a[i + 1];
+      if (pattern === undefined && a[i + 1] !== undefined) [pattern, at] = [a[i + 1], i + 1];
       break;
     }
     if (w === "--full") full = true;
@@ -66,7 +82,12 @@ function pgrepTargets(cmd: SimpleCommand): Target[] {
         else if (ch === "x") exact = true;
         else if (ch === "v") inverse = true;
       }
-    } else pattern ??= w;
+    } else if (pattern === undefined) [pattern, at] = [w, i];
+  }
+  // `pkill -f "$(cat /tmp/name)"`, `pgrep "$P"`: a pattern computed at run time may match anything, Shepherd included.
+  if (pattern !== undefined && cmd.dynamic[at] === true && !inverse) {
+    push(out, unknown(pattern));
+    return out;
   }
   // `pkill -v node` signals every process but node's, Shepherd's among them; `pkill -u me`, `pkill -P $PPID` with no
   // pattern signal every process of that user or parent (the agent's children: its sidecar too).
@@ -82,9 +103,11 @@ function killallTargets(cmd: SimpleCommand): Target[] {
   let regex = false;
   let ci = false;
   const names: string[] = [];
+  const computed: string[] = [];
   for (let i = 1; i < a.length; i++) {
     const w = a[i] ?? "";
-    if (w === "-r" || w === "--regexp") regex = true;
+    if (cmd.dynamic[i] === true && !w.startsWith("-")) computed.push(w);
+    else if (w === "-r" || w === "--regexp") regex = true;
     else if (w === "-I" || w === "--ignore-case") ci = true;
     else if (KILLALL_VALUED.has(w)) i++;
     else if (w.startsWith("-") && !SIGNAL.test(w) && /^-[a-zA-Z]+$/.test(w)) {
@@ -94,6 +117,7 @@ function killallTargets(cmd: SimpleCommand): Target[] {
   }
   // `killall -u me` with no name signals every process of that user.
   if (names.length === 0 && a.some((w) => w === "-u" || w === "--user" || w.startsWith("--user="))) return [{ text: ".", match: "regex", fullLine: true }];
+  if (computed.length > 0) return [unknown(computed.join(" "))];
   return names.slice(0, MAX_TARGETS).map((n) => (regex ? { text: n, match: "regex" as const, ...(ci ? { ignoreCase: true } : {}) } : { text: n, match: "exact" as const, ...(ci ? { ignoreCase: true } : {}) }));
 }
 
@@ -163,8 +187,31 @@ function killTargets(cmd: SimpleCommand): { what: string; targets: Target[] } | 
     return { what: "kill signals the processes its pids name", targets: unknownPids(cmd).slice(0, MAX_TARGETS).map((w) => (w === "." ? { text: ".", match: "regex" as const, fullLine: true } : { text: w, match: "text" as const })) };
   }
   if (p === "fuser" && a.some((w) => /^-[a-zA-Z]*k/.test(w) || w === "--kill")) {
-    // `fuser -k /usr/bin/x`: every process using the file, the program itself when it is one.
-    return { what: "fuser -k kills the processes using its files", targets: a.slice(1).filter((w) => !w.startsWith("-")).slice(0, MAX_TARGETS).map((w) => ({ text: w, match: "text" as const })) };
+    // `fuser -k /usr/bin/x`: every process using the file, the program itself when it is one; `fuser -k 7373/tcp`,
+    // `fuser -k -n tcp 7373`: the process listening on the port.
+    const targets: Target[] = [];
+    let net = false;
+    for (let i = 1; i < a.length; i++) {
+      const w = a[i] ?? "";
+      if (w === "-n" || w === "--namespace") {
+        net = /^(?:tcp|udp)$/.test(a[i + 1] ?? "");
+        i++;
+      } else if (w.startsWith("-")) continue;
+      else if (cmd.dynamic[i] === true) push(targets, unknown(w));
+      else push(targets, (/\/(?:tcp|udp)$/.test(w) || (net && /^\d+$/.test(w)) ? portTarget(w) : undefined) ?? { text: w, match: "text" });
+    }
+    return { what: "fuser -k kills the processes using its files or ports", targets };
+  }
+  if (p === "kill-port" || p === "fkill" || p === "killport") {
+    // `npx kill-port 3000 7373`, `fkill :7373 node`: ports, or (fkill) process names.
+    const targets: Target[] = [];
+    for (let i = 1; i < a.length; i++) {
+      const w = a[i] ?? "";
+      if (w.startsWith("-")) continue;
+      if (cmd.dynamic[i] === true) push(targets, unknown(w));
+      else for (const part of w.split(",")) push(targets, portTarget(part) ?? { text: part, match: "exact", ignoreCase: true });
+    }
+    return { what: `${p} kills the processes listening on its ports`, targets };
   }
   if (p === "wmic" && (a[1] ?? "").toLowerCase() === "process" && a.some((w) => /^(?:delete|terminate)$/i.test(w))) {
     return { what: "wmic process ends Windows processes", targets: a.slice(2).filter((w) => !/^(?:where|call|delete|terminate)$/i.test(w)).slice(0, MAX_TARGETS).map((w) => ({ text: w, match: "text" as const })) };
@@ -200,23 +247,97 @@ function killTargets(cmd: SimpleCommand): { what: string; targets: Target[] } | 
   return undefined;
 }
 
-/** Programs a line uses to list processes: what a grep or awk after them picks is a process. */
-const PROCESS_LISTERS = new Set(["ps", "pgrep", "top", "htop", "tasklist", "get-process", "gps", "get-ciminstance", "get-wmiobject", "lsof", "fuser", "pstree"]);
+/** Programs a line uses to list processes or sockets: what a grep or awk after them picks is a process. */
+const PROCESS_LISTERS = new Set(["ps", "pgrep", "top", "htop", "tasklist", "get-process", "gps", "get-ciminstance", "get-wmiobject", "lsof", "fuser", "pstree", "ss", "netstat", "get-nettcpconnection", "get-netudpconnection"]);
 
-/** What a line looks processes up by (`pgrep x`, `pidof x`, `ps | grep x`, `awk '/x/'`, `Get-Process x`, a pid file read): a later kill of an unknown pid may mean them. */
+/** lsof's selections: `-i [addr]` (sockets, a port or range), `-c name` (command prefix), a file operand. */
+function lsofTargets(c: SimpleCommand, out: Target[]): "named" | "every-socket" | "every-process" {
+  const a = c.argv;
+  let selected = false;
+  let sockets = false;
+  for (let i = 1; i < a.length; i++) {
+    const w = a[i] ?? "";
+    const inet = w.startsWith("--") ? null : /^-[a-hj-zA-Z]*i(.*)$/.exec(w);
+    if (w === "-c" || (w.startsWith("-c") && w.length > 2 && !w.startsWith("--"))) {
+      const name = w === "-c" ? a[++i] : w.slice(2);
+      if (name !== undefined) push(out, c.dynamic[i] === true ? unknown(name) : { text: `^${name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`, match: "regex" });
+      selected = true;
+    } else if (inet) {
+      // `-i:7373`, `-ti :7373`, `-iTCP:7373`, `-i tcp:7373`, `-i @127.0.0.1:7373`; `-i` alone or `-i tcp` is every socket.
+      const attached = inet[1] ?? "";
+      const next = a[i + 1];
+      const spec = attached !== "" ? attached : next !== undefined && /^(?:(?:tcp|udp)[46]?|[46])?(?:@|:|$)|^(?:tcp|udp)[46]?:?\d/i.test(next) && !next.startsWith("-") ? next : "";
+      const dyn = attached !== "" ? c.dynamic[i] === true : spec !== "" && c.dynamic[i + 1] === true;
+      if (attached === "" && spec !== "") i++;
+      // `-i 4`, `-i tcp`, `-i @host`: a protocol, IP version or host with no port is every socket of it.
+      const port = dyn || /^(?:tcp|udp)?[46]?(?:@[^:]*)?$/i.test(spec) ? undefined : portTarget(spec);
+      if (dyn) push(out, unknown(spec));
+      else if (port !== undefined) push(out, port);
+      else sockets = true;
+      if (dyn || port !== undefined) selected = true;
+    } else if (!w.startsWith("-") && w.includes("/")) {
+      push(out, { text: w, match: "text" });
+      selected = true;
+    }
+  }
+  return selected ? "named" : sockets ? "every-socket" : "every-process";
+}
+
+/** Ports an ss filter names (`ss -lptn 'sport = :7373'`, `( dport = :7373 )`). */
+function ssPorts(c: SimpleCommand, out: Target[]): boolean {
+  let named = false;
+  for (const [i, w] of c.argv.entries()) {
+    if (i === 0 || w.startsWith("-")) continue;
+    if (c.dynamic[i] === true && /[:=]/.test(w)) {
+      push(out, unknown(w));
+      named = true;
+    }
+    for (const m of w.slice(0, 4096).matchAll(/:(\d{1,5})\b/g)) {
+      push(out, { text: m[1] ?? "", match: "port" });
+      named = true;
+    }
+  }
+  return named;
+}
+
+/**
+ * What a line looks processes up by (`pgrep x`, `pidof x`, `ps | grep x`, `awk '/x/'`, `Get-Process x`, a pid file
+ * read, the listener of a port: `lsof -t -i :7373`, `ss ... 'sport = :7373'`, `netstat | grep :7373`,
+ * `Get-NetTCPConnection -LocalPort 7373`): a later kill of an unknown pid may mean them. A listing of every process
+ * or socket that nothing on the line narrows (`ps -eo pid= | xargs kill`, `lsof -t -i | xargs kill`) reaches every
+ * port, or, when it is a process listing, what the line does not show.
+ */
 function lookups(commands: readonly SimpleCommand[]): Target[] {
   const out: Target[] = [];
-  const listed = commands.some((c) => PROCESS_LISTERS.has(c.program));
+  let listed = false;
+  let everySocket = false;
+  let everyProcess = false;
+  for (const c of commands) if (PROCESS_LISTERS.has(c.program)) listed = true;
   for (const c of commands) {
     if (out.length >= MAX_TARGETS) break;
     const a = c.argv;
     if (c.program === "pgrep") {
-      for (const t of pgrepTargets(c)) push(out, t);
+      const t = pgrepTargets(c);
+      for (const x of t) push(out, x);
+      if (t.length === 0) everyProcess = true;
     } else if (c.program === "pidof") {
-      for (const w of a.slice(1)) if (!w.startsWith("-")) push(out, { text: w, match: "exact" });
+      for (const [i, w] of a.entries()) if (i > 0 && !w.startsWith("-")) push(out, c.dynamic[i] === true ? unknown(w) : { text: w, match: "exact" });
+    } else if (c.program === "lsof") {
+      const got = lsofTargets(c, out);
+      if (got === "every-socket") everySocket = true;
+      else if (got === "every-process") everyProcess = true;
+    } else if (c.program === "ss" || c.program === "netstat") {
+      if (!ssPorts(c, out)) everySocket = true;
+    } else if (c.program === "get-nettcpconnection" || c.program === "get-netudpconnection") {
+      const k = a.findIndex((w) => /^-(?:l|lo|loc|loca|local|localp|localpo|localpor|localport)$/i.test(w));
+      const v = k > 0 ? a[k + 1] : undefined;
+      if (v === undefined) everySocket = true;
+      else if (c.dynamic[k + 1] === true) push(out, unknown(v));
+      else for (const part of v.split(",")) push(out, portTarget(part.trim()) ?? unknown(part));
     } else if (c.program === "get-process" || c.program === "gps" || (c.program === "ps" && POWERSHELL(c))) {
       const name = psValue(a, /^-(?:n|na|nam|name|processname)$/i) ?? a.slice(1).find((w) => !w.startsWith("-"));
       if (name !== undefined) for (const t of psNames(name)) push(out, t);
+      else everyProcess = true;
     } else if (POWERSHELL(c) && /getprocessesbyname\s*\(/i.test(c.program)) {
       const m = /getprocessesbyname\s*\(\s*['"]([^'"]+)/i.exec(c.program);
       if (m?.[1]) push(out, { text: m[1], match: "exact", ignoreCase: true });
@@ -224,16 +345,23 @@ function lookups(commands: readonly SimpleCommand[]): Target[] {
       // `ps -C shepherd -o pid=`: processes picked by command name.
       const k = a.findIndex((w) => w === "-C" || w === "--command");
       if (k > 0) for (const n of (a[k + 1] ?? "").split(",")) push(out, { text: n, match: "exact" });
+      else everyProcess = true;
     } else if (c.program === "where-object" || c.program === "where" || c.program === "?") {
       // `Get-Process | Where-Object {$_.Name -like 'shep*'}`: the filter's wildcard, pattern or name.
       const text = a.slice(1).join(" ");
-      for (const m of text.slice(0, 4096).matchAll(/-(c|i)?(like|match|eq)\s+['"]?([^'"\s}]+)/gi)) push(out, { text: m[3] ?? "", match: (m[2] ?? "").toLowerCase() === "like" ? "glob" : (m[2] ?? "").toLowerCase() === "match" ? "regex" : "exact", ignoreCase: (m[1] ?? "").toLowerCase() !== "c" });
+      for (const m of text.slice(0, 4096).matchAll(/-(c|i)?(like|match|eq)\s+['"]?([^'"\s}]+)/gi)) push(out, /^\$/.test(m[3] ?? "") ? unknown(m[3] ?? "") : /^\d{1,5}$/.test(m[3] ?? "") && /port/i.test(text) ? { text: m[3] ?? "", match: "port" } : { text: m[3] ?? "", match: (m[2] ?? "").toLowerCase() === "like" ? "glob" : (m[2] ?? "").toLowerCase() === "match" ? "regex" : "exact", ignoreCase: (m[1] ?? "").toLowerCase() !== "c" });
     } else if (listed && (c.program === "grep" || c.program === "egrep" || c.program === "rg" || c.program === "select-string" || c.program === "findstr")) {
       if (a.some((w) => /^-[a-zA-Z]*v[a-zA-Z]*$/.test(w) || w === "--invert-match")) continue;
       const ci = a.some((w) => /^-[a-zA-Z]*i[a-zA-Z]*$/.test(w) || w === "--ignore-case");
       const e = a.findIndex((w) => w === "-e" || w === "--regexp");
-      const pattern = e > 0 ? a[e + 1] : a.slice(1).find((w) => !w.startsWith("-"));
-      if (pattern !== undefined) push(out, { text: pattern, match: c.program === "findstr" ? "text" : "regex", fullLine: true, ...(ci ? { ignoreCase: true } : {}) });
+      const at = e > 0 ? e + 1 : a.findIndex((w, k) => k > 0 && !w.startsWith("-"));
+      const pattern = at > 0 ? a[at] : undefined;
+      if (pattern === undefined) continue;
+      // `netstat -tlnp | grep :7373`: a port picked out of a socket listing.
+      const port = /^:?(\d{2,5})$/.exec(pattern) ?? /^:(\d{2,5})\b/.exec(pattern);
+      if (c.dynamic[at] === true) push(out, unknown(pattern));
+      else if (port?.[1]) push(out, { text: port[1], match: "port" });
+      else push(out, { text: pattern, match: c.program === "findstr" ? "text" : "regex", fullLine: true, ...(ci ? { ignoreCase: true } : {}) });
     } else if (listed && (c.program === "awk" || c.program === "gawk" || c.program === "mawk")) {
       const prog = a.slice(1).find((w) => !w.startsWith("-")) ?? "";
       for (const m of prog.slice(0, 4096).matchAll(/\/((?:[^/\\\n]|\\.){1,200})\//g)) push(out, { text: m[1] ?? "", match: "regex", fullLine: true });
@@ -243,6 +371,28 @@ function lookups(commands: readonly SimpleCommand[]): Target[] {
     // `read pid < /run/x.pid`, `cat < x.pid`: a pid file read through a redirection.
     for (const r of c.redirects) if (r.op === "<" && /pid/i.test(r.target)) push(out, { text: r.target, match: "text" });
   }
+  // Nothing narrows the listing: `lsof -t -i | xargs kill` reaches every listener, `ps -eo pid= | xargs kill` any process.
+  if (out.length === 0 && everySocket) push(out, ALL_PORTS);
+  if (out.length === 0 && (everyProcess || listed)) push(out, unknown("pids from a process listing that names nothing"));
+  return out;
+}
+
+/** Interpreter code that signals a process: `os.kill`, psutil's `.kill()`/`.terminate()`, `process.kill`, `Process.kill`, perl's `kill 9, ...`. */
+const CODE_KILL = /\b(?:os\.kill(?:pg)?|process\.kill|Process\.kill|posix_kill)\s*\(|\.(?:kill|terminate|send_signal)\s*\(|\bkill\s*\(?\s*['"]?(?:-?\d+|[A-Z]+)['"]?\s*,/;
+/** Code that lists processes or sockets itself (psutil, /proc), not through a command the line already shows. */
+const CODE_LISTS = /\b(?:process_iter|pids|net_connections|connections)\s*\(|\/proc\b|Get-Process|getProcesses/;
+
+function codeOf(c: SimpleCommand): string {
+  return [...c.argv.slice(1), ...c.redirects.flatMap((r) => (r.body !== undefined ? [r.body] : []))].join("\n").slice(0, 1 << 16);
+}
+
+/** What code that lists processes itself picks: its own text (names it compares), the ports it names; or nothing known. */
+function codeLookups(code: string): Target[] {
+  if (!CODE_LISTS.test(code)) return [];
+  const out: Target[] = [{ text: code, match: "text" }];
+  if (/net_connections|connections\s*\(|laddr|port/i.test(code)) for (const m of code.matchAll(/\b(\d{2,5})\b/g)) push(out, { text: m[1] ?? "", match: "port" });
+  // `[p.kill() for p in psutil.process_iter()]`: no name or port compared, so any process, Shepherd's included.
+  if (!/['"][^'"]+['"]/.test(code) && out.length === 1) push(out, unknown("processes the code lists"));
   return out;
 }
 
@@ -254,13 +404,19 @@ export function killLineEffects(commands: readonly SimpleCommand[], add: (c: Sim
   for (const c of commands) {
     const ps = POWERSHELL(c) && (c.program === "stop-process" || c.program === "spps" || c.program === "kill");
     const posixKill = c.program === "kill" && !POWERSHELL(c) && !signalsNothing(c.argv) && (c.stdinArgs || unknownPids(c).some((w) => setOnLine(w, c, read)));
-    const psPiped = ps && psValue(c.argv, /^-(?:n|na|nam|name|processname|pn|i|id)$/i) === undefined && c.argv.slice(1).every((w) => w.startsWith("-"));
+    // `Stop-Process -Id (Get-NetTCPConnection -LocalPort 7373).OwningProcess`, `-Id $_.OwningProcess`: pids computed on the line.
+    const id = ps ? psValue(c.argv, /^-(?:i|id)$/i) : undefined;
+    const psPiped = ps && ((psValue(c.argv, /^-(?:n|na|nam|name|processname|pn|i|id)$/i) === undefined && c.argv.slice(1).every((w) => w.startsWith("-"))) || (id !== undefined && !/^[\d,\s]+$/.test(id) && !/^\$pid$/i.test(id)));
     // `Get-Process x | % { $_.Kill() }`, `(Get-Process x).Kill()`: .NET's Process.Kill, on what the line looked up.
     const text = POWERSHELL(c) ? c.argv.join(" ").slice(0, 4096) : "";
     const method = POWERSHELL(c) && /\.kill\s*\(/i.test(text);
-    if (!posixKill && !psPiped && !method) continue;
+    // `python3 -c "os.kill(int(p), 9) for p in os.popen('pgrep x')"`, psutil's `.kill()`: code that signals what it looked up.
+    const code = CODE.test(c.program) ? codeOf(c) : "";
+    const coded = code !== "" && CODE_KILL.test(code);
+    if (!posixKill && !psPiped && !method && !coded) continue;
     found ??= lookups(commands);
-    const targets = method ? [...found, { text, match: "text" as const }] : found;
+    // The code's own text counts as a lookup too: `os.kill(int(open('/run/shepherd.pid').read()), 9)`.
+    const targets = method ? [...found, { text, match: "text" as const }] : coded ? [...found, ...codeLookups(code), { text: code, match: "text" as const }] : found;
     if (targets.length > 0) add(c, effect("process-kill", `${c.program} signals processes looked up on the line (${targets.map((t) => t.text).join(", ")})`, [], { targets }));
   }
 }
@@ -313,7 +469,30 @@ function uninstallTargets(cmd: SimpleCommand): { what: string; targets: Target[]
 }
 
 /** Variables that move an agent's configuration (its hooks and extensions with it) or switch its hooks off. */
-const AGENT_ENV = new Set(["HOME", "CLAUDE_CONFIG_DIR", "CODEX_HOME", "GEMINI_CLI_HOME", "COPILOT_HOME", "PI_CODING_AGENT_DIR", "XDG_CONFIG_HOME", "CLAUDE_CODE_SAFE_MODE", "OPENCODE_CONFIG_DIR", "OPENCODE_CONFIG"]);
+const AGENT_ENV = new Set(["HOME", "CLAUDE_CONFIG_DIR", "CODEX_HOME", "GEMINI_CLI_HOME", "COPILOT_HOME", "PI_CODING_AGENT_DIR", "XDG_CONFIG_HOME", "CLAUDE_CODE_SAFE_MODE", "CLAUDE_CODE_SIMPLE", "OPENCODE_CONFIG_DIR", "OPENCODE_CONFIG", "OPENCODE_CONFIG_CONTENT", "GEMINI_CLI_SYSTEM_SETTINGS_PATH", "GEMINI_CLI_SYSTEM_DEFAULTS_PATH"]);
+/** Claude Code settings keys that switch every hook, or every hook but the managed policy's, off. */
+const HOOKS_OFF_KEYS = ["disableAllHooks", "allowManagedHooksOnly"];
+/** Wrappers that run a command as another user, whose config home (and hooks) are that user's. */
+const OTHER_USER = /^(?:sudo|doas|su|runuser|pkexec|machinectl)\b/;
+
+/**
+ * What `claude --settings VALUE` does to the hooks: a JSON text is read as Claude Code reads it (escapes decoded), so
+ * `disableAllHooks` or `allowManagedHooksOnly` set true is known; a file, a computed value, unparsable text or a
+ * `hooks` key may drop them, which the line does not show.
+ */
+function claudeSettings(value: string, dynamic: boolean): "off" | "unknown" | "kept" {
+  if (dynamic || !value.trimStart().startsWith("{")) return "unknown";
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value);
+  } catch {
+    return "unknown";
+  }
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) return "unknown";
+  const o = parsed as Record<string, unknown>;
+  if (HOOKS_OFF_KEYS.some((k) => Object.hasOwn(o, k) && o[k] !== false && o[k] !== null && o[k] !== undefined)) return "off";
+  return Object.hasOwn(o, "hooks") ? "unknown" : "kept";
+}
 const AGENTS = new Set(["pi", "claude", "codex", "gemini", "copilot", "opencode"]);
 /** An agent run from its npm package (`npx @anthropic-ai/claude-code`): the package's last name segment is the program. */
 const AGENT_PACKAGES: ReadonlyMap<string, string> = new Map([["claude-code", "claude"], ["gemini-cli", "gemini"], ["pi-coding-agent", "pi"], ["opencode-ai", "opencode"]]);
@@ -331,6 +510,7 @@ function unguardedAgent(cmd: SimpleCommand): { what: string; targets: Target[] }
   const moved = (envOf(cmd) ?? []).filter((n) => AGENT_ENV.has(n));
   const a = cmd.argv;
   const reasons: string[] = moved.map((n) => `${n} set for it`);
+  const unknowns: string[] = [];
   const loads: Target[] = [];
   for (let i = 1; i < a.length; i++) {
     const w = a[i] ?? "";
@@ -345,12 +525,19 @@ function unguardedAgent(cmd: SimpleCommand): { what: string; targets: Target[] }
       const sources = flagValue(a, i, "--setting-sources");
       if (sources !== undefined && !["user", "project", "local"].every((s) => sources.split(",").includes(s))) reasons.push(`--setting-sources ${sources}`);
       const settings = flagValue(a, i, "--settings");
-      if (settings !== undefined && /disableAllHooks/.test(settings)) reasons.push("--settings with disableAllHooks");
+      const judged = settings === undefined ? undefined : claudeSettings(settings, cmd.dynamic[w === "--settings" ? i + 1 : i] === true);
+      if (judged === "off") reasons.push("--settings that switch its hooks off");
+      else if (judged === "unknown") unknowns.push(`--settings ${settings}`);
     } else if (p === "codex") {
       const v = flagValue(a, i, "--disable") ?? flagValue(a, i, "-c") ?? flagValue(a, i, "--config");
-      if (v !== undefined && /hook/i.test(v)) reasons.push(`${w.split("=")[0]} ${v}`);
+      // `-c features.codex_hooks=true` turns them on; any other value naming hooks may turn them off.
+      if (v !== undefined && /hook/i.test(v) && !(w.startsWith("-c") || w.startsWith("--config") ? /^[\w.]*hooks?\s*=\s*true\s*$|=\s*\{\s*\w*hooks?\s*=\s*true\s*\}\s*$/i.test(v) : false)) reasons.push(`${w.split("=")[0]} ${v}`);
     }
   }
+  const user = cmd.via.find((v) => OTHER_USER.test(v));
+  if (user !== undefined) unknowns.push(`run through ${user}, with another user's config home`);
+  // Known reasons block; what only may drop the hooks (a settings file, another user) is asked about.
+  if (reasons.length === 0 && unknowns.length > 0) return { what: `${p} starts with ${unknowns.join(", ")}, whose hooks the line does not show`, targets: [unknown(unknowns.join(", "))] };
   if (reasons.length === 0) return undefined;
   // `pi -ne -e ./x.ts` loads only what -e names: those are the extensions it keeps.
   if (p !== "pi" || !reasons.some((r) => r === "-ne" || r === "--no-extensions")) return { what: `${p} starts with ${reasons.join(", ")}`, targets: [] };
@@ -461,7 +648,7 @@ export function controlLineEffects(commands: readonly SimpleCommand[], add: (c: 
 /** What a kill reaches, for `rules explain`: `: /sh.pherd/ (command lines), shepherd`. */
 function describeTargets(targets: readonly Target[]): string {
   if (targets.length === 0) return " (no process it names is known)";
-  return `: ${targets.map((t) => (t.match === "regex" ? `/${t.text}/${t.ignoreCase ? "i" : ""}${t.fullLine ? " (command lines)" : ""}` : t.match === "glob" ? `${t.text} (wildcard)` : t.text)).join(", ")}`;
+  return `: ${targets.map((t) => (t.match === "unknown" ? `${t.text} (not known before it runs)` : t.match === "port" ? `port ${t.text}` : t.match === "regex" ? `/${t.text}/${t.ignoreCase ? "i" : ""}${t.fullLine ? " (command lines)" : ""}` : t.match === "glob" ? `${t.text} (wildcard)` : t.text)).join(", ")}`;
 }
 
 /** Kills, uninstalls, unguarded agent starts and local requests of one command. */
@@ -521,6 +708,17 @@ export function reaches(t: Target, names: readonly string[]): boolean {
       const text = t.text.toLowerCase();
       return names.some((n) => text.includes(n.toLowerCase()));
     }
+    case "port": {
+      // `:7373` names a listener; a target range `7000-8000` meets every port in it.
+      const [lo, hi] = t.text.split("-").map(Number);
+      return names.some((n) => {
+        const m = /^:(\d{1,5})$/.exec(n);
+        const port = m ? Number(m[1]) : Number.NaN;
+        return lo !== undefined && port >= lo && port <= (hi ?? lo);
+      });
+    }
+    case "unknown":
+      return false;
     case "regex": {
       const re = targetRegex(t);
       // A pattern the engine cannot read is judged by its text.

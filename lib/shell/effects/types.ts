@@ -34,11 +34,14 @@ export type EffectData = (typeof EFFECT_DATA)[number];
  * What a kill, an uninstall, an agent start or a local request reaches, as the command names it: a literal name
  * (`killall shepherd`, a package, an extension), a regular expression over process names or command lines
  * (`pkill -f 'sh.pherd'`, `pgrep x | xargs kill`), a PowerShell or cmd wildcard (`Stop-Process -Name shep*`),
- * or free text a name may occur in (`kill $(cat /run/x.pid)`, a URL path, an extension's path).
+ * free text a name may occur in (`kill $(cat /run/x.pid)`, a URL path, an extension's path), a TCP or UDP port or
+ * range whose listener is killed (`fuser -k 7373/tcp`, `lsof -ti :7000-8000 | xargs kill`; met by a name `:7373`), or
+ * what the line does not show (`unknown`: a pattern, port or settings file computed at run time, pids from a process
+ * listing that names nothing), which reaches no name and is matched by `unknownTarget`.
  */
 export interface Target {
   text: string;
-  match: "exact" | "regex" | "glob" | "text";
+  match: "exact" | "regex" | "glob" | "text" | "port" | "unknown";
   ignoreCase?: boolean;
   /** The regex is tested against whole command lines (`pkill -f`), not only process names. */
   fullLine?: boolean;
