@@ -9,6 +9,7 @@ import { GIT_COMMAND_KEYS, SHELLS, unwrap, type Unwrapper } from "./unwrap.ts";
 import { ON_PATH_DIR, resolvePath } from "./paths.ts";
 import { decodes } from "./effects/network.ts";
 import { readCmd, readPowerShell } from "./powershell.ts";
+import { isPythonName } from "./program-names.ts";
 
 /**
  * Shell variables of one scope over those of the scope it was opened in. A subshell or nested script
@@ -1313,7 +1314,7 @@ class Parser implements Unwrapper {
       const runners = new Set<string>();
       for (let j = subEnd; j < this.st.out.length; j++) {
         const runner = this.st.out[j] as SimpleCommand;
-        if ((RUNNERS.has(runner.program) || /^python[0-9.]*$/.test(runner.program)) && runner.dynamic.some(Boolean)) runners.add(runner.program);
+        if ((RUNNERS.has(runner.program) || isPythonName(runner.program)) && runner.dynamic.some(Boolean)) runners.add(runner.program);
         // `` `echo cm0gLXJmIH4= | base64 -d` ``, `$(curl -s x)`: a substitution's output as the program is run.
         else if (runner.dynamic[0] === true && runner.via === this.st.via) runners.add("eval");
       }

@@ -11,6 +11,7 @@ const REMOTE_SPEC = /^(?:git\+[a-z]+:\/\/|git:\/\/|github:|gitlab:|bitbucket:|gi
 const PACKAGE_RUNNER = /^(?:npx|bunx|pnpx|npm|pnpm|yarn|bun|pipx|uvx|uv)$/;
 const RUNNER = /^(?:sh|bash|zsh|dash|ksh|ash|mksh|fish|g?make|python[0-9.]*|pypy[0-9.]*|perl|ruby|node|nodejs|bun|deno|php|eval|source|\.|pwsh|powershell|iex|invoke-expression|cmd)$/;
 import { SECRET_VAR } from "../secret-names.ts";
+import { isPythonName } from "../program-names.ts";
 export { SECRET_VAR };
 const NONE: string[] = [];
 const HISTORY_FILE = /\/\.(?:bash|zsh|sh|ksh|python|psql|mysql|sqlite|node_repl|irb|lesshst|rediscli)_history$|\/\.local\/share\/fish\/fish_history$|ConsoleHost_history\.txt$/;
@@ -61,7 +62,7 @@ function servedDir(cmd: SimpleCommand): string | undefined {
     return undefined;
   };
   const cwd = cmd.cwd === "" ? undefined : cmd.cwd;
-  if (/^python[0-9.]*$/.test(p) && a.some((w, k) => a[k - 1] === "-m" && (w === "http.server" || w === "SimpleHTTPServer"))) return valueOf(["-d", "--directory"]) ?? cwd;
+  if (isPythonName(p) && a.some((w, k) => a[k - 1] === "-m" && (w === "http.server" || w === "SimpleHTTPServer"))) return valueOf(["-d", "--directory"]) ?? cwd;
   if (p === "http-server" || p === "serve") return a.slice(1).find((w, k) => !w.startsWith("-") && !/^-/.test(a[k] ?? "")) ?? cwd;
   if (p === "php" && a.includes("-S")) return valueOf(["-t"]) ?? cwd;
   if (p === "busybox" && a[1] === "httpd") return valueOf(["-h"]) ?? cwd;

@@ -5,6 +5,7 @@ import { isSecretPath } from "./secrets.ts";
 import { ORM_WIPE, SQL_DESTROY } from "./infra.ts";
 import { CMD_SECRET_VAR, ENV_SECRET, SECRET_VAR } from "../secret-names.ts";
 import { effect, type Effect } from "./types.ts";
+import { isPythonName } from "../program-names.ts";
 
 const GRADLE_PUBLISH = /(?:^|:)(?:publish(?!ToMavenLocal$)\w*|uploadArchives|closeAndReleaseRepository|closeAndReleaseStagingRepositor(?:y|ies)|releaseRepository|publishPlugins)$/;
 const MAVEN_PUBLISH = /^(?:deploy|release:perform|deploy:deploy-file|nexus-staging:(?:release|deploy)|gpg:sign-and-deploy-file|jreleaser:(?:deploy|full-release|release))$/;
@@ -62,7 +63,7 @@ export function publishEffects(cmd: SimpleCommand, an: Analysis): Effect[] {
     what = `${p} push`;
   } else if ((p === "vercel" && (cmd.argv.includes("--prod") || an.sub === "deploy" && cmd.argv.includes("--prod"))) || (p === "netlify" && an.sub === "deploy" && cmd.argv.includes("--prod"))) {
     what = `${p} --prod`;
-  } else if (/^python[0-9.]*$/.test(p) && cmd.argv[1] === "setup.py" && cmd.argv.some((w) => w === "upload" || w === "register")) {
+  } else if (isPythonName(p) && cmd.argv[1] === "setup.py" && cmd.argv.some((w) => w === "upload" || w === "register")) {
     what = "setup.py upload";
   } else if ((p === "jsr" && an.sub === "publish") || (p === "conan" && an.sub === "upload") || (p === "swift" && an.sub === "package-registry" && an.positional[0] === "publish") || (p === "dart" && an.sub === "pub" && an.positional[0] === "publish") || (p === "flutter" && an.sub === "pub" && an.positional[0] === "publish") || (p === "mix" && /^hex\.publish$/.test(cmd.argv[1] ?? "")) || (p === "poetry" && an.sub === "publish")) {
     if (!DRY(cmd)) what = `${p} ${an.sub ?? ""} publish`;
