@@ -16,6 +16,7 @@ import { codeEffects, powerEffects, printsSecretVar, publishEffects, spawnEffect
 import { isSecretPath, readsContent, secretReads } from "./effects/secrets.ts";
 import { NETWORK } from "./effects/network.ts";
 import { effect, type Effect } from "./effects/types.ts";
+import { nameTest } from "./program-names.ts";
 
 export type { Effect, EffectKind, EffectData, Target } from "./effects/types.ts";
 export { EFFECT_KINDS, EFFECT_DATA } from "./effects/types.ts";
@@ -36,7 +37,7 @@ function printsHelp(cmd: SimpleCommand): boolean {
   const a = cmd.argv;
   if (a.length === 2 && (a[1] === "-h" || a[1] === "-?" || a[1] === "/?")) return true;
   // Windows tools print their help for a `/?` anywhere (`net stop svc /?`); in bash `/?` could be a glob, so only these.
-  if (WINDOWS_TOOL.test(cmd.program) && a.includes("/?")) return true;
+  if (a.includes("/?") && WINDOWS_TOOL.test(cmd.program)) return true;
   // The AWS CLI's help is a trailing `help` word: `aws s3 rm help`, `aws configure export-credentials help`.
   if (cmd.program === "aws" && a.length > 2 && a[a.length - 1] === "help") return true;
   // git's `-h` is help for every subcommand: `git branch -D -h`.
@@ -85,12 +86,14 @@ function downloads(cmd: SimpleCommand): string[] {
     if (k > 0) out.push(a[k + 1] ?? "");
   }
   // `php -r 'copy("https://x/installer", "setup.php");'`, `python -c "urlretrieve('https://x/i.py', 'i.py')"`: code that saves a download.
-  if (a.length > 1 && /^(?:php|python[0-9.]*|ruby|node|perl)$/.test(cmd.program)) for (const m of a.slice(1).join("\n").slice(0, 1 << 16).matchAll(/\b(?:copy|urlretrieve|download_file|downloadFile)\s*\(\s*['"]https?:\/\/[^'"]{1,500}['"]\s*,\s*['"]([^'"]{1,300})['"]/g)) out.push(m[1] ?? "");
+  if (a.length > 1 && SAVING_INTERPRETERS.test(cmd.program)) for (const m of a.slice(1).join("\n").slice(0, 1 << 16).matchAll(/\b(?:copy|urlretrieve|download_file|downloadFile)\s*\(\s*['"]https?:\/\/[^'"]{1,500}['"]\s*,\s*['"]([^'"]{1,300})['"]/g)) out.push(m[1] ?? "");
   // `curl URL > i.sh`, `wget -qO- URL > x`: the download lands where stdout is redirected.
   if (FETCH_PROGRAMS.has(cmd.program) && url) for (const r of cmd.redirects) if ((r.op === ">" || r.op === ">>" || r.op === ">|") && r.fd !== "2") out.push(r.target);
   return out.length === 0 ? out : out.filter((f) => f !== "" && f !== "-");
 }
 
+/** Was /^(?:php|python[0-9.]*|ruby|node|perl)$/ (program-names.ts). */
+const SAVING_INTERPRETERS = nameTest(["php", "ruby", "node", "perl"], { python: true });
 const FETCH_PROGRAMS = new Set(["curl", "wget", "http", "xh", "fetch"]);
 
 /** `bash -n i.sh`, `sh -n`: the shell reads the script for syntax errors and runs none of it. */

@@ -23,3 +23,15 @@ export function isPythonName(p: string): boolean {
 export function isPythonOrPypyName(p: string): boolean {
   return versioned(p, "python") || versioned(p, "pypy");
 }
+
+/** A list of program names as the `test` of a regex /^(?:a|b|...)$/ (with python[0-9.]* and pypy[0-9.]* when asked). */
+export interface NameTest {
+  test(p: string): boolean;
+}
+
+export function nameTest(names: readonly string[], versions: { python?: boolean; pypy?: boolean } = {}): NameTest {
+  const set: ReadonlySet<string> = new Set(names);
+  const python = versions.python === true;
+  const pypy = versions.pypy === true;
+  return { test: (p) => set.has(p) || (python && versioned(p, "python")) || (pypy && versioned(p, "pypy")) };
+}
