@@ -17,18 +17,18 @@ import { isSecretPath, readsContent, secretReads } from "./effects/secrets.ts";
 import { NETWORK } from "./effects/network.ts";
 import { effect, type Effect } from "./effects/types.ts";
 import { nameTest } from "./program-names.ts";
+import { memoOf } from "./memo.ts";
 
 export type { Effect, EffectKind, EffectData, Target } from "./effects/types.ts";
 export { EFFECT_KINDS, EFFECT_DATA } from "./effects/types.ts";
 
-const helpCache = new WeakMap<SimpleCommand, boolean>();
-
 /** `--help`/`--version` anywhere before `--`, or a lone `-h`: the program prints and does nothing else (memoized). */
 export function onlyPrintsHelp(cmd: SimpleCommand): boolean {
-  let hit = helpCache.get(cmd);
+  const memo = memoOf(cmd);
+  let hit = memo.help;
   if (hit === undefined) {
     hit = printsHelp(cmd);
-    helpCache.set(cmd, hit);
+    memo.help = hit;
   }
   return hit;
 }
@@ -303,7 +303,6 @@ function unboundedProcs(a: string[]): boolean {
   return false;
 }
 
-const cache = new WeakMap<SimpleCommand, Effect[]>();
 const NONE: Effect[] = [];
 
 function append(to: Effect[], from: readonly Effect[]): void {
@@ -312,7 +311,8 @@ function append(to: Effect[], from: readonly Effect[]): void {
 
 /** The effects of one simple command (memoized: every effect rule asks about the same commands). */
 export function effectsOf(cmd: SimpleCommand): Effect[] {
-  const hit = cache.get(cmd);
+  const memo = memoOf(cmd);
+  const hit = memo.effects;
   if (hit) return hit;
   let out: Effect[] = NONE;
   if (!onlyPrintsHelp(cmd)) {
@@ -339,6 +339,6 @@ export function effectsOf(cmd: SimpleCommand): Effect[] {
     const bare: SimpleCommand = { ...cmd, argv: [""], program: "" };
     out = fileEffects(bare, analyze(bare)).filter((e) => e.kind === "device-write");
   }
-  cache.set(cmd, out);
+  memo.effects = out;
   return out;
 }

@@ -628,6 +628,7 @@ function child(cmd: SimpleCommand, argv: string[], dynamic: boolean[], label: st
     via: [...cmd.via, label],
     synthetic: cmd.synthetic,
     stdinArgs: cmd.stdinArgs,
+    memo: undefined,
     ...extra,
   };
   // Set after the literal, and only where there is one: most commands carry no environment of their own.
