@@ -89,7 +89,7 @@ export class ProtectedPaths implements PathGuard {
     const p = this.#fold ? path.toLowerCase() : path;
     if (this.files.has(p)) return true;
     // The shell layer keeps a lookup (`rm $(which shepherd)`) as the word itself: it is the binary, wherever PATH has it.
-    const sub = p.search(/\$\(|`/);
+    const sub = p.includes("$(") || p.includes("`") ? p.search(/\$\(|`/) : -1;
     if (sub >= 0) {
       const looked = PROGRAM_LOOKUP.exec(p.slice(p.lastIndexOf("/", sub) + 1));
       if (looked && SHEPHERD_PROGRAM.test(looked[1] ?? "")) return true;
