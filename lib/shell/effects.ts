@@ -132,9 +132,19 @@ const DATA_SENDERS = new Set(["curl", "wget", "http", "https", "xh", "nc", "ncat
 const LOOKUPS = new Set(["dig", "nslookup", "host", "drill", "ping", "ping6", "resolvectl", "getent"]);
 const LOCAL_URL = /^(?:https?:\/\/)?(?:localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1\])(?:[:/]|$)/;
 
+/** The last line asked about: every effect rule of one evaluation asks about the same line (no WeakMap lookup then). */
+let lastLine: readonly SimpleCommand[] | undefined;
+let lastLineEffects: Map<SimpleCommand, Effect[]> | undefined;
+
 export function lineEffects(commands: readonly SimpleCommand[]): Map<SimpleCommand, Effect[]> {
-  const hit = lineCache.get(commands);
-  if (hit) return hit;
+  if (commands === lastLine && lastLineEffects !== undefined) return lastLineEffects;
+  const hit = lineCache.get(commands) ?? lineEffectsOf(commands);
+  lastLine = commands;
+  lastLineEffects = hit;
+  return hit;
+}
+
+function lineEffectsOf(commands: readonly SimpleCommand[]): Map<SimpleCommand, Effect[]> {
   const out = new Map<SimpleCommand, Effect[]>();
   const fetched = new Set<string>();
   const fetchedDirs: string[] = [];

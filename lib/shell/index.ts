@@ -192,8 +192,13 @@ class Facts implements LineFacts {
   }
 }
 
+/** The last parsed line's facts: the selector and every candidate rule ask them of the same line. */
+let lastFactsOf: ParseResult | undefined;
+let lastFacts: LineFacts | undefined;
+
 export function lineFacts(command: string, ctx: ShellContext): LineFacts {
   const parsed = parseShell(command, ctx);
+  if (parsed === lastFactsOf && lastFacts !== undefined) return lastFacts;
   let facts = factsOfLine.get(parsed);
   if (!facts) {
     const programs = new Set<string>();
@@ -210,6 +215,8 @@ export function lineFacts(command: string, ctx: ShellContext): LineFacts {
     facts = new Facts(programs, subs, kinds, parsed.commands);
     factsOfLine.set(parsed, facts);
   }
+  lastFactsOf = parsed;
+  lastFacts = facts;
   return facts;
 }
 
