@@ -1265,7 +1265,7 @@ class Parser implements Unwrapper {
       if (k2 > 0 && cmdValue !== undefined) this.script(cmdValue.replace(/^!/, ""), scope.cwd, `git config ${cmdKey}`, scope.vars);
     }
     // `kubectl.exe`, `terraform.exe` (Git Bash, WSL calling Windows binaries): the same program.
-    const cmd: SimpleCommand = { argv, dynamic, program: endsInE(program) ? program.replace(/\.exe$/i, "") : program, cwd: scope.cwd, redirects, pipeTo: [], via: this.st.via, synthetic: false, stdinArgs: false, memo: undefined };
+    const cmd: SimpleCommand = { argv, dynamic, program: endsInE(program) ? program.replace(/\.exe$/i, "") : program, cwd: scope.cwd, redirects, pipeTo: [], via: this.st.via, synthetic: false, stdinArgs: false, ignoresStdinCode: undefined, pipeFrom: undefined, captured: undefined, selfSpawn: undefined, wrapsFrom: undefined, recipesRead: undefined, memo: undefined };
     const inherited = this.outerEnv.length > 0 ? [...this.st.envSet, ...this.outerEnv] : this.st.envSet;
     const envNames = assigns.length > 0 || this.outerEnv.length > 0 ? [...new Set([...assigns.map(([n]) => n), ...inherited])] : inherited;
     if (envNames.length > 0) setEnv(cmd, envNames.slice(0, MAX_ENV_NAMES));
@@ -1528,7 +1528,7 @@ export function parseFallback(command: string, opts: ParseOptions): { commands: 
       if (argv.length === 0) continue;
       st.budget.words -= argv.length;
       if (st.budget.words < 0) throw new ShellLimitError(limitNote(`more than ${SHELL_LIMITS.maxWords} words`));
-      const cmd: SimpleCommand = { argv, dynamic: argv.map(() => false), program: basename(argv[0] ?? ""), cwd: opts.cwd, redirects: [], pipeTo: [], via: st.via, synthetic: false, stdinArgs: false, memo: undefined };
+      const cmd: SimpleCommand = { argv, dynamic: argv.map(() => false), program: basename(argv[0] ?? ""), cwd: opts.cwd, redirects: [], pipeTo: [], via: st.via, synthetic: false, stdinArgs: false, ignoresStdinCode: undefined, pipeFrom: undefined, captured: undefined, selfSpawn: undefined, wrapsFrom: undefined, recipesRead: undefined, memo: undefined };
       unwrap(cmd, p, undefined);
     }
   } catch (err) {

@@ -628,6 +628,12 @@ function child(cmd: SimpleCommand, argv: string[], dynamic: boolean[], label: st
     via: [...cmd.via, label],
     synthetic: cmd.synthetic,
     stdinArgs: cmd.stdinArgs,
+    ignoresStdinCode: undefined,
+    pipeFrom: undefined,
+    captured: undefined,
+    selfSpawn: undefined,
+    wrapsFrom: undefined,
+    recipesRead: undefined,
     memo: undefined,
     ...extra,
   };
