@@ -281,11 +281,38 @@ function clip(s: string): string {
   return s.length > 120 ? `${s.slice(0, 117)}...` : s;
 }
 
+const PLACEHOLDER = /\{\{\s*(command|path|tool|text)\s*\}\}/g;
+/** Templates cut at their placeholders: text, key, text, key, ..., text. Bounded: started over when full. */
+const templateParts = new Map<string, readonly string[]>();
+const TEMPLATE_CACHE_MAX = 1024;
+
+/** A template cut where the placeholder regex matches it (the matches `replace` would fill, found once per template). */
+function partsOf(template: string): readonly string[] {
+  let parts = templateParts.get(template);
+  if (parts === undefined) {
+    const cut: string[] = [];
+    let at = 0;
+    for (const m of template.matchAll(PLACEHOLDER)) {
+      cut.push(template.slice(at, m.index), m[1] as string);
+      at = m.index + m[0].length;
+    }
+    cut.push(template.slice(at));
+    parts = cut;
+    if (templateParts.size >= TEMPLATE_CACHE_MAX) templateParts.clear();
+    templateParts.set(template, parts);
+  }
+  return parts;
+}
+
 /** Fills `{{command}}`, `{{path}}`, `{{tool}}` in a reason. */
 export function fillTemplate(template: string, view: EventView): string {
   if (!template.includes("{{")) return template;
-  return template.replace(/\{\{\s*(command|path|tool|text)\s*\}\}/g, (_m, key: string) => {
-    if (key === "tool") return view.event.tool?.name ?? view.tool;
-    return view.field(key) ?? "";
-  });
+  // A block's reason is filled on every block: the template is cut once, not matched again each time.
+  const parts = partsOf(template);
+  let out = parts[0] as string;
+  for (let i = 1; i < parts.length; i += 2) {
+    const key = parts[i] as string;
+    out += (key === "tool" ? (view.event.tool?.name ?? view.tool) : (view.field(key) ?? "")) + (parts[i + 1] as string);
+  }
+  return out;
 }

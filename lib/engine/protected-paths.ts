@@ -96,7 +96,7 @@ export class ProtectedPaths implements PathGuard {
     // `rm .claude/*.json`, `mv ~/.cl*/settings.json x`, git's `'*settings*'`: a glob covers what it may match.
     if (GLOB_CHAR.test(p) && !/\$\(|`/.test(p)) return this.#globCovers(p, deep);
     // The shell layer keeps a lookup (`rm $(which shepherd)`) as the word itself: it is the binary, wherever PATH has it.
-    const sub = p.search(/\$\(|`/);
+    const sub = p.includes("$(") || p.includes("`") ? p.search(/\$\(|`/) : -1;
     if (sub >= 0) {
       const looked = PROGRAM_LOOKUP.exec(p.slice(p.lastIndexOf("/", sub) + 1));
       if (looked && SHEPHERD_PROGRAM.test(looked[1] ?? "")) return true;

@@ -16,18 +16,19 @@ import { codeEffects, powerEffects, printsSecretVar, publishEffects, spawnEffect
 import { isSecretPath, readsContent, secretReads } from "./effects/secrets.ts";
 import { NETWORK } from "./effects/network.ts";
 import { effect, type Effect } from "./effects/types.ts";
+import { nameTest } from "./program-names.ts";
+import { memoOf } from "./memo.ts";
 
 export type { Effect, EffectKind, EffectData, Target } from "./effects/types.ts";
 export { EFFECT_KINDS, EFFECT_DATA } from "./effects/types.ts";
 
-const helpCache = new WeakMap<SimpleCommand, boolean>();
-
 /** `--help`/`--version` anywhere before `--`, or a lone `-h`: the program prints and does nothing else (memoized). */
 export function onlyPrintsHelp(cmd: SimpleCommand): boolean {
-  let hit = helpCache.get(cmd);
+  const memo = memoOf(cmd);
+  let hit = memo.help;
   if (hit === undefined) {
     hit = printsHelp(cmd);
-    helpCache.set(cmd, hit);
+    memo.help = hit;
   }
   return hit;
 }
@@ -36,7 +37,7 @@ function printsHelp(cmd: SimpleCommand): boolean {
   const a = cmd.argv;
   if (a.length === 2 && (a[1] === "-h" || a[1] === "-?" || a[1] === "/?")) return true;
   // Windows tools print their help for a `/?` anywhere (`net stop svc /?`); in bash `/?` could be a glob, so only these.
-  if (WINDOWS_TOOL.test(cmd.program) && a.includes("/?")) return true;
+  if (a.includes("/?") && WINDOWS_TOOL.test(cmd.program)) return true;
   // The AWS CLI's help is a trailing `help` word: `aws s3 rm help`, `aws configure export-credentials help`.
   if (cmd.program === "aws" && a.length > 2 && a[a.length - 1] === "help") return true;
   // git's `-h` is help for every subcommand: `git branch -D -h`.
@@ -85,12 +86,14 @@ function downloads(cmd: SimpleCommand): string[] {
     if (k > 0) out.push(a[k + 1] ?? "");
   }
   // `php -r 'copy("https://x/installer", "setup.php");'`, `python -c "urlretrieve('https://x/i.py', 'i.py')"`: code that saves a download.
-  if (a.length > 1 && /^(?:php|python[0-9.]*|ruby|node|perl)$/.test(cmd.program)) for (const m of a.slice(1).join("\n").slice(0, 1 << 16).matchAll(/\b(?:copy|urlretrieve|download_file|downloadFile)\s*\(\s*['"]https?:\/\/[^'"]{1,500}['"]\s*,\s*['"]([^'"]{1,300})['"]/g)) out.push(m[1] ?? "");
+  if (a.length > 1 && SAVING_INTERPRETERS.test(cmd.program)) for (const m of a.slice(1).join("\n").slice(0, 1 << 16).matchAll(/\b(?:copy|urlretrieve|download_file|downloadFile)\s*\(\s*['"]https?:\/\/[^'"]{1,500}['"]\s*,\s*['"]([^'"]{1,300})['"]/g)) out.push(m[1] ?? "");
   // `curl URL > i.sh`, `wget -qO- URL > x`: the download lands where stdout is redirected.
   if (FETCH_PROGRAMS.has(cmd.program) && url) for (const r of cmd.redirects) if ((r.op === ">" || r.op === ">>" || r.op === ">|") && r.fd !== "2") out.push(r.target);
   return out.length === 0 ? out : out.filter((f) => f !== "" && f !== "-");
 }
 
+/** Was /^(?:php|python[0-9.]*|ruby|node|perl)$/ (program-names.ts). */
+const SAVING_INTERPRETERS = nameTest(["php", "ruby", "node", "perl"], { python: true });
 const FETCH_PROGRAMS = new Set(["curl", "wget", "http", "xh", "fetch"]);
 
 /** `bash -n i.sh`, `sh -n`: the shell reads the script for syntax errors and runs none of it. */
@@ -129,9 +132,19 @@ const DATA_SENDERS = new Set(["curl", "wget", "http", "https", "xh", "nc", "ncat
 const LOOKUPS = new Set(["dig", "nslookup", "host", "drill", "ping", "ping6", "resolvectl", "getent"]);
 const LOCAL_URL = /^(?:https?:\/\/)?(?:localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1\])(?:[:/]|$)/;
 
+/** The last line asked about: every effect rule of one evaluation asks about the same line (no WeakMap lookup then). */
+let lastLine: readonly SimpleCommand[] | undefined;
+let lastLineEffects: Map<SimpleCommand, Effect[]> | undefined;
+
 export function lineEffects(commands: readonly SimpleCommand[]): Map<SimpleCommand, Effect[]> {
-  const hit = lineCache.get(commands);
-  if (hit) return hit;
+  if (commands === lastLine && lastLineEffects !== undefined) return lastLineEffects;
+  const hit = lineCache.get(commands) ?? lineEffectsOf(commands);
+  lastLine = commands;
+  lastLineEffects = hit;
+  return hit;
+}
+
+function lineEffectsOf(commands: readonly SimpleCommand[]): Map<SimpleCommand, Effect[]> {
   const out = new Map<SimpleCommand, Effect[]>();
   const fetched = new Set<string>();
   const fetchedDirs: string[] = [];
@@ -300,37 +313,42 @@ function unboundedProcs(a: string[]): boolean {
   return false;
 }
 
-const cache = new WeakMap<SimpleCommand, Effect[]>();
 const NONE: Effect[] = [];
+
+function append(to: Effect[], from: readonly Effect[]): void {
+  for (let i = 0; i < from.length; i++) to.push(from[i] as Effect);
+}
 
 /** The effects of one simple command (memoized: every effect rule asks about the same commands). */
 export function effectsOf(cmd: SimpleCommand): Effect[] {
-  const hit = cache.get(cmd);
+  const memo = memoOf(cmd);
+  const hit = memo.effects;
   if (hit) return hit;
   let out: Effect[] = NONE;
   if (!onlyPrintsHelp(cmd)) {
     const an = analyze(cmd);
-    const found = [
-      ...fileEffects(cmd, an),
-      ...(cmd.program === "git" ? gitEffects(cmd, an) : cmd.program === "gh" ? ghEffects(cmd, an) : NONE),
-      ...networkEffects(cmd, an),
-      ...publishEffects(cmd, an),
-      ...codeEffects(cmd),
-      ...spawnEffects(cmd),
-      ...powerEffects(cmd),
-      ...infraEffects(cmd),
-      ...serviceEffects(cmd),
-      ...controlEffects(cmd),
-      ...machineEffects(cmd),
-      ...printsSecretVar(cmd),
-      ...secretReads(cmd, an),
-    ];
+    // Most families find nothing for a command: their empty lists are skipped, not spread (13 spreads a command cost more than the families' own early outs).
+    const found: Effect[] = [];
+    append(found, fileEffects(cmd, an));
+    if (cmd.program === "git") append(found, gitEffects(cmd, an));
+    else if (cmd.program === "gh") append(found, ghEffects(cmd, an));
+    append(found, networkEffects(cmd, an));
+    append(found, publishEffects(cmd, an));
+    append(found, codeEffects(cmd));
+    append(found, spawnEffects(cmd));
+    append(found, powerEffects(cmd));
+    append(found, infraEffects(cmd));
+    append(found, serviceEffects(cmd));
+    append(found, controlEffects(cmd));
+    append(found, machineEffects(cmd));
+    append(found, printsSecretVar(cmd));
+    append(found, secretReads(cmd, an));
     if (found.length > 0) out = found;
   } else if (cmd.redirects.length > 0) {
     // `mkfs --help > /dev/sda` still writes where it is redirected.
     const bare: SimpleCommand = { ...cmd, argv: [""], program: "" };
     out = fileEffects(bare, analyze(bare)).filter((e) => e.kind === "device-write");
   }
-  cache.set(cmd, out);
+  memo.effects = out;
   return out;
 }

@@ -1,5 +1,6 @@
 /** @module per-program argument analysis: subcommand, flags in canonical form, positional arguments. */
 import type { SimpleCommand } from "./types.ts";
+import { memoOf } from "./memo.ts";
 
 /**
  * Long/short equivalences, keyed by program or "program subcommand". A flag maps to the canonical flags it
@@ -208,11 +209,11 @@ function isNegativeNumber(w: string): boolean {
   return true;
 }
 
-const cache = new WeakMap<SimpleCommand, Analysis>();
 
 /** Splits a command's words into subcommand, canonical flags, option values and operands (memoized per command). */
 export function analyze(cmd: SimpleCommand): Analysis {
-  const hit = cache.get(cmd);
+  const memo = memoOf(cmd);
+  const hit = memo.analysis;
   if (hit) return hit;
   const program = cmd.program;
   const a = cmd.argv;
@@ -280,7 +281,7 @@ export function analyze(cmd: SimpleCommand): Analysis {
     if (positional.slice(1).some((r) => r.startsWith("+"))) flags.add("-f");
   }
   const out: Analysis = { sub, flags, positional, positionalDynamic, values };
-  cache.set(cmd, out);
+  memo.analysis = out;
   return out;
 }
 

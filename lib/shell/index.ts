@@ -171,8 +171,34 @@ export interface LineFacts {
 
 const factsOfLine = new WeakMap<ParseResult, LineFacts>();
 
+/** A line's facts; `writes` is worked out on first ask (a class: an object literal with a getter cost a new accessor per line). */
+class Facts implements LineFacts {
+  readonly programs: ReadonlySet<string>;
+  readonly subs: ReadonlySet<string | undefined>;
+  readonly kinds: ReadonlySet<string>;
+  readonly #commands: readonly SimpleCommand[];
+  #writes: boolean | undefined = undefined;
+
+  constructor(programs: ReadonlySet<string>, subs: ReadonlySet<string | undefined>, kinds: ReadonlySet<string>, commands: readonly SimpleCommand[]) {
+    this.programs = programs;
+    this.subs = subs;
+    this.kinds = kinds;
+    this.#commands = commands;
+  }
+
+  get writes(): boolean {
+    this.#writes ??= this.#commands.some((cmd) => writeTargets(cmd).length > 0);
+    return this.#writes;
+  }
+}
+
+/** The last parsed line's facts: the selector and every candidate rule ask them of the same line. */
+let lastFactsOf: ParseResult | undefined;
+let lastFacts: LineFacts | undefined;
+
 export function lineFacts(command: string, ctx: ShellContext): LineFacts {
   const parsed = parseShell(command, ctx);
+  if (parsed === lastFactsOf && lastFacts !== undefined) return lastFacts;
   let facts = factsOfLine.get(parsed);
   if (!facts) {
     const programs = new Set<string>();
@@ -186,19 +212,11 @@ export function lineFacts(command: string, ctx: ShellContext): LineFacts {
       for (const e of extra.get(cmd) ?? []) kinds.add(e.kind);
     }
     // Only a rule with a `writes` condition asks: the write targets are worked out then, once per line.
-    let writes: boolean | undefined;
-    const commands = parsed.commands;
-    facts = {
-      programs,
-      subs,
-      kinds,
-      get writes() {
-        writes ??= commands.some((cmd) => writeTargets(cmd).length > 0);
-        return writes;
-      },
-    };
+    facts = new Facts(programs, subs, kinds, parsed.commands);
     factsOfLine.set(parsed, facts);
   }
+  lastFactsOf = parsed;
+  lastFacts = facts;
   return facts;
 }
 

@@ -10,6 +10,7 @@ import { GIT_COMMAND_KEYS, SHELLS, unwrap, type Unwrapper } from "./unwrap.ts";
 import { ON_PATH_DIR, resolvePath } from "./paths.ts";
 import { decodes } from "./effects/network.ts";
 import { readCmd, readPowerShell } from "./powershell.ts";
+import { isPythonName } from "./program-names.ts";
 
 /**
  * Shell variables of one scope over those of the scope it was opened in. A subshell or nested script
@@ -167,6 +168,12 @@ export function basename(p: string): string {
   return i < 0 ? p : p.slice(i + 1);
 }
 
+/** Whether a name can end in `.exe` (any case): only then is the regex that drops it run. */
+function endsInE(p: string): boolean {
+  const c = p.charCodeAt(p.length - 1);
+  return c === 101 || c === 69;
+}
+
 /** The literal output of `echo ...` / `printf ...`, or undefined when it is not a plain literal print. */
 export function literalOutput(cmd: SimpleCommand): string | undefined {
   if (cmd.dynamic.some(Boolean) || cmd.redirects.some((r) => r.op.includes(">") && !r.op.includes("&"))) return undefined;
@@ -318,6 +325,8 @@ class Parser implements Unwrapper {
       return;
     }
     if (scope.cwd === "") return;
+    // No script set and no file printed on the line (nearly every npm/bun/yarn command): nothing below can be known to run.
+    if (this.written.size === 0 && this.npmScripts.size === 0) return;
     // `deno task x` after a deno.json printed on the line: the task's command runs.
     if (argv[0] === "deno") {
       const text = this.written.get(resolvePath("deno.json", scope.cwd, this.st.home)) ?? this.written.get(resolvePath("deno.jsonc", scope.cwd, this.st.home));
@@ -1246,7 +1255,8 @@ class Parser implements Unwrapper {
     // `git config alias.undo 'reset --hard' && git undo`: the alias holds for the rest of the line.
     if (program === "git") {
       const k2 = argv.indexOf("config");
-      const key = argv.slice(k2 + 1).find((w) => /^alias\./i.test(w));
+      // (Both finds below matter only past a `config`: most git commands have none.)
+      const key = k2 > 0 ? argv.slice(k2 + 1).find((w) => /^alias\./i.test(w)) : undefined;
       if (k2 > 0 && key !== undefined) {
         const value = argv[argv.indexOf(key) + 1];
         if (value !== undefined) this.gitAliases.set(key.slice(6).toLowerCase(), value);
@@ -1254,12 +1264,12 @@ class Parser implements Unwrapper {
         if (value?.startsWith("!")) this.script(value.slice(1), scope.cwd, `git config ${key}`, scope.vars);
       }
       // `git config core.sshCommand 'rm -rf ~' && git fetch`: a command git will run is set.
-      const cmdKey = argv.slice(k2 + 1).find((w) => GIT_COMMAND_KEYS.test(w));
+      const cmdKey = k2 > 0 ? argv.slice(k2 + 1).find((w) => GIT_COMMAND_KEYS.test(w)) : undefined;
       const cmdValue = cmdKey !== undefined ? argv[argv.indexOf(cmdKey) + 1] : undefined;
       if (k2 > 0 && cmdValue !== undefined) this.script(cmdValue.replace(/^!/, ""), scope.cwd, `git config ${cmdKey}`, scope.vars);
     }
     // `kubectl.exe`, `terraform.exe` (Git Bash, WSL calling Windows binaries): the same program.
-    const cmd: SimpleCommand = { argv, dynamic, program: program.replace(/\.exe$/i, ""), cwd: scope.cwd, redirects, pipeTo: [], via: this.st.via, synthetic: false, stdinArgs: false };
+    const cmd: SimpleCommand = { argv, dynamic, program: endsInE(program) ? program.replace(/\.exe$/i, "") : program, cwd: scope.cwd, redirects, pipeTo: [], via: this.st.via, synthetic: false, stdinArgs: false, ignoresStdinCode: undefined, pipeFrom: undefined, captured: undefined, selfSpawn: undefined, wrapsFrom: undefined, recipesRead: undefined, memo: undefined };
     const inherited = this.outerEnv.length > 0 ? [...this.st.envSet, ...this.outerEnv] : this.st.envSet;
     const envNames = assigns.length > 0 || this.outerEnv.length > 0 ? [...new Set([...assigns.map(([n]) => n), ...inherited])] : inherited;
     if (envNames.length > 0) setEnv(cmd, envNames.slice(0, MAX_ENV_NAMES));
@@ -1317,7 +1327,7 @@ class Parser implements Unwrapper {
       const runners = new Set<string>();
       for (let j = subEnd; j < this.st.out.length; j++) {
         const runner = this.st.out[j] as SimpleCommand;
-        if ((RUNNERS.has(runner.program) || /^python[0-9.]*$/.test(runner.program)) && runner.dynamic.some(Boolean)) runners.add(runner.program);
+        if ((RUNNERS.has(runner.program) || isPythonName(runner.program)) && runner.dynamic.some(Boolean)) runners.add(runner.program);
         // `` `echo cm0gLXJmIH4= | base64 -d` ``, `$(curl -s x)`: a substitution's output as the program is run.
         else if (runner.dynamic[0] === true && runner.via === this.st.via) runners.add("eval");
       }
@@ -1522,7 +1532,7 @@ export function parseFallback(command: string, opts: ParseOptions): { commands: 
       if (argv.length === 0) continue;
       st.budget.words -= argv.length;
       if (st.budget.words < 0) throw new ShellLimitError(limitNote(`more than ${SHELL_LIMITS.maxWords} words`));
-      const cmd: SimpleCommand = { argv, dynamic: argv.map(() => false), program: basename(argv[0] ?? ""), cwd: opts.cwd, redirects: [], pipeTo: [], via: st.via, synthetic: false, stdinArgs: false };
+      const cmd: SimpleCommand = { argv, dynamic: argv.map(() => false), program: basename(argv[0] ?? ""), cwd: opts.cwd, redirects: [], pipeTo: [], via: st.via, synthetic: false, stdinArgs: false, ignoresStdinCode: undefined, pipeFrom: undefined, captured: undefined, selfSpawn: undefined, wrapsFrom: undefined, recipesRead: undefined, memo: undefined };
       unwrap(cmd, p, undefined);
     }
   } catch (err) {

@@ -505,7 +505,7 @@ function pathValue(w: PsWord, vars: Map<string, string>, home: string, cwd: stri
 function simple(argv: string[], dynamic: boolean[], cwd: string, via: string[], synthetic = false): SimpleCommand {
   const first = (argv[0] ?? "").replaceAll("\\", "/");
   const program = first.slice(first.lastIndexOf("/") + 1).toLowerCase().replace(/\.(?:exe|cmd|bat|com|ps1)$/, "");
-  return { argv: [program, ...argv.slice(1)], dynamic, program, cwd, redirects: [], pipeTo: [], via, synthetic, stdinArgs: false };
+  return { argv: [program, ...argv.slice(1)], dynamic, program, cwd, redirects: [], pipeTo: [], via, synthetic, stdinArgs: false, ignoresStdinCode: undefined, pipeFrom: undefined, captured: undefined, selfSpawn: undefined, wrapsFrom: undefined, recipesRead: undefined, memo: undefined };
 }
 
 /** Reads a PowerShell line and hands every command it runs to the host. */

@@ -1,4 +1,5 @@
 /** @module shared shapes of the shell layer: parsed simple commands and parse results. */
+import type { CommandMemo } from "./memo.ts";
 
 export interface RedirectInfo {
   op: string;
@@ -43,6 +44,8 @@ export interface SimpleCommand {
   wrapsFrom?: number;
   /** A make or just whose recipes were read from a file written on the line: what it does is what they do, not what its target is named. */
   recipesRead?: boolean;
+  /** What the analyses derived from it (memo.ts); not part of what the command is. */
+  memo?: CommandMemo;
 }
 
 export interface ParseOptions {

@@ -6,6 +6,7 @@ import { fallbackCommands, foldCode, scanCode } from "./interp.ts";
 import { limitNote, SHELL_LIMITS, ShellLimitError } from "./limits.ts";
 import { resolvePath, windowsPath } from "./paths.ts";
 import { BATCH_SELF, cmdScript, powershellScript } from "./powershell.ts";
+import { isPythonOrPypyName } from "./program-names.ts";
 
 /** What unwrapping needs from the parser: nested script parsing, a place to record commands, and to note a cap. */
 export interface Unwrapper {
@@ -31,7 +32,6 @@ export interface Unwrapper {
 }
 
 export const SHELLS = new Set(["sh", "bash", "zsh", "dash", "ksh", "ash", "mksh", "fish", "busybox-sh"]);
-const PYTHON = /^(?:python[0-9.]*|pypy[0-9.]*)$/;
 
 function base(p: string): string {
   const i = p.lastIndexOf("/");
@@ -366,7 +366,7 @@ function wrapped(a: string[], s: number, cwdIn: string, home: string, aliases: R
         default: {
       const runner = ENV_RUNNERS.get(p);
       if (runner !== undefined) return envRunner(a, s, p, runner);
-      if (PYTHON.test(p)) {
+      if (isPythonOrPypyName(p)) {
         // python -m twine upload -> twine upload
         let mod: number | undefined;
         skipOptions(a, s + 1, { short: "mcWXQ", long: [] }, (o, v) => {
@@ -575,7 +575,7 @@ const CODE_FLAGS: Record<string, RegExp> = {
 const INTERPRETERS = new Set(["node", "nodejs", "bun", "perl", "ruby", "php", "deno", "Rscript", "julia"]);
 
 function isInterpreter(p: string): boolean {
-  return (p.startsWith("py") && PYTHON.test(p)) || INTERPRETERS.has(p) || Object.hasOwn(CODE_FLAGS, p);
+  return (p.startsWith("py") && isPythonOrPypyName(p)) || INTERPRETERS.has(p) || Object.hasOwn(CODE_FLAGS, p);
 }
 
 /** Interpreters that run every `-e` given, as one program (`osascript -e 'x' -e 'do shell script ..'`). */
@@ -598,7 +598,7 @@ function interpreterCode(argv: string[], program: string): string | "stdin" | un
   if ((program === "bun" || program === "deno") && argv[1] === "run" && argv.slice(2).find((w) => w === "-" || !w.startsWith("-")) === "-") return "stdin";
   let codeFlag: RegExp;
   let valueShort = "";
-  if (PYTHON.test(program)) {
+  if (isPythonOrPypyName(program)) {
     codeFlag = /^-[A-Za-z]*c$/;
     valueShort = "WX";
   } else if (program === "node" || program === "nodejs" || program === "bun") {
@@ -656,6 +656,13 @@ function child(cmd: SimpleCommand, argv: string[], dynamic: boolean[], label: st
     via: [...cmd.via, label],
     synthetic: cmd.synthetic,
     stdinArgs: cmd.stdinArgs,
+    ignoresStdinCode: undefined,
+    pipeFrom: undefined,
+    captured: undefined,
+    selfSpawn: undefined,
+    wrapsFrom: undefined,
+    recipesRead: undefined,
+    memo: undefined,
     ...extra,
   };
   // Set after the literal, and only where there is one: most commands carry no environment of their own.
@@ -1272,7 +1279,7 @@ function batchFile(cmd: SimpleCommand, file: string, text: string, api: Unwrappe
  * environment sent) holds for it too.
  */
 function codeChild(cmd: SimpleCommand, code: string, api: Unwrapper, label: string): void {
-  const flag = PYTHON.test(cmd.program) ? "-c" : cmd.program === "php" ? "-r" : "-e";
+  const flag = isPythonOrPypyName(cmd.program) ? "-c" : cmd.program === "php" ? "-r" : "-e";
   const argv = [cmd.argv[0] ?? cmd.program, flag, code];
   api.emit(child(cmd, argv, [false, false, false], label, { synthetic: true, redirects: [] }));
 }

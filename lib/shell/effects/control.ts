@@ -8,6 +8,7 @@ import type { SimpleCommand } from "../types.ts";
 import { re2 } from "../../lazy-deps.ts";
 import { envOf } from "../env-names.ts";
 import { effect, type Effect, type Target } from "./types.ts";
+import { nameTest } from "../program-names.ts";
 
 const MAX_TARGETS = 16;
 const SIGNAL = /^-(?:\d{1,2}|[A-Z][A-Z0-9+-]+|SIG\w+)$/;
@@ -545,7 +546,8 @@ function unguardedAgent(cmd: SimpleCommand): { what: string; targets: Target[] }
 }
 
 const REQUESTERS = new Set(["curl", "wget", "http", "https", "xh", "httpie", "invoke-webrequest", "invoke-restmethod", "iwr", "irm", "aria2c", "fetch"]);
-const CODE = /^(?:python[0-9.]*|node|nodejs|bun|deno|perl|ruby|php)$/;
+// Was /^(?:python[0-9.]*|node|nodejs|bun|deno|perl|ruby|php)$/: the same names, tested with a set lookup (program-names.ts).
+const CODE = nameTest(["node", "nodejs", "bun", "deno", "perl", "ruby", "php"], { python: true });
 /** A loopback host as a URL names it: localhost, 127/8 in any short form, ::1, 0.0.0.0, 0x7f000001, 2130706433. */
 const LOOPBACK = "(?:(?:[\\w-]+\\.)*localhost\\.?|localtest\\.me|lvh\\.me|(?:[\\w-]+\\.)*127\\.0\\.0\\.1\\.(?:nip|sslip)\\.io|\\[::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}\\]|127(?:\\.\\d{1,3}){0,3}|0x7f[0-9a-f]{0,6}|2130706433|0(?:\\.0){0,3}|\\[(?:::1?|::ffff:127(?:\\.\\d{1,3}){3}|0:0:0:0:0:0:0:1)\\])";
 const URL_WORD = new RegExp(`^(?:https?://)?${LOOPBACK}(?::[^/\\s]*)?(/[^\\s]*)?$`, "i");

@@ -2,6 +2,7 @@
 import type { SimpleCommand } from "../types.ts";
 import { effect, type Effect } from "./types.ts";
 import { KUBECTL_VALUED, leadingPath, operandsPast, REDIS_VALUED } from "./services.ts";
+import { isPythonName } from "../program-names.ts";
 
 /**
  * Whether the command only previews: `--dry-run`, `--dryrun`, `--what-if`, `--preview-only`, `--help`, kubectl's
@@ -15,7 +16,7 @@ function dry(a: readonly string[], valued: ReadonlySet<string> = NO_VALUES): boo
     if (w === "--") break;
     if (w === "-help" || w === "--help") return true;
     if (w === "--dry-run" || w === "--dryrun" || w === "--what-if" || w === "--whatif" || w === "--preview-only") preview = true;
-    else if (/^--dry-?run=/.test(w)) preview = !/^--dry-?run=(?:none|false|0|no)$/i.test(w);
+    else if (w.startsWith("--dry") && /^--dry-?run=/.test(w)) preview = !/^--dry-?run=(?:none|false|0|no)$/i.test(w);
     else if (!w.includes("=") && valued.has(w)) i++;
   }
   return preview;
@@ -439,6 +440,8 @@ export const ORM_WIPE = /\b[A-Z]\w*\.(?:delete_all|destroy_all)\b|\.objects\.all
 const RAILS_TASK = /^db:(?:drop(?::all)?|reset|purge|migrate:reset|truncate_all)$/;
 const ARTISAN_TASK = /^(?:migrate:fresh|migrate:reset|migrate:refresh|db:wipe)$/;
 const MANAGE_TASK = /^(?:flush|reset_db|reset_schema)$/;
+/** The programs schemaReset's switch has a case for (python, its default, is tested apart). */
+const SCHEMA_TOOLS: ReadonlySet<string> = new Set(["prisma", "drizzle-kit", "rails", "rake", "php", "django-admin", "sequelize", "sequelize-cli", "typeorm", "typeorm-ts-node-commonjs", "typeorm-ts-node-esm", "alembic", "knex", "goose", "dbmate", "migrate", "flyway", "liquibase", "dotnet", "mysqladmin", "supabase", "serverless", "sls", "sam", "vagrant"]);
 
 /**
  * A schema tool or framework told to drop or reset the database it is configured for (`prisma migrate reset`,
@@ -448,6 +451,8 @@ const MANAGE_TASK = /^(?:flush|reset_db|reset_schema)$/;
 function schemaReset(cmd: SimpleCommand): string | undefined {
   const p = cmd.program;
   const a = cmd.argv;
+  // Most commands are none of the switch's programs (nor python): no scan of their words.
+  if (!SCHEMA_TOOLS.has(p) && !isPythonName(p)) return undefined;
   if (dry(a) || a.includes("-h")) return undefined;
   const ops = operands(a);
   switch (p) {
@@ -506,9 +511,9 @@ function schemaReset(cmd: SimpleCommand): string | undefined {
       return ops[0] === "destroy" ? "vagrant destroy" : undefined;
     default:
       // `python manage.py flush`: the script names the framework.
-      if (/^python[0-9.]*$/.test(p) && /(?:^|\/)manage\.py$/.test(ops[0] ?? "") && MANAGE_TASK.test(ops[1] ?? "")) return `manage.py ${ops[1]}`;
+      if (isPythonName(p) && /(?:^|\/)manage\.py$/.test(ops[0] ?? "") && MANAGE_TASK.test(ops[1] ?? "")) return `manage.py ${ops[1]}`;
       // `manage.py migrate accounts zero`: every migration of the app unapplied, its tables dropped.
-      if (/^python[0-9.]*$/.test(p) && /(?:^|\/)manage\.py$/.test(ops[0] ?? "") && ops[1] === "migrate" && ops[3] === "zero") return `manage.py migrate ${ops[2] ?? ""} zero`;
+      if (isPythonName(p) && /(?:^|\/)manage\.py$/.test(ops[0] ?? "") && ops[1] === "migrate" && ops[3] === "zero") return `manage.py migrate ${ops[2] ?? ""} zero`;
       return undefined;
   }
 }

@@ -5,6 +5,7 @@ import { isSecretPath } from "./secrets.ts";
 import { ORM_WIPE, SQL_DESTROY } from "./infra.ts";
 import { CMD_SECRET_VAR, ENV_SECRET, SECRET_VAR } from "../secret-names.ts";
 import { effect, type Effect } from "./types.ts";
+import { isPythonName, nameTest } from "../program-names.ts";
 
 const GRADLE_PUBLISH = /(?:^|:)(?:publish(?!ToMavenLocal$)\w*|uploadArchives|closeAndReleaseRepository|closeAndReleaseStagingRepositor(?:y|ies)|releaseRepository|publishPlugins)$/;
 const MAVEN_PUBLISH = /^(?:deploy|release:perform|deploy:deploy-file|nexus-staging:(?:release|deploy)|gpg:sign-and-deploy-file|jreleaser:(?:deploy|full-release|release))$/;
@@ -62,7 +63,7 @@ export function publishEffects(cmd: SimpleCommand, an: Analysis): Effect[] {
     what = `${p} push`;
   } else if ((p === "vercel" && (cmd.argv.includes("--prod") || an.sub === "deploy" && cmd.argv.includes("--prod"))) || (p === "netlify" && an.sub === "deploy" && cmd.argv.includes("--prod"))) {
     what = `${p} --prod`;
-  } else if (/^python[0-9.]*$/.test(p) && cmd.argv[1] === "setup.py" && cmd.argv.some((w) => w === "upload" || w === "register")) {
+  } else if (isPythonName(p) && cmd.argv[1] === "setup.py" && cmd.argv.some((w) => w === "upload" || w === "register")) {
     what = "setup.py upload";
   } else if ((p === "jsr" && an.sub === "publish") || (p === "conan" && an.sub === "upload") || (p === "swift" && an.sub === "package-registry" && an.positional[0] === "publish") || (p === "dart" && an.sub === "pub" && an.positional[0] === "publish") || (p === "flutter" && an.sub === "pub" && an.positional[0] === "publish") || (p === "mix" && /^hex\.publish$/.test(cmd.argv[1] ?? "")) || (p === "poetry" && an.sub === "publish")) {
     if (!DRY(cmd)) what = `${p} ${an.sub ?? ""} publish`;
@@ -78,7 +79,8 @@ export function publishEffects(cmd: SimpleCommand, an: Analysis): Effect[] {
   return what === undefined ? [] : [effect("publish", `publishes a release (${what})`)];
 }
 
-const INTERPRETER = /^(?:python[0-9.]*|pypy[0-9.]*|node|nodejs|bun|deno|perl|ruby|php|Rscript|R|awk|gawk|mawk|nawk|lua|luajit|julia|tclsh|wish|jshell|groovy|scala|elixir|erl|swift|osascript|raku|qjs)$/;
+// Was /^(?:python[0-9.]*|pypy[0-9.]*|node|nodejs|bun|deno|perl|ruby|php|Rscript|R|awk|gawk|mawk|nawk|lua|luajit|julia|tclsh|wish|jshell|groovy|scala|elixir|erl|swift|osascript|raku|qjs)$/: the same names, tested with a set lookup (program-names.ts).
+const INTERPRETER = nameTest(["node", "nodejs", "bun", "deno", "perl", "ruby", "php", "Rscript", "R", "awk", "gawk", "mawk", "nawk", "lua", "luajit", "julia", "tclsh", "wish", "jshell", "groovy", "scala", "elixir", "erl", "swift", "osascript", "raku", "qjs"], { python: true, pypy: true });
 const LOOP = /\b(?:while|loop|until|repeat|setInterval)\b|\bfor\s*\(\s*;\s*;|iter\(\s*int|itertools\.count|\bfor\s*\{/;
 const FORK = /(?:\b|_)fork\s*(?:\(|\b)|child_process['"]\s*\)\s*\.\s*(?:exec\w*|spawn\w*)\s*\(|\bProcess\s*\((?:[^()]|\([^()]{0,100}\)){0,200}\)\s*\.\s*start\s*\(|\bspawn\s*\(|\bPopen\s*\(|\bexec[lv]p?e?\s*\(|ForkExec|\b(?:os\.execute|system|os\.system|io\.popen|exec)\s*\(?\s*['"][^'"]*&\s*['"]/;
 const DECODE = /b64decode|Base64\.decode|decode64|Buffer\.from\([^)]{0,200}['"]base64['"]|\batob\s*\(|base64_decode|MIME::Base64|unpack\(['"]m/;
@@ -149,12 +151,13 @@ const secretValue = (w: string): boolean => {
   return SECRET_VAR.test(v) || CMD_SECRET_VAR.test(v);
 };
 /** Programs that print what their standard input holds (`cat <<< "$TOKEN"`); `[`, `read`, `test` and counters do not. */
-const ECHOES_STDIN = /^(?:cat|tee|tac|rev|head|tail|base64|base32|xxd|od|hexdump|sed|awk|gawk|tr|cut|sort|uniq|nl|fold|less|more|strings|jq|yq|column|paste|grep|rg|python[0-9.]*|node|perl|ruby|pbcopy|xclip|xsel|clip|clip\.exe)$/;
+// Was /^(?:cat|tee|tac|rev|head|tail|base64|base32|xxd|od|hexdump|sed|awk|gawk|tr|cut|sort|uniq|nl|fold|less|more|strings|jq|yq|column|paste|grep|rg|python[0-9.]*|node|perl|ruby|pbcopy|xclip|xsel|clip|clip\.exe)$/: the same names, tested with a set lookup (program-names.ts).
+const ECHOES_STDIN = nameTest(["cat", "tee", "tac", "rev", "head", "tail", "base64", "base32", "xxd", "od", "hexdump", "sed", "awk", "gawk", "tr", "cut", "sort", "uniq", "nl", "fold", "less", "more", "strings", "jq", "yq", "column", "paste", "grep", "rg", "node", "perl", "ruby", "pbcopy", "xclip", "xsel", "clip", "clip.exe"], { python: true });
 
 /** `echo $AWS_SECRET_ACCESS_KEY`, `cat <<< "$GITHUB_TOKEN"`: a credential printed into the conversation. */
 export function printsSecretVar(cmd: SimpleCommand): Effect[] {
   const hit = cmd.program === "echo" || cmd.program === "printf" ? cmd.argv.slice(1).filter((w, k) => cmd.dynamic[k + 1] && secretValue(w)) : [];
-  if (ECHOES_STDIN.test(cmd.program)) for (const r of cmd.redirects) if (r.op === "<<<" && secretValue(r.target)) hit.push(r.target);
+  if (cmd.redirects.length > 0 && ECHOES_STDIN.test(cmd.program)) for (const r of cmd.redirects) if (r.op === "<<<" && secretValue(r.target)) hit.push(r.target);
   return hit.length > 0 ? [effect("secret-read", `prints ${hit.join(" ")}`)] : [];
 }
 

@@ -44,7 +44,7 @@ const NOT_REAL = /(?:^|[-_.])(?:example|sample|template|tmpl|dist|schema|mock|fa
 function namedCredentialFile(base: string): boolean {
   if (base.length > 255) return false;
   // Both ways to a true below need one of these: most names are out after two cheap tests.
-  if (!base.includes("kubeconfig") && !DATA_EXT.test(base)) return false;
+  if (!base.includes("kubeconfig") && (!base.includes(".") || !DATA_EXT.test(base))) return false;
   if (NOT_REAL.test(base)) return false;
   // kubeconfig has no extension as often as it has one (`./kubeconfig`, `prod.kubeconfig`).
   if (/^(?:[\w.-]+[-_.])?kubeconfig(?:[-_.][\w-]+)?(?:\.ya?ml)?$/.test(base)) return true;
@@ -65,9 +65,10 @@ function isSecretName(word: string): boolean {
   const grand = slash > 0 ? word.slice(0, slash) : "";
   if (word.length === 4 && word.toLowerCase() === "env:") return true;
   // PowerShell's env: drive: `Get-Content env:GITHUB_TOKEN`.
-  if (/^env:\/?\w+$/i.test(word)) return SECRET_NAME.test(word.replace(/^env:\/?/i, ""));
+  // (The regexes below run only on words that can match them: this is asked of every word of most commands.)
+  if ((word.charCodeAt(0) | 32) === 101 && /^env:\/?\w+$/i.test(word)) return SECRET_NAME.test(word.replace(/^env:\/?/i, ""));
   // `~/.ssh/config.example`, `credentials.sample`: a template holds no secret.
-  if (/\.(?:example|sample|template|tmpl|dist)$/.test(base)) return false;
+  if (base.includes(".") && /\.(?:example|sample|template|tmpl|dist)$/.test(base)) return false;
   // The system's password hashes.
   if (word.startsWith("/etc/") && /^\/etc\/g?shadow-?$|^\/etc\/master\.passwd$/.test(word)) return true;
   if (parent === ".ssh") return !base.endsWith(".pub") && !SSH_PUBLIC.has(base);
@@ -76,7 +77,7 @@ function isSecretName(word: string): boolean {
   if (SECRET_DIRS.has(parent)) return true;
   // The stores themselves, named as directories (`rsync -a ~/.config/gh/ x`, `cp -r ~/.kube x`).
   if (parent === ".config" && (base === "gh" || base === "gcloud" || base === "op" || base === "hub")) return true;
-  if (/^\.(?:ssh|aws|gnupg|password-store|kube|azure)$/.test(base) && slash > 0) return true;
+  if (slash > 0 && /^\.(?:ssh|aws|gnupg|password-store|kube|azure)$/.test(base)) return true;
   if (base === ".env") return true;
   if (base.startsWith(".env.")) return !ENV_TEMPLATES.has(base.slice(5)) && base.length > 5;
   if (SECRET_NAMES.has(base)) return true;
@@ -127,7 +128,7 @@ function globToRegex(glob: string): RegExp {
 export function isSecretPath(word: string): boolean {
   const w = word.endsWith("/") ? word.replace(/\/+$/, "") : word;
   if (isSecretName(w)) return true;
-  if (!/[*?[]/.test(w)) return false;
+  if (!w.includes("*") && !w.includes("?") && !w.includes("[")) return false;
   const slash = w.lastIndexOf("/");
   const dir = slash < 0 ? "" : w.slice(0, slash + 1);
   const base = w.slice(slash + 1);
