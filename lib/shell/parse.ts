@@ -302,16 +302,37 @@ class Parser implements Unwrapper {
   /** Hooks already read where they were put in place: git running later does not read them twice. */
   private readonly plantedHooks = new Set<string>();
 
+  /** A lifecycle script set on the line (`postinstall`, `prepare`) runs at the next install, whoever installs: read as if run. */
+  private lifecycle(name: string, text: string, scope: Scope): void {
+    if (/^(?:pre|post)?(?:install|prepare|uninstall|publish|pack)$|^prepublishOnly$|^dependencies$/.test(name) && text.trim() !== "") this.script(text, scope.cwd, `npm ${name} script (runs at the next install)`, scope.vars);
+  }
+
+  /** Text put in a file that runs on its own later in this project (a git hook, a direnv .envrc): read as if it ran. */
+  private plantRunLater(path: string, text: string, scope: { cwd: string; vars: Vars }): void {
+    if (this.inHook || scope.cwd === "" || this.plantedHooks.has(path) || !(/\/\.git\/hooks\/[\w.-]+$/.test(path) || /\/\.envrc$/.test(path) || [...this.hooksDirs].some((d) => path.startsWith(`${d}/`)))) return;
+    this.inHook = true;
+    this.plantedHooks.add(path);
+    try {
+      this.script(text, scope.cwd, `${/\.envrc$/.test(path) ? "direnv file" : "git hook"} ${path} (put in place)`, scope.vars);
+    } finally {
+      this.inHook = false;
+    }
+  }
+
   private packageScripts(argv: string[], scope: Scope): void {
     if (argv[0] === "npm" && argv[1] === "pkg" && argv[2] === "set") {
       for (const w of argv.slice(3)) {
         const m = /^scripts\.([\w:.-]+)=(.*)$/s.exec(w);
-        if (m?.[1] !== undefined && m[2] !== undefined && this.npmScripts.size < 16) this.npmScripts.set(m[1], m[2]);
+        if (m?.[1] !== undefined && m[2] !== undefined && this.npmScripts.size < 16) {
+          this.npmScripts.set(m[1], m[2]);
+          this.lifecycle(m[1], m[2], scope);
+        }
       }
       return;
     }
     if (argv[0] === "npm" && argv[1] === "set-script" && argv[2] !== undefined && argv[3] !== undefined) {
       this.npmScripts.set(argv[2], argv[3]);
+      this.lifecycle(argv[2], argv[3], scope);
       return;
     }
     if (scope.cwd === "") return;
@@ -441,6 +462,7 @@ class Parser implements Unwrapper {
         written: (path) => this.written.get(path),
         write: (path, text) => {
           if (this.written.size < 64) this.written.set(path, text);
+          this.plantRunLater(path, text, { cwd, vars: new Vars() });
         },
       });
     } finally {
@@ -1261,6 +1283,10 @@ class Parser implements Unwrapper {
     if (envNames.length > 0) setEnv(cmd, envNames.slice(0, MAX_ENV_NAMES));
     // `env | sort | grep -i secret`: filters that pass their input on keep it the environment.
     if (prev?.some((c) => dumpsEnvironment(c) || (c.pipeFrom === "env" && PASSES_INPUT.test(c.program)))) cmd.pipeFrom = "env";
+    if (prev?.length === 1 && prev[0] !== undefined) {
+      const printedIn = literalOutput(prev[0]);
+      if (printedIn !== undefined) cmd.stdinText = printedIn;
+    }
     const subEnd = this.st.out.length;
     const writes = this.procWrites.length > pw0 ? this.procWrites.splice(pw0) : NO_WRITES;
     // `bash x.sh` after `echo 'rm -rf ~' > x.sh` on the line is read where the command is unwrapped (under any wrapper).
@@ -1290,21 +1316,20 @@ class Parser implements Unwrapper {
       const printed = (prints ? literalOutput({ ...cmd, redirects: [] }) : undefined) ?? (cmd.program === "cat" && cmd.argv.length === 1 ? redirects.find((r) => r.body !== undefined)?.body : undefined);
       const out = redirects.find((r) => (r.op === ">" || r.op === ">|" || r.op === ">>") && r.fd !== "2" && r.target.startsWith("/"));
       // `tee run.sh <<< 'rm -rf ~'`, `tee -a x.sh <<'EOF' .. EOF`: tee writes the literal it reads to each file it names.
-      if (cmd.program === "tee" && scope.cwd !== "") this.teeWritten(cmd, scope.cwd, prevOut);
+      if (cmd.program === "tee" && scope.cwd !== "") {
+        this.teeWritten(cmd, scope.cwd, prevOut);
+        for (const w of cmd.argv.slice(1)) if (!w.startsWith("-")) {
+          const path = resolvePath(w, scope.cwd, this.st.home);
+          const text = this.written.get(path);
+          if (text !== undefined) this.plantRunLater(path, text, scope);
+        }
+      }
       if (printed !== undefined && out && this.written.size < 64) {
         // `echo '#!/bin/sh' > x; echo 'rm -rf ~' >> x`: each echo ends its line.
         const prior = out.op === ">>" ? (this.written.get(out.target) ?? "") : "";
         this.written.set(out.target, prior + (prior === "" || prior.endsWith("\n") || cmd.program !== "echo" ? "" : "\n") + printed);
         // A git hook put in place runs at the next commit, checkout or push, whatever runs git then.
-        if (!this.inHook && scope.cwd !== "" && (/\/\.git\/hooks\/[\w.-]+$/.test(out.target) || [...this.hooksDirs].some((d) => out.target.startsWith(`${d}/`)))) {
-          this.inHook = true;
-          this.plantedHooks.add(out.target);
-          try {
-            this.script(printed, scope.cwd, `git hook ${out.target} (put in place)`, scope.vars);
-          } finally {
-            this.inHook = false;
-          }
-        }
+        this.plantRunLater(out.target, printed, scope);
       }
       else if (out && this.decodedFiles.size < 16 && decodes(cmd)) this.decodedFiles.set(out.target, cmd);
     }

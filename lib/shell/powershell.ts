@@ -264,7 +264,9 @@ function psExpand(w: PsWord, vars: Map<string, string>, home: string, cwd: strin
   // `"$([Environment]::GetFolderPath('MyDocuments'))"`: a subexpression the line can evaluate.
   const sub = w.raw.startsWith('"') && w.text.includes("$(") ? w.text.replace(/\$\(([^()]*(?:\([^()]*\)[^()]*)*)\)/g, (m, e: string) => psStringExpr(`(${e})`, vars, home, cwd) ?? m) : w.text;
   // A word with no `$` has no variable to fill in.
-  const text = !sub.includes("$") ? sub : sub.replace(/\$\{?(env:)?([A-Za-z_][\w]*)\}?/g, (m, env: string | undefined, name: string) => {
+  // `$PROFILE.CurrentUserAllHosts`, `$PROFILE.AllUsersAllHosts`: the other profiles PowerShell runs at its start.
+  const profiled = sub.replace(/\$profile\.(CurrentUser|AllUsers)(AllHosts|CurrentHost)\b/gi, (_m, who: string, hosts: string) => `${/^all/i.test(who) ? "/Program Files/PowerShell/7" : `${home}/Documents/PowerShell`}/${/^all/i.test(hosts) ? "" : "Microsoft.PowerShell_"}profile.ps1`);
+  const text = !profiled.includes("$") ? profiled : profiled.replace(/\$\{?(env:)?([A-Za-z_][\w]*)\}?/g, (m, env: string | undefined, name: string) => {
     const lower = name.toLowerCase();
     if (env === undefined && lower === "home") return home;
     if (env === undefined && lower === "pwd") return cwd;
@@ -629,6 +631,14 @@ function argumentList(words: PsWord[]): PsWord[] {
 
 /** What a literal write puts in a file: `Set-Content run.ps1 '..'`, `'..' | Out-File x.ps1`, `Add-Content b.bat '..'`. */
 function recordWrite(name: string, rest: PsWord[], prev: SimpleCommand | undefined, vars: Map<string, string>, cwd: string, host: WindowsHost): void {
+  const w = literalWrite(name, rest, prev);
+  if (w === undefined) return;
+  const path = resolvePath(psExpand(w.pathW, vars, host.home, cwd).text, cwd, host.home);
+  host.write(path, name === "add-content" || name === "ac" ? `${host.written(path) ?? ""}${w.text}\n` : w.text);
+}
+
+/** The file word and the literal text a write cmdlet puts there (its -Value, second positional, or a literal piped in). */
+function literalWrite(name: string, rest: PsWord[], prev: SimpleCommand | undefined): { pathW: PsWord; text: string } | undefined {
   let pathW: PsWord | undefined;
   let valueW: PsWord | undefined;
   const pos: PsWord[] = [];
@@ -646,9 +656,8 @@ function recordWrite(name: string, rest: PsWord[], prev: SimpleCommand | undefin
   pathW ??= pos.shift();
   if (name !== "out-file") valueW ??= pos.shift();
   const text = valueW?.quoted ? valueW.text : prev?.synthetic && prev.program === "echo" && !(prev.dynamic[1] ?? false) ? prev.argv.slice(1).join(" ") : undefined;
-  if (pathW === undefined || text === undefined) return;
-  const path = resolvePath(psExpand(pathW, vars, host.home, cwd).text, cwd, host.home);
-  host.write(path, name === "add-content" || name === "ac" ? `${host.written(path) ?? ""}${text}\n` : text);
+  if (pathW === undefined || text === undefined) return undefined;
+  return { pathW, text };
 }
 
 /** A script written on the line, run by its path (`.\run.ps1`, `Start-Process b.cmd`): PowerShell code, or batch lines. */
@@ -1089,7 +1098,11 @@ function psStatement(wordsIn: PsWord[], vars: Map<string, string>, cwd: string, 
     const targets = explicit.length > 0 ? explicit : paths.slice(0, 1);
     // An overwrite replaces what the file held, like `: > file`.
     if (!(name === "add-content" || name === "ac" || flags.has("append"))) out.push(simple(["truncate", ...targets], [false, ...targets.map(() => false)], cwd, via, true));
-    out.push(simple(["tee", ...(name === "add-content" || name === "ac" || flags.has("append") ? ["-a"] : []), ...targets], [false, ...(name === "add-content" || name === "ac" || flags.has("append") ? [false] : []), ...targets.map(() => false)], cwd, via));
+    const tee = simple(["tee", ...(name === "add-content" || name === "ac" || flags.has("append") ? ["-a"] : []), ...targets], [false, ...(name === "add-content" || name === "ac" || flags.has("append") ? [false] : []), ...targets.map(() => false)], cwd, via);
+    // The literal it writes goes with it, as tee's here-string: a profile line is judged by what it runs.
+    const text = literalWrite(name, rest, prev)?.text;
+    if (text !== undefined) tee.redirects = [{ op: "<<<", fd: "", target: text }];
+    out.push(tee);
     return out;
   }
   if (DISK.has(name) || (name === "format" && paths.some((p) => p === "/"))) {

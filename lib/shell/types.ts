@@ -41,6 +41,8 @@ export interface SimpleCommand {
    * command or code it runs, judged in the command recorded for it, not file names it opens itself.
    */
   wrapsFrom?: number;
+  /** The literal text the previous pipeline stage prints into it (`echo 'x' | tee -a f`), when that stage is a plain echo, printf or heredoc cat. */
+  stdinText?: string;
   /** A make or just whose recipes were read from a file written on the line: what it does is what they do, not what its target is named. */
   recipesRead?: boolean;
 }
