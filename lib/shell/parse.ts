@@ -229,7 +229,7 @@ function listedPaths(cmd: SimpleCommand): string | undefined {
 const NO_WRITES: readonly [number, number][] = [];
 
 /** Variables holding a command that git or a shell runs: `GIT_PAGER='rm -rf ~' git log`. */
-const COMMAND_VARS = new Set(["GIT_PAGER", "GIT_EDITOR", "GIT_SSH_COMMAND", "GIT_SSH", "GIT_ASKPASS", "GIT_EXTERNAL_DIFF", "GIT_SEQUENCE_EDITOR", "PAGER", "EDITOR", "VISUAL", "PS4", "PROMPT_COMMAND", "BASH_ENV", "ENV", "LESSOPEN", "MANPAGER"]);
+const COMMAND_VARS = new Set(["GIT_PROXY_COMMAND", "SYSTEMD_PAGER", "GIT_PAGER", "GIT_EDITOR", "GIT_SSH_COMMAND", "GIT_SSH", "GIT_ASKPASS", "GIT_EXTERNAL_DIFF", "GIT_SEQUENCE_EDITOR", "PAGER", "EDITOR", "VISUAL", "PS4", "PROMPT_COMMAND", "BASH_ENV", "ENV", "LESSOPEN", "MANPAGER"]);
 
 class Parser implements Unwrapper {
   readonly st: State;
@@ -1237,6 +1237,10 @@ class Parser implements Unwrapper {
     // `GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.pager GIT_CONFIG_VALUE_0='rm -rf ~' git log`: config given through the environment.
     if (program === "git" || assigns.some(([n]) => n === "GIT_CONFIG_COUNT")) {
       const env = new Map(assigns);
+      // `GIT_CONFIG_PARAMETERS="'core.pager=CMD'"`: git's own quoted list of -c settings.
+      for (const m of (env.get("GIT_CONFIG_PARAMETERS") ?? "").matchAll(/'([^'=]+)=([^']*)'/g)) {
+        if (GIT_COMMAND_KEYS.test(m[1] ?? "") && (m[2] ?? "") !== "") this.script((m[2] ?? "").replace(/^!/, ""), scope.cwd, "GIT_CONFIG_PARAMETERS", scope.vars);
+      }
       for (const [name, key] of assigns) {
         const n = /^GIT_CONFIG_KEY_(\d{1,2})$/.exec(name)?.[1];
         const value = n !== undefined ? env.get(`GIT_CONFIG_VALUE_${n}`) : undefined;

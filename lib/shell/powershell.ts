@@ -702,6 +702,8 @@ function startsQuotedOrBlock(raw: string): boolean {
 
 function psStatement(wordsIn: PsWord[], vars: Map<string, string>, cwd: string, via: string[], host: WindowsHost, prev: SimpleCommand | undefined): SimpleCommand[] {
   const home = host.home;
+  // `git commit -m "fix $(Remove-Item ..)"`: a subexpression in a double-quoted string runs when the string is made.
+  for (const w of wordsIn) if (w.raw.startsWith('"') && w.raw.includes("$(")) for (const m of w.raw.matchAll(/\$\(((?:[^()"]|\([^()]*\))+)\)/g)) if ((m[1] ?? "").trim() !== "") host.powershell(m[1] ?? "", cwd, 'a "$(..)" subexpression');
   const splatted = wordsIn.some((w) => w.raw.startsWith("@") && !w.raw.startsWith("@(") && !w.raw.startsWith("@{")) ? wordsIn.flatMap((w) => splatWords(w, vars)) : wordsIn;
   const words = unqualified(splatted);
   // `'..' > run.ps1`, `"x" >> b.bat`: a redirection writes what the statement prints to the file.
@@ -884,6 +886,8 @@ function psStatement(wordsIn: PsWord[], vars: Map<string, string>, cwd: string, 
       const encoded = /ToBase64String\(\s*\[(?:System\.)?Text\.Encoding\]::(Unicode|UTF8|ASCII)\.GetBytes\(\s*(?:'((?:[^']|'')*)'|\$(\w+))\s*\)\s*\)/i.exec(value);
       // A literal's own text, as `[Text.Encoding]::Unicode.GetBytes($s)` reads it.
       if (words.length === 3 && v.quoted && /^['"]/.test(v.raw) && vars.size < 64) vars.set(`text:${key}`, v.text);
+      // `$env:GIT_SSH_COMMAND = 'powershell -c ..'`: a command line git (or a pager's caller) will run, read as cmd reads it.
+      if (words.length === 3 && v.quoted && /^env:(?:git_ssh_command|git_pager|git_editor|git_external_diff|git_sequence_editor|git_askpass|git_proxy_command|pager|manpager|editor|visual)$/i.test(key) && v.text.trim() !== "") host.cmdLine(v.text, cwd, `$${first.raw.slice(1)} =`);
       if (encoded?.[1] !== undefined) {
         // `$c = [Convert]::ToBase64String([Text.Encoding]::Unicode.GetBytes('..'))`: the encoding of a text the line shows.
         const plain = encoded[2] !== undefined ? encoded[2].replaceAll("''", "'") : vars.get(`text:${(encoded[3] ?? "").toLowerCase()}`);

@@ -1,4 +1,5 @@
 /** @module wrappers (sudo, env, sh -c, xargs, find -exec, interpreters...) -> the commands that really run. */
+import { embeddedCommands } from "./option-commands.ts";
 import { envOf, setEnv } from "./env-names.ts";
 import type { SimpleCommand } from "./types.ts";
 import { fallbackCommands, foldCode, scanCode } from "./interp.ts";
@@ -142,6 +143,11 @@ function wrapped(a: string[], s: number, cwdIn: string, home: string, aliases: R
       while (a[i] === "-" || ASSIGNMENT.test(a[i] ?? "")) i++;
       return { from: i, label: "env", ...(cwd !== undefined ? { cwd } : {}) };
     }
+    case "setarch":
+      // `setarch x86_64 -R CMD`: the architecture, its flags, then the command.
+      return { from: skipOptions(a, s + 2, { short: "", long: ["--uname-2.6"] }), label: p };
+    case "rlwrap":
+      return { from: skipOptions(a, s + 1, { short: "aAbcCDefFgHlmMnNoOpPqrsStvwWz", long: [] }), label: p };
     case "nice":
       return { from: skipOptions(a, s + 1, { short: "n", long: ["--adjustment"] }), label: p };
     case "ionice":
@@ -461,8 +467,18 @@ function gitAlias(a: string[], s: number, aliases: ReadonlyMap<string, string>):
     const w = a[k] ?? "";
     if (w === "--") break;
     const eq = w.indexOf("=");
-    const value = cmdOpts.includes(w) ? a[k + 1] : eq > 0 && cmdOpts.includes(w.slice(0, eq)) ? w.slice(eq + 1) : w.startsWith("-O") && w.length > 2 && cmdOpts.includes("-O") ? w.slice(2) : undefined;
+    // git takes any unique prefix of a long option (`--upload-pac=`, `--upl=`).
+    const named = eq > 0 ? w.slice(0, eq) : w;
+    const long = named.startsWith("--") && named.length >= 5 ? cmdOpts.find((o) => o.startsWith(named)) : undefined;
+    const value = cmdOpts.includes(w) ? a[k + 1] : eq > 0 && cmdOpts.includes(w.slice(0, eq)) ? w.slice(eq + 1) : long !== undefined ? (eq > 0 ? w.slice(eq + 1) : a[k + 1]) : w.startsWith("-O") && w.length > 2 && cmdOpts.includes("-O") ? w.slice(2) : undefined;
     if (value !== undefined && value !== "") return { from: a.length, label: `git ${sub} ${w.split("=")[0] ?? ""}`, prefix: ["sh", "-c", value] };
+  }
+  // `git clone --config core.fsmonitor=CMD URL`: config set for the new repository, used by the clone's own checkout.
+  if (sub === "clone") for (let k = i + 1; k < a.length; k++) {
+    const w = a[k] ?? "";
+    const kv = w === "--config" || w === "-c" ? (a[k + 1] ?? "") : w.startsWith("--config=") ? w.slice(9) : "";
+    const eq = kv.indexOf("=");
+    if (eq > 0) config.set(kv.slice(0, eq).toLowerCase(), kv.slice(eq + 1));
   }
   if (config.size === 0) return undefined;
   const alias = sub !== undefined ? config.get(`alias.${sub.toLowerCase()}`) : undefined;
@@ -1191,6 +1207,8 @@ function codeChild(cmd: SimpleCommand, code: string, api: Unwrapper, label: stri
 function runsOther(cmd: SimpleCommand, api: Unwrapper, piped: string | undefined, level: number): boolean {
   const p = cmd.program;
   if (cmd.cwd !== "" && api.hasWritten()) writtenScript(cmd, api);
+  // `man -P CMD`, `tar --to-command=CMD`, `less +!CMD`, `psql -c '\! CMD'`, `read 'a[$(CMD)]'`: a command line the program runs.
+  for (const e of embeddedCommands(cmd)) api.script(e.text, cmd.cwd, e.via);
   if (p === "find") {
     unwrapFind(cmd, api, level);
     return false;

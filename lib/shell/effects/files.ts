@@ -6,6 +6,7 @@ import { isSecretPath } from "./secrets.ts";
 import { resolvePath } from "../paths.ts";
 import { isAgentCodePath, isStartupDir, isStartupFile, onlySettings } from "../startup-files.ts";
 import { literalOutput } from "../parse.ts";
+import { sedFiles } from "../option-commands.ts";
 
 /** System locations whose files an agent has no business writing (a sudoers line, a binary in /usr/bin). */
 const SYSTEM_FILE = /^\/(?:etc|usr|bin|sbin|boot|lib|lib32|lib64|System|Library|opt)\/|^\/(?:vmlinuz|initrd\.img|bootmgr|BOOTMGR|BOOTNXT)(?:\.old)?$/;
@@ -566,6 +567,13 @@ function outputFiles(cmd: SimpleCommand): string[] {
   const p = cmd.program;
   if (p === "find") {
     for (let i = 1; i < a.length - 1; i++) if (/^-(?:fprint0?|fprintf|fls)$/.test(a[i] ?? "")) out.push(a[i + 1] ?? "");
+  } else if (p === "sed") {
+    // `sed 'w ~/.bashrc' f`, `sed 's/x/y/w out' f`: the files its script writes.
+    out.push(...sedFiles(a).writes);
+  } else if (p === "xxd" && a.some((w) => /^-[a-z]*r/.test(w))) {
+    // `xxd -r dump.hex OUT`: the second operand is written.
+    const ops = a.slice(1).filter((w, k) => !w.startsWith("-") && !/^-(?:c|g|l|o|s|seek|cols|len|offset)$/.test(a[k] ?? ""));
+    if (ops[1] !== undefined) out.push(ops[1]);
   } else if (p === "plutil") {
     for (let i = 1; i < a.length - 1; i++) if (a[i] === "-o") out.push(a[i + 1] ?? "");
   } else if (p === "git" || p === "sort" || p === "base64") {

@@ -8,6 +8,8 @@ import type { SimpleCommand } from "../types.ts";
 import { envOf } from "../env-names.ts";
 import { resolvePath } from "../paths.ts";
 import { effect, type Effect } from "./types.ts";
+import { isSecretPath } from "./secrets.ts";
+import { sedFiles } from "../option-commands.ts";
 
 /** Git config keys whose value git runs, loads hooks from, or copies into every new repository. */
 const GIT_RUN_KEY = /^(?:core\.(?:hookspath|fsmonitor|sshcommand|pager|editor|askpass|gitproxy)|init\.templatedir|diff\.external|sequence\.editor|gpg\.(?:\w+\.)?program|credential\.helper|(?:diff|filter|merge)\.[^.]+\.(?:textconv|command|cmd|clean|smudge|process|driver)|pager\.\w+|alias\.[^.]+|remote\.[^.]+\.(?:uploadpack|receivepack))$/i;
@@ -27,7 +29,18 @@ export function persistenceEffects(cmd: SimpleCommand): Effect[] {
   const p = cmd.program;
   const out: Effect[] = [];
   const ops = a.slice(1).filter((w) => !w.startsWith("-"));
+  if (p === "sed") {
+    // `sed '1r ~/.aws/credentials' a.txt`: a file sed's script reads into its output.
+    const keys = sedFiles(a).reads.filter((f) => isSecretPath(f));
+    if (keys.length > 0) out.push(effect("secret-read", `reads ${keys.join(" ")} into sed's output`, keys));
+  }
   if (p === "git") {
+    // `git -c core.hooksPath=/tmp/h commit`: hooks the project does not hold, run by this git command.
+    for (let i = 1; i < a.length && (a[i] ?? "").startsWith("-"); i++) {
+      const kv = a[i] === "-c" ? (a[i + 1] ?? "") : "";
+      const m = /^core\.hookspath=(.+)$/i.exec(kv);
+      if (m?.[1] && m[1] !== "/dev/null" && !inside(resolvePath(m[1], cmd.cwd, "/nonexistent-home"), cmd.cwd)) out.push(effect("system-write", `runs the git hooks in ${m[1]}, outside the project`, [m[1]]));
+    }
     const k = a.indexOf("config");
     if (k > 0) {
       const rest = a.slice(k + 1);
