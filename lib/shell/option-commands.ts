@@ -109,8 +109,12 @@ export function embeddedCommands(cmd: SimpleCommand): { text: string; via: strin
       // (`:!CMD` is read by the editor wrappers already.)
       for (const t of calledWith(c, /(?:os\.execute|vim\.fn\.system|io\.popen|system)\(\s*["']([^"']+)["']/g)) out.push({ text: t, via: `${p} -c` });
     }
-    if (p === "gdb" && (a[i - 1] === "-ex" || a[i - 1] === "--eval-command" || a[i - 1] === "-iex")) {
-      const m = /^(?:!|shell\s+)(.+)$/.exec(w.trim());
+    // `--command=X`, `--execute=X`, `--eval-command=X`: the value attached to a long option.
+    const attached = /^(--[\w-]+)=(.*)$/s.exec(w);
+    const opt = attached?.[1] ?? a[i - 1];
+    const val = attached?.[2] ?? w;
+    if (p === "gdb" && (opt === "-ex" || opt === "--eval-command" || opt === "-iex")) {
+      const m = /^(?:!|shell\s+)(.+)$/.exec(val.trim());
       if (m?.[1]) out.push({ text: m[1], via: "gdb shell" });
     }
     if (p === "emacs" && (a[i - 1] === "--eval" || a[i - 1] === "-eval" || w.startsWith("--eval="))) for (const t of calledWith(w, /\((?:shell-command|call-process-shell-command|async-shell-command)\s+"((?:[^"\\]|\\.)*)"/g)) out.push({ text: t, via: "emacs shell-command" });
@@ -118,8 +122,8 @@ export function embeddedCommands(cmd: SimpleCommand): { text: string; via: strin
       const v = a[i + 1];
       if (v) out.push({ text: v, via: `${p} exec -c` });
     }
-    if (p === "psql" && (a[i - 1] === "-c" || a[i - 1] === "--command")) here.push(w);
-    if ((p === "mysql" || p === "mariadb") && (a[i - 1] === "-e" || a[i - 1] === "--execute")) here.push(w);
+    if (p === "psql" && (opt === "-c" || opt === "--command")) here.push(val);
+    if ((p === "mysql" || p === "mariadb") && (opt === "-e" || opt === "--execute")) here.push(val);
     if ((p === "sqlite3" || p === "duckdb") && i >= 2) here.push(w);
     if (subscripts && w.includes("$(")) for (const t of subscriptCommands(w)) out.push({ text: t, via: `${p} array subscript` });
   }

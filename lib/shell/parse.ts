@@ -390,12 +390,12 @@ class Parser implements Unwrapper {
   }
 
   /** What a group of literal prints writes into the file its redirection names. */
-  private groupWritten(group: SimpleCommand[], redirs: Token[], scope: Scope): void {
-    if (scope.cwd === "" || group.length === 0 || group.length > 64) return;
+  private groupWritten(group: SimpleCommand[], redirs: Token[], scope: Scope): string | undefined {
+    if (scope.cwd === "" || group.length === 0 || group.length > 64) return undefined;
     const texts: string[] = [];
     for (const c of group) {
       const t = literalOutput(c);
-      if (t === undefined) return;
+      if (t === undefined) return undefined;
       texts.push(c.program === "echo" && !t.endsWith("\n") ? `${t}\n` : t);
     }
     for (const t of redirs) {
@@ -403,6 +403,7 @@ class Parser implements Unwrapper {
       const target = resolveTarget(this.expand(t.r.target, scope, false).fields.map((f) => f.text).join(""), scope.cwd, this.st.home);
       this.written.set(target, (t.r.op === ">>" ? (this.written.get(target) ?? "") : "") + texts.join(""));
     }
+    return texts.join("");
   }
 
   /** What `tee FILE.. <<< text` (or a heredoc, or a literal piped in) puts in each file, appended with `-a`. */
@@ -774,7 +775,7 @@ class Parser implements Unwrapper {
         return;
       }
       // `{ echo '#!/bin/sh'; echo 'rm -rf ~'; } > x.sh`, `(echo a; echo b) > f`: what the group prints goes to the file.
-      if (words.length === 0 && redirs.length > 0 && lastGroup !== undefined) this.groupWritten(lastGroup, redirs, scope);
+      const groupText = words.length === 0 && redirs.length > 0 && lastGroup !== undefined ? this.groupWritten(lastGroup, redirs, scope) : undefined;
       lastGroup = undefined;
       if (words.length === 0 && redirs.length === 0) {
         // `while :; do (:) & done`: a subshell put in the background, forever.
@@ -783,6 +784,8 @@ class Parser implements Unwrapper {
         return;
       }
       const stage = this.finishCommand(words, redirs, scope, pipeline);
+      // `{ echo a; echo b; } >> f`: the bare redirection writes what the group printed.
+      if (groupText !== undefined) for (const c of Array.isArray(stage) ? stage : []) if (c.program === "") c.stdinText = groupText;
       const first = stage.find((c) => c.via === this.st.via) ?? stage[0];
       if (first) {
         if (pendingCond) {
@@ -1234,6 +1237,11 @@ class Parser implements Unwrapper {
     const prevTop = prev !== undefined && prev.length === 2 && prev[1]?.program === "cat" && prev[0]?.via.length === this.st.via.length + 1 ? prev[1] : undefined;
     const prevOut = prev?.length === 1 && prev[0] ? (literalOutput(prev[0]) ?? listedPaths(prev[0]) ?? this.catWritten(prev[0])) : prevTop !== undefined ? this.catWritten(prevTop) : undefined;
     for (const [name, value] of assigns) if (COMMAND_VARS.has(name) && argv.length > 0 && value.trim() !== "") this.script(value, scope.cwd, `${name}=`, scope.vars);
+    // `export GIT_SSH_COMMAND='..'; git fetch`, `env PAGER='..' git log`: the same variables, set by export or env.
+    if (program === "export" || program === "env") for (const w of argv.slice(1, 33)) {
+      const eq = w.indexOf("=");
+      if (eq > 0 && COMMAND_VARS.has(w.slice(0, eq)) && w.slice(eq + 1).trim() !== "") this.script(w.slice(eq + 1), scope.cwd, `${program} ${w.slice(0, eq)}=`, scope.vars);
+    }
     // `GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.pager GIT_CONFIG_VALUE_0='rm -rf ~' git log`: config given through the environment.
     if (program === "git" || assigns.some(([n]) => n === "GIT_CONFIG_COUNT")) {
       const env = new Map(assigns);

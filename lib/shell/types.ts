@@ -41,7 +41,10 @@ export interface SimpleCommand {
    * command or code it runs, judged in the command recorded for it, not file names it opens itself.
    */
   wrapsFrom?: number;
-  /** The literal text the previous pipeline stage prints into it (`echo 'x' | tee -a f`), when that stage is a plain echo, printf or heredoc cat. */
+  /**
+   * The literal text fed into it: what the previous pipeline stage prints (`echo 'x' | tee -a f`) when that stage is a
+   * plain echo, printf or heredoc cat; for the bare redirection after a group (`{ echo a; } >> f`), what the group prints.
+   */
   stdinText?: string;
   /** A make or just whose recipes were read from a file written on the line: what it does is what they do, not what its target is named. */
   recipesRead?: boolean;

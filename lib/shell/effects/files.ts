@@ -74,6 +74,7 @@ function plantsSomething(cmd: SimpleCommand, target: string): boolean {
 /** The literal text a command appends: echo/printf/heredoc cat, tee's here-string, heredoc or literal pipe, sed's `$a TEXT`. */
 function writtenText(cmd: SimpleCommand): string | undefined {
   const p = cmd.program;
+  if (p === "") return cmd.stdinText;
   if (p === "echo" || p === "printf" || p === "cat") return literalOutput({ ...cmd, redirects: cmd.redirects.filter((r) => r.body !== undefined) });
   if (p === "tee") {
     const r = cmd.redirects.find((x) => x.body !== undefined || x.op === "<<<");
@@ -360,9 +361,10 @@ export function fileEffects(cmd: SimpleCommand, an: Analysis): Effect[] {
       if (devices.length > 0) out.push(effect("device-write", `writes over the device ${devices.join(" ")}`, devices));
       const sys = pos.filter((w) => SYSTEM_FILE.test(w) || WINDOWS_SYSTEM.test(w));
       if (sys.length > 0) out.push(effect("system-write", `writes into system files ${sys.join(" ")}`, sys));
-      const persist = pos.filter((w) => isStartupFile(w) && (!an.flags.has("-a") || plantsSomething(cmd, w)));
+      const appends = an.flags.has("-a") || an.flags.has("--append");
+      const persist = pos.filter((w) => isStartupFile(w) && (!appends || plantsSomething(cmd, w)));
       if (persist.length > 0) out.push(effect("system-write", `writes into ${persist.join(" ")}, run at every login`, persist));
-      if (!an.flags.has("-a")) {
+      if (!appends) {
         const gone = pos.filter((w) => isSecretPath(w) || isHomeDotfile(w));
         if (gone.length > 0) out.push(effect("truncate", `overwrites ${gone.join(" ")}`, gone));
       }
@@ -384,7 +386,8 @@ export function fileEffects(cmd: SimpleCommand, an: Analysis): Effect[] {
     }
     case "crontab":
       if (an.flags.has("-r")) out.push(effect("truncate", "deletes the user's crontab", ["/var/spool/cron"]));
-      else if (pos[0] === "-" || (pos.length > 0 && !an.flags.has("-l") && !an.flags.has("-T"))) out.push(effect("system-write", "replaces the user's crontab (commands run on a schedule)", ["/var/spool/cron"]));
+      // `crontab <<< '@reboot x'`, `echo .. | crontab`: no file named, the table is read from standard input.
+      else if (pos[0] === "-" || (pos.length > 0 && !an.flags.has("-l") && !an.flags.has("-T")) || (pos.length === 0 && !an.flags.has("-l") && !an.flags.has("-e") && (cmd.stdinText !== undefined || cmd.redirects.some((r) => r.op === "<<<" || r.body !== undefined || r.op === "<")))) out.push(effect("system-write", "replaces the user's crontab (commands run on a schedule)", ["/var/spool/cron"]));
       break;
     case "wipefs":
       if (an.flags.has("-n") || an.flags.has("--no-act") || !pos.some((w, k) => w.startsWith("/dev/") || dyn[k])) break;
@@ -469,7 +472,9 @@ export function fileEffects(cmd: SimpleCommand, an: Analysis): Effect[] {
   }
   for (const r of cmd.redirects) {
     if (!(r.op === ">" || r.op === ">|" || r.op === "&>" || r.op === "<>" || r.op === ">>" || r.op === "&>>")) continue;
-    if (isStartupFile(r.target) && (r.op !== ">>" || plantsSomething(cmd, r.target))) out.push(effect("system-write", `writes into ${r.target}, run at every login or trusted for ssh`, [r.target]));
+    // `for f in ~/.bashrc ~/.zshrc; do echo .. >> "$f"; done`: a loop's list, each of its files written.
+    const each = r.target.includes(" /") ? r.target.split(/ (?=\/)/) : [r.target];
+    if (each.some((t) => isStartupFile(t)) && (r.op !== ">>" || each.some((t) => isStartupFile(t) && plantsSomething(cmd, t)))) out.push(effect("system-write", `writes into ${r.target}, run at every login or trusted for ssh`, [r.target]));
     // A project's `.vscode/tasks.json` with a task set to run on folder open runs it whenever the folder is opened;
     // its `.npmrc` with a shell or node options loads them into every npm script.
     else if (/\/\.vscode\/tasks\.json$/.test(r.target) && /"runOn"\s*:\s*"folderOpen"/.test(writtenText(cmd) ?? "folderOpen")) out.push(effect("system-write", `writes a task into ${r.target} that runs on its own when the folder is opened`, [r.target]));

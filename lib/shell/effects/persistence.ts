@@ -61,7 +61,7 @@ export function persistenceEffects(cmd: SimpleCommand): Effect[] {
   }
   // `systemctl --user enable x`: a user unit started at every login with the user's powers (`sudo systemctl enable nginx`,
   // an installed package's service, is the machine's administration).
-  if (p === "systemctl" && ops[0] === "enable" && a.includes("--user")) out.push(effect("system-write", `enables ${ops.slice(1).join(" ")} to start on its own at every login`, ops.slice(1)));
+  if (p === "systemctl" && /^(?:enable|reenable|add-wants|add-requires)$/.test(ops[0] ?? "") && a.includes("--user")) out.push(effect("system-write", `enables ${ops.slice(1).join(" ")} to start on its own at every login`, ops.slice(1)));
   if (p === "loginctl" && ops[0] === "enable-linger") out.push(effect("system-write", "lets the user's services run without a login, after the session ends", []));
   if (p === "launchctl" && /^(?:load|bootstrap|enable|submit)$/.test(ops[0] ?? "")) out.push(effect("system-write", `registers a launchd job that starts on its own (launchctl ${ops.join(" ")})`, ops.slice(1)));
   if (p === "defaults" && ops[0] === "write" && /^(?:LoginHook|LogoutHook)$/.test(ops[2] ?? "")) out.push(effect("system-write", `sets a login hook (${ops[3] ?? ""}) run at every login`, [ops[3] ?? ""]));
@@ -77,6 +77,8 @@ export function persistenceEffects(cmd: SimpleCommand): Effect[] {
     const key = (a[2] ?? "").replace(/\//g, "\\");
     if (/^(?:add|import|copy|restore|load)$/i.test(a[1] ?? "") && AUTORUN_KEY.test(key)) out.push(effect("system-write", `writes the autorun key ${key}`, [key]));
   }
+  // `New-Item -ItemType SymbolicLink -Path <Startup>\x.lnk -Target ..`: an entry in a folder that starts it at every logon.
+  if ((p === "new-item" || p === "ni") && a.some((w) => /\/Start Menu\/Programs\/Startup\/./i.test(w))) out.push(effect("system-write", "puts an entry in a Startup folder, started at every logon", []));
   if (p === "new-itemproperty" || p === "set-itemproperty" || p === "sp" || p === "new-item" || p === "ni") {
     const k = a.findIndex((w) => /^-(?:path|literalpath|p)$/i.test(w));
     const key = (k > 0 ? (a[k + 1] ?? "") : (a.slice(1).find((w) => !w.startsWith("-")) ?? "")).replace(/\//g, "\\");
