@@ -13,13 +13,17 @@ const HOME = String.raw`(?:^|^[A-Za-z]:)(?:~|\/home\/[^/]+|\/Users\/[^/]+|\/root
  * start, in the user's home (a file of the same name in the project or a scratch home under /tmp runs nothing:
  * `dotfiles/.bashrc` is data until someone installs it); any case (NTFS, APFS).
  */
-const HOME_STARTUP = new RegExp(
-  `${HOME}/(?:\\.(?:bashrc|bash_profile|bash_login|bash_logout|bash_aliases|profile|zshrc|zprofile|zshenv|zlogin|zlogout|kshrc|cshrc|tcshrc|inputrc|xprofile|xinitrc|xsession|xsessionrc|tmux\\.conf|vimrc|emacs|npmrc|gitconfig)$` +
+/** What follows a home folder in the path of a start-up file. */
+const TAIL = `/(?:\\.(?:bashrc|bash_profile|bash_login|bash_logout|bash_aliases|profile|zshrc|zprofile|zshenv|zlogin|zlogout|kshrc|cshrc|tcshrc|inputrc|xprofile|xinitrc|xsession|xsessionrc|tmux\\.conf|vimrc|emacs|npmrc|gitconfig)$` +
     `|\\.ssh\\/(?:authorized_keys2?|rc|config|environment)$|\\.config\\/fish\\/(?:config\\.fish$|conf\\.d\\/|functions\\/)|\\.oh-my-zsh\\/custom\\/|\\.config\\/(?:tmux\\/tmux\\.conf|git\\/config|nvim\\/init\\.(?:vim|lua))$|\\.emacs\\.d\\/init\\.el$` +
     `|\\.config\\/autostart\\/|\\.config\\/systemd\\/user\\/|Library\\/LaunchAgents\\/|\\.local\\/lib\\/python[\\d.]*\\/site-packages\\/(?:[^/]+\\.pth|usercustomize\\.py|sitecustomize\\.py)$` +
-    `|Documents\\/(?:Windows)?PowerShell\\/[\\w.]*profile\\.ps1$|\\.config\\/powershell\\/[\\w.]*profile\\.ps1$|AppData\\/Roaming\\/Microsoft\\/Windows\\/Start Menu\\/Programs\\/Startup\\/)`,
-  "i",
-);
+    `|Documents\\/(?:Windows)?PowerShell\\/[\\w.]*profile\\.ps1$|\\.config\\/powershell\\/[\\w.]*profile\\.ps1$|AppData\\/Roaming\\/Microsoft\\/Windows\\/Start Menu\\/Programs\\/Startup\\/)`;
+const HOME_STARTUP = new RegExp(`${HOME}${TAIL}`, "i");
+/**
+ * The same files under any folder named `home` (a home the line shows, such as a test's `HOME=/tmp/x/home`): outside the
+ * command's working directory only, so a project's `tests/fixtures/home/.zshrc` is data.
+ */
+const ANY_HOME_STARTUP = new RegExp(`^\\/.+\\/home${TAIL}`, "i");
 
 /** The machine's own start-up: cron's tables, system-wide shell profiles, launch daemons, the all-users Startup folder. */
 const SYSTEM_STARTUP = /^\/var\/spool\/cron\/|^\/etc\/cron(?:tab$|\.d\/|\.(?:hourly|daily|weekly|monthly)\/)|^\/etc\/(?:profile\.d\/|bash\.bashrc$|zsh\/|ld\.so\.preload$)|^\/Library\/Launch(?:Agents|Daemons)\/|^(?:[A-Za-z]:)?\/ProgramData\/Microsoft\/Windows\/Start Menu\/Programs\/StartUp\/|^\/(?:usr|opt|Library|System)\/.*\/(?:site|dist)-packages\/(?:[^/]+\.pth|sitecustomize\.py|usercustomize\.py)$|\/(?:Windows)?PowerShell\/(?:7\/)?profile\.ps1$/i;
@@ -34,8 +38,14 @@ const STARTUP_DIR = new RegExp(
 const AGENT_CODE = /\/\.pi\/agent\/extensions(?:\/|$)|\/\.gemini\/extensions(?:\/|$)|\/\.config\/opencode\/plugins?(?:\/|$)/;
 
 /** Whether writing `p` (a word as written, `~/.bashrc`, or resolved) plants something that runs later. */
-export function isStartupFile(p: string): boolean {
-  return HOME_STARTUP.test(p) || SYSTEM_STARTUP.test(p) || AGENT_CODE.test(p);
+export function isStartupFile(p: string, cwd?: string): boolean {
+  if (HOME_STARTUP.test(p) || SYSTEM_STARTUP.test(p) || AGENT_CODE.test(p)) return true;
+  return ANY_HOME_STARTUP.test(p) && !(cwd !== undefined && cwd !== "" && p.startsWith(`${cwd.replace(/\/+$/, "")}/`));
+}
+
+/** Whether `p` is a start-up file of the user whose home is `home` (the session's, as the engine knows it). */
+export function isStartupFileOf(p: string, home: string): boolean {
+  return isStartupFile(p) || (home !== "" && home !== "/" && p.startsWith(`${home}/`) && HOME_STARTUP.test(`~${p.slice(home.length)}`));
 }
 
 /** Whether `p` is a folder whose files all run or load at a start (autostart, user units, launch agents, cron.d). */

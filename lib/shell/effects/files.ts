@@ -171,7 +171,7 @@ export function fileEffects(cmd: SimpleCommand, an: Analysis): Effect[] {
       if (!cmd.argv.some((w) => /^-[a-zA-Z]*i/.test(w) || w.startsWith("--in-place"))) break;
       // A secret file of the project (`sed -i ... .env.build`) is the agent's own work to edit; one elsewhere is not.
       const inProject = (w: string) => cmd.cwd !== "" && resolvePath(w, cmd.cwd, "/nonexistent-home").startsWith(`${cmd.cwd.replace(/\/+$/, "")}/`);
-      const hit = pos.filter((w, k) => isStartupFile(w) ? p !== "sed" || plantsSomething(cmd, w) : (isSecretPath(w) && !inProject(w)) || (!dyn[k] && SYSTEM_FILE.test(resolvePath(w, cmd.cwd, "/nonexistent-home"))) || (isHomeDotfile(resolvePath(w, cmd.cwd, "/nonexistent-home")) && !THROWAWAY_DOTFILE.test(w)));
+      const hit = pos.filter((w, k) => isStartupFile(w, cmd.cwd) ? p !== "sed" || plantsSomething(cmd, w) : (isSecretPath(w) && !inProject(w)) || (!dyn[k] && SYSTEM_FILE.test(resolvePath(w, cmd.cwd, "/nonexistent-home"))) || (isHomeDotfile(resolvePath(w, cmd.cwd, "/nonexistent-home")) && !THROWAWAY_DOTFILE.test(w)));
       if (hit.length > 0) out.push(effect("system-write", `edits ${hit.join(" ")} in place`, hit));
       break;
     }
@@ -216,9 +216,9 @@ export function fileEffects(cmd: SimpleCommand, an: Analysis): Effect[] {
     case "wget": {
       // `curl -o ~/.ssh/authorized_keys URL`, `wget -O ~/.bashrc URL`: a download put in place of a startup file or key.
       const out2 = downloadTargets(cmd.argv, p);
-      const persist = out2.filter((t) => isStartupFile(t) || SYSTEM_FILE.test(t));
+      const persist = out2.filter((t) => isStartupFile(t, cmd.cwd) || SYSTEM_FILE.test(t));
       if (persist.length > 0) out.push(effect("system-write", `downloads into ${persist.join(" ")}`, persist));
-      const keys = out2.filter((t) => !isStartupFile(t) && (isSecretPath(t) || isHomeDotfile(t)));
+      const keys = out2.filter((t) => !isStartupFile(t, cmd.cwd) && (isSecretPath(t) || isHomeDotfile(t)));
       if (keys.length > 0) out.push(effect("truncate", `replaces ${keys.join(" ")} with a download`, keys));
       break;
     }
@@ -362,7 +362,7 @@ export function fileEffects(cmd: SimpleCommand, an: Analysis): Effect[] {
       const sys = pos.filter((w) => SYSTEM_FILE.test(w) || WINDOWS_SYSTEM.test(w));
       if (sys.length > 0) out.push(effect("system-write", `writes into system files ${sys.join(" ")}`, sys));
       const appends = an.flags.has("-a") || an.flags.has("--append");
-      const persist = pos.filter((w) => isStartupFile(w) && (!appends || plantsSomething(cmd, w)));
+      const persist = pos.filter((w) => isStartupFile(w, cmd.cwd) && (!appends || plantsSomething(cmd, w)));
       if (persist.length > 0) out.push(effect("system-write", `writes into ${persist.join(" ")}, run at every login`, persist));
       if (!appends) {
         const gone = pos.filter((w) => isSecretPath(w) || isHomeDotfile(w));
@@ -381,7 +381,7 @@ export function fileEffects(cmd: SimpleCommand, an: Analysis): Effect[] {
       // `dd if=/dev/zero of=~/.bashrc`: without conv=notrunc dd truncates a regular file first.
       else if (of !== undefined && of !== "" && !of.startsWith("/dev/") && !cmd.argv.some((w) => /^conv=.*notrunc/.test(w))) out.push(effect("truncate", `overwrites ${of}`, [of]));
       // `dd if=key.pub of=~/.ssh/authorized_keys oflag=append conv=notrunc`: data the line does not show, put in a start-up file.
-      if (of !== undefined && isStartupFile(resolvePath(of, cmd.cwd, "/nonexistent-home"))) out.push(effect("system-write", `writes into ${of}, run or trusted at a later start`, [of]));
+      if (of !== undefined && isStartupFile(resolvePath(of, cmd.cwd, "/nonexistent-home"), cmd.cwd)) out.push(effect("system-write", `writes into ${of}, run or trusted at a later start`, [of]));
       break;
     }
     case "crontab":
@@ -474,7 +474,7 @@ export function fileEffects(cmd: SimpleCommand, an: Analysis): Effect[] {
     if (!(r.op === ">" || r.op === ">|" || r.op === "&>" || r.op === "<>" || r.op === ">>" || r.op === "&>>")) continue;
     // `for f in ~/.bashrc ~/.zshrc; do echo .. >> "$f"; done`: a loop's list, each of its files written.
     const each = r.target.includes(" /") ? r.target.split(/ (?=\/)/) : [r.target];
-    if (each.some((t) => isStartupFile(t)) && (r.op !== ">>" || each.some((t) => isStartupFile(t) && plantsSomething(cmd, t)))) out.push(effect("system-write", `writes into ${r.target}, run at every login or trusted for ssh`, [r.target]));
+    if (each.some((t) => isStartupFile(t, cmd.cwd)) && (r.op !== ">>" || each.some((t) => isStartupFile(t, cmd.cwd) && plantsSomething(cmd, t)))) out.push(effect("system-write", `writes into ${r.target}, run at every login or trusted for ssh`, [r.target]));
     // A project's `.vscode/tasks.json` with a task set to run on folder open runs it whenever the folder is opened;
     // its `.npmrc` with a shell or node options loads them into every npm script.
     else if (/\/\.vscode\/tasks\.json$/.test(r.target) && /"runOn"\s*:\s*"folderOpen"/.test(writtenText(cmd) ?? "folderOpen")) out.push(effect("system-write", `writes a task into ${r.target} that runs on its own when the folder is opened`, [r.target]));
@@ -500,7 +500,7 @@ export function fileEffects(cmd: SimpleCommand, an: Analysis): Effect[] {
     // `cp x.desktop ~/.config/autostart/`, `cp agent.plist ~/Library/LaunchAgents/`: into a folder whose every file starts on its own.
     else if (!(dyn[pos.length - 1] ?? false) && isStartupDir(abs)) out.push(effect("system-write", `puts ${pos.slice(0, -1).join(" ")} where it starts on its own at every login (${dest})`, [dest]));
     else if (!(dyn[pos.length - 1] ?? false) && !dest.endsWith("/") && !BACKUP_NAME.test(abs)) {
-      if (isStartupFile(abs) || SYSTEM_FILE.test(abs) || WINDOWS_SYSTEM.test(abs) || onPath) out.push(effect("system-write", `puts a file in place of ${dest}`, [dest]));
+      if (isStartupFile(abs, cmd.cwd) || SYSTEM_FILE.test(abs) || WINDOWS_SYSTEM.test(abs) || onPath) out.push(effect("system-write", `puts a file in place of ${dest}`, [dest]));
       else if (isSecretPath(dest) || isHomeDotfile(abs)) out.push(effect("truncate", `replaces ${dest}`, [dest]));
     }
   }
@@ -553,7 +553,7 @@ export function fileEffects(cmd: SimpleCommand, an: Analysis): Effect[] {
   for (const f of outputFiles(cmd)) {
     const abs = resolvePath(f, cmd.cwd, "/nonexistent-home");
     if (DISK_DEVICE.test(abs)) out.push(effect("device-write", `writes over the device ${f}`, [f]));
-    else if (isStartupFile(abs) || SYSTEM_FILE.test(abs) || WINDOWS_SYSTEM.test(abs)) out.push(effect("system-write", `writes ${f} (${p} output file)`, [f]));
+    else if (isStartupFile(abs, cmd.cwd) || SYSTEM_FILE.test(abs) || WINDOWS_SYSTEM.test(abs)) out.push(effect("system-write", `writes ${f} (${p} output file)`, [f]));
     else if ((isSecretPath(f) || isHomeDotfile(abs)) && !THROWAWAY_DOTFILE.test(abs)) out.push(effect("truncate", `overwrites ${f} (${p} output file)`, [f]));
   }
   // `echo select disk 0 & echo clean | diskpart`: a script fed to diskpart.
