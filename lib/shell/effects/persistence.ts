@@ -7,6 +7,7 @@
 import type { SimpleCommand } from "../types.ts";
 import { envOf } from "../env-names.ts";
 import { resolvePath } from "../paths.ts";
+import { isStartupFile } from "../startup-files.ts";
 import { effect, type Effect } from "./types.ts";
 import { isSecretPath } from "./secrets.ts";
 import { sedFiles } from "../option-commands.ts";
@@ -95,8 +96,9 @@ export function plantedUnseen(cmd: SimpleCommand, fetchedTo: readonly string[]):
   const out: Effect[] = [];
   for (const f of fetchedTo) {
     const abs = resolvePath(f, cmd.cwd, "/nonexistent-home");
-    // (A download into a start-up file is the files model's: `curl -o ~/.bashrc`.)
     if (HOOK_FILE.test(abs) || /\/\.vscode\/tasks\.json$/.test(abs) || /\/\.envrc$/.test(abs)) out.push(effect("remote-code", `downloads ${f}, which runs on its own (a git hook, a folder-open task, a direnv file)`, [f]));
+    // `Invoke-WebRequest URL -OutFile $PROFILE` (curl's and wget's own downloads into one are the files model's).
+    else if (cmd.program !== "curl" && cmd.program !== "wget" && isStartupFile(abs, cmd.cwd)) out.push(effect("system-write", `downloads into ${f}, run or trusted at a later start`, [f]));
   }
   const p = cmd.program;
   if ((p === "cp" || p === "ln" || p === "mv" || p === "install") && cmd.cwd !== "") {
