@@ -1295,7 +1295,8 @@ class Parser implements Unwrapper {
     if (envNames.length > 0) setEnv(cmd, envNames.slice(0, MAX_ENV_NAMES));
     // `env | sort | grep -i secret`: filters that pass their input on keep it the environment.
     if (prev?.some((c) => dumpsEnvironment(c) || (c.pipeFrom === "env" && PASSES_INPUT.test(c.program)))) cmd.pipeFrom = "env";
-    if (prev?.length === 1 && prev[0] !== undefined) {
+    // Only a writer of files needs the text (tee, a bare redirection, a scheduler reading its table).
+    if (prev?.length === 1 && prev[0] !== undefined && (program === "tee" || program === "crontab")) {
       const printedIn = literalOutput(prev[0]);
       if (printedIn !== undefined) cmd.stdinText = printedIn;
     }

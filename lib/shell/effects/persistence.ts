@@ -25,9 +25,14 @@ function inside(p: string, root: string): boolean {
   return root !== "" && (p === root || p.startsWith(`${root.replace(/\/+$/, "")}/`));
 }
 
+/** The programs read here; any other command costs one lookup. */
+const READ = new Set(["sed", "git", "systemctl", "loginctl", "launchctl", "defaults", "osascript", "systemd-run", "crontab", "schtasks", "schtasks.exe", "register-scheduledtask", "new-service", "sc", "reg", "reg.exe", "new-itemproperty", "set-itemproperty", "sp", "new-item", "ni", "npm", "pnpm", "yarn"]);
+const NONE: Effect[] = [];
+
 export function persistenceEffects(cmd: SimpleCommand): Effect[] {
   const a = cmd.argv;
   const p = cmd.program;
+  if (!READ.has(p)) return NONE;
   const out: Effect[] = [];
   const ops = a.slice(1).filter((w) => !w.startsWith("-"));
   if (p === "sed") {
@@ -93,6 +98,8 @@ export function persistenceEffects(cmd: SimpleCommand): Effect[] {
 
 /** A download, copy or link put where a project's hook or a start-up file runs it: content the line does not show. */
 export function plantedUnseen(cmd: SimpleCommand, fetchedTo: readonly string[]): Effect[] {
+  const p = cmd.program;
+  if (fetchedTo.length === 0 && p !== "cp" && p !== "ln" && p !== "mv" && p !== "install") return NONE;
   const out: Effect[] = [];
   for (const f of fetchedTo) {
     const abs = resolvePath(f, cmd.cwd, "/nonexistent-home");
@@ -100,7 +107,6 @@ export function plantedUnseen(cmd: SimpleCommand, fetchedTo: readonly string[]):
     // `Invoke-WebRequest URL -OutFile $PROFILE` (curl's and wget's own downloads into one are the files model's).
     else if (cmd.program !== "curl" && cmd.program !== "wget" && isStartupFile(abs, cmd.cwd)) out.push(effect("system-write", `downloads into ${f}, run or trusted at a later start`, [f]));
   }
-  const p = cmd.program;
   if ((p === "cp" || p === "ln" || p === "mv" || p === "install") && cmd.cwd !== "") {
     const pos = cmd.argv.slice(1).filter((w) => !w.startsWith("-"));
     const dest = resolvePath(pos[pos.length - 1] ?? "", cmd.cwd, "/nonexistent-home");
