@@ -6,7 +6,7 @@ import { isSecretPath } from "./secrets.ts";
 import { resolvePath } from "../paths.ts";
 import { isAgentCodePath, isStartupDir, isStartupFile, onlySettings } from "../startup-files.ts";
 import { literalOutput } from "../parse.ts";
-import { sedFiles } from "../option-commands.ts";
+import { sedFiles, sedScripts } from "../option-commands.ts";
 
 /** System locations whose files an agent has no business writing (a sudoers line, a binary in /usr/bin). */
 const SYSTEM_FILE = /^\/(?:etc|usr|bin|sbin|boot|lib|lib32|lib64|System|Library|opt)\/|^\/(?:vmlinuz|initrd\.img|bootmgr|BOOTMGR|BOOTNXT)(?:\.old)?$/;
@@ -61,8 +61,9 @@ const TAKES_AWAY = /^[ugoa]*-[rwxXst]*[rx]/;
 const READABLE_MODE = /^(?:0?[0-7][4-7][0-7]|0?[0-7][0-7][4-7]|.*[goa]\+[rwx]*r|.*[go]=r)/;
 
 /**
- * An append to a startup file that plants more than settings: a key into authorized_keys, or a line that
- * deletes, downloads, aliases or runs (`echo 'export PATH=...' >> ~/.bashrc` is an ordinary setup step).
+ * An append to a startup file that plants more than settings: a key into authorized_keys, or a line that runs
+ * something at the next start (`echo 'export PATH=...' >> ~/.bashrc` is an ordinary setup step; `echo 'npm run x'
+ * >> ~/.bashrc`, an alias or text the line does not show is not). Judged by `onlySettings` (lib/shell/startup-files.ts).
  */
 function plantsSomething(cmd: SimpleCommand, target: string): boolean {
   if (isAgentCodePath(target)) return true;
@@ -82,9 +83,9 @@ function writtenText(cmd: SimpleCommand): string | undefined {
   }
   if (p === "sed") {
     // `sed -i '$a export EDITOR=vim' ~/.zshrc`: one append command, its text shown.
-    const scripts = cmd.argv.slice(1).filter((w, k) => !w.startsWith("-") || cmd.argv[k] === "-e");
+    const scripts = sedScripts(cmd.argv);
     const m = /^\$\s*a\\?\s?(.*)$/s.exec(scripts[0] ?? "");
-    return m !== null && cmd.argv.filter((w) => w === "-e" || /^--expression/.test(w)).length <= 1 ? (m[1] ?? "") : undefined;
+    return m !== null && scripts.length === 1 ? (m[1] ?? "") : undefined;
   }
   return undefined;
 }
