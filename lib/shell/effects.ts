@@ -3,6 +3,7 @@
  * work, destroyed history, network sends, code fetched or decoded then run, device writes, permission changes,
  * unbounded spawning, publishing, secrets read), derived from its parsed words. Linear in the words.
  */
+import { persistenceEffects, plantedUnseen } from "./effects/persistence.ts";
 import type { SimpleCommand } from "./types.ts";
 import { analyze } from "./flags.ts";
 import { fileEffects } from "./effects/files.ts";
@@ -343,6 +344,8 @@ export function effectsOf(cmd: SimpleCommand): Effect[] {
     append(found, machineEffects(cmd));
     append(found, printsSecretVar(cmd));
     append(found, secretReads(cmd, an));
+    append(found, persistenceEffects(cmd));
+    append(found, plantedUnseen(cmd, downloads(cmd)));
     if (found.length > 0) out = found;
   } else if (cmd.redirects.length > 0) {
     // `mkfs --help > /dev/sda` still writes where it is redirected.

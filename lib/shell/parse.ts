@@ -312,16 +312,37 @@ class Parser implements Unwrapper {
   /** Hooks already read where they were put in place: git running later does not read them twice. */
   private readonly plantedHooks = new Set<string>();
 
+  /** A lifecycle script set on the line (`postinstall`, `prepare`) runs at the next install, whoever installs: read as if run. */
+  private lifecycle(name: string, text: string, scope: Scope): void {
+    if (/^(?:pre|post)?(?:install|prepare|uninstall|publish|pack)$|^prepublishOnly$|^dependencies$/.test(name) && text.trim() !== "") this.script(text, scope.cwd, `npm ${name} script (runs at the next install)`, scope.vars);
+  }
+
+  /** Text put in a file that runs on its own later in this project (a git hook, a direnv .envrc): read as if it ran. */
+  private plantRunLater(path: string, text: string, scope: { cwd: string; vars: Vars }): void {
+    if (this.inHook || scope.cwd === "" || this.plantedHooks.has(path) || !(/\/\.git\/hooks\/[\w.-]+$/.test(path) || /\/\.envrc$/.test(path) || [...this.hooksDirs].some((d) => path.startsWith(`${d}/`)))) return;
+    this.inHook = true;
+    this.plantedHooks.add(path);
+    try {
+      this.script(text, scope.cwd, `${/\.envrc$/.test(path) ? "direnv file" : "git hook"} ${path} (put in place)`, scope.vars);
+    } finally {
+      this.inHook = false;
+    }
+  }
+
   private packageScripts(argv: string[], scope: Scope): void {
     if (argv[0] === "npm" && argv[1] === "pkg" && argv[2] === "set") {
       for (const w of argv.slice(3)) {
         const m = /^scripts\.([\w:.-]+)=(.*)$/s.exec(w);
-        if (m?.[1] !== undefined && m[2] !== undefined && this.npmScripts.size < 16) this.npmScripts.set(m[1], m[2]);
+        if (m?.[1] !== undefined && m[2] !== undefined && this.npmScripts.size < 16) {
+          this.npmScripts.set(m[1], m[2]);
+          this.lifecycle(m[1], m[2], scope);
+        }
       }
       return;
     }
     if (argv[0] === "npm" && argv[1] === "set-script" && argv[2] !== undefined && argv[3] !== undefined) {
       this.npmScripts.set(argv[2], argv[3]);
+      this.lifecycle(argv[2], argv[3], scope);
       return;
     }
     if (scope.cwd === "") return;
@@ -381,12 +402,12 @@ class Parser implements Unwrapper {
   }
 
   /** What a group of literal prints writes into the file its redirection names. */
-  private groupWritten(group: SimpleCommand[], redirs: Token[], scope: Scope): void {
-    if (scope.cwd === "" || group.length === 0 || group.length > 64) return;
+  private groupWritten(group: SimpleCommand[], redirs: Token[], scope: Scope): string | undefined {
+    if (scope.cwd === "" || group.length === 0 || group.length > 64) return undefined;
     const texts: string[] = [];
     for (const c of group) {
       const t = literalOutput(c);
-      if (t === undefined) return;
+      if (t === undefined) return undefined;
       texts.push(c.program === "echo" && !t.endsWith("\n") ? `${t}\n` : t);
     }
     for (const t of redirs) {
@@ -394,6 +415,7 @@ class Parser implements Unwrapper {
       const target = resolveTarget(this.expand(t.r.target, scope, false).fields.map((f) => f.text).join(""), scope.cwd, this.st.home);
       this.written.set(target, (t.r.op === ">>" ? (this.written.get(target) ?? "") : "") + texts.join(""));
     }
+    return texts.join("");
   }
 
   /** What `tee FILE.. <<< text` (or a heredoc, or a literal piped in) puts in each file, appended with `-a`. */
@@ -453,6 +475,7 @@ class Parser implements Unwrapper {
         written: (path) => this.written.get(path),
         write: (path, text) => {
           if (this.written.size < 64) this.written.set(path, text);
+          this.plantRunLater(path, text, { cwd, vars: new Vars() });
         },
         note: (why) => this.note(why),
       });
@@ -765,7 +788,7 @@ class Parser implements Unwrapper {
         return;
       }
       // `{ echo '#!/bin/sh'; echo 'rm -rf ~'; } > x.sh`, `(echo a; echo b) > f`: what the group prints goes to the file.
-      if (words.length === 0 && redirs.length > 0 && lastGroup !== undefined) this.groupWritten(lastGroup, redirs, scope);
+      const groupText = words.length === 0 && redirs.length > 0 && lastGroup !== undefined ? this.groupWritten(lastGroup, redirs, scope) : undefined;
       lastGroup = undefined;
       if (words.length === 0 && redirs.length === 0) {
         // `while :; do (:) & done`: a subshell put in the background, forever.
@@ -774,6 +797,8 @@ class Parser implements Unwrapper {
         return;
       }
       const stage = this.finishCommand(words, redirs, scope, pipeline);
+      // `{ echo a; echo b; } >> f`: the bare redirection writes what the group printed.
+      if (groupText !== undefined) for (const c of Array.isArray(stage) ? stage : []) if (c.program === "") c.stdinText = groupText;
       const first = stage.find((c) => c.via === this.st.via) ?? stage[0];
       if (first) {
         if (pendingCond) {
@@ -1225,9 +1250,19 @@ class Parser implements Unwrapper {
     const prevTop = prev !== undefined && prev.length === 2 && prev[1]?.program === "cat" && prev[0]?.via.length === this.st.via.length + 1 ? prev[1] : undefined;
     const prevOut = prev?.length === 1 && prev[0] ? (literalOutput(prev[0]) ?? listedPaths(prev[0]) ?? this.catWritten(prev[0])) : prevTop !== undefined ? this.catWritten(prevTop) : undefined;
     for (const [name, value] of assigns) if (runsValue(name) && argv.length > 0 && value.trim() !== "") this.script(commandOfVar(name, value), scope.cwd, `${name}=`, scope.vars);
+    // `export GIT_SSH_COMMAND='..'; git fetch`: the same variables, set by export for the commands after it (`env X=..`
+    // and `sudo X=..` are read where those wrappers are unwrapped).
+    if (program === "export") for (const w of argv.slice(1, 33)) {
+      const eq = w.indexOf("=");
+      if (eq > 0 && runsValue(w.slice(0, eq)) && w.slice(eq + 1).trim() !== "") this.script(commandOfVar(w.slice(0, eq), w.slice(eq + 1)), scope.cwd, `export ${w.slice(0, eq)}=`, scope.vars);
+    }
     // `GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.pager GIT_CONFIG_VALUE_0='rm -rf ~' git log`: config given through the environment.
     if (program === "git" || assigns.some(([n]) => n === "GIT_CONFIG_COUNT")) {
       const env = new Map(assigns);
+      // `GIT_CONFIG_PARAMETERS="'core.pager=CMD'"`: git's own quoted list of -c settings.
+      for (const m of (env.get("GIT_CONFIG_PARAMETERS") ?? "").matchAll(/'([^'=]+)=([^']*)'/g)) {
+        if (GIT_COMMAND_KEYS.test(m[1] ?? "") && (m[2] ?? "") !== "") this.script((m[2] ?? "").replace(/^!/, ""), scope.cwd, "GIT_CONFIG_PARAMETERS", scope.vars);
+      }
       for (const [name, key] of assigns) {
         const n = /^GIT_CONFIG_KEY_(\d{1,2})$/.exec(name)?.[1];
         const value = n !== undefined ? env.get(`GIT_CONFIG_VALUE_${n}`) : undefined;
@@ -1275,6 +1310,11 @@ class Parser implements Unwrapper {
     if (envNames.length > 0) setEnv(cmd, envNames.slice(0, MAX_ENV_NAMES));
     // `env | sort | grep -i secret`: filters that pass their input on keep it the environment.
     if (prev?.some((c) => dumpsEnvironment(c) || (c.pipeFrom === "env" && PASSES_INPUT.test(c.program)))) cmd.pipeFrom = "env";
+    // Only a writer of files needs the text (tee, a bare redirection, a scheduler reading its table).
+    if (prev?.length === 1 && prev[0] !== undefined && (program === "tee" || program === "crontab")) {
+      const printedIn = literalOutput(prev[0]);
+      if (printedIn !== undefined) cmd.stdinText = printedIn;
+    }
     const subEnd = this.st.out.length;
     const writes = this.procWrites.length > pw0 ? this.procWrites.splice(pw0) : NO_WRITES;
     // `bash x.sh` after `echo 'rm -rf ~' > x.sh` on the line is read where the command is unwrapped (under any wrapper).
@@ -1304,21 +1344,20 @@ class Parser implements Unwrapper {
       const printed = (prints ? literalOutput({ ...cmd, redirects: [] }) : undefined) ?? (cmd.program === "cat" && cmd.argv.length === 1 ? redirects.find((r) => r.body !== undefined)?.body : undefined);
       const out = redirects.find((r) => (r.op === ">" || r.op === ">|" || r.op === ">>") && r.fd !== "2" && r.target.startsWith("/"));
       // `tee run.sh <<< 'rm -rf ~'`, `tee -a x.sh <<'EOF' .. EOF`: tee writes the literal it reads to each file it names.
-      if (cmd.program === "tee" && scope.cwd !== "") this.teeWritten(cmd, scope.cwd, prevOut);
+      if (cmd.program === "tee" && scope.cwd !== "") {
+        this.teeWritten(cmd, scope.cwd, prevOut);
+        for (const w of cmd.argv.slice(1)) if (!w.startsWith("-")) {
+          const path = resolvePath(w, scope.cwd, this.st.home);
+          const text = this.written.get(path);
+          if (text !== undefined) this.plantRunLater(path, text, scope);
+        }
+      }
       if (printed !== undefined && out && this.written.size < 64) {
         // `echo '#!/bin/sh' > x; echo 'rm -rf ~' >> x`: each echo ends its line.
         const prior = out.op === ">>" ? (this.written.get(out.target) ?? "") : "";
         this.written.set(out.target, prior + (prior === "" || prior.endsWith("\n") || cmd.program !== "echo" ? "" : "\n") + printed);
         // A git hook put in place runs at the next commit, checkout or push, whatever runs git then.
-        if (!this.inHook && scope.cwd !== "" && (/\/\.git\/hooks\/[\w.-]+$/.test(out.target) || [...this.hooksDirs].some((d) => out.target.startsWith(`${d}/`)))) {
-          this.inHook = true;
-          this.plantedHooks.add(out.target);
-          try {
-            this.script(printed, scope.cwd, `git hook ${out.target} (put in place)`, scope.vars);
-          } finally {
-            this.inHook = false;
-          }
-        }
+        this.plantRunLater(out.target, printed, scope);
       }
       else if (out && this.decodedFiles.size < 16 && decodes(cmd)) this.decodedFiles.set(out.target, cmd);
     }

@@ -1,5 +1,5 @@
 /** @module path arguments: resolve ~, $HOME, `..` against the session cwd and classify against project and home. */
-import { isStartupFile } from "./startup-files.ts";
+import { isStartupFileOf } from "./startup-files.ts";
 
 /** Normalizes `.`/`..`/`//` of an absolute path without touching the file system (no symlinks: hot path). */
 export function normalizeAbsolute(p: string): string {
@@ -130,7 +130,7 @@ export function pathInClass(p: string, cls: PathClass, projectRoot: string, home
     case "shepherd_state":
       return guard?.covers(p, deep) ?? false;
     case "startup_files":
-      return isStartupFile(p);
+      return isStartupFileOf(p, home);
     case "outside_project":
       return !isInside(p, projectRoot);
     case "inside_project":

@@ -273,7 +273,9 @@ function psExpand(w: PsWord, vars: Map<string, string>, home: string, cwd: strin
   // `"$([Environment]::GetFolderPath('MyDocuments'))"`: a subexpression the line can evaluate.
   const sub = w.raw.startsWith('"') && w.text.includes("$(") ? w.text.replace(/\$\(([^()]*(?:\([^()]*\)[^()]*)*)\)/g, (m, e: string) => psStringExpr(`(${e})`, vars, home, cwd) ?? m) : w.text;
   // A word with no `$` has no variable to fill in.
-  const text = !sub.includes("$") ? sub : sub.replace(/\$\{?(env:)?([A-Za-z_][\w]*)\}?/g, (m, env: string | undefined, name: string) => {
+  // `$PROFILE.CurrentUserAllHosts`, `$PROFILE.AllUsersAllHosts`: the other profiles PowerShell runs at its start.
+  const profiled = sub.replace(/\$profile\.(CurrentUser|AllUsers)(AllHosts|CurrentHost)\b/gi, (_m, who: string, hosts: string) => `${/^all/i.test(who) ? "/Program Files/PowerShell/7" : `${home}/Documents/PowerShell`}/${/^all/i.test(hosts) ? "" : "Microsoft.PowerShell_"}profile.ps1`);
+  const text = !profiled.includes("$") ? profiled : profiled.replace(/\$\{?(env:)?([A-Za-z_][\w]*)\}?/g, (m, env: string | undefined, name: string) => {
     const lower = name.toLowerCase();
     if (env === undefined && lower === "home") return home;
     if (env === undefined && lower === "pwd") return cwd;
@@ -651,6 +653,14 @@ function argumentList(words: PsWord[]): PsWord[] {
 
 /** What a literal write puts in a file: `Set-Content run.ps1 '..'`, `'..' | Out-File x.ps1`, `Add-Content b.bat '..'`. */
 function recordWrite(name: string, rest: PsWord[], prev: SimpleCommand | undefined, vars: Map<string, string>, cwd: string, host: WindowsHost): void {
+  const w = literalWrite(name, rest, prev);
+  if (w === undefined) return;
+  const path = resolvePath(psExpand(w.pathW, vars, host.home, cwd).text, cwd, host.home);
+  host.write(path, name === "add-content" || name === "ac" ? `${host.written(path) ?? ""}${w.text}\n` : w.text);
+}
+
+/** The file word and the literal text a write cmdlet puts there (its -Value, second positional, or a literal piped in). */
+function literalWrite(name: string, rest: PsWord[], prev: SimpleCommand | undefined): { pathW: PsWord; text: string } | undefined {
   let pathW: PsWord | undefined;
   let valueW: PsWord | undefined;
   const pos: PsWord[] = [];
@@ -668,9 +678,8 @@ function recordWrite(name: string, rest: PsWord[], prev: SimpleCommand | undefin
   pathW ??= pos.shift();
   if (name !== "out-file") valueW ??= pos.shift();
   const text = valueW?.quoted ? valueW.text : prev?.synthetic && prev.program === "echo" && !(prev.dynamic[1] ?? false) ? prev.argv.slice(1).join(" ") : undefined;
-  if (pathW === undefined || text === undefined) return;
-  const path = resolvePath(psExpand(pathW, vars, host.home, cwd).text, cwd, host.home);
-  host.write(path, name === "add-content" || name === "ac" ? `${host.written(path) ?? ""}${text}\n` : text);
+  if (pathW === undefined || text === undefined) return undefined;
+  return { pathW, text };
 }
 
 /** A script written on the line, run by its path (`.\run.ps1`, `Start-Process b.cmd`): PowerShell code, or batch lines. */
@@ -715,6 +724,8 @@ function startsQuotedOrBlock(raw: string): boolean {
 
 function psStatement(wordsIn: PsWord[], vars: Map<string, string>, cwd: string, via: string[], host: WindowsHost, prev: SimpleCommand | undefined): SimpleCommand[] {
   const home = host.home;
+  // `git commit -m "fix $(Remove-Item ..)"`: a subexpression in a double-quoted string runs when the string is made.
+  for (const w of wordsIn) if (w.raw.startsWith('"') && w.raw.includes("$(")) for (const m of w.raw.matchAll(/\$\(((?:[^()"]|\([^()]*\))+)\)/g)) if ((m[1] ?? "").trim() !== "") host.powershell(m[1] ?? "", cwd, 'a "$(..)" subexpression');
   const splatted = wordsIn.some((w) => w.raw.startsWith("@") && !w.raw.startsWith("@(") && !w.raw.startsWith("@{")) ? wordsIn.flatMap((w) => splatWords(w, vars)) : wordsIn;
   const words = unqualified(splatted);
   // `'..' > run.ps1`, `"x" >> b.bat`: a redirection writes what the statement prints to the file.
@@ -897,6 +908,8 @@ function psStatement(wordsIn: PsWord[], vars: Map<string, string>, cwd: string, 
       const encoded = /ToBase64String\(\s*\[(?:System\.)?Text\.Encoding\]::(Unicode|UTF8|ASCII)\.GetBytes\(\s*(?:'((?:[^']|'')*)'|\$(\w+))\s*\)\s*\)/i.exec(value);
       // A literal's own text, as `[Text.Encoding]::Unicode.GetBytes($s)` reads it.
       if (words.length === 3 && v.quoted && /^['"]/.test(v.raw) && vars.size < 64) vars.set(`text:${key}`, v.text);
+      // `$env:GIT_SSH_COMMAND = 'powershell -c ..'`: a command line git (or a pager's caller) will run, read as cmd reads it.
+      if (words.length === 3 && v.quoted && /^env:(?:git_ssh_command|git_pager|git_editor|git_external_diff|git_sequence_editor|git_askpass|git_proxy_command|pager|manpager|editor|visual)$/i.test(key) && v.text.trim() !== "") host.cmdLine(v.text, cwd, `$${first.raw.slice(1)} =`);
       if (encoded?.[1] !== undefined) {
         // `$c = [Convert]::ToBase64String([Text.Encoding]::Unicode.GetBytes('..'))`: the encoding of a text the line shows.
         const plain = encoded[2] !== undefined ? encoded[2].replaceAll("''", "'") : vars.get(`text:${(encoded[3] ?? "").toLowerCase()}`);
@@ -1114,7 +1127,11 @@ function psStatement(wordsIn: PsWord[], vars: Map<string, string>, cwd: string, 
     const targets = explicit.length > 0 ? explicit : paths.slice(0, 1);
     // An overwrite replaces what the file held, like `: > file`.
     if (!(name === "add-content" || name === "ac" || flags.has("append"))) out.push(simple(["truncate", ...targets], [false, ...targets.map(() => false)], cwd, via, true));
-    out.push(simple(["tee", ...(name === "add-content" || name === "ac" || flags.has("append") ? ["-a"] : []), ...targets], [false, ...(name === "add-content" || name === "ac" || flags.has("append") ? [false] : []), ...targets.map(() => false)], cwd, via));
+    const tee = simple(["tee", ...(name === "add-content" || name === "ac" || flags.has("append") ? ["-a"] : []), ...targets], [false, ...(name === "add-content" || name === "ac" || flags.has("append") ? [false] : []), ...targets.map(() => false)], cwd, via);
+    // The literal it writes goes with it, as tee's here-string: a profile line is judged by what it runs.
+    const text = literalWrite(name, rest, prev)?.text;
+    if (text !== undefined) tee.redirects = [{ op: "<<<", fd: "", target: text }];
+    out.push(tee);
     return out;
   }
   if (DISK.has(name) || (name === "format" && paths.some((p) => p === "/"))) {

@@ -42,6 +42,11 @@ export interface SimpleCommand {
    * command or code it runs, judged in the command recorded for it, not file names it opens itself.
    */
   wrapsFrom?: number;
+  /**
+   * The literal text fed into it: what the previous pipeline stage prints (`echo 'x' | tee -a f`) when that stage is a
+   * plain echo, printf or heredoc cat; for the bare redirection after a group (`{ echo a; } >> f`), what the group prints.
+   */
+  stdinText?: string;
   /** A make or just whose recipes were read from a file written on the line: what it does is what they do, not what its target is named. */
   recipesRead?: boolean;
   /** What the analyses derived from it (memo.ts); not part of what the command is. */

@@ -1,5 +1,6 @@
 /** @module wrappers (sudo, env, sh -c, xargs, find -exec, interpreters...) -> the commands that really run. */
 import { commandOfVar, runsValue } from "./command-vars.ts";
+import { clientShellLines, embeddedCommands } from "./option-commands.ts";
 import { envOf, setEnv } from "./env-names.ts";
 import type { SimpleCommand } from "./types.ts";
 import { fallbackCommands, foldCode, scanCode } from "./interp.ts";
@@ -143,6 +144,11 @@ function wrapped(a: string[], s: number, cwdIn: string, home: string, aliases: R
       while (a[i] === "-" || ASSIGNMENT.test(a[i] ?? "")) i++;
       return { from: i, label: "env", ...(cwd !== undefined ? { cwd } : {}) };
     }
+    case "setarch":
+      // `setarch x86_64 -R CMD`: the architecture, its flags, then the command.
+      return { from: skipOptions(a, s + 2, { short: "", long: ["--uname-2.6"] }), label: p };
+    case "rlwrap":
+      return { from: skipOptions(a, s + 1, { short: "aAbcCDefFgHlmMnNoOpPqrsStvwWz", long: [] }), label: p };
     case "nice":
       return { from: skipOptions(a, s + 1, { short: "n", long: ["--adjustment"] }), label: p };
     case "ionice":
@@ -489,8 +495,18 @@ function gitAlias(a: string[], s: number, aliases: ReadonlyMap<string, string>):
     const w = a[k] ?? "";
     if (w === "--") break;
     const eq = w.indexOf("=");
-    const value = cmdOpts.includes(w) ? a[k + 1] : eq > 0 && cmdOpts.includes(w.slice(0, eq)) ? w.slice(eq + 1) : w.startsWith("-O") && w.length > 2 && cmdOpts.includes("-O") ? w.slice(2) : undefined;
+    // git takes any unique prefix of a long option (`--upload-pac=`, `--upl=`).
+    const named = eq > 0 ? w.slice(0, eq) : w;
+    const long = named.startsWith("--") && named.length >= 5 ? cmdOpts.find((o) => o.startsWith(named)) : undefined;
+    const value = cmdOpts.includes(w) ? a[k + 1] : eq > 0 && cmdOpts.includes(w.slice(0, eq)) ? w.slice(eq + 1) : long !== undefined ? (eq > 0 ? w.slice(eq + 1) : a[k + 1]) : w.startsWith("-O") && w.length > 2 && cmdOpts.includes("-O") ? w.slice(2) : undefined;
     if (value !== undefined && value !== "") return { from: a.length, label: `git ${sub} ${w.split("=")[0] ?? ""}`, prefix: ["sh", "-c", value] };
+  }
+  // `git clone --config core.fsmonitor=CMD URL`: config set for the new repository, used by the clone's own checkout.
+  if (sub === "clone") for (let k = i + 1; k < a.length; k++) {
+    const w = a[k] ?? "";
+    const kv = w === "--config" || w === "-c" ? (a[k + 1] ?? "") : w.startsWith("--config=") ? w.slice(9) : "";
+    const eq = kv.indexOf("=");
+    if (eq > 0) config.set(kv.slice(0, eq).toLowerCase(), kv.slice(eq + 1));
   }
   if (config.size === 0) return undefined;
   const alias = sub !== undefined ? config.get(`alias.${sub.toLowerCase()}`) : undefined;
@@ -1070,12 +1086,6 @@ function runCode(cmd: SimpleCommand, source: string, api: Unwrapper, label: stri
   }
 }
 
-/** The shell lines a database client's script runs: sqlite3's `.shell`/`.system`, mysql's `\!`/`system`, psql's `\!`. */
-function dbShellLines(text: string, p: string): string[] {
-  const re = p === "sqlite3" ? /(?:^|\n)\s*\.(?:shell|system)\s+([^\n]+)/g : p === "psql" ? /\\!\s*([^\n]+)/g : /(?:\\!|(?:^|;)\s*system)\s+([^;\n]+)/gi;
-  return [...text.slice(0, 64 * 1024).matchAll(re)].map((m) => m[1] ?? "").filter((x) => x.trim() !== "").slice(0, 16);
-}
-
 /**
  * Programs that take one shell command line as an option or operand: `entr -s CMD`, `runuser -c CMD`,
  * `nix-shell --run CMD`, `deno task --eval CMD`, `bun exec CMD`, `npm exec -c CMD`.
@@ -1100,61 +1110,6 @@ function launcherScript(a: string[], p: string): string | undefined {
   if (p === "deno" && a[1] === "task" && a.includes("--eval")) return a.slice(a.indexOf("--eval") + 1).find((w) => !w.startsWith("-"));
   if (p === "bun" && a[1] === "exec") return a[2];
   if (p === "npm" && (a[1] === "exec" || a[1] === "x")) return valueOf(["-c", "--call"]);
-  // `r2 -c '!rm -rf ~' bin`, `radare2 -c '!!curl x | sh'`: radare2's `!` (and `!!`) run a shell line.
-  if (p === "r2" || p === "radare2" || p === "rizin") {
-    // (`-qc CMD`: combined flags end with the one that takes the value.)
-    const k = a.findIndex((w, j) => j > 0 && /^-[a-zA-Z]*c$/.test(w));
-    const lines = (valueOf(["-c", "-i"]) ?? (k > 0 ? a[k + 1] : undefined) ?? "").split(";").map((x) => x.trim()).filter((x) => x.startsWith("!")).map((x) => x.replace(/^!!?/, ""));
-    if (lines.length > 0) return lines.join("; ");
-  }
-  // `less +'!rm -rf ~' f`: a less command given at start, `!` runs a shell line.
-  if (p === "less" || p === "more") {
-    const m = a.slice(1).map((w) => /^\+\+?!(.+)$/.exec(w)?.[1]).find((x) => x !== undefined);
-    if (m !== undefined) return m;
-  }
-  // `gdb -batch -ex 'shell rm -rf ~'`: gdb's `shell` (and `!`) command runs a shell line.
-  if (p === "gdb") {
-    for (let k = 1; k < a.length; k++) {
-      const w = a[k] ?? "";
-      const ex = w === "-ex" || w === "-iex" || w === "--ex" || w === "--eval-command" ? a[k + 1] : /^--?(?:eval-command|ex)=/.test(w) ? w.slice(w.indexOf("=") + 1) : undefined;
-      const m = ex === undefined ? null : /^\s*(?:shell\s+|!)(.+)$/.exec(ex);
-      if (m?.[1] !== undefined) return m[1];
-    }
-  }
-  // `emacs --batch --eval '(shell-command "rm -rf ~")'`: the lisp's shell-command strings are shell lines.
-  if (p === "emacs") {
-    const code = valueOf(["--eval", "-eval"]);
-    const m = code === undefined ? null : /\((?:async-)?shell-command(?:-to-string)?\s+"((?:[^"\\]|\\.)*)"|\(call-process-shell-command\s+"((?:[^"\\]|\\.)*)"/.exec(code);
-    if (m !== null) return (m[1] ?? m[2] ?? "").replace(/\\(.)/g, "$1");
-  }
-  // `rsync -e 'sh -c "rm -rf ~"' src host:`: the remote shell is a program rsync runs here.
-  if (p === "rsync") return valueOf(["-e", "--rsh"]);
-  // `tar --to-command=CMD`, `--checkpoint-action=exec=CMD`, `-I PROG`, `--use-compress-program=PROG`: tar runs them.
-  if (p === "tar" || p === "gtar") {
-    const action = a.find((w) => /^--checkpoint-action=exec=/.test(w))?.slice("--checkpoint-action=exec=".length);
-    return action ?? valueOf(["--to-command", "--use-compress-program", "-I", "--info-script", "-F", "--new-volume-script", "--rsh-command"]);
-  }
-  // `man -P 'CMD' ls`: the page goes through that pager.
-  if (p === "man") return valueOf(["-P", "--pager"]);
-  // `sed -n '1e CMD' f`, `sed 's/.*/CMD/e' f`: GNU sed's e command and the s///e flag run a shell line.
-  if (p === "sed" || p === "gsed") {
-    const scripts = a.flatMap((w, k) => (w === "-e" || w === "--expression" ? [a[k + 1] ?? ""] : w.startsWith("--expression=") ? [w.slice(13)] : []));
-    const first = a.slice(1).find((w, k) => !w.startsWith("-") && !/^(?:-e|--expression|-f|--file|-l|--line-length)$/.test(a[k] ?? ""));
-    for (const text of scripts.length > 0 ? scripts : first !== undefined ? [first] : []) {
-      const cmdE = /(?:^|[;\n{])\s*(?:(?:\d+|\$|\/[^/\n]*\/)(?:\s*,\s*(?:\d+|\$|\/[^/\n]*\/))?)?\s*!?\s*e\s+([^;\n}]+)/.exec(text);
-      if (cmdE?.[1] !== undefined) return cmdE[1];
-      const sub = /(?:^|[;\n{])\s*(?:\d+|\$)?\s*s([^\w\s\\])(?:(?!\1).)*\1((?:(?!\1).)*)\1([a-zA-Z0-9]*)/.exec(text);
-      if (sub?.[3]?.includes("e") === true && (sub[2] ?? "") !== "") return sub[2];
-    }
-  }
-  // `sqlite3 db '.shell CMD'`, `mysql -e '\! CMD'`, `psql -c '\! CMD'`: a database client's own shell escape.
-  if (p === "sqlite3" || p === "mysql" || p === "mariadb" || p === "psql") {
-    const texts = p === "sqlite3" ? a.slice(1).filter((w, k) => !w.startsWith("-") || a[k] === "-cmd") : [valueOf(p === "psql" ? ["-c", "--command"] : ["-e", "--execute"]) ?? ""];
-    const lines = texts.flatMap((t) => dbShellLines(t, p));
-    if (lines.length > 0) return lines.join("; ");
-  }
-  // `zip -T -TT 'CMD' a.zip`: the archive is tested with that command line.
-  if (p === "zip") return valueOf(["-TT", "--unzip-command"]);
   // `vim -c ':!rm -rf ~/src' -c ':q'`, `nvim +'silent !make'`: an editor's ex command `!` runs a shell line.
   if (EDITORS.has(p)) {
     for (let k = 1; k < a.length; k++) {
@@ -1301,6 +1256,8 @@ function runsOther(cmd: SimpleCommand, api: Unwrapper, piped: string | undefined
       if (m?.[1] !== undefined && m[2] !== undefined && m[2].trim() !== "" && runsValue(m[1])) api.script(commandOfVar(m[1], m[2]), cmd.cwd, `${p} ${m[1]}=`);
     }
   }
+  // `man -P CMD`, `tar --to-command=CMD`, `less +!CMD`, `psql -c '\! CMD'`, `read 'a[$(CMD)]'`: a command line the program runs.
+  for (const e of embeddedCommands(cmd)) api.script(e.text, cmd.cwd, e.via);
   if (p === "find") {
     unwrapFind(cmd, api, level);
     return false;
@@ -1501,7 +1458,7 @@ function runsOther(cmd: SimpleCommand, api: Unwrapper, piped: string | undefined
   // `echo '.shell rm -rf ~' | sqlite3 app.db`: the client reads its script on stdin.
   if (p === "sqlite3" || p === "mysql" || p === "mariadb" || p === "psql") {
     const text = stdinText(cmd, piped);
-    if (text !== undefined) for (const line of dbShellLines(text, p)) api.script(line, cmd.cwd, `${p} shell escape (stdin)`);
+    if (text !== undefined) for (const line of clientShellLines(text)) api.script(line, cmd.cwd, `${p} shell escape (stdin)`);
   }
   const shellLine = launcherScript(cmd.argv, p);
   if (shellLine !== undefined) {

@@ -4,7 +4,9 @@ import type { Analysis } from "../flags.ts";
 import { effect, type Effect } from "./types.ts";
 import { isSecretPath } from "./secrets.ts";
 import { resolvePath } from "../paths.ts";
-import { isAgentCodePath, isStartupFile } from "../startup-files.ts";
+import { isAgentCodePath, isStartupDir, isStartupFile, onlySettings } from "../startup-files.ts";
+import { literalOutput } from "../parse.ts";
+import { sedFiles, sedScripts } from "../option-commands.ts";
 
 /** System locations whose files an agent has no business writing (a sudoers line, a binary in /usr/bin). */
 const SYSTEM_FILE = /^\/(?:etc|usr|bin|sbin|boot|lib|lib32|lib64|System|Library|opt)\/|^\/(?:vmlinuz|initrd\.img|bootmgr|BOOTMGR|BOOTNXT)(?:\.old)?$/;
@@ -61,14 +63,33 @@ const TAKES_AWAY = /^[ugoa]*-[rwxXst]*[rx]/;
 const READABLE_MODE = /^(?:0?[0-7][4-7][0-7]|0?[0-7][0-7][4-7]|.*[goa]\+[rwx]*r|.*[go]=r)/;
 
 /**
- * An append to a startup file that plants more than settings: a key into authorized_keys, or a line that
- * deletes, downloads, aliases or runs (`echo 'export PATH=...' >> ~/.bashrc` is an ordinary setup step).
+ * An append to a startup file that plants more than settings: a key into authorized_keys, or a line that runs
+ * something at the next start (`echo 'export PATH=...' >> ~/.bashrc` is an ordinary setup step; `echo 'npm run x'
+ * >> ~/.bashrc`, an alias or text the line does not show is not). Judged by `onlySettings` (lib/shell/startup-files.ts).
  */
 function plantsSomething(cmd: SimpleCommand, target: string): boolean {
-  if (/\/\.ssh\//.test(target) || isAgentCodePath(target)) return true;
-  if (cmd.program !== "echo" && cmd.program !== "printf" && cmd.program !== "cat") return true;
-  // A PATH that starts in a world-writable folder lets anyone put a `git` or `ls` there.
-  return cmd.argv.slice(1).some((w) => /\bPATH=["']?(?:\/tmp|\/var\/tmp|\/dev\/shm)\b/.test(w) || /\brm\s|\bcurl\b|\bwget\b|\|\s*(?:ba|z)?sh\b|\balias\s|\bnc\s|base64|\beval\b|\bsudo\b|\bchmod\b|\bmkfifo\b|\/dev\/tcp/.test(w));
+  if (isAgentCodePath(target)) return true;
+  const text = writtenText(cmd);
+  // Text the line does not show (`cat snippet >> ~/.bashrc`, a download, a decoder): whatever it is runs at the next start.
+  return text === undefined || !onlySettings(text, target);
+}
+
+/** The literal text a command appends: echo/printf/heredoc cat, tee's here-string, heredoc or literal pipe, sed's `$a TEXT`. */
+function writtenText(cmd: SimpleCommand): string | undefined {
+  const p = cmd.program;
+  if (p === "") return cmd.stdinText;
+  if (p === "echo" || p === "printf" || p === "cat") return literalOutput({ ...cmd, redirects: cmd.redirects.filter((r) => r.body !== undefined) });
+  if (p === "tee") {
+    const r = cmd.redirects.find((x) => x.body !== undefined || x.op === "<<<");
+    return r !== undefined ? (r.body ?? r.target) : cmd.stdinText;
+  }
+  if (p === "sed") {
+    // `sed -i '$a export EDITOR=vim' ~/.zshrc`: one append command, its text shown.
+    const scripts = sedScripts(cmd.argv);
+    const m = /^\$\s*a\\?\s?(.*)$/s.exec(scripts[0] ?? "");
+    return m !== null && scripts.length === 1 ? (m[1] ?? "") : undefined;
+  }
+  return undefined;
 }
 
 /** Directories a file is copied or moved into by name (`cp x /usr/bin`, `mv x /etc`): system and program directories, a home's bins and keys. */
@@ -167,7 +188,7 @@ export function fileEffects(cmd: SimpleCommand, an: Analysis): Effect[] {
       if (!cmd.argv.some((w) => /^-[a-zA-Z]*i/.test(w) || w.startsWith("--in-place"))) break;
       // A secret file of the project (`sed -i ... .env.build`) is the agent's own work to edit; one elsewhere is not.
       const inProject = (w: string) => cmd.cwd !== "" && resolvePath(w, cmd.cwd, "/nonexistent-home").startsWith(`${cmd.cwd.replace(/\/+$/, "")}/`);
-      const hit = pos.filter((w, k) => isStartupFile(w) || (isSecretPath(w) && !inProject(w)) || (!dyn[k] && SYSTEM_FILE.test(resolvePath(w, cmd.cwd, "/nonexistent-home"))) || (isHomeDotfile(resolvePath(w, cmd.cwd, "/nonexistent-home")) && !THROWAWAY_DOTFILE.test(w)));
+      const hit = pos.filter((w, k) => isStartupFile(w, cmd.cwd) ? p !== "sed" || plantsSomething(cmd, w) : (isSecretPath(w) && !inProject(w)) || (!dyn[k] && SYSTEM_FILE.test(resolvePath(w, cmd.cwd, "/nonexistent-home"))) || (isHomeDotfile(resolvePath(w, cmd.cwd, "/nonexistent-home")) && !THROWAWAY_DOTFILE.test(w)));
       if (hit.length > 0) out.push(effect("system-write", `edits ${hit.join(" ")} in place`, hit));
       break;
     }
@@ -212,9 +233,9 @@ export function fileEffects(cmd: SimpleCommand, an: Analysis): Effect[] {
     case "wget": {
       // `curl -o ~/.ssh/authorized_keys URL`, `wget -O ~/.bashrc URL`: a download put in place of a startup file or key.
       const out2 = downloadTargets(cmd.argv, p);
-      const persist = out2.filter((t) => isStartupFile(t) || SYSTEM_FILE.test(t));
+      const persist = out2.filter((t) => isStartupFile(t, cmd.cwd) || SYSTEM_FILE.test(t));
       if (persist.length > 0) out.push(effect("system-write", `downloads into ${persist.join(" ")}`, persist));
-      const keys = out2.filter((t) => !isStartupFile(t) && (isSecretPath(t) || isHomeDotfile(t)));
+      const keys = out2.filter((t) => !isStartupFile(t, cmd.cwd) && (isSecretPath(t) || isHomeDotfile(t)));
       if (keys.length > 0) out.push(effect("truncate", `replaces ${keys.join(" ")} with a download`, keys));
       break;
     }
@@ -368,9 +389,10 @@ export function fileEffects(cmd: SimpleCommand, an: Analysis): Effect[] {
       if (devices.length > 0) out.push(effect("device-write", `writes over the device ${devices.join(" ")}`, devices));
       const sys = pos.filter((w) => SYSTEM_FILE.test(w) || WINDOWS_SYSTEM.test(w));
       if (sys.length > 0) out.push(effect("system-write", `writes into system files ${sys.join(" ")}`, sys));
-      const persist = pos.filter((w) => isStartupFile(w) && (!an.flags.has("-a") || plantsSomething(cmd, w)));
+      const appends = an.flags.has("-a") || an.flags.has("--append");
+      const persist = pos.filter((w) => isStartupFile(w, cmd.cwd) && (!appends || plantsSomething(cmd, w)));
       if (persist.length > 0) out.push(effect("system-write", `writes into ${persist.join(" ")}, run at every login`, persist));
-      if (!an.flags.has("-a")) {
+      if (!appends) {
         const gone = pos.filter((w) => isSecretPath(w) || isHomeDotfile(w));
         if (gone.length > 0) out.push(effect("truncate", `overwrites ${gone.join(" ")}`, gone));
       }
@@ -386,11 +408,14 @@ export function fileEffects(cmd: SimpleCommand, an: Analysis): Effect[] {
       if (of !== undefined && ((of.startsWith("/dev/") && !HARMLESS_DEVICE.test(of)) || /PhysicalDrive\d|^\\\\?\.\\?[A-Za-z]:$/i.test(of))) out.push(effect("device-write", `writes raw data to ${of}`, [of]));
       // `dd if=/dev/zero of=~/.bashrc`: without conv=notrunc dd truncates a regular file first.
       else if (of !== undefined && of !== "" && !of.startsWith("/dev/") && !cmd.argv.some((w) => /^conv=.*notrunc/.test(w))) out.push(effect("truncate", `overwrites ${of}`, [of]));
+      // `dd if=key.pub of=~/.ssh/authorized_keys oflag=append conv=notrunc`: data the line does not show, put in a start-up file.
+      if (of !== undefined && isStartupFile(resolvePath(of, cmd.cwd, "/nonexistent-home"), cmd.cwd)) out.push(effect("system-write", `writes into ${of}, run or trusted at a later start`, [of]));
       break;
     }
     case "crontab":
       if (an.flags.has("-r")) out.push(effect("truncate", "deletes the user's crontab", ["/var/spool/cron"]));
-      else if (pos[0] === "-" || (pos.length > 0 && !an.flags.has("-l"))) out.push(effect("system-write", "replaces the user's crontab (commands run on a schedule)", ["/var/spool/cron"]));
+      // `crontab <<< '@reboot x'`, `echo .. | crontab`: no file named, the table is read from standard input.
+      else if (pos[0] === "-" || (pos.length > 0 && !an.flags.has("-l") && !an.flags.has("-T")) || (pos.length === 0 && !an.flags.has("-l") && !an.flags.has("-e") && (cmd.stdinText !== undefined || cmd.redirects.some((r) => r.op === "<<<" || r.body !== undefined || r.op === "<")))) out.push(effect("system-write", "replaces the user's crontab (commands run on a schedule)", ["/var/spool/cron"]));
       break;
     case "wipefs":
       if (an.flags.has("-n") || an.flags.has("--no-act") || !pos.some((w, k) => w.startsWith("/dev/") || dyn[k])) break;
@@ -475,7 +500,13 @@ export function fileEffects(cmd: SimpleCommand, an: Analysis): Effect[] {
   }
   for (const r of cmd.redirects) {
     if (!(r.op === ">" || r.op === ">|" || r.op === "&>" || r.op === "<>" || r.op === ">>" || r.op === "&>>")) continue;
-    if (isStartupFile(r.target) && (r.op !== ">>" || plantsSomething(cmd, r.target))) out.push(effect("system-write", `writes into ${r.target}, run at every login or trusted for ssh`, [r.target]));
+    // `for f in ~/.bashrc ~/.zshrc; do echo .. >> "$f"; done`: a loop's list, each of its files written.
+    const each = r.target.includes(" /") ? r.target.split(/ (?=\/)/) : [r.target];
+    if (each.some((t) => isStartupFile(t, cmd.cwd)) && (r.op !== ">>" || each.some((t) => isStartupFile(t, cmd.cwd) && plantsSomething(cmd, t)))) out.push(effect("system-write", `writes into ${r.target}, run at every login or trusted for ssh`, [r.target]));
+    // A project's `.vscode/tasks.json` with a task set to run on folder open runs it whenever the folder is opened;
+    // its `.npmrc` with a shell or node options loads them into every npm script.
+    else if (/\/\.vscode\/tasks\.json$/.test(r.target) && /"runOn"\s*:\s*"folderOpen"/.test(writtenText(cmd) ?? "folderOpen")) out.push(effect("system-write", `writes a task into ${r.target} that runs on its own when the folder is opened`, [r.target]));
+    else if (/(?:^|\/)\.npmrc$/.test(r.target) && !onlySettings(writtenText(cmd) ?? "script-shell=?", "/.npmrc")) out.push(effect("system-write", `sets in ${r.target} a shell or node options that every npm script loads`, [r.target]));
     if (DISK_DEVICE.test(r.target)) out.push(effect("device-write", `writes over the device ${r.target}`, [r.target]));
     else if (SYSTEM_FILE.test(r.target)) out.push(effect("system-write", `writes into the system file ${r.target}`, [r.target]));
     // `cat /dev/null > /var/log/auth.log`: the machine's login and audit record emptied.
@@ -505,8 +536,10 @@ export function fileEffects(cmd: SimpleCommand, an: Analysis): Effect[] {
       const localInstall = ownName && /^\/(?:usr\/local|opt\/homebrew)\/s?bin\/[^/]+$/.test(abs);
       // `cp evil.ts ~/.pi/agent/extensions/`: into a folder an agent loads code from, whatever the file's name.
       if (!(dyn[pos.length - 1] ?? false) && isAgentCodePath(abs)) out.push(effect("system-write", `puts code where an agent loads it at its next start (${dest})`, [dest]));
+      // `cp x.desktop ~/.config/autostart/`, `cp agent.plist ~/Library/LaunchAgents/`: into a folder whose every file starts on its own.
+      else if (!(dyn[pos.length - 1] ?? false) && (isStartupDir(abs) || isStartupDir(abs.replace(/\/[^/]*$/, "")))) out.push(effect("system-write", `puts ${dest} where it starts on its own at every login`, [dest]));
       else if (!(dyn[pos.length - 1] ?? false) && !dest.endsWith("/") && !BACKUP_NAME.test(abs) && !localInstall) {
-        if (isStartupFile(abs) || SYSTEM_FILE.test(abs) || WINDOWS_SYSTEM.test(abs) || onPath) out.push(effect("system-write", `puts a file in place of ${dest}`, [dest]));
+        if (isStartupFile(abs, cmd.cwd) || SYSTEM_FILE.test(abs) || WINDOWS_SYSTEM.test(abs) || onPath) out.push(effect("system-write", `puts a file in place of ${dest}`, [dest]));
         else if (isSecretPath(dest) || isHomeDotfile(abs)) out.push(effect("truncate", `replaces ${dest}`, [dest]));
       }
     }
@@ -560,7 +593,7 @@ export function fileEffects(cmd: SimpleCommand, an: Analysis): Effect[] {
   for (const f of outputFiles(cmd)) {
     const abs = resolvePath(f, cmd.cwd, "/nonexistent-home");
     if (DISK_DEVICE.test(abs)) out.push(effect("device-write", `writes over the device ${f}`, [f]));
-    else if (isStartupFile(abs) || SYSTEM_FILE.test(abs) || WINDOWS_SYSTEM.test(abs)) out.push(effect("system-write", `writes ${f} (${p} output file)`, [f]));
+    else if (isStartupFile(abs, cmd.cwd) || SYSTEM_FILE.test(abs) || WINDOWS_SYSTEM.test(abs)) out.push(effect("system-write", `writes ${f} (${p} output file)`, [f]));
     else if ((isSecretPath(f) || isHomeDotfile(abs)) && !THROWAWAY_DOTFILE.test(abs)) out.push(effect("truncate", `overwrites ${f} (${p} output file)`, [f]));
   }
   // `echo select disk 0 & echo clean | diskpart`: a script fed to diskpart.
@@ -579,6 +612,15 @@ function outputFiles(cmd: SimpleCommand): string[] {
   const p = cmd.program;
   if (p === "find") {
     for (let i = 1; i < a.length - 1; i++) if (/^-(?:fprint0?|fprintf|fls)$/.test(a[i] ?? "")) out.push(a[i + 1] ?? "");
+  } else if (p === "sed") {
+    // `sed 'w ~/.bashrc' f`, `sed 's/x/y/w out' f`: the files its script writes.
+    out.push(...sedFiles(a).writes);
+  } else if (p === "xxd" && a.some((w) => /^-[a-z]*r/.test(w))) {
+    // `xxd -r dump.hex OUT`: the second operand is written.
+    const ops = a.slice(1).filter((w, k) => !w.startsWith("-") && !/^-(?:c|g|l|o|s|seek|cols|len|offset)$/.test(a[k] ?? ""));
+    if (ops[1] !== undefined) out.push(ops[1]);
+  } else if (p === "plutil") {
+    for (let i = 1; i < a.length - 1; i++) if (a[i] === "-o") out.push(a[i + 1] ?? "");
   } else if (p === "git" || p === "sort" || p === "base64") {
     const short = p === "git" ? undefined : "-o";
     for (let i = 1; i < a.length; i++) {

@@ -383,6 +383,8 @@ export function secretReads(cmd: SimpleCommand, an: Analysis): Effect[] {
     }
     for (const w of [...words, ...values]) {
       const v = w.startsWith("if=") ? w.slice(3) : w;
+      // `gh issue comment --body 'done: $(cat ~/.ssh/id_rsa)'`: quoted prose that shows a command is no file name.
+      if (/\s/.test(v) && /\$\(|`/.test(v) && cmd.argv.some((x, k) => x === w && cmd.dynamic[k] === false)) continue;
       if (isSecretPath(v)) out.push(v);
       else if (v.startsWith("$(")) for (const listed of listedBy(v)) if (isSecretPath(listed)) out.push(listed);
     }
