@@ -1260,13 +1260,27 @@ class Parser implements Unwrapper {
     if (program === "git" || assigns.some(([n]) => n === "GIT_CONFIG_COUNT")) {
       const env = new Map(assigns);
       // `GIT_CONFIG_PARAMETERS="'core.pager=CMD'"`: git's own quoted list of -c settings.
+      // An alias given so (or by `--config-env=alias.co=VAR`) is a git subcommand for this git, read as
+      // `git config alias.co ..` would make it (for the rest of the line: a wider reading, never a narrower one).
+      const alias = (key: string, value: string) => {
+        if (/^alias\.[^.\s]+$/i.test(key) && value !== "" && !value.startsWith("!") && this.gitAliases.size < 32) this.gitAliases.set(key.slice(6).toLowerCase(), value);
+      };
       for (const m of (env.get("GIT_CONFIG_PARAMETERS") ?? "").matchAll(/'([^'=]+)=([^']*)'/g)) {
         if (GIT_COMMAND_KEYS.test(m[1] ?? "") && (m[2] ?? "") !== "") this.script((m[2] ?? "").replace(/^!/, ""), scope.cwd, "GIT_CONFIG_PARAMETERS", scope.vars);
+        alias(m[1] ?? "", m[2] ?? "");
       }
       for (const [name, key] of assigns) {
         const n = /^GIT_CONFIG_KEY_(\d{1,2})$/.exec(name)?.[1];
         const value = n !== undefined ? env.get(`GIT_CONFIG_VALUE_${n}`) : undefined;
         if (value !== undefined && value !== "" && (GIT_COMMAND_KEYS.test(key) || (/^alias\./i.test(key) && value.startsWith("!")))) this.script(value.replace(/^!/, ""), scope.cwd, `${name}=`, scope.vars);
+        if (value !== undefined) alias(key, value);
+      }
+      if (program === "git") for (let j = 1; j < argv.length && j < 33 && (argv[j] ?? "").startsWith("-"); j++) {
+        const w = argv[j] ?? "";
+        const kv = w === "--config-env" ? (argv[j + 1] ?? "") : w.startsWith("--config-env=") ? w.slice(13) : "";
+        const eq = kv.indexOf("=");
+        const value = eq > 0 ? (env.get(kv.slice(eq + 1)) ?? scope.vars.get(kv.slice(eq + 1))) : undefined;
+        if (value !== undefined) alias(kv.slice(0, eq), value);
       }
     }
     // `npm pkg set scripts.x='rm -rf ~' && npm run x`, a package.json printed on the line then `npm install`: the scripts run.

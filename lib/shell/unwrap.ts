@@ -462,8 +462,13 @@ function gitAlias(a: string[], s: number, aliases: ReadonlyMap<string, string>):
   for (; i < a.length; i++) {
     const w = a[i] ?? "";
     if (!w.startsWith("-")) break;
-    if (w === "-c" || w === "--config-env" || (w.startsWith("-c") && w.length > 2 && w.includes("="))) {
-      const attached = w !== "-c" && w !== "--config-env";
+    // `--config-env=alias.co=VAR` names a variable, not a value (the parser reads the variable into the aliases).
+    if (w === "--config-env") {
+      i++;
+      continue;
+    }
+    if (w === "-c" || (w.startsWith("-c") && w.length > 2 && w.includes("="))) {
+      const attached = w !== "-c";
       const kv = attached ? w.slice(2) : (a[i + 1] ?? "");
       if (attached) i--;
       const eq = kv.indexOf("=");
@@ -539,6 +544,16 @@ function extArgv(text: string): string[] {
 }
 
 /** The script of `bash -c '...'`, undefined when the shell runs a file or reads stdin. */
+/** A `+n` (or `+o noexec`) among the options from `k` on, before the first operand. */
+function turnsBackOn(argv: string[], k: number): boolean {
+  for (let j = k; j < argv.length && j < k + 32; j++) {
+    const w = argv[j] ?? "";
+    if (/^\+[A-Za-z]*n[A-Za-z]*$/.test(w) || (w === "+o" && argv[j + 1] === "noexec")) return true;
+    if (!w.startsWith("-") && !w.startsWith("+")) return false;
+  }
+  return false;
+}
+
 function shellScript(argv: string[]): { script?: string; readsStdin: boolean; noexec?: boolean; args?: string[] } {
   let hasC = false;
   let hasS = false;
@@ -550,7 +565,8 @@ function shellScript(argv: string[]): { script?: string; readsStdin: boolean; no
       break;
     }
     // `bash -n`, `sh -o noexec`: the commands are read and checked, never run.
-    if ((/^-[A-Za-z]*n[A-Za-z]*$/.test(a) && !a.startsWith("--")) || (a === "-o" && argv[i + 1] === "noexec") || a === "--noexec" || a === "--no-execute") return { readsStdin: false, noexec: true };
+    // (`bash -n +n -c ..`: a later `+n` among the options turns running back on.)
+    if (((/^-[A-Za-z]*n[A-Za-z]*$/.test(a) && !a.startsWith("--")) || (a === "-o" && argv[i + 1] === "noexec") || a === "--noexec" || a === "--no-execute") && !turnsBackOn(argv, i + 1)) return { readsStdin: false, noexec: true };
     if (a === "-o" || a === "+o" || a === "-O" || a === "+O" || a === "--rcfile" || a === "--init-file") {
       i++;
       continue;
@@ -614,16 +630,27 @@ function interpreterCode(argv: string[], program: string): string | "stdin" | un
   if ((program === "bun" || program === "deno") && argv[1] === "run" && argv.slice(2).find((w) => w === "-" || !w.startsWith("-")) === "-") return "stdin";
   let codeFlag: RegExp;
   let valueShort = "";
+  // Options whose value is the next word (`python3 --check-hash-based-pycs always -c ..`, `ruby -r json -e ..`), and
+  // code attached to its flag (`ruby -e'system(..)'` is the word `-esystem(..)`).
+  let valueLong: readonly string[] = [];
+  let attached: RegExp | undefined;
   if (isPythonOrPypyName(program)) {
     codeFlag = /^-[A-Za-z]*c$/;
     valueShort = "WX";
+    valueLong = ["--check-hash-based-pycs"];
   } else if (program === "node" || program === "nodejs" || program === "bun") {
     codeFlag = /^(?:-e|--eval|-p|--print|-pe)$/;
-    valueShort = "r";
+    valueShort = "rC";
+    valueLong = ["--require", "--import", "--loader", "--experimental-loader", "--title", "--conditions", "--env-file", "--input-type", "--preserve-symlinks-main"];
   } else if (program === "perl") {
     codeFlag = /^-[A-Za-z]*[eE]$/;
+    valueShort = "I";
+    attached = /^-[eE]([\s\S]+)$/;
   } else if (program === "ruby") {
     codeFlag = /^-[A-Za-z]*e$/;
+    valueShort = "rIC";
+    valueLong = ["--disable", "--enable", "--encoding", "--external-encoding", "--internal-encoding"];
+    attached = /^-e([\s\S]+)$/;
   } else if (program === "php") {
     codeFlag = /^-r$/;
   } else if (program === "Rscript" || program === "julia") {
@@ -639,7 +666,10 @@ function interpreterCode(argv: string[], program: string): string | "stdin" | un
     const a = argv[i] ?? "";
     if (codeFlag.test(a)) return JOINS_CODE_FLAGS.has(program) ? joinedCode(argv, i, codeFlag) : argv[i + 1];
     if (a.startsWith("--eval=") || a.startsWith("--print=")) return a.slice(a.indexOf("=") + 1);
-    if (a.length === 2 && valueShort.includes(a[1] ?? "")) {
+    const inline = attached?.exec(a)?.[1];
+    if (inline !== undefined) return inline;
+    // (A long option's value never starts with `-`: `ruby --enable -e CODE` gives --enable none.)
+    if ((a.length === 2 && valueShort.includes(a[1] ?? "")) || (valueLong.includes(a) && !(argv[i + 1] ?? "-").startsWith("-"))) {
       i++;
       continue;
     }
