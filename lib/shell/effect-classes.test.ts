@@ -2245,3 +2245,25 @@ describe("effectsOf (fresh18: claude-code-safety-net's gate suite: git config fr
     ["Remove-Item -Recurse -Force -Width ~", ["delete -r /home/user"]],
   ], psKinds, " (PowerShell)");
 });
+
+describe("effectsOf (fresh18 round 2: destructive_command_guard's awk-into-a-shell, .git writes and credential-file writes)", () => {
+  derives("awk printing a known command into a shell that reads its script from standard input runs it", [
+    ["awk 'BEGIN{print \"rm\", \"-rf\", \"~\" | \"sh\"}'", ["delete -r /home/user"]],
+    ["awk 'BEGIN{c=\"git clean -fdx\"; print c | \"sh\"}'", ["discard-work ."]],
+    ["awk 'BEGIN{print \"rm -rf /etc\" | \"sudo sh\"}'", ["delete -r /etc"]],
+    ["gawk 'BEGIN{print \"rm -rf ~\" |& \"sh\"}'", ["delete -r /home/user"]],
+    ["awk 'BEGIN{print \"git clean \" \"-ffdx\" | \"sh\"}'", ["discard-work ."]],
+    ["awk 'BEGIN{print \"git clean -fdx\" | \"sh -c cat\"}'", []],
+    ["awk 'BEGIN{print \"rm -rf ~\" | \"sh ./filter.sh\"}'", []],
+    ["awk 'BEGIN{print \"rm -rf build\" | \"sh\"}'", ["delete -r build"]],
+  ]);
+  derives("a command key written into the repository's .git/config runs what it names; options do not", [
+    ["printf '[core]\\n\\tfsmonitor = rm -rf ~\\n' >> .git/config", ["delete -r /home/user"]],
+    ["echo '[alias] co = !rm -rf ~' >> .git/config", ["delete -r /home/user"]],
+    ["printf '[core]\\n\\tpager = less -R\\n' >> .git/config", []],
+  ]);
+  derives("another user's home named by ~user holds the same ssh files", [
+    ["echo 'ssh-rsa AAAAB3 attacker' >> ~root/.ssh/authorized_keys", ["system-write ~root/.ssh/authorized_keys"]],
+    ["echo 'ssh-rsa AAAAB3 mine' >> /tmp/h/authorized_keys", []],
+  ]);
+});

@@ -317,6 +317,27 @@ class Parser implements Unwrapper {
     if (/^(?:pre|post)?(?:install|prepare|uninstall|publish|pack)$|^prepublishOnly$|^dependencies$/.test(name) && text.trim() !== "") this.script(text, scope.cwd, `npm ${name} script (runs at the next install)`, scope.vars);
   }
 
+  /**
+   * `printf '[core]\n\tfsmonitor = CMD\n' >> .git/config`: a command key written into the repository's config runs at
+   * its next git command, as `git config core.fsmonitor CMD` would make it; judged by what it runs.
+   */
+  private gitConfigWritten(path: string, text: string, scope: { cwd: string; vars: Vars }): void {
+    let section = "";
+    for (const raw of text.split("\n").slice(0, 64)) {
+      let line = raw.trim();
+      const h = /^\[\s*([\w.-]+)(?:\s+"([^"]*)")?\s*\]\s*(.*)$/.exec(line);
+      if (h) {
+        section = (h[2] !== undefined ? `${h[1]}.${h[2]}` : (h[1] ?? "")).toLowerCase();
+        line = h[3] ?? "";
+      }
+      const kv = /^([\w-]+)\s*=\s*(.*)$/.exec(line);
+      if (kv === null || section === "") continue;
+      const key = `${section}.${(kv[1] ?? "").toLowerCase()}`;
+      const value = (kv[2] ?? "").trim().replace(/^"(.*)"$/, "$1");
+      if (value !== "" && (GIT_COMMAND_KEYS.test(key) || (key.startsWith("alias.") && value.startsWith("!")))) this.script(value.replace(/^!/, ""), scope.cwd, `git config ${key} (written into ${path})`, scope.vars);
+    }
+  }
+
   /** Text put in a file that runs on its own later in this project (a git hook, a direnv .envrc): read as if it ran. */
   private plantRunLater(path: string, text: string, scope: { cwd: string; vars: Vars }): void {
     if (this.inHook || scope.cwd === "" || this.plantedHooks.has(path) || !(/\/\.git\/hooks\/[\w.-]+$/.test(path) || /\/\.envrc$/.test(path) || [...this.hooksDirs].some((d) => path.startsWith(`${d}/`)))) return;
@@ -1372,6 +1393,7 @@ class Parser implements Unwrapper {
         this.written.set(out.target, prior + (prior === "" || prior.endsWith("\n") || cmd.program !== "echo" ? "" : "\n") + printed);
         // A git hook put in place runs at the next commit, checkout or push, whatever runs git then.
         this.plantRunLater(out.target, printed, scope);
+        if (out.target.endsWith("/.git/config")) this.gitConfigWritten(out.target, printed, scope);
       }
       else if (out && this.decodedFiles.size < 16 && decodes(cmd)) this.decodedFiles.set(out.target, cmd);
     }

@@ -998,6 +998,21 @@ function awkProgram(argv: string[]): string | undefined {
   return undefined;
 }
 
+/** The text an awk print expression makes from string literals, known variables, commas (a space) and concatenation; undefined when any part is computed. */
+function awkValue(expr: string, strings: ReadonlyMap<string, string>): string | undefined {
+  let out = "";
+  for (const t of expr.matchAll(/"((?:[^"\\]|\\.)*)"|([A-Za-z_]\w*)|(,)|(\S)/g)) {
+    if (t[1] !== undefined) out += t[1].replace(/\\n/g, "\n").replace(/\\(.)/g, "$1");
+    else if (t[2] !== undefined) {
+      const v = strings.get(t[2]);
+      if (v === undefined) return undefined;
+      out += v;
+    } else if (t[3] !== undefined) out += " ";
+    else if (t[4] !== "(" && t[4] !== ")") return undefined;
+  }
+  return out;
+}
+
 /** Commands an awk program runs: `system("...")`, `system(var)` with `var="..."`, `print ... | "cmd"`, `"cmd" | getline`. */
 function awkCommands(argv: string[], stdin: string | undefined): string[] {
   const fromFile = argv.some((w, k) => w === "-f" && /^\/dev\/stdin$|^-$/.test(argv[k + 1] ?? ""));
@@ -1027,11 +1042,16 @@ function awkCommands(argv: string[], stdin: string | undefined): string[] {
     const c = m[1] ?? strings.get(m[2] ?? "");
     if (c !== undefined) out.push(c);
   }
-  for (const m of prog.matchAll(/\bprintf?\b\s*\(?\s*(?:"((?:[^"\\]|\\.)*)")?[^|"]{0,80}\)?\s*\|\s*"((?:[^"\\]|\\.)*)"/g)) {
-    const printed = (m[1] ?? "").replace(/\\(.)/g, "$1");
+  // `print "rm -rf ~" | "sh"`, `print "rm", "-rf", "~" | "sudo sh"`, `print c |& "sh"`: the pipe's command runs, and
+  // when it is a shell reading its script from standard input, so does what is printed into it.
+  for (const m of prog.matchAll(/\bprintf?\b((?:[^|;{}"]|"(?:[^"\\]|\\.)*"){0,40}?)\|&?\s*"((?:[^"\\]|\\.)*)"/g)) {
     const target = (m[2] ?? "").replace(/\\(.)/g, "$1");
     out.push(target);
-    if (SHELLS.has(base(target.trim().split(/\s+/)[0] ?? ""))) out.push(printed);
+    const words = target.trim().split(/\s+/);
+    let k = 0;
+    while (k < words.length - 1 && (words[k] === "sudo" || words[k] === "env" || words[k] === "doas" || words[k] === "exec")) k++;
+    const printed = awkValue(m[1] ?? "", strings);
+    if (printed !== undefined && SHELLS.has(base(words[k] ?? "")) && shellScript(words.slice(k)).readsStdin) out.push(printed);
   }
   const readCommands: string[] = [];
   for (const m of prog.matchAll(/"([^"]*)"\s*\)?\s*\|\s*getline/g)) if (m[1]) readCommands.push(m[1]);
