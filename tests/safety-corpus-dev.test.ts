@@ -110,6 +110,7 @@ const FRESH14 = "tests/fixtures/corpus/fresh14.json";
 const FRESH15 = "tests/fixtures/corpus/fresh15.json";
 /** Argument and environment injection through trusted programs, and persistence (start-up files, ssh, hooks, schedulers, autostart), beside look-alikes; written before any rule change made for it. */
 const FRESH16 = "tests/fixtures/corpus/fresh16.json";
+/** What other guards' newer test suites hold that earlier splits did not take (cc-safety-net's gate suite, dcg's awk, .git and credential-file tests), beside look-alikes; written before any rule change made for it. */
 const FRESH18 = "tests/fixtures/corpus/fresh18.json";
 const keyOf = (c: { tool?: string; command: string }) => `${c.tool ?? "bash"}\u0000${c.command}`;
 
