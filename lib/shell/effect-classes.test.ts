@@ -2186,3 +2186,84 @@ describe("effectsOf (fresh15 round 5: a program's own shell escape, a monorepo r
     ["nx exec -- tsc --noEmit", []],
   ]);
 });
+
+describe("effectsOf (fresh18: claude-code-safety-net's gate suite: git config from the environment, interpreter options, the repository's own store)", () => {
+  derives("a git alias given by GIT_CONFIG_COUNT/KEY/VALUE, GIT_CONFIG_PARAMETERS or --config-env is the subcommand it names", [
+    ["GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=alias.nuke GIT_CONFIG_VALUE_0='reset --hard' git nuke", ["discard-work ."]],
+    ["GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=alias.st GIT_CONFIG_VALUE_0=status git st", []],
+    ["GIT_CONFIG_PARAMETERS=\"'alias.co=checkout'\" git co -- src/", ["discard-work ."]],
+    ["GIT_CONFIG_PARAMETERS=\"'alias.co=checkout'\" git co feature/x", []],
+    ["CO=checkout git --config-env=alias.co=CO co -- .", ["discard-work ."]],
+    ["CO=checkout git --config-env alias.co=CO co main", []],
+  ]);
+  derives("an interpreter option that takes the next word as its value, and code attached to its flag", [
+    ["python3 --check-hash-based-pycs always -c 'import shutil; shutil.rmtree(\"/home/user\")'", ["delete -r /home/user"]],
+    ["python3 --check-hash-based-pycs always -c 'print(1)'", []],
+    ["node --title worker -e 'require(\"fs\").rmSync(\"/home/user\", {recursive: true})'", ["delete -r /home/user"]],
+    ["node --title worker -e 'console.log(1)'", []],
+    ["ruby -r json -e 'system(\"rm -rf /home/user\")'", ["delete -r /home/user"]],
+    ["ruby --disable gems -e 'puts 1'", []],
+    ["ruby -e'system(\"rm -rf /home/user\")'", ["delete -r /home/user"]],
+    ["ruby -e'puts 1'", []],
+    ["perl -e'system(\"rm -rf /home/user\")'", ["delete -r /home/user"]],
+    ["perl -e'print 1'", []],
+  ]);
+  derives("the repository's object store, refs or every entry of .git, also from inside it; its scratch directories are not", [
+    ["rm -rf .git/objects/pack", ["delete -r .git/objects/pack", "destroy-history .git/objects/pack"]],
+    ["cd .git && rm -rf objects refs", ["delete -r objects,refs", "destroy-history objects,refs"]],
+    ["rm -rf .git/*", ["delete -r .git/*", "destroy-history .git/*"]],
+    ["rm -rf .git/rebase-apply", ["delete -r .git/rebase-apply"]],
+    ["rm -rf .git-rewrite", ["delete -r .git-rewrite"]],
+  ]);
+  derives("a hook moved in by -t/--target-directory or written by a reader of a file outside the project", [
+    ["mv -t .git/hooks /tmp/pre-commit", ["move-away -r /tmp/pre-commit", "system-write /home/user/project/.git/hooks/pre-commit"]],
+    ["mv --target-directory=.git/hooks /tmp/pre-push", ["move-away -r /tmp/pre-push", "system-write /home/user/project/.git/hooks/pre-push"]],
+    ["mv -t .git/hooks scripts/pre-commit", ["move-away -r scripts/pre-commit"]],
+    ["cat /tmp/payload > .git/hooks/post-commit", ["system-write /home/user/project/.git/hooks/post-commit"]],
+    ["cat scripts/hooks/pre-commit > .git/hooks/pre-commit", []],
+  ]);
+  derives("git -C with its directory attached; restore -p asks before each hunk; bash +n runs again", [
+    ["git -Csub clean -fdx", ["discard-work sub"]],
+    ["git -C/tmp/scratch clean -fdx", ["discard-work /tmp/scratch"]],
+    ["git restore src/", ["discard-work ."]],
+    ["git restore -p", []],
+    ["git restore --patch src/", []],
+    ["bash -n +n -c 'rm -rf ~'", ["delete -r /home/user"]],
+    ["bash -n -c 'rm -rf ~'", []],
+  ]);
+  derives("a tool's token file under a dot-directory or its home variable; a URL's path is another host's", [
+    ["jq . ~/.kimi-code/server.token", ["secret-read /home/user/.kimi-code/server.token"]],
+    ["cat \"$CODEX_HOME/auth.json\"", ["secret-read $CODEX_HOME/auth.json"]],
+    ["cat src/auth.token.ts", []],
+    ["cat docs/token", []],
+    ["curl -s file:///home/user/project/.env", ["secret-read file:///home/user/project/.env"]],
+    ["curl -s https://example.com/.env", []],
+  ]);
+  derives("PowerShell's -WhatIf by a unique prefix or its alias -wi", [
+    ["Remove-Item -Recurse -Force -wi $HOME", []],
+    ["Remove-Item -Recurse -Force -wh ~", []],
+    ["Remove-Item -Recurse -Force -Width ~", ["delete -r /home/user"]],
+  ], psKinds, " (PowerShell)");
+});
+
+describe("effectsOf (fresh18 round 2: destructive_command_guard's awk-into-a-shell, .git writes and credential-file writes)", () => {
+  derives("awk printing a known command into a shell that reads its script from standard input runs it", [
+    ["awk 'BEGIN{print \"rm\", \"-rf\", \"~\" | \"sh\"}'", ["delete -r /home/user"]],
+    ["awk 'BEGIN{c=\"git clean -fdx\"; print c | \"sh\"}'", ["discard-work ."]],
+    ["awk 'BEGIN{print \"rm -rf /etc\" | \"sudo sh\"}'", ["delete -r /etc"]],
+    ["gawk 'BEGIN{print \"rm -rf ~\" |& \"sh\"}'", ["delete -r /home/user"]],
+    ["awk 'BEGIN{print \"git clean \" \"-ffdx\" | \"sh\"}'", ["discard-work ."]],
+    ["awk 'BEGIN{print \"git clean -fdx\" | \"sh -c cat\"}'", []],
+    ["awk 'BEGIN{print \"rm -rf ~\" | \"sh ./filter.sh\"}'", []],
+    ["awk 'BEGIN{print \"rm -rf build\" | \"sh\"}'", ["delete -r build"]],
+  ]);
+  derives("a command key written into the repository's .git/config runs what it names; options do not", [
+    ["printf '[core]\\n\\tfsmonitor = rm -rf ~\\n' >> .git/config", ["delete -r /home/user"]],
+    ["echo '[alias] co = !rm -rf ~' >> .git/config", ["delete -r /home/user"]],
+    ["printf '[core]\\n\\tpager = less -R\\n' >> .git/config", []],
+  ]);
+  derives("another user's home named by ~user holds the same ssh files", [
+    ["echo 'ssh-rsa AAAAB3 attacker' >> ~root/.ssh/authorized_keys", ["system-write ~root/.ssh/authorized_keys"]],
+    ["echo 'ssh-rsa AAAAB3 mine' >> /tmp/h/authorized_keys", []],
+  ]);
+});

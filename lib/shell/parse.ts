@@ -317,6 +317,27 @@ class Parser implements Unwrapper {
     if (/^(?:pre|post)?(?:install|prepare|uninstall|publish|pack)$|^prepublishOnly$|^dependencies$/.test(name) && text.trim() !== "") this.script(text, scope.cwd, `npm ${name} script (runs at the next install)`, scope.vars);
   }
 
+  /**
+   * `printf '[core]\n\tfsmonitor = CMD\n' >> .git/config`: a command key written into the repository's config runs at
+   * its next git command, as `git config core.fsmonitor CMD` would make it; judged by what it runs.
+   */
+  private gitConfigWritten(path: string, text: string, scope: { cwd: string; vars: Vars }): void {
+    let section = "";
+    for (const raw of text.split("\n").slice(0, 64)) {
+      let line = raw.trim();
+      const h = /^\[\s*([\w.-]+)(?:\s+"([^"]*)")?\s*\]\s*(.*)$/.exec(line);
+      if (h) {
+        section = (h[2] !== undefined ? `${h[1]}.${h[2]}` : (h[1] ?? "")).toLowerCase();
+        line = h[3] ?? "";
+      }
+      const kv = /^([\w-]+)\s*=\s*(.*)$/.exec(line);
+      if (kv === null || section === "") continue;
+      const key = `${section}.${(kv[1] ?? "").toLowerCase()}`;
+      const value = (kv[2] ?? "").trim().replace(/^"(.*)"$/, "$1");
+      if (value !== "" && (GIT_COMMAND_KEYS.test(key) || (key.startsWith("alias.") && value.startsWith("!")))) this.script(value.replace(/^!/, ""), scope.cwd, `git config ${key} (written into ${path})`, scope.vars);
+    }
+  }
+
   /** Text put in a file that runs on its own later in this project (a git hook, a direnv .envrc): read as if it ran. */
   private plantRunLater(path: string, text: string, scope: { cwd: string; vars: Vars }): void {
     if (this.inHook || scope.cwd === "" || this.plantedHooks.has(path) || !(/\/\.git\/hooks\/[\w.-]+$/.test(path) || /\/\.envrc$/.test(path) || [...this.hooksDirs].some((d) => path.startsWith(`${d}/`)))) return;
@@ -1260,13 +1281,27 @@ class Parser implements Unwrapper {
     if (program === "git" || assigns.some(([n]) => n === "GIT_CONFIG_COUNT")) {
       const env = new Map(assigns);
       // `GIT_CONFIG_PARAMETERS="'core.pager=CMD'"`: git's own quoted list of -c settings.
+      // An alias given so (or by `--config-env=alias.co=VAR`) is a git subcommand for this git, read as
+      // `git config alias.co ..` would make it (for the rest of the line: a wider reading, never a narrower one).
+      const alias = (key: string, value: string) => {
+        if (/^alias\.[^.\s]+$/i.test(key) && value !== "" && !value.startsWith("!") && this.gitAliases.size < 32) this.gitAliases.set(key.slice(6).toLowerCase(), value);
+      };
       for (const m of (env.get("GIT_CONFIG_PARAMETERS") ?? "").matchAll(/'([^'=]+)=([^']*)'/g)) {
         if (GIT_COMMAND_KEYS.test(m[1] ?? "") && (m[2] ?? "") !== "") this.script((m[2] ?? "").replace(/^!/, ""), scope.cwd, "GIT_CONFIG_PARAMETERS", scope.vars);
+        alias(m[1] ?? "", m[2] ?? "");
       }
       for (const [name, key] of assigns) {
         const n = /^GIT_CONFIG_KEY_(\d{1,2})$/.exec(name)?.[1];
         const value = n !== undefined ? env.get(`GIT_CONFIG_VALUE_${n}`) : undefined;
         if (value !== undefined && value !== "" && (GIT_COMMAND_KEYS.test(key) || (/^alias\./i.test(key) && value.startsWith("!")))) this.script(value.replace(/^!/, ""), scope.cwd, `${name}=`, scope.vars);
+        if (value !== undefined) alias(key, value);
+      }
+      if (program === "git") for (let j = 1; j < argv.length && j < 33 && (argv[j] ?? "").startsWith("-"); j++) {
+        const w = argv[j] ?? "";
+        const kv = w === "--config-env" ? (argv[j + 1] ?? "") : w.startsWith("--config-env=") ? w.slice(13) : "";
+        const eq = kv.indexOf("=");
+        const value = eq > 0 ? (env.get(kv.slice(eq + 1)) ?? scope.vars.get(kv.slice(eq + 1))) : undefined;
+        if (value !== undefined) alias(kv.slice(0, eq), value);
       }
     }
     // `npm pkg set scripts.x='rm -rf ~' && npm run x`, a package.json printed on the line then `npm install`: the scripts run.
@@ -1358,6 +1393,7 @@ class Parser implements Unwrapper {
         this.written.set(out.target, prior + (prior === "" || prior.endsWith("\n") || cmd.program !== "echo" ? "" : "\n") + printed);
         // A git hook put in place runs at the next commit, checkout or push, whatever runs git then.
         this.plantRunLater(out.target, printed, scope);
+        if (out.target.endsWith("/.git/config")) this.gitConfigWritten(out.target, printed, scope);
       }
       else if (out && this.decodedFiles.size < 16 && decodes(cmd)) this.decodedFiles.set(out.target, cmd);
     }

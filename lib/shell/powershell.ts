@@ -842,7 +842,8 @@ function psStatement(wordsIn: PsWord[], vars: Map<string, string>, cwd: string, 
   // keyword itself runs nothing, and its block text is code, not a program's arguments.
   if (!first.quoted && KEYWORDS.test(first.text)) return out;
   // -WhatIf: PowerShell only says what it would do.
-  if (words.some((w) => !w.quoted && /^-whatif(?::\$true)?$/i.test(w.text))) return out;
+  // (Any unique prefix of it, `-wh`, or its alias `-wi`.)
+  if (words.some((w) => !w.quoted && /^-(?:wh(?:a(?:t(?:i(?:f)?)?)?)?|wi)(?::\$true)?$/i.test(w.text))) return out;
   // Quoted strings are data; script blocks are read on their own (above).
   // A double-quoted string's `$(...)` runs before the string is used: `iex "& { $(irm URL) }"` runs the download.
   const line = words.filter((w) => !startsQuotedOrBlock(w.raw) || (w.raw.startsWith('"') && w.raw.includes("$("))).map((w) => w.raw).join(" ");

@@ -6,7 +6,8 @@
  */
 
 /** A home directory as the words are expanded (`~`, `/home/u`, `/Users/u`, `/root`, a Windows profile mapped there). */
-const HOME = String.raw`(?:^|^[A-Za-z]:)(?:~|\/home\/[^/]+|\/Users\/[^/]+|\/root)`;
+// (`~root/.ssh/authorized_keys`: another user's home by name.)
+const HOME = String.raw`(?:^|^[A-Za-z]:)(?:~[\w.-]*|\/home\/[^/]+|\/Users\/[^/]+|\/root)`;
 
 /**
  * Files a shell, a login, sshd, an editor, a terminal multiplexer, python or npm runs or reads as commands at its own

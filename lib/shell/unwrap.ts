@@ -462,8 +462,13 @@ function gitAlias(a: string[], s: number, aliases: ReadonlyMap<string, string>):
   for (; i < a.length; i++) {
     const w = a[i] ?? "";
     if (!w.startsWith("-")) break;
-    if (w === "-c" || w === "--config-env" || (w.startsWith("-c") && w.length > 2 && w.includes("="))) {
-      const attached = w !== "-c" && w !== "--config-env";
+    // `--config-env=alias.co=VAR` names a variable, not a value (the parser reads the variable into the aliases).
+    if (w === "--config-env") {
+      i++;
+      continue;
+    }
+    if (w === "-c" || (w.startsWith("-c") && w.length > 2 && w.includes("="))) {
+      const attached = w !== "-c";
       const kv = attached ? w.slice(2) : (a[i + 1] ?? "");
       if (attached) i--;
       const eq = kv.indexOf("=");
@@ -539,6 +544,16 @@ function extArgv(text: string): string[] {
 }
 
 /** The script of `bash -c '...'`, undefined when the shell runs a file or reads stdin. */
+/** A `+n` (or `+o noexec`) among the options from `k` on, before the first operand. */
+function turnsBackOn(argv: string[], k: number): boolean {
+  for (let j = k; j < argv.length && j < k + 32; j++) {
+    const w = argv[j] ?? "";
+    if (/^\+[A-Za-z]*n[A-Za-z]*$/.test(w) || (w === "+o" && argv[j + 1] === "noexec")) return true;
+    if (!w.startsWith("-") && !w.startsWith("+")) return false;
+  }
+  return false;
+}
+
 function shellScript(argv: string[]): { script?: string; readsStdin: boolean; noexec?: boolean; args?: string[] } {
   let hasC = false;
   let hasS = false;
@@ -550,7 +565,8 @@ function shellScript(argv: string[]): { script?: string; readsStdin: boolean; no
       break;
     }
     // `bash -n`, `sh -o noexec`: the commands are read and checked, never run.
-    if ((/^-[A-Za-z]*n[A-Za-z]*$/.test(a) && !a.startsWith("--")) || (a === "-o" && argv[i + 1] === "noexec") || a === "--noexec" || a === "--no-execute") return { readsStdin: false, noexec: true };
+    // (`bash -n +n -c ..`: a later `+n` among the options turns running back on.)
+    if (((/^-[A-Za-z]*n[A-Za-z]*$/.test(a) && !a.startsWith("--")) || (a === "-o" && argv[i + 1] === "noexec") || a === "--noexec" || a === "--no-execute") && !turnsBackOn(argv, i + 1)) return { readsStdin: false, noexec: true };
     if (a === "-o" || a === "+o" || a === "-O" || a === "+O" || a === "--rcfile" || a === "--init-file") {
       i++;
       continue;
@@ -614,16 +630,27 @@ function interpreterCode(argv: string[], program: string): string | "stdin" | un
   if ((program === "bun" || program === "deno") && argv[1] === "run" && argv.slice(2).find((w) => w === "-" || !w.startsWith("-")) === "-") return "stdin";
   let codeFlag: RegExp;
   let valueShort = "";
+  // Options whose value is the next word (`python3 --check-hash-based-pycs always -c ..`, `ruby -r json -e ..`), and
+  // code attached to its flag (`ruby -e'system(..)'` is the word `-esystem(..)`).
+  let valueLong: readonly string[] = [];
+  let attached: RegExp | undefined;
   if (isPythonOrPypyName(program)) {
     codeFlag = /^-[A-Za-z]*c$/;
     valueShort = "WX";
+    valueLong = ["--check-hash-based-pycs"];
   } else if (program === "node" || program === "nodejs" || program === "bun") {
     codeFlag = /^(?:-e|--eval|-p|--print|-pe)$/;
-    valueShort = "r";
+    valueShort = "rC";
+    valueLong = ["--require", "--import", "--loader", "--experimental-loader", "--title", "--conditions", "--env-file", "--input-type", "--preserve-symlinks-main"];
   } else if (program === "perl") {
     codeFlag = /^-[A-Za-z]*[eE]$/;
+    valueShort = "I";
+    attached = /^-[eE]([\s\S]+)$/;
   } else if (program === "ruby") {
     codeFlag = /^-[A-Za-z]*e$/;
+    valueShort = "rIC";
+    valueLong = ["--disable", "--enable", "--encoding", "--external-encoding", "--internal-encoding"];
+    attached = /^-e([\s\S]+)$/;
   } else if (program === "php") {
     codeFlag = /^-r$/;
   } else if (program === "Rscript" || program === "julia") {
@@ -639,7 +666,10 @@ function interpreterCode(argv: string[], program: string): string | "stdin" | un
     const a = argv[i] ?? "";
     if (codeFlag.test(a)) return JOINS_CODE_FLAGS.has(program) ? joinedCode(argv, i, codeFlag) : argv[i + 1];
     if (a.startsWith("--eval=") || a.startsWith("--print=")) return a.slice(a.indexOf("=") + 1);
-    if (a.length === 2 && valueShort.includes(a[1] ?? "")) {
+    const inline = attached?.exec(a)?.[1];
+    if (inline !== undefined) return inline;
+    // (A long option's value never starts with `-`: `ruby --enable -e CODE` gives --enable none.)
+    if ((a.length === 2 && valueShort.includes(a[1] ?? "")) || (valueLong.includes(a) && !(argv[i + 1] ?? "-").startsWith("-"))) {
       i++;
       continue;
     }
@@ -968,6 +998,21 @@ function awkProgram(argv: string[]): string | undefined {
   return undefined;
 }
 
+/** The text an awk print expression makes from string literals, known variables, commas (a space) and concatenation; undefined when any part is computed. */
+function awkValue(expr: string, strings: ReadonlyMap<string, string>): string | undefined {
+  let out = "";
+  for (const t of expr.matchAll(/"((?:[^"\\]|\\.)*)"|([A-Za-z_]\w*)|(,)|(\S)/g)) {
+    if (t[1] !== undefined) out += t[1].replace(/\\n/g, "\n").replace(/\\(.)/g, "$1");
+    else if (t[2] !== undefined) {
+      const v = strings.get(t[2]);
+      if (v === undefined) return undefined;
+      out += v;
+    } else if (t[3] !== undefined) out += " ";
+    else if (t[4] !== "(" && t[4] !== ")") return undefined;
+  }
+  return out;
+}
+
 /** Commands an awk program runs: `system("...")`, `system(var)` with `var="..."`, `print ... | "cmd"`, `"cmd" | getline`. */
 function awkCommands(argv: string[], stdin: string | undefined): string[] {
   const fromFile = argv.some((w, k) => w === "-f" && /^\/dev\/stdin$|^-$/.test(argv[k + 1] ?? ""));
@@ -997,11 +1042,16 @@ function awkCommands(argv: string[], stdin: string | undefined): string[] {
     const c = m[1] ?? strings.get(m[2] ?? "");
     if (c !== undefined) out.push(c);
   }
-  for (const m of prog.matchAll(/\bprintf?\b\s*\(?\s*(?:"((?:[^"\\]|\\.)*)")?[^|"]{0,80}\)?\s*\|\s*"((?:[^"\\]|\\.)*)"/g)) {
-    const printed = (m[1] ?? "").replace(/\\(.)/g, "$1");
+  // `print "rm -rf ~" | "sh"`, `print "rm", "-rf", "~" | "sudo sh"`, `print c |& "sh"`: the pipe's command runs, and
+  // when it is a shell reading its script from standard input, so does what is printed into it.
+  for (const m of prog.matchAll(/\bprintf?\b((?:[^|;{}"]|"(?:[^"\\]|\\.)*"){0,40}?)\|&?\s*"((?:[^"\\]|\\.)*)"/g)) {
     const target = (m[2] ?? "").replace(/\\(.)/g, "$1");
     out.push(target);
-    if (SHELLS.has(base(target.trim().split(/\s+/)[0] ?? ""))) out.push(printed);
+    const words = target.trim().split(/\s+/);
+    let k = 0;
+    while (k < words.length - 1 && (words[k] === "sudo" || words[k] === "env" || words[k] === "doas" || words[k] === "exec")) k++;
+    const printed = awkValue(m[1] ?? "", strings);
+    if (printed !== undefined && SHELLS.has(base(words[k] ?? "")) && shellScript(words.slice(k)).readsStdin) out.push(printed);
   }
   const readCommands: string[] = [];
   for (const m of prog.matchAll(/"([^"]*)"\s*\)?\s*\|\s*getline/g)) if (m[1]) readCommands.push(m[1]);

@@ -153,6 +153,8 @@ function sources(an: Analysis): number {
   return an.flags.has("-t") ? an.positional.length : Math.max(0, an.positional.length - 1);
 }
 
+const REPO_STORE = /(?:^|\/)\.git(?:\/(?:objects(?:\/[^/]+)?|refs(?:\/(?:heads|tags))?|logs|\*))?\/?$/;
+
 export function fileEffects(cmd: SimpleCommand, an: Analysis): Effect[] {
   const p = cmd.program;
   const out: Effect[] = [];
@@ -170,7 +172,9 @@ export function fileEffects(cmd: SimpleCommand, an: Analysis): Effect[] {
       const recursive = an.flags.has("-r") || (p !== "rm" && p !== "srm" && p !== "wipe") || pos.some((w, k) => !dyn[k] && /^\/(?:[^*?]*\/)?\*$/.test(w));
       if (p === "wipe" || p === "srm") out.push(effect("truncate", `overwrites ${pos.join(" ")} beyond recovery`, pos, { dynamic: dyn }));
       if (pos.length > 0) out.push(effect("delete", `${recursive ? "recursively deletes" : "deletes"} ${pos.join(" ")}`, pos, { dynamic: dyn, recursive }));
-      const git = pos.filter((w) => /(?:^|\/)\.git(?:\/(?:objects|refs|logs))?\/?$/.test(w));
+      // The repository, its object store (`.git/objects/pack`), branches and tags, reflogs or every entry (`.git/*`),
+      // also reached from inside it (`cd .git && rm -rf objects`).
+      const git = pos.filter((w, k) => !dyn[k] && [w, cmd.cwd === "" ? w : resolvePath(w, cmd.cwd, "/nonexistent-home")].some((x) => REPO_STORE.test(x)));
       if (recursive && git.length > 0) out.push(effect("destroy-history", `deletes the repository itself (${git.join(" ")}): all history and stashes`, git));
       break;
     }

@@ -31,9 +31,11 @@ function repoDir(cmd: SimpleCommand): [string, boolean] {
     const w = cmd.argv[i] ?? "";
     if (!w.startsWith("-")) break;
     const valued = w === "-C" || w === "--work-tree" || w === "--git-dir" || w === "-c";
-    const v = valued ? (cmd.argv[i + 1] ?? ".") : w.slice(w.indexOf("=") + 1);
+    // `git -C/tmp/x ..`: the directory attached to its flag.
+    const glued = !valued && w.startsWith("-C") && w.length > 2;
+    const v = valued ? (cmd.argv[i + 1] ?? ".") : glued ? w.slice(2) : w.slice(w.indexOf("=") + 1);
     const vDyn = valued ? (cmd.dynamic[i + 1] ?? false) : (cmd.dynamic[i] ?? false);
-    if (w === "-C") {
+    if (w === "-C" || glued) {
       dir = dir !== "." && !v.startsWith("/") ? `${dir}/${v}` : v;
       dyn = dyn || vDyn;
     } else if (w === "--work-tree" || w.startsWith("--work-tree=")) tree = [v, vDyn];
@@ -93,6 +95,8 @@ export function gitEffects(cmd: SimpleCommand, an: Analysis): Effect[] {
       return [];
     }
     case "restore":
+      // `git restore -p`: asks before each hunk it would throw away.
+      if (f.has("-p") || f.has("--patch")) return [];
       return !f.has("-S") || f.has("-W") ? discard(`throws away uncommitted edits to ${pos.join(" ") || "the given paths"}`) : [];
     case "switch":
       return f.has("-f") ? discard("throws away uncommitted changes (switch --discard-changes)") : [];

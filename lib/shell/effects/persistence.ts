@@ -96,10 +96,14 @@ export function persistenceEffects(cmd: SimpleCommand): Effect[] {
   return out;
 }
 
+/** Programs whose output is the files they are given: redirected into a hook, the hook is those files. */
+const HOOK_READERS: ReadonlySet<string> = new Set(["cat", "tac", "head", "tail", "base64", "xxd"]);
+
 /** A download, copy or link put where a project's hook or a start-up file runs it: content the line does not show. */
 export function plantedUnseen(cmd: SimpleCommand, fetchedTo: readonly string[]): Effect[] {
   const p = cmd.program;
-  if (fetchedTo.length === 0 && p !== "cp" && p !== "ln" && p !== "mv" && p !== "install") return NONE;
+  const reads = HOOK_READERS.has(p) && cmd.redirects.some((r) => r.op === ">" || r.op === ">>" || r.op === ">|");
+  if (fetchedTo.length === 0 && p !== "cp" && p !== "ln" && p !== "mv" && p !== "install" && !reads) return NONE;
   const out: Effect[] = [];
   for (const f of fetchedTo) {
     const abs = resolvePath(f, cmd.cwd, "/nonexistent-home");
@@ -108,13 +112,26 @@ export function plantedUnseen(cmd: SimpleCommand, fetchedTo: readonly string[]):
     else if (cmd.program !== "curl" && cmd.program !== "wget" && isStartupFile(abs, cmd.cwd)) out.push(effect("system-write", `downloads into ${f}, run or trusted at a later start`, [f]));
   }
   if ((p === "cp" || p === "ln" || p === "mv" || p === "install") && cmd.cwd !== "") {
-    const pos = cmd.argv.slice(1).filter((w) => !w.startsWith("-"));
+    // `mv -t .git/hooks /tmp/pre-commit`, `--target-directory=DIR`: the directory comes first, each source lands in it under its own name.
+    const t = cmd.argv.findIndex((w) => w === "-t" || w === "--target-directory" || w.startsWith("--target-directory="));
+    const dir = t < 0 ? undefined : cmd.argv[t]?.startsWith("--target-directory=") ? cmd.argv[t]?.slice(19) : cmd.argv[t + 1];
+    const sep = cmd.argv[t] === "-t" || cmd.argv[t] === "--target-directory";
+    const named = cmd.argv.slice(1).filter((w, k) => !w.startsWith("-") && !(sep && k === t));
+    const pos = dir === undefined ? named : [...named, `${dir.replace(/\/+$/, "")}/${(named[0] ?? "").slice((named[0] ?? "").lastIndexOf("/") + 1)}`];
     const dest = resolvePath(pos[pos.length - 1] ?? "", cmd.cwd, "/nonexistent-home");
     // A relative link target is read from the link's own folder (`ln -s ../../scripts/x .git/hooks/x` is the project's).
     const from = p === "ln" ? dest.slice(0, dest.lastIndexOf("/")) || "/" : cmd.cwd;
     const srcs = pos.slice(0, -1).map((w) => resolvePath(w, from, "/nonexistent-home"));
     // `cp /tmp/hook .git/hooks/pre-commit`, `ln -sf /tmp/.h .git/hooks/post-commit`: a hook whose code the project does not hold.
     if (pos.length >= 2 && HOOK_FILE.test(dest) && srcs.some((s) => !inside(s, cmd.cwd))) out.push(effect("system-write", `puts ${pos.slice(0, -1).join(" ")}, from outside the project, in place as a git hook`, [dest]));
+  }
+  // `cat /tmp/payload > .git/hooks/post-commit`: the hook is a file from outside the project, as a copy would make it.
+  if (reads && cmd.cwd !== "") {
+    const srcs = cmd.argv.slice(1).filter((w) => !w.startsWith("-")).map((w) => resolvePath(w, cmd.cwd, "/nonexistent-home"));
+    for (const r of cmd.redirects) {
+      const dest = resolvePath(r.target, cmd.cwd, "/nonexistent-home");
+      if ((r.op === ">" || r.op === ">>" || r.op === ">|") && HOOK_FILE.test(dest) && srcs.some((s) => !inside(s, cmd.cwd))) out.push(effect("system-write", `writes ${srcs.join(" ")}, from outside the project, into the git hook ${r.target}`, [dest]));
+    }
   }
   return out;
 }

@@ -57,6 +57,8 @@ function namedCredentialFile(base: string): boolean {
  * secret is not seen here (the read tool's own rule sees the path it is given).
  */
 function isSecretName(word: string): boolean {
+  // `https://example.com/.env` names a file on another host, not this one (`file://` is this one).
+  if (/^(?:https?|ftps?|s3|gs|wss?):\/\//i.test(word)) return false;
   // `@.env`, `HEAD:.env`, `if=.env`, `f=@k.yaml`: the name starts after the last separator.
   const cut = Math.max(word.lastIndexOf("/"), word.lastIndexOf("@"), word.lastIndexOf("="), word.lastIndexOf(":"));
   const base = word.slice(cut + 1).toLowerCase();
@@ -95,7 +97,10 @@ function isSecretName(word: string): boolean {
   if (parent === ".docker" && base === "config.json") return true;
   // A tool's login under a dot-directory (`~/.config/composer/auth.json`, `~/.composer/auth.json`, `~/.codex/auth.json`);
   // an `auth.json` elsewhere is as often an i18n bundle (`locales/en/auth.json`).
-  if (base === "auth.json" && (parent.startsWith(".") || grand.includes("/.") || grand.startsWith("."))) return true;
+  // The same for a bearer token file (`~/.kimi-code/server.token`), and under a tool's home named by its variable
+  // (`$CODEX_HOME/auth.json`, `${CLAUDE_CONFIG_DIR}/auth.json`).
+  const loginFile = base === "auth.json" || base === "token" || (base.endsWith(".token") && base.length > 6);
+  if (loginFile && (parent.startsWith(".") || grand.includes("/.") || grand.startsWith(".") || /(?:^|\/)\$\{?[A-Za-z_]*(?:HOME|CONFIG_DIR|DATA_DIR)\}?$/.test(grand))) return true;
   // A Chromium-family browser's saved logins and cookies (`~/.config/google-chrome/Default/Login Data`).
   if ((base === "cookies" || base === "login data" || base === "web data") && /(?:chrom|brave|edge|vivaldi|opera)/i.test(grand)) return true;
   if (parent === "gh" && base === "hosts.yml" && grand.endsWith("/.config/gh")) return true;
