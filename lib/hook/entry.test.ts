@@ -65,8 +65,10 @@ const ALLOWED_BUILTINS: readonly string[] = ["fs", "path"];
  * the hook does not need, or by a large one it now does (then raise it in the same change, on purpose).
  */
 // Raised from 1,000,000 when regexpp (CommonJS: parsed with the bundle, evaluated on first require), the select/ index,
-// approvals and the telemetry queue joined the hook's graph in one merge (1.04 MB then).
-const EAGER_BYTES_BUDGET = 1_100_000;
+// approvals and the telemetry queue joined the hook's graph in one merge (1.04 MB then). Raised again when this
+// session's effect classes (persistence, option commands, self-protection by port and glob) reached 1.10 MB: the shell
+// model is what the hook decides with, so it belongs to the eager graph.
+const EAGER_BYTES_BUDGET = 1_250_000;
 
 /** A metafile path as a repository path, or `npm:<package>` (node_modules may be a symlink elsewhere). */
 function moduleName(path: string): string {
