@@ -1239,22 +1239,6 @@ function codeChild(cmd: SimpleCommand, code: string, api: Unwrapper, label: stri
   api.emit(child(cmd, argv, [false, false, false], label, { synthetic: true, redirects: [] }));
 }
 
-/**
- * Programs the branches of runsOther (and launcherScript) name. A new branch for a program names it here too
- * (unwrap-gate.test.ts checks every name runsOther and launcherScript compare `p` with).
- */
-export const RUNS_OTHER_NAMES = new Set([
-  "find", "flock", "git", "script", "trap", "source", ".", "docker", "podman", "nerdctl", "finch", "docker-compose", "ssh", "scp", "sftp", "rsync",
-  "eval", "su", "runas", "wmic", "schtasks", "forfiles", "parallel", "make", "gmake", "hyperfine", "concurrently", "parallelshell", "npm-run-all",
-  "expect", "fd", "fdfind", "sqlite3", "mysql", "mariadb", "psql", "just", "task", "tmux", "screen", "systemd-run", "at", "batch", "watch", "rake", "go-task",
-  // launcherScript
-  "entr", "nodemon", "capsh", "sg", "nix-shell", "deno", "bun", "npm",
-]);
-
-export function runsOtherNames(p: string): boolean {
-  return RUNS_OTHER_NAMES.has(p) || REMOTE.has(p) || SHELLS.has(p) || AWK.has(p) || EDITORS.has(p) || /^(?:cmd|powershell|pwsh)(?:\.exe)?$/i.test(p);
-}
-
 function runsOther(cmd: SimpleCommand, api: Unwrapper, piped: string | undefined, level: number): boolean {
   const p = cmd.program;
   if (cmd.cwd !== "" && api.hasWritten()) writtenScript(cmd, api);
@@ -1274,8 +1258,6 @@ function runsOther(cmd: SimpleCommand, api: Unwrapper, piped: string | undefined
   }
   // `man -P CMD`, `tar --to-command=CMD`, `less +!CMD`, `psql -c '\! CMD'`, `read 'a[$(CMD)]'`: a command line the program runs.
   for (const e of embeddedCommands(cmd)) api.script(e.text, cmd.cwd, e.via);
-  // Per-program dispatch: a program that none of the branches below names goes straight to the interpreter check.
-  if (!runsOtherNames(p)) return interpreterTail(cmd, api, piped);
   if (p === "find") {
     unwrapFind(cmd, api, level);
     return false;
@@ -1526,12 +1508,6 @@ function runsOther(cmd: SimpleCommand, api: Unwrapper, piped: string | undefined
     const lines = text === undefined || dry ? [] : p === "just" ? justRecipes(text) : p === "rake" ? rakeCommands(text) : p === "task" || p === "go-task" ? taskfileCommands(text) : makeRecipes(text);
     for (const r of lines.slice(0, 64)) api.script(r, cmd.cwd, `${p} recipe`);
   }
-  return interpreterTail(cmd, api, piped);
-}
-
-/** The end of runsOther, for every program: code an interpreter is handed (`node -e`, stdin, a script written on the line). */
-function interpreterTail(cmd: SimpleCommand, api: Unwrapper, piped: string | undefined): boolean {
-  const p = cmd.program;
   // interpreterCode knows only interpreters: any other program (most commands) is not asked.
   const interpreter = isInterpreter(p);
   const code = interpreter ? interpreterCode(cmd.argv, p) : undefined;

@@ -16,7 +16,6 @@ import { SECRET_VAR } from "../secret-names.ts";
 import { isPythonName, nameTest } from "../program-names.ts";
 export { SECRET_VAR };
 const NONE: string[] = [];
-const NO_EFFECTS: Effect[] = [];
 const HISTORY_FILE = /\/\.(?:bash|zsh|sh|ksh|python|psql|mysql|sqlite|node_repl|irb|lesshst|rediscli)_history$|\/\.local\/share\/fish\/fish_history$|ConsoleHost_history\.txt$/;
 /** Secrets that sign requests and are never sent themselves. */
 const SIGNING_VAR = /\$\{?[A-Za-z_]*(?:SECRET_ACCESS_KEY|SECRET_KEY|PRIVATE_KEY|CLIENT_SECRET)[A-Za-z0-9_]*\}?/i;
@@ -164,28 +163,7 @@ function sendsStdin(cmd: SimpleCommand): boolean {
   return false;
 }
 
-/**
- * Programs networkEffects looks at by name. A command that is none of them, and has no pipe, no redirection and no
- * URL-like first word, meets no branch below: it is answered without walking them (per-program dispatch).
- * A new branch for a program names it here too (network-gate.test.ts checks every name compared in this file).
- */
-export const NETWORK_GATE = new Set([
-  ...NETWORK, ...FETCHERS, ...MAILERS, ...SOCKETS,
-  "env", "printenv", "set", "compgen", "export", "declare", "typeset", "tee", "cat", "gh", "aws", "gsutil", "gcloud", "rclone", "az", "rsync", "xhs",
-  "regsvr32", "mshta", "rundll32", "bitsadmin", "certutil", "ping", "dig", "nslookup", "host", "drill", "resolve-dnsname", "test-connection",
-  "npm", "pnpm", "yarn", "bun", "deno", "http-server", "serve", "php", "busybox", "ruby",
-  // decodes(): only with a pipe into a runner, named here so that every name compared in this file is in the gate.
-  "base64", "base32", "basenc", "gbase64", "xxd", "gzip", "xz", "bzip2", "zstd", "lzma", "gunzip", "zcat", "xzcat", "bzcat", "unxz", "zstdcat", "rev", "uudecode", "b64decode", "openssl",
-]);
-
-/** True when no branch of networkEffects can apply (see NETWORK_GATE). */
-function outsideNetworkGate(cmd: SimpleCommand): boolean {
-  const p = cmd.program;
-  return cmd.pipeTo.length === 0 && cmd.redirects.length === 0 && cmd.pipeFrom === undefined && !NETWORK_GATE.has(p) && !SERVERS.test(p) && !PACKAGE_RUNNER.test(p) && !(cmd.argv[0] ?? "").includes(":");
-}
-
 export function networkEffects(cmd: SimpleCommand, an: Analysis): Effect[] {
-  if (outsideNetworkGate(cmd)) return NO_EFFECTS;
   const out: Effect[] = [];
   const p = cmd.program;
   // (Most commands feed nothing and redirect nothing: no array is made for them.)
