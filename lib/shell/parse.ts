@@ -613,7 +613,8 @@ class Parser implements Unwrapper {
       // A file somewhere on PATH: run as a program it is that program; named as a path it is that binary.
       if (name !== undefined && /^[\w.+-]+$/.test(name)) return `${ON_PATH_DIR}/${name}`;
     }
-    return only ? literalOutput(only)?.replace(/\n+$/, "") : undefined;
+    // `<<< "$(ls -d packages/*/dist)"`, `rm -rf $(find . -name node_modules)`: the paths a listing prints, as `| xargs` reads them.
+    return only ? (literalOutput(only)?.replace(/\n+$/, "") ?? (only.redirects.every((r) => r.fd === "2" || r.op === "2>") ? listedPaths(only) : undefined)) : undefined;
   }
 
   /** Expands a word into fields: quotes removed, variables and literal substitutions filled in, unquoted results split. */
@@ -834,9 +835,20 @@ class Parser implements Unwrapper {
           const values: string[] = [];
           // `for f in $(find $HOME ..)`: an unresolved listing of the home is the same listing whatever the spelling of the home.
           const homeSet = scope.vars.get("HOME") !== undefined;
-          for (const w of forWords) for (const f of this.expand(w, scope).fields) values.push(f.dynamic && !homeSet ? f.text.replace(/(^|[\s(])"?\$\{?HOME\}?"?(?=[/\s)]|$)/g, "$1~") : f.text);
-          scope.vars.set(forName, values.join(" "));
-          this.st.lists.add(forName);
+          let unset = false;
+          for (const w of forWords) {
+            for (const f of this.expand(w, scope).fields) {
+              values.push(f.dynamic && !homeSet ? f.text.replace(/(^|[\s(])"?\$\{?HOME\}?"?(?=[/\s)]|$)/g, "$1~") : f.text);
+              // `for d in coverage "$REPORT_DIR"`: an item that is a variable of unknown value leaves the loop's variable unknown;
+              // `for wt in $(git worktree list ..)`: so does a command's output, whose words are not the text of the command.
+              if (f.dynamic && /^(?:\$\{?(?!HOME\b|PWD\b)[A-Za-z_]\w*\}?(?:\/|$)|\$\(|`)/.test(values[values.length - 1] ?? "")) unset = true;
+            }
+          }
+          if (unset) scope.vars.delete(forName);
+          else {
+            scope.vars.set(forName, values.join(" "));
+            this.st.lists.add(forName);
+          }
         }
         forState = undefined;
         forName = undefined;
