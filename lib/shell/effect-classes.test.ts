@@ -2222,6 +2222,10 @@ describe("effectsOf (fresh17: session-length scripts, what the script itself mad
     ["rm -rf $(find . -name node_modules -type d -prune)", ["delete -r ./node_modules"]],
     ["rm -rf $(ls -d ~/*)", ["delete -r /home/user/*"]],
     ['rm -rf $(find "$X" -name y)', ['delete -r $(find "$X" -name y)']],
+    ["rm -rf $(find . -name x -exec echo / \\;)", ["delete -r $(find . -name x -exec echo / \\;)"]],
+    ['rm -rf $(find . -name x -printf "/\\n")', ['delete -r $(find . -name x -printf "/\\n")']],
+    ["rm -rf $(ls -l)", ["delete -r $(ls -l)"]],
+    ["ls -la ~ | xargs rm -rf", ["delete -r $(xargs input)"]],
   ]);
   derives("an .npmrc line whose only unknown part is a value after a literal key sets that key", [
     ['echo "registry=$REG" >> .npmrc', []],

@@ -214,6 +214,9 @@ function unescapeC(s: string): string {
   });
 }
 
+/** find actions that print something other than the paths found, or run a program. */
+const FIND_PRINTS_OTHER = /^-(?:exec|execdir|ok|okdir|printf|fprintf|fprint0?|ls|fls)$/;
+
 /** The paths `ls`/`find` would print, as words for `| xargs rm -rf`: what is listed (or below it), never more. */
 function listedPaths(cmd: SimpleCommand): string | undefined {
   // `rg --files ~`, `fd . ~`: every file below each root.
@@ -223,6 +226,8 @@ function listedPaths(cmd: SimpleCommand): string | undefined {
     return (roots.length > 0 ? roots : ["."]).map((p) => `${p.replace(/\/+$/, "")}/{}`).join(" ");
   }
   if (cmd.program !== "ls" && cmd.program !== "find") return undefined;
+  // `find . -exec echo / \;`, `-printf`, `ls -l` (a symlink's `-> /target`): what they print is not only the names listed.
+  if (cmd.program === "find" ? cmd.argv.some((w) => FIND_PRINTS_OTHER.test(w)) : cmd.argv.some((w, k) => k > 0 && w.startsWith("-") && !/^-[1aAdrtSUvX]+$/.test(w))) return undefined;
   const ops = cmd.argv.slice(1).filter((w) => !w.startsWith("-"));
   if (cmd.program === "ls") {
     if (cmd.dynamic.some((d, i) => d && i > 0)) return undefined;
