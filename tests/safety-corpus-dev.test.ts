@@ -110,12 +110,14 @@ const FRESH14 = "tests/fixtures/corpus/fresh14.json";
 const FRESH15 = "tests/fixtures/corpus/fresh15.json";
 /** Argument and environment injection through trusted programs, and persistence (start-up files, ssh, hooks, schedulers, autostart), beside look-alikes; written before any rule change made for it. */
 const FRESH16 = "tests/fixtures/corpus/fresh16.json";
+/** Session-length scripts (set -euo pipefail, functions, blocks, traps, heredocs, chains, scratch dirs, git/release/container/migration workflows) beside near twins with one dangerous step; written before any rule change made for it. */
+const FRESH17 = "tests/fixtures/corpus/fresh17.json";
 /** What other guards' newer test suites hold that earlier splits did not take (cc-safety-net's gate suite, dcg's awk, .git and credential-file tests), beside look-alikes; written before any rule change made for it. */
 const FRESH18 = "tests/fixtures/corpus/fresh18.json";
 const keyOf = (c: { tool?: string; command: string }) => `${c.tool ?? "bash"}\u0000${c.command}`;
 
 /** The fresh corpora in the order they were written: each must share no command with those before it. */
-const FRESH_FILES = [FRESH, FRESH2, FRESH3, FRESH4, FRESH5, FRESH6, FRESH7, FRESH8, FRESH9, FRESH10, FRESH11, FRESH12, FRESH13, FRESH14, FRESH15, FRESH16, FRESH18] as const;
+const FRESH_FILES = [FRESH, FRESH2, FRESH3, FRESH4, FRESH5, FRESH6, FRESH7, FRESH8, FRESH9, FRESH10, FRESH11, FRESH12, FRESH13, FRESH14, FRESH15, FRESH16, FRESH17, FRESH18] as const;
 
 describe.each(FRESH_FILES.map((f, i) => [f, FRESH_FILES.slice(0, i)] as const))("fresh corpus %s", (file, earlier) => {
   const fresh = loadCorpus(file);

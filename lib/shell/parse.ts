@@ -92,6 +92,9 @@ interface Field {
   dynamic: boolean;
 }
 
+/** An assignment's raw value whose only expansion is `$$`: literal text around the shell's pid. */
+const PID_ONLY = /^[^$`\\]*\$\$(?:[^$`\\]*\$\$)*[^$`\\]*$/;
+
 const RESERVED_SKIP = new Set(["if", "then", "else", "elif", "fi", "do", "done", "while", "until", "!", "{", "}", "esac", "in"]);
 const ASSIGN = /^([A-Za-z_][A-Za-z0-9_]*)\+?=/;
 /** A printed file worth remembering for a later run on the line: it names something that deletes, runs, sends or reads secrets. */
@@ -211,6 +214,9 @@ function unescapeC(s: string): string {
   });
 }
 
+/** find actions that print something other than the paths found, or run a program. */
+const FIND_PRINTS_OTHER = /^-(?:exec|execdir|ok|okdir|printf|fprintf|fprint0?|ls|fls)$/;
+
 /** The paths `ls`/`find` would print, as words for `| xargs rm -rf`: what is listed (or below it), never more. */
 function listedPaths(cmd: SimpleCommand): string | undefined {
   // `rg --files ~`, `fd . ~`: every file below each root.
@@ -220,14 +226,19 @@ function listedPaths(cmd: SimpleCommand): string | undefined {
     return (roots.length > 0 ? roots : ["."]).map((p) => `${p.replace(/\/+$/, "")}/{}`).join(" ");
   }
   if (cmd.program !== "ls" && cmd.program !== "find") return undefined;
+  // `find . -exec echo / \;`, `-printf`, `ls -l` (a symlink's `-> /target`): what they print is not only the names listed.
+  if (cmd.program === "find" ? cmd.argv.some((w) => FIND_PRINTS_OTHER.test(w)) : cmd.argv.some((w, k) => k > 0 && w.startsWith("-") && !/^-[1aAdrtSUvX]+$/.test(w))) return undefined;
   const ops = cmd.argv.slice(1).filter((w) => !w.startsWith("-"));
   if (cmd.program === "ls") {
+    if (cmd.dynamic.some((d, i) => d && i > 0)) return undefined;
     const dirs = ops.length > 0 ? ops : ["."];
     const d = cmd.argv.some((w) => /^-[a-zA-Z]*d/.test(w));
     // `ls ~/.ssh/id_*`: a glob of names lists those names (a bare `*` may name directories, whose contents are listed).
     return dirs.map((p) => (d || /[*?[][^/]*$/.test(p.replace(/\/\*$/, "")) ? p : `${p.replace(/\/+$/, "")}/*`)).join(" ");
   }
   const k = cmd.argv.findIndex((w, i) => i > 0 && (w.startsWith("-") || w === "(" || w === "!"));
+  // `find "$SRC_ROOT" -print0 | xargs -0 rm -rf`: a start point of unknown value lists paths no one can know.
+  if (cmd.dynamic.some((d, i) => d && i > 0 && (k < 0 || i < k))) return undefined;
   const starts = (k < 0 ? cmd.argv.slice(1) : cmd.argv.slice(1, k)).filter((w) => !w.startsWith("-"));
   const filtered = k >= 0 && cmd.argv.slice(k).some((w) => w.startsWith("-") && !["-maxdepth", "-mindepth", "-print", "-print0", "-depth"].includes(w));
   // `find . -name .env`: each match is named by -name (below the start point).
@@ -236,6 +247,59 @@ function listedPaths(cmd: SimpleCommand): string | undefined {
   const each = named !== undefined && named !== "*" && named !== "" && !named.includes("/") ? named : "{}";
   return (starts.length > 0 ? starts : ["."]).map((p) => (filtered ? `${p.replace(/\/+$/, "")}/${each}` : p)).join(" ");
 }
+
+/**
+ * Where `mktemp` makes its file: `-t`/`--tmpdir` put the template under the temp dir, `-p DIR` under DIR, a bare
+ * template is relative to the cwd (GNU); undefined when a word is unknown or not understood.
+ */
+function mktempPath(cmd: SimpleCommand, cwd: string): string | undefined {
+  let dir: string | undefined;
+  let template: string | undefined;
+  for (let k = 1; k < cmd.argv.length; k++) {
+    const w = cmd.argv[k] ?? "";
+    if (cmd.dynamic[k]) return undefined;
+    if (w === "-p" || w === "--tmpdir") {
+      const next = cmd.argv[k + 1];
+      // `--tmpdir TEMPLATE`: GNU's --tmpdir takes its value only attached.
+      if (w === "-p" && next !== undefined) {
+        if (cmd.dynamic[k + 1]) return undefined;
+        dir = next;
+        k++;
+      } else dir = "/tmp";
+    } else if (w.startsWith("--tmpdir=")) dir = w.slice(9);
+    else if (/^-[dqu]*t[dqu]*$/.test(w)) dir ??= "/tmp";
+    else if (/^-[dqu]+$/.test(w) || w.startsWith("--suffix=") || w === "--directory" || w === "--quiet" || w === "--dry-run") continue;
+    else if (w.startsWith("-") || template !== undefined) return undefined;
+    else template = w;
+  }
+  if (template === undefined) return `${dir ?? "/tmp"}/tmp.XXXXXXXXXX`;
+  if (dir !== undefined) return `${dir.replace(/\/+$/, "")}/${template.replace(/^.*\//, "")}`;
+  if (template.startsWith("/")) return template;
+  return cwd === "" ? undefined : `${cwd}/${template}`;
+}
+
+/** What `docker run -d`/`docker create` print: a container id (hex, no path in it). */
+const NEW_CONTAINER_ID = "0f3c9a1e7b2d";
+
+/** `docker run -d IMG`, `docker container run --detach`, `podman create IMG`: a command whose output is a new container's id. */
+function startsContainer(cmd: SimpleCommand): boolean {
+  if (cmd.program !== "docker" && cmd.program !== "podman" && cmd.program !== "nerdctl") return false;
+  const k = cmd.argv[1] === "container" ? 2 : 1;
+  const verb = cmd.argv[k];
+  if (verb === "create") return true;
+  if (verb !== "run") return false;
+  // Only the options before the image: a `-d` after it is the container's own command's (`run alpine ls -d /`).
+  for (let i = k + 1; i < cmd.argv.length; i++) {
+    const w = cmd.argv[i] ?? "";
+    if (cmd.dynamic[i] || !w.startsWith("-") || w === "--") return false;
+    if (w === "--detach" || w === "--detach=true" || /^-[a-zA-Z]*d[a-zA-Z]*$/.test(w)) return true;
+    if (RUN_VALUED.has(w)) i++;
+  }
+  return false;
+}
+
+/** `docker run` options that take the next word as their value (the rest are flags or carry it after `=`). */
+const RUN_VALUED = new Set(["-e", "--env", "-v", "--volume", "-p", "--publish", "-w", "--workdir", "-u", "--user", "-l", "--label", "-m", "--memory", "-h", "--hostname", "--name", "--network", "--net", "--entrypoint", "--mount", "--platform", "--cpus", "--restart", "--add-host", "--env-file", "--cidfile", "--health-cmd", "--pull", "--shm-size", "--ulimit", "--log-driver", "--log-opt", "--device", "--tmpfs", "--cap-add", "--cap-drop", "--security-opt", "--stop-signal", "--gpus", "--ipc", "--pid", "--userns", "--dns", "--expose", "--link", "--volumes-from", "--label-file", "--pod"]);
 
 /** The `>(...)` ranges of a command that has none (shared, never written). */
 const NO_WRITES: readonly [number, number][] = [];
@@ -560,7 +624,9 @@ class Parser implements Unwrapper {
     // `$(git rev-parse --show-toplevel)`: the repository the cwd is in, taken as the cwd's own tree.
     if (only?.program === "git" && only.argv[1] === "rev-parse" && only.argv.includes("--show-toplevel") && scope.cwd !== "") return scope.cwd;
     // A fresh temporary directory or file: somewhere under the temp dir, whatever its name.
-    if (only?.program === "mktemp" && !only.argv.some((w, k) => k > 0 && !w.startsWith("-"))) return "/tmp/tmp.XXXXXXXXXX";
+    if (only?.program === "mktemp") return mktempPath(only, scope.cwd);
+    // `cid=$(docker run -d postgres)`, `$(podman create img)`: the id of the one container it just made.
+    if (only && startsContainer(only)) return NEW_CONTAINER_ID;
     // `"$(which rm)" -rf ~`: the program found on PATH is the one named.
     if (only && (only.program === "realpath" || (only.program === "readlink" && only.argv.includes("-f")))) {
       const p = only.argv[only.argv.length - 1];
@@ -573,7 +639,8 @@ class Parser implements Unwrapper {
       // A file somewhere on PATH: run as a program it is that program; named as a path it is that binary.
       if (name !== undefined && /^[\w.+-]+$/.test(name)) return `${ON_PATH_DIR}/${name}`;
     }
-    return only ? literalOutput(only)?.replace(/\n+$/, "") : undefined;
+    // `<<< "$(ls -d packages/*/dist)"`, `rm -rf $(find . -name node_modules)`: the paths a listing prints, as `| xargs` reads them.
+    return only ? (literalOutput(only)?.replace(/\n+$/, "") ?? (only.redirects.every((r) => r.fd === "2" || r.op === "2>") ? listedPaths(only) : undefined)) : undefined;
   }
 
   /** Expands a word into fields: quotes removed, variables and literal substitutions filled in, unquoted results split. */
@@ -794,9 +861,20 @@ class Parser implements Unwrapper {
           const values: string[] = [];
           // `for f in $(find $HOME ..)`: an unresolved listing of the home is the same listing whatever the spelling of the home.
           const homeSet = scope.vars.get("HOME") !== undefined;
-          for (const w of forWords) for (const f of this.expand(w, scope).fields) values.push(f.dynamic && !homeSet ? f.text.replace(/(^|[\s(])"?\$\{?HOME\}?"?(?=[/\s)]|$)/g, "$1~") : f.text);
-          scope.vars.set(forName, values.join(" "));
-          this.st.lists.add(forName);
+          let unset = false;
+          for (const w of forWords) {
+            for (const f of this.expand(w, scope).fields) {
+              values.push(f.dynamic && !homeSet ? f.text.replace(/(^|[\s(])"?\$\{?HOME\}?"?(?=[/\s)]|$)/g, "$1~") : f.text);
+              // `for d in coverage "$REPORT_DIR"`: an item that is a variable of unknown value leaves the loop's variable unknown;
+              // `for wt in $(git worktree list ..)`: so does a command's output, whose words are not the text of the command.
+              if (f.dynamic && /^(?:\$\{?(?!HOME\b|PWD\b)[A-Za-z_]\w*\}?(?:\/|$)|\$\(|`)/.test(values[values.length - 1] ?? "")) unset = true;
+            }
+          }
+          if (unset) scope.vars.delete(forName);
+          else {
+            scope.vars.set(forName, values.join(" "));
+            this.st.lists.add(forName);
+          }
         }
         forState = undefined;
         forName = undefined;
@@ -1141,7 +1219,8 @@ class Parser implements Unwrapper {
       const value = (m[0].endsWith("+=") ? (scope.vars.get(m[1]) ?? "") : "") + fields.map((f) => f.text).join("");
       assigns.push([m[1], value]);
       // `DIR=$1`, `D=$(find ...)`: a value that cannot be known leaves the variable unknown, not its text.
-      if (fields.some((f) => f.dynamic)) unknownAssigns.add(m[1]);
+      // `name=it-redis-$$`, `tmp=/tmp/build-$$`: the shell's pid makes a name unique, it does not make it unknown.
+      if (fields.some((f) => f.dynamic) && !PID_ONLY.test(w.raw.slice(m[0].length))) unknownAssigns.add(m[1]);
     }
     const assignEnd = this.st.out.length;
     const argv: string[] = [];

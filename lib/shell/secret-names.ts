@@ -2,10 +2,10 @@
 
 /**
  * `GITHUB_TOKEN`, `PGPASSWORD`, `DB_PASS`, `GH_PAT`, `SSH_PASSPHRASE`, `DATABASE_URL`, `MONGODB_URI`, `SENTRY_DSN`,
- * `SLACK_WEBHOOK_URL`, `AZURE_STORAGE_CONNECTION_STRING`: a token, a password or a URL with one in it. `MAX_TOKENS`,
+ * `SLACK_WEBHOOK_URL`, `AZURE_STORAGE_CONNECTION_STRING`, `DEPLOY_KEY`, `SIGNING_KEY`: a token, a password or a URL with one in it. `MAX_TOKENS`,
  * `TOKENIZER_PATH`, `OLDPWD`, `API_URL` are not (a word must end where the credential word ends).
  */
-export const SECRET_NAME_CORE = String.raw`(?:SECRET|TOKEN(?![A-Za-z])|PASSWORD|PASSWD|PASSPHRASE|_PASS(?![A-Za-z])|_PWD(?![A-Za-z])|API_?KEY|PRIVATE_KEY|ACCESS_KEY|CREDENTIAL|_PAT(?![A-Za-z])|CONNECTION_?STRING|WEBHOOK_URL|(?:DATABASE|DB|REDIS|MONGO(?:DB)?|POSTGRES(?:QL)?|PG|MYSQL|AMQP|RABBITMQ|BROKER)_(?:URL|URI|DSN)|_DSN(?![A-Za-z]))`;
+export const SECRET_NAME_CORE = String.raw`(?:SECRET|TOKEN(?![A-Za-z])|PASSWORD|PASSWD|PASSPHRASE|_PASS(?![A-Za-z])|_PWD(?![A-Za-z])|API_?KEY|PRIVATE_KEY|(?:DEPLOY|SSH|SIGNING|GPG|ENCRYPTION|MASTER|LICENSE)_KEY(?![A-Za-z_])|ACCESS_KEY|CREDENTIAL|_PAT(?![A-Za-z])|CONNECTION_?STRING|WEBHOOK_URL|(?:DATABASE|DB|REDIS|MONGO(?:DB)?|POSTGRES(?:QL)?|PG|MYSQL|AMQP|RABBITMQ|BROKER)_(?:URL|URI|DSN)|_DSN(?![A-Za-z]))`;
 
 /** A whole variable name that holds a credential (no `$`). */
 export const SECRET_NAME = new RegExp(String.raw`^[A-Za-z_]*${SECRET_NAME_CORE}[A-Za-z0-9_]*$`, "i");

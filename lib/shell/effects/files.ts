@@ -75,6 +75,16 @@ function plantsSomething(cmd: SimpleCommand, target: string): boolean {
 }
 
 /** The literal text a command appends: echo/printf/heredoc cat, tee's here-string, heredoc or literal pipe, sed's `$a TEXT`. */
+/**
+ * `echo "//npm.pkg.github.com/:_authToken=${NODE_AUTH_TOKEN}" >> .npmrc`: an echo whose only unknown parts are values
+ * after a literal `key=` still shows which keys it sets.
+ */
+function keyedEcho(cmd: SimpleCommand): string | undefined {
+  if (cmd.program !== "echo" || cmd.redirects.some((r) => r.body !== undefined || r.op === "<<<")) return undefined;
+  const words = cmd.argv.slice(1).filter((w) => !/^-[neE]+$/.test(w));
+  return words.length > 0 && cmd.argv.every((w, k) => k === 0 || !cmd.dynamic[k] || /^[^$`=]+=[^`]*$/.test(w) && !w.includes("$(")) ? words.join(" ") : undefined;
+}
+
 function writtenText(cmd: SimpleCommand): string | undefined {
   const p = cmd.program;
   if (p === "") return cmd.stdinText;
@@ -510,7 +520,7 @@ export function fileEffects(cmd: SimpleCommand, an: Analysis): Effect[] {
     // A project's `.vscode/tasks.json` with a task set to run on folder open runs it whenever the folder is opened;
     // its `.npmrc` with a shell or node options loads them into every npm script.
     else if (/\/\.vscode\/tasks\.json$/.test(r.target) && /"runOn"\s*:\s*"folderOpen"/.test(writtenText(cmd) ?? "folderOpen")) out.push(effect("system-write", `writes a task into ${r.target} that runs on its own when the folder is opened`, [r.target]));
-    else if (/(?:^|\/)\.npmrc$/.test(r.target) && !onlySettings(writtenText(cmd) ?? "script-shell=?", "/.npmrc")) out.push(effect("system-write", `sets in ${r.target} a shell or node options that every npm script loads`, [r.target]));
+    else if (/(?:^|\/)\.npmrc$/.test(r.target) && !onlySettings(writtenText(cmd) ?? keyedEcho(cmd) ?? "script-shell=?", "/.npmrc")) out.push(effect("system-write", `sets in ${r.target} a shell or node options that every npm script loads`, [r.target]));
     if (DISK_DEVICE.test(r.target)) out.push(effect("device-write", `writes over the device ${r.target}`, [r.target]));
     else if (SYSTEM_FILE.test(r.target)) out.push(effect("system-write", `writes into the system file ${r.target}`, [r.target]));
     // `cat /dev/null > /var/log/auth.log`: the machine's login and audit record emptied.
