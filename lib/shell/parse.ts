@@ -1260,7 +1260,8 @@ class Parser implements Unwrapper {
     if (program === "git" || assigns.some(([n]) => n === "GIT_CONFIG_COUNT")) {
       const env = new Map(assigns);
       // `GIT_CONFIG_PARAMETERS="'core.pager=CMD'"`: git's own quoted list of -c settings.
-      for (const m of (env.get("GIT_CONFIG_PARAMETERS") ?? "").matchAll(/'([^'=]+)=([^']*)'/g)) {
+      const parameters = env.get("GIT_CONFIG_PARAMETERS");
+      if (parameters !== undefined) for (const m of parameters.matchAll(/'([^'=]+)=([^']*)'/g)) {
         if (GIT_COMMAND_KEYS.test(m[1] ?? "") && (m[2] ?? "") !== "") this.script((m[2] ?? "").replace(/^!/, ""), scope.cwd, "GIT_CONFIG_PARAMETERS", scope.vars);
       }
       for (const [name, key] of assigns) {
