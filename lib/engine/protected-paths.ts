@@ -152,7 +152,7 @@ export class ProtectedPaths implements PathGuard {
     if (head !== "" && this.covers(`${head}x`, false)) return true;
     const fits = globFits(p.slice(headEnd, headEnd + 1024), deep);
     for (const c of deep ? this.#homeDeep : this.#home) if (c.length > head.length && c.startsWith(head) && fits(c.slice(head.length))) return true;
-    for (const rel of deep ? PROJECT_REL_DEEP : PROJECT_REL) if (fits(rel)) return true;
+    for (const rel of projectRelPaths(deep)) if (fits(rel)) return true;
     // The head is itself such a folder: `.claude/*`, `.github/hooks/*.json`.
     for (const [dir, names] of PROJECT_SHAPES) if (head.endsWith(`/${dir}/`) || head === `${dir}/`) for (const n of names) if (fits(n)) return true;
     return false;
@@ -172,9 +172,19 @@ const PROJECT_SHAPES: readonly (readonly [string, readonly string[]])[] = [
   [".opencode/plugin", ["shepherd.ts", "shepherd"]],
 ];
 
-/** Paths under any folder that a glob may name: each project shape's files, and (deep) its folders and their parents. */
-const PROJECT_REL: readonly string[] = PROJECT_SHAPES.flatMap(([dir, names]) => names.map((n) => `${dir}/${n}`));
-const PROJECT_REL_DEEP: readonly string[] = [...PROJECT_REL, ...new Set(PROJECT_SHAPES.flatMap(([dir]) => [dir, dir.split("/")[0] as string]))];
+/**
+ * Paths under any folder that a glob may name: each project shape's files, and (deep) its folders and their parents.
+ * Made on the first glob write: a hook that meets none does not pay for them at start.
+ */
+let projectRel: { flat: readonly string[]; deep: readonly string[] } | undefined;
+
+function projectRelPaths(deep: boolean): readonly string[] {
+  if (projectRel === undefined) {
+    const flat = PROJECT_SHAPES.flatMap(([dir, names]) => names.map((n) => `${dir}/${n}`));
+    projectRel = { flat, deep: [...flat, ...new Set(PROJECT_SHAPES.flatMap(([dir]) => [dir, dir.split("/")[0] as string]))] };
+  }
+  return deep ? projectRel.deep : projectRel.flat;
+}
 
 /**
  * A glob (relative to its fixed head) as the shell matches it against a relative path: `*` and `?` within one name,

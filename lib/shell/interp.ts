@@ -1,4 +1,5 @@
 /** @module interpreter one-liners (python -c, node -e, perl -e, ruby -e, php -r): spot obvious destructive calls. */
+import { onFirstUse } from "./lazy-regexp.ts";
 
 /** What a piece of code evidently does: runs a shell line, runs an argv, or deletes a path. */
 export type CodeEffect =
@@ -423,8 +424,8 @@ function foldBuiltStrings(source: string): string {
 
 /** What runs the text it is given: a hex or base64 literal decoded right into it is code (hoisted: built once, not per call). */
 const RUNS = String.raw`(\b(?:execSync|exec|execFile\w*|system|spawn\w*|popen|shell_exec|passthru|proc_open|eval|Function|run|call|check_output|Popen|getoutput)\s*\(\s*)`;
-const RUN_HEX = new RegExp(`${RUNS}(?:Buffer\\.from\\(\\s*(['"])([0-9a-fA-F]{2,2048})\\2\\s*,\\s*(['"])hex\\4\\s*\\)(?:\\.toString\\(\\s*\\))?|hex2bin\\(\\s*(['"])([0-9a-fA-F]{2,2048})\\5\\s*\\)|bytes\\.fromhex\\(\\s*(['"])([0-9a-fA-F]{2,2048})\\7\\s*\\)(?:\\.decode\\(\\s*\\))?)`, "g");
-const RUN_BASE64 = new RegExp(`${RUNS}(?:(?:base64_decode|atob)\\(\\s*(['"])([A-Za-z0-9+/=]{4,4096})\\2\\s*\\)|Buffer\\.from\\(\\s*(['"])([A-Za-z0-9+/=]{4,4096})\\4\\s*,\\s*(['"])base64\\6\\s*\\)(?:\\.toString\\(\\s*\\))?)`, "g");
+const RUN_HEX = onFirstUse(() => new RegExp(`${RUNS}(?:Buffer\\.from\\(\\s*(['"])([0-9a-fA-F]{2,2048})\\2\\s*,\\s*(['"])hex\\4\\s*\\)(?:\\.toString\\(\\s*\\))?|hex2bin\\(\\s*(['"])([0-9a-fA-F]{2,2048})\\5\\s*\\)|bytes\\.fromhex\\(\\s*(['"])([0-9a-fA-F]{2,2048})\\7\\s*\\)(?:\\.decode\\(\\s*\\))?)`, "g"));
+const RUN_BASE64 = onFirstUse(() => new RegExp(`${RUNS}(?:(?:base64_decode|atob)\\(\\s*(['"])([A-Za-z0-9+/=]{4,4096})\\2\\s*\\)|Buffer\\.from\\(\\s*(['"])([A-Za-z0-9+/=]{4,4096})\\4\\s*,\\s*(['"])base64\\6\\s*\\)(?:\\.toString\\(\\s*\\))?)`, "g"));
 
 /**
  * Code with the strings it builds from literals folded into one literal, so the call tables see them:
@@ -437,8 +438,8 @@ export function foldCode(source: string): string {
   let code = CHAR_BUILT.test(source) ? foldBuiltStrings(source) : source;
   // Hex and base64 literals decoded in place (`Buffer.from('726d..','hex')`, `hex2bin("..")`, `bytes.fromhex('..')`).
   // Only where the decoded text is handed straight to something that runs it: printed, it stays data.
-  code = code.replace(RUN_HEX, (_m, call: string, _q1, h1: string | undefined, _q2, _q3, h2: string | undefined, _q4, h3: string | undefined) => call + lit(Buffer.from(h1 ?? h2 ?? h3 ?? "", "hex").toString("latin1")));
-  code = code.replace(RUN_BASE64, (_m, call: string, _q1, b1: string | undefined, _q2, b2: string | undefined) => call + lit(Buffer.from(b1 ?? b2 ?? "", "base64").toString("latin1")));
+  code = code.replace(RUN_HEX(), (_m, call: string, _q1, h1: string | undefined, _q2, _q3, h2: string | undefined, _q4, h3: string | undefined) => call + lit(Buffer.from(h1 ?? h2 ?? h3 ?? "", "hex").toString("latin1")));
+  code = code.replace(RUN_BASE64(), (_m, call: string, _q1, b1: string | undefined, _q2, b2: string | undefined) => call + lit(Buffer.from(b1 ?? b2 ?? "", "base64").toString("latin1")));
   for (let n = 0; n < 16; n++) {
     const next = code.replace(/(['"])((?:(?!\1)[^\\\n]|\\.){0,512})\1\s*(?:\+|\.(?=\s*['"]))\s*(['"])((?:(?!\3)[^\\\n]|\\.){0,512})\3/g, (_m, _a, x: string, _b, y: string) => lit(x + y));
     if (next === code) break;

@@ -10,7 +10,7 @@ import { GIT_COMMAND_KEYS, SHELLS, unwrap, type Unwrapper } from "./unwrap.ts";
 import { ON_PATH_DIR, resolvePath } from "./paths.ts";
 import { decodes } from "./effects/network.ts";
 import { readCmd, readPowerShell } from "./powershell.ts";
-import { isPythonName } from "./program-names.ts";
+import { isBinderProgram, isPythonName } from "./program-names.ts";
 
 /**
  * Shell variables of one scope over those of the scope it was opened in. A subshell or nested script
@@ -870,7 +870,12 @@ class Parser implements Unwrapper {
               if (f.dynamic && /^(?:\$\{?(?!HOME\b|PWD\b)[A-Za-z_]\w*\}?(?:\/|$)|\$\(|`)/.test(values[values.length - 1] ?? "")) unset = true;
             }
           }
-          if (unset) scope.vars.delete(forName);
+          // Unknown, but set by this line: a later `kill $p` of it is a kill of what the line looked up, not of a variable
+          // the line does not set.
+          if (unset) {
+            scope.vars.delete(forName);
+            noteEnv(this.st, forName);
+          }
           else {
             scope.vars.set(forName, values.join(" "));
             this.st.lists.add(forName);
@@ -1137,7 +1142,7 @@ class Parser implements Unwrapper {
     const first = argv[0];
     if (first === undefined) return;
     // The common case binds nothing: no program here binds or is renamed, and nothing was aliased or copied.
-    if (this.aliases.size === 0 && this.copies.size === 0 && !BINDERS.test(first) && !/[*?[]/.test(first)) return;
+    if (this.aliases.size === 0 && this.copies.size === 0 && !isBinderProgram(first) && !first.includes("*") && !first.includes("?") && !first.includes("[")) return;
     const program = basename(first);
     if (program === "printf" && argv[1] === "-v" && argv[2] !== undefined) {
       const out = dynamic.slice(3).some(Boolean) ? undefined : literalOutput({ argv: ["printf", ...argv.slice(3)], dynamic: [], program: "printf", cwd: scope.cwd, redirects: [], pipeTo: [], via: [], synthetic: false, stdinArgs: false });
@@ -1365,7 +1370,8 @@ class Parser implements Unwrapper {
       const alias = (key: string, value: string) => {
         if (/^alias\.[^.\s]+$/i.test(key) && value !== "" && !value.startsWith("!") && this.gitAliases.size < 32) this.gitAliases.set(key.slice(6).toLowerCase(), value);
       };
-      for (const m of (env.get("GIT_CONFIG_PARAMETERS") ?? "").matchAll(/'([^'=]+)=([^']*)'/g)) {
+      const parameters = env.get("GIT_CONFIG_PARAMETERS");
+      if (parameters !== undefined) for (const m of parameters.matchAll(/'([^'=]+)=([^']*)'/g)) {
         if (GIT_COMMAND_KEYS.test(m[1] ?? "") && (m[2] ?? "") !== "") this.script((m[2] ?? "").replace(/^!/, ""), scope.cwd, "GIT_CONFIG_PARAMETERS", scope.vars);
         alias(m[1] ?? "", m[2] ?? "");
       }
@@ -1625,8 +1631,6 @@ function decodedOutput(inner: SimpleCommand[]): string | undefined {
 /** Programs a glob in a program name is tried against (`/bin/r?`, `/usr/bin/[r]m`): those whose effects matter, and a few harmless ones. */
 const GLOB_PROGRAMS = "rm rmdir unlink shred dd mkfs mke2fs wipefs mv cp ln chmod chown git sh bash dash zsh curl wget nc ncat cat find xargs tar rsync scp python3 perl node ruby truncate tee base64 sudo shutdown reboot ls".split(" ");
 
-/** Programs whose words bind something for the rest of the line (see bindsOnLine), by name or path. */
-const BINDERS = /(?:^|\/)(?:printf|read|alias|ln|cp|install)$/;
 const SYSTEM_BIN = /^(?:\/usr(?:\/local)?|\/opt\/homebrew)?\/s?bin\/[^/]+$/;
 
 /** A word quoted for the shell, so that re-reading it gives the same word. */

@@ -35,3 +35,44 @@ export function nameTest(names: readonly string[], versions: { python?: boolean;
   const pypy = versions.pypy === true;
   return { test: (p) => set.has(p) || (python && versioned(p, "python")) || (pypy && versioned(p, "pypy")) };
 }
+
+/** `p` with A-Z lowercased and nothing else: the folding of a regex's `/i` without `u` on names that are ASCII. */
+export function asciiLower(p: string): string {
+  let i = 0;
+  while (i < p.length && !(p.charCodeAt(i) >= 65 && p.charCodeAt(i) <= 90)) i++;
+  if (i === p.length) return p;
+  let out = p.slice(0, i);
+  for (; i < p.length; i++) {
+    const c = p.charCodeAt(i);
+    out += c >= 65 && c <= 90 ? String.fromCharCode(c + 32) : p[i];
+  }
+  return out;
+}
+
+const WINDOWS_SHELLS: ReadonlySet<string> = new Set(["cmd", "cmd.exe", "powershell", "powershell.exe", "pwsh", "pwsh.exe"]);
+
+/**
+ * `p` lowercased when it names cmd, powershell or pwsh (`.exe` or not) in any case, else `p`: what
+ * `/^(?:cmd|powershell|pwsh)(?:\.exe)?$/i.test(p) ? p.toLowerCase() : p` gives. Without the `u` flag `/i` folds no
+ * non-ASCII letter to an ASCII one, so only A-Z need lowercasing, and a matching name is ASCII.
+ */
+export function windowsShellName(p: string): string {
+  if (p.length > 14) return p;
+  const lower = asciiLower(p);
+  return WINDOWS_SHELLS.has(lower) ? lower : p;
+}
+
+/** Programs whose words bind something for the rest of the line, by name or path: /(?:^|\/)(?:printf|read|alias|ln|cp|install)$/. */
+const BINDER_NAMES: ReadonlySet<string> = new Set(["printf", "read", "alias", "ln", "cp", "install"]);
+
+export function isBinderProgram(p: string): boolean {
+  return BINDER_NAMES.has(p.slice(p.lastIndexOf("/") + 1));
+}
+
+/** /^(?:mkfs(?:\..+)?|mke2fs|mkswap|newfs(?:_.+)?|mkdosfs|mkntfs|mkexfatfs|mkudffs|mkfs_\w+)$/, asked only of names it can match. */
+const MKFS = /^(?:mkfs(?:\..+)?|mke2fs|mkswap|newfs(?:_.+)?|mkdosfs|mkntfs|mkexfatfs|mkudffs|mkfs_\w+)$/;
+
+export function isMkfsName(p: string): boolean {
+  // Every alternative starts with "mk" or "newfs": any other name never reaches the regex.
+  return (p.startsWith("mk") || p.startsWith("newfs")) && MKFS.test(p);
+}

@@ -4,6 +4,7 @@
  * extensions, Gemini CLI's extensions, OpenCode's global plugins). Writing one plants a command for later; the
  * guard's own entries there are `shepherd_state` (lib/engine/protected-paths.ts) and are blocked outright.
  */
+import { lazyMatcher } from "./lazy-regexp.ts";
 
 /** A home directory as the words are expanded (`~`, `/home/u`, `/Users/u`, `/root`, a Windows profile mapped there). */
 // (`~root/.ssh/authorized_keys`: another user's home by name.)
@@ -19,21 +20,21 @@ const TAIL = `/(?:\\.(?:bashrc|bash_profile|bash_login|bash_logout|bash_aliases|
     `|\\.ssh\\/(?:authorized_keys2?|rc|config|environment)$|\\.config\\/fish\\/(?:config\\.fish$|conf\\.d\\/|functions\\/)|\\.oh-my-zsh\\/custom\\/|\\.config\\/(?:tmux\\/tmux\\.conf|git\\/config|nvim\\/init\\.(?:vim|lua))$|\\.emacs\\.d\\/init\\.el$` +
     `|\\.config\\/autostart\\/|\\.config\\/systemd\\/user\\/|Library\\/LaunchAgents\\/|\\.local\\/lib\\/python[\\d.]*\\/site-packages\\/(?:[^/]+\\.pth|usercustomize\\.py|sitecustomize\\.py)$` +
     `|Documents\\/(?:Windows)?PowerShell\\/[\\w.]*profile\\.ps1$|\\.config\\/powershell\\/[\\w.]*profile\\.ps1$|AppData\\/Roaming\\/Microsoft\\/Windows\\/Start Menu\\/Programs\\/Startup\\/)`;
-const HOME_STARTUP = new RegExp(`${HOME}${TAIL}`, "i");
+const HOME_STARTUP = lazyMatcher(() => new RegExp(`${HOME}${TAIL}`, "i"));
 /**
  * The same files under any folder named `home` (a home the line shows, such as a test's `HOME=/tmp/x/home`): outside the
  * command's working directory only, so a project's `tests/fixtures/home/.zshrc` is data.
  */
-const ANY_HOME_STARTUP = new RegExp(`^\\/.+\\/home${TAIL}`, "i");
+const ANY_HOME_STARTUP = lazyMatcher(() => new RegExp(`^\\/.+\\/home${TAIL}`, "i"));
 
 /** The machine's own start-up: cron's tables, system-wide shell profiles, launch daemons, the all-users Startup folder. */
 const SYSTEM_STARTUP = /^\/var\/spool\/cron\/|^\/etc\/cron(?:tab$|\.d\/|\.(?:hourly|daily|weekly|monthly)\/)|^\/etc\/(?:profile\.d\/|bash\.bashrc$|zsh\/|ld\.so\.preload$)|^\/Library\/Launch(?:Agents|Daemons)\/|^(?:[A-Za-z]:)?\/ProgramData\/Microsoft\/Windows\/Start Menu\/Programs\/StartUp\/|^\/(?:usr|opt|Library|System)\/.*\/(?:site|dist)-packages\/(?:[^/]+\.pth|sitecustomize\.py|usercustomize\.py)$|\/(?:Windows)?PowerShell\/(?:7\/)?profile\.ps1$/i;
 
 /** Folders whose every file runs or loads at a start: a copy into the folder (`cp x.desktop ~/.config/autostart/`) plants it. */
-const STARTUP_DIR = new RegExp(
+const STARTUP_DIR = lazyMatcher(() => new RegExp(
   `${HOME}/(?:\\.config\\/(?:autostart|systemd\\/user|fish\\/conf\\.d|fish\\/functions)|Library\\/LaunchAgents|\\.oh-my-zsh\\/custom|AppData\\/Roaming\\/Microsoft\\/Windows\\/Start Menu\\/Programs\\/Startup)\\/?$|^\\/etc\\/(?:cron\\.d|cron\\.(?:hourly|daily|weekly|monthly)|profile\\.d)\\/?$|^\\/Library\\/Launch(?:Agents|Daemons)\\/?$|^(?:[A-Za-z]:)?\\/ProgramData\\/Microsoft\\/Windows\\/Start Menu\\/Programs\\/StartUp\\/?$`,
   "i",
-);
+));
 
 /** Folders an agent loads every file of as code with its own powers, at its next start. */
 const AGENT_CODE = /\/\.pi\/agent\/extensions(?:\/|$)|\/\.gemini\/extensions(?:\/|$)|\/\.config\/opencode\/plugins?(?:\/|$)/;

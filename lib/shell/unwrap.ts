@@ -7,7 +7,7 @@ import { fallbackCommands, foldCode, scanCode } from "./interp.ts";
 import { limitNote, SHELL_LIMITS, ShellLimitError } from "./limits.ts";
 import { resolvePath, windowsPath } from "./paths.ts";
 import { BATCH_SELF, cmdScript, powershellScript } from "./powershell.ts";
-import { isPythonOrPypyName } from "./program-names.ts";
+import { isPythonOrPypyName, windowsShellName } from "./program-names.ts";
 
 /** What unwrapping needs from the parser: nested script parsing, a place to record commands, and to note a cap. */
 export interface Unwrapper {
@@ -1420,7 +1420,7 @@ function runsOther(cmd: SimpleCommand, api: Unwrapper, piped: string | undefined
     return false;
   }
   // Windows finds programs whatever their case: `CMD /C`, `PowerShell.exe -c` are these programs too.
-  const win = /^(?:cmd|powershell|pwsh)(?:\.exe)?$/i.test(p) ? p.toLowerCase() : p;
+  const win = windowsShellName(p);
   if (win === "powershell" || win === "pwsh" || win === "powershell.exe" || win === "pwsh.exe") {
     const script = powershellScript(cmd.argv);
     // `pwsh -File t.ps1` after `Set-Content t.ps1 '..'` on the line: the script written is what runs.

@@ -9,6 +9,7 @@ import { re2 } from "../../lazy-deps.ts";
 import { envOf } from "../env-names.ts";
 import { effect, type Effect, type Target } from "./types.ts";
 import { nameTest } from "../program-names.ts";
+import { lazyMatcher, onFirstUse } from "../lazy-regexp.ts";
 
 const MAX_TARGETS = 16;
 const SIGNAL = /^-(?:\d{1,2}|[A-Z][A-Z0-9+-]+|SIG\w+)$/;
@@ -550,9 +551,9 @@ const REQUESTERS = new Set(["curl", "wget", "http", "https", "xh", "httpie", "in
 const CODE = nameTest(["node", "nodejs", "bun", "deno", "perl", "ruby", "php"], { python: true });
 /** A loopback host as a URL names it: localhost, 127/8 in any short form, ::1, 0.0.0.0, 0x7f000001, 2130706433. */
 const LOOPBACK = "(?:(?:[\\w-]+\\.)*localhost\\.?|localtest\\.me|lvh\\.me|(?:[\\w-]+\\.)*127\\.0\\.0\\.1\\.(?:nip|sslip)\\.io|\\[::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}\\]|127(?:\\.\\d{1,3}){0,3}|0x7f[0-9a-f]{0,6}|2130706433|0(?:\\.0){0,3}|\\[(?:::1?|::ffff:127(?:\\.\\d{1,3}){3}|0:0:0:0:0:0:0:1)\\])";
-const URL_WORD = new RegExp(`^(?:https?://)?${LOOPBACK}(?::[^/\\s]*)?(/[^\\s]*)?$`, "i");
-const HOST_IN_CODE = new RegExp(`['"]${LOOPBACK}['"]`, "i");
-const URL_IN_CODE = new RegExp(`https?://${LOOPBACK}(?::[^/\\s'"]*)?(/[^\\s'"]*)`, "gi");
+const URL_WORD = lazyMatcher(() => new RegExp(`^(?:https?://)?${LOOPBACK}(?::[^/\\s]*)?(/[^\\s]*)?$`, "i"));
+const HOST_IN_CODE = lazyMatcher(() => new RegExp(`['"]${LOOPBACK}['"]`, "i"));
+const URL_IN_CODE = onFirstUse(() => new RegExp(`https?://${LOOPBACK}(?::[^/\\s'"]*)?(/[^\\s'"]*)`, "gi"));
 
 /** A URL path as a server routes it: no query, `//` and `/./` collapsed, `..` applied, unreserved escapes decoded. */
 function routePath(raw: string): string {
@@ -591,7 +592,7 @@ function localRequests(cmd: SimpleCommand): Target[] {
     }
   } else if (CODE.test(cmd.program)) {
     const code = [...cmd.argv.slice(1), ...cmd.redirects.flatMap((r) => (r.body !== undefined ? [r.body] : []))].join("\n").slice(0, 1 << 16);
-    for (const m of code.matchAll(URL_IN_CODE)) push(out, { text: routePath(m[1] ?? "/"), match: "text", ignoreCase: true });
+    for (const m of code.matchAll(URL_IN_CODE())) push(out, { text: routePath(m[1] ?? "/"), match: "text", ignoreCase: true });
     // `http.client.HTTPConnection('localhost', 8787).request('POST', '/v1/hooks/x')`, `{host: '127.0.0.1', path: '/v1/x'}`:
     // a loopback host and a path given apart.
     if (out.length === 0 && HOST_IN_CODE.test(code)) for (const m of code.matchAll(/['"](\/[\w./%-]{1,300})['"]/g)) push(out, { text: routePath(m[1] ?? "/"), match: "text", ignoreCase: true });
@@ -611,8 +612,8 @@ function textOf(c: SimpleCommand): string {
 }
 
 const RAW_CLIENTS = new Set(["nc", "ncat", "netcat", "socat", "telnet", "openssl"]);
-const LOOPBACK_WORD = new RegExp(`^(?:(?:tcp[46]?(?:-connect)?|openssl(?:-connect)?):)?${LOOPBACK}(?::\\d*)?$`, "i");
-const DEV_TCP = new RegExp(`^/dev/(?:tcp|udp)/${LOOPBACK}/`, "i");
+const LOOPBACK_WORD = lazyMatcher(() => new RegExp(`^(?:(?:tcp[46]?(?:-connect)?|openssl(?:-connect)?):)?${LOOPBACK}(?::\\d*)?$`, "i"));
+const DEV_TCP = lazyMatcher(() => new RegExp(`^/dev/(?:tcp|udp)/${LOOPBACK}/`, "i"));
 const REQUEST_LINE = /\b(?:GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)\s+(\/[^\s\\]*)/g;
 
 /**

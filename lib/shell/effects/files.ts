@@ -7,6 +7,7 @@ import { resolvePath } from "../paths.ts";
 import { isAgentCodePath, isStartupDir, isStartupFile, onlySettings } from "../startup-files.ts";
 import { literalOutput } from "../parse.ts";
 import { sedFiles, sedScripts } from "../option-commands.ts";
+import { isMkfsName } from "../program-names.ts";
 
 /** System locations whose files an agent has no business writing (a sudoers line, a binary in /usr/bin). */
 const SYSTEM_FILE = /^\/(?:etc|usr|bin|sbin|boot|lib|lib32|lib64|System|Library|opt)\/|^\/(?:vmlinuz|initrd\.img|bootmgr|BOOTMGR|BOOTNXT)(?:\.old)?$/;
@@ -141,7 +142,6 @@ function positionalWithDynamic(an: Analysis): [string[], boolean[]] {
   return [an.positional, an.positionalDynamic];
 }
 
-const MKFS = /^(?:mkfs(?:\..+)?|mke2fs|mkswap|newfs(?:_.+)?|mkdosfs|mkntfs|mkexfatfs|mkudffs|mkfs_\w+)$/;
 const PARTITION = new Set(["fdisk", "sfdisk", "cfdisk", "gdisk", "sgdisk", "parted"]);
 /** Per partition editor, the options that only list, dump, verify or pretend (`sgdisk -s` sorts and writes; `sfdisk -s` shows sizes). */
 const PARTITION_READS: Record<string, RegExp> = {
@@ -493,7 +493,7 @@ export function fileEffects(cmd: SimpleCommand, an: Analysis): Effect[] {
       out.push(effect("device-write", `discards every block of ${pos.join(" ")}`, pos));
       break;
     default:
-      if (MKFS.test(p)) {
+      if (isMkfsName(p)) {
         // mke2fs -n only says what it would do.
         if (an.flags.has("-n") && /^(?:mkfs\.ext[234]|mke2fs|mkfs)$/.test(p)) break;
         // mkfs.xfs -N prints the geometry it would use.

@@ -320,7 +320,8 @@ function serviceDelete(cmd: SimpleCommand): string | undefined {
   // Rails consoles of a GitLab instance: `gitlab-rails runner 'Project.destroy_all'`, `gitlab-rake db:drop`.
   if (p === "gitlab-rails" && a[1] === "runner" && /\b(?:destroy_all|delete_all|destroy!?|delete|truncate|drop)\b/.test(a.slice(2).join(" "))) return "gitlab-rails runner deletes records";
   if (p === "gitlab-rake" && a.some((w) => /^(?:gitlab:)?(?:backup:restore|db:(?:drop|reset|schema:load|setup))$/.test(w))) return `gitlab-rake ${a.find((w) => /:(?:restore|drop|reset|load|setup)$/.test(w))}`;
-  const kafka = KAFKA.exec(p);
+  // Every name it matches starts so: the others never reach the regex.
+  const kafka = p.startsWith("kafka-") ? KAFKA.exec(p) : null;
   if (kafka) {
     if (dry(a) || a.includes("--list") || a.includes("--describe")) return undefined;
     return kafka[1] === "delete-records" || a.includes("--delete") || (kafka[1] === "acls" && a.includes("--remove")) ? `${p} deletes ${kafka[1] === "acls" ? "ACLs" : "topics, groups or records"}` : undefined;

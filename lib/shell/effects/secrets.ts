@@ -192,7 +192,7 @@ function secretCommand(cmd: SimpleCommand, an: Analysis): string | undefined {
   // `aws configure export-credentials [--format env|process|...]`: the resolved keys, in every format.
   if (p === "aws" && an.sub === "configure" && pos[0] === "export-credentials") return "prints AWS credentials";
   // `git credential fill` asks the helper for the stored password and prints it.
-  if (p === "git" && ((a.includes("credential") && a.includes("fill")) || (a.some((w) => /^credential-\w+$/.test(w)) && a.includes("get")))) return "prints a stored git credential";
+  if (p === "git" && ((a.includes("credential") && a.includes("fill")) || (a.includes("get") && a.some((w) => /^credential-\w+$/.test(w))))) return "prints a stored git credential";
   // `npm config get //registry.npmjs.org/:_authToken`: a registry credential read back from the user's .npmrc.
   if ((p === "npm" || p === "pnpm" || p === "yarn") && (an.sub === "config" || an.sub === "c") && pos[0] === "get" && /auth|token|password|_pass/i.test(pos[1] ?? "")) return "prints a package registry credential";
   if (p === "aws" && an.sub === "configure" && pos[0] === "get" && /secret|key|token/i.test(pos[1] ?? "")) return "prints an AWS credential";
