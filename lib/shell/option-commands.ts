@@ -92,7 +92,7 @@ export function clientShellLines(text: string): string[] {
 }
 
 /** Every program the reader below looks into; any other command costs one set lookup. */
-const READ = new Set([...Object.keys(VALUE_OPTIONS), ...SUBSCRIPT_BUILTINS, "less", "vim", "vi", "nvim", "ex", "view", "gvim", "gdb", "emacs", "npm", "pnpm", "yarn", "psql", "mysql", "mariadb", "sqlite3", "duckdb", "sed", "gsed", "more", "r2", "radare2", "rizin", "mvn", "mvnw"]);
+const READ = new Set([...Object.keys(VALUE_OPTIONS), ...SUBSCRIPT_BUILTINS, "less", "vim", "vi", "nvim", "ex", "view", "gvim", "gdb", "emacs", "pnpm", "yarn", "psql", "mysql", "mariadb", "sqlite3", "duckdb", "sed", "gsed", "more", "r2", "radare2", "rizin", "mvn", "mvnw"]);
 
 export function embeddedCommands(cmd: SimpleCommand): { text: string; via: string }[] {
   const a = cmd.argv;
@@ -130,7 +130,8 @@ export function embeddedCommands(cmd: SimpleCommand): { text: string; via: strin
       if (m?.[1]) out.push({ text: m[1], via: "gdb shell" });
     }
     if (p === "emacs" && (a[i - 1] === "--eval" || a[i - 1] === "-eval" || w.startsWith("--eval="))) for (const t of calledWith(w, /\((?:shell-command(?:-to-string)?|call-process-shell-command|async-shell-command)\s+"((?:[^"\\]|\\.)*)"/g)) out.push({ text: t, via: "emacs shell-command" });
-    if ((p === "npm" || p === "pnpm" || p === "yarn") && (a[1] === "exec" || a[1] === "x") && (w === "-c" || w === "--call")) {
+    // (`npm exec -c CMD` is read by the launcher table in unwrap.ts.)
+    if ((p === "pnpm" || p === "yarn") && (a[1] === "exec" || a[1] === "x") && (w === "-c" || w === "--call")) {
       const v = a[i + 1];
       if (v) out.push({ text: v, via: `${p} exec -c` });
     }
