@@ -131,10 +131,12 @@ export class ProtectedPaths implements PathGuard {
    * the project files and folders under the glob's fixed head (the folder before its first wildcard). Bounded: the
    * set has a few dozen entries, the project shapes a dozen, each tested once on the linear-time glob matcher.
    */
-  /** Globs already judged (`rm -rf dist/*` is asked about by several rules): bounded, cleared when full. */
+  /** Globs already judged (`rm -rf dist/*` is asked about by several rules): 64 keys of at most 4 KiB, cleared when full. */
   readonly #globSeen = new Map<string, boolean>();
 
   #globCovers(p: string, deep: boolean): boolean {
+    // A long glob is judged, not kept: 64 keys of a 1 MiB command each would hold 64 MiB.
+    if (p.length > 4096) return this.#globJudge(p, deep);
     const key = `${deep ? "d" : "f"}${p}`;
     const seen = this.#globSeen.get(key);
     if (seen !== undefined) return seen;
